@@ -1,0 +1,508 @@
+//! `lift`: one wire frame into the IR, or a [`Refusal`] naming the rule broken.
+//!
+//! One pass over the bytes: UTF-8 is checked once, the envelope's members are
+//! located by the scanner, and every value is kept as the slice it came as. Only
+//! the envelope and the `error` object are looked into; everything below them is
+//! validated as JSON and kept whole.
+
+use std::borrow::Cow;
+
+use crate::error::{push_token, Refusal, Rule};
+use crate::ir::{
+    ErrorObject, ErrorResponse, Field, Frame, Id, JsonStr, Layout, Message, Notification, Raw,
+    Request, Slot, SlotValue, Success, ValueKind,
+};
+use crate::scan::{Scanner, SyntaxError};
+use crate::Limits;
+
+/// Lifts one frame under the default [`Limits`].
+pub fn lift(frame: &[u8]) -> Result<Frame<'_>, Refusal> {
+    lift_with(frame, &Limits::default())
+}
+
+/// Lifts one frame: a single message or a batch, surrounded by any whitespace.
+///
+/// Text that is not JSON is refused with -32700 even when an earlier part of it
+/// would also be an invalid message: a peer must parse before it can judge, and a
+/// -32600 is only ever given to valid JSON.
+pub fn lift_with<'a>(frame: &'a [u8], limits: &Limits) -> Result<Frame<'a>, Refusal> {
+    if frame.len() > limits.max_frame_bytes {
+        return Err(Refusal::new(
+            frame,
+            Rule::JsonFrameTooLarge,
+            String::new(),
+            limits.max_frame_bytes,
+            format!(
+                "frame of {} bytes exceeds the limit of {} bytes",
+                frame.len(),
+                limits.max_frame_bytes
+            ),
+        ));
+    }
+    let text = match std::str::from_utf8(frame) {
+        Ok(text) => text,
+        Err(e) => {
+            return Err(Refusal::new(
+                frame,
+                Rule::JsonUtf8,
+                String::new(),
+                e.valid_up_to(),
+                "invalid UTF-8".to_owned(),
+            ))
+        }
+    };
+    let mut lifter = Lifter {
+        text,
+        scanner: Scanner::new(text, limits.max_depth),
+    };
+    match lifter.frame() {
+        Ok(frame) => Ok(frame),
+        Err(Failure::Syntax(e)) => Err(Refusal::syntax(frame, e)),
+        Err(Failure::Invalid(refusal)) => {
+            // Only valid JSON earns a -32600: re-scan the whole frame for syntax.
+            let mut scanner = Scanner::new(text, limits.max_depth);
+            scanner.skip_ws();
+            match scanner.value(0).and_then(|_| scanner.finish()) {
+                Ok(()) => Err(refusal),
+                Err(e) => Err(Refusal::syntax(frame, e)),
+            }
+        }
+    }
+}
+
+enum Failure {
+    Syntax(SyntaxError),
+    Invalid(Refusal),
+}
+
+impl From<SyntaxError> for Failure {
+    fn from(e: SyntaxError) -> Self {
+        Failure::Syntax(e)
+    }
+}
+
+struct Lifter<'a> {
+    text: &'a str,
+    scanner: Scanner<'a>,
+}
+
+/// A member's value and where it starts, before it is judged.
+#[derive(Clone, Copy)]
+struct Located<'a> {
+    text: &'a str,
+    offset: usize,
+}
+
+impl<'a> Located<'a> {
+    fn kind(self) -> ValueKind {
+        ValueKind::of_first_byte(self.text.as_bytes()[0])
+    }
+}
+
+impl<'a> Lifter<'a> {
+    fn invalid<T>(&self, rule: Rule, pointer: String, offset: usize, message: String) -> Result<T, Failure> {
+        Err(Failure::Invalid(Refusal::new(
+            self.text.as_bytes(),
+            rule,
+            pointer,
+            offset,
+            message,
+        )))
+    }
+
+    fn frame(&mut self) -> Result<Frame<'a>, Failure> {
+        self.scanner.skip_ws();
+        let frame = match self.scanner.peek() {
+            Some(b'{') => Frame::Single(self.message(0, String::new())?),
+            Some(b'[') => self.batch()?,
+            _ => {
+                let start = self.scanner.pos;
+                let (s, e) = self.scanner.value(0)?;
+                self.scanner.finish()?;
+                let kind = ValueKind::of_first_byte(self.text.as_bytes()[s]);
+                let _ = e;
+                return self.invalid(
+                    Rule::FrameType,
+                    String::new(),
+                    start,
+                    format!("a frame must be an object or an array of objects; found {}", kind.name()),
+                );
+            }
+        };
+        self.scanner.finish()?;
+        Ok(frame)
+    }
+
+    fn batch(&mut self) -> Result<Frame<'a>, Failure> {
+        let open = self.scanner.pos;
+        self.scanner.eat(b'[')?;
+        self.scanner.skip_ws();
+        if self.scanner.peek() == Some(b']') {
+            self.scanner.pos += 1;
+            self.scanner.finish()?;
+            return self.invalid(
+                Rule::BatchEmpty,
+                String::new(),
+                open,
+                "an empty batch is not a valid request".to_owned(),
+            );
+        }
+        let mut messages = Vec::new();
+        loop {
+            self.scanner.skip_ws();
+            let mut pointer = String::new();
+            push_token(&mut pointer, &messages.len().to_string());
+            if self.scanner.peek() == Some(b'{') {
+                messages.push(self.message(1, pointer)?);
+            } else {
+                let start = self.scanner.pos;
+                let (s, _) = self.scanner.value(1)?;
+                let kind = ValueKind::of_first_byte(self.text.as_bytes()[s]);
+                return self.invalid(
+                    Rule::FrameType,
+                    pointer,
+                    start,
+                    format!("a batch element must be an object; found {}", kind.name()),
+                );
+            }
+            self.scanner.skip_ws();
+            match self.scanner.peek() {
+                Some(b',') => self.scanner.pos += 1,
+                _ => {
+                    self.scanner.eat(b']')?;
+                    return Ok(Frame::Batch(messages));
+                }
+            }
+        }
+    }
+
+    /// Scans an object at nesting `depth` (0 for the frame) into its slots,
+    /// refusing duplicate names. `modelled` says which names are modelled.
+    fn object(
+        &mut self,
+        depth: usize,
+        at: &str,
+        modelled: fn(&str) -> Option<Field>,
+    ) -> Result<Vec<(Slot<'a>, Located<'a>)>, Failure> {
+        let s = &mut self.scanner;
+        let open = s.pos;
+        s.eat(b'{')?;
+        if depth + 1 > s.max_depth() {
+            s.pos = open;
+            return Err(Failure::Syntax(SyntaxError {
+                kind: crate::scan::SyntaxKind::DepthLimit,
+                offset: open,
+            }));
+        }
+        let mut slots: Vec<(Slot<'a>, Located<'a>)> = Vec::with_capacity(6);
+        let mut index: Option<std::collections::HashSet<Vec<u16>>> = None;
+        s.skip_ws();
+        if s.peek() == Some(b'}') {
+            s.pos += 1;
+            return Ok(slots);
+        }
+        loop {
+            let s = &mut self.scanner;
+            s.skip_ws();
+            if s.peek() != Some(b'"') {
+                s.eat(b'"')?;
+            }
+            let key = s.string()?;
+            s.skip_ws();
+            s.eat(b':')?;
+            s.skip_ws();
+            let (start, end) = s.value(depth + 1)?;
+            let key_token = JsonStr(Cow::Borrowed(&self.text[key.start..key.end]));
+            // Linear below a handful of members (the common case); hashed above, so
+            // an object with 100,000 members costs no more than it should.
+            let duplicate = if slots.len() < 16 {
+                slots.iter().any(|(slot, _)| slot.key.same_value(&key_token))
+            } else {
+                let index = index.get_or_insert_with(|| {
+                    slots.iter().map(|(slot, _)| slot.key.units()).collect()
+                });
+                !index.insert(key_token.units())
+            };
+            if duplicate {
+                let mut pointer = at.to_owned();
+                push_token(&mut pointer, &key_token.decoded());
+                return self.invalid(
+                    Rule::DuplicateMember,
+                    pointer,
+                    key.start,
+                    format!("member {} appears more than once", key_token.raw()),
+                );
+            }
+            let name = key_token.decoded();
+            let value = Located {
+                text: &self.text[start..end],
+                offset: start,
+            };
+            let slot_value = match modelled(&name) {
+                Some(field) => SlotValue::Field(field),
+                None => SlotValue::Extra(Raw::trusted(value.text)),
+            };
+            drop(name);
+            slots.push((
+                Slot {
+                    key: key_token,
+                    value: slot_value,
+                },
+                value,
+            ));
+            let s = &mut self.scanner;
+            s.skip_ws();
+            match s.peek() {
+                Some(b',') => s.pos += 1,
+                _ => {
+                    s.eat(b'}')?;
+                    return Ok(slots);
+                }
+            }
+        }
+    }
+
+    fn message(&mut self, depth: usize, at: String) -> Result<Message<'a>, Failure> {
+        let open = self.scanner.pos;
+        let members = self.object(depth, &at, Field::envelope)?;
+        let find = |field: Field| {
+            members.iter().find_map(|(slot, located)| match slot.value {
+                SlotValue::Field(f) if f == field => Some(*located),
+                _ => None,
+            })
+        };
+        let pointer = |field: Field| format!("{at}/{}", field.name());
+        let (jsonrpc, id, method, params, result, error) = (
+            find(Field::Jsonrpc),
+            find(Field::Id),
+            find(Field::Method),
+            find(Field::Params),
+            find(Field::Result),
+            find(Field::Error),
+        );
+
+        // The version first: without it nothing else is JSON-RPC 2.0.
+        let Some(jsonrpc) = jsonrpc else {
+            return self.invalid(
+                Rule::VersionMissing,
+                at,
+                open,
+                "member \"jsonrpc\" is missing; it must be exactly \"2.0\"".to_owned(),
+            );
+        };
+        let jsonrpc_token = JsonStr(Cow::Borrowed(jsonrpc.text));
+        if jsonrpc.kind() != ValueKind::String || jsonrpc_token.decoded() != "2.0" {
+            return self.invalid(
+                Rule::VersionInvalid,
+                pointer(Field::Jsonrpc),
+                jsonrpc.offset,
+                format!("\"jsonrpc\" must be exactly \"2.0\"; found {}", jsonrpc.text),
+            );
+        }
+
+        // Then what kind of message this is.
+        match (method, result, error) {
+            (Some(_), Some(r), _) | (Some(_), None, Some(r)) => {
+                let field = if result.is_some() { Field::Result } else { Field::Error };
+                return self.invalid(
+                    Rule::MethodWithResponse,
+                    pointer(field),
+                    r.offset,
+                    format!(
+                        "a message with \"method\" is a request and must not carry \"{}\"",
+                        field.name()
+                    ),
+                );
+            }
+            (None, Some(_), Some(e)) => {
+                return self.invalid(
+                    Rule::ResultAndError,
+                    pointer(Field::Error),
+                    e.offset,
+                    "a response must carry \"result\" or \"error\", not both".to_owned(),
+                );
+            }
+            (None, None, None) => {
+                return self.invalid(
+                    Rule::KindMissing,
+                    at,
+                    open,
+                    "none of \"method\", \"result\" or \"error\": not a request or a response"
+                        .to_owned(),
+                );
+            }
+            _ => {}
+        }
+
+        let id = match id {
+            None => None,
+            Some(v) => Some(match v.kind() {
+                ValueKind::String => Id::String(JsonStr(Cow::Borrowed(v.text))),
+                ValueKind::Number => Id::Number(Cow::Borrowed(v.text)),
+                ValueKind::Null => Id::Null,
+                other => {
+                    return self.invalid(
+                        Rule::IdType,
+                        pointer(Field::Id),
+                        v.offset,
+                        format!("\"id\" must be a string, a number or null; found {}", other.name()),
+                    )
+                }
+            }),
+        };
+        let layout = Layout {
+            jsonrpc: Some(jsonrpc_token),
+            slots: members.into_iter().map(|(slot, _)| slot).collect(),
+        };
+
+        if let Some(method) = method {
+            if method.kind() != ValueKind::String {
+                return self.invalid(
+                    Rule::MethodType,
+                    pointer(Field::Method),
+                    method.offset,
+                    format!("\"method\" must be a string; found {}", method.kind().name()),
+                );
+            }
+            let params = match params {
+                None => None,
+                Some(p) if matches!(p.kind(), ValueKind::Object | ValueKind::Array) => {
+                    Some(Raw::trusted(p.text))
+                }
+                Some(p) => {
+                    return self.invalid(
+                        Rule::ParamsType,
+                        pointer(Field::Params),
+                        p.offset,
+                        format!(
+                            "\"params\" must be an array or an object; found {}",
+                            p.kind().name()
+                        ),
+                    )
+                }
+            };
+            let method = JsonStr(Cow::Borrowed(method.text));
+            return Ok(match id {
+                Some(id) => Message::Request(Request {
+                    id,
+                    method,
+                    params,
+                    layout,
+                }),
+                None => Message::Notification(Notification {
+                    method,
+                    params,
+                    layout,
+                }),
+            });
+        }
+
+        if let Some(result) = result {
+            let Some(id) = id else {
+                return self.invalid(
+                    Rule::ResponseIdMissing,
+                    at,
+                    open,
+                    "a success response must carry the \"id\" of the request it answers"
+                        .to_owned(),
+                );
+            };
+            return Ok(Message::Success(Success {
+                id,
+                result: Raw::trusted(result.text),
+                layout,
+            }));
+        }
+
+        let error = error.expect("kind checked above: error is present");
+        let error = self.error_object(error, &pointer(Field::Error))?;
+        Ok(Message::Error(ErrorResponse { id, error, layout }))
+    }
+
+    fn error_object(&mut self, error: Located<'a>, at: &str) -> Result<ErrorObject<'a>, Failure> {
+        if error.kind() != ValueKind::Object {
+            return self.invalid(
+                Rule::ErrorType,
+                at.to_owned(),
+                error.offset,
+                format!("\"error\" must be an object; found {}", error.kind().name()),
+            );
+        }
+        // Re-scan the error object's slice: it is small, already valid JSON, and
+        // this keeps the envelope pass free of a special case.
+        let saved = self.scanner.pos;
+        self.scanner.pos = error.offset;
+        let members = self.object(0, at, Field::error_member);
+        self.scanner.pos = saved;
+        let members = members?;
+        let find = |field: Field| {
+            members.iter().find_map(|(slot, located)| match slot.value {
+                SlotValue::Field(f) if f == field => Some(*located),
+                _ => None,
+            })
+        };
+        let code = match find(Field::Code) {
+            None => {
+                return self.invalid(
+                    Rule::ErrorCode,
+                    format!("{at}/code"),
+                    error.offset,
+                    "\"error.code\" is missing; it must be an integer".to_owned(),
+                )
+            }
+            Some(c) => match integer(c.text) {
+                Some(code) => (c.text, code),
+                None => {
+                    return self.invalid(
+                        Rule::ErrorCode,
+                        format!("{at}/code"),
+                        c.offset,
+                        format!(
+                            "\"error.code\" must be an integer that fits in 64 bits; found {}",
+                            c.text
+                        ),
+                    )
+                }
+            },
+        };
+        let message = match find(Field::Message) {
+            Some(m) if m.kind() == ValueKind::String => JsonStr(Cow::Borrowed(m.text)),
+            Some(m) => {
+                return self.invalid(
+                    Rule::ErrorMessage,
+                    format!("{at}/message"),
+                    m.offset,
+                    format!("\"error.message\" must be a string; found {}", m.kind().name()),
+                )
+            }
+            None => {
+                return self.invalid(
+                    Rule::ErrorMessage,
+                    format!("{at}/message"),
+                    error.offset,
+                    "\"error.message\" is missing; it must be a string".to_owned(),
+                )
+            }
+        };
+        Ok(ErrorObject {
+            code_text: Cow::Borrowed(code.0),
+            code: code.1,
+            message,
+            data: find(Field::Data).map(|d| Raw::trusted(d.text)),
+            layout: Layout {
+                jsonrpc: None,
+                slots: members.into_iter().map(|(slot, _)| slot).collect(),
+            },
+        })
+    }
+}
+
+/// The value of a number written in integer syntax (no fraction, no exponent)
+/// that fits an `i64`. JSON-RPC 2.0 §5.1 says the code "MUST be an integer"; a
+/// spelling such as `-32600.0` or `-3.26e4` is refused rather than guessed at.
+fn integer(text: &str) -> Option<i64> {
+    if text.bytes().any(|b| matches!(b, b'.' | b'e' | b'E')) {
+        return None;
+    }
+    text.parse().ok()
+}
