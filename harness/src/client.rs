@@ -14,13 +14,17 @@ use crate::{lift, lower_to_vec, Refusal};
 /// The bytes of a request document (no trailing newline).
 #[must_use]
 pub fn request_document(id: Id<'static>, method: &str, params: Option<Raw<'static>>) -> Vec<u8> {
-    lower_to_vec(&Frame::Single(Message::Request(Request::new(id, method, params))))
+    lower_to_vec(&Frame::Single(Message::Request(Request::new(
+        id, method, params,
+    ))))
 }
 
 /// The bytes of a notification document (no trailing newline).
 #[must_use]
 pub fn notification_document(method: &str, params: Option<Raw<'static>>) -> Vec<u8> {
-    lower_to_vec(&Frame::Single(Message::Notification(Notification::new(method, params))))
+    lower_to_vec(&Frame::Single(Message::Notification(Notification::new(
+        method, params,
+    ))))
 }
 
 /// The answer a peer gave.
@@ -50,7 +54,7 @@ pub enum ReplyError<'a> {
     },
     /// An error response with no `id` (MCP 2025-11-25 allows it when the id could
     /// not be read): not attributable to this request. The error is kept.
-    Unattributed(ErrorObject<'a>),
+    Unattributed(Box<ErrorObject<'a>>),
 }
 
 impl fmt::Display for ReplyError<'_> {
@@ -81,7 +85,7 @@ pub fn read_reply<'a>(expected: &Id<'_>, frame: &'a [u8]) -> Result<Reply<'a>, R
         Message::Success(s) => (s.id, Reply::Result(s.result)),
         Message::Error(e) => match e.id {
             Some(id) => (id, Reply::Error(e.error)),
-            None => return Err(ReplyError::Unattributed(e.error)),
+            None => return Err(ReplyError::Unattributed(Box::new(e.error))),
         },
         other => return Err(ReplyError::NotAResponse(other.kind())),
     };
@@ -101,7 +105,9 @@ mod tests {
 
     #[test]
     fn documents_are_compact_and_ordered() {
-        let params = Raw::parse(r#"{"name":"x","_meta":{"k":1}}"#).unwrap().into_owned();
+        let params = Raw::parse(r#"{"name":"x","_meta":{"k":1}}"#)
+            .unwrap()
+            .into_owned();
         assert_eq!(
             request_document(Id::int(7), "tools/call", Some(params)),
             br#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"x","_meta":{"k":1}}}"#
@@ -115,9 +121,16 @@ mod tests {
     #[test]
     fn replies_match_by_id_and_type() {
         let ok = br#"{"jsonrpc":"2.0","id":1,"result":{}}"#;
-        assert_eq!(read_reply(&Id::int(1), ok).unwrap(), Reply::Result(Raw::parse("{}").unwrap()));
-        assert!(matches!(read_reply(&Id::string("1"), ok), Err(ReplyError::WrongId { .. })));
-        let err = br#"{"jsonrpc":"2.0","id":"a","error":{"code":-32601,"message":"no","data":[1]}}"#;
+        assert_eq!(
+            read_reply(&Id::int(1), ok).unwrap(),
+            Reply::Result(Raw::parse("{}").unwrap())
+        );
+        assert!(matches!(
+            read_reply(&Id::string("1"), ok),
+            Err(ReplyError::WrongId { .. })
+        ));
+        let err =
+            br#"{"jsonrpc":"2.0","id":"a","error":{"code":-32601,"message":"no","data":[1]}}"#;
         match read_reply(&Id::string("a"), err).unwrap() {
             Reply::Error(e) => {
                 assert_eq!(e.code, -32601);
@@ -126,17 +139,29 @@ mod tests {
             other => panic!("{other:?}"),
         }
         let anonymous = br#"{"jsonrpc":"2.0","error":{"code":-32700,"message":"bad"}}"#;
-        assert!(matches!(read_reply(&Id::int(1), anonymous), Err(ReplyError::Unattributed(_))));
+        assert!(matches!(
+            read_reply(&Id::int(1), anonymous),
+            Err(ReplyError::Unattributed(_))
+        ));
         let null = br#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"bad"}}"#;
-        assert!(matches!(read_reply(&Id::int(1), null), Err(ReplyError::WrongId { .. })));
+        assert!(matches!(
+            read_reply(&Id::int(1), null),
+            Err(ReplyError::WrongId { .. })
+        ));
         let request = br#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#;
         assert!(matches!(
             read_reply(&Id::int(1), request),
             Err(ReplyError::NotAResponse(MessageKind::Request))
         ));
-        assert!(matches!(read_reply(&Id::int(1), b"[{}"), Err(ReplyError::Unreadable(_))));
+        assert!(matches!(
+            read_reply(&Id::int(1), b"[{}"),
+            Err(ReplyError::Unreadable(_))
+        ));
         let rounded = br#"{"jsonrpc":"2.0","id":9007199254740992,"result":null}"#;
         let big = Id::Number("9007199254740993".into());
-        assert!(matches!(read_reply(&big, rounded), Err(ReplyError::WrongId { .. })));
+        assert!(matches!(
+            read_reply(&big, rounded),
+            Err(ReplyError::WrongId { .. })
+        ));
     }
 }

@@ -41,21 +41,71 @@ impl KnownCode {
 
 /// Every code wirecheck knows, oldest first.
 pub const KNOWN_CODES: &[KnownCode] = &[
-    KnownCode { code: PARSE_ERROR, name: "Parse error", since: Revision::JsonRpc2, until: None },
-    KnownCode { code: INVALID_REQUEST, name: "Invalid Request", since: Revision::JsonRpc2, until: None },
-    KnownCode { code: METHOD_NOT_FOUND, name: "Method not found", since: Revision::JsonRpc2, until: None },
-    KnownCode { code: INVALID_PARAMS, name: "Invalid params", since: Revision::JsonRpc2, until: None },
-    KnownCode { code: INTERNAL_ERROR, name: "Internal error", since: Revision::JsonRpc2, until: None },
+    KnownCode {
+        code: PARSE_ERROR,
+        name: "Parse error",
+        since: Revision::JsonRpc2,
+        until: None,
+    },
+    KnownCode {
+        code: INVALID_REQUEST,
+        name: "Invalid Request",
+        since: Revision::JsonRpc2,
+        until: None,
+    },
+    KnownCode {
+        code: METHOD_NOT_FOUND,
+        name: "Method not found",
+        since: Revision::JsonRpc2,
+        until: None,
+    },
+    KnownCode {
+        code: INVALID_PARAMS,
+        name: "Invalid params",
+        since: Revision::JsonRpc2,
+        until: None,
+    },
+    KnownCode {
+        code: INTERNAL_ERROR,
+        name: "Internal error",
+        since: Revision::JsonRpc2,
+        until: None,
+    },
     // MCP resources: "Resource not found: -32002" (server/resources, Error Handling).
     // 2026-07-28 no longer lists it.
-    KnownCode { code: -32002, name: "Resource not found", since: Revision::Mcp2024_11_05, until: Some(Revision::Mcp2026_07_28) },
+    KnownCode {
+        code: -32002,
+        name: "Resource not found",
+        since: Revision::Mcp2024_11_05,
+        until: Some(Revision::Mcp2026_07_28),
+    },
     // 2025-11-25 schema `URLElicitationRequiredError`; absent from the 2026-07-28 schema.
-    KnownCode { code: -32042, name: "URL elicitation required", since: Revision::Mcp2025_11_25, until: Some(Revision::Mcp2026_07_28) },
+    KnownCode {
+        code: -32042,
+        name: "URL elicitation required",
+        since: Revision::Mcp2025_11_25,
+        until: Some(Revision::Mcp2026_07_28),
+    },
     // 2026-07-28 schema: `HeaderMismatchError`, `MissingRequiredClientCapabilityError`,
     // `UnsupportedProtocolVersionError` (with `data.supported`).
-    KnownCode { code: -32020, name: "Header mismatch", since: Revision::Mcp2026_07_28, until: None },
-    KnownCode { code: -32021, name: "Missing required client capability", since: Revision::Mcp2026_07_28, until: None },
-    KnownCode { code: -32022, name: "Unsupported protocol version", since: Revision::Mcp2026_07_28, until: None },
+    KnownCode {
+        code: -32020,
+        name: "Header mismatch",
+        since: Revision::Mcp2026_07_28,
+        until: None,
+    },
+    KnownCode {
+        code: -32021,
+        name: "Missing required client capability",
+        since: Revision::Mcp2026_07_28,
+        until: None,
+    },
+    KnownCode {
+        code: -32022,
+        name: "Unsupported protocol version",
+        since: Revision::Mcp2026_07_28,
+        until: None,
+    },
 ];
 
 /// Who may use a code, by the ranges JSON-RPC 2.0 §5.1 and MCP reserve.
@@ -88,7 +138,9 @@ pub fn range_of(code: i64, revision: Revision) -> CodeRange {
 /// The known code `code` under `revision`, if that revision defines it.
 #[must_use]
 pub fn lookup(code: i64, revision: Revision) -> Option<&'static KnownCode> {
-    KNOWN_CODES.iter().find(|k| k.code == code && k.defined_in(revision))
+    KNOWN_CODES
+        .iter()
+        .find(|k| k.code == code && k.defined_in(revision))
 }
 
 #[cfg(test)]
@@ -104,14 +156,26 @@ mod tests {
         assert!(lookup(-32002, Revision::JsonRpc2).is_none());
         assert!(lookup(-32042, Revision::Mcp2025_11_25).is_some());
         assert!(lookup(-32042, Revision::Mcp2025_06_18).is_none());
-        assert_eq!(lookup(-32601, Revision::Mcp2026_07_28).unwrap().name, "Method not found");
+        assert_eq!(
+            lookup(-32601, Revision::Mcp2026_07_28).unwrap().name,
+            "Method not found"
+        );
     }
 
     #[test]
     fn ranges_split_in_2026() {
-        assert_eq!(range_of(-32010, Revision::Mcp2026_07_28), CodeRange::ServerDefined);
-        assert_eq!(range_of(-32030, Revision::Mcp2026_07_28), CodeRange::McpReserved);
-        assert_eq!(range_of(-32030, Revision::Mcp2025_11_25), CodeRange::ServerDefined);
+        assert_eq!(
+            range_of(-32010, Revision::Mcp2026_07_28),
+            CodeRange::ServerDefined
+        );
+        assert_eq!(
+            range_of(-32030, Revision::Mcp2026_07_28),
+            CodeRange::McpReserved
+        );
+        assert_eq!(
+            range_of(-32030, Revision::Mcp2025_11_25),
+            CodeRange::ServerDefined
+        );
         assert_eq!(range_of(-32500, Revision::JsonRpc2), CodeRange::Reserved);
         assert_eq!(range_of(42, Revision::JsonRpc2), CodeRange::Application);
     }

@@ -100,7 +100,13 @@ impl<'a> Located<'a> {
 }
 
 impl<'a> Lifter<'a> {
-    fn invalid<T>(&self, rule: Rule, pointer: String, offset: usize, message: String) -> Result<T, Failure> {
+    fn invalid<T>(
+        &self,
+        rule: Rule,
+        pointer: String,
+        offset: usize,
+        message: String,
+    ) -> Result<T, Failure> {
         Err(Failure::Invalid(Refusal::new(
             self.text.as_bytes(),
             rule,
@@ -125,7 +131,10 @@ impl<'a> Lifter<'a> {
                     Rule::FrameType,
                     String::new(),
                     start,
-                    format!("a frame must be an object or an array of objects; found {}", kind.name()),
+                    format!(
+                        "a frame must be an object or an array of objects; found {}",
+                        kind.name()
+                    ),
                 );
             }
         };
@@ -216,7 +225,9 @@ impl<'a> Lifter<'a> {
             // Linear below a handful of members (the common case); hashed above, so
             // an object with 100,000 members costs no more than it should.
             let duplicate = if slots.len() < 16 {
-                slots.iter().any(|(slot, _)| slot.key.same_value(&key_token))
+                slots
+                    .iter()
+                    .any(|(slot, _)| slot.key.same_value(&key_token))
             } else {
                 let index = index.get_or_insert_with(|| {
                     slots.iter().map(|(slot, _)| slot.key.units()).collect()
@@ -296,14 +307,21 @@ impl<'a> Lifter<'a> {
                 Rule::VersionInvalid,
                 pointer(Field::Jsonrpc),
                 jsonrpc.offset,
-                format!("\"jsonrpc\" must be exactly \"2.0\"; found {}", jsonrpc.text),
+                format!(
+                    "\"jsonrpc\" must be exactly \"2.0\"; found {}",
+                    jsonrpc.text
+                ),
             );
         }
 
         // Then what kind of message this is.
         match (method, result, error) {
             (Some(_), Some(r), _) | (Some(_), None, Some(r)) => {
-                let field = if result.is_some() { Field::Result } else { Field::Error };
+                let field = if result.is_some() {
+                    Field::Result
+                } else {
+                    Field::Error
+                };
                 return self.invalid(
                     Rule::MethodWithResponse,
                     pointer(field),
@@ -345,7 +363,10 @@ impl<'a> Lifter<'a> {
                         Rule::IdType,
                         pointer(Field::Id),
                         v.offset,
-                        format!("\"id\" must be a string, a number or null; found {}", other.name()),
+                        format!(
+                            "\"id\" must be a string, a number or null; found {}",
+                            other.name()
+                        ),
                     )
                 }
             }),
@@ -361,7 +382,10 @@ impl<'a> Lifter<'a> {
                     Rule::MethodType,
                     pointer(Field::Method),
                     method.offset,
-                    format!("\"method\" must be a string; found {}", method.kind().name()),
+                    format!(
+                        "\"method\" must be a string; found {}",
+                        method.kind().name()
+                    ),
                 );
             }
             let params = match params {
@@ -403,8 +427,7 @@ impl<'a> Lifter<'a> {
                     Rule::ResponseIdMissing,
                     at,
                     open,
-                    "a success response must carry the \"id\" of the request it answers"
-                        .to_owned(),
+                    "a success response must carry the \"id\" of the request it answers".to_owned(),
                 );
             };
             return Ok(Message::Success(Success {
@@ -472,7 +495,10 @@ impl<'a> Lifter<'a> {
                     Rule::ErrorMessage,
                     format!("{at}/message"),
                     m.offset,
-                    format!("\"error.message\" must be a string; found {}", m.kind().name()),
+                    format!(
+                        "\"error.message\" must be a string; found {}",
+                        m.kind().name()
+                    ),
                 )
             }
             None => {

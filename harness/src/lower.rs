@@ -170,7 +170,9 @@ fn size_hint(frame: &Frame<'_>) -> usize {
                 Message::Notification(n) => n.params.as_ref().map_or(0, |p| p.as_str().len()) + 32,
                 Message::Success(s) => s.result.as_str().len() + 16,
                 Message::Error(e) => {
-                    e.error.message.raw().len() + e.error.data.as_ref().map_or(0, |d| d.as_str().len()) + 32
+                    e.error.message.raw().len()
+                        + e.error.data.as_ref().map_or(0, |d| d.as_str().len())
+                        + 32
                 }
             };
             modelled

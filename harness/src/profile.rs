@@ -77,7 +77,10 @@ impl FromStr for Revision {
             .find(|r| r.name() == s)
             .ok_or_else(|| {
                 let names: Vec<&str> = Revision::ALL.iter().map(|r| r.name()).collect();
-                format!("unknown revision `{s}`; expected one of {}", names.join(", "))
+                format!(
+                    "unknown revision `{s}`; expected one of {}",
+                    names.join(", ")
+                )
             })
     }
 }
@@ -109,7 +112,9 @@ impl FromStr for Direction {
         match s {
             "client" | "client->server" => Ok(Direction::ClientToServer),
             "server" | "server->client" => Ok(Direction::ServerToClient),
-            _ => Err(format!("unknown sender `{s}`; expected `client` or `server`")),
+            _ => Err(format!(
+                "unknown sender `{s}`; expected `client` or `server`"
+            )),
         }
     }
 }

@@ -68,9 +68,7 @@ impl SyntaxKind {
             Self::Unexpected(b) => format!("unexpected byte 0x{b:02x}"),
             Self::InvalidNumber => "invalid number".to_owned(),
             Self::InvalidEscape => "invalid escape in string".to_owned(),
-            Self::ControlCharacterInString => {
-                "unescaped control character in string".to_owned()
-            }
+            Self::ControlCharacterInString => "unescaped control character in string".to_owned(),
             Self::TrailingCharacters => "trailing characters after the JSON value".to_owned(),
             Self::DepthLimit => "nesting deeper than the depth limit".to_owned(),
         }

@@ -3,7 +3,9 @@
 //! target's property without nightly.
 
 use arbitrary::{Arbitrary, Unstructured};
-use harness::fuzzing::{check_generated, check_generated_reply, check_refusal, check_roundtrip, GenFrame, GenId};
+use harness::fuzzing::{
+    check_generated, check_generated_reply, check_refusal, check_roundtrip, GenFrame, GenId,
+};
 use proptest::prelude::*;
 
 fn generated(bytes: &[u8]) -> Option<GenFrame> {

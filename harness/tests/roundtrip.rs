@@ -15,7 +15,12 @@ fn roundtrip(frame: &str) -> String {
 }
 
 fn kinds(frame: &str) -> Vec<MessageKind> {
-    lift(frame.as_bytes()).unwrap().messages().iter().map(|m| m.kind()).collect()
+    lift(frame.as_bytes())
+        .unwrap()
+        .messages()
+        .iter()
+        .map(|m| m.kind())
+        .collect()
 }
 
 /// JSON-RPC 2.0 §7, every example that is a valid frame, as printed there
@@ -119,10 +124,19 @@ fn compact_frames_are_byte_identical() {
 #[test]
 fn shapes_are_what_json_rpc_says() {
     use MessageKind::{Error, Notification, Request, Success};
-    assert_eq!(kinds(r#"{"jsonrpc":"2.0","id":null,"method":"x"}"#), [Request]);
+    assert_eq!(
+        kinds(r#"{"jsonrpc":"2.0","id":null,"method":"x"}"#),
+        [Request]
+    );
     assert_eq!(kinds(r#"{"jsonrpc":"2.0","method":"x"}"#), [Notification]);
-    assert_eq!(kinds(r#"{"jsonrpc":"2.0","id":null,"result":null}"#), [Success]);
-    assert_eq!(kinds(r#"{"jsonrpc":"2.0","error":{"code":1,"message":""}}"#), [Error]);
+    assert_eq!(
+        kinds(r#"{"jsonrpc":"2.0","id":null,"result":null}"#),
+        [Success]
+    );
+    assert_eq!(
+        kinds(r#"{"jsonrpc":"2.0","error":{"code":1,"message":""}}"#),
+        [Error]
+    );
     let frame = lift(br#"{"jsonrpc":"2.0","id":null,"method":"x"}"#).unwrap();
     assert_eq!(frame.messages()[0].id(), Some(&harness::Id::Null));
 }
@@ -130,7 +144,10 @@ fn shapes_are_what_json_rpc_says() {
 #[test]
 fn whitespace_inside_values_is_kept_and_envelope_whitespace_goes() {
     let frame = " {\n \"jsonrpc\" : \"2.0\" ,\t\"id\":1 , \"result\" : { \"a\" : [ 1 , 2 ] } }\r\n";
-    assert_eq!(roundtrip(frame), r#"{"jsonrpc":"2.0","id":1,"result":{ "a" : [ 1 , 2 ] }}"#);
+    assert_eq!(
+        roundtrip(frame),
+        r#"{"jsonrpc":"2.0","id":1,"result":{ "a" : [ 1 , 2 ] }}"#
+    );
 }
 
 #[test]
@@ -142,13 +159,17 @@ fn a_field_set_after_lifting_is_written() {
     };
     request.params = Some(harness::Raw::parse("{}").unwrap());
     let out = lower_to_vec(&Frame::Single(harness::Message::Request(request)));
-    assert_eq!(out, br#"{"jsonrpc":"2.0","id":1,"method":"ping","x":0,"params":{}}"#);
+    assert_eq!(
+        out,
+        br#"{"jsonrpc":"2.0","id":1,"method":"ping","x":0,"params":{}}"#
+    );
 }
 
 #[test]
 fn a_sixteen_mebibyte_frame_round_trips() {
     let blob = "QUJD".repeat(4 << 20);
-    let frame = format!(r#"{{"jsonrpc":"2.0","id":1,"result":{{"contents":[{{"blob":"{blob}"}}]}}}}"#);
+    let frame =
+        format!(r#"{{"jsonrpc":"2.0","id":1,"result":{{"contents":[{{"blob":"{blob}"}}]}}}}"#);
     assert!(frame.len() > 16 << 20);
     assert_eq!(roundtrip(&frame).len(), frame.len());
 }
@@ -156,8 +177,14 @@ fn a_sixteen_mebibyte_frame_round_trips() {
 #[test]
 fn a_hundred_thousand_members_are_checked_for_duplicates_quickly() {
     let members: Vec<String> = (0..100_000).map(|i| format!("\"m{i}\":{i}")).collect();
-    let frame = format!(r#"{{"jsonrpc":"2.0","id":1,"result":1,{}}}"#, members.join(","));
+    let frame = format!(
+        r#"{{"jsonrpc":"2.0","id":1,"result":1,{}}}"#,
+        members.join(",")
+    );
     assert_eq!(roundtrip(&frame), frame);
-    let dup = format!(r#"{{"jsonrpc":"2.0","id":1,"result":1,{},"m5":0}}"#, members.join(","));
+    let dup = format!(
+        r#"{{"jsonrpc":"2.0","id":1,"result":1,{},"m5":0}}"#,
+        members.join(",")
+    );
     assert_eq!(lift(dup.as_bytes()).unwrap_err().pointer(), "/m5");
 }

@@ -17,12 +17,16 @@ fn request_with_extras_and_meta() {
 
 #[test]
 fn notification_without_params() {
-    insta::assert_json_snapshot!(snapshot(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#));
+    insta::assert_json_snapshot!(snapshot(
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#
+    ));
 }
 
 #[test]
 fn success_with_big_number_id() {
-    insta::assert_json_snapshot!(snapshot(r#"{"jsonrpc":"2.0","id":18446744073709551616,"result":[1e2,-0]}"#));
+    insta::assert_json_snapshot!(snapshot(
+        r#"{"jsonrpc":"2.0","id":18446744073709551616,"result":[1e2,-0]}"#
+    ));
 }
 
 #[test]

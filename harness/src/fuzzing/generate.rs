@@ -211,7 +211,9 @@ impl Gen<'_, '_> {
                     self.out.push_str(&format!("\\u{unit:04x}"));
                 }
                 1 => {
-                    let e = *self.u.choose(&["\\\"", "\\\\", "\\/", "\\b", "\\f", "\\n", "\\r", "\\t"])?;
+                    let e = *self
+                        .u
+                        .choose(&["\\\"", "\\\\", "\\/", "\\b", "\\f", "\\n", "\\r", "\\t"])?;
                     self.out.push_str(e);
                 }
                 2 => {
@@ -277,7 +279,7 @@ impl Gen<'_, '_> {
         };
         match pick {
             0 => self.out.push_str("null"),
-            1 => self.out.push_str(*self.u.choose(&["true", "false"])?),
+            1 => self.out.push_str(self.u.choose(&["true", "false"])?),
             2 => self.number()?,
             3 | 4 => self.string()?,
             5 | 6 => self.object(depth - 1, false)?,
@@ -349,7 +351,7 @@ impl Gen<'_, '_> {
     fn id(&mut self, allow_null: bool) -> Result<()> {
         match self.u.int_in_range(0..=5)? {
             0 if allow_null => self.out.push_str("null"),
-            0 | 1 | 2 => self.number()?,
+            0..=2 => self.number()?,
             _ => self.string()?,
         }
         Ok(())
@@ -479,7 +481,11 @@ impl Gen<'_, '_> {
                 0 => {
                     self.member("jsonrpc")?;
                     // `"2\u002e0"` is "2.0" spelled with an escape: accepted and kept.
-                    let v = if self.u.ratio(1, 50)? { "\"2\\u002e0\"" } else { "\"2.0\"" };
+                    let v = if self.u.ratio(1, 50)? {
+                        "\"2\\u002e0\""
+                    } else {
+                        "\"2.0\""
+                    };
                     self.out.push_str(v);
                 }
                 1 => {

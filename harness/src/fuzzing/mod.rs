@@ -55,7 +55,11 @@ pub fn check_generated_reply(id: &GenId, result_first: bool) -> Result<(), Failu
         Some(id.clone()),
         ErrorObject::new(-32601, "Method not found", None),
     ));
-    let order = if result_first { [success, error] } else { [error, success] };
+    let order = if result_first {
+        [success, error]
+    } else {
+        [error, success]
+    };
     for message in order {
         let bytes = lower_to_vec(&Frame::Single(message));
         check_reply_matching(&bytes, &id, &twins)?;

@@ -80,7 +80,11 @@ pub fn check_roundtrip(input: &[u8]) -> Result<Outcome, Failure> {
             if kinds(&again) != kinds(&frame) {
                 return fail(
                     "stable-kind",
-                    format!("kinds {:?} became {:?} on re-lift", kinds(&frame), kinds(&again)),
+                    format!(
+                        "kinds {:?} became {:?} on re-lift",
+                        kinds(&frame),
+                        kinds(&again)
+                    ),
                 );
             }
             let twice = lower_to_vec(&again);
@@ -95,12 +99,7 @@ pub fn check_roundtrip(input: &[u8]) -> Result<Outcome, Failure> {
                 );
             }
         }
-        Err(refusal) => {
-            return fail(
-                "relift",
-                format!("lowered output does not lift: {refusal}"),
-            )
-        }
+        Err(refusal) => return fail("relift", format!("lowered output does not lift: {refusal}")),
     }
     Ok(Outcome::Lifted(out))
 }
@@ -138,7 +137,10 @@ fn check_refusal_of(input: &[u8], refusal: &Refusal) -> Result<(), Failure> {
         // serde_json skips strings without checking UTF-8: ask the standard library.
         Rule::JsonUtf8 => {
             if std::str::from_utf8(input).is_ok() {
-                return fail("utf8-error-only-for-bad-utf8", format!("{refusal}, but the input is UTF-8"));
+                return fail(
+                    "utf8-error-only-for-bad-utf8",
+                    format!("{refusal}, but the input is UTF-8"),
+                );
             }
             Ok(())
         }
@@ -305,7 +307,9 @@ pub fn id_twins(id: &Id<'_>) -> Vec<Id<'static>> {
             {
                 twins.push(Id::Number(decoded.clone().into_owned().into()));
             }
-            twins.push(Id::String(crate::ir::JsonStr::encode(&format!("{decoded}x"))));
+            twins.push(Id::String(crate::ir::JsonStr::encode(&format!(
+                "{decoded}x"
+            ))));
             twins.push(Id::Null);
         }
         Id::Null => twins.push(Id::int(0)),

@@ -13,8 +13,8 @@ pub use describe::describe;
 
 use std::borrow::Cow;
 
-pub use value::{Elements, Id, JsonStr, Members, Raw};
 pub(crate) use value::decimal_value;
+pub use value::{Elements, Id, JsonStr, Members, Raw};
 
 pub use crate::scan::ValueKind;
 
@@ -432,7 +432,7 @@ impl<'a> Layout<'a> {
                 .collect(),
             jsonrpc: fields
                 .contains(&Field::Jsonrpc)
-                .then(|| JsonStr(Cow::Borrowed("\"2.0\""))),
+                .then_some(JsonStr(Cow::Borrowed("\"2.0\""))),
         }
     }
 

@@ -440,12 +440,22 @@ mod tests {
     #[test]
     fn members_and_elements_walk_raw_text() {
         let raw = Raw::parse(r#" {"a": [1, {"b":2}], "a": null, "c\u0021": "x"} "#).unwrap();
-        let keys: Vec<String> = raw.members().map(|(k, _)| k.decoded().into_owned()).collect();
+        let keys: Vec<String> = raw
+            .members()
+            .map(|(k, _)| k.decoded().into_owned())
+            .collect();
         assert_eq!(keys, ["a", "a", "c!"]);
         assert_eq!(raw.get("a").unwrap().as_str(), r#"[1, {"b":2}]"#);
         assert_eq!(raw.get("c!").unwrap().as_string().unwrap(), "x");
         let arr = raw.get("a").unwrap();
-        let elems: Vec<&str> = arr.elements().map(|e| e.0.into_owned()).collect::<Vec<_>>().leak().iter().map(String::as_str).collect();
+        let elems: Vec<&str> = arr
+            .elements()
+            .map(|e| e.0.into_owned())
+            .collect::<Vec<_>>()
+            .leak()
+            .iter()
+            .map(String::as_str)
+            .collect();
         assert_eq!(elems, ["1", r#"{"b":2}"#]);
     }
 
