@@ -123,10 +123,9 @@ impl<'a> Lifter<'a> {
             Some(b'[') => self.batch()?,
             _ => {
                 let start = self.scanner.pos;
-                let (s, e) = self.scanner.value(0)?;
+                let (s, _) = self.scanner.value(0)?;
                 self.scanner.finish()?;
                 let kind = ValueKind::of_first_byte(self.text.as_bytes()[s]);
-                let _ = e;
                 return self.invalid(
                     Rule::FrameType,
                     String::new(),
@@ -244,16 +243,14 @@ impl<'a> Lifter<'a> {
                     format!("member {} appears more than once", key_token.raw()),
                 );
             }
-            let name = key_token.decoded();
             let value = Located {
                 text: &self.text[start..end],
                 offset: start,
             };
-            let slot_value = match modelled(&name) {
+            let slot_value = match modelled(&key_token.decoded()) {
                 Some(field) => SlotValue::Field(field),
                 None => SlotValue::Extra(Raw::trusted(value.text)),
             };
-            drop(name);
             slots.push((
                 Slot {
                     key: key_token,
