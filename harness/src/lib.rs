@@ -37,6 +37,7 @@ mod lift;
 mod lower;
 pub mod profile;
 mod scan;
+pub mod spec;
 
 pub use error::{Refusal, Rule};
 pub use ir::{Frame, Id, Message, MessageKind, Raw};

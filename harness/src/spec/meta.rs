@@ -1,0 +1,1 @@
+//! `_meta` key rules: the prefix and name grammar, and the reserved prefixes.
