@@ -116,7 +116,7 @@ pub(super) const RULES: &[RuleInfo] = &[
 
     // ---- MCP base messages ------------------------------------------------------
     r("mcp.base.id-type", Must, "MCP basic/index §Messages › Requests (2024-11-05: basic/messages)",
-      "Requests MUST include a string or integer ID. (Schema `RequestId`: [\"string\",\"integer\"]; also applied to response ids, which the schema types the same. `1.0` is an integer to JSON Schema and is left to jsonrpc.request.id-no-fraction: ambiguity A1.)",
+      "Requests MUST include a string or integer ID. (Schema `RequestId`: [\"string\",\"integer\"]; checked on request ids, and on a method the revision defines as a request sent without one; a response echoes whatever id came, so its id is judged by the echo rules. `1.0` is an integer to JSON Schema and is left to jsonrpc.request.id-no-fraction: ambiguity A1.)",
       MCP, Frame),
     r("mcp.base.id-not-null", MustNot, "MCP basic/index §Messages › Requests (2024-11-05: basic/messages)",
       "Unlike base JSON-RPC, the ID MUST NOT be `null`.",

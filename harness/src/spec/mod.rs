@@ -12,9 +12,6 @@
 //! The codec's refusals ([`crate::Rule`]) are rules too: a frame that does not
 //! lift gives exactly one violation, its refusal, at level MUST.
 
-// Skeleton commit: the checks that use these helpers land in the next commits.
-#![allow(dead_code, unused_imports)]
-
 mod catalogue;
 mod check;
 mod meta;
@@ -364,4 +361,11 @@ impl Report {
     pub(crate) fn applies(&self, id: &str) -> bool {
         rule(id).is_some_and(|r| r.applies_to(self.revision))
     }
+}
+
+/// `pointer` with one more reference token, escaped (RFC 6901 §3).
+pub(crate) fn at(pointer: &str, token: &str) -> String {
+    let mut out = pointer.to_owned();
+    crate::error::push_token(&mut out, token);
+    out
 }
