@@ -85,7 +85,7 @@ struct Gen<'u, 'a> {
 }
 
 /// Numbers at the edges that lossy codecs get wrong.
-const EDGE_NUMBERS: &[&str] = &[
+pub(crate) const EDGE_NUMBERS: &[&str] = &[
     "0",
     "-0",
     "1",
@@ -134,7 +134,7 @@ const EDGE_CODES: &[&str] = &[
 ];
 
 /// String bodies (between the quotes) that stress escaping and Unicode.
-const EDGE_STRINGS: &[&str] = &[
+pub(crate) const EDGE_STRINGS: &[&str] = &[
     "",
     "1",
     "01",
@@ -163,7 +163,7 @@ const EDGE_STRINGS: &[&str] = &[
 ];
 
 /// Member names of extras, including ones a careless codec confuses with its own.
-const EXTRA_NAMES: &[&str] = &[
+pub(crate) const EXTRA_NAMES: &[&str] = &[
     "x-vendor",
     "_meta",
     "extra",

@@ -1,0 +1,103 @@
+//! Smoke runs of every fuzz target's oracle on seeded random bytes, and of the
+//! structural mutator feeding the byte-level oracles, so a contributor without
+//! nightly exercises each fuzzer with plain `cargo test` (wasm-tools' habit).
+
+use std::fs;
+use std::path::Path;
+
+use harness::fuzzing::{check_refusal, check_roundtrip, mutate, mutate_json, Target};
+
+/// SplitMix64, seeded: the same bytes on every run, so a failure reproduces.
+struct Bytes(u64);
+
+impl Bytes {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    fn take(&mut self, max: u64) -> Vec<u8> {
+        let len = self.next() % max;
+        (0..len).map(|_| self.next().to_le_bytes()[0]).collect()
+    }
+}
+
+/// Each target's oracle, 500 times on random bytes. The structured targets must
+/// build an input from most of them, or the smoke run smokes nothing.
+#[test]
+fn every_target_survives_random_bytes() {
+    for target in Target::ALL {
+        let mut bytes = Bytes(0x5eed ^ target as u64);
+        let mut built = 0;
+        for _ in 0..500 {
+            let input = bytes.take(2048);
+            match target.check(&input) {
+                Ok(true) => built += 1,
+                Ok(false) => {}
+                Err(failure) => panic!("{}: {failure}\n  input: {input:?}", target.name()),
+            }
+        }
+        assert!(built >= 400, "{}: only {built} of 500 built", target.name());
+    }
+}
+
+/// Chains of structural mutations from every byte-target seed, each step through
+/// both byte-level oracles: what the fuzzers see, on stable.
+#[test]
+fn mutated_seeds_pass_the_byte_oracles() {
+    let seeds = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/seeds/roundtrip_bytes");
+    let mut parsed = 0;
+    let mut mutated = 0;
+    for entry in fs::read_dir(&seeds).unwrap() {
+        let mut input = fs::read(entry.unwrap().path()).unwrap();
+        for step in 0..25u64 {
+            let Some(next) = mutate_json(&input, step) else {
+                break;
+            };
+            mutated += 1;
+            if let Err(failure) = check_roundtrip(&next) {
+                panic!("{failure}\n  input: {}", String::from_utf8_lossy(&next));
+            }
+            if let Err(failure) = check_refusal(&next) {
+                panic!("{failure}\n  input: {}", String::from_utf8_lossy(&next));
+            }
+            input = next;
+        }
+        parsed += 1;
+    }
+    assert!(
+        parsed >= 50 && mutated >= 1000,
+        "{parsed} seeds, {mutated} mutants"
+    );
+}
+
+/// The `fuzz_mutator!` entry point with a byte-flipping fallback, as libFuzzer
+/// calls it: sizes hold and each output goes through the oracles.
+#[test]
+fn the_mutator_entry_point_feeds_the_oracles() {
+    let mut bytes = Bytes(7);
+    let mut data =
+        br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{"progressToken":1}}}"#
+            .to_vec();
+    let mut size = data.len();
+    data.resize(4096, 0);
+    for _ in 0..500 {
+        let seed = u32::try_from(bytes.next() >> 32).unwrap();
+        let flip = bytes.next();
+        size = mutate(&mut data, size, 4096, seed, |d, size, _| {
+            if size > 0 {
+                let i = usize::try_from(flip % size as u64).unwrap();
+                d[i] ^= 1 << (flip % 8);
+            }
+            size
+        });
+        assert!(size <= 4096);
+        let input = &data[..size];
+        if let Err(failure) = check_roundtrip(input) {
+            panic!("{failure}\n  input: {}", String::from_utf8_lossy(input));
+        }
+    }
+}
