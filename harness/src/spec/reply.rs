@@ -271,8 +271,11 @@ fn pair(
     let method = request.method.decoded();
     let method = method.as_ref();
     let params = request.params.as_ref();
+    // A legacy `initialize` carries no `_meta` protocol fields; the versioning
+    // page's rule for it (mcp.r5.legacy-initialize-error) governs instead.
     if revision == Revision::Mcp2026_07_28
         && profile.direction == crate::Direction::ClientToServer
+        && method != "initialize"
         && stateless_rules(method, params, response, base, out)
     {
         return;
