@@ -368,9 +368,21 @@ impl<'a> Lifter<'a> {
                 }
             }),
         };
+        // `params` is modelled on requests and notifications only; on a response
+        // no field holds it, and `lower` would drop it. Keep it as an extra member
+        // (found by fuzzing: corpus/regressions/roundtrip_bytes/lossless-params-on-response-dropped.json).
+        let request_like = method.is_some();
         let layout = Layout {
             jsonrpc: Some(jsonrpc_token),
-            slots: members.into_iter().map(|(slot, _)| slot).collect(),
+            slots: members
+                .into_iter()
+                .map(|(mut slot, located)| {
+                    if !request_like && matches!(slot.value, SlotValue::Field(Field::Params)) {
+                        slot.value = SlotValue::Extra(Raw::trusted(located.text));
+                    }
+                    slot
+                })
+                .collect(),
         };
 
         if let Some(method) = method {

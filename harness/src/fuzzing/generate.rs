@@ -509,10 +509,18 @@ impl Gen<'_, '_> {
                     self.error_object()?;
                 }
                 _ => {
-                    let name = self.extra_name(
-                        &["jsonrpc", "id", "method", "params", "result", "error"],
-                        &used_extra_names,
-                    )?;
+                    // A modelled name on a kind that does not model it is an extra
+                    // too: `params` on a response (lift once dropped it).
+                    let response = matches!(kind, MessageKind::Success | MessageKind::Error);
+                    let params_unused = !used_extra_names.iter().any(|n| n == "params");
+                    let name = if response && params_unused && self.u.ratio(1, 6)? {
+                        "params".to_owned()
+                    } else {
+                        self.extra_name(
+                            &["jsonrpc", "id", "method", "params", "result", "error"],
+                            &used_extra_names,
+                        )?
+                    };
                     used_extra_names.push(name.clone());
                     self.member(&name)?;
                     self.value(6)?;
