@@ -5,7 +5,7 @@
 use std::collections::BTreeSet;
 
 use harness::spec::{self, Check, Level, Violation};
-use harness::{lift, Direction, Profile, Revision};
+use harness::{lift, Profile, Revision};
 
 fn profile(revision: &str, from: &str) -> Profile {
     Profile {
@@ -856,7 +856,7 @@ fn violations_serialize_in_field_order() {
     assert_eq!(v.len(), 1, "{v:?}");
     assert_eq!(
         serde_json::to_string(&v[0]).unwrap(),
-        r#"{"rule":"mcp.base.id-not-null","level":"MUST NOT","spec":"MCP 2025-06-18 basic/index §Messages › Requests (2024-11-05: basic/messages)","pointer":"/id","message":"request id is null"}"#
+        r#"{"rule":"mcp.base.id-not-null","level":"MUST NOT","spec":"MCP 2025-06-18 basic/index §Messages › Requests","pointer":"/id","message":"request id is null"}"#
     );
 }
 
@@ -1130,7 +1130,15 @@ fn cite_names_the_revision() {
         .starts_with("MCP 2025-06-18 "));
     let info = spec::rule("jsonrpc.response.required").unwrap();
     assert_eq!(info.cite(Revision::Mcp2026_07_28), "JSON-RPC 2.0 §5");
-    let _ = Direction::ClientToServer;
+    let info = spec::rule("mcp.base.id-not-null").unwrap();
+    assert_eq!(
+        info.cite(Revision::Mcp2024_11_05),
+        "MCP 2024-11-05 basic/messages §Requests"
+    );
+    assert_eq!(
+        info.cite(Revision::Mcp2026_07_28),
+        "MCP 2026-07-28 basic/index §Messages › Requests"
+    );
 }
 
 /// `methods.rs` is what `gen_methods.py` writes from the official schemas.

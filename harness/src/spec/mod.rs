@@ -190,7 +190,9 @@ pub struct RuleInfo {
     /// How binding it is.
     pub level: Level,
     /// Where it is written, without the revision: `JSON-RPC 2.0 §4`,
-    /// `MCP basic/index §Messages › Requests`. See [`RuleInfo::cite`].
+    /// `MCP basic/index §Messages › Requests`. A revision that words it elsewhere
+    /// follows after ` | `: `… | 2024-11-05: MCP basic/messages §Requests`. See
+    /// [`RuleInfo::cite`].
     pub spec: &'static str,
     /// The sentence that says it, verbatim (or the schema fact, marked so).
     pub quote: &'static str,
@@ -207,8 +209,9 @@ impl RuleInfo {
         self.revisions.contains(revision)
     }
 
-    /// The reference with the revision named: `MCP 2025-06-18 basic/index
-    /// §Messages › Requests`; JSON-RPC 2.0 and RFC references are returned as
+    /// The reference as `revision` words it, with the revision named: `MCP
+    /// 2025-06-18 basic/index §Messages › Requests`, `MCP 2024-11-05
+    /// basic/messages §Requests`; JSON-RPC 2.0 and RFC references are returned as
     /// they are, since they have one revision.
     #[must_use]
     pub fn cite(&self, revision: Revision) -> &'static str {
@@ -217,13 +220,20 @@ impl RuleInfo {
             rules()
                 .iter()
                 .map(|r| {
-                    Revision::ALL.map(|rev| match r.spec.strip_prefix("MCP ") {
-                        // Built once for the whole table and kept for the life of
-                        // the process: bounded, and it keeps `Violation` plain data.
-                        Some(rest) if rev.is_mcp() => {
-                            &*Box::leak(format!("MCP {} {rest}", rev.name()).into_boxed_str())
+                    Revision::ALL.map(|rev| {
+                        let mut parts = r.spec.split(" | ");
+                        let default = parts.next().unwrap_or(r.spec);
+                        let here = parts
+                            .find_map(|p| p.strip_prefix(rev.name())?.strip_prefix(": "))
+                            .unwrap_or(default);
+                        match here.strip_prefix("MCP ") {
+                            // Built once for the whole table and kept for the life of
+                            // the process: bounded, and it keeps `Violation` plain data.
+                            Some(rest) if rev.is_mcp() => {
+                                &*Box::leak(format!("MCP {} {rest}", rev.name()).into_boxed_str())
+                            }
+                            _ => here,
                         }
-                        _ => r.spec,
                     })
                 })
                 .collect()
