@@ -1,0 +1,626 @@
+//! The golden vector loader: the one reader of `conformance/vectors/`, shared by the
+//! vector runner test and the runner that plays vectors against real servers.
+//!
+//! A vector is one JSON file. Its verdict is in its name, as JSONTestSuite does it:
+//! `y_` must be accepted, `n_` must be refused, `i_` is left to the implementation
+//! by an ambiguous spec (and then says which ambiguity, quoting both sides). Its id
+//! is its path without the verdict and the extension, so it is stable and
+//! namespaced: `jsonrpc-2.0/request/y_id-null.json` is `jsonrpc-2.0/request/id-null`.
+//! The folder names the profile (`jsonrpc-2.0/…`, `mcp/<revision>/…`) and the file
+//! must say the same. Unknown fields are refused (`deny_unknown_fields`): a typo in a
+//! vector is an error, never a silently skipped check.
+//!
+//! The loader checks what a vector says about itself (name, verdict, profile,
+//! rules named, answer); what the codec and the rule model make of the frame is
+//! the runner's business.
+
+use std::collections::BTreeSet;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use harness::{Direction, Profile, Revision, Rule};
+use serde::Deserialize;
+
+/// The vectors folder of this crate.
+#[must_use]
+pub fn default_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("vectors")
+}
+
+/// What a vector's name says must happen to it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Verdict {
+    /// `y_`: must be accepted (the frame, or in an exchange the reply, conforms).
+    Accept,
+    /// `n_`: must be refused (a mandatory rule is broken).
+    Refuse,
+    /// `i_`: the spec is ambiguous; the vector records the stance wirecheck takes.
+    ImplementationDefined,
+}
+
+impl Verdict {
+    /// The file-name prefix letter: `y`, `n` or `i`.
+    #[must_use]
+    pub fn letter(self) -> char {
+        match self {
+            Verdict::Accept => 'y',
+            Verdict::Refuse => 'n',
+            Verdict::ImplementationDefined => 'i',
+        }
+    }
+}
+
+/// A rule a vector exercises, as the vector names it. The runner checks the level
+/// and the reference against the rule model, so the two cannot drift apart.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RuleRef {
+    /// The stable rule id (`jsonrpc.id-type`, `mcp.base.id-not-null`, …).
+    pub id: String,
+    /// `MUST`, `MUST NOT`, `SHOULD`, `SHOULD NOT` or `MAY`.
+    pub level: String,
+    /// Where the rule is written: revision, section.
+    pub spec: String,
+}
+
+/// The levels a rule may carry (RFC 2119 as the specs use it).
+pub const LEVELS: [&str; 5] = ["MUST", "MUST NOT", "SHOULD", "SHOULD NOT", "MAY"];
+
+/// What the codec must make of the frame.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum Codec {
+    /// It lifts (and then round-trips losslessly).
+    Lifts,
+    /// It is refused, naming this rule at this JSON Pointer.
+    Refuses {
+        /// The refusal's rule id (`json.syntax`, `jsonrpc.id-type`, …).
+        rule: String,
+        /// The refusal's JSON Pointer (empty for the whole frame).
+        pointer: String,
+    },
+}
+
+/// What a conforming receiver must answer the frame with.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum Answer {
+    /// No reply at all (a notification, a batch of notifications).
+    Nothing,
+    /// An error response.
+    Error {
+        /// The acceptable codes, the one the spec prefers first.
+        codes: Vec<i64>,
+        /// The `id` the error must carry, as JSON text (`null`, `"1"`, `7`); absent
+        /// when the vector does not pin it.
+        #[serde(default)]
+        id: Option<String>,
+        /// Members `error.data` must carry (e.g. `supported` for -32022).
+        #[serde(default)]
+        data_required: Vec<String>,
+    },
+    /// A success response.
+    Result {
+        /// The `id` the result must carry, as JSON text.
+        #[serde(default)]
+        id: Option<String>,
+        /// Members `result` must carry.
+        #[serde(default)]
+        required: Vec<String>,
+        /// The exact result the spec's example gives, when it gives one.
+        #[serde(default)]
+        example: Option<serde_json::Value>,
+    },
+    /// A batch response: one answer per element that gets one, in any order.
+    Batch(Vec<Answer>),
+}
+
+/// A peer's reply in an exchange vector.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum Reply {
+    /// The peer answered nothing.
+    Nothing,
+    /// The peer answered this frame (raw wire text).
+    Frame(String),
+}
+
+/// A request and the reply a peer sent to it: the interop failures SDKs shipped.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Exchange {
+    /// What the peer answered.
+    pub reply: Reply,
+    /// The mandatory rule ids `validate_reply` must report, exactly.
+    pub violations: Vec<String>,
+}
+
+/// Why the spec leaves a vector to the implementation: both sides quoted.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Ambiguity {
+    /// The ambiguity's id in the research catalogue (`A1`, `A5`, …), or a short name.
+    pub reference: String,
+    /// The question the spec leaves open.
+    pub question: String,
+    /// The quoted texts that pull in different directions (at least two).
+    pub quotes: Vec<String>,
+    /// What wirecheck does, and why.
+    pub stance: String,
+}
+
+/// One vector file as written.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct File {
+    description: String,
+    profile: String,
+    from: String,
+    #[serde(default)]
+    frame: Option<String>,
+    #[serde(default)]
+    frame_hex: Option<String>,
+    rules: Vec<RuleRef>,
+    codec: Codec,
+    violations: Vec<String>,
+    #[serde(default)]
+    advisories: Vec<String>,
+    #[serde(default)]
+    answer: Option<Answer>,
+    #[serde(default)]
+    exchange: Option<Exchange>,
+    #[serde(default)]
+    ambiguity: Option<Ambiguity>,
+}
+
+/// One golden vector, checked for self-consistency.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Vector {
+    /// The stable id: the path under `vectors/` without verdict and extension.
+    pub id: String,
+    /// The file.
+    pub path: PathBuf,
+    /// What the name says must happen.
+    pub verdict: Verdict,
+    /// What a human should know about it.
+    pub description: String,
+    /// The revision and who sent the frame.
+    pub profile: Profile,
+    /// The raw wire bytes (a string in the file, or hex for bytes that are not UTF-8).
+    pub frame: Vec<u8>,
+    /// The rules the vector exercises.
+    pub rules: Vec<RuleRef>,
+    /// What the codec must make of the frame.
+    pub codec: Codec,
+    /// The mandatory (MUST / MUST NOT) rule ids `validate` must report, exactly.
+    pub violations: Vec<String>,
+    /// Non-mandatory rule ids `validate` must report (among others it may add).
+    pub advisories: Vec<String>,
+    /// What a conforming receiver answers; present for every frame a server receives.
+    pub answer: Option<Answer>,
+    /// The peer's reply, for exchange vectors.
+    pub exchange: Option<Exchange>,
+    /// The ambiguity, for `i_` vectors.
+    pub ambiguity: Option<Ambiguity>,
+}
+
+impl Vector {
+    /// The frame as text (lossy for the rare frame that is not UTF-8).
+    #[must_use]
+    pub fn frame_text(&self) -> String {
+        String::from_utf8_lossy(&self.frame).into_owned()
+    }
+
+    /// Every rule id the vector names: in `rules`, and so in the traceability table.
+    pub fn rule_ids(&self) -> impl Iterator<Item = &str> {
+        self.rules.iter().map(|r| r.id.as_str())
+    }
+}
+
+/// A vector file that could not be loaded, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoadError {
+    /// The file (or folder).
+    pub path: PathBuf,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.path.display(), self.message)
+    }
+}
+
+impl std::error::Error for LoadError {}
+
+/// Every vector under `root`, in path order, and every file that failed to load.
+/// Nothing is listed by hand: each `.json` file under `root/jsonrpc-2.0/` and
+/// `root/mcp/<revision>/` is a vector, and any other file there is an error.
+#[must_use]
+pub fn load_all(root: &Path) -> (Vec<Vector>, Vec<LoadError>) {
+    let mut files = Vec::new();
+    let mut errors = Vec::new();
+    for top in ["jsonrpc-2.0", "mcp"] {
+        walk(&root.join(top), &mut files, &mut errors);
+    }
+    files.sort();
+    let mut vectors: Vec<Vector> = Vec::new();
+    let mut ids = BTreeSet::new();
+    for path in files {
+        match load_one(root, &path) {
+            Ok(v) if !ids.insert(v.id.clone()) => errors.push(LoadError {
+                path,
+                message: format!(
+                    "duplicate vector id `{}` (two verdicts for one case?)",
+                    v.id
+                ),
+            }),
+            Ok(v) => vectors.push(v),
+            Err(message) => errors.push(LoadError { path, message }),
+        }
+    }
+    (vectors, errors)
+}
+
+fn walk(dir: &Path, files: &mut Vec<PathBuf>, errors: &mut Vec<LoadError>) {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) => {
+            errors.push(LoadError {
+                path: dir.to_owned(),
+                message: format!("cannot read folder: {e}"),
+            });
+            return;
+        }
+    };
+    for entry in entries {
+        let path = match entry {
+            Ok(entry) => entry.path(),
+            Err(e) => {
+                errors.push(LoadError {
+                    path: dir.to_owned(),
+                    message: format!("cannot read folder entry: {e}"),
+                });
+                continue;
+            }
+        };
+        if path.is_dir() {
+            walk(&path, files, errors);
+        } else {
+            files.push(path);
+        }
+    }
+}
+
+/// Loads and checks one vector file.
+///
+/// # Errors
+/// A message naming what is wrong: not JSON, an unknown field, a name that is not
+/// `[yni]_<slug>.json`, a profile that disagrees with the folder, a verdict that
+/// disagrees with the expectations, a rule named in an expectation but not in
+/// `rules`.
+pub fn load_one(root: &Path, path: &Path) -> Result<Vector, String> {
+    let rel = path
+        .strip_prefix(root)
+        .map_err(|_| "not under the vectors root".to_owned())?;
+    let parts: Vec<&str> = rel
+        .iter()
+        .map(|p| p.to_str().ok_or("path is not UTF-8"))
+        .collect::<Result<_, _>>()?;
+    let (name, folders) = parts.split_last().ok_or("empty path")?;
+    let stem = name
+        .strip_suffix(".json")
+        .ok_or("not a `.json` file: only vectors belong under jsonrpc-2.0/ and mcp/")?;
+    let (verdict, slug) = match stem.split_once('_') {
+        Some(("y", slug)) => (Verdict::Accept, slug),
+        Some(("n", slug)) => (Verdict::Refuse, slug),
+        Some(("i", slug)) => (Verdict::ImplementationDefined, slug),
+        _ => return Err("name must start with `y_`, `n_` or `i_`".into()),
+    };
+    if !is_slug(slug) || folders.iter().any(|f| !is_slug(f)) {
+        return Err("names must be lowercase ASCII letters, digits, `.` and `-`".into());
+    }
+    let folder_revision = match folders {
+        ["jsonrpc-2.0", _, ..] => Revision::JsonRpc2,
+        ["mcp", revision, _, ..] => revision
+            .parse::<Revision>()
+            .ok()
+            .filter(|r| r.is_mcp())
+            .ok_or_else(|| format!("`mcp/{revision}` is not an MCP revision"))?,
+        _ => {
+            return Err("a vector lives in jsonrpc-2.0/<topic>/ or mcp/<revision>/<topic>/".into())
+        }
+    };
+    let id = format!("{}/{slug}", folders.join("/"));
+
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read: {e}"))?;
+    let file: File = serde_json::from_str(&text).map_err(|e| format!("invalid vector: {e}"))?;
+
+    let revision: Revision = file.profile.parse()?;
+    if revision != folder_revision {
+        return Err(format!(
+            "profile `{}` disagrees with the folder (`{}`)",
+            file.profile, folder_revision
+        ));
+    }
+    let direction: Direction = match file.from.as_str() {
+        "client" => Direction::ClientToServer,
+        "server" => Direction::ServerToClient,
+        other => {
+            return Err(format!(
+                "`from` is `{other}`; expected `client` or `server`"
+            ))
+        }
+    };
+    let frame = match (file.frame, file.frame_hex) {
+        (Some(text), None) => text.into_bytes(),
+        (None, Some(hex)) => decode_hex(&hex)?,
+        _ => return Err("exactly one of `frame` and `frame_hex` is required".into()),
+    };
+
+    let vector = Vector {
+        id,
+        path: path.to_owned(),
+        verdict,
+        description: file.description,
+        profile: Profile {
+            revision,
+            direction,
+        },
+        frame,
+        rules: file.rules,
+        codec: file.codec,
+        violations: file.violations,
+        advisories: file.advisories,
+        answer: file.answer,
+        exchange: file.exchange,
+        ambiguity: file.ambiguity,
+    };
+    check(&vector)?;
+    Ok(vector)
+}
+
+fn is_slug(s: &str) -> bool {
+    !s.is_empty()
+        && s.bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'.')
+}
+
+fn decode_hex(hex: &str) -> Result<Vec<u8>, String> {
+    let digits: Vec<u8> = hex.bytes().filter(|b| !b.is_ascii_whitespace()).collect();
+    if digits.len() % 2 != 0 {
+        return Err("`frame_hex` has an odd number of digits".into());
+    }
+    digits
+        .chunks(2)
+        .map(|pair| {
+            std::str::from_utf8(pair)
+                .ok()
+                .and_then(|p| u8::from_str_radix(p, 16).ok())
+                .ok_or_else(|| "`frame_hex` holds a non-hex digit".to_owned())
+        })
+        .collect()
+}
+
+/// The vector's promises about itself, before anything is run.
+fn check(v: &Vector) -> Result<(), String> {
+    if v.description.trim().is_empty() {
+        return Err("`description` is empty".into());
+    }
+    // An ambiguity may be exactly that no rule speaks; every other vector
+    // exercises a rule, or it could not be traced.
+    if v.rules.is_empty() && v.ambiguity.is_none() {
+        return Err("`rules` is empty: every vector exercises at least one rule".into());
+    }
+    let mut named = BTreeSet::new();
+    for r in &v.rules {
+        if !LEVELS.contains(&r.level.as_str()) {
+            return Err(format!("rule `{}` has level `{}`", r.id, r.level));
+        }
+        if r.spec.trim().is_empty() {
+            return Err(format!("rule `{}` has no spec reference", r.id));
+        }
+        if !named.insert(r.id.as_str()) {
+            return Err(format!("rule `{}` is listed twice", r.id));
+        }
+    }
+    let exchange_violations = v.exchange.iter().flat_map(|e| &e.violations);
+    for id in v
+        .violations
+        .iter()
+        .chain(&v.advisories)
+        .chain(exchange_violations)
+    {
+        if !named.contains(id.as_str()) {
+            return Err(format!(
+                "`{id}` is expected but not listed in `rules` (the traceability table reads `rules`)"
+            ));
+        }
+    }
+    if let Codec::Refuses { rule, .. } = &v.codec {
+        let known = Rule::from_id(rule).ok_or_else(|| format!("`{rule}` is no codec rule"))?;
+        // A frame that does not lift is one violation: the refusal's rule.
+        if v.violations != [rule.clone()] {
+            return Err(format!(
+                "the codec refuses with `{rule}`, so `violations` must be exactly [\"{rule}\"]"
+            ));
+        }
+        if let Some(answer) = &v.answer {
+            if !answers_with(answer, known.code()) {
+                return Err(format!(
+                    "the codec refuses with `{rule}` (code {}), but `answer` does not carry that code",
+                    known.code()
+                ));
+            }
+        }
+    }
+    check_verdict(v)?;
+    if v.profile.direction == Direction::ClientToServer && v.answer.is_none() {
+        return Err("a frame a server receives must say what a conforming server answers".into());
+    }
+    if let Some(a) = &v.ambiguity {
+        if a.quotes.len() < 2 || a.quotes.iter().any(|q| q.trim().is_empty()) {
+            return Err("an ambiguity quotes both sides (two quotes at least)".into());
+        }
+    }
+    Ok(())
+}
+
+fn check_verdict(v: &Vector) -> Result<(), String> {
+    match (v.verdict, &v.ambiguity) {
+        (Verdict::ImplementationDefined, None) => {
+            return Err("an `i_` vector must say which ambiguity (`ambiguity`)".into())
+        }
+        (Verdict::Accept | Verdict::Refuse, Some(_)) => {
+            return Err("only `i_` vectors carry an `ambiguity`".into())
+        }
+        _ => {}
+    }
+    // In an exchange the verdict judges the peer's reply; otherwise the frame.
+    let broken = match &v.exchange {
+        Some(e) => !e.violations.is_empty(),
+        None => matches!(v.codec, Codec::Refuses { .. }) || !v.violations.is_empty(),
+    };
+    match (v.verdict, broken) {
+        (Verdict::Accept, true) => Err("a `y_` vector expects no mandatory violation".into()),
+        (Verdict::Refuse, false) => {
+            Err("an `n_` vector expects a refusal or a mandatory violation".into())
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Whether `answer` is (or, for a batch, holds) an error with `code`.
+fn answers_with(answer: &Answer, code: i64) -> bool {
+    match answer {
+        Answer::Error { codes, .. } => codes.contains(&code),
+        Answer::Batch(items) => items.iter().any(|a| answers_with(a, code)),
+        Answer::Nothing | Answer::Result { .. } => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write(dir: &Path, rel: &str, body: &str) -> PathBuf {
+        let path = dir.join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, body).unwrap();
+        path
+    }
+
+    const GOOD: &str = r#"{
+      "description": "a string id",
+      "profile": "jsonrpc-2.0",
+      "from": "client",
+      "frame": "{\"jsonrpc\":\"2.0\",\"id\":\"1\",\"method\":\"x\"}",
+      "rules": [{"id": "jsonrpc.id-type", "level": "MUST", "spec": "JSON-RPC 2.0 §4"}],
+      "codec": "lifts",
+      "violations": [],
+      "answer": {"error": {"codes": [-32601], "id": "\"1\""}}
+    }"#;
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("wirecheck-vectors-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        dir
+    }
+
+    #[test]
+    fn id_comes_from_the_path_without_the_verdict() {
+        let root = scratch("id");
+        let path = write(&root, "jsonrpc-2.0/request/y_id-string.json", GOOD);
+        let v = load_one(&root, &path).unwrap();
+        assert_eq!(v.id, "jsonrpc-2.0/request/id-string");
+        assert_eq!(v.verdict, Verdict::Accept);
+        assert_eq!(v.profile.revision, Revision::JsonRpc2);
+        let _ = std::fs::remove_dir_all(&root);
+    }
+
+    #[test]
+    fn refuses_typos_bad_names_and_inconsistent_verdicts() {
+        let root = scratch("bad");
+        let typo = GOOD.replace("\"violations\"", "\"violation\"");
+        let cases = [
+            (
+                "jsonrpc-2.0/request/y_typo.json",
+                typo.as_str(),
+                "unknown field",
+            ),
+            ("jsonrpc-2.0/request/x_id.json", GOOD, "must start with"),
+            ("jsonrpc-2.0/request/n_id.json", GOOD, "`n_` vector expects"),
+            (
+                "jsonrpc-2.0/request/i_id.json",
+                GOOD,
+                "must say which ambiguity",
+            ),
+            (
+                "mcp/2025-06-18/base/y_id.json",
+                GOOD,
+                "disagrees with the folder",
+            ),
+            ("mcp/1999-01-01/base/y_id.json", GOOD, "not an MCP revision"),
+            ("jsonrpc-2.0/y_top.json", GOOD, "lives in"),
+            ("jsonrpc-2.0/request/y_Upper.json", GOOD, "lowercase"),
+            (
+                "jsonrpc-2.0/request/y_unlisted.json",
+                &GOOD.replace(
+                    "\"violations\": []",
+                    "\"violations\": [], \"advisories\": [\"x.y\"]",
+                ),
+                "not listed in `rules`",
+            ),
+            (
+                "jsonrpc-2.0/request/y_no-answer.json",
+                &GOOD.replace(
+                    r#""answer": {"error": {"codes": [-32601], "id": "\"1\""}}"#,
+                    r#""advisories": []"#,
+                ),
+                "must say what a conforming server answers",
+            ),
+        ];
+        for (rel, body, expected) in cases {
+            let path = write(&root, rel, body);
+            let err = load_one(&root, &path).unwrap_err();
+            assert!(err.contains(expected), "{rel}: {err}");
+        }
+        let _ = std::fs::remove_dir_all(&root);
+    }
+
+    #[test]
+    fn walks_every_file_and_reports_strays_and_duplicates() {
+        let root = scratch("walk");
+        write(&root, "jsonrpc-2.0/request/y_id-string.json", GOOD);
+        write(&root, "jsonrpc-2.0/request/deep/er/y_id-string.json", GOOD);
+        let refused = GOOD
+            .replace(
+                r#""codec": "lifts""#,
+                r#""codec": {"refuses": {"rule": "jsonrpc.id-type", "pointer": "/id"}}"#,
+            )
+            .replace(
+                r#""violations": []"#,
+                r#""violations": ["jsonrpc.id-type"]"#,
+            )
+            .replace("[-32601]", "[-32600]");
+        write(&root, "jsonrpc-2.0/request/n_id-string.json", &refused);
+        write(&root, "jsonrpc-2.0/request/notes.txt", "stray");
+        std::fs::create_dir_all(root.join("mcp")).unwrap();
+        let (vectors, errors) = load_all(&root);
+        let ids: Vec<_> = vectors.iter().map(|v| v.id.as_str()).collect();
+        assert_eq!(
+            ids,
+            [
+                "jsonrpc-2.0/request/deep/er/id-string",
+                "jsonrpc-2.0/request/id-string"
+            ]
+        );
+        let messages: Vec<_> = errors.iter().map(|e| e.message.as_str()).collect();
+        assert_eq!(errors.len(), 2, "{messages:?}");
+        assert!(messages.iter().any(|m| m.contains("duplicate vector id")));
+        assert!(messages.iter().any(|m| m.contains("not a `.json` file")));
+        let _ = std::fs::remove_dir_all(&root);
+    }
+}

@@ -1,0 +1,1096 @@
+#!/usr/bin/env python3
+"""Writes the golden vectors under conformance/vectors/ (one JSON file per vector).
+
+The vectors are data; this script only keeps them consistent (the same
+`initialize`, the same `_meta`, one level and one reference per rule). It reads
+the rule catalogue (id, level, reference per revision) from catalogue.json, which
+the vector runner regenerates from the rule model (BLESS=1), so a vector names a
+rule exactly as the model does; the runner checks that too.
+
+    python3 conformance/vectors/generate.py          # rewrite the vectors
+    python3 conformance/vectors/generate.py --check  # exit 1 if that would change a file
+
+Verdicts (JSONTestSuite style, in the file name): `y_` must be accepted, `n_` must be
+refused (a refusal or a mandatory violation), `i_` is left open by the spec, and
+the vector records the ambiguity with both sides quoted. Ambiguity references
+(A1, A2, ...) are the research catalogue's (section 4 of the rule notes, also
+cited in harness/src/spec/catalogue.rs).
+"""
+
+import json
+import os
+import re
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CATALOGUE_FILE = os.path.join(HERE, "catalogue.json")
+REVS = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"]
+R5 = "2026-07-28"
+
+
+def idx(rev):
+    return REVS.index(rev)
+
+
+# ---------------------------------------------------------------- the catalogue
+
+
+def load_catalogue():
+    """id -> {level, cites: {profile: reference}} as the rule model writes it."""
+    try:
+        with open(CATALOGUE_FILE, encoding="utf-8") as f:
+            return {r["id"]: r for r in json.load(f)["rules"]}
+    except FileNotFoundError:
+        sys.exit(f"{CATALOGUE_FILE} missing; run `BLESS=1 cargo test -p wirecheck --test vectors` first")
+
+
+CATALOGUE = load_catalogue()
+
+
+# ---------------------------------------------------------------- vector records
+
+VECTORS = {}
+NOTHING = "nothing"
+
+
+def err(*codes, id=None, data=()):
+    body = {"codes": list(codes)}
+    if id is not None:
+        body["id"] = id
+    if data:
+        body["data_required"] = list(data)
+    return {"error": body}
+
+
+def res(*required, id=None, example=None):
+    body = {}
+    if id is not None:
+        body["id"] = id
+    if required:
+        body["required"] = list(required)
+    if example is not None:
+        body["example"] = example
+    return {"result": body}
+
+
+def batch(*answers):
+    return {"batch": list(answers)}
+
+
+def text(frame):
+    if isinstance(frame, str):
+        return frame
+    return json.dumps(frame, separators=(",", ":"), ensure_ascii=False)
+
+
+def vec(path, description, frame, *, rules=(), refused=None, violations=(), advisories=(),
+        answer=None, reply=None, reply_violations=None, ambiguity=None, sender="client",
+        frame_hex=None):
+    """One vector. `path` is `<folder>/<verdict>_<slug>`; `refused` is (rule, pointer)."""
+    assert path not in VECTORS, path
+    profile = "jsonrpc-2.0" if path.startswith("jsonrpc-2.0/") else path.split("/")[1]
+    ids = list(rules)
+    if refused:
+        violations = [refused[0]]
+    for rid in list(violations) + list(advisories) + list(reply_violations or []):
+        if rid not in ids:
+            ids.append(rid)
+    entries = []
+    for rid in ids:
+        if rid not in CATALOGUE:
+            sys.exit(f"{path}: rule `{rid}` is not in the catalogue")
+        rule = CATALOGUE[rid]
+        if profile not in rule["cites"]:
+            sys.exit(f"{path}: rule `{rid}` does not apply to {profile}")
+        entries.append({"id": rid, "level": rule["level"], "spec": rule["cites"][profile]})
+    v = {"description": description, "profile": profile, "from": sender}
+    if frame_hex is not None:
+        v["frame_hex"] = frame_hex
+    else:
+        v["frame"] = text(frame)
+    v["rules"] = entries
+    v["codec"] = {"refuses": {"rule": refused[0], "pointer": refused[1]}} if refused else "lifts"
+    v["violations"] = list(violations)
+    if advisories:
+        v["advisories"] = list(advisories)
+    if answer is not None:
+        v["answer"] = answer
+    if reply is not None or reply_violations is not None:
+        v["exchange"] = {
+            "reply": NOTHING if reply is None else {"frame": text(reply)},
+            "violations": list(reply_violations or []),
+        }
+    if ambiguity is not None:
+        v["ambiguity"] = ambiguity
+    VECTORS[path] = v
+
+
+def amb(reference, question, quotes, stance):
+    return {"reference": reference, "question": question, "quotes": quotes, "stance": stance}
+
+
+# ---------------------------------------------------------------- message builders
+
+
+def rq(id, method, params=None, **extra):
+    m = {"jsonrpc": "2.0", "id": id, "method": method}
+    if params is not None:
+        m["params"] = params
+    m.update(extra)
+    return m
+
+
+def nt(method, params=None):
+    m = {"jsonrpc": "2.0", "method": method}
+    if params is not None:
+        m["params"] = params
+    return m
+
+
+def ok(id, result):
+    return {"jsonrpc": "2.0", "id": id, "result": result}
+
+
+def fail(id, code, message, data=None):
+    e = {"code": code, "message": message}
+    if data is not None:
+        e["data"] = data
+    return {"jsonrpc": "2.0", "id": id, "error": e}
+
+
+def meta5(**more):
+    m = {"io.modelcontextprotocol/protocolVersion": R5,
+         "io.modelcontextprotocol/clientCapabilities": {}}
+    m.update(more)
+    return m
+
+
+def mreq(rev, id, method, params=None):
+    """A client request as `rev` wants it: 2026-07-28 carries the per-request `_meta`."""
+    if rev == R5:
+        params = dict(params or {})
+        params["_meta"] = {**meta5(), **params.get("_meta", {})}
+    return rq(id, method, params)
+
+
+def mres(rev, id, result, cacheable=False):
+    """A result as `rev` wants it: 2026-07-28 adds `resultType` (and caching hints)."""
+    result = dict(result)
+    if rev == R5:
+        result["resultType"] = "complete"
+        if cacheable:
+            result.update({"ttlMs": 60000, "cacheScope": "public"})
+    return ok(id, result)
+
+
+CLIENT_INFO = {"name": "wirecheck", "version": "0.1.0"}
+SERVER_INFO = {"name": "example-server", "version": "1.0.0"}
+TOOL = {"name": "echo", "description": "Echoes its input", "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}}}}
+TEXT = [{"type": "text", "text": "hello"}]
+
+
+def init_params(rev, **over):
+    p = {"protocolVersion": rev, "capabilities": {}, "clientInfo": CLIENT_INFO}
+    p.update(over)
+    return {k: v for k, v in p.items() if v is not None}
+
+
+def init_result(rev, **over):
+    r = {"protocolVersion": rev, "capabilities": {"tools": {}}, "serverInfo": SERVER_INFO}
+    r.update(over)
+    return {k: v for k, v in r.items() if v is not None}
+
+
+# ================================================================ JSON-RPC 2.0
+
+J = "jsonrpc-2.0"
+SPEC7 = "JSON-RPC 2.0 §7 example"
+
+
+def jsonrpc():
+    # -- §7 examples, verbatim (whitespace included) -------------------------------
+    e = f"{J}/examples"
+    vec(f"{e}/y_positional-params", f"{SPEC7}: rpc call with positional parameters.",
+        '{"jsonrpc": "2.0", "method": "subtract", "params": [42, 23], "id": 1}',
+        rules=["jsonrpc.response.required"], answer=res(id="1", example=19))
+    vec(f"{e}/y_positional-params-2", f"{SPEC7}: rpc call with positional parameters, reversed.",
+        '{"jsonrpc": "2.0", "method": "subtract", "params": [23, 42], "id": 2}',
+        rules=["jsonrpc.response.required"], answer=res(id="2", example=-19))
+    vec(f"{e}/y_named-params", f"{SPEC7}: rpc call with named parameters.",
+        '{"jsonrpc": "2.0", "method": "subtract", "params": {"subtrahend": 23, "minuend": 42}, "id": 3}',
+        rules=["jsonrpc.params.by-name"], answer=res(id="3", example=19))
+    vec(f"{e}/y_named-params-2", f"{SPEC7}: rpc call with named parameters in another order.",
+        '{"jsonrpc": "2.0", "method": "subtract", "params": {"minuend": 42, "subtrahend": 23}, "id": 4}',
+        rules=["jsonrpc.params.by-name"], answer=res(id="4", example=19))
+    vec(f"{e}/y_notification", f"{SPEC7}: a notification; nothing is returned.",
+        '{"jsonrpc": "2.0", "method": "update", "params": [1,2,3,4,5]}',
+        rules=["jsonrpc.notification.no-reply"], answer=NOTHING)
+    vec(f"{e}/y_notification-unknown-method", f"{SPEC7}: a notification of a method that does not exist still gets no reply (no -32601).",
+        '{"jsonrpc": "2.0", "method": "foobar"}',
+        rules=["jsonrpc.notification.no-reply"], answer=NOTHING)
+    vec(f"{e}/y_method-not-found", f"{SPEC7}: rpc call of non-existent method; the string id \"1\" is echoed as a string.",
+        '{"jsonrpc": "2.0", "method": "foobar", "id": "1"}',
+        rules=["jsonrpc.response.id-echo"], answer=err(-32601, id='"1"'))
+    vec(f"{e}/n_invalid-json", f"{SPEC7}: rpc call with invalid JSON; -32700 with id null.",
+        '{"jsonrpc": "2.0", "method": "foobar, "params": "bar", "baz]',
+        refused=("json.syntax", ""), answer=err(-32700, id="null"))
+    vec(f"{e}/n_invalid-request-object", f"{SPEC7}: rpc call with invalid Request object (method 1, params \"bar\"); -32600 with id null.",
+        '{"jsonrpc": "2.0", "method": 1, "params": "bar"}',
+        refused=("jsonrpc.method-type", "/method"), answer=err(-32600, id="null"))
+    vec(f"{e}/n_batch-invalid-json", f"{SPEC7}: rpc call Batch, invalid JSON; a single -32700 response.",
+        '[\n  {"jsonrpc": "2.0", "method": "sum", "params": [1,2,4], "id": "1"},\n  {"jsonrpc": "2.0", "method"\n]',
+        refused=("json.syntax", ""), rules=["jsonrpc.batch.invalid-single-response"], answer=err(-32700, id="null"))
+    vec(f"{e}/n_batch-empty", f"{SPEC7}: rpc call with an empty Array; a single -32600 response, not an array.",
+        "[]", refused=("jsonrpc.batch-empty", ""), rules=["jsonrpc.batch.invalid-single-response"],
+        answer=err(-32600, id="null"))
+    vec(f"{e}/n_batch-invalid-not-empty", f"{SPEC7}: rpc call with an invalid Batch (but not empty); an array of one -32600.",
+        "[1]", refused=("jsonrpc.frame-type", "/0"), answer=batch(err(-32600, id="null")))
+    vec(f"{e}/n_batch-invalid", f"{SPEC7}: rpc call with invalid Batch; an array of three -32600.",
+        "[1,2,3]", refused=("jsonrpc.frame-type", "/0"),
+        answer=batch(err(-32600, id="null"), err(-32600, id="null"), err(-32600, id="null")))
+    vec(f"{e}/n_batch-mixed", f"{SPEC7}: rpc call Batch with one invalid element ({{\"foo\": \"boo\"}}); the codec refuses the frame as a whole, a server answers each element: three results, -32600 (id null) for the invalid one, -32601 for foo.get, nothing for the notification.",
+        '[\n        {"jsonrpc": "2.0", "method": "sum", "params": [1,2,4], "id": "1"},\n        {"jsonrpc": "2.0", "method": "notify_hello", "params": [7]},\n        {"jsonrpc": "2.0", "method": "subtract", "params": [42,23], "id": "2"},\n        {"foo": "boo"},\n        {"jsonrpc": "2.0", "method": "foo.get", "params": {"name": "myself"}, "id": "5"},\n        {"jsonrpc": "2.0", "method": "get_data", "id": "9"} \n    ]',
+        refused=("jsonrpc.version-missing", "/3"),
+        rules=["jsonrpc.batch.one-response-per-request", "jsonrpc.notification.no-reply"],
+        answer=batch(res(id='"1"', example=7), res(id='"2"', example=19), err(-32600, id="null"),
+                     err(-32601, id='"5"'), res(id='"9"', example=["hello", 5])))
+    vec(f"{e}/y_batch-all-notifications", f"{SPEC7}: rpc call Batch (all notifications); nothing is returned, not even an empty array.",
+        '[\n        {"jsonrpc": "2.0", "method": "notify_sum", "params": [1,2,4]},\n        {"jsonrpc": "2.0", "method": "notify_hello", "params": [7]}\n    ]',
+        rules=["jsonrpc.notification.no-reply", "jsonrpc.batch.one-response-per-request"], answer=NOTHING)
+
+    # -- §4 Request object ---------------------------------------------------------
+    r = f"{J}/request"
+    vec(f"{r}/y_id-string", "A request with a string id.", rq("abc", "echo"),
+        rules=["jsonrpc.id-type"], answer=err(-32601, id='"abc"'))
+    vec(f"{r}/y_id-integer", "A request with an integer id.", rq(7, "echo"),
+        rules=["jsonrpc.id-type"], answer=err(-32601, id="7"))
+    vec(f"{r}/y_id-null", "A request with \"id\": null is still a request (§4: id MUST contain a String, Number, or NULL); the value SHOULD normally not be Null.",
+        rq(None, "echo"), advisories=["jsonrpc.request.id-not-null"], rules=["jsonrpc.id-type"],
+        answer=err(-32601, id="null"))
+    vec(f"{r}/y_id-fractional", "A request with a fractional id: allowed, but Numbers SHOULD NOT contain fractional parts.",
+        rq(1.5, "echo"), advisories=["jsonrpc.request.id-no-fraction"], answer=err(-32601, id="1.5"))
+    vec(f"{r}/y_id-past-2-53", "A request whose id is 2^53+1: a number of any size is an id, and the reply must carry the same value (not 9007199254740992).",
+        '{"jsonrpc":"2.0","id":9007199254740993,"method":"echo"}',
+        rules=["jsonrpc.id-type", "jsonrpc.response.id-echo"], answer=err(-32601, id="9007199254740993"))
+    for name, idv in [("bool", "true"), ("object", '{"n":1}'), ("array", "[1]")]:
+        vec(f"{r}/n_id-{name}", f"A request whose id is a {name}: id MUST contain a String, Number, or NULL.",
+            f'{{"jsonrpc":"2.0","id":{idv},"method":"echo"}}', refused=("jsonrpc.id-type", "/id"),
+            answer=err(-32600, id="null"))
+    vec(f"{r}/n_version-missing", "A request with no jsonrpc member.", '{"id":1,"method":"echo"}',
+        refused=("jsonrpc.version-missing", ""), answer=err(-32600, id="null"))
+    vec(f"{r}/n_version-1.0", "A request with \"jsonrpc\": \"1.0\": MUST be exactly \"2.0\".",
+        '{"jsonrpc":"1.0","id":1,"method":"echo"}', refused=("jsonrpc.version-invalid", "/jsonrpc"),
+        answer=err(-32600, id="null"))
+    vec(f"{r}/n_version-number", "A request with \"jsonrpc\": 2.0 (a number): MUST be exactly the string \"2.0\".",
+        '{"jsonrpc":2.0,"id":1,"method":"echo"}', refused=("jsonrpc.version-invalid", "/jsonrpc"),
+        answer=err(-32600, id="null"))
+    vec(f"{r}/n_method-null", "A request whose method is null.", '{"jsonrpc":"2.0","id":1,"method":null}',
+        refused=("jsonrpc.method-type", "/method"), answer=err(-32600, id="null"))
+    vec(f"{r}/y_params-array", "By-position params: an Array.", rq(1, "sum", [1, 2]),
+        rules=["jsonrpc.params-type"], answer=err(-32601, id="1"))
+    vec(f"{r}/y_params-object", "By-name params: an Object.", rq(1, "sum", {"a": 1}),
+        rules=["jsonrpc.params-type"], answer=err(-32601, id="1"))
+    vec(f"{r}/y_params-absent", "params MAY be omitted.", rq(1, "sum"),
+        rules=["jsonrpc.params-type"], answer=err(-32601, id="1"))
+    for name, pv in [("string", '"bar"'), ("number", "3"), ("null", "null"), ("bool", "true")]:
+        vec(f"{r}/n_params-{name}", f"params is a {name}: if present, params MUST be a Structured value (-32600, not -32602).",
+            f'{{"jsonrpc":"2.0","id":1,"method":"sum","params":{pv}}}',
+            refused=("jsonrpc.params-type", "/params"), answer=err(-32600, id="null"))
+    vec(f"{r}/n_method-rpc-reserved", "A method named rpc.* used for an application purpose: names beginning with rpc. are reserved for rpc-internal methods and extensions and MUST NOT be used for anything else.",
+        rq(1, "rpc.getUser", {"name": "x"}), violations=["jsonrpc.request.method-rpc-reserved"],
+        answer=err(-32601, id="1"))
+    vec(f"{r}/y_pretty-printed", "Whitespace between tokens is insignificant; the codec keeps every member and drops only envelope whitespace.",
+        '{\n  "jsonrpc" : "2.0" ,\n  "id" : 1 ,\n  "method" : "echo" ,\n  "params" : { "a" : [ 1 , 2 ] }\n}\n',
+        rules=["jsonrpc.params-type"], answer=err(-32601, id="1"))
+    vec(f"{r}/n_kind-missing", "An object with jsonrpc and id but no method, result or error.",
+        '{"jsonrpc":"2.0","id":1}', refused=("jsonrpc.kind-missing", ""), answer=err(-32600, id="null"))
+    vec(f"{r}/n_method-with-result", "An object with both method and result: neither a request nor a response.",
+        '{"jsonrpc":"2.0","id":1,"method":"echo","result":{}}', refused=("jsonrpc.method-with-response", "/result"),
+        answer=err(-32600, id="null"))
+    vec(f"{r}/n_frame-string", "A frame that is a JSON string, not an object.", '"hello"',
+        refused=("jsonrpc.frame-type", ""), answer=err(-32600, id="null"))
+    vec(f"{r}/n_frame-null", "A frame that is JSON null.", "null",
+        refused=("jsonrpc.frame-type", ""), answer=err(-32600, id="null"))
+    vec(f"{r}/n_trailing-comma", "Not JSON: a trailing comma.", '{"jsonrpc":"2.0","id":1,"method":"echo",}',
+        refused=("json.syntax", ""), answer=err(-32700, id="null"))
+    vec(f"{r}/n_not-utf8", "Not JSON: the method name holds the byte 0xFF, which is not UTF-8 (RFC 8259 §8.1).",
+        None, frame_hex=text({"jsonrpc": "2.0", "id": 1, "method": "X"}).encode().hex().replace("58", "ff"),
+        refused=("json.utf8", ""), answer=err(-32700, id="null"))
+    deep = "[" * 600 + "]" * 600
+    vec(f"{r}/n_depth-limit", "params nested 600 deep: past the codec's nesting limit (RFC 8259 §9 lets a parser set one); refused, never a stack overflow.",
+        '{"jsonrpc":"2.0","id":1,"method":"echo","params":' + deep + "}",
+        refused=("json.depth-limit", ""), answer=err(-32700, id="null"))
+    vec(f"{r}/i_duplicate-member", "A request with the member id twice: peers disagree on which one wins, so the codec refuses it.",
+        '{"jsonrpc":"2.0","id":1,"id":2,"method":"echo"}', refused=("jsonrpc.duplicate-member", "/id"),
+        answer=err(-32600, id="null"),
+        ambiguity=amb("RFC 8259 §4", "Is an object with a duplicate member name a valid Request object?",
+                      ["RFC 8259 §4: \"The names within an object SHOULD be unique.\"",
+                       "RFC 8259 §4: \"When the names within an object are not unique, the behavior of software that receives such an object is unpredictable. Many implementations report the last name/value pair only. Other implementations report an error or fail to parse the object\"",
+                       "JSON-RPC 2.0 is silent on duplicate members."],
+                      "Refused as jsonrpc.duplicate-member (-32600): answering id 1 or id 2 would each be wrong for some peer."))
+    vec(f"{r}/i_unknown-member", "A request with a member JSON-RPC 2.0 does not define; the codec keeps it, in place, through a round trip.",
+        '{"jsonrpc":"2.0","id":1,"method":"echo","x-trace":"abc"}',
+        answer=err(-32601, id="1"),
+        ambiguity=amb("unknown members", "May a Request object carry members the specification does not define?",
+                      ["JSON-RPC 2.0 §4: \"A rpc call is represented by sending a Request object to a Server. The Request object has the following members:\" (jsonrpc, method, params, id: a closed list)",
+                       "JSON-RPC 2.0 says nothing forbids other members, and §3 leaves extensions to rpc.* methods; MCP's schema allows extra members on every message (no additionalProperties: false)."],
+                      "Accepted and kept byte for byte (the lossless contract); no rule is reported."))
+
+    # -- §4.1 Notification ---------------------------------------------------------
+    n = f"{J}/notification"
+    vec(f"{n}/y_no-params", "A notification with no params.", nt("ping"),
+        rules=["jsonrpc.notification.no-reply"], answer=NOTHING)
+    vec(f"{n}/y_invalid-params-still-silent", "A notification whose params the server would reject: notifications are not confirmable, so no -32602 either.",
+        nt("subtract", {"wrong": True}), rules=["jsonrpc.notification.no-reply"], answer=NOTHING)
+    vec(f"{n}/n_answered", "Exchange: a notification answered with -32601 (shipped by MCP servers answering notifications/initialized): the Server MUST NOT reply to a Notification.",
+        nt("update", [1]), answer=NOTHING,
+        reply=fail(None, -32601, "Method not found"), reply_violations=["jsonrpc.notification.no-reply"])
+    vec(f"{n}/n_answered-with-result", "Exchange: a notification answered with an empty result (ruby-sdk's first version).",
+        nt("update", [1]), answer=NOTHING,
+        reply=ok(None, {}), reply_violations=["jsonrpc.notification.no-reply"])
+    vec(f"{n}/y_unanswered", "Exchange: a notification, and nothing comes back.", nt("update", [1]),
+        answer=NOTHING, reply=None, reply_violations=[], rules=["jsonrpc.notification.no-reply"])
+    vec(f"{n}/y_id-null-is-not-a-notification", "\"id\": null makes a request, not a notification (§4.1: a Notification is a Request object without an \"id\" member); a server answers it.",
+        rq(None, "update", [1]), advisories=["jsonrpc.request.id-not-null"], answer=err(-32601, id="null"))
+    vec(f"{n}/n_id-null-taken-for-notification", "Exchange: a request with \"id\": null answered with nothing, as if it were a notification (tuff#1938's isNotification = id === undefined || id === null).",
+        rq(None, "update", [1]), advisories=["jsonrpc.request.id-not-null"], answer=err(-32601, id="null"),
+        reply=None, reply_violations=["jsonrpc.response.required"])
+
+    # -- §5 Response object --------------------------------------------------------
+    s = f"{J}/response"
+    vec(f"{s}/y_result", "A success response.", ok(1, 19), sender="server", rules=["jsonrpc.result-and-error"])
+    vec(f"{s}/y_result-null", "A success response whose result is null: JSON-RPC lets the method decide the value.",
+        ok(1, None), sender="server", rules=["jsonrpc.result-and-error"])
+    vec(f"{s}/y_error", "An error response.", fail(1, -32601, "Method not found"), sender="server",
+        rules=["jsonrpc.error-code", "jsonrpc.error-message"])
+    vec(f"{s}/y_error-id-null", "An error response with \"id\": null, for a request whose id could not be read (parse error).",
+        fail(None, -32700, "Parse error"), sender="server", rules=["jsonrpc.response.id-required"])
+    vec(f"{s}/y_error-data-nested", "An error with nested data: a relay or client MUST NOT drop it (typescript-sdk#774, vercel/ai#9249); the codec keeps it byte for byte.",
+        fail("a", -32000, "Upstream failed", {"errors": [{"code": 1, "detail": "x"}], "retryAfter": 1.5}),
+        sender="server", rules=["jsonrpc.error-code"])
+    vec(f"{s}/y_error-unknown-member-kept", "An error object with a member the spec does not define: kept through a round trip, never stripped.",
+        '{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"Internal error","x-trace":"t1"}}',
+        sender="server", rules=["jsonrpc.error-message"])
+    vec(f"{s}/y_error-code-application", "An application-defined code outside the reserved range.",
+        fail(1, 42, "The answer"), sender="server", rules=["jsonrpc.error-code"])
+    vec(f"{s}/y_error-code-server-range", "A code in -32000..-32099, reserved for implementation-defined server errors.",
+        fail(1, -32050, "Busy"), sender="server", rules=["jsonrpc.error-code"])
+    vec(f"{s}/n_result-and-error", "Both result and error: both members MUST NOT be included.",
+        '{"jsonrpc":"2.0","id":1,"result":1,"error":{"code":1,"message":"x"}}', sender="server",
+        refused=("jsonrpc.result-and-error", "/error"))
+    vec(f"{s}/n_result-without-id", "A success response without id: REQUIRED.", '{"jsonrpc":"2.0","result":1}',
+        sender="server", refused=("jsonrpc.response-id-missing", ""))
+    vec(f"{s}/n_error-without-id", "An error response without id: REQUIRED, and null when the request's id could not be read.",
+        '{"jsonrpc":"2.0","error":{"code":-32700,"message":"Parse error"}}', sender="server",
+        violations=["jsonrpc.response.id-required"])
+    vec(f"{s}/n_error-not-object", "error is a string: MUST be an Object.", '{"jsonrpc":"2.0","id":1,"error":"boom"}',
+        sender="server", refused=("jsonrpc.error-type", "/error"))
+    vec(f"{s}/n_error-code-missing", "error without code.", '{"jsonrpc":"2.0","id":1,"error":{"message":"x"}}',
+        sender="server", refused=("jsonrpc.error-code", "/error/code"))
+    vec(f"{s}/n_error-code-fraction", "error.code -32600.5: MUST be an integer.",
+        '{"jsonrpc":"2.0","id":1,"error":{"code":-32600.5,"message":"x"}}', sender="server",
+        refused=("jsonrpc.error-code", "/error/code"))
+    vec(f"{s}/n_error-code-string", "error.code \"-32600\": a string, not a Number.",
+        '{"jsonrpc":"2.0","id":1,"error":{"code":"-32600","message":"x"}}', sender="server",
+        refused=("jsonrpc.error-code", "/error/code"))
+    vec(f"{s}/i_error-code-integral-float", "error.code written -32601.0: an integer value with a fractional spelling.",
+        '{"jsonrpc":"2.0","id":1,"error":{"code":-32601.0,"message":"x"}}', sender="server",
+        refused=("jsonrpc.error-code", "/error/code"),
+        ambiguity=amb("A16", "Is -32601.0 an integer error code?",
+                      ["JSON-RPC 2.0 §5.1: \"A Number that indicates the error type that occurred. This MUST be an integer.\"",
+                       "JSON Schema (draft-07 and 2020-12), used by every MCP schema for `code`: \"integer\" matches \"any number with a zero fractional part\", so -32601.0 is schema-valid."],
+                      "Refused as jsonrpc.error-code: an integer is read from its text; a peer matching codes by string or i64 parse would miss -32601.0."))
+    vec(f"{s}/n_error-message-missing", "error without message.", '{"jsonrpc":"2.0","id":1,"error":{"code":-32603}}',
+        sender="server", refused=("jsonrpc.error-message", "/error/message"))
+    vec(f"{s}/n_error-message-number", "error.message is a number.", '{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":5}}',
+        sender="server", refused=("jsonrpc.error-message", "/error/message"))
+
+    # -- exchanges: id echo (§4, §5) -----------------------------------------------
+    x = f"{J}/exchange"
+    vec(f"{x}/y_id-string-echoed", "Exchange: string id \"1\" answered with \"1\".", rq("1", "echo"),
+        answer=res(id='"1"'), reply=ok("1", "hi"), reply_violations=[], rules=["jsonrpc.response.id-echo"])
+    vec(f"{x}/n_id-string-answered-as-number", "Exchange: string id \"1\" answered as number 1 (python-sdk#961): the reply MUST carry the same value.",
+        rq("1", "echo"), answer=res(id='"1"'), reply=ok(1, "hi"), reply_violations=["jsonrpc.response.id-echo"])
+    vec(f"{x}/n_id-number-answered-as-string", "Exchange: integer id 1 answered as \"1.0\" (AutoCorrode#43).",
+        rq(1, "echo"), answer=res(id="1"), reply=ok("1.0", "hi"), reply_violations=["jsonrpc.response.id-echo"])
+    vec(f"{x}/n_id-rounded-past-2-53", "Exchange: id 9007199254740993 answered as 9007199254740992 (rounded through a double).",
+        '{"jsonrpc":"2.0","id":9007199254740993,"method":"echo"}', answer=res(id="9007199254740993"),
+        reply='{"jsonrpc":"2.0","id":9007199254740992,"result":"hi"}', reply_violations=["jsonrpc.response.id-echo"])
+    vec(f"{x}/y_id-past-2-53-echoed", "Exchange: id 9007199254740993 echoed exactly.",
+        '{"jsonrpc":"2.0","id":9007199254740993,"method":"echo"}', answer=res(id="9007199254740993"),
+        reply='{"jsonrpc":"2.0","id":9007199254740993,"result":"hi"}', reply_violations=[], rules=["jsonrpc.response.id-echo"])
+    vec(f"{x}/n_id-truncated-32-bit", "Exchange: id 1774232524389 (a Date.now()) answered as 411031141, truncated to 32 bits (vibe-kanban#3232).",
+        rq(1774232524389, "echo"), answer=res(id="1774232524389"), reply=ok(411031141, "hi"),
+        reply_violations=["jsonrpc.response.id-echo"])
+    vec(f"{x}/n_id-answered-as-null", "Exchange: a readable string id answered with id null (radare2-mcp#68).",
+        rq("abc", "echo"), answer=res(id='"abc"'), reply=fail(None, -32603, "Internal error"),
+        reply_violations=["jsonrpc.response.id-echo"])
+    vec(f"{x}/n_request-unanswered", "Exchange: a request gets no reply: the Server MUST reply with a Response, except for Notifications.",
+        rq(5, "echo"), answer=res(id="5"), reply=None, reply_violations=["jsonrpc.response.required"])
+    vec(f"{x}/y_error-data-relayed", "Exchange: the error's data (nested) comes back whole; the codec keeps every byte of it for the reader.",
+        rq(2, "pay"), answer=err(-32000, id="2"),
+        reply=fail(2, -32000, "Payment required", {"x402": {"accepts": [{"scheme": "exact", "amount": "1000"}]}}),
+        reply_violations=[], rules=["jsonrpc.response.id-echo"])
+
+    # -- §6 batches ----------------------------------------------------------------
+    b = f"{J}/batch"
+    vec(f"{b}/y_requests", "A batch of two requests: an Array of two responses, in any order.",
+        [rq(1, "a"), rq(2, "b")], rules=["jsonrpc.batch.respond-array"],
+        answer=batch(err(-32601, id="1"), err(-32601, id="2")))
+    vec(f"{b}/y_request-and-notification", "A batch of a request and a notification: one response in the Array, none for the notification.",
+        [rq(1, "a"), nt("b")], rules=["jsonrpc.batch.one-response-per-request"], answer=batch(err(-32601, id="1")))
+    vec(f"{b}/y_responses", "A batch of responses (a client answering a server's batch).",
+        [ok(1, 1), fail(2, -32601, "Method not found")], sender="server", rules=["jsonrpc.batch.respond-array"])
+    vec(f"{b}/n_element-not-object", "A batch whose second element is a number.", "[" + text(rq(1, "a")) + ",2]",
+        refused=("jsonrpc.frame-type", "/1"), answer=batch(err(-32601, id="1"), err(-32600, id="null")))
+    vec(f"{b}/n_nested-batch", "A batch holding a batch: elements MUST be Request objects.", "[[" + text(rq(1, "a")) + "]]",
+        refused=("jsonrpc.frame-type", "/0"), answer=batch(err(-32600, id="null")))
+    vec(f"{b}/y_answered-in-any-order", "Exchange: a batch answered in reverse order: Response objects MAY be returned in any order.",
+        [rq(1, "a"), rq(2, "b")], answer=batch(res(id="1"), res(id="2")),
+        reply=[ok(2, "b"), ok(1, "a")], reply_violations=[], rules=["jsonrpc.batch.respond-array"])
+    vec(f"{b}/n_notification-in-batch-answered", "Exchange: the notification inside a batch is answered too: MUST NOT reply to a Notification, including those within a batch request.",
+        [rq(1, "a"), nt("b")], answer=batch(res(id="1")),
+        reply=[ok(1, "a"), fail(None, -32601, "Method not found")], rules=["jsonrpc.notification.no-reply"],
+        # The extra response answers no request id: the model reports it against the
+        # id rule, since an id-null response cannot be tied to the notification.
+        reply_violations=["jsonrpc.response.id-echo"])
+    vec(f"{b}/n_all-notifications-answered-empty-array", "Exchange: a batch of notifications answered with []: the server MUST NOT return an empty Array.",
+        [nt("a"), nt("b")], answer=NOTHING, reply="[]",
+        reply_violations=["jsonrpc.batch-empty"])
+    vec(f"{b}/i_request-in-batch-unanswered", "Exchange: one request of a batch gets no response.",
+        [rq(1, "a"), rq(2, "b")], answer=batch(res(id="1"), res(id="2")),
+        reply=[ok(1, "a")], reply_violations=[],
+        rules=["jsonrpc.batch.one-response-per-request", "jsonrpc.response.required"],
+        ambiguity=amb("A17", "Is a missing response inside a batch reply a MUST or a SHOULD violation?",
+                      ["JSON-RPC 2.0 §5: \"When a rpc call is made, the Server MUST reply with a Response, except for in the case of Notifications.\"",
+                       "JSON-RPC 2.0 §6: \"A Response object SHOULD exist for each Request object, except that there SHOULD NOT be any Response objects for notifications.\""],
+                      "§6 is the specific text for batches: reported at SHOULD (jsonrpc.batch.one-response-per-request), not as a MUST failure."))
+
+
+# ================================================================ MCP
+
+
+def mcp(rev):
+    base = f"mcp/{rev}"
+    i = idx(rev)
+    pre5 = rev != R5
+
+    # -- base protocol ---------------------------------------------------------------
+    d = f"{base}/base"
+    first = "tools/list"
+    vec(f"{d}/y_request-id-string", "A request with a string id.", mreq(rev, "req-1", first),
+        rules=["mcp.base.id-type"], answer=res("tools", id='"req-1"'))
+    vec(f"{d}/y_request-id-integer", "A request with an integer id.", mreq(rev, 1, first),
+        rules=["mcp.base.id-type"], answer=res("tools", id="1"))
+    vec(f"{d}/n_request-id-null", "A request with \"id\": null: unlike base JSON-RPC, the ID MUST NOT be null. Not a notification either: a server answers -32600.",
+        mreq(rev, None, first), violations=["mcp.base.id-not-null"], answer=err(-32600))
+    vec(f"{d}/n_request-id-fractional", "A request with id 1.5: Requests MUST include a string or integer ID.",
+        mreq(rev, 1.5, first), violations=["mcp.base.id-type"], rules=["jsonrpc.request.id-no-fraction"],
+        answer=err(-32600))
+    vec(f"{d}/i_request-id-integral-float", "A request with id 1.0.", text(mreq(rev, 1, first)).replace('"id":1,', '"id":1.0,'),
+        advisories=["jsonrpc.request.id-no-fraction"], rules=["mcp.base.id-type"], answer=res("tools", id="1.0"),
+        ambiguity=amb("A1", "Is 1.0 an integer id?",
+                      ["MCP basic: \"Requests **MUST** include a string or integer ID.\"; JSON Schema `\"type\": \"integer\"` (every MCP schema's `RequestId`) accepts 1.0, \"any number with a zero fractional part\".",
+                       "JSON-RPC 2.0 §4: \"Numbers SHOULD NOT contain fractional parts\"; a peer reading ids as i64 text refuses `1.0`, one reading doubles answers `1`."],
+                      "Not an MCP violation (the schema's integer); reported at SHOULD NOT as jsonrpc.request.id-no-fraction. The reply must echo the same value; 1 and 1.0 are the same number to wirecheck's id matching."))
+    vec(f"{d}/n_params-array", "By-position params: MCP params are always an object.",
+        rq(1, first, []), violations=["mcp.base.params-object"] + (["mcp.r5.meta.required-fields"] if not pre5 else []),
+        answer=err(-32602, -32600))
+    vec(f"{d}/n_notification-with-id", f"notifications/cancelled sent with an id (ruby_llm-mcp#74 did so for notifications/initialized): Notifications MUST NOT include an ID.",
+        rq(3, "notifications/cancelled", {"requestId": 1}),
+        violations=["mcp.base.notification-no-id"] + ([] if pre5 else ["mcp.r5.meta.required-fields"]),
+        answer=err(-32601, -32600))
+    vec(f"{d}/y_unknown-members-kept", "Unknown members at the top level, in params and in params._meta: kept in place by the codec (agentgateway#445 stripped _meta).",
+        text(mreq(rev, 1, first, {"cursor": "c1", "_meta": {"com.example/trace": "t"}})).replace('{"jsonrpc":"2.0",', '{"jsonrpc":"2.0","x-vendor":{"k":[1,2]},', 1),
+        rules=["mcp.base.id-type"], answer=res("tools", id="1"))
+    vec(f"{d}/y_error-response", "An error response.", fail(1, -32601, "Method not found"), sender="server",
+        rules=["jsonrpc.error-code"])
+    vec(f"{d}/y_error-data-kept", "An error with structured data: kept byte for byte.",
+        fail(1, -32603, "Internal error", {"trace": ["a", "b"], "n": 12345678901234567890}),
+        sender="server", rules=["jsonrpc.error-code"])
+    vec(f"{d}/n_result-not-object", "\"result\": 5: MCP results are objects (schema `Result`).",
+        ok(1, 5), sender="server", violations=["mcp.base.result-object"])
+    vec(f"{d}/n_result-null", "\"result\": null: MCP results are objects.", ok(1, None), sender="server",
+        violations=["mcp.base.result-object"])
+    if i <= 2:
+        vec(f"{d}/n_error-response-without-id", "An error response with no id: REQUIRED up to 2025-06-18 (schema `JSONRPCError.required` has id).",
+            '{"jsonrpc":"2.0","error":{"code":-32700,"message":"Parse error"}}', sender="server",
+            violations=["jsonrpc.response.id-required"])
+    else:
+        vec(f"{d}/y_error-response-without-id", "An error response with no id: allowed from 2025-11-25 \"in error cases where the ID could not be read due a malformed request\".",
+            '{"jsonrpc":"2.0","error":{"code":-32700,"message":"Parse error"}}', sender="server",
+            rules=["mcp.base.error-response-id"])
+    vec(f"{d}/i_error-response-id-null", "An error response with \"id\": null, as JSON-RPC 2.0 requires for a parse error.",
+        fail(None, -32700, "Parse error"), sender="server", advisories=["mcp.base.error-id-null"],
+        ambiguity=amb("A2", "Which id does an error for an unreadable request carry under MCP?",
+                      ["JSON-RPC 2.0 §5: \"If there was an error in detecting the id in the Request object (e.g. Parse error/Invalid Request), it MUST be Null.\"",
+                       f"MCP {rev} schema: `RequestId` is [\"string\", \"integer\"], no null" + (" and `JSONRPCError.required` includes id, so the response is unrepresentable." if i <= 2 else "; 2025-11-25 makes id optional: \"except in error cases where the ID could not be read due a malformed request\".")],
+                      "Accepted (JSON-RPC is MCP's base and requires it); reported at SHOULD NOT as mcp.base.error-id-null, since MCP SDK schemas reject it (ModelContextProtocol.jl#16, fast-mcp#66)."))
+    x = f"{base}/exchange"
+    idrule = "mcp.base.response-id-match" if i <= 2 else "mcp.base.result-response-id"
+    errrule = "mcp.base.response-id-match" if i <= 2 else "mcp.base.error-response-id"
+    tl = mres(rev, "1", {"tools": []}, cacheable=True)
+    vec(f"{x}/n_id-string-answered-as-number", "Exchange: string id \"1\" answered as number 1 (python-sdk#961, broke Copilot Studio).",
+        mreq(rev, "1", first), answer=res("tools", id='"1"'), reply=mres(rev, 1, {"tools": []}, cacheable=True),
+        reply_violations=[idrule])
+    vec(f"{x}/y_id-string-echoed", "Exchange: string id \"1\" echoed as \"1\".", mreq(rev, "1", first),
+        answer=res("tools", id='"1"'), reply=tl, reply_violations=[], rules=[idrule])
+    big = text(mreq(rev, 1, first)).replace('"id":1,', '"id":9007199254740993,')
+    vec(f"{x}/n_id-rounded-past-2-53", "Exchange: id 9007199254740993 answered as 9007199254740992 (rounded through a double; erpc#1092).",
+        big, answer=res("tools", id="9007199254740993"),
+        reply=text(mres(rev, 1, {"tools": []}, cacheable=True)).replace('"id":1,', '"id":9007199254740992,'),
+        reply_violations=[idrule])
+    vec(f"{x}/n_error-id-mismatch", "Exchange: an error response carrying another request's id.",
+        mreq(rev, 8, first), answer=res("tools", id="8"), reply=fail(9, -32603, "Internal error"),
+        reply_violations=[errrule])
+    vec(f"{x}/n_id-null-taken-for-notification", "Exchange: a request with \"id\": null met with silence, as if a notification (tuff#1938): it is an invalid request and gets -32600.",
+        mreq(rev, None, first), violations=["mcp.base.id-not-null"], answer=err(-32600), reply=None,
+        reply_violations=["jsonrpc.response.required"])
+    notif_rule = "jsonrpc.notification.no-reply" if i == 0 else "mcp.base.notification-no-response"
+    if pre5:
+        vec(f"{x}/n_initialized-answered", "Exchange: notifications/initialized answered with -32601 (rust-analyzer-mcp#21, openchrome#144): the receiver MUST NOT send a response.",
+            nt("notifications/initialized"), answer=NOTHING, reply=fail(None, -32601, "Method not found"),
+            reply_violations=[notif_rule])
+    vec(f"{x}/n_cancelled-answered", "Exchange: notifications/cancelled answered with an empty result.",
+        nt("notifications/cancelled", {"requestId": 1}), answer=NOTHING, reply=ok(None, {}),
+        reply_violations=[notif_rule] + ([] if pre5 else ["mcp.base.result-type-required"]))
+    vec(f"{x}/y_notification-unanswered", "Exchange: a notification, and nothing comes back.",
+        nt("notifications/cancelled", {"requestId": 1}), answer=NOTHING, reply=None, reply_violations=[],
+        rules=[notif_rule])
+    vec(f"{x}/n_request-unanswered", "Exchange: a request that gets no reply.", mreq(rev, 4, first),
+        answer=res("tools", id="4"), reply=None, reply_violations=["jsonrpc.response.required"])
+    vec(f"{x}/y_error-data-relayed", "Exchange: the error's nested data arrives whole (error data dropped by typescript-sdk#774, langchain4j#6277).",
+        mreq(rev, 2, "tools/call", {"name": "pay"}), answer=err(-32603, id="2"),
+        reply=fail(2, -32603, "Internal error", {"upstream": {"status": 502, "body": "bad gateway"}}),
+        reply_violations=[], rules=[errrule])
+    vec(f"{x}/y_unknown-result-members-relayed", "Exchange: a result with members the schema does not know and a result _meta: kept for the reader (OpenHands#4776 dropped them).",
+        mreq(rev, 3, first), answer=res("tools", id="3"),
+        reply=mres(rev, 3, {"tools": [TOOL], "x-vendor": {"k": 1}, "_meta": {"com.example/cost": 3}}, cacheable=True),
+        reply_violations=[], rules=[idrule])
+
+    # -- lifecycle and version negotiation ------------------------------------------
+    L = f"{base}/lifecycle"
+    if pre5:
+        vec(f"{L}/y_initialize", "The initialize request: protocol version, capabilities, client info.",
+            rq(0, "initialize", init_params(rev)), rules=["mcp.lifecycle.client-sends-initialize"],
+            answer=res("protocolVersion", "capabilities", "serverInfo", id="0"))
+        vec(f"{L}/n_initialize-without-params", "initialize with no params.", rq(0, "initialize"),
+            violations=["mcp.lifecycle.client-sends-initialize"], rules=["mcp.schema.request-params"], answer=err(-32602))
+        vec(f"{L}/n_initialize-without-client-info", "initialize without clientInfo (REQUIRED by the schema).",
+            rq(0, "initialize", init_params(rev, clientInfo=None)), violations=["mcp.lifecycle.client-sends-initialize"], rules=["mcp.schema.request-params"],
+            answer=err(-32602))
+        vec(f"{L}/n_initialize-version-not-string", "initialize with protocolVersion 20241105 (a number).",
+            rq(0, "initialize", init_params(rev, protocolVersion=20241105)), violations=["mcp.lifecycle.client-sends-initialize"], rules=["mcp.schema.request-params"],
+            answer=err(-32602))
+        vec(f"{L}/y_initialized", "The initialized notification, after the initialize response.",
+            nt("notifications/initialized"), rules=["mcp.lifecycle.initialized-notification"], answer=NOTHING)
+        vec(f"{L}/n_initialized-with-id", "notifications/initialized sent with an id (ruby_llm-mcp#74 \"for compatibility\").",
+            rq(1, "notifications/initialized"), violations=["mcp.base.notification-no-id"], answer=err(-32601, -32600))
+        vec(f"{L}/y_initialize-result", "Exchange: initialize answered with the same version, capabilities and server info.",
+            rq(0, "initialize", init_params(rev)), answer=res("protocolVersion", "capabilities", "serverInfo", id="0"),
+            reply=ok(0, init_result(rev)), reply_violations=[], rules=["mcp.lifecycle.server-responds"])
+        vec(f"{L}/n_initialize-result-without-server-info", "Exchange: initialize answered without serverInfo.",
+            rq(0, "initialize", init_params(rev)), answer=res("protocolVersion", "capabilities", "serverInfo", id="0"),
+            reply=ok(0, init_result(rev, serverInfo=None)), reply_violations=["mcp.lifecycle.server-responds"],
+            rules=["mcp.schema.result"])
+        vec(f"{L}/y_version-negotiated-down", "Exchange: the client asks for a version the server does not support; the server MUST respond with another version it supports.",
+            rq(0, "initialize", init_params(rev, protocolVersion="2099-01-01")),
+            answer=res("protocolVersion", "capabilities", "serverInfo", id="0"),
+            reply=ok(0, init_result(rev)), reply_violations=[], rules=["mcp.lifecycle.version-server"])
+        vec(f"{L}/i_version-unsupported-error", "Exchange: an unsupported protocolVersion answered with -32602 and data.supported instead of a result.",
+            rq(0, "initialize", init_params(rev, protocolVersion="1.0.0")),
+            answer=res("protocolVersion", "capabilities", "serverInfo", id="0"),
+            reply=fail(0, -32602, "Unsupported protocol version", {"supported": [rev], "requested": "1.0.0"}),
+            reply_violations=[], rules=["mcp.lifecycle.version-server"],
+            ambiguity=amb("A7", "Is an unsupported version answered with a result or an error?",
+                          ["basic/lifecycle §Version Negotiation: \"If the server supports the requested protocol version, it **MUST** respond with the same version. Otherwise, the server **MUST** respond with another protocol version it supports.\"",
+                           "basic/lifecycle §Error Handling example: {\"code\": -32602, \"message\": \"Unsupported protocol version\", \"data\": {\"supported\": [\"2024-11-05\"], \"requested\": \"1.0.0\"}}"],
+                          "Both are accepted (no violation); the expected answer records the MUST text's preference, a result with another version."))
+        vec(f"{L}/y_ping-before-initialized", "A ping before initialization completes: the one request allowed early.",
+            rq("p0", "ping"), rules=["mcp.lifecycle.client-pre-init-requests"], answer=res(id='"p0"', example={}))
+    else:
+        vec(f"{L}/y_discover", "server/discover: the R5 replacement for initialize; carries only _meta.",
+            mreq(rev, 1, "server/discover"), rules=["mcp.r5.discover.required"],
+            answer=res("supportedVersions", "capabilities", "resultType", "ttlMs", "cacheScope", id="1"))
+        vec(f"{L}/y_discover-result", "Exchange: server/discover answered with the supported versions.",
+            mreq(rev, 1, "server/discover"),
+            answer=res("supportedVersions", "capabilities", "resultType", "ttlMs", "cacheScope", id="1"),
+            reply=mres(rev, 1, {"supportedVersions": [R5, "2025-11-25"], "capabilities": {"tools": {}},
+                                "_meta": {"io.modelcontextprotocol/serverInfo": SERVER_INFO}}, cacheable=True),
+            reply_violations=[], rules=["mcp.r5.discover.required", "mcp.r5.meta.server-info"])
+        vec(f"{L}/n_discover-unanswered-method", "Exchange: server/discover answered -32601: servers MUST implement it.",
+            mreq(rev, 1, "server/discover"), answer=res("supportedVersions", id="1"),
+            reply=fail(1, -32601, "Method not found"), reply_violations=["mcp.r5.discover.required"])
+        vec(f"{L}/n_initialize-gone", "A legacy initialize sent to a 2026-07-28 server: the method no longer exists; a modern server SHOULD name its versions in the error.",
+            rq(0, "initialize", init_params("2025-11-25")), violations=["mcp.r5.meta.required-fields"],
+            advisories=["mcp.method.other-revision"], rules=["mcp.r5.legacy-initialize-error"],
+            answer=err(-32601, -32602, -32022, id="0"))
+        vec(f"{L}/n_missing-protocol-version", "A request without _meta io.modelcontextprotocol/protocolVersion: malformed; -32602.",
+            rq(1, "tools/list", {"_meta": {"io.modelcontextprotocol/clientCapabilities": {}}}),
+            violations=["mcp.r5.meta.required-fields"], rules=["mcp.r5.meta.missing-required"], answer=err(-32602, id="1"))
+        vec(f"{L}/n_missing-client-capabilities", "A request without _meta io.modelcontextprotocol/clientCapabilities: malformed; -32602.",
+            rq(1, "tools/list", {"_meta": {"io.modelcontextprotocol/protocolVersion": R5}}),
+            violations=["mcp.r5.meta.required-fields"], rules=["mcp.r5.meta.missing-required"], answer=err(-32602, id="1"))
+        vec(f"{L}/n_missing-params", "A request with no params at all: _meta is required on every request.",
+            rq(1, "tools/list"), violations=["mcp.r5.meta.required-fields"], answer=err(-32602, id="1"))
+        vec(f"{L}/n_missing-meta-answered-with-result", "Exchange: a request without the per-request _meta answered with a result: the server MUST reject it with -32602.",
+            rq(1, "tools/list", {}), violations=["mcp.r5.meta.required-fields"], answer=err(-32602, id="1"),
+            reply=mres(rev, 1, {"tools": []}, cacheable=True), reply_violations=["mcp.r5.meta.missing-required"])
+        vec(f"{L}/y_missing-meta-answered-32602", "Exchange: a request without the per-request _meta answered with -32602.",
+            rq(1, "tools/list", {}), violations=["mcp.r5.meta.required-fields"], answer=err(-32602, id="1"),
+            reply=fail(1, -32602, "Missing io.modelcontextprotocol/protocolVersion"), reply_violations=[],
+            rules=["mcp.r5.meta.missing-required"])
+        old = mreq(rev, 1, "tools/list", {"_meta": {"io.modelcontextprotocol/protocolVersion": "1900-01-01"}})
+        vec(f"{L}/y_unsupported-version-answered-32022", "Exchange: an unsupported version answered with -32022 and data.supported (basic/versioning example).",
+            old, answer=err(-32022, id="1", data=["supported", "requested"]),
+            reply=fail(1, -32022, "Unsupported protocol version", {"supported": [R5, "2025-11-25"], "requested": "1900-01-01"}),
+            reply_violations=[], rules=["mcp.r5.version.unsupported", "mcp.error.code.unsupported-version"])
+        vec(f"{L}/n_unsupported-version-answered-32602", "Exchange: an unsupported version answered with -32602 (the pre-2026 habit): MUST be UnsupportedProtocolVersionError.",
+            old, answer=err(-32022, id="1", data=["supported", "requested"]),
+            reply=fail(1, -32602, "Unsupported protocol version", {"supported": [R5]}),
+            reply_violations=["mcp.r5.version.unsupported"])
+        vec(f"{L}/n_unsupported-version-answered-with-result", "Exchange: an unsupported version answered with a result, as if it were supported.",
+            old, answer=err(-32022, id="1", data=["supported", "requested"]),
+            reply=mres(rev, 1, {"tools": []}, cacheable=True), reply_violations=["mcp.r5.version.unsupported"])
+        vec(f"{L}/y_client-info", "A request identifying its client in _meta (SHOULD).",
+            mreq(rev, 1, "tools/list", {"_meta": {"io.modelcontextprotocol/clientInfo": CLIENT_INFO}}),
+            rules=["mcp.r5.meta.client-info", "mcp.r5.meta.required-fields"], answer=res("tools", id="1"))
+
+    # -- batching --------------------------------------------------------------------
+    B = f"{base}/batch"
+    two = [mreq(rev, 1, "tools/list"), mreq(rev, 2, "prompts/list")]
+    if i == 0:
+        vec(f"{B}/i_batch", "A batch under 2024-11-05, which never mentions batches.", two,
+            advisories=["mcp.batch.none-r1"], answer=batch(res("tools", id="1"), res("prompts", id="2")),
+            ambiguity=amb("A5 (2024-11-05)", "May a 2024-11-05 peer send a JSON-RPC batch?",
+                          ["basic/messages: \"All messages in MCP **MUST** follow the JSON-RPC 2.0 specification.\" and JSON-RPC 2.0 §6: \"the Client MAY send an Array filled with Request objects.\"",
+                           "The 2024-11-05 schema's `JSONRPCMessage` has no array member, and 2025-03-26 basic/lifecycle calls earlier versions ones \"that do not explicitly support JSON-RPC batches\"."],
+                          "Not a MUST violation; reported at SHOULD NOT as mcp.batch.none-r1. A receiver may answer per element or refuse."))
+    elif i == 1:
+        vec(f"{B}/y_batch-requests", "A batch of requests: implementations MUST support receiving JSON-RPC batches.",
+            two, rules=["mcp.batch.must-receive"], answer=batch(res("tools", id="1"), res("prompts", id="2")))
+        vec(f"{B}/y_batch-notifications", "A batch of notifications: nothing comes back.",
+            [nt("notifications/initialized"), nt("notifications/roots/list_changed")],
+            rules=["mcp.batch.must-receive"], answer=NOTHING)
+        vec(f"{B}/y_batch-responses", "A batch of responses (a client answering a server's batched requests).",
+            [ok(1, {}), ok(2, {"roots": []})], rules=["mcp.batch.http-post-body-r2"], answer=NOTHING)
+        vec(f"{B}/n_batch-with-initialize", "initialize inside a batch: The initialize request MUST NOT be part of a JSON-RPC batch.",
+            [rq(0, "initialize", init_params(rev)), rq(1, "tools/list")],
+            violations=["mcp.batch.initialize-not-in-batch"], answer=batch(err(-32600, id="0"), err(-32600, -32601, id="1")))
+        vec(f"{B}/n_batch-mixed-requests-and-responses", "An array mixing a request and a response: 2025-03-26 allows an array of requests/notifications or an array of responses, not both.",
+            [rq(1, "tools/list"), ok(7, {})], violations=["mcp.batch.http-post-body-r2"],
+            answer=batch(res("tools", id="1")))
+        vec(f"{B}/y_batch-answered", "Exchange: a batch answered with an array of responses.",
+            two, answer=batch(res("tools", id="1"), res("prompts", id="2")),
+            reply=[ok(1, {"tools": []}), ok(2, {"prompts": []})], reply_violations=[], rules=["mcp.batch.must-receive"])
+        vec(f"{B}/n_batch-rejected", "Exchange: a batch rejected as a whole with -32600 (python-sdk#934): 2025-03-26 implementations MUST support receiving batches.",
+            two, answer=batch(res("tools", id="1"), res("prompts", id="2")),
+            reply=fail(None, -32600, "Batches are not supported"), reply_violations=["mcp.batch.must-receive"])
+    else:
+        vec(f"{B}/n_batch", f"A batch under {rev}: JSON-RPC batching was removed in 2025-06-18.",
+            two, violations=["mcp.batch.removed"], answer=err(-32600, -32700),
+            rules=["mcp.batch.accepted-after-removal"])
+        vec(f"{B}/n_batch-of-notifications", f"A batch of notifications under {rev}.",
+            [nt("notifications/cancelled", {"requestId": 1}), nt("notifications/cancelled", {"requestId": 2})],
+            violations=["mcp.batch.removed"], answer=err(-32600, -32700))
+        vec(f"{B}/y_batch-refused", "Exchange: a batch refused with one -32600 error and no id (go-sdk#451 for 2025-06-18 on).",
+            two, violations=["mcp.batch.removed"], answer=err(-32600, -32700),
+            reply='{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Batches are not supported"}}' if i == 2 else
+                  '{"jsonrpc":"2.0","error":{"code":-32600,"message":"Batches are not supported"}}',
+            reply_violations=[], rules=["mcp.batch.accepted-after-removal"])
+        vec(f"{B}/n_batch-accepted", "Exchange: a batch accepted and answered element by element after batching was removed (quarkus-mcp-server#723).",
+            two, violations=["mcp.batch.removed"], answer=err(-32600, -32700),
+            reply=[mres(rev, 1, {"tools": []}, cacheable=True), mres(rev, 2, {"prompts": []}, cacheable=True)],
+            reply_violations=["mcp.batch.removed"], advisories=[], rules=["mcp.batch.accepted-after-removal"])
+
+    # -- ping (gone in 2026-07-28) ---------------------------------------------------
+    P = f"{base}/ping"
+    if pre5:
+        vec(f"{P}/y_ping", "A ping: the receiver MUST respond promptly with an empty response.", rq("123", "ping"),
+            rules=["mcp.ping.respond"], answer=res(id='"123"', example={}))
+        vec(f"{P}/y_ping-from-server", "A ping from the server: either side may ping.", rq(7, "ping"),
+            sender="server", rules=["mcp.ping.respond"])
+        vec(f"{P}/y_ping-answered", "Exchange: ping answered with {}.", rq("123", "ping"),
+            answer=res(id='"123"', example={}), reply=ok("123", {}), reply_violations=[], rules=["mcp.ping.respond"])
+        vec(f"{P}/y_ping-answered-with-meta", "Exchange: ping answered with a result holding only _meta (A14: EmptyResult allows _meta).",
+            rq("123", "ping"), answer=res(id='"123"', example={}), reply=ok("123", {"_meta": {"com.example/t": 1}}),
+            reply_violations=[], rules=["mcp.ping.respond"])
+        vec(f"{P}/n_ping-answered-with-error", "Exchange: ping answered with -32601: the receiver MUST respond with an empty response.",
+            rq("123", "ping"), answer=res(id='"123"', example={}), reply=fail("123", -32601, "Method not found"),
+            reply_violations=["mcp.ping.respond"])
+        vec(f"{P}/n_ping-answered-with-null", "Exchange: ping answered with \"result\": null.",
+            rq("123", "ping"), answer=res(id='"123"', example={}), reply=ok("123", None),
+            rules=["mcp.ping.respond"], reply_violations=["mcp.base.result-object"])
+    else:
+        vec(f"{P}/y_ping-gone", "ping sent to a 2026-07-28 server: removed (changelog major #5); the request is well formed, the server answers -32601.",
+            mreq(rev, 1, "ping"), advisories=["mcp.method.other-revision"], answer=err(-32601, id="1"))
+        vec(f"{P}/y_set-level-gone", "logging/setLevel sent to a 2026-07-28 server: removed in favour of _meta io.modelcontextprotocol/logLevel.",
+            mreq(rev, 1, "logging/setLevel", {"level": "info"}), advisories=["mcp.method.other-revision"],
+            answer=err(-32601, id="1"))
+
+    # -- cancellation ------------------------------------------------------------------
+    C = f"{base}/cancellation"
+    vec(f"{C}/y_cancelled", "notifications/cancelled with requestId and reason; nothing comes back.",
+        nt("notifications/cancelled", {"requestId": "req-1", "reason": "User requested cancellation"}),
+        rules=["mcp.schema.request-params"], answer=NOTHING)
+    if i == 3:
+        vec(f"{C}/y_cancelled-without-request-id", "notifications/cancelled without requestId: optional in 2025-11-25 (tasks are cancelled with tasks/cancel).",
+            nt("notifications/cancelled", {"reason": "x"}), rules=["mcp.schema.request-params"], answer=NOTHING)
+    else:
+        vec(f"{C}/n_cancelled-without-request-id", "notifications/cancelled without requestId (REQUIRED by the schema); still no reply, invalid cancellations SHOULD be ignored.",
+            nt("notifications/cancelled", {"reason": "x"}), violations=["mcp.schema.request-params"], answer=NOTHING)
+    vec(f"{C}/n_cancelled-request-id-bool", "notifications/cancelled whose requestId is true.",
+        nt("notifications/cancelled", {"requestId": True}), violations=["mcp.schema.request-params"], answer=NOTHING)
+    if pre5:
+        vec(f"{C}/y_cancelled-from-server", "notifications/cancelled from the server, for a request it sent.",
+            nt("notifications/cancelled", {"requestId": 3}), sender="server", rules=["mcp.cancel.same-direction"])
+    else:
+        vec(f"{C}/y_cancelled-from-server-subscription", "notifications/cancelled from the server, ending a subscriptions/listen stream (the only use allowed).",
+            nt("notifications/cancelled", {"requestId": 3}), sender="server", rules=["mcp.cancel.client-only"])
+
+    # -- progress ----------------------------------------------------------------------
+    G = f"{base}/progress"
+    psender = "server"
+    vec(f"{G}/y_progress", "notifications/progress with a token, progress and total.",
+        nt("notifications/progress", {"progressToken": "abc123", "progress": 50, "total": 100}), sender=psender,
+        rules=["mcp.progress.token-type", "mcp.progress.increase"])
+    vec(f"{G}/y_progress-float", "progress and total MAY be floating point.",
+        nt("notifications/progress", {"progressToken": 7, "progress": 0.5, "total": 1.0}), sender=psender,
+        rules=["mcp.progress.token-type"])
+    vec(f"{G}/n_progress-token-bool", "progressToken true: Progress tokens MUST be a string or integer value.",
+        nt("notifications/progress", {"progressToken": True, "progress": 1}), sender=psender,
+        rules=["mcp.progress.token-type"], violations=["mcp.schema.request-params"])
+    vec(f"{G}/n_progress-token-fractional", "progressToken 1.5: not an integer.",
+        nt("notifications/progress", {"progressToken": 1.5, "progress": 1}), sender=psender,
+        rules=["mcp.progress.token-type"], violations=["mcp.schema.request-params"])
+    vec(f"{G}/n_progress-without-progress", "notifications/progress without progress (REQUIRED).",
+        nt("notifications/progress", {"progressToken": "abc"}), sender=psender,
+        violations=["mcp.schema.request-params"])
+    vec(f"{G}/y_request-with-progress-token", "A request asking for progress: progressToken in params._meta.",
+        mreq(rev, 1, "tools/call", {"name": "echo", "arguments": {"text": "hi"}, "_meta": {"progressToken": "tok-1"}}),
+        rules=["mcp.progress.token-type", "mcp.progress.token-unique"], answer=res("content", id="1"))
+    vec(f"{G}/n_request-progress-token-object", "A request whose params._meta.progressToken is an object.",
+        mreq(rev, 1, "tools/call", {"name": "echo", "_meta": {"progressToken": {"t": 1}}}),
+        violations=["mcp.progress.token-type"], answer=err(-32602, id="1"))
+    if pre5:
+        vec(f"{G}/y_progress-from-client", "notifications/progress from the client, for a server request that asked for it.",
+            nt("notifications/progress", {"progressToken": 1, "progress": 1}), rules=["mcp.progress.token-type"],
+            answer=NOTHING)
+
+    # -- errors --------------------------------------------------------------------------
+    E = f"{base}/errors"
+    vec(f"{E}/y_method-not-found", "-32601 for an unknown method.", fail(1, -32601, "Method not found"),
+        sender="server", rules=["jsonrpc.error-code"])
+    vec(f"{E}/y_invalid-params", "-32602 for invalid params, e.g. an unknown tool.", fail(1, -32602, "Unknown tool: invalid_tool_name"),
+        sender="server", rules=["jsonrpc.error-code"])
+    rnf = fail(5, -32002, "Resource not found", {"uri": "file:///nonexistent.txt"})
+    if pre5:
+        vec(f"{E}/y_resource-not-found-32002", "-32002 Resource not found, with data.uri (server/resources example).",
+            rnf, sender="server", rules=["mcp.error.code.resource-not-found-32002"])
+        vec(f"{E}/y_server-range-code", "-32050, an implementation-defined server error (-32000..-32099).",
+            fail(1, -32050, "Busy"), sender="server", rules=["jsonrpc.error-code"])
+    else:
+        vec(f"{E}/n_resource-not-found-32002", "-32002 from a 2026-07-28 server: a retired code; implementations MUST NOT emit it (-32602 now).",
+            rnf, sender="server", violations=["mcp.error.retired-codes"])
+        vec(f"{E}/n_reserved-range-undefined", "-32050: -32020..-32099 is reserved for codes the MCP specification defines; MUST NOT emit others.",
+            fail(1, -32050, "Busy"), sender="server", violations=["mcp.error.reserved-range"])
+        vec(f"{E}/y_legacy-range", "-32010: the legacy range; new implementations SHOULD NOT use it.",
+            fail(1, -32010, "Busy"), sender="server", advisories=["mcp.error.legacy-range"])
+        vec(f"{E}/n_url-elicitation-required-32042", "-32042 from a 2026-07-28 server: retired (2025-11-25 only).",
+            fail(1, -32042, "URL elicitation required", {"elicitations": []}), sender="server",
+            violations=["mcp.error.retired-codes", "mcp.error.reserved-range"])
+        vec(f"{E}/y_unsupported-version", "-32022 with data.supported and data.requested.",
+            fail(1, -32022, "Unsupported protocol version", {"supported": [R5], "requested": "1900-01-01"}),
+            sender="server", rules=["mcp.error.code.unsupported-version"])
+        vec(f"{E}/n_unsupported-version-without-supported", "-32022 without data.supported.",
+            fail(1, -32022, "Unsupported protocol version", {"requested": "1900-01-01"}), sender="server",
+            violations=["mcp.error.code.unsupported-version"])
+        vec(f"{E}/y_missing-client-capability", "-32021 with data.requiredCapabilities.",
+            fail(1, -32021, "Missing required client capability", {"requiredCapabilities": {"sampling": {}}}),
+            sender="server", rules=["mcp.error.code.missing-client-capability"])
+        vec(f"{E}/n_missing-client-capability-without-data", "-32021 without data.requiredCapabilities.",
+            fail(1, -32021, "Missing required client capability"), sender="server",
+            violations=["mcp.error.code.missing-client-capability"])
+        nf = mreq(rev, 5, "resources/read", {"uri": "file:///nonexistent.txt"})
+        vec(f"{E}/y_resource-not-found-answered-32602", "Exchange: a missing resource answered with -32602 (MUST from 2026-07-28).",
+            nf, answer=err(-32602, id="5"), reply=fail(5, -32602, "Resource not found", {"uri": "file:///nonexistent.txt"}),
+            reply_violations=[], rules=["mcp.error.code.resource-not-found-32602"])
+        vec(f"{E}/n_resource-not-found-answered-32002", "Exchange: a missing resource answered with the retired -32002: from 2026-07-28 servers MUST return -32602.",
+            nf, answer=err(-32602, id="5"), reply=rnf,
+            reply_violations=["mcp.error.retired-codes", "mcp.error.code.resource-not-found-32602"])
+    if i == 3:
+        vec(f"{E}/y_url-elicitation-required", "-32042 with data.elicitations, each URL mode with an elicitationId.",
+            fail(1, -32042, "This request requires more information.",
+                 {"elicitations": [{"mode": "url", "elicitationId": "e1", "url": "https://example.com/auth", "message": "Authorize"}]}),
+            sender="server", rules=["mcp.error.code.url-elicitation-required"])
+        vec(f"{E}/n_url-elicitation-required-without-elicitations", "-32042 without data.elicitations: the error MUST include the list.",
+            fail(1, -32042, "URL elicitation required"), sender="server",
+            violations=["mcp.error.code.url-elicitation-required"])
+
+    # -- tools -----------------------------------------------------------------------------
+    T = f"{base}/tools"
+    vec(f"{T}/y_list", "tools/list.", mreq(rev, 1, "tools/list"), rules=["mcp.schema.request-params"],
+        answer=res("tools", id="1"))
+    vec(f"{T}/y_list-with-cursor", "tools/list with a pagination cursor.", mreq(rev, 1, "tools/list", {"cursor": "page-2"}),
+        rules=["mcp.schema.request-params"], answer=res("tools", id="1"))
+    vec(f"{T}/y_call", "tools/call with a name and arguments.",
+        mreq(rev, 2, "tools/call", {"name": "echo", "arguments": {"text": "hi"}}), rules=["mcp.schema.request-params"],
+        answer=res("content", id="2"))
+    vec(f"{T}/n_call-without-name", "tools/call without name (REQUIRED).",
+        mreq(rev, 2, "tools/call", {"arguments": {}}), violations=["mcp.schema.request-params"], answer=err(-32602, id="2"))
+    vec(f"{T}/n_call-name-not-string", "tools/call with name 42.",
+        mreq(rev, 2, "tools/call", {"name": 42}), violations=["mcp.schema.request-params"], answer=err(-32602, id="2"))
+    listed = mres(rev, 1, {"tools": [TOOL]}, cacheable=True)
+    vec(f"{T}/y_list-result", "Exchange: tools/list answered with one tool.", mreq(rev, 1, "tools/list"),
+        answer=res("tools", id="1"), reply=listed, reply_violations=[], rules=["mcp.schema.result"])
+    vec(f"{T}/n_list-result-without-tools", "Exchange: tools/list answered without tools.", mreq(rev, 1, "tools/list"),
+        answer=res("tools", id="1"), reply=mres(rev, 1, {"nextCursor": "x"}, cacheable=True),
+        reply_violations=["mcp.schema.result"])
+    vec(f"{T}/n_list-result-tool-without-input-schema", "Exchange: a tool without inputSchema (REQUIRED).",
+        mreq(rev, 1, "tools/list"), answer=res("tools", id="1"),
+        reply=mres(rev, 1, {"tools": [{"name": "echo"}]}, cacheable=True), reply_violations=["mcp.schema.result"])
+    call = mreq(rev, 2, "tools/call", {"name": "echo", "arguments": {"text": "hi"}})
+    vec(f"{T}/y_call-result", "Exchange: tools/call answered with text content.", call, answer=res("content", id="2"),
+        reply=mres(rev, 2, {"content": TEXT}), reply_violations=[], rules=["mcp.schema.result"])
+    vec(f"{T}/y_call-result-is-error", "Exchange: a tool execution error reported in the result with isError: true, not as a protocol error.",
+        call, answer=res("content", id="2"),
+        reply=mres(rev, 2, {"content": [{"type": "text", "text": "API rate limit exceeded"}], "isError": True}),
+        reply_violations=[], rules=["mcp.schema.result"])
+    vec(f"{T}/n_call-result-without-content", "Exchange: tools/call answered without content (REQUIRED).",
+        call, answer=res("content", id="2"), reply=mres(rev, 2, {"isError": False}), reply_violations=["mcp.schema.result"])
+    vec(f"{T}/n_call-result-is-error-string", "Exchange: isError \"true\" (a string).",
+        call, answer=res("content", id="2"), reply=mres(rev, 2, {"content": TEXT, "isError": "true"}),
+        reply_violations=["mcp.schema.result"])
+    vec(f"{T}/y_call-unknown-tool", "Exchange: an unknown tool answered with a -32602 protocol error.",
+        mreq(rev, 3, "tools/call", {"name": "invalid_tool_name"}), answer=err(-32602, id="3"),
+        reply=fail(3, -32602, "Unknown tool: invalid_tool_name"), reply_violations=[], rules=[errrule])
+    if i >= 2:
+        sc = {"temperature": 22.5}
+        vec(f"{T}/y_call-result-structured", "Exchange: structuredContent with the serialized JSON also in a TextContent block (SHOULD, for backwards compatibility).",
+            call, answer=res("content", id="2"),
+            reply=mres(rev, 2, {"content": [{"type": "text", "text": json.dumps(sc)}], "structuredContent": sc}),
+            reply_violations=[], rules=["mcp.tools.structured-content-text", "mcp.tools.output-schema-conform"])
+        vec(f"{T}/y_call-result-structured-without-text", "Exchange: structuredContent with no TextContent block: allowed, reported at SHOULD.",
+            call, answer=res("content", id="2"), reply=mres(rev, 2, {"content": [], "structuredContent": sc}),
+            reply_violations=[], advisories=[], rules=["mcp.tools.structured-content-text"])
+        arr = mres(rev, 2, {"content": [{"type": "text", "text": "[1,2]"}], "structuredContent": [1, 2]})
+        if pre5:
+            vec(f"{T}/n_call-result-structured-array", "Exchange: structuredContent [1,2]: a JSON object up to 2025-11-25.",
+                call, answer=res("content", id="2"), reply=arr, reply_violations=["mcp.schema.result"])
+        else:
+            vec(f"{T}/y_call-result-structured-array", "Exchange: structuredContent [1,2]: any JSON value from 2026-07-28.",
+                call, answer=res("content", id="2"), reply=arr, reply_violations=[], rules=["mcp.schema.result"])
+    if not pre5:
+        vec(f"{T}/n_call-result-without-result-type", "Exchange: a 2026-07-28 result without resultType.",
+            call, answer=res("content", "resultType", id="2"), reply=ok(2, {"content": TEXT}),
+            reply_violations=["mcp.base.result-type-required"])
+        vec(f"{T}/n_call-result-type-unknown", "Exchange: resultType \"partial\": any value unrecognized MUST be considered invalid.",
+            call, answer=res("content", "resultType", id="2"), reply=ok(2, {"content": TEXT, "resultType": "partial"}),
+            reply_violations=["mcp.base.result-type-values"])
+        vec(f"{T}/y_call-input-required", "Exchange: tools/call answered with an InputRequiredResult carrying requestState (MRTR).",
+            call, answer=res("content", id="2"),
+            reply=ok(2, {"resultType": "input_required", "requestState": "opaque-1"}),
+            reply_violations=[], rules=["mcp.r5.mrtr.input-required-content", "mcp.r5.mrtr.input-required-methods"])
+        vec(f"{T}/n_call-input-required-empty", "Exchange: an InputRequiredResult with neither inputRequests nor requestState.",
+            call, answer=res("content", id="2"), reply=ok(2, {"resultType": "input_required"}),
+            reply_violations=["mcp.r5.mrtr.input-required-content"])
+        vec(f"{T}/n_list-input-required", "Exchange: tools/list answered with an InputRequiredResult: only prompts/get, resources/read and tools/call may.",
+            mreq(rev, 1, "tools/list"), answer=res("tools", id="1"),
+            reply=ok(1, {"resultType": "input_required", "requestState": "s"}),
+            reply_violations=["mcp.r5.mrtr.input-required-methods"])
+        vec(f"{T}/n_list-result-without-cache-hints", "Exchange: a 2026-07-28 tools/list result without ttlMs and cacheScope.",
+            mreq(rev, 1, "tools/list"), answer=res("tools", id="1"), reply=mres(rev, 1, {"tools": []}),
+            reply_violations=["mcp.schema.result"])
+    vec(f"{T}/y_list-changed", "notifications/tools/list_changed from the server.", nt("notifications/tools/list_changed"),
+        sender="server", rules=["mcp.method.direction"])
+    vec(f"{T}/y_list-changed-from-client", "notifications/tools/list_changed sent by a client: a server-to-client notification in the wrong direction (reported at SHOULD NOT); no reply.",
+        nt("notifications/tools/list_changed"), advisories=["mcp.method.direction"], answer=NOTHING)
+
+    # -- resources -------------------------------------------------------------------------
+    S = f"{base}/resources"
+    vec(f"{S}/y_list", "resources/list.", mreq(rev, 1, "resources/list"), rules=["mcp.schema.request-params"],
+        answer=res("resources", id="1"))
+    vec(f"{S}/y_templates-list", "resources/templates/list.", mreq(rev, 1, "resources/templates/list"),
+        rules=["mcp.schema.request-params"], answer=res("resourceTemplates", id="1"))
+    read = mreq(rev, 2, "resources/read", {"uri": "file:///project/README.md"})
+    vec(f"{S}/y_read", "resources/read with a uri.", read, rules=["mcp.schema.request-params"],
+        answer=res("contents", id="2"))
+    vec(f"{S}/n_read-without-uri", "resources/read without uri (REQUIRED).", mreq(rev, 2, "resources/read", {}),
+        violations=["mcp.schema.request-params"], answer=err(-32602, id="2"))
+    vec(f"{S}/y_read-result", "Exchange: resources/read answered with text contents.", read, answer=res("contents", id="2"),
+        reply=mres(rev, 2, {"contents": [{"uri": "file:///project/README.md", "mimeType": "text/markdown", "text": "# Hi"}]}, cacheable=True),
+        reply_violations=[], rules=["mcp.schema.result"])
+    vec(f"{S}/n_read-result-without-contents", "Exchange: resources/read answered without contents.", read,
+        answer=res("contents", id="2"), reply=mres(rev, 2, {"text": "# Hi"}, cacheable=True),
+        reply_violations=["mcp.schema.result"])
+    vec(f"{S}/y_list-result", "Exchange: resources/list answered with one resource.", mreq(rev, 1, "resources/list"),
+        answer=res("resources", id="1"),
+        reply=mres(rev, 1, {"resources": [{"uri": "file:///a.txt", "name": "a.txt"}]}, cacheable=True),
+        reply_violations=[], rules=["mcp.schema.result"])
+    vec(f"{S}/n_list-result-resource-without-uri", "Exchange: a resource without uri (REQUIRED).",
+        mreq(rev, 1, "resources/list"), answer=res("resources", id="1"),
+        reply=mres(rev, 1, {"resources": [{"name": "a.txt"}]}, cacheable=True), reply_violations=["mcp.schema.result"])
+    vec(f"{S}/y_updated", "notifications/resources/updated from the server.",
+        nt("notifications/resources/updated", {"uri": "file:///a.txt"}), sender="server",
+        rules=["mcp.schema.request-params"])
+    vec(f"{S}/n_updated-without-uri", "notifications/resources/updated without uri.",
+        nt("notifications/resources/updated", {}), sender="server", violations=["mcp.schema.request-params"])
+    if pre5:
+        vec(f"{S}/y_subscribe", "resources/subscribe with a uri.", mreq(rev, 3, "resources/subscribe", {"uri": "file:///a.txt"}),
+            rules=["mcp.schema.request-params"], answer=res(id="3", example={}))
+    else:
+        vec(f"{S}/y_subscribe-gone", "resources/subscribe sent to a 2026-07-28 server: replaced by subscriptions/listen; answered -32601.",
+            mreq(rev, 3, "resources/subscribe", {"uri": "file:///a.txt"}), advisories=["mcp.method.other-revision"],
+            answer=err(-32601, id="3"))
+        vec(f"{S}/y_subscriptions-listen", "subscriptions/listen for resource list changes.",
+            mreq(rev, 4, "subscriptions/listen", {"notifications": {"resourcesListChanged": True}}),
+            rules=["mcp.schema.request-params"], answer=res("resultType", id="4"))
+        vec(f"{S}/n_subscriptions-listen-without-notifications", "subscriptions/listen without notifications (REQUIRED).",
+            mreq(rev, 4, "subscriptions/listen", {}), violations=["mcp.schema.request-params"], answer=err(-32602, id="4"))
+        vec(f"{S}/y_acknowledged", "notifications/subscriptions/acknowledged carrying the subscription id in _meta.",
+            nt("notifications/subscriptions/acknowledged", {"notifications": {"resourcesListChanged": True}, "_meta": {"io.modelcontextprotocol/subscriptionId": 4}}),
+            sender="server", rules=["mcp.r5.subscription-id-meta"])
+    if pre5:
+        vec(f"{S}/y_subscriptions-listen-unknown", f"subscriptions/listen under {rev}: a 2026-07-28 method, answered -32601.",
+            mreq(rev, 4, "subscriptions/listen", {"notifications": {}}), advisories=["mcp.method.other-revision"],
+            answer=err(-32601, id="4"))
+
+    # -- prompts ---------------------------------------------------------------------------
+    Q = f"{base}/prompts"
+    vec(f"{Q}/y_list", "prompts/list.", mreq(rev, 1, "prompts/list"), rules=["mcp.schema.request-params"],
+        answer=res("prompts", id="1"))
+    get = mreq(rev, 2, "prompts/get", {"name": "code_review", "arguments": {"code": "def f(): pass"}})
+    vec(f"{Q}/y_get", "prompts/get with a name and arguments.", get, rules=["mcp.schema.request-params"],
+        answer=res("messages", id="2"))
+    vec(f"{Q}/n_get-without-name", "prompts/get without name (REQUIRED): -32602.", mreq(rev, 2, "prompts/get", {"arguments": {}}),
+        violations=["mcp.schema.request-params"], answer=err(-32602, id="2"))
+    vec(f"{Q}/n_get-arguments-not-strings", "prompts/get whose argument value is a number (arguments are strings).",
+        mreq(rev, 2, "prompts/get", {"name": "code_review", "arguments": {"n": 1}}),
+        violations=["mcp.schema.request-params"], answer=err(-32602, id="2"))
+    vec(f"{Q}/y_get-result", "Exchange: prompts/get answered with one user message.", get, answer=res("messages", id="2"),
+        reply=mres(rev, 2, {"description": "Code review", "messages": [{"role": "user", "content": {"type": "text", "text": "Review this"}}]}),
+        reply_violations=[], rules=["mcp.schema.result"])
+    vec(f"{Q}/n_get-result-without-messages", "Exchange: prompts/get answered without messages.", get,
+        answer=res("messages", id="2"), reply=mres(rev, 2, {"description": "Code review"}), reply_violations=["mcp.schema.result"])
+    vec(f"{Q}/y_list-result", "Exchange: prompts/list answered with one prompt.", mreq(rev, 1, "prompts/list"),
+        answer=res("prompts", id="1"),
+        reply=mres(rev, 1, {"prompts": [{"name": "code_review", "arguments": [{"name": "code", "required": True}]}]}, cacheable=True),
+        reply_violations=[], rules=["mcp.schema.result"])
+
+    # -- completion --------------------------------------------------------------------------
+    K = f"{base}/completion"
+    comp = mreq(rev, 1, "completion/complete", {"ref": {"type": "ref/prompt", "name": "code_review"}, "argument": {"name": "language", "value": "py"}})
+    vec(f"{K}/y_complete", "completion/complete for a prompt argument.", comp, rules=["mcp.schema.request-params"],
+        answer=res("completion", id="1"))
+    vec(f"{K}/n_complete-without-ref", "completion/complete without ref (REQUIRED).",
+        mreq(rev, 1, "completion/complete", {"argument": {"name": "language", "value": "py"}}),
+        violations=["mcp.schema.request-params"], answer=err(-32602, id="1"))
+    vec(f"{K}/y_complete-result", "Exchange: completion answered with values.", comp, answer=res("completion", id="1"),
+        reply=mres(rev, 1, {"completion": {"values": ["python", "pytorch"], "total": 2, "hasMore": False}}),
+        reply_violations=[], rules=["mcp.schema.result", "mcp.completion.max-100"])
+    vec(f"{K}/n_complete-result-over-100", "Exchange: 101 completion values: maximum 100 items per response.",
+        comp, answer=res("completion", id="1"),
+        reply=mres(rev, 1, {"completion": {"values": [f"v{n}" for n in range(101)]}}),
+        reply_violations=["mcp.completion.max-100"])
+
+    # -- _meta keys (named rules from 2025-06-18) -------------------------------------------
+    if i >= 2:
+        M = f"{base}/meta"
+        vec(f"{M}/y_prefixed-key", "A _meta key with a reverse-DNS prefix.",
+            mreq(rev, 1, "tools/list", {"_meta": {"com.example/trace-id": "t1"}}),
+            rules=["mcp.meta.prefix-format", "mcp.meta.name-format"], answer=res("tools", id="1"))
+        vec(f"{M}/n_prefix-label-starts-with-digit", "A _meta key whose prefix label starts with a digit: labels MUST start with a letter.",
+            mreq(rev, 1, "tools/list", {"_meta": {"1example.com/trace": "t"}}), violations=["mcp.meta.prefix-format"],
+            answer=res("tools", id="1"))
+        vec(f"{M}/n_name-ends-with-hyphen", "A _meta key whose name ends with a hyphen: MUST begin and end with an alphanumeric character.",
+            mreq(rev, 1, "tools/list", {"_meta": {"com.example/trace-": "t"}}), violations=["mcp.meta.name-format"],
+            answer=res("tools", id="1"))
+        reserved_rule = "mcp.meta.reserved-prefix-r3" if i == 2 else "mcp.meta.reserved-prefix-r4"
+        reserved = "api.modelcontextprotocol.org" if i == 2 else "io.modelcontextprotocol"
+        vec(f"{M}/y_reserved-prefix-used", f"A non-MCP key under the reserved prefix {reserved}/ (reported at SHOULD NOT).",
+            mreq(rev, 1, "tools/list", {"_meta": {f"{reserved}/my-thing": 1}}), advisories=[reserved_rule],
+            answer=res("tools", id="1"))
+        if i == 2:
+            vec(f"{M}/y_reserved-prefix-r3-dev-mcp", "mcp.dev/x: reserved under the 2025-06-18 rule (a label, then mcp, then a label).",
+                mreq(rev, 1, "tools/list", {"_meta": {"mcp.dev/x": 1}}), advisories=[reserved_rule], answer=res("tools", id="1"))
+        else:
+            vec(f"{M}/y_reserved-prefix-r4-dev-mcp", "dev.mcp/x: reserved from 2025-11-25 (second label mcp).",
+                mreq(rev, 1, "tools/list", {"_meta": {"dev.mcp/x": 1}}), advisories=[reserved_rule], answer=res("tools", id="1"))
+            vec(f"{M}/y_not-reserved-com-example-mcp", "com.example.mcp/x: NOT reserved from 2025-11-25, the second label is example.",
+                mreq(rev, 1, "tools/list", {"_meta": {"com.example.mcp/x": 1}}), rules=[reserved_rule],
+                answer=res("tools", id="1"))
+        vec(f"{M}/i_single-label-mcp-prefix", "mcp/x: a one-label prefix.",
+            mreq(rev, 1, "tools/list", {"_meta": {"mcp/x": 1}}), rules=[reserved_rule], answer=res("tools", id="1"),
+            ambiguity=amb("A12", "Is a one-label prefix such as mcp/ reserved?",
+                          ["2025-06-18: \"Any prefix beginning with zero or more valid labels, followed by `modelcontextprotocol` or `mcp`, followed by any valid label, is **reserved**\" (mcp/ has no label after mcp).",
+                           "2025-11-25: \"Any prefix where the second label is `modelcontextprotocol` or `mcp` is **reserved**\" (mcp/ has no second label), yet the intent to reserve MCP's names is plain."],
+                          "Not reported: by the letter of every revision, mcp/ is not reserved."))
+        if not pre5:
+            vec(f"{M}/y_traceparent", "traceparent in _meta: the OpenTelemetry exception to the prefix rule, in W3C Trace Context form.",
+                mreq(rev, 1, "tools/list", {"_meta": {"traceparent": "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"}}),
+                rules=["mcp.meta.otel-exception"], answer=res("tools", id="1"))
+            vec(f"{M}/n_traceparent-malformed", "traceparent that is not W3C Trace Context.",
+                mreq(rev, 1, "tools/list", {"_meta": {"traceparent": "not-a-trace"}}), violations=["mcp.meta.otel-exception"],
+                answer=res("tools", id="1"))
+
+    # -- methods of another revision ------------------------------------------------------
+    O = f"{base}/methods"
+    if i < 3:
+        vec(f"{O}/y_tasks-get-unknown", f"tasks/get under {rev}: a 2025-11-25 method (reported at SHOULD NOT); answered -32601.",
+            mreq(rev, 1, "tasks/get", {"taskId": "t1"}), advisories=["mcp.method.other-revision"], answer=err(-32601, id="1"))
+    if i == 3:
+        vec(f"{O}/y_tasks-get", "tasks/get with a taskId.", mreq(rev, 1, "tasks/get", {"taskId": "t1"}),
+            rules=["mcp.schema.request-params"], answer=res("taskId", "status", "createdAt", "lastUpdatedAt", "ttl", id="1"))
+        vec(f"{O}/n_tasks-get-without-task-id", "tasks/get without taskId.", mreq(rev, 1, "tasks/get", {}),
+            violations=["mcp.schema.request-params"], answer=err(-32602, id="1"))
+    if i >= 2 and pre5:
+        vec(f"{O}/y_elicitation-create", "elicitation/create from the server (form mode).",
+            rq(9, "elicitation/create", {"message": "Your name?", "requestedSchema": {"type": "object", "properties": {"name": {"type": "string"}}}}),
+            sender="server", rules=["mcp.schema.request-params"])
+    if not pre5:
+        vec(f"{O}/n_server-request-on-stdio", "A server-to-client request (roots/list) in 2026-07-28: the server MUST NOT write JSON-RPC requests; it uses MRTR.",
+            rq(9, "roots/list"), sender="server", violations=["mcp.r5.stdio.no-server-requests"])
+    vec(f"{O}/y_logging-message", "notifications/message from the server.", nt("notifications/message", {"level": "info", "data": "started"}),
+        sender="server", rules=["mcp.schema.request-params"])
+    vec(f"{O}/n_logging-message-without-level", "notifications/message without level.", nt("notifications/message", {"data": "x"}),
+        sender="server", violations=["mcp.schema.request-params"])
+
+
+def main():
+    jsonrpc()
+    for rev in REVS:
+        mcp(rev)
+    check = "--check" in sys.argv[1:]
+    wanted = {}
+    for path, v in VECTORS.items():
+        wanted[os.path.join(HERE, path + ".json")] = json.dumps(v, indent=2, ensure_ascii=False) + "\n"
+    existing = set()
+    for top in ("jsonrpc-2.0", "mcp"):
+        for dirpath, _, files in os.walk(os.path.join(HERE, top)):
+            existing.update(os.path.join(dirpath, f) for f in files)
+    stale = sorted(existing - set(wanted))
+    changed = [p for p, body in sorted(wanted.items())
+               if not os.path.exists(p) or open(p, encoding="utf-8").read() != body]
+    if check:
+        for p in stale + changed:
+            print(f"stale: {os.path.relpath(p, HERE)}")
+        if stale or changed:
+            print("regenerate with: python3 conformance/vectors/generate.py")
+            sys.exit(1)
+        print(f"{len(wanted)} vectors up to date")
+        return
+    for p in stale:
+        os.remove(p)
+    for p in changed:
+        os.makedirs(os.path.dirname(p), exist_ok=True)
+        with open(p, "w", encoding="utf-8") as f:
+            f.write(wanted[p])
+    for top in ("jsonrpc-2.0", "mcp"):
+        for dirpath, dirs, files in os.walk(os.path.join(HERE, top), topdown=False):
+            if not os.listdir(dirpath):
+                os.rmdir(dirpath)
+    print(f"{len(wanted)} vectors: {len(changed)} written, {len(stale)} removed")
+
+
+if __name__ == "__main__":
+    main()
