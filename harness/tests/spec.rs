@@ -1172,3 +1172,116 @@ fn generated_method_table_is_current() {
         "harness/src/spec/methods.rs is stale: rerun `python3 harness/src/spec/gen_methods.py > harness/src/spec/methods.rs`"
     );
 }
+
+/// Bad input never panics the rule model: every case and clean frame, mutated
+/// byte by byte (seeded, so a failure reproduces), judged under every profile
+/// and paired with every other as request and reply. Whatever is reported
+/// names a catalogued rule and a well-formed pointer.
+#[test]
+fn smoke_mutated_frames_never_panic() {
+    let mut seeds: Vec<Vec<u8>> = CASES.iter().map(|c| c.frame.as_bytes().to_vec()).collect();
+    seeds.extend(
+        CASES
+            .iter()
+            .filter_map(|c| c.reply.flatten())
+            .map(|r| r.as_bytes().to_vec()),
+    );
+    let mut state: u64 = 0x5eed_cafe;
+    let mut next = move |bound: usize| {
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        usize::try_from(state >> 33).unwrap() % bound.max(1)
+    };
+    const BYTES: &[u8] = b"{}[]\":,0123456789.-eE nultrfas\\/_\x00\xff";
+    let mut frames = Vec::new();
+    for seed in &seeds {
+        frames.push(seed.clone());
+        for _ in 0..12 {
+            let mut m = seed.clone();
+            for _ in 0..=next(3) {
+                let at = next(m.len());
+                match next(3) {
+                    0 if !m.is_empty() => {
+                        m.remove(at);
+                    }
+                    1 => m.insert(at, BYTES[next(BYTES.len())]),
+                    _ if !m.is_empty() => m[at] = BYTES[next(BYTES.len())],
+                    _ => {}
+                }
+            }
+            frames.push(m);
+        }
+    }
+    let lifted: Vec<_> = frames.iter().filter_map(|f| lift(f).ok()).collect();
+    assert!(lifted.len() > seeds.len(), "some mutants still lift");
+    let well_formed = |v: &Violation| {
+        assert!(spec::rule(v.rule).is_some(), "{}", v.rule);
+        assert!(
+            v.pointer.is_empty() || v.pointer.starts_with('/'),
+            "{}",
+            v.pointer
+        );
+    };
+    for revision in Revision::ALL {
+        for from in ["client", "server"] {
+            let p = profile(revision.name(), from);
+            for f in &frames {
+                spec::validate(f, p).iter().for_each(well_formed);
+            }
+            for (i, request) in lifted.iter().enumerate().step_by(3) {
+                spec::validate_reply(request, None, p)
+                    .iter()
+                    .for_each(well_formed);
+                for reply in lifted.iter().skip(i % 7).step_by(11) {
+                    spec::validate_reply(request, Some(reply), p)
+                        .iter()
+                        .for_each(well_formed);
+                }
+            }
+        }
+    }
+}
+
+/// The README's table of rule counts per revision, as the catalogue gives it.
+fn rule_counts_table() -> String {
+    let mut table = String::from(
+        "| profile | rules known | checked per frame (codec + rule model) | checked on an exchange | need the session |\n|---|---|---|---|---|\n",
+    );
+    for revision in Revision::ALL {
+        let rules: Vec<_> = spec::rules()
+            .iter()
+            .filter(|r| r.applies_to(revision))
+            .collect();
+        let count = |f: &dyn Fn(Check) -> bool| rules.iter().filter(|r| f(r.check)).count();
+        let codec = count(&|c| c == Check::Codec);
+        let frame = count(&|c| c == Check::Frame);
+        table.push_str(&format!(
+            "| {} | {} | {} ({codec} + {frame}) | {} | {} |\n",
+            revision.name(),
+            rules.len(),
+            codec + frame,
+            count(&|c| c == Check::Reply),
+            count(&|c| matches!(c, Check::Session(_))),
+        ));
+    }
+    table
+}
+
+/// The counts in the README are the catalogue's (regenerate with
+/// `BLESS=1 cargo test -p wirecheck-harness --test spec readme`, which prints the
+/// table to paste; tests never write into the source tree).
+#[test]
+fn readme_rule_counts_are_current() {
+    let table = rule_counts_table();
+    if std::env::var_os("BLESS").is_some() {
+        println!("{table}");
+    }
+    let readme = include_str!("../../README.md");
+    let section = readme
+        .split("<!-- rule-counts:begin -->\n")
+        .nth(1)
+        .and_then(|rest| rest.split("<!-- rule-counts:end -->").next())
+        .expect("README.md has the rule-counts markers");
+    assert_eq!(section, table, "README rule counts are stale:\n{table}");
+}
