@@ -64,15 +64,22 @@ out="$(cd "$out" && pwd)"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
-# The golden vectors' wire text, one file each, for the byte-level targets.
+# The golden vectors' wire text (`frame`/`wire`, `frame_hex`, an exchange's reply
+# frame), one file each, for the byte-level targets. One jq call for all files.
 vectors="$work/vectors"
 mkdir -p "$vectors"
 if [[ -d conformance/vectors ]]; then
-    while IFS= read -r -d '' file; do
-        name="$(printf '%s' "${file#conformance/vectors/}" | tr '/' '_')"
-        jq -j '.wire // empty | strings' "$file" >"$vectors/$name" 2>/dev/null || true
-        [[ -s "$vectors/$name" ]] || rm -f "$vectors/$name"
-    done < <(find conformance/vectors -name '*.json' -print0)
+    n=0
+    while IFS=$'\t' read -r how data; do
+        n=$((n + 1))
+        case "$how" in
+        text) base64 -d <<<"$data" >"$vectors/vector-$n" ;;
+        hex) xxd -r -p <<<"$data" >"$vectors/vector-$n" ;;
+        esac
+    done < <(find conformance/vectors -name '*.json' -print0 | xargs -0 -r jq -r '
+        ([.wire, .frame, (.exchange | objects | .reply | objects | .frame)] | map(strings) | .[]
+            | ["text", @base64] | @tsv),
+        (.frame_hex | strings | ["hex", .] | @tsv)' 2>/dev/null || true)
 fi
 
 # The property a crash broke: the oracle's panic message starts with it
