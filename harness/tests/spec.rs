@@ -471,6 +471,26 @@ const CASES: &[Case] = &[
         "",
     ),
     x(
+        "jsonrpc.response.required",
+        "2025-06-18",
+        r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#,
+        Some(
+            r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1}}"#,
+        ),
+        "",
+    ),
+    x(
+        "mcp.schema.result",
+        "2026-07-28",
+        concat!(
+            r#"{"jsonrpc":"2.0","id":1,"method":"subscriptions/listen","params":{"notifications":{},"#,
+            r5_meta!(),
+            "}}"
+        ),
+        Some(r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete"}}"#),
+        "/result",
+    ),
+    x(
         "jsonrpc.notification.no-reply",
         "jsonrpc-2.0",
         r#"{"jsonrpc":"2.0","method":"update"}"#,
@@ -1100,6 +1120,16 @@ fn conforming_traffic_is_clean() {
 }
 
 /// Messages name the interop failure, so a reader sees what went wrong.
+#[test]
+fn retired_codes_are_reported_once() {
+    let v = frame(
+        "2026-07-28",
+        "server",
+        r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32042,"message":"x"}}"#,
+    );
+    assert_eq!(ids(&v), ["mcp.error.retired-codes"]);
+}
+
 #[test]
 fn id_mismatches_are_named() {
     let v = exchange(

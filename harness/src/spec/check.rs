@@ -248,9 +248,18 @@ fn method_table(
     let pointer = at(base, "params");
     match params {
         Some(p) if p.kind() != ValueKind::Object => {} // reported as params-object or refused
-        Some(p) => members(p, def.params, revision, rule, &pointer, method, out),
+        Some(p) => members(
+            p,
+            def.params,
+            revision,
+            Part::Params,
+            rule,
+            &pointer,
+            method,
+            out,
+        ),
         None => {
-            let missing: Vec<&str> = required(def.params, revision).collect();
+            let missing: Vec<&str> = required(def.params, revision, Part::Params).collect();
             if !missing.is_empty() {
                 out.flag(
                     rule,
@@ -304,20 +313,34 @@ fn other_name(sender: Sender) -> &'static str {
     }
 }
 
-/// The required members of a params or result object, `_meta` and `resultType`
-/// left out in 2026-07-28: their own rules (`mcp.r5.meta.required-fields`,
-/// `mcp.base.result-type-required`) report them, once.
+/// Which object of a method the schema members describe.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Part {
+    /// A request's or notification's `params`.
+    Params,
+    /// A request's result.
+    Result,
+}
+
+/// The required members of a params or result object. In 2026-07-28 the
+/// params' `_meta` and the result's `resultType` are left out: their own rules
+/// (`mcp.r5.meta.required-fields`, `mcp.base.result-type-required`) report
+/// them, once.
 pub(super) fn required(
     members: &[Member],
     revision: Revision,
+    part: Part,
 ) -> impl Iterator<Item = &'static str> + '_ {
+    let own_rule = move |name: &str| {
+        revision == Revision::Mcp2026_07_28
+            && match part {
+                Part::Params => name == "_meta",
+                Part::Result => name == "resultType",
+            }
+    };
     members
         .iter()
-        .filter(move |m| {
-            m.required
-                && !(revision == Revision::Mcp2026_07_28
-                    && matches!(m.name, "_meta" | "resultType"))
-        })
+        .filter(move |m| m.required && !own_rule(m.name))
         .map(|m| m.name)
 }
 
@@ -327,12 +350,13 @@ pub(super) fn members(
     object: &Raw<'_>,
     schema: &[Member],
     revision: Revision,
+    part: Part,
     rule: &'static str,
     pointer: &str,
     what: &str,
     out: &mut Report,
 ) {
-    for name in required(schema, revision) {
+    for name in required(schema, revision, part) {
         if object.get(name).is_none() {
             out.flag(
                 rule,
@@ -493,8 +517,10 @@ fn error(e: &ErrorResponse<'_>, base: &str, profile: Profile, out: &mut Report) 
         ),
         _ => {}
     }
+    // A retired code (-32042) is reported as retired, not again as unassigned.
     if codes::range_of(code, revision) == codes::CodeRange::McpReserved
         && codes::lookup(code, revision).is_none()
+        && code != -32042
     {
         out.flag(
             "mcp.error.reserved-range",

@@ -2,7 +2,7 @@
 //! `None` when nothing did). The request's sender is the profile's direction;
 //! the reply travels the other way.
 
-use super::check::{members, CLIENT_CAPABILITIES, PROTOCOL_VERSION};
+use super::check::{members, Part, CLIENT_CAPABILITIES, PROTOCOL_VERSION};
 use super::schema::{self, Sender};
 use super::{at, Report};
 use crate::ir::{Frame, Id, Message, Raw, Request, ValueKind};
@@ -73,6 +73,19 @@ fn single(request: &Request<'_>, reply: &Frame<'_>, profile: Profile, out: &mut 
         },
     };
     let base = index.map_or_else(String::new, |i| at("", &i.to_string()));
+    if matches!(response, Message::Request(_) | Message::Notification(_)) {
+        out.flag(
+            "jsonrpc.response.required",
+            base,
+            format!(
+                "the request `{}` (id {}) was answered with a {}, not a response",
+                request.method.decoded(),
+                request.id,
+                response.kind().name()
+            ),
+        );
+        return;
+    }
     if !answers(response, &request.id) {
         id_mismatch(&request.id, response, &base, out);
     }
@@ -481,7 +494,16 @@ fn result(
     } else {
         "mcp.schema.result"
     };
-    members(result, shape, revision, rule, pointer, method, out);
+    members(
+        result,
+        shape,
+        revision,
+        Part::Result,
+        rule,
+        pointer,
+        method,
+        out,
+    );
     if method == "initialize" {
         if let Some(info) = result.get("serverInfo") {
             for name in ["name", "version"] {
