@@ -248,16 +248,7 @@ fn method_table(
     let pointer = at(base, "params");
     match params {
         Some(p) if p.kind() != ValueKind::Object => {} // reported as params-object or refused
-        Some(p) => members(
-            p,
-            def.params,
-            revision,
-            Part::Params,
-            rule,
-            &pointer,
-            method,
-            out,
-        ),
+        Some(p) => members(p, def.params, Part::Params, rule, &pointer, method, out),
         None => {
             let missing: Vec<&str> = required(def.params, revision, Part::Params).collect();
             if !missing.is_empty() {
@@ -349,14 +340,13 @@ pub(super) fn required(
 pub(super) fn members(
     object: &Raw<'_>,
     schema: &[Member],
-    revision: Revision,
     part: Part,
     rule: &'static str,
     pointer: &str,
     what: &str,
     out: &mut Report,
 ) {
-    for name in required(schema, revision, part) {
+    for name in required(schema, out.revision, part) {
         if object.get(name).is_none() {
             out.flag(
                 rule,

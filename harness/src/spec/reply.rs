@@ -494,16 +494,7 @@ fn result(
     } else {
         "mcp.schema.result"
     };
-    members(
-        result,
-        shape,
-        revision,
-        Part::Result,
-        rule,
-        pointer,
-        method,
-        out,
-    );
+    members(result, shape, Part::Result, rule, pointer, method, out);
     if method == "initialize" {
         if let Some(info) = result.get("serverInfo") {
             for name in ["name", "version"] {
