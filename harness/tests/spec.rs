@@ -491,6 +491,31 @@ const CASES: &[Case] = &[
         "/result",
     ),
     x(
+        "mcp.tools.input-schema-not-null",
+        "2025-11-25",
+        r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#,
+        Some(r#"{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"a","inputSchema":null}]}}"#),
+        "/result/tools/0/inputSchema",
+    ),
+    x(
+        "mcp.tools.name-format",
+        "2025-11-25",
+        r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#,
+        Some(
+            r#"{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"get weather","inputSchema":{"type":"object"}}]}}"#,
+        ),
+        "/result/tools/0/name",
+    ),
+    x(
+        "mcp.tools.name-unique",
+        "2025-11-25",
+        r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#,
+        Some(
+            r#"{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"a","inputSchema":{"type":"object"}},{"name":"a","inputSchema":{"type":"object"}}]}}"#,
+        ),
+        "/result/tools/1/name",
+    ),
+    x(
         "jsonrpc.notification.no-reply",
         "jsonrpc-2.0",
         r#"{"jsonrpc":"2.0","method":"update"}"#,
@@ -1101,6 +1126,16 @@ fn conforming_traffic_is_clean() {
             ),
         ),
     ];
+    let tools = r#"{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"get_weather.v2","inputSchema":{"type":"object","additionalProperties":false}},{"name":"b","inputSchema":{"type":"object"}}]}}"#;
+    assert_eq!(
+        exchange(
+            "2025-11-25",
+            "client",
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#,
+            Some(tools)
+        ),
+        []
+    );
     for (revision, request, reply) in clean_exchanges {
         assert_eq!(
             exchange(revision, "client", request, *reply),

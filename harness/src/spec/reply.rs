@@ -470,6 +470,7 @@ fn result(
             }
         }
         "tools/call" => structured_content_text(result, pointer, out),
+        "tools/list" => tools(result, pointer, out),
         "completion/complete" => {
             let count = result
                 .get("completion")
@@ -542,5 +543,52 @@ fn structured_content_text(result: &Raw<'_>, pointer: &str, out: &mut Report) {
             at(pointer, "content"),
             "`structuredContent` has no text block carrying the same JSON".to_owned(),
         );
+    }
+}
+
+/// 2025-11-25 on: each listed tool's `inputSchema` is an object, and its name
+/// is 1 to 128 of `A-Z a-z 0-9 _ - .`, unique within the list.
+fn tools(result: &Raw<'_>, pointer: &str, out: &mut Report) {
+    let Some(list) = result.get("tools") else {
+        return;
+    };
+    let list_pointer = at(pointer, "tools");
+    let mut seen = std::collections::HashSet::new();
+    for (i, tool) in list.elements().enumerate() {
+        let here = at(&list_pointer, &i.to_string());
+        if !tool
+            .get("inputSchema")
+            .is_some_and(|s| s.kind() == ValueKind::Object)
+        {
+            out.flag(
+                "mcp.tools.input-schema-not-null",
+                at(&here, "inputSchema"),
+                "a tool's `inputSchema` must be a JSON Schema object".to_owned(),
+            );
+        }
+        let Some(name) = tool
+            .get("name")
+            .and_then(|n| n.as_string().map(|s| s.into_owned()))
+        else {
+            continue; // a missing name is the schema's to report
+        };
+        let length = name.chars().count();
+        let allowed = name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'));
+        if !(1..=128).contains(&length) || !allowed {
+            out.flag(
+                "mcp.tools.name-format",
+                at(&here, "name"),
+                format!("tool name {name:?} is not 1 to 128 of A-Z a-z 0-9 _ - ."),
+            );
+        }
+        if !seen.insert(name.clone()) {
+            out.flag(
+                "mcp.tools.name-unique",
+                at(&here, "name"),
+                format!("tool name {name:?} is listed twice"),
+            );
+        }
     }
 }
