@@ -4,7 +4,8 @@
 
 use arbitrary::{Arbitrary, Unstructured};
 use harness::fuzzing::{
-    check_generated, check_generated_reply, check_refusal, check_roundtrip, GenFrame, GenId,
+    check_generated, check_generated_reply, check_refusal, check_reply_case, check_roundtrip,
+    mutate_json, GenFrame, GenId, ReplyCase,
 };
 use proptest::prelude::*;
 
@@ -56,6 +57,34 @@ proptest! {
                 prop_assert!(false, "{}", failure);
             }
             if let Err(failure) = check_roundtrip(&text) {
+                prop_assert!(false, "{}", failure);
+            }
+        }
+    }
+
+    /// Generated frames through a chain of structural mutations (what the
+    /// byte-level fuzz targets' mutator does): each step round-trips or is
+    /// refused coherently.
+    #[test]
+    fn structurally_mutated_frames_round_trip_or_are_refused_coherently(bytes in proptest::collection::vec(any::<u8>(), 0..2048), seed in any::<u64>()) {
+        if let Some(frame) = generated(&bytes) {
+            let mut text = frame.text.into_bytes();
+            for step in 0..8 {
+                let Some(next) = mutate_json(&text, seed.wrapping_add(step)) else { break };
+                if let Err(failure) = check_roundtrip(&next) {
+                    prop_assert!(false, "{}", failure);
+                }
+                text = next;
+            }
+        }
+    }
+
+    /// The reply-matching target's whole case: replies built for an id, and a
+    /// generated peer frame read as a reply.
+    #[test]
+    fn peer_frames_are_judged_by_their_id(bytes in proptest::collection::vec(any::<u8>(), 0..2048)) {
+        if let Ok(case) = ReplyCase::arbitrary(&mut Unstructured::new(&bytes)) {
+            if let Err(failure) = check_reply_case(&case) {
                 prop_assert!(false, "{}", failure);
             }
         }
