@@ -440,6 +440,13 @@ const CASES: &[Case] = &[
     f(
         "mcp.meta.otel-exception",
         "2026-07-28",
+        "server",
+        r#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed","params":{"_meta":{"baggage":1}}}"#,
+        "/params/_meta/baggage",
+    ),
+    f(
+        "mcp.meta.otel-exception",
+        "2026-07-28",
         "client",
         r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"traceparent":"bogus","io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"c","version":"1"}}}}"#,
         "/params/_meta/traceparent",
@@ -514,6 +521,29 @@ const CASES: &[Case] = &[
             r#"{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"a","inputSchema":{"type":"object"}},{"name":"a","inputSchema":{"type":"object"}}]}}"#,
         ),
         "/result/tools/1/name",
+    ),
+    x(
+        "jsonrpc.response.required",
+        "jsonrpc-2.0",
+        r#"[{"jsonrpc":"2.0","id":1,"method":"a"},{"jsonrpc":"2.0","method":"n"}]"#,
+        None,
+        "/0",
+    ),
+    x(
+        "jsonrpc.response.required",
+        "2025-06-18",
+        r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#,
+        Some(r#"[{"jsonrpc":"2.0","id":2,"result":{}}]"#),
+        "",
+    ),
+    x(
+        "mcp.lifecycle.server-responds",
+        "2024-11-05",
+        r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}"#,
+        Some(
+            r#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2024-11-05","capabilities":{},"serverInfo":{"name":"s"}}}"#,
+        ),
+        "/result/serverInfo",
     ),
     x(
         "jsonrpc.notification.no-reply",
