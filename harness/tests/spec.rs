@@ -117,13 +117,20 @@ const CASES: &[Case] = &[
     ),
     f(
         "jsonrpc.response.id-required",
-        "jsonrpc-2.0",
+        "2024-11-05",
         "server",
         r#"{"jsonrpc":"2.0","error":{"code":-32700,"message":"Parse error"}}"#,
         "",
     ),
     f(
         "jsonrpc.response.id-required",
+        "jsonrpc-2.0",
+        "server",
+        r#"{"jsonrpc":"2.0","error":{"code":-32700,"message":"Parse error"}}"#,
+        "",
+    ),
+    f(
+        "mcp.base.error-id-absent",
         "2025-06-18",
         "server",
         r#"{"jsonrpc":"2.0","error":{"code":-32700,"message":"Parse error"}}"#,

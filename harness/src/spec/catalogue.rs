@@ -15,7 +15,6 @@ const ALL: Revisions = Revisions::ALL;
 const MCP: Revisions = Revisions::MCP;
 const JSONRPC: Revisions = Revisions::only(Revision::JsonRpc2);
 const JSONRPC_R1: Revisions = Revisions::range(Revision::JsonRpc2, Revision::Mcp2024_11_05);
-const JSONRPC_R3: Revisions = Revisions::range(Revision::JsonRpc2, Revision::Mcp2025_06_18);
 const R1: Revisions = Revisions::only(Revision::Mcp2024_11_05);
 const R2: Revisions = Revisions::only(Revision::Mcp2025_03_26);
 const R3: Revisions = Revisions::only(Revision::Mcp2025_06_18);
@@ -93,8 +92,8 @@ pub(super) const RULES: &[RuleInfo] = &[
       "The Server MUST reply with the same value in the Response object if included. … It MUST be the same as the value of the id member in the Request Object. (Same value means same JSON type: \"1\" is not 1. MCP restates it: mcp.base.response-id-match, mcp.base.result-response-id, mcp.base.error-response-id.)",
       JSONRPC, Reply),
     r("jsonrpc.response.id-required", Must, "JSON-RPC 2.0 §5",
-      "id: This member is REQUIRED. … If there was an error in detecting the id in the Request object (e.g. Parse error/Invalid Request), it MUST be Null. (MCP 2024-11-05 to 2025-06-18 keep it: schema `JSONRPCError.required` has `id`; 2025-11-25 makes it optional.)",
-      JSONRPC_R3, Frame),
+      "id: This member is REQUIRED. … If there was an error in detecting the id in the Request object (e.g. Parse error/Invalid Request), it MUST be Null. (MCP 2024-11-05 keeps it: schema `JSONRPCError.required` has `id`. 2025-03-26 and 2025-06-18: see mcp.base.error-id-absent; 2025-11-25 makes it optional.)",
+      JSONRPC_R1, Frame),
     r("jsonrpc.response.required", Must, "JSON-RPC 2.0 §5",
       "When a rpc call is made, the Server MUST reply with a Response, except for in the case of Notifications.",
       ALL, Reply),
@@ -124,6 +123,9 @@ pub(super) const RULES: &[RuleInfo] = &[
     r("mcp.base.error-id-null", ShouldNot, "MCP schema `JSONRPCError`/`JSONRPCErrorResponse`; JSON-RPC 2.0 §5",
       "Schema: an error response's `id` is a `RequestId` ([\"string\",\"integer\"]) in every revision, so `\"id\": null` is schema-invalid, while JSON-RPC 2.0 §5 says the id \"MUST be Null\" when it could not be read. The two conflict (ambiguity A2): reported at SHOULD NOT, never as a MUST failure.",
       MCP, Frame),
+    r("mcp.base.error-id-absent", ShouldNot, "MCP schema `JSONRPCError`; basic/transports §Sending Messages to the Server",
+      "Schema: `JSONRPCError.required` = [\"error\",\"id\",\"jsonrpc\"], yet the Streamable HTTP transport says \"The HTTP response body MAY comprise a JSON-RPC error response that has no `id`.\" The two conflict (ambiguity A2): an error response without `id` is reported at SHOULD NOT, never as a MUST failure.",
+      Revisions::range(Revision::Mcp2025_03_26, Revision::Mcp2025_06_18), Frame),
     r("mcp.base.id-unique-session", MustNot, "MCP basic/index §Messages › Requests",
       "The request ID MUST NOT have been previously used by the requestor within the same session.",
       R1_R4, Session("needs every earlier request of the session")),

@@ -479,11 +479,13 @@ fn success(s: &Success<'_>, base: &str, profile: Profile, out: &mut Report) {
 
 fn error(e: &ErrorResponse<'_>, base: &str, profile: Profile, out: &mut Report) {
     match &e.id {
-        None => out.flag(
-            "jsonrpc.response.id-required",
-            base.to_owned(),
-            "error response has no `id` (null when the request's id could not be read)".to_owned(),
-        ),
+        None => {
+            let message =
+                "error response has no `id` (null when the request's id could not be read)";
+            for id in ["jsonrpc.response.id-required", "mcp.base.error-id-absent"] {
+                out.flag(id, base.to_owned(), message.to_owned());
+            }
+        }
         Some(Id::Null) => out.flag(
             "mcp.base.error-id-null",
             at(base, "id"),
