@@ -101,3 +101,49 @@ fn the_mutator_entry_point_feeds_the_oracles() {
         }
     }
 }
+
+/// The generator reaches the depth the issue asks for (32 levels below
+/// `params`), and such frames round-trip: checked on the frames it makes.
+#[test]
+fn generated_frames_reach_depth_32() {
+    use arbitrary::{Arbitrary, Unstructured};
+    let mut bytes = Bytes(32);
+    let mut deepest = 0;
+    for _ in 0..2000 {
+        let input = bytes.take(4096);
+        let Ok(frame) = harness::fuzzing::GenFrame::arbitrary(&mut Unstructured::new(&input))
+        else {
+            continue;
+        };
+        deepest = deepest.max(depth(frame.text.as_bytes()));
+        harness::fuzzing::check_generated(&frame).unwrap();
+    }
+    assert!(deepest >= 33, "deepest generated frame: {deepest} levels");
+}
+
+/// Deepest nesting of brackets outside strings (serde_json cannot read the lone
+/// surrogate escapes the generator writes on purpose).
+fn depth(text: &[u8]) -> usize {
+    let (mut depth, mut deepest, mut in_string, mut escaped) = (0usize, 0, false, false);
+    for &b in text {
+        if in_string {
+            match (escaped, b) {
+                (true, _) => escaped = false,
+                (false, b'\\') => escaped = true,
+                (false, b'"') => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            b']' | b'}' => depth -= 1,
+            _ => {}
+        }
+    }
+    deepest
+}

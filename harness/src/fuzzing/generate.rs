@@ -365,15 +365,38 @@ impl Gen<'_, '_> {
     }
 
     fn params(&mut self) -> Result<()> {
-        match self.u.int_in_range(0..=5)? {
+        match self.u.int_in_range(0..=6)? {
             0 => self.out.push_str("{}"),
             1 => self.out.push_str("[]"),
             2 => self.array(MAX_VALUE_DEPTH)?,
             3 => self.object(MAX_VALUE_DEPTH, true)?,
+            4 => self.deep()?,
             _ => {
                 let depth = self.u.int_in_range(0..=MAX_VALUE_DEPTH)?;
                 self.object(depth, false)?;
             }
+        }
+        Ok(())
+    }
+
+    /// A chain nested 32 to [`MAX_VALUE_DEPTH`] levels deep, objects (each a
+    /// `_meta`) and arrays mixed. Random nesting alone almost never gets past a
+    /// dozen levels; this makes depth 32 generated, not merely allowed.
+    fn deep(&mut self) -> Result<()> {
+        let n = self.u.int_in_range(32..=MAX_VALUE_DEPTH)?;
+        let mut closers = Vec::with_capacity(n);
+        for _ in 0..n {
+            if self.u.ratio(1, 2)? {
+                self.out.push_str("{\"_meta\":");
+                closers.push('}');
+            } else {
+                self.out.push('[');
+                closers.push(']');
+            }
+        }
+        self.value(0)?;
+        while let Some(closer) = closers.pop() {
+            self.out.push(closer);
         }
         Ok(())
     }
