@@ -121,8 +121,16 @@ const KNOWN_FAILURES: &[(&str, &str)] = &[
         "rule model: mcp.schema.result checks a result's own required members, not those of the items in `resources`",
     ),
     (
-        "mcp/*/tools/list-result-tool-without-input-schema",
-        "rule model: mcp.schema.result checks a result's own required members, not those of the items in `tools`",
+        "mcp/2024-11-05/tools/list-result-tool-without-input-schema",
+        "rule model: mcp.schema.result checks a result's own required members, not those of the items in `tools` (from 2025-11-25 mcp.tools.input-schema-not-null catches it)",
+    ),
+    (
+        "mcp/2025-03-26/tools/list-result-tool-without-input-schema",
+        "rule model: mcp.schema.result checks a result's own required members, not those of the items in `tools` (from 2025-11-25 mcp.tools.input-schema-not-null catches it)",
+    ),
+    (
+        "mcp/2025-06-18/tools/list-result-tool-without-input-schema",
+        "rule model: mcp.schema.result checks a result's own required members, not those of the items in `tools` (from 2025-11-25 mcp.tools.input-schema-not-null catches it)",
     ),
 ];
 

@@ -512,7 +512,15 @@ def mcp(rev):
         ok(1, 5), sender="server", violations=["mcp.base.result-object"])
     vec(f"{d}/n_result-null", "\"result\": null: MCP results are objects.", ok(1, None), sender="server",
         violations=["mcp.base.result-object"])
-    if i <= 2:
+    if i in (1, 2):
+        vec(f"{d}/i_error-response-without-id", "An error response with no id, for a request whose id could not be read.",
+            '{"jsonrpc":"2.0","error":{"code":-32700,"message":"Parse error"}}', sender="server",
+            advisories=["mcp.base.error-id-absent"],
+            ambiguity=amb("A2", f"May a {rev} error response leave out id?",
+                          [f"MCP {rev} schema: `JSONRPCError.required` = [\"error\", \"id\", \"jsonrpc\"]; JSON-RPC 2.0 §5: id \"is REQUIRED\" and \"MUST be Null\" when it could not be read.",
+                           f"MCP {rev} basic/transports (Streamable HTTP): \"The HTTP response body **MAY** comprise a JSON-RPC _error response_ that has no `id`.\""],
+                          "Accepted; reported at SHOULD NOT (mcp.base.error-id-absent). 2025-11-25 settles it: the id may be left out when it could not be read."))
+    elif i == 0:
         vec(f"{d}/n_error-response-without-id", "An error response with no id: REQUIRED up to 2025-06-18 (schema `JSONRPCError.required` has id).",
             '{"jsonrpc":"2.0","error":{"code":-32700,"message":"Parse error"}}', sender="server",
             violations=["jsonrpc.response.id-required"])
@@ -798,7 +806,7 @@ def mcp(rev):
             fail(1, -32010, "Busy"), sender="server", advisories=["mcp.error.legacy-range"])
         vec(f"{E}/n_url-elicitation-required-32042", "-32042 from a 2026-07-28 server: retired (2025-11-25 only).",
             fail(1, -32042, "URL elicitation required", {"elicitations": []}), sender="server",
-            violations=["mcp.error.retired-codes", "mcp.error.reserved-range"])
+            violations=["mcp.error.retired-codes"], rules=["mcp.error.reserved-range"])
         vec(f"{E}/y_unsupported-version", "-32022 with data.supported and data.requested.",
             fail(1, -32022, "Unsupported protocol version", {"supported": [R5], "requested": "1900-01-01"}),
             sender="server", rules=["mcp.error.code.unsupported-version"])
@@ -848,7 +856,8 @@ def mcp(rev):
         reply_violations=["mcp.schema.result"])
     vec(f"{T}/n_list-result-tool-without-input-schema", "Exchange: a tool without inputSchema (REQUIRED).",
         mreq(rev, 1, "tools/list"), answer=res("tools", id="1"),
-        reply=mres(rev, 1, {"tools": [{"name": "echo"}]}, cacheable=True), reply_violations=["mcp.schema.result"])
+        reply=mres(rev, 1, {"tools": [{"name": "echo"}]}, cacheable=True),
+        reply_violations=["mcp.tools.input-schema-not-null"] if i >= 3 else ["mcp.schema.result"])
     call = mreq(rev, 2, "tools/call", {"name": "echo", "arguments": {"text": "hi"}})
     vec(f"{T}/y_call-result", "Exchange: tools/call answered with text content.", call, answer=res("content", id="2"),
         reply=mres(rev, 2, {"content": TEXT}), reply_violations=[], rules=["mcp.schema.result"])
