@@ -1232,6 +1232,16 @@ fn cite_names_the_revision() {
         .starts_with("MCP 2025-06-18 "));
     let info = spec::rule("jsonrpc.response.required").unwrap();
     assert_eq!(info.cite(Revision::Mcp2026_07_28), "JSON-RPC 2.0 §5");
+    let info = spec::rule("mcp.batch.accepted-after-removal").unwrap();
+    assert_eq!(
+        info.cite(Revision::Mcp2025_11_25),
+        "MCP 2025-06-18 changelog §Major changes"
+    );
+    let info = spec::rule("mcp.batch.removed").unwrap();
+    assert_eq!(
+        info.cite(Revision::Mcp2026_07_28),
+        "MCP 2026-07-28 basic/transports/streamable-http §Sending Messages; 2025-06-18 changelog §Major changes"
+    );
     let info = spec::rule("mcp.base.id-not-null").unwrap();
     assert_eq!(
         info.cite(Revision::Mcp2024_11_05),

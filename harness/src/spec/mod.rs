@@ -226,10 +226,14 @@ impl RuleInfo {
                         let here = parts
                             .find_map(|p| p.strip_prefix(rev.name())?.strip_prefix(": "))
                             .unwrap_or(default);
+                        // A reference already dated (`MCP 2025-06-18 changelog`) is
+                        // one page of one revision: kept as written.
+                        let dated =
+                            |rest: &str| Revision::MCP.iter().any(|r| rest.starts_with(r.name()));
                         match here.strip_prefix("MCP ") {
                             // Built once for the whole table and kept for the life of
                             // the process: bounded, and it keeps `Violation` plain data.
-                            Some(rest) if rev.is_mcp() => {
+                            Some(rest) if rev.is_mcp() && !dated(rest) => {
                                 &*Box::leak(format!("MCP {} {rest}", rev.name()).into_boxed_str())
                             }
                             _ => here,
