@@ -553,6 +553,15 @@ const CASES: &[Case] = &[
         "/result/serverInfo",
     ),
     x(
+        "mcp.tasks.initial-working",
+        "2025-11-25",
+        r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","task":{"ttl":1000}}}"#,
+        Some(
+            r#"{"jsonrpc":"2.0","id":1,"result":{"task":{"taskId":"a","status":"completed","createdAt":"2025-11-25T00:00:00Z","lastUpdatedAt":"2025-11-25T00:00:00Z","ttl":1000}}}"#,
+        ),
+        "/result/task/status",
+    ),
+    x(
         "jsonrpc.notification.no-reply",
         "jsonrpc-2.0",
         r#"{"jsonrpc":"2.0","method":"update"}"#,
@@ -1173,6 +1182,9 @@ fn conforming_traffic_is_clean() {
         ),
         []
     );
+    let task = r#"{"jsonrpc":"2.0","id":1,"result":{"task":{"taskId":"a","status":"working","createdAt":"2025-11-25T00:00:00Z","lastUpdatedAt":"2025-11-25T00:00:00Z","ttl":null}}}"#;
+    let call = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","task":{}}}"#;
+    assert_eq!(exchange("2025-11-25", "client", call, Some(task)), []);
     for (revision, request, reply) in clean_exchanges {
         assert_eq!(
             exchange(revision, "client", request, *reply),

@@ -446,9 +446,23 @@ fn result(
         }
         return;
     }
-    // 2025-11-25: a task-augmented request is answered with a `CreateTaskResult`,
-    // not the method's own result; its shape is left to the schema cross-check.
+    // 2025-11-25: a task-augmented request is answered with a `CreateTaskResult`
+    // (when the receiver supports tasks for it; otherwise with the method's own
+    // result), so the method's result shape is not required of it.
     if revision == Revision::Mcp2025_11_25 && params.is_some_and(|p| p.get("task").is_some()) {
+        if let Some(task) = result.get("task") {
+            let status = task.get("status");
+            if status.as_ref().and_then(Raw::as_string).as_deref() != Some("working") {
+                out.flag(
+                    "mcp.tasks.initial-working",
+                    at(&at(pointer, "task"), "status"),
+                    format!(
+                        "a created task has status {}, not \"working\"",
+                        status.as_ref().map_or("(none)", Raw::as_str)
+                    ),
+                );
+            }
+        }
         return;
     }
     match method {
