@@ -131,8 +131,12 @@ pub enum Reply {
 pub struct Exchange {
     /// What the peer answered.
     pub reply: Reply,
-    /// The mandatory rule ids `validate_reply` must report, exactly.
+    /// The mandatory rule ids the reply breaks, exactly: its own (`validate` as
+    /// sent by the peer) and the exchange's (`validate_reply`).
     pub violations: Vec<String>,
+    /// Non-mandatory rule ids the reply must be reported for (among others).
+    #[serde(default)]
+    pub advisories: Vec<String>,
 }
 
 /// Why the spec leaves a vector to the implementation: both sides quoted.
@@ -425,7 +429,10 @@ fn check(v: &Vector) -> Result<(), String> {
             return Err(format!("rule `{}` is listed twice", r.id));
         }
     }
-    let exchange_violations = v.exchange.iter().flat_map(|e| &e.violations);
+    let exchange_violations = v
+        .exchange
+        .iter()
+        .flat_map(|e| e.violations.iter().chain(&e.advisories));
     for id in v
         .violations
         .iter()

@@ -168,6 +168,13 @@ fn mandatory(vs: &[Violation]) -> BTreeSet<String> {
         .collect()
 }
 
+fn advisory_ids(vs: &[Violation]) -> BTreeSet<&'static str> {
+    vs.iter()
+        .filter(|v| !v.level.is_mandatory())
+        .map(|v| v.rule)
+        .collect()
+}
+
 fn violation_json(v: &Violation) -> Value {
     json!({
         "rule": v.rule,
@@ -246,11 +253,7 @@ fn run(v: &Vector) -> Result<(), String> {
             "mandatory violations: expected {expected:?}, validate reported {got:?}"
         ));
     }
-    let advisories: BTreeSet<&str> = found
-        .iter()
-        .filter(|f| !f.level.is_mandatory())
-        .map(|f| f.rule)
-        .collect();
+    let advisories = advisory_ids(&found);
     for a in &v.advisories {
         if !advisories.contains(a.as_str()) {
             problems.push(format!("advisory `{a}` not reported (got {advisories:?})"));
@@ -276,9 +279,11 @@ fn run(v: &Vector) -> Result<(), String> {
     });
     if let Some(exchange) = &v.exchange {
         let request = lifted.as_ref().ok_or("an exchange's request must lift")?;
+        let mut reply_advisories: BTreeSet<&str> = BTreeSet::new();
         let (reply_got, reply_snapshot) = match &exchange.reply {
             Reply::Nothing => {
                 let vs = spec::validate_reply(request, None, v.profile);
+                reply_advisories.extend(advisory_ids(&vs));
                 (
                     mandatory(&vs),
                     json!({ "reply": "nothing", "exchange": vs.iter().map(violation_json).collect::<Vec<_>>() }),
@@ -287,10 +292,12 @@ fn run(v: &Vector) -> Result<(), String> {
             Reply::Frame(text) => {
                 let own = spec::validate(text.as_bytes(), peer(v.profile));
                 let mut got = mandatory(&own);
+                reply_advisories.extend(advisory_ids(&own));
                 let mut ex = Vec::new();
                 if let Ok(reply) = lift(text.as_bytes()) {
                     ex = spec::validate_reply(request, Some(&reply), v.profile);
                     got.extend(mandatory(&ex));
+                    reply_advisories.extend(advisory_ids(&ex));
                 }
                 (
                     got,
@@ -308,6 +315,13 @@ fn run(v: &Vector) -> Result<(), String> {
             problems.push(format!(
                 "reply violations: expected {expected:?}, reported {reply_got:?}"
             ));
+        }
+        for a in &exchange.advisories {
+            if !reply_advisories.contains(a.as_str()) {
+                problems.push(format!(
+                    "reply advisory `{a}` not reported (got {reply_advisories:?})"
+                ));
+            }
         }
         snapshot["exchange"] = reply_snapshot;
     }

@@ -84,15 +84,15 @@ def text(frame):
 
 
 def vec(path, description, frame, *, rules=(), refused=None, violations=(), advisories=(),
-        answer=None, reply=None, reply_violations=None, ambiguity=None, sender="client",
-        frame_hex=None):
+        answer=None, reply=None, reply_violations=None, reply_advisories=(), ambiguity=None,
+        sender="client", frame_hex=None):
     """One vector. `path` is `<folder>/<verdict>_<slug>`; `refused` is (rule, pointer)."""
     assert path not in VECTORS, path
     profile = "jsonrpc-2.0" if path.startswith("jsonrpc-2.0/") else path.split("/")[1]
     ids = list(rules)
     if refused:
         violations = [refused[0]]
-    for rid in list(violations) + list(advisories) + list(reply_violations or []):
+    for rid in list(violations) + list(advisories) + list(reply_violations or []) + list(reply_advisories):
         if rid not in ids:
             ids.append(rid)
     entries = []
@@ -120,6 +120,8 @@ def vec(path, description, frame, *, rules=(), refused=None, violations=(), advi
             "reply": NOTHING if reply is None else {"frame": text(reply)},
             "violations": list(reply_violations or []),
         }
+        if reply_advisories:
+            v["exchange"]["advisories"] = list(reply_advisories)
     if ambiguity is not None:
         v["ambiguity"] = ambiguity
     VECTORS[path] = v
@@ -534,6 +536,9 @@ def mcp(rev):
                       ["JSON-RPC 2.0 §5: \"If there was an error in detecting the id in the Request object (e.g. Parse error/Invalid Request), it MUST be Null.\"",
                        f"MCP {rev} schema: `RequestId` is [\"string\", \"integer\"], no null" + (" and `JSONRPCError.required` includes id, so the response is unrepresentable." if i <= 2 else "; 2025-11-25 makes id optional: \"except in error cases where the ID could not be read due a malformed request\".")],
                       "Accepted (JSON-RPC is MCP's base and requires it); reported at SHOULD NOT as mcp.base.error-id-null, since MCP SDK schemas reject it (ModelContextProtocol.jl#16, fast-mcp#66)."))
+    vec(f"{d}/n_method-rpc-reserved", "A method named rpc.* for an application purpose: reserved by JSON-RPC 2.0 §4, which MCP messages MUST follow.",
+        mreq(rev, 1, "rpc.tools"), violations=["jsonrpc.request.method-rpc-reserved"],
+        answer=err(-32601, id="1"))
     x = f"{base}/exchange"
     idrule = "mcp.base.response-id-match" if i <= 2 else "mcp.base.result-response-id"
     errrule = "mcp.base.response-id-match" if i <= 2 else "mcp.base.error-response-id"
@@ -691,6 +696,12 @@ def mcp(rev):
         vec(f"{B}/y_batch-answered", "Exchange: a batch answered with an array of responses.",
             two, answer=batch(res("tools", id="1"), res("prompts", id="2")),
             reply=[ok(1, {"tools": []}), ok(2, {"prompts": []})], reply_violations=[], rules=["mcp.batch.must-receive"])
+        vec(f"{B}/y_batch-answered-partially", "Exchange: a batch of two requests answered with one response (SHOULD: one Response object per Request object).",
+            two, answer=batch(res("tools", id="1"), res("prompts", id="2")),
+            reply=[ok(1, {"tools": []})], reply_violations=[], reply_advisories=["jsonrpc.batch.one-response-per-request"])
+        vec(f"{B}/y_batch-answered-not-array", "Exchange: a batch of one request answered with a single response, not an Array (the Server should respond with an Array).",
+            [mreq(rev, 1, "tools/list")], answer=batch(res("tools", id="1")),
+            reply=ok(1, {"tools": []}), reply_violations=[], reply_advisories=["jsonrpc.batch.respond-array"])
         vec(f"{B}/n_batch-rejected", "Exchange: a batch rejected as a whole with -32600 (python-sdk#934): 2025-03-26 implementations MUST support receiving batches.",
             two, answer=batch(res("tools", id="1"), res("prompts", id="2")),
             reply=fail(None, -32600, "Batches are not supported"), reply_violations=["mcp.batch.must-receive"])
@@ -859,6 +870,15 @@ def mcp(rev):
         reply=mres(rev, 1, {"tools": [{"name": "echo"}]}, cacheable=True),
         reply_violations=["mcp.tools.input-schema-not-null"] if i >= 3 else ["mcp.schema.result"])
     call = mreq(rev, 2, "tools/call", {"name": "echo", "arguments": {"text": "hi"}})
+    if i >= 3:
+        vec(f"{T}/y_list-result-tool-name-format", "Exchange: a tool named \"my tool!\": names SHOULD use only A-Z, a-z, 0-9, _, - and . (reported, not a failure).",
+            mreq(rev, 1, "tools/list"), answer=res("tools", id="1"),
+            reply=mres(rev, 1, {"tools": [dict(TOOL, name="my tool!")]}, cacheable=True), reply_violations=[],
+            reply_advisories=["mcp.tools.name-format"])
+        vec(f"{T}/y_list-result-tool-name-duplicate", "Exchange: two tools named echo: tool names SHOULD be unique within a server.",
+            mreq(rev, 1, "tools/list"), answer=res("tools", id="1"),
+            reply=mres(rev, 1, {"tools": [TOOL, TOOL]}, cacheable=True), reply_violations=[],
+            reply_advisories=["mcp.tools.name-unique"])
     vec(f"{T}/y_call-result", "Exchange: tools/call answered with text content.", call, answer=res("content", id="2"),
         reply=mres(rev, 2, {"content": TEXT}), reply_violations=[], rules=["mcp.schema.result"])
     vec(f"{T}/y_call-result-is-error", "Exchange: a tool execution error reported in the result with isError: true, not as a protocol error.",
