@@ -39,7 +39,7 @@ pub fn lift_with<'a>(frame: &'a [u8], limits: &Limits) -> Result<Frame<'a>, Refu
             ),
         ));
     }
-    let text = match std::str::from_utf8(frame) {
+    let text = match utf8(frame) {
         Ok(text) => text,
         Err(e) => {
             return Err(Refusal::new(
@@ -67,6 +67,17 @@ pub fn lift_with<'a>(frame: &'a [u8], limits: &Limits) -> Result<Frame<'a>, Refu
                 Err(e) => Err(Refusal::syntax(frame, e)),
             }
         }
+    }
+}
+
+/// Checks UTF-8 (RFC 8259 §8.1) once for the whole frame. `simdutf8` picks AVX2
+/// or SSE4.2 at run time and checks ASCII several times faster than
+/// `str::from_utf8`, which matters on megabyte frames (a base64 blob is nothing but
+/// ASCII); only on failure is the text checked again by `std`, for the offset.
+fn utf8(frame: &[u8]) -> Result<&str, std::str::Utf8Error> {
+    match simdutf8::basic::from_utf8(frame) {
+        Ok(text) => Ok(text),
+        Err(_) => std::str::from_utf8(frame),
     }
 }
 
