@@ -1078,6 +1078,9 @@ fn conforming_traffic_is_clean() {
             r#"{"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"notifications":{},"_meta":{"io.modelcontextprotocol/subscriptionId":1}}}"#,
         ),
     ];
+    // A `_meta` inside application data is the application's.
+    let args = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{"_meta":{"-odd key":1}}}}"#;
+    assert_eq!(frame("2025-06-18", "client", args), []);
     for (revision, from, text) in clean_frames {
         assert_eq!(frame(revision, from, text), [], "{revision} {from}: {text}");
     }

@@ -31,6 +31,20 @@ pub(super) fn walk(value: &Raw<'_>, pointer: &str, revision: Revision, out: &mut
     }
 }
 
+/// Members whose values are the application's data, not MCP's: a `_meta` key
+/// inside them is whatever the application chose (tool arguments, structured
+/// results, JSON Schemas, log and error data, experimental capabilities, an
+/// elicitation's answers), so the walk does not enter them.
+const OPAQUE: &[&str] = &[
+    "arguments",
+    "structuredContent",
+    "inputSchema",
+    "outputSchema",
+    "requestedSchema",
+    "data",
+    "experimental",
+];
+
 fn walk_at(value: &Raw<'_>, pointer: &str, revision: Revision, out: &mut Report, depth: usize) {
     if depth > MAX_DEPTH {
         return;
@@ -43,8 +57,15 @@ fn walk_at(value: &Raw<'_>, pointer: &str, revision: Revision, out: &mut Report,
                 let meta_key = meta_key.decoded();
                 check_key(&meta_key, &meta_value, &at(&here, &meta_key), revision, out);
             }
+            continue;
         }
-        walk_at(&member, &here, revision, out, depth + 1);
+        // `content` is content blocks (an array, walked) or, in an elicitation
+        // result, the user's answers (an object, not walked).
+        let opaque = OPAQUE.contains(&name.as_ref())
+            || (name == "content" && member.kind() == crate::scan::ValueKind::Object);
+        if !opaque {
+            walk_at(&member, &here, revision, out, depth + 1);
+        }
     }
     for (i, element) in value.elements().enumerate() {
         walk_at(
