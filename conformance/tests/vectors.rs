@@ -13,6 +13,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+use harness::codes::{self, CodeRange};
 use harness::fuzzing::{check_roundtrip, Outcome};
 use harness::ir::describe;
 use harness::spec::{self, Check, Violation};
@@ -260,6 +261,21 @@ fn run(v: &Vector) -> Result<(), String> {
         }
     }
 
+    // Every code an answer names exists under the revision: a code the spec
+    // defines for it, or one of the ranges left to implementations.
+    if let Some(answer) = &v.answer {
+        for code in answer_codes(answer) {
+            let known = codes::lookup(code, revision).is_some()
+                || matches!(
+                    codes::range_of(code, revision),
+                    CodeRange::ServerDefined | CodeRange::Application
+                );
+            if !known {
+                problems.push(format!("answer code {code} is not a {revision} code"));
+            }
+        }
+    }
+
     let lifted = lift(&v.frame).ok();
     if let (Some(frame), Some(answer)) = (&lifted, &v.answer) {
         // Only a clean frame is answered per element; a broken one gets an error.
@@ -290,6 +306,11 @@ fn run(v: &Vector) -> Result<(), String> {
                 )
             }
             Reply::Frame(text) => {
+                // The reply keeps every member through the codec too: error `data`,
+                // unknown members and `_meta` are what SDKs dropped.
+                if let Err(f) = check_roundtrip(text.as_bytes()) {
+                    problems.push(format!("codec broke a promise on the reply: {f}"));
+                }
                 let own = spec::validate(text.as_bytes(), peer(v.profile));
                 let mut got = mandatory(&own);
                 reply_advisories.extend(advisory_ids(&own));
@@ -350,6 +371,14 @@ fn run(v: &Vector) -> Result<(), String> {
             v.path.display(),
             problems.join("\n  - ")
         ))
+    }
+}
+
+fn answer_codes(answer: &Answer) -> Vec<i64> {
+    match answer {
+        Answer::Error { codes, .. } => codes.clone(),
+        Answer::Batch(items) => items.iter().flat_map(answer_codes).collect(),
+        Answer::Nothing | Answer::Result { .. } => Vec::new(),
     }
 }
 
