@@ -110,6 +110,22 @@ impl<'a> Located<'a> {
     }
 }
 
+/// How many [`Field`]s there are: the size of [`Object::fields`].
+const FIELDS: usize = 9;
+
+/// An object's members as scanned: the slots in wire order, and each modelled
+/// field's value by `Field as usize`, so no lookup walks the slots.
+struct Object<'a> {
+    slots: Vec<Slot<'a>>,
+    fields: [Option<Located<'a>>; FIELDS],
+}
+
+impl<'a> Object<'a> {
+    fn get(&self, field: Field) -> Option<Located<'a>> {
+        self.fields[field as usize]
+    }
+}
+
 impl<'a> Lifter<'a> {
     fn invalid<T>(
         &self,
@@ -130,7 +146,7 @@ impl<'a> Lifter<'a> {
     fn frame(&mut self) -> Result<Frame<'a>, Failure> {
         self.scanner.skip_ws();
         let frame = match self.scanner.peek() {
-            Some(b'{') => Frame::Single(self.message(0, String::new())?),
+            Some(b'{') => Frame::Single(self.message(0, None)?),
             Some(b'[') => self.batch()?,
             _ => {
                 let start = self.scanner.pos;
@@ -169,14 +185,14 @@ impl<'a> Lifter<'a> {
         let mut messages = Vec::new();
         loop {
             self.scanner.skip_ws();
-            let mut pointer = String::new();
-            push_token(&mut pointer, &messages.len().to_string());
             if self.scanner.peek() == Some(b'{') {
-                messages.push(self.message(1, pointer)?);
+                messages.push(self.message(1, Some(messages.len()))?);
             } else {
                 let start = self.scanner.pos;
                 let (s, _) = self.scanner.value(1)?;
                 let kind = ValueKind::of_first_byte(self.text.as_bytes()[s]);
+                let mut pointer = String::new();
+                push_token(&mut pointer, &messages.len().to_string());
                 return self.invalid(
                     Rule::FrameType,
                     pointer,
@@ -196,13 +212,14 @@ impl<'a> Lifter<'a> {
     }
 
     /// Scans an object at nesting `depth` (0 for the frame) into its slots,
-    /// refusing duplicate names. `modelled` says which names are modelled.
+    /// refusing duplicate names. `modelled` says which names are modelled; `at`
+    /// makes the object's JSON Pointer, only when a refusal needs it.
     fn object(
         &mut self,
         depth: usize,
-        at: &str,
+        at: &dyn Fn() -> String,
         modelled: fn(&str) -> Option<Field>,
-    ) -> Result<Vec<(Slot<'a>, Located<'a>)>, Failure> {
+    ) -> Result<Object<'a>, Failure> {
         let s = &mut self.scanner;
         let open = s.pos;
         s.eat(b'{')?;
@@ -213,12 +230,15 @@ impl<'a> Lifter<'a> {
                 offset: open,
             }));
         }
-        let mut slots: Vec<(Slot<'a>, Located<'a>)> = Vec::with_capacity(6);
+        let mut object = Object {
+            slots: Vec::with_capacity(6),
+            fields: [None; FIELDS],
+        };
         let mut index: Option<std::collections::HashSet<Vec<u16>>> = None;
         s.skip_ws();
         if s.peek() == Some(b'}') {
             s.pos += 1;
-            return Ok(slots);
+            return Ok(object);
         }
         loop {
             let s = &mut self.scanner;
@@ -232,20 +252,39 @@ impl<'a> Lifter<'a> {
             s.skip_ws();
             let (start, end) = s.value(depth + 1)?;
             let key_token = JsonStr(Cow::Borrowed(&self.text[key.start..key.end]));
-            // Linear below a handful of members (the common case); hashed above, so
-            // an object with 100,000 members costs no more than it should.
-            let duplicate = if slots.len() < 16 {
-                slots
-                    .iter()
-                    .any(|(slot, _)| slot.key.same_value(&key_token))
+            let value = Located {
+                text: &self.text[start..end],
+                offset: start,
+            };
+            // Names without escapes (nearly all) are their own decoded value.
+            let field = if key.escaped {
+                modelled(&key_token.decoded())
             } else {
-                let index = index.get_or_insert_with(|| {
-                    slots.iter().map(|(slot, _)| slot.key.units()).collect()
-                });
-                !index.insert(key_token.units())
+                modelled(&self.text[key.start + 1..key.end - 1])
+            };
+            // A duplicate of a modelled name is the same field, however it is
+            // spelled; an extra can only duplicate another extra. Linear below a
+            // handful of extras (the common case); hashed above, so an object
+            // with 100,000 members costs no more than it should.
+            let duplicate = match field {
+                Some(f) => object.fields[f as usize].is_some(),
+                None if object.slots.len() < 16 => object.slots.iter().any(|slot| {
+                    matches!(slot.value, SlotValue::Extra(_)) && slot.key.same_value(&key_token)
+                }),
+                None => {
+                    let index = index.get_or_insert_with(|| {
+                        object
+                            .slots
+                            .iter()
+                            .filter(|slot| matches!(slot.value, SlotValue::Extra(_)))
+                            .map(|slot| slot.key.units())
+                            .collect()
+                    });
+                    !index.insert(key_token.units())
+                }
             };
             if duplicate {
-                let mut pointer = at.to_owned();
+                let mut pointer = at();
                 push_token(&mut pointer, &key_token.decoded());
                 return self.invalid(
                     Rule::DuplicateMember,
@@ -254,57 +293,58 @@ impl<'a> Lifter<'a> {
                     format!("member {} appears more than once", key_token.raw()),
                 );
             }
-            let value = Located {
-                text: &self.text[start..end],
-                offset: start,
-            };
-            let slot_value = match modelled(&key_token.decoded()) {
-                Some(field) => SlotValue::Field(field),
+            let slot_value = match field {
+                Some(f) => {
+                    object.fields[f as usize] = Some(value);
+                    SlotValue::Field(f)
+                }
                 None => SlotValue::Extra(Raw::trusted(value.text)),
             };
-            slots.push((
-                Slot {
-                    key: key_token,
-                    value: slot_value,
-                },
-                value,
-            ));
+            object.slots.push(Slot {
+                key: key_token,
+                value: slot_value,
+            });
             let s = &mut self.scanner;
             s.skip_ws();
             match s.peek() {
                 Some(b',') => s.pos += 1,
                 _ => {
                     s.eat(b'}')?;
-                    return Ok(slots);
+                    return Ok(object);
                 }
             }
         }
     }
 
-    fn message(&mut self, depth: usize, at: String) -> Result<Message<'a>, Failure> {
+    /// Lifts the message object at the cursor: the frame (`index` `None`) or
+    /// element `index` of a batch.
+    fn message(&mut self, depth: usize, index: Option<usize>) -> Result<Message<'a>, Failure> {
+        // The message's JSON Pointer is only built for a refusal: a batch of
+        // small messages must not pay an allocation per element for it.
+        let at = || {
+            let mut pointer = String::new();
+            if let Some(i) = index {
+                push_token(&mut pointer, &i.to_string());
+            }
+            pointer
+        };
         let open = self.scanner.pos;
         let members = self.object(depth, &at, Field::envelope)?;
-        let find = |field: Field| {
-            members.iter().find_map(|(slot, located)| match slot.value {
-                SlotValue::Field(f) if f == field => Some(*located),
-                _ => None,
-            })
-        };
-        let pointer = |field: Field| format!("{at}/{}", field.name());
+        let pointer = |field: Field| format!("{}/{}", at(), field.name());
         let (jsonrpc, id, method, params, result, error) = (
-            find(Field::Jsonrpc),
-            find(Field::Id),
-            find(Field::Method),
-            find(Field::Params),
-            find(Field::Result),
-            find(Field::Error),
+            members.get(Field::Jsonrpc),
+            members.get(Field::Id),
+            members.get(Field::Method),
+            members.get(Field::Params),
+            members.get(Field::Result),
+            members.get(Field::Error),
         );
 
         // The version first: without it nothing else is JSON-RPC 2.0.
         let Some(jsonrpc) = jsonrpc else {
             return self.invalid(
                 Rule::VersionMissing,
-                at,
+                at(),
                 open,
                 "member \"jsonrpc\" is missing; it must be exactly \"2.0\"".to_owned(),
             );
@@ -351,7 +391,7 @@ impl<'a> Lifter<'a> {
             (None, None, None) => {
                 return self.invalid(
                     Rule::KindMissing,
-                    at,
+                    at(),
                     open,
                     "none of \"method\", \"result\" or \"error\": not a request or a response"
                         .to_owned(),
@@ -382,18 +422,17 @@ impl<'a> Lifter<'a> {
         // `params` is modelled on requests and notifications only; on a response
         // no field holds it, and `lower` would drop it. Keep it as an extra member
         // (found by fuzzing: corpus/regressions/roundtrip_bytes/lossless-params-on-response-dropped.json).
-        let request_like = method.is_some();
+        let mut slots = members.slots;
+        if let (None, Some(params)) = (method, params) {
+            for slot in &mut slots {
+                if matches!(slot.value, SlotValue::Field(Field::Params)) {
+                    slot.value = SlotValue::Extra(Raw::trusted(params.text));
+                }
+            }
+        }
         let layout = Layout {
             jsonrpc: Some(jsonrpc_token),
-            slots: members
-                .into_iter()
-                .map(|(mut slot, located)| {
-                    if !request_like && matches!(slot.value, SlotValue::Field(Field::Params)) {
-                        slot.value = SlotValue::Extra(Raw::trusted(located.text));
-                    }
-                    slot
-                })
-                .collect(),
+            slots,
         };
 
         if let Some(method) = method {
@@ -445,7 +484,7 @@ impl<'a> Lifter<'a> {
             let Some(id) = id else {
                 return self.invalid(
                     Rule::ResponseIdMissing,
-                    at,
+                    at(),
                     open,
                     "a success response must carry the \"id\" of the request it answers".to_owned(),
                 );
@@ -475,15 +514,10 @@ impl<'a> Lifter<'a> {
         // this keeps the envelope pass free of a special case.
         let saved = self.scanner.pos;
         self.scanner.pos = error.offset;
-        let members = self.object(0, at, Field::error_member);
+        let members = self.object(0, &|| at.to_owned(), Field::error_member);
         self.scanner.pos = saved;
         let members = members?;
-        let find = |field: Field| {
-            members.iter().find_map(|(slot, located)| match slot.value {
-                SlotValue::Field(f) if f == field => Some(*located),
-                _ => None,
-            })
-        };
+        let find = |field: Field| members.get(field);
         let code = match find(Field::Code) {
             None => {
                 return self.invalid(
@@ -537,7 +571,7 @@ impl<'a> Lifter<'a> {
             data: find(Field::Data).map(|d| Raw::trusted(d.text)),
             layout: Layout {
                 jsonrpc: None,
-                slots: members.into_iter().map(|(slot, _)| slot).collect(),
+                slots: members.slots,
             },
         })
     }

@@ -126,6 +126,8 @@ impl ValueKind {
 pub(crate) struct StrToken {
     pub start: usize,
     pub end: usize,
+    /// Whether the token holds an escape: without one, its body is its value.
+    pub escaped: bool,
 }
 
 pub(crate) type Scan<T> = Result<T, SyntaxError>;
@@ -238,6 +240,7 @@ impl<'a> Scanner<'a> {
     pub(crate) fn string(&mut self) -> Scan<StrToken> {
         let start = self.pos;
         self.eat(b'"')?;
+        let mut escaped = false;
         loop {
             self.skip_plain();
             let Some(&b) = self.bytes.get(self.pos) else {
@@ -249,9 +252,13 @@ impl<'a> Scanner<'a> {
                     return Ok(StrToken {
                         start,
                         end: self.pos,
+                        escaped,
                     });
                 }
-                b'\\' => self.escape()?,
+                b'\\' => {
+                    escaped = true;
+                    self.escape()?;
+                }
                 0..=0x1f => return self.err(SyntaxKind::ControlCharacterInString),
                 _ => self.pos += 1,
             }

@@ -271,3 +271,36 @@ fn every_rule_is_tested_here() {
         );
     }
 }
+
+/// `lift` finds duplicates by field for modelled names and among extras only for
+/// the rest (linear, then hashed past 16 members): each path, with escapes, and
+/// the batch element's pointer built only when refusing.
+#[test]
+fn duplicates_are_found_on_every_path() {
+    refused(
+        br#"{"jsonrpc":"2.0","x":1,"method":"x","\u0078":2}"#,
+        -32600,
+        "jsonrpc.duplicate-member",
+        "/x",
+    );
+    refused(
+        br#"{"jsonrpc":"2.0","m\u0065thod":"a","id":1,"method":"b"}"#,
+        -32600,
+        "jsonrpc.duplicate-member",
+        "/method",
+    );
+    refused(
+        br#"[{"jsonrpc":"2.0","method":"a"},{"jsonrpc":"2.0","method":"a","p":1,"p":2}]"#,
+        -32600,
+        "jsonrpc.duplicate-member",
+        "/1/p",
+    );
+    let many: Vec<String> = (0..20).map(|i| format!("\"m{i}\":{i}")).collect();
+    let frame = format!(
+        r#"{{"jsonrpc":"2.0","method":"a",{},"\u006d3":0}}"#,
+        many.join(",")
+    );
+    refused(frame.as_bytes(), -32600, "jsonrpc.duplicate-member", "/m3");
+    // An extra named like a modelled error member is no duplicate of it.
+    assert!(lift(br#"{"jsonrpc":"2.0","method":"a","code":1,"message":"m"}"#).is_ok());
+}
