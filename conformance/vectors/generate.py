@@ -1076,6 +1076,19 @@ def mcp(rev):
         vec(f"{O}/y_elicitation-create", "elicitation/create from the server (form mode).",
             rq(9, "elicitation/create", {"message": "Your name?", "requestedSchema": {"type": "object", "properties": {"name": {"type": "string"}}}}),
             sender="server", rules=["mcp.schema.request-params"])
+    if pre5:
+        vec(f"{O}/y_roots-list", "roots/list from the server.", rq(10, "roots/list"), sender="server",
+            rules=["mcp.schema.request-params"])
+        vec(f"{O}/y_sampling-create-message", "sampling/createMessage from the server.",
+            rq(11, "sampling/createMessage", {"messages": [{"role": "user", "content": {"type": "text", "text": "Hi"}}], "maxTokens": 100}),
+            sender="server", rules=["mcp.schema.request-params"])
+        vec(f"{O}/n_sampling-without-max-tokens", "sampling/createMessage without maxTokens (REQUIRED).",
+            rq(11, "sampling/createMessage", {"messages": []}), sender="server", violations=["mcp.schema.request-params"])
+        vec(f"{O}/y_roots-list-answered", "Exchange: the client answers roots/list with its roots.",
+            rq(10, "roots/list"), sender="server", reply=ok(10, {"roots": [{"uri": "file:///home/user/project", "name": "project"}]}),
+            reply_violations=[], rules=["mcp.schema.result"])
+        vec(f"{O}/n_roots-list-answered-without-roots", "Exchange: the client answers roots/list without roots.",
+            rq(10, "roots/list"), sender="server", reply=ok(10, {}), reply_violations=["mcp.schema.result"])
     if not pre5:
         vec(f"{O}/n_server-request-on-stdio", "A server-to-client request (roots/list) in 2026-07-28: the server MUST NOT write JSON-RPC requests; it uses MRTR.",
             rq(9, "roots/list"), sender="server", violations=["mcp.r5.stdio.no-server-requests"])
