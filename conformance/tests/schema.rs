@@ -55,6 +55,7 @@ const DIVERGENCES: &[(&str, &str, &str)] = &[
     ("mcp/2026-07-28/errors/resource-not-found-answered-32002", "reply", "retired codes are prose; the schema's `Error.code` is any integer"),
     ("mcp/2026-07-28/tools/call-input-required-empty", "reply", "\"At least one of inputRequests or requestState MUST be present\" is only the description of `InputRequiredResult`"),
     ("mcp/2026-07-28/tools/call-result-type-unknown", "reply", "an unrecognized `resultType` \"MUST be considered invalid\" (prose); the schema types it as any string"),
+    ("mcp/2025-11-25/tools/call-as-task-created-completed", "reply", "\"Tasks MUST begin in the `working` status when created\" is prose; `Task.status` takes any TaskStatus"),
     // Exchange rules: the schema judges one message, never a request and its reply.
     ("mcp/*/exchange/id-string-answered-as-number", "reply", "the id echo is a property of the pair; each message alone is schema-valid"),
     ("mcp/*/exchange/id-rounded-past-2-53", "reply", "the id echo is a property of the pair"),
@@ -312,9 +313,15 @@ fn parts(v: &Vector, schema: &mut Schema) -> Vec<Part> {
                 Direction::ClientToServer => "ClientRequest",
                 Direction::ServerToClient => "ServerRequest",
             };
-            schema
-                .member_for_method(union, &r.method.decoded())
-                .and_then(|d| result_def(schema, &d))
+            // 2025-11-25: a task-augmented request is answered with a CreateTaskResult.
+            let task = r.params.as_ref().is_some_and(|p| p.get("task").is_some());
+            if task && schema.def("CreateTaskResult").is_some() {
+                Some("CreateTaskResult".to_owned())
+            } else {
+                schema
+                    .member_for_method(union, &r.method.decoded())
+                    .and_then(|d| result_def(schema, &d))
+            }
         }
         _ => None,
     };

@@ -870,6 +870,16 @@ def mcp(rev):
         reply=mres(rev, 1, {"tools": [{"name": "echo"}]}, cacheable=True),
         reply_violations=["mcp.tools.input-schema-not-null"] if i >= 3 else ["mcp.schema.result"])
     call = mreq(rev, 2, "tools/call", {"name": "echo", "arguments": {"text": "hi"}})
+    if i == 3:
+        tcall = mreq(rev, 4, "tools/call", {"name": "long_job", "arguments": {}, "task": {"ttl": 60000}})
+        def created(status):
+            return ok(4, {"task": {"taskId": "task-1", "status": status, "createdAt": "2025-11-25T10:00:00Z",
+                                   "lastUpdatedAt": "2025-11-25T10:00:00Z", "ttl": 60000}})
+        vec(f"{T}/y_call-as-task", "Exchange: a task-augmented tools/call answered with a CreateTaskResult whose task is working.",
+            tcall, answer=res("task", id="4"), reply=created("working"), reply_violations=[],
+            rules=["mcp.tasks.initial-working"])
+        vec(f"{T}/n_call-as-task-created-completed", "Exchange: a created task whose first status is completed: Tasks MUST begin in the working status when created.",
+            tcall, answer=res("task", id="4"), reply=created("completed"), reply_violations=["mcp.tasks.initial-working"])
     if i >= 3:
         vec(f"{T}/y_list-result-tool-name-format", "Exchange: a tool named \"my tool!\": names SHOULD use only A-Z, a-z, 0-9, _, - and . (reported, not a failure).",
             mreq(rev, 1, "tools/list"), answer=res("tools", id="1"),
