@@ -7,7 +7,8 @@
 
 Reads criterion's `<group>/<function>/new/estimates.json` (the median), the
 `wirecheck-facts.json` the `facts` bench writes (heap peaks, fidelity), and the
-fuzz summary `fuzz/nightly.sh` writes (`fuzz/out/summary.json`), if present.
+fuzz summary `fuzz/nightly.sh` writes (`fuzz/out/summary.json`, else the CI
+smoke's `target/fuzz-smoke/summary.json`), if present.
 Ratios are what hold across machines and load: every time is divided by another
 measured in the same run, so a busy machine moves both sides.
 """
@@ -91,7 +92,11 @@ def fmt_bytes(n):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--criterion", default=os.path.join(ROOT, "target", "criterion"))
-    parser.add_argument("--fuzz", default=os.path.join(ROOT, "fuzz", "out", "summary.json"))
+    # The nightly run's summary, else the CI smoke's (`.ci/run`), whichever exists.
+    fuzz_default = next((p for p in (os.path.join(ROOT, "fuzz", "out", "summary.json"),
+                                     os.path.join(ROOT, "target", "fuzz-smoke", "summary.json"))
+                         if os.path.exists(p)), os.path.join(ROOT, "fuzz", "out", "summary.json"))
+    parser.add_argument("--fuzz", default=fuzz_default)
     args = parser.parse_args()
     crit = args.criterion
     facts = load_json(os.path.join(crit, "wirecheck-facts.json")) or {}

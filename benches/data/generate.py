@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Writes the fixed message mix the benches read, deterministically.
 
-Run from anywhere: `python3 benches/data/generate.py`. CI runs it and checks
-`git diff --exit-code benches/data`, so the committed files are exactly what this
-script makes. Every frame is compact JSON (no whitespace between tokens), so the
+Run from anywhere: `python3 benches/data/generate.py`; with `--check` it writes
+nothing and fails if a committed file differs from what it would write (CI runs
+that). Every frame is compact JSON (no whitespace between tokens), so the
 codec's round trip must give it back byte for byte.
 
 The mix (issue 5):
@@ -18,6 +18,7 @@ import base64
 import hashlib
 import json
 import os
+import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -132,6 +133,8 @@ def batch():
 
 
 def main():
+    check = sys.argv[1:] == ["--check"]
+    stale = []
     for name, make in [
         ("ping", ping),
         ("tools_call", tools_call),
@@ -140,9 +143,21 @@ def main():
         ("batch", batch),
     ]:
         text = compact(make())
-        with open(os.path.join(HERE, f"{name}.json"), "w", encoding="utf-8", newline="") as f:
+        path = os.path.join(HERE, f"{name}.json")
+        if check:
+            try:
+                with open(path, encoding="utf-8", newline="") as f:
+                    same = f.read() == text
+            except OSError:
+                same = False
+            if not same:
+                stale.append(path)
+            continue
+        with open(path, "w", encoding="utf-8", newline="") as f:
             f.write(text)
         print(f"{name}.json: {len(text.encode('utf-8'))} bytes")
+    if stale:
+        sys.exit("stale, run `python3 benches/data/generate.py`: " + ", ".join(stale))
 
 
 if __name__ == "__main__":
