@@ -53,6 +53,7 @@ pub fn check_roundtrip(input: &[u8]) -> Result<Outcome, Failure> {
             return Ok(Outcome::Refused(refusal));
         }
     };
+    check_lifted_is_json(input)?;
     let out = lower_to_vec(&frame);
     let (stripped_in, stripped_out) = (strip_whitespace(input), strip_whitespace(&out));
     if stripped_in != stripped_out {
@@ -111,11 +112,29 @@ fn kinds(frame: &Frame<'_>) -> Vec<crate::MessageKind> {
 /// On any bytes: lifting either succeeds or refuses coherently.
 pub fn check_refusal(input: &[u8]) -> Result<Option<Refusal>, Failure> {
     match lift(input) {
-        Ok(_) => Ok(None),
+        Ok(_) => check_lifted_is_json(input).map(|()| None),
         Err(refusal) => {
             check_refusal_of(input, &refusal)?;
             Ok(Some(refusal))
         }
+    }
+}
+
+/// Whatever lifts is JSON text: UTF-8 that `serde_json` parses. The round trip
+/// alone cannot see a lenient reader (a trailing comma, a raw control character
+/// in a string): its output equals its input, so the comparison passes.
+fn check_lifted_is_json(input: &[u8]) -> Result<(), Failure> {
+    if let Err(e) = std::str::from_utf8(input) {
+        return fail("lifted-only-json", format!("lifted, but not UTF-8: {e}"));
+    }
+    match serde_json::from_slice::<serde::de::IgnoredAny>(input) {
+        Ok(_) => Ok(()),
+        // serde_json stops at 128 levels; the codec's own limit is higher.
+        Err(e) if e.to_string().contains("recursion limit") => Ok(()),
+        Err(e) => fail(
+            "lifted-only-json",
+            format!("lifted, but serde_json rejects the input: {e}"),
+        ),
     }
 }
 
@@ -315,4 +334,31 @@ pub fn id_twins(id: &Id<'_>) -> Vec<Id<'static>> {
         Id::Null => twins.push(Id::int(0)),
     }
     twins
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The check a lenient reader would fail: it can fail, and it allows what the
+    /// codec may accept beyond serde_json's own recursion limit.
+    #[test]
+    fn only_json_may_lift() {
+        assert!(check_lifted_is_json(br#"{"jsonrpc":"2.0","method":"\ud800"}"#).is_ok());
+        for lenient in [
+            &br#"{"jsonrpc":"2.0","method":"x",}"#[..],
+            b"{\"jsonrpc\":\"2.0\",\"method\":\"a\tb\"}",
+            b"{\"jsonrpc\":\"2.0\",\"method\":\"\xff\"}",
+            b"\xef\xbb\xbf{\"jsonrpc\":\"2.0\",\"method\":\"x\"}",
+        ] {
+            let failure = check_lifted_is_json(lenient).unwrap_err();
+            assert_eq!(failure.property, "lifted-only-json");
+        }
+        let deep = format!(
+            r#"{{"jsonrpc":"2.0","method":"x","params":{}{}}}"#,
+            "[".repeat(200),
+            "]".repeat(200)
+        );
+        assert!(check_lifted_is_json(deep.as_bytes()).is_ok());
+    }
 }
