@@ -99,6 +99,11 @@ const MUTATIONS: &[Mutation] = &[
 /// The `fuzz_mutator!` body: mutates `data[..size]` in place into at most
 /// `max_size` bytes and returns the new size. `byte_mutate(data, size, max_size)`
 /// is the fallback for input that is not JSON (libFuzzer's `fuzzer_mutate`).
+///
+/// `max_size` may be below `size`: libFuzzer asks for a smaller input while it
+/// minimizes a crash (`-minimize_crash`, `cargo fuzz tmin`). The whole input is
+/// still parsed, never truncated to `max_size` first, so minimizing drops
+/// members instead of cutting the closing brace.
 pub fn mutate(
     data: &mut [u8],
     size: usize,
@@ -106,11 +111,15 @@ pub fn mutate(
     seed: u32,
     byte_mutate: impl FnOnce(&mut [u8], usize, usize) -> usize,
 ) -> usize {
+    let size = size.min(data.len());
     let max_size = max_size.min(data.len());
-    let size = size.min(max_size);
     let mut rng = Rng::new(u64::from(seed));
     if rng.below(BYTE_MUTATION_ONE_IN) != 0 {
-        if let Some((_, out)) = structural(&data[..size], &mut rng) {
+        // A few tries, for when a mutation grows the input past `max_size`.
+        for _ in 0..4 {
+            let Some((_, out)) = structural(&data[..size], &mut rng) else {
+                break;
+            };
             if out.len() <= max_size && out[..] != data[..size] {
                 data[..out.len()].copy_from_slice(&out);
                 return out.len();
@@ -730,6 +739,28 @@ mod tests {
             let n = mutate(&mut data, FRAME.len(), FRAME.len(), seed, |_, size, _| size);
             assert!(n <= FRAME.len());
         }
+    }
+
+    /// Crash minimization asks for `max_size < size` (libfuzzer-sys hands over
+    /// `max(size, max_size)` bytes): the input must shrink and stay JSON, or the
+    /// minimizer finds nothing (it once did, cutting the closing brace).
+    #[test]
+    fn minimizing_shrinks_by_structure() {
+        let input = br#"{"params":"","methow":false,"jsonrpc":"2.0","result":-19,"id":""}"#;
+        let mut shrunk_json = 0;
+        for seed in 0..200 {
+            let mut data = input.to_vec();
+            let max = input.len() - 1;
+            let n = mutate(&mut data, input.len(), max, seed, |_, _, max| max);
+            assert!(n <= max);
+            if serde_json::from_slice::<serde::de::IgnoredAny>(&data[..n]).is_ok() {
+                shrunk_json += 1;
+            }
+        }
+        assert!(
+            shrunk_json > 100,
+            "only {shrunk_json} of 200 shrunk inputs are JSON"
+        );
     }
 
     #[test]
