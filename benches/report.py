@@ -2,7 +2,7 @@
 """Prints the benches' results as ratios, in Markdown, from one criterion run.
 
     cargo bench -p wirecheck-benches
-    CARGO_TARGET_DIR=target cargo bench --manifest-path benches/lossless-value/Cargo.toml
+    CARGO_TARGET_DIR=$PWD/target cargo bench --manifest-path benches/lossless-value/Cargo.toml
     python3 benches/report.py [--criterion DIR] [--fuzz SUMMARY.json]
 
 Reads criterion's `<group>/<function>/new/estimates.json` (the median), the

@@ -3,8 +3,9 @@
 //! pick instead of wirecheck. Same groups and frames as `wirecheck-benches`, one
 //! function, `serde_value_lossless`, so `report.py` sets it beside the others.
 //!
-//! Run it into the main target folder, so criterion's results sit together:
-//! `CARGO_TARGET_DIR=target cargo bench --manifest-path benches/lossless-value/Cargo.toml`.
+//! Run it from the repository root into the main target folder (an absolute path:
+//! criterion resolves it from the bench's own folder), so the results sit together:
+//! `CARGO_TARGET_DIR=$PWD/target cargo bench --manifest-path benches/lossless-value/Cargo.toml`.
 
 use std::hint::black_box;
 use std::time::Duration;
