@@ -55,26 +55,30 @@ pub fn check_roundtrip(input: &[u8]) -> Result<Outcome, Failure> {
     };
     check_lifted_is_json(input)?;
     let out = lower_to_vec(&frame);
-    let (stripped_in, stripped_out) = (strip_whitespace(input), strip_whitespace(&out));
-    if stripped_in != stripped_out {
-        return fail(
-            "lossless",
-            format!(
-                "lower(lift(b)) differs from b beyond whitespace\n  in:  {}\n  out: {}",
-                String::from_utf8_lossy(&stripped_in),
-                String::from_utf8_lossy(&stripped_out)
-            ),
-        );
-    }
-    if stripped_in == input && out != input {
-        return fail(
-            "byte-identical",
-            format!(
-                "compact input did not come back byte for byte\n  in:  {}\n  out: {}",
-                String::from_utf8_lossy(input),
-                String::from_utf8_lossy(&out)
-            ),
-        );
+    // Output equal to the input byte for byte (every compact input) satisfies
+    // both checks below; stripping is the oracle's dearest step, so skip it then.
+    if out != input {
+        let (stripped_in, stripped_out) = (strip_whitespace(input), strip_whitespace(&out));
+        if stripped_in != stripped_out {
+            return fail(
+                "lossless",
+                format!(
+                    "lower(lift(b)) differs from b beyond whitespace\n  in:  {}\n  out: {}",
+                    String::from_utf8_lossy(&stripped_in),
+                    String::from_utf8_lossy(&stripped_out)
+                ),
+            );
+        }
+        if stripped_in == input {
+            return fail(
+                "byte-identical",
+                format!(
+                    "compact input did not come back byte for byte\n  in:  {}\n  out: {}",
+                    String::from_utf8_lossy(input),
+                    String::from_utf8_lossy(&out)
+                ),
+            );
+        }
     }
     match lift(&out) {
         Ok(again) => {
