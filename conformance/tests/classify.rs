@@ -1,34 +1,9 @@
 //! `wirecheck classify` as a user runs it: one JSON line per input line, the
 //! violations the rule model finds, and exit codes that mean something.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
 
-fn wirecheck(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_wirecheck"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut input = child.stdin.take().unwrap();
-    let stdin = stdin.to_vec();
-    let writer = std::thread::spawn(move || {
-        let _ = input.write_all(&stdin);
-    });
-    let out = child.wait_with_output().unwrap();
-    writer.join().unwrap();
-    out
-}
-
-fn records(out: &Output) -> Vec<serde_json::Value> {
-    String::from_utf8(out.stdout.clone())
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
-}
+use common::{records, wirecheck};
 
 fn rules(record: &serde_json::Value) -> Vec<&str> {
     record["violations"]

@@ -1,33 +1,8 @@
 //! The `wirecheck` binary as a user runs it: output format and exit codes.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
 
-fn wirecheck(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_wirecheck"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut input = child.stdin.take().unwrap();
-    let stdin = stdin.to_vec();
-    let writer = std::thread::spawn(move || {
-        let _ = input.write_all(&stdin);
-    });
-    let out = child.wait_with_output().unwrap();
-    writer.join().unwrap();
-    out
-}
-
-fn lines(out: &Output) -> Vec<serde_json::Value> {
-    String::from_utf8(out.stdout.clone())
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
-}
+use common::{records, wirecheck};
 
 #[test]
 fn roundtrip_writes_one_json_line_per_frame() {
@@ -37,7 +12,7 @@ fn roundtrip_writes_one_json_line_per_frame() {
     let stdout = String::from_utf8(out.stdout.clone()).unwrap();
     assert!(stdout
         .starts_with("{\"line\":1,\"ok\":{\"jsonrpc\":\"2.0\",\"id\":1.0,\"method\":\"ping\"}}\n"));
-    let records = lines(&out);
+    let records = records(&out);
     assert_eq!(records.len(), 2);
     assert_eq!(records[1]["line"], 3);
     assert_eq!(records[1]["refused"]["rule"], "jsonrpc.id-type");
@@ -73,7 +48,7 @@ fn hostile_lines_get_refusals_not_crashes() {
     input.extend_from_slice(b"\"}\n");
     let out = wirecheck(&["roundtrip", "-q", "--max-frame", "20000"], &input);
     assert_eq!(out.status.code(), Some(1));
-    let records = lines(&out);
+    let records = records(&out);
     let rules: Vec<&str> = records
         .iter()
         .map(|r| r["refused"]["rule"].as_str().unwrap())

@@ -1,7 +1,7 @@
 //! `wirecheck classify`: judge each frame of a transcript under one profile with
 //! the rule model ([`harness::spec`]), one JSON line per input line.
 
-use std::io::{self, Write};
+use std::io::Write;
 
 use harness::spec::{self, Level, Violation};
 use harness::{lift_with, Limits, Profile};
@@ -91,34 +91,24 @@ pub fn exit_for(tally: Tally, strict: bool) -> Exit {
 
 /// Runs against standard output, with a summary on standard error.
 pub fn main(inputs: &Inputs, profile: Profile, strict: bool, quiet: bool) -> Exit {
-    let stdout = io::stdout();
-    let mut out = io::BufWriter::new(stdout.lock());
-    let result = run(inputs, profile, &mut out).and_then(|t| {
-        out.flush()
-            .map(|()| t)
-            .map_err(|e| format!("cannot write output: {e}"))
-    });
-    match result {
-        Ok(tally) => {
-            if !quiet {
-                eprintln!(
-                    "wirecheck classify: {} frames under {} from the {}: {} clean, {} breaking a MUST, {} breaking only SHOULD-level rules{}",
-                    tally.frames,
-                    profile.revision,
-                    profile.direction.sender(),
-                    tally.clean,
-                    tally.mandatory,
-                    tally.advisory,
-                    if strict { " (--strict: these fail too)" } else { "" }
-                );
-            }
-            exit_for(tally, strict)
-        }
-        Err(e) => {
-            eprintln!("wirecheck classify: {e}");
-            Exit::Trouble
-        }
-    }
+    super::report_to_stdout(
+        "classify",
+        quiet,
+        |mut out| run(inputs, profile, &mut out),
+        |tally| {
+            format!(
+                "{} frames under {} from the {}: {} clean, {} breaking a MUST, {} breaking only SHOULD-level rules{}",
+                tally.frames,
+                profile.revision,
+                profile.direction.sender(),
+                tally.clean,
+                tally.mandatory,
+                tally.advisory,
+                if strict { " (--strict: these fail too)" } else { "" }
+            )
+        },
+        |tally| exit_for(*tally, strict),
+    )
 }
 
 #[cfg(test)]

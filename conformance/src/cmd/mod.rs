@@ -21,6 +21,38 @@ impl From<Exit> for std::process::ExitCode {
     }
 }
 
+/// Runs a subcommand whose report goes to standard output: buffers and flushes
+/// it, prints `summary` of the tally on standard error unless `quiet`, and maps
+/// the outcome to an exit code (`exit` of the tally, or trouble on I/O errors).
+pub fn report_to_stdout<T>(
+    name: &str,
+    quiet: bool,
+    run: impl FnOnce(&mut dyn std::io::Write) -> Result<T, String>,
+    summary: impl FnOnce(&T) -> String,
+    exit: impl FnOnce(&T) -> Exit,
+) -> Exit {
+    use std::io::Write as _;
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let result = run(&mut out).and_then(|t| {
+        out.flush()
+            .map(|()| t)
+            .map_err(|e| format!("cannot write output: {e}"))
+    });
+    match result {
+        Ok(tally) => {
+            if !quiet {
+                eprintln!("wirecheck {name}: {}", summary(&tally));
+            }
+            exit(&tally)
+        }
+        Err(e) => {
+            eprintln!("wirecheck {name}: {e}");
+            Exit::Trouble
+        }
+    }
+}
+
 /// A refusal as every report writes it, members in this order.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct RefusalRecord {

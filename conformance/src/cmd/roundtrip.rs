@@ -1,6 +1,6 @@
 //! `wirecheck roundtrip`: lift and lower each frame, one JSON line per input line.
 
-use std::io::{self, Write};
+use std::io::Write;
 
 use harness::{lift_with, lower_to_vec, Limits};
 
@@ -70,30 +70,20 @@ pub fn exit_for(tally: Tally) -> Exit {
     }
 }
 
-/// Runs against standard output, reporting trouble on standard error.
+/// Runs against standard output, with a summary on standard error.
 pub fn main(inputs: &Inputs, quiet: bool) -> Exit {
-    let stdout = io::stdout();
-    let mut out = io::BufWriter::new(stdout.lock());
-    let result = run(inputs, &mut out).and_then(|t| {
-        out.flush()
-            .map(|()| t)
-            .map_err(|e| format!("cannot write output: {e}"))
-    });
-    match result {
-        Ok(tally) => {
-            if !quiet {
-                eprintln!(
-                    "wirecheck roundtrip: {} frames, {} lifted, {} refused",
-                    tally.lifted + tally.refused,
-                    tally.lifted,
-                    tally.refused
-                );
-            }
-            exit_for(tally)
-        }
-        Err(e) => {
-            eprintln!("wirecheck roundtrip: {e}");
-            Exit::Trouble
-        }
-    }
+    super::report_to_stdout(
+        "roundtrip",
+        quiet,
+        |mut out| run(inputs, &mut out),
+        |tally| {
+            format!(
+                "{} frames, {} lifted, {} refused",
+                tally.lifted + tally.refused,
+                tally.lifted,
+                tally.refused
+            )
+        },
+        |tally| exit_for(*tally),
+    )
 }
