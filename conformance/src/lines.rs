@@ -74,6 +74,23 @@ pub struct Place {
     pub line: usize,
 }
 
+impl Place {
+    /// The start of a report record for this place: `{"file":…,"line":N` (the
+    /// file only when reading named files); the caller adds its members and `}`.
+    pub fn record_head(&self) -> io::Result<Vec<u8>> {
+        use io::Write as _;
+        let mut record = Vec::with_capacity(64);
+        record.push(b'{');
+        if let Some(file) = &self.file {
+            record.extend_from_slice(b"\"file\":");
+            serde_json::to_writer(&mut record, file)?;
+            record.push(b',');
+        }
+        write!(record, "\"line\":{}", self.line)?;
+        Ok(record)
+    }
+}
+
 impl Inputs {
     /// Calls `each` for every non-blank line of every input, in order. Blank
     /// lines (whitespace only) separate frames and are skipped, but counted.

@@ -48,14 +48,8 @@ pub fn run(inputs: &Inputs, profile: Profile, out: &mut impl Write) -> Result<Ta
         } else {
             tally.advisory += 1;
         }
-        let mut record = Vec::with_capacity(64);
-        record.push(b'{');
-        if let Some(file) = &place.file {
-            record.extend_from_slice(b"\"file\":");
-            serde_json::to_writer(&mut record, file)?;
-            record.push(b',');
-        }
-        write!(record, "\"line\":{},\"violations\":", place.line)?;
+        let mut record = place.record_head()?;
+        record.extend_from_slice(b",\"violations\":");
         serde_json::to_writer(&mut record, &violations)?;
         record.extend_from_slice(b"}\n");
         out.write_all(&record)

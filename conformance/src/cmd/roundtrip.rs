@@ -26,14 +26,7 @@ pub fn run(inputs: &Inputs, out: &mut impl Write) -> Result<Tally, String> {
     };
     let mut tally = Tally::default();
     inputs.for_each(|place, line| {
-        let mut record = Vec::with_capacity(64);
-        record.push(b'{');
-        if let Some(file) = &place.file {
-            record.extend_from_slice(b"\"file\":");
-            serde_json::to_writer(&mut record, file)?;
-            record.push(b',');
-        }
-        write!(record, "\"line\":{}", place.line)?;
+        let mut record = place.record_head()?;
         let refused = match &line {
             Line::TooLong(len) => Some(RefusalRecord::too_long(*len, inputs.max_frame)),
             Line::Frame(bytes) => match lift_with(bytes, &limits) {
