@@ -5,9 +5,11 @@
 //! the report's keys: keep them in step with `report.py`.
 
 use std::hint::black_box;
-use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+
+#[path = "../criterion_config.rs"]
+mod criterion_config;
 use wirecheck_benches::{floor, jsonrpsee, load, rmcp, serde_value, MIX};
 
 fn codec(c: &mut Criterion) {
@@ -61,16 +63,9 @@ fn codec(c: &mut Criterion) {
     }
 }
 
-fn config() -> Criterion {
-    Criterion::default()
-        .warm_up_time(Duration::from_millis(500))
-        .measurement_time(Duration::from_secs(2))
-        .sample_size(50)
-}
-
 criterion_group! {
     name = benches;
-    config = config();
+    config = criterion_config::config();
     targets = codec
 }
 criterion_main!(benches);

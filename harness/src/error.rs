@@ -124,10 +124,11 @@ impl Rule {
             Rule::JsonUtf8 => "RFC 8259 §8.1",
             Rule::JsonSyntax => "RFC 8259 §2",
             Rule::JsonDepthLimit | Rule::JsonFrameTooLarge => "RFC 8259 §9",
-            Rule::FrameType | Rule::VersionMissing | Rule::VersionInvalid | Rule::MethodType => {
-                "JSON-RPC 2.0 §4"
-            }
-            Rule::IdType => "JSON-RPC 2.0 §4",
+            Rule::FrameType
+            | Rule::VersionMissing
+            | Rule::VersionInvalid
+            | Rule::MethodType
+            | Rule::IdType => "JSON-RPC 2.0 §4",
             Rule::ParamsType => "JSON-RPC 2.0 §4.2",
             Rule::BatchEmpty => "JSON-RPC 2.0 §6",
             Rule::DuplicateMember => "RFC 8259 §4 (names SHOULD be unique)",

@@ -5,18 +5,19 @@
 use std::fs;
 use std::path::Path;
 
+use harness::fuzzing::mutate::Rng;
 use harness::fuzzing::{check_refusal, check_roundtrip, mutate, mutate_json, Target};
 
-/// SplitMix64, seeded: the same bytes on every run, so a failure reproduces.
-struct Bytes(u64);
+/// Seeded bytes: the same on every run, so a failure reproduces.
+struct Bytes(Rng);
 
 impl Bytes {
+    fn seeded(seed: u64) -> Self {
+        Bytes(Rng::new(seed))
+    }
+
     fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
+        self.0.next_u64()
     }
 
     fn take(&mut self, max: u64) -> Vec<u8> {
@@ -30,7 +31,7 @@ impl Bytes {
 #[test]
 fn every_target_survives_random_bytes() {
     for target in Target::ALL {
-        let mut bytes = Bytes(0x5eed ^ target as u64);
+        let mut bytes = Bytes::seeded(0x5eed ^ target as u64);
         let mut built = 0;
         for _ in 0..500 {
             let input = bytes.take(2048);
@@ -78,7 +79,7 @@ fn mutated_seeds_pass_the_byte_oracles() {
 /// calls it: sizes hold and each output goes through the oracles.
 #[test]
 fn the_mutator_entry_point_feeds_the_oracles() {
-    let mut bytes = Bytes(7);
+    let mut bytes = Bytes::seeded(7);
     let mut data =
         br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{"progressToken":1}}}"#
             .to_vec();
@@ -107,7 +108,7 @@ fn the_mutator_entry_point_feeds_the_oracles() {
 #[test]
 fn generated_frames_reach_depth_32() {
     use arbitrary::{Arbitrary, Unstructured};
-    let mut bytes = Bytes(32);
+    let mut bytes = Bytes::seeded(32);
     let mut deepest = 0;
     for _ in 0..2000 {
         let input = bytes.take(4096);

@@ -8,9 +8,11 @@
 //! `CARGO_TARGET_DIR=$PWD/target cargo bench --manifest-path benches/lossless-value/Cargo.toml`.
 
 use std::hint::black_box;
-use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+
+#[path = "../../criterion_config.rs"]
+mod criterion_config;
 
 #[path = "../../src/messages.rs"]
 #[expect(
@@ -52,16 +54,9 @@ fn lossless_value(c: &mut Criterion) {
     }
 }
 
-fn config() -> Criterion {
-    Criterion::default()
-        .warm_up_time(Duration::from_millis(500))
-        .measurement_time(Duration::from_secs(2))
-        .sample_size(50)
-}
-
 criterion_group! {
     name = benches;
-    config = config();
+    config = criterion_config::config();
     targets = lossless_value
 }
 criterion_main!(benches);

@@ -585,15 +585,19 @@ impl<'t> Parser<'t> {
     }
 }
 
-/// SplitMix64: small, seedable, good enough to pick mutations; no dependency.
-struct Rng(u64);
+/// SplitMix64: small, seedable, good enough to pick mutations and to feed the
+/// smoke tests reproducible bytes; no dependency.
+pub struct Rng(u64);
 
 impl Rng {
-    fn new(seed: u64) -> Self {
+    /// A generator whose sequence is fixed by `seed`.
+    #[must_use]
+    pub fn new(seed: u64) -> Self {
         Rng(seed ^ 0x9e37_79b9_7f4a_7c15)
     }
 
-    fn next(&mut self) -> u64 {
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -603,7 +607,7 @@ impl Rng {
 
     /// Uniform-enough in `0..n`; `n` must be positive.
     fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
+        self.next_u64() % n
     }
 
     fn index(&mut self, len: usize) -> usize {

@@ -264,18 +264,7 @@ fn method_table(
     }
     if method == "initialize" {
         if let Some(info) = params.and_then(|p| p.get("clientInfo").map(Raw::into_owned)) {
-            for name in ["name", "version"] {
-                if !info
-                    .get(name)
-                    .is_some_and(|v| v.kind() == ValueKind::String)
-                {
-                    out.flag(
-                        rule,
-                        at(&pointer, "clientInfo"),
-                        format!("`clientInfo.{name}` must be a string"),
-                    );
-                }
-            }
+            implementation(&info, "clientInfo", rule, &pointer, out);
         }
     }
     if method == "notifications/subscriptions/acknowledged" {
@@ -292,6 +281,29 @@ fn method_table(
                 format!(
                     "`notifications/subscriptions/acknowledged` lacks `_meta` `{SUBSCRIPTION_ID}`"
                 ),
+            );
+        }
+    }
+}
+
+/// An `Implementation` (`clientInfo`, `serverInfo`): the schema requires its
+/// `name` and `version` as strings in every revision.
+pub(crate) fn implementation(
+    info: &Raw<'_>,
+    member: &str,
+    rule: &'static str,
+    pointer: &str,
+    out: &mut Report,
+) {
+    for name in ["name", "version"] {
+        if !info
+            .get(name)
+            .is_some_and(|v| v.kind() == ValueKind::String)
+        {
+            out.flag(
+                rule,
+                at(pointer, member),
+                format!("`{member}.{name}` must be a string"),
             );
         }
     }

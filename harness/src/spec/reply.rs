@@ -2,7 +2,7 @@
 //! `None` when nothing did). The request's sender is the profile's direction;
 //! the reply travels the other way.
 
-use super::check::{members, Part, CLIENT_CAPABILITIES, PROTOCOL_VERSION};
+use super::check::{implementation, members, Part, CLIENT_CAPABILITIES, PROTOCOL_VERSION};
 use super::schema::{self, Sender};
 use super::{at, Report};
 use crate::ir::{Frame, Id, Message, Raw, Request, ValueKind};
@@ -512,18 +512,7 @@ fn result(
     members(result, shape, Part::Result, rule, pointer, method, out);
     if method == "initialize" {
         if let Some(info) = result.get("serverInfo") {
-            for name in ["name", "version"] {
-                if !info
-                    .get(name)
-                    .is_some_and(|v| v.kind() == ValueKind::String)
-                {
-                    out.flag(
-                        rule,
-                        at(pointer, "serverInfo"),
-                        format!("`serverInfo.{name}` must be a string"),
-                    );
-                }
-            }
+            implementation(&info, "serverInfo", rule, pointer, out);
         }
     }
 }
