@@ -6,7 +6,14 @@ use std::process::{Command, Output, Stdio};
 /// Runs `wirecheck ARGS` with `stdin` piped in (written from a thread, so a
 /// large input cannot deadlock against a full stdout pipe).
 pub fn wirecheck(args: &[&str], stdin: &[u8]) -> Output {
+    wirecheck_in(&std::env::temp_dir(), args, stdin)
+}
+
+/// [`wirecheck`] run from `dir`, so relative file names in its output are
+/// the same on every machine.
+pub fn wirecheck_in(dir: &std::path::Path, args: &[&str], stdin: &[u8]) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_wirecheck"))
+        .current_dir(dir)
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
