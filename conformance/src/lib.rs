@@ -3,4 +3,5 @@
 
 pub mod cmd;
 pub mod lines;
+pub mod report;
 pub mod vectors;

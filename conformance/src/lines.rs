@@ -1,5 +1,7 @@
 //! Reading newline-delimited frames from a stream without trusting its sender:
 //! a line longer than the bound is drained and reported, never buffered whole.
+//! What becomes of each line is the commands' business, and how it is written
+//! the report views' ([`crate::report`]).
 
 use std::io::{self, BufRead};
 
@@ -74,31 +76,11 @@ pub struct Place {
     pub line: usize,
 }
 
-impl Place {
-    /// The start of a report record for this place: `{"file":…,"line":N` (the
-    /// file only when reading named files); the caller adds its members and `}`.
-    pub fn record_head(&self) -> io::Result<Vec<u8>> {
-        use io::Write as _;
-        let mut record = Vec::with_capacity(64);
-        record.push(b'{');
-        if let Some(file) = &self.file {
-            record.extend_from_slice(b"\"file\":");
-            serde_json::to_writer(&mut record, file)?;
-            record.push(b',');
-        }
-        write!(record, "\"line\":{}", self.line)?;
-        Ok(record)
-    }
-}
-
 impl Inputs {
     /// Calls `each` for every non-blank line of every input, in order. Blank
     /// lines (whitespace only) separate frames and are skipped, but counted.
-    /// Stops at the first I/O error, naming the file.
-    pub fn for_each(
-        &self,
-        mut each: impl FnMut(&Place, Line) -> io::Result<()>,
-    ) -> Result<(), String> {
+    /// Stops at the first read error, naming the file.
+    pub fn for_each(&self, mut each: impl FnMut(&Place, Line)) -> Result<(), String> {
         let stdin_only = self.files.is_empty();
         let sources: Vec<Option<&std::path::Path>> = if stdin_only {
             vec![None]
@@ -132,9 +114,7 @@ impl Inputs {
                         continue;
                     }
                 }
-                if let Err(e) = each(&place, line) {
-                    return Err(format!("cannot write output: {e}"));
-                }
+                each(&place, line);
             }
         }
         Ok(())

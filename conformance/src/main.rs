@@ -1,11 +1,9 @@
-//! The `wirecheck` command line.
+//! The `wirecheck` command line: parse, dispatch to a command, render its report.
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use wirecheck::cmd;
-use wirecheck::lines::Inputs;
+use wirecheck::cmd::{self, classify, roundtrip};
 
 /// Conformance and fuzzing harness for JSON-RPC 2.0 and the Model Context Protocol.
 ///
@@ -17,90 +15,16 @@ struct Cli {
     command: Command,
 }
 
-/// Frames to read.
-#[derive(clap::Args)]
-struct FrameArgs {
-    /// Files of frames, one per line; `-` or none for standard input.
-    files: Vec<PathBuf>,
-    /// The largest frame accepted, in bytes; a longer line is refused with
-    /// `json.frame-too-large` and skipped without being held in memory.
-    #[arg(long, default_value_t = harness::Limits::DEFAULT_MAX_FRAME_BYTES, value_name = "BYTES")]
-    max_frame: usize,
-    /// No summary on standard error.
-    #[arg(long, short)]
-    quiet: bool,
-}
-
-impl FrameArgs {
-    fn inputs(&self) -> Inputs {
-        Inputs {
-            files: self.files.clone(),
-            max_frame: self.max_frame,
-        }
-    }
-}
-
 #[derive(Subcommand)]
 enum Command {
-    /// Lift and lower each frame through the reference codec.
-    ///
-    /// Writes one JSON line per input line: {"line":N,"ok":<the lowered frame>} or
-    /// {"line":N,"refused":{"code":-32600,"rule":"…","pointer":"/id","message":"…"}}.
-    /// Blank lines are skipped. Exit 0 when every frame lifted, 1 when some were refused.
-    Roundtrip(FrameArgs),
-    /// Judge each frame under one profile with the rule model.
-    ///
-    /// Writes one JSON line per input line: {"line":N,"violations":[{"rule":"…",
-    /// "level":"MUST","spec":"…","pointer":"/id","message":"…"}]}, an empty array
-    /// when the frame is clean; a frame that does not lift is one violation, its
-    /// -32700/-32600 rule. Exchange rules (a reply's id, a notification answered)
-    /// need both sides and are not judged here. Blank lines are skipped. Exit 0 when
-    /// no MUST or MUST NOT is broken, 1 otherwise (with --strict, also on SHOULD and
-    /// SHOULD NOT), 2 on usage or I/O errors.
-    Classify(ClassifyArgs),
-}
-
-/// What `classify` judges the frames under.
-#[derive(clap::Args)]
-struct ClassifyArgs {
-    /// The revision: an MCP revision (2024-11-05, 2025-03-26, 2025-06-18,
-    /// 2025-11-25, 2026-07-28) or jsonrpc-2.0 for plain JSON-RPC 2.0.
-    #[arg(long, value_name = "R")]
-    revision: harness::Revision,
-    /// Who sent the frames.
-    #[arg(long, value_name = "SIDE", value_enum, default_value_t = Side::Client)]
-    from: Side,
-    /// Fail (exit 1) on SHOULD-level violations too, not only on MUST-level ones.
-    #[arg(long)]
-    strict: bool,
-    #[command(flatten)]
-    frames: FrameArgs,
-}
-
-/// Who sent a transcript's frames.
-#[derive(Clone, Copy, clap::ValueEnum)]
-enum Side {
-    /// Client to server.
-    Client,
-    /// Server to client.
-    Server,
+    Roundtrip(roundtrip::Args),
+    Classify(classify::Args),
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
-    let exit = match &cli.command {
-        Command::Roundtrip(args) => cmd::roundtrip::main(&args.inputs(), args.quiet),
-        Command::Classify(args) => {
-            let profile = harness::Profile {
-                revision: args.revision,
-                direction: match args.from {
-                    Side::Client => harness::Direction::ClientToServer,
-                    Side::Server => harness::Direction::ServerToClient,
-                },
-            };
-            let inputs = args.frames.inputs();
-            cmd::classify::main(&inputs, profile, args.strict, args.frames.quiet)
-        }
+    let (report, output) = match &Cli::parse().command {
+        Command::Roundtrip(args) => (roundtrip::run(args), args.output().clone()),
+        Command::Classify(args) => (classify::run(args), args.output().clone()),
     };
-    exit.into()
+    cmd::emit(&report, &output).into()
 }

@@ -1,129 +1,111 @@
-//! `wirecheck classify`: judge each frame of a transcript under one profile with
-//! the rule model ([`harness::spec`]), one JSON line per input line.
+//! `wirecheck classify`: judge each frame of a transcript under one profile
+//! with the rule model ([`harness::spec`]).
 
-use std::io::Write;
+use harness::spec;
+use harness::{lift_with, Direction, Limits, Outcome, Profile, Revision};
 
-use harness::spec::{self, Level, Violation};
-use harness::{lift_with, Limits, Profile};
-
-use super::{Exit, RefusalRecord};
+use super::{args, InputArgs, OutputArgs};
 use crate::lines::{Inputs, Line};
+use crate::report::{Command, Place, Record, Refusal, Report, Subject, Violation};
 
-/// Counts of one run.
-#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
-pub struct Tally {
-    /// Frames judged.
-    pub frames: usize,
-    /// Frames with no violation at all.
-    pub clean: usize,
-    /// Frames breaking at least one MUST or MUST NOT (refusals included).
-    pub mandatory: usize,
-    /// Frames breaking only SHOULD / SHOULD NOT / MAY rules.
-    pub advisory: usize,
+/// Judge each frame under one profile with the rule model.
+///
+/// Reads frames, one per line, from FILES or standard input; blank lines are
+/// skipped. Writes one JSON object per frame to standard output:
+/// {"line":N,"violations":[{"rule":"…","level":"MUST","spec":"…","pointer":"/id","message":"…"}]},
+/// an empty array when the frame is clean, with "file" first when reading
+/// named files; a frame that does not lift is one violation, its -32700 or
+/// -32600 rule. Exchange rules (a reply's id, a notification answered) need
+/// both sides and are not judged here. A summary goes to standard error.
+///
+/// Exit codes: 0 no MUST or MUST NOT broken, 1 one was (with --strict, also
+/// SHOULD or SHOULD NOT), 2 usage or I/O error.
+#[derive(Debug, Clone, clap::Args)]
+pub struct Args {
+    /// The revision: an MCP revision (2024-11-05, 2025-03-26, 2025-06-18,
+    /// 2025-11-25, 2026-07-28) or jsonrpc-2.0 for plain JSON-RPC 2.0.
+    #[arg(long, value_name = "R")]
+    revision: Revision,
+    /// Who sent the frames.
+    #[arg(long, value_name = "SIDE", value_parser = args::sender(), default_value = "client")]
+    from: Direction,
+    /// Fail (exit 1) on SHOULD-level violations too, not only on MUST-level ones.
+    #[arg(long)]
+    strict: bool,
+    #[command(flatten)]
+    input: InputArgs,
+    #[command(flatten)]
+    output: OutputArgs,
 }
 
-/// Judges every frame of `inputs` under `profile`, writing one JSON line per
-/// frame to `out`: `{"line":N,"violations":[…]}`, each violation
-/// `{"rule","level","spec","pointer","message"}`, with `"file"` first when
-/// reading named files. A frame that does not lift is one violation: its refusal.
-pub fn run(inputs: &Inputs, profile: Profile, out: &mut impl Write) -> Result<Tally, String> {
+impl Args {
+    /// Where the report goes.
+    #[must_use]
+    pub fn output(&self) -> &OutputArgs {
+        &self.output
+    }
+}
+
+/// Judges the frames `args` names.
+#[must_use]
+pub fn run(args: &Args) -> Report {
+    let profile = Profile {
+        revision: args.revision,
+        direction: args.from,
+    };
+    judge(&args.input.inputs(), profile, args.strict)
+}
+
+/// Every frame of `inputs` judged under `profile`: a pass when clean, a
+/// failure when a MUST or MUST NOT is broken (a refusal is one), a warning
+/// when only SHOULD-level rules are.
+#[must_use]
+pub fn judge(inputs: &Inputs, profile: Profile, strict: bool) -> Report {
     let limits = Limits {
         max_frame_bytes: inputs.max_frame,
         ..Limits::default()
     };
-    let mut tally = Tally::default();
-    inputs.for_each(|place, line| {
-        let violations = match &line {
-            Line::TooLong(len) => vec![too_long(*len, inputs.max_frame)],
-            Line::Frame(bytes) => match lift_with(bytes, &limits) {
-                Ok(frame) => spec::validate_frame(&frame, profile),
-                Err(refusal) => vec![refused(&RefusalRecord::from(&refusal))],
+    let mut report = Report::new(Command::Classify);
+    report.profile = Some(profile);
+    report.strict = strict;
+    let records = &mut report.records;
+    let read = inputs.for_each(|place, line| {
+        let place = Place::at_line(place.file.clone(), place.line);
+        let (subject, refusal, violations) = match line {
+            Line::TooLong(len) => {
+                let refusal = Refusal::too_long(len, inputs.max_frame);
+                let violations = vec![refusal.as_violation()];
+                (Subject::TooLong { len }, Some(refusal), violations)
+            }
+            Line::Frame(bytes) => match lift_with(&bytes, &limits) {
+                Ok(frame) => {
+                    let violations = spec::validate_frame(&frame, profile);
+                    (Subject::Frame(bytes), None, violations)
+                }
+                Err(refusal) => {
+                    let refusal = Refusal::from(&refusal);
+                    let violations = vec![refusal.as_violation()];
+                    (Subject::Frame(bytes), Some(refusal), violations)
+                }
             },
         };
-        tally.frames += 1;
-        if violations.is_empty() {
-            tally.clean += 1;
-        } else if violations.iter().any(|v| v.level.is_mandatory()) {
-            tally.mandatory += 1;
-        } else {
-            tally.advisory += 1;
-        }
-        let mut record = place.record_head()?;
-        record.extend_from_slice(b",\"violations\":");
-        serde_json::to_writer(&mut record, &violations)?;
-        record.extend_from_slice(b"}\n");
-        out.write_all(&record)
-    })?;
-    Ok(tally)
+        let mut record = Record::new(place, subject, outcome_of(&violations));
+        record.refusal = refusal;
+        record.violations = Some(violations);
+        records.push(record);
+    });
+    report.error = read.err();
+    report
 }
 
-/// A refusal as a violation: its rule, at MUST (the codec's rules are all MUST).
-fn refused(r: &RefusalRecord) -> Violation {
-    Violation {
-        rule: r.rule,
-        level: Level::Must,
-        spec: r.spec,
-        pointer: r.pointer.clone(),
-        message: r.message.clone(),
-    }
-}
-
-fn too_long(len: usize, max: usize) -> Violation {
-    refused(&RefusalRecord::too_long(len, max))
-}
-
-/// The exit code for a tally: findings when a MUST was broken, or, with
-/// `strict`, any SHOULD-level rule (as h2spec's `--strict` does).
-#[must_use]
-pub fn exit_for(tally: Tally, strict: bool) -> Exit {
-    if tally.mandatory > 0 || (strict && tally.advisory > 0) {
-        Exit::Findings
+/// A frame's outcome from its violations: MUST-level ones fail it, SHOULD-
+/// and MAY-level ones only warn (a2a-tck lets the RFC 2119 level decide).
+fn outcome_of(violations: &[Violation]) -> Outcome {
+    if violations.is_empty() {
+        Outcome::Pass
+    } else if violations.iter().any(|v| v.level.is_mandatory()) {
+        Outcome::Fail
     } else {
-        Exit::Clean
-    }
-}
-
-/// Runs against standard output, with a summary on standard error.
-pub fn main(inputs: &Inputs, profile: Profile, strict: bool, quiet: bool) -> Exit {
-    super::report_to_stdout(
-        "classify",
-        quiet,
-        |mut out| run(inputs, profile, &mut out),
-        |tally| {
-            format!(
-                "{} frames under {} from the {}: {} clean, {} breaking a MUST, {} breaking only SHOULD-level rules{}",
-                tally.frames,
-                profile.revision,
-                profile.direction.sender(),
-                tally.clean,
-                tally.mandatory,
-                tally.advisory,
-                if strict { " (--strict: these fail too)" } else { "" }
-            )
-        },
-        |tally| exit_for(*tally, strict),
-    )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn strict_fails_on_advisory_findings_only() {
-        let advisory = Tally {
-            frames: 1,
-            advisory: 1,
-            ..Tally::default()
-        };
-        assert_eq!(exit_for(advisory, false), Exit::Clean);
-        assert_eq!(exit_for(advisory, true), Exit::Findings);
-        let mandatory = Tally {
-            frames: 1,
-            mandatory: 1,
-            ..Tally::default()
-        };
-        assert_eq!(exit_for(mandatory, false), Exit::Findings);
-        assert_eq!(exit_for(Tally::default(), true), Exit::Clean);
+        Outcome::Warning
     }
 }

@@ -1,82 +1,78 @@
-//! `wirecheck roundtrip`: lift and lower each frame, one JSON line per input line.
+//! `wirecheck roundtrip`: lift and lower each frame through the reference codec.
 
-use std::io::Write;
+use harness::{lift_with, lower_to_vec, Limits, Outcome};
 
-use harness::{lift_with, lower_to_vec, Limits};
-
-use super::{Exit, RefusalRecord};
+use super::{InputArgs, OutputArgs};
 use crate::lines::{Inputs, Line};
+use crate::report::{Command, Payload, Place, Record, Refusal, Report, Subject};
 
-/// Counts of one run.
-#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
-pub struct Tally {
-    /// Frames that lifted.
-    pub lifted: usize,
-    /// Frames that were refused.
-    pub refused: usize,
+/// Lift and lower each frame through the reference codec.
+///
+/// Reads frames, one per line, from FILES or standard input; blank lines are
+/// skipped. Writes one JSON object per frame to standard output:
+/// {"line":N,"ok":<the lowered frame>} or
+/// {"line":N,"refused":{"code":-32600,"rule":"…","pointer":"/id","message":"…","spec":"…","line":1,"column":23}},
+/// with "file" first when reading named files. A summary goes to standard error.
+///
+/// Exit codes: 0 every frame lifted, 1 some were refused, 2 usage or I/O error.
+#[derive(Debug, Clone, clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    input: InputArgs,
+    #[command(flatten)]
+    output: OutputArgs,
 }
 
-/// Runs the round trip over `inputs`, writing one JSON line per frame to `out`:
-/// `{"line":N,"ok":<lowered frame>}` or `{"line":N,"refused":{…}}`, with
-/// `"file"` first when reading named files.
-pub fn run(inputs: &Inputs, out: &mut impl Write) -> Result<Tally, String> {
+impl Args {
+    /// Where the report goes.
+    #[must_use]
+    pub fn output(&self) -> &OutputArgs {
+        &self.output
+    }
+}
+
+/// Runs the round trip over the frames `args` names.
+#[must_use]
+pub fn run(args: &Args) -> Report {
+    judge(&args.input.inputs())
+}
+
+/// The round trip of every frame of `inputs`: a pass with the lowered frame,
+/// or a failure with the codec's refusal.
+#[must_use]
+pub fn judge(inputs: &Inputs) -> Report {
     let limits = Limits {
         max_frame_bytes: inputs.max_frame,
         ..Limits::default()
     };
-    let mut tally = Tally::default();
-    inputs.for_each(|place, line| {
-        let mut record = place.record_head()?;
-        let refused = match &line {
-            Line::TooLong(len) => Some(RefusalRecord::too_long(*len, inputs.max_frame)),
-            Line::Frame(bytes) => match lift_with(bytes, &limits) {
-                Ok(frame) => {
-                    // The lowered frame is JSON already: it is embedded verbatim.
-                    record.extend_from_slice(b",\"ok\":");
-                    record.extend_from_slice(&lower_to_vec(&frame));
-                    None
-                }
-                Err(refusal) => Some(RefusalRecord::from(&refusal)),
-            },
-        };
-        match refused {
-            None => tally.lifted += 1,
-            Some(refusal) => {
-                tally.refused += 1;
-                record.extend_from_slice(b",\"refused\":");
-                serde_json::to_writer(&mut record, &refusal)?;
+    let mut report = Report::new(Command::Roundtrip);
+    let records = &mut report.records;
+    let read = inputs.for_each(|place, line| {
+        let place = Place::at_line(place.file.clone(), place.line);
+        records.push(match line {
+            Line::TooLong(len) => {
+                let mut record = Record::new(place, Subject::TooLong { len }, Outcome::Fail);
+                record.refusal = Some(Refusal::too_long(len, inputs.max_frame));
+                record
             }
-        }
-        record.extend_from_slice(b"}\n");
-        out.write_all(&record)
-    })?;
-    Ok(tally)
-}
-
-/// The exit code for a tally.
-#[must_use]
-pub fn exit_for(tally: Tally) -> Exit {
-    if tally.refused == 0 {
-        Exit::Clean
-    } else {
-        Exit::Findings
-    }
-}
-
-/// Runs against standard output, with a summary on standard error.
-pub fn main(inputs: &Inputs, quiet: bool) -> Exit {
-    super::report_to_stdout(
-        "roundtrip",
-        quiet,
-        |mut out| run(inputs, &mut out),
-        |tally| {
-            format!(
-                "{} frames, {} lifted, {} refused",
-                tally.lifted + tally.refused,
-                tally.lifted,
-                tally.refused
-            )
-        },
-        |tally| exit_for(*tally),
-    )
+            Line::Frame(bytes) => {
+                let lifted = lift_with(&bytes, &limits).map(|frame| lower_to_vec(&frame));
+                match lifted {
+                    Ok(lowered) => {
+                        let mut record = Record::new(place, Subject::Frame(bytes), Outcome::Pass);
+                        record.payload = Some(Payload::Lowered(lowered));
+                        record
+                    }
+                    Err(refusal) => {
+                        let refusal = Refusal::from(&refusal);
+                        let mut record = Record::new(place, Subject::Frame(bytes), Outcome::Fail);
+                        record.refusal = Some(refusal);
+                        record
+                    }
+                }
+            }
+        });
+    });
+    report.error = read.err();
+    report
 }

@@ -1,0 +1,137 @@
+//! The JUnit XML view (`--junit FILE`), for CI systems that show test
+//! results: one `<testsuite>` per report, one `<testcase>` per record.
+//!
+//! Serialised by `quick-junit` (nextest's), which escapes markup but silently
+//! drops characters XML 1.0 forbids; every peer-supplied string goes through
+//! [`printable`](super::text::printable) first, so nothing is dropped unseen: a
+//! NUL shows as `\u{0000}`, a byte that is not UTF-8 as `\xFF`.
+
+use quick_junit::{NonSuccessKind, Property, TestCase, TestCaseStatus, TestSuite};
+
+use super::text::{preview, printable_str};
+use super::{rule_id, Outcome, Record, Report, Subject};
+
+/// How many characters of a frame a test case carries.
+const PREVIEW_CHARS: usize = 2000;
+
+/// The report as a JUnit XML document.
+pub fn render(report: &Report) -> Result<String, quick_junit::SerializeError> {
+    let name = format!("wirecheck {}", report.command.name());
+    let mut suite = TestSuite::new(name.as_str());
+    if let Some(profile) = report.profile {
+        suite.add_property(Property::new("revision", profile.revision.name()));
+        suite.add_property(Property::new("from", profile.direction.sender()));
+    }
+    suite.add_property(Property::new("strict", report.strict.to_string()));
+    for record in &report.records {
+        suite.add_test_case(case(report, record));
+    }
+    if let Some(error) = &report.error {
+        suite.set_system_err(printable_str(error));
+    }
+    let mut junit = quick_junit::Report::new(name.as_str());
+    junit.add_test_suite(suite);
+    junit.to_string()
+}
+
+fn case(report: &Report, record: &Record) -> TestCase {
+    let findings = findings(record);
+    let status = match &record.outcome {
+        Outcome::Pass => TestCaseStatus::success(),
+        Outcome::Warning if !report.strict => TestCaseStatus::success(),
+        Outcome::Fail | Outcome::Warning | Outcome::Stale { .. } => {
+            let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
+            status.set_type(record.outcome.name());
+            status.set_message(first_line(record, &findings));
+            status.set_description(findings.join("\n"));
+            status
+        }
+        Outcome::NotObserved { .. }
+        | Outcome::NotApplicable { .. }
+        | Outcome::KnownFailure { .. } => {
+            let mut status = TestCaseStatus::skipped();
+            status.set_type(record.outcome.name());
+            status.set_message(printable_str(&record.outcome.to_string()));
+            status
+        }
+    };
+    let mut case = TestCase::new(name(record), status);
+    case.set_classname(format!("wirecheck.{}", report.command.name()));
+    let subject = match &record.subject {
+        Subject::Frame(bytes) => preview(bytes, PREVIEW_CHARS),
+        Subject::TooLong { len } => format!("({len} bytes, not read)"),
+    };
+    // A passing warning keeps its findings where a reader will look.
+    let out = if matches!(record.outcome, Outcome::Warning) && !report.strict {
+        format!("{}\n{subject}", findings.join("\n"))
+    } else {
+        subject
+    };
+    case.set_system_out(out);
+    case
+}
+
+/// `file:line` (or the vector and frame), escaped.
+fn name(record: &Record) -> String {
+    let place = &record.place;
+    let mut name = match (&place.vector, &place.file) {
+        (Some(vector), _) => printable_str(vector),
+        (None, Some(file)) => printable_str(file),
+        (None, None) => "standard input".to_owned(),
+    };
+    if let Some(line) = place.line {
+        name.push_str(&format!(":{line}"));
+    }
+    if let Some(frame) = place.frame {
+        name.push_str(&format!(" #{frame}"));
+    }
+    if let Some(check) = &record.check {
+        name.push_str(&format!(" {}", printable_str(&check.rule)));
+    }
+    name
+}
+
+/// One line per finding: each violation, or the refusal.
+fn findings(record: &Record) -> Vec<String> {
+    let mut lines = Vec::new();
+    if let Some(check) = &record.check {
+        lines.push(format!(
+            "{} {} ({})",
+            check.level.name(),
+            printable_str(&check.rule),
+            printable_str(&check.spec)
+        ));
+    }
+    match (&record.violations, &record.refusal) {
+        (Some(violations), _) => lines.extend(violations.iter().map(|v| {
+            format!(
+                "{} {} at `{}`: {} ({})",
+                v.level.name(),
+                printable_str(rule_id(v)),
+                printable_str(&v.pointer),
+                printable_str(&v.message),
+                printable_str(v.spec)
+            )
+        })),
+        (None, Some(r)) => lines.push(format!(
+            "refused {} {} at `{}` (line {}, column {}): {} ({})",
+            r.code,
+            r.rule,
+            printable_str(&r.pointer),
+            r.line,
+            r.column,
+            printable_str(&r.message),
+            r.spec
+        )),
+        (None, None) => {}
+    }
+    lines
+}
+
+fn first_line(record: &Record, findings: &[String]) -> String {
+    findings
+        .first()
+        .cloned()
+        .or_else(|| record.outcome.reason().map(printable_str))
+        .unwrap_or_else(|| record.outcome.name().to_owned())
+}

@@ -1,0 +1,444 @@
+//! One report model for every command, and its views.
+//!
+//! A command (`roundtrip`, `classify`, and later `run`, `check`, `fuzz`,
+//! `diff`) fills a [`Report`]: one [`Record`] per subject it judged, each with
+//! where the subject came from, what it was, its [`Outcome`], what was found
+//! and what the command produced. The views ([`json`], [`terminal`], [`junit`],
+//! [`markdown`]) are functions of the report alone, as Autobahn renders its
+//! HTML matrix from its per-case JSON: one source of truth, many views. This
+//! module is pure data; reading and writing files is the commands' business.
+
+pub mod json;
+pub mod junit;
+pub mod markdown;
+pub mod terminal;
+pub mod text;
+
+use std::time::Duration;
+
+pub use harness::spec::{Level, Violation};
+pub use harness::Outcome;
+use harness::{Direction, Profile, Revision};
+
+/// The command whose report this is: it decides the JSON-lines shape and the
+/// words of the summary, nothing else.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Command {
+    /// `wirecheck roundtrip`: lift and lower each frame.
+    Roundtrip,
+    /// `wirecheck classify`: judge each frame with the rule model.
+    Classify,
+}
+
+impl Command {
+    /// The subcommand's name, as the user types it.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Command::Roundtrip => "roundtrip",
+            Command::Classify => "classify",
+        }
+    }
+}
+
+/// What a run means, as a process exit code: the same everywhere.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Exit {
+    /// Everything checked out.
+    Clean = 0,
+    /// An outcome that fails the run: a frame refused, a rule broken.
+    Findings = 1,
+    /// The command could not run: bad usage, unreadable input, unwritable output.
+    Trouble = 2,
+}
+
+impl From<Exit> for std::process::ExitCode {
+    fn from(exit: Exit) -> Self {
+        std::process::ExitCode::from(exit as u8)
+    }
+}
+
+/// Where a subject came from. Every member is optional because each command
+/// knows a different part: a transcript has a file and a line, a vector an id
+/// and a frame index, a live run a revision and a transport.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Place {
+    /// The file, `None` for standard input.
+    pub file: Option<String>,
+    /// The 1-based line in the file.
+    pub line: Option<usize>,
+    /// The golden vector's id (`jsonrpc-2.0/request/id-null`).
+    pub vector: Option<String>,
+    /// The 0-based index of the frame within a vector or session.
+    pub frame: Option<usize>,
+    /// The revision the subject was judged under, when records differ in it.
+    pub revision: Option<Revision>,
+    /// The transport it travelled over (`stdio`, `streamable-http`).
+    pub transport: Option<String>,
+}
+
+impl Place {
+    /// A line of a transcript.
+    #[must_use]
+    pub fn at_line(file: Option<String>, line: usize) -> Self {
+        Self {
+            file,
+            line: Some(line),
+            ..Self::default()
+        }
+    }
+}
+
+/// What was judged.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Subject {
+    /// A frame's bytes, exactly as read: untrusted, maybe not UTF-8.
+    Frame(Vec<u8>),
+    /// A line longer than the bound, skipped unread: only its length is known.
+    TooLong {
+        /// Its length in bytes, without the newline.
+        len: usize,
+    },
+}
+
+/// For a rule-by-rule check (the session judge, the live runner): the one rule
+/// this record is about.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Check {
+    /// The rule's stable id.
+    pub rule: String,
+    /// Its level.
+    pub level: Level,
+    /// Where it is written (revision, page, section).
+    pub spec: String,
+}
+
+/// A codec refusal as every report writes it, members in this order.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Refusal {
+    /// -32700 or -32600.
+    pub code: i64,
+    /// The rule's stable id.
+    pub rule: &'static str,
+    /// Where, as a JSON Pointer.
+    pub pointer: String,
+    /// What was found.
+    pub message: String,
+    /// Where the rule is written.
+    pub spec: &'static str,
+    /// 1-based line within the frame.
+    pub line: usize,
+    /// 1-based column within the frame, in characters.
+    pub column: usize,
+}
+
+impl From<&harness::Refusal> for Refusal {
+    fn from(r: &harness::Refusal) -> Self {
+        Self {
+            code: r.code(),
+            rule: r.rule().id(),
+            pointer: r.pointer().to_owned(),
+            message: r.message().to_owned(),
+            spec: r.rule().spec(),
+            line: r.line(),
+            column: r.column(),
+        }
+    }
+}
+
+impl Refusal {
+    /// The refusal of a line longer than `--max-frame`, which is never lifted.
+    #[must_use]
+    pub fn too_long(len: usize, max: usize) -> Self {
+        let rule = harness::Rule::JsonFrameTooLarge;
+        Self {
+            code: rule.code(),
+            rule: rule.id(),
+            pointer: String::new(),
+            message: format!("frame of {len} bytes exceeds --max-frame {max}"),
+            spec: rule.spec(),
+            line: 1,
+            column: 1,
+        }
+    }
+
+    /// The refusal as a violation of its rule, at MUST: every codec rule is
+    /// a MUST (RFC 8259, JSON-RPC 2.0 §4, §5).
+    #[must_use]
+    pub fn as_violation(&self) -> Violation {
+        Violation {
+            rule: self.rule,
+            level: Level::Must,
+            spec: self.spec,
+            pointer: self.pointer.clone(),
+            message: self.message.clone(),
+        }
+    }
+}
+
+/// A violation's rule id. The one place this crate reads `Violation::rule`,
+/// so the move to a typed rule id touches one line.
+#[must_use]
+pub fn rule_id(v: &Violation) -> &str {
+    v.rule
+}
+
+/// What a command produced from the subject, besides its verdict.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Payload {
+    /// `roundtrip`: the lowered frame, JSON text already.
+    Lowered(Vec<u8>),
+}
+
+/// One frame on the wire, for a record that judged an exchange.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WireEvent {
+    /// Who sent it.
+    pub from: Direction,
+    /// Its bytes, exactly as sent.
+    pub frame: Vec<u8>,
+    /// When, from the start of the session, if it was timed.
+    pub at: Option<Duration>,
+}
+
+/// The judgement of one subject.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Record {
+    /// Where it came from.
+    pub place: Place,
+    /// What it was.
+    pub subject: Subject,
+    /// What was concluded.
+    pub outcome: Outcome,
+    /// The single rule checked, for rule-by-rule records.
+    pub check: Option<Check>,
+    /// The rules broken, when rules were judged (empty: none broken); `None`
+    /// when the command only lifted the subject.
+    pub violations: Option<Vec<Violation>>,
+    /// The codec's refusal, when the subject did not lift.
+    pub refusal: Option<Refusal>,
+    /// What the command produced.
+    pub payload: Option<Payload>,
+    /// The exchange the verdict rests on, in order; empty for a lone frame.
+    pub wire: Vec<WireEvent>,
+}
+
+impl Record {
+    /// A record with nothing found yet.
+    #[must_use]
+    pub fn new(place: Place, subject: Subject, outcome: Outcome) -> Self {
+        Self {
+            place,
+            subject,
+            outcome,
+            check: None,
+            violations: None,
+            refusal: None,
+            payload: None,
+            wire: Vec::new(),
+        }
+    }
+}
+
+/// How many records had each outcome.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Tally {
+    counts: [usize; Outcome::NAMES.len()],
+}
+
+impl Tally {
+    /// Counts one outcome.
+    pub fn add(&mut self, outcome: &Outcome) {
+        let slot = Outcome::NAMES
+            .iter()
+            .position(|n| *n == outcome.name())
+            .expect("every outcome's name is in Outcome::NAMES");
+        self.counts[slot] += 1;
+    }
+
+    /// Records with the outcome named `name` (one of [`Outcome::NAMES`]).
+    #[must_use]
+    pub fn count(&self, name: &str) -> usize {
+        Outcome::NAMES
+            .iter()
+            .position(|n| *n == name)
+            .map_or(0, |slot| self.counts[slot])
+    }
+
+    /// Every record.
+    #[must_use]
+    pub fn total(&self) -> usize {
+        self.counts.iter().sum()
+    }
+
+    /// Each outcome's name and count, in [`Outcome::NAMES`] order.
+    pub fn rows(&self) -> impl Iterator<Item = (&'static str, usize)> + '_ {
+        Outcome::NAMES
+            .iter()
+            .copied()
+            .zip(self.counts.iter().copied())
+    }
+
+    /// Records whose outcome fails the run.
+    #[must_use]
+    pub fn failing(&self, strict: bool) -> usize {
+        // Which outcomes fail a run is `Outcome::fails_run`'s to say, not ours.
+        representatives()
+            .iter()
+            .zip(self.counts)
+            .filter(|(o, _)| o.fails_run(strict))
+            .map(|(_, n)| n)
+            .sum()
+    }
+
+    /// 0 when nothing fails the run, 1 when something does (with `strict`,
+    /// warnings too, as h2spec's `--strict` fails on SHOULD-level cases).
+    #[must_use]
+    pub fn exit_code(&self, strict: bool) -> Exit {
+        if self.failing(strict) > 0 {
+            Exit::Findings
+        } else {
+            Exit::Clean
+        }
+    }
+}
+
+/// One outcome of each kind, in [`Outcome::NAMES`] order.
+fn representatives() -> [Outcome; Outcome::NAMES.len()] {
+    [
+        Outcome::Pass,
+        Outcome::Fail,
+        Outcome::Warning,
+        Outcome::NotObserved { why: String::new() },
+        Outcome::NotApplicable { why: String::new() },
+        Outcome::KnownFailure {
+            reason: String::new(),
+        },
+        Outcome::Stale {
+            reason: String::new(),
+        },
+    ]
+}
+
+/// Everything one command found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Report {
+    /// The command that made it.
+    pub command: Command,
+    /// The profile judged under, when the command judges rules.
+    pub profile: Option<Profile>,
+    /// Whether warnings fail the run.
+    pub strict: bool,
+    /// One per subject, in input order.
+    pub records: Vec<Record>,
+    /// Why the command stopped early (an unreadable file): exit 2, whatever
+    /// the records say. Records made before it are kept.
+    pub error: Option<String>,
+}
+
+impl Report {
+    /// An empty report of `command`.
+    #[must_use]
+    pub fn new(command: Command) -> Self {
+        Self {
+            command,
+            profile: None,
+            strict: false,
+            records: Vec::new(),
+            error: None,
+        }
+    }
+
+    /// The records counted by outcome.
+    #[must_use]
+    pub fn tally(&self) -> Tally {
+        let mut tally = Tally::default();
+        for record in &self.records {
+            tally.add(&record.outcome);
+        }
+        tally
+    }
+
+    /// 0 clean, 1 a failing outcome, 2 the command could not finish.
+    #[must_use]
+    pub fn exit_code(&self) -> Exit {
+        if self.error.is_some() {
+            Exit::Trouble
+        } else {
+            self.tally().exit_code(self.strict)
+        }
+    }
+
+    /// The records whose outcome fails the run.
+    pub fn failing(&self) -> impl Iterator<Item = &Record> {
+        self.records
+            .iter()
+            .filter(|r| r.outcome.fails_run(self.strict))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn report_of(outcomes: &[Outcome], strict: bool) -> Report {
+        let mut report = Report::new(Command::Classify);
+        report.strict = strict;
+        for (i, o) in outcomes.iter().enumerate() {
+            report.records.push(Record::new(
+                Place::at_line(None, i + 1),
+                Subject::Frame(b"{}".to_vec()),
+                o.clone(),
+            ));
+        }
+        report
+    }
+
+    #[test]
+    fn strict_fails_on_warnings_only() {
+        let warning = [Outcome::Pass, Outcome::Warning];
+        assert_eq!(report_of(&warning, false).exit_code(), Exit::Clean);
+        assert_eq!(report_of(&warning, true).exit_code(), Exit::Findings);
+        assert_eq!(
+            report_of(&[Outcome::Fail], false).exit_code(),
+            Exit::Findings
+        );
+        assert_eq!(report_of(&[], true).exit_code(), Exit::Clean);
+    }
+
+    #[test]
+    fn not_observed_never_fails_and_stale_always_does() {
+        let quiet = [Outcome::NotObserved { why: "x".into() }];
+        assert_eq!(report_of(&quiet, true).exit_code(), Exit::Clean);
+        let stale = [Outcome::Stale { reason: "r".into() }];
+        assert_eq!(report_of(&stale, false).exit_code(), Exit::Findings);
+    }
+
+    #[test]
+    fn an_error_is_trouble_whatever_the_records_say() {
+        let mut report = report_of(&[Outcome::Pass], false);
+        report.error = Some("cannot open x".into());
+        assert_eq!(report.exit_code(), Exit::Trouble);
+    }
+
+    #[test]
+    fn the_tally_counts_every_outcome() {
+        let report = report_of(
+            &[
+                Outcome::Pass,
+                Outcome::Pass,
+                Outcome::Fail,
+                Outcome::KnownFailure { reason: "r".into() },
+            ],
+            false,
+        );
+        let tally = report.tally();
+        assert_eq!(tally.total(), 4);
+        assert_eq!(tally.count("pass"), 2);
+        assert_eq!(tally.count("fail"), 1);
+        assert_eq!(tally.count("known-failure"), 1);
+        assert_eq!(tally.count("stale"), 0);
+        assert_eq!(tally.failing(true), 1);
+        assert_eq!(tally.rows().count(), Outcome::NAMES.len());
+    }
+}

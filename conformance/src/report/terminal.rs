@@ -1,0 +1,212 @@
+//! The human view: one line per record, the findings of those that did not
+//! pass indented under them, and the tally. Colour is the caller's choice
+//! ([`colour_wanted`]); every byte a peer supplied goes through
+//! [`printable`](super::text::printable) first, so a frame cannot paint or
+//! clear the reader's terminal.
+
+use std::fmt::Write as _;
+
+use super::text::{preview, printable_str};
+use super::{rule_id, Place, Record, Report, Subject};
+
+/// How many characters of a frame the view shows.
+const PREVIEW_CHARS: usize = 120;
+
+/// Whether to colour: only on a terminal, and never when `NO_COLOR` is set to
+/// anything non-empty (<https://no-color.org>).
+#[must_use]
+pub fn colour_wanted(stdout_is_terminal: bool, no_color: Option<&std::ffi::OsStr>) -> bool {
+    stdout_is_terminal && no_color.is_none_or(std::ffi::OsStr::is_empty)
+}
+
+/// The report as text for a person, with ANSI colours when `colour`.
+#[must_use]
+pub fn render(report: &Report, colour: bool) -> String {
+    let paint = Paint(colour);
+    let mut out = String::new();
+    for record in &report.records {
+        let _ = writeln!(out, "{} {}", paint.outcome(record), where_(&record.place));
+        if record.outcome == super::Outcome::Pass {
+            continue;
+        }
+        if let Some(why) = record.outcome.reason() {
+            let _ = writeln!(out, "    {}", printable_str(why));
+        }
+        if let Some(check) = &record.check {
+            let _ = writeln!(
+                out,
+                "    {} {} ({})",
+                check.level.name(),
+                printable_str(&check.rule),
+                printable_str(&check.spec)
+            );
+        }
+        match (&record.violations, &record.refusal) {
+            (Some(violations), _) => {
+                for v in violations {
+                    let _ = writeln!(
+                        out,
+                        "    {} {} at `{}`: {} ({})",
+                        v.level.name(),
+                        printable_str(rule_id(v)),
+                        printable_str(&v.pointer),
+                        printable_str(&v.message),
+                        printable_str(v.spec)
+                    );
+                }
+            }
+            (None, Some(r)) => {
+                let _ = writeln!(
+                    out,
+                    "    refused {} {} at `{}` (line {}, column {}): {} ({})",
+                    r.code,
+                    r.rule,
+                    printable_str(&r.pointer),
+                    r.line,
+                    r.column,
+                    printable_str(&r.message),
+                    r.spec
+                );
+            }
+            (None, None) => {}
+        }
+        let subject = match &record.subject {
+            Subject::Frame(bytes) => preview(bytes, PREVIEW_CHARS),
+            Subject::TooLong { len } => format!("({len} bytes, not read)"),
+        };
+        let _ = writeln!(out, "    frame: {subject}");
+    }
+    let _ = write!(out, "wirecheck {}:", report.command.name());
+    for (name, count) in report.tally().rows().filter(|(_, n)| *n > 0) {
+        let _ = write!(out, " {count} {name}");
+    }
+    if report.records.is_empty() {
+        out.push_str(" nothing to judge");
+    }
+    out.push('\n');
+    if let Some(error) = &report.error {
+        let _ = writeln!(out, "{}", paint.red(&printable_str(error)));
+    }
+    out
+}
+
+/// `file:line`, `vector #frame`, or `standard input:line`.
+fn where_(place: &Place) -> String {
+    let mut out = String::new();
+    if let Some(vector) = &place.vector {
+        out.push_str(&printable_str(vector));
+        if let Some(frame) = place.frame {
+            let _ = write!(out, " #{frame}");
+        }
+    } else {
+        out.push_str(
+            &place
+                .file
+                .as_deref()
+                .map_or_else(|| "standard input".to_owned(), printable_str),
+        );
+        if let Some(line) = place.line {
+            let _ = write!(out, ":{line}");
+        }
+    }
+    if let Some(revision) = place.revision {
+        let _ = write!(out, " [{revision}]");
+    }
+    if let Some(transport) = &place.transport {
+        let _ = write!(out, " over {}", printable_str(transport));
+    }
+    out
+}
+
+/// ANSI SGR colours, or none.
+struct Paint(bool);
+
+impl Paint {
+    fn outcome(&self, record: &Record) -> String {
+        let name = record.outcome.name().to_uppercase();
+        let code = match record.outcome {
+            super::Outcome::Pass => "32",
+            super::Outcome::Fail | super::Outcome::Stale { .. } => "31",
+            super::Outcome::Warning => "33",
+            _ => "2",
+        };
+        self.sgr(code, &format!("{name:<14}"))
+    }
+
+    fn red(&self, text: &str) -> String {
+        self.sgr("31", text)
+    }
+
+    fn sgr(&self, code: &str, text: &str) -> String {
+        if self.0 {
+            format!("\x1b[{code}m{text}\x1b[0m")
+        } else {
+            text.to_owned()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Command, Outcome, Record, Refusal, Subject};
+    use super::*;
+
+    fn hostile() -> Report {
+        let mut report = Report::new(Command::Roundtrip);
+        let mut record = Record::new(
+            Place::at_line(Some("evil\x1b]0;title\x07.jsonl".into()), 1),
+            Subject::Frame(b"{\"m\":\"\x1b[2J\x1b[31mred\xff\"}".to_vec()),
+            Outcome::Fail,
+        );
+        let mut refusal = Refusal::too_long(1, 0);
+        refusal.message = "found \u{1b}[2J".into();
+        record.refusal = Some(refusal);
+        report.records.push(record);
+        report
+    }
+
+    #[test]
+    fn peer_text_cannot_reach_the_terminal_as_escapes() {
+        let plain = render(&hostile(), false);
+        assert!(!plain.contains('\x1b'), "{plain}");
+        assert!(!plain.contains('\x07'), "{plain}");
+        assert!(
+            plain.contains("\\u{001B}[2J\\u{001B}[31mred\\xFF"),
+            "{plain}"
+        );
+        assert!(
+            plain.contains("evil\\u{001B}]0;title\\u{0007}.jsonl:1"),
+            "{plain}"
+        );
+        // With colour on, the only escapes are the view's own SGR codes.
+        let coloured = render(&hostile(), true);
+        let escapes: Vec<&str> = coloured.split('\x1b').skip(1).collect();
+        assert!(!escapes.is_empty());
+        for e in escapes {
+            assert!(e.starts_with("[31m") || e.starts_with("[0m"), "{e:?}");
+        }
+    }
+
+    #[test]
+    fn colour_only_on_a_terminal_without_no_color() {
+        use std::ffi::OsStr;
+        assert!(colour_wanted(true, None));
+        assert!(!colour_wanted(false, None));
+        assert!(!colour_wanted(true, Some(OsStr::new("1"))));
+        assert!(colour_wanted(true, Some(OsStr::new(""))));
+    }
+
+    #[test]
+    fn passes_are_one_line_and_the_tally_closes() {
+        let mut report = Report::new(Command::Roundtrip);
+        report.records.push(Record::new(
+            Place::at_line(None, 2),
+            Subject::Frame(b"{}".to_vec()),
+            Outcome::Pass,
+        ));
+        assert_eq!(
+            render(&report, false),
+            "PASS           standard input:2\nwirecheck roundtrip: 1 pass\n"
+        );
+    }
+}
