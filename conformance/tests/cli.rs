@@ -175,3 +175,228 @@ fn json_lines_are_pinned_byte_for_byte() {
         assert_eq!(out.status.code(), Some(code), "{name}: exit code");
     }
 }
+
+/// Every line of every pinned output matches the committed record schema, and
+/// the schema is strict enough to refuse what no command writes.
+#[test]
+fn pinned_records_match_the_schema_and_it_refuses_others() {
+    let schema = common::record_schema();
+    let pinned = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/common/pinned"));
+    let mut seen = 0;
+    for entry in std::fs::read_dir(pinned).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "stdout") {
+            for line in std::fs::read_to_string(&path).unwrap().lines() {
+                // The codec keeps a lone surrogate escape verbatim (RFC 8259
+                // §8.2 allows it); serde_json cannot parse one, so that record
+                // cannot be checked with it.
+                if line.contains("\\ud800") {
+                    continue;
+                }
+                common::assert_schema_valid(&schema, &serde_json::from_str(line).unwrap());
+                seen += 1;
+            }
+        }
+    }
+    assert!(seen >= 30, "only {seen} pinned records");
+    for bad in [
+        r#"{"line":1}"#,
+        r#"{"line":1,"ok":{},"violations":[]}"#,
+        r#"{"line":0,"ok":{}}"#,
+        r#"{"line":1,"ok":{},"extra":1}"#,
+        r#"{"line":1,"violations":[{"rule":"x.y","level":"MUSTN'T","spec":"s","pointer":"","message":""}]}"#,
+        r#"{"line":1,"refused":{"code":-1,"rule":"json.syntax","pointer":"","message":"","spec":"s","line":1,"column":1}}"#,
+    ] {
+        let value: serde_json::Value = serde_json::from_str(bad).unwrap();
+        assert!(!schema.is_valid(&value), "the schema accepts {bad}");
+    }
+}
+
+/// Frames that would break a careless XML writer: NUL, an ANSI escape, `]]>`,
+/// markup, a lone surrogate escape, bytes that are not UTF-8.
+const XML_HOSTILE: &[u8] = b"{\"jsonrpc\":\"2.0\",\"id\":{\"a\":\"\x00\x1b[31m]]></testcase><x>&amp;\"},\"method\":\"ping\"}\n\xed\xa0\x80\xff]]>\x00\n{\"jsonrpc\":\"2.0\",\"method\":\"\\ud800 ]]> \\u0000\"}\n{\"jsonrpc\":\"2.0\",\"id\":1.5,\"method\":\"a\"}\n";
+
+/// Reads `xml` with a strict parser: every event, every text unescaped.
+/// Returns the testcase names, the failure count and all unescaped text.
+fn parse_junit(xml: &str) -> (Vec<String>, usize, String) {
+    use quick_xml::events::Event;
+    let mut reader = quick_xml::Reader::from_str(xml);
+    reader.config_mut().check_end_names = true;
+    let (mut names, mut failures, mut text) = (Vec::new(), 0, String::new());
+    loop {
+        match reader
+            .read_event()
+            .expect("the JUnit output is well-formed XML")
+        {
+            Event::Eof => break,
+            Event::Start(e) | Event::Empty(e) => {
+                for attr in e.attributes() {
+                    let attr = attr.expect("attributes are well-formed");
+                    let value = attr
+                        .decoded_and_normalized_value(
+                            quick_xml::XmlVersion::Explicit1_0,
+                            reader.decoder(),
+                        )
+                        .expect("attribute values unescape")
+                        .into_owned();
+                    if e.name().as_ref() == b"testcase" && attr.key.as_ref() == b"name" {
+                        names.push(value.clone());
+                    }
+                    text.push_str(&value);
+                    text.push('\n');
+                }
+                if e.name().as_ref() == b"failure" {
+                    failures += 1;
+                }
+            }
+            Event::Text(t) => {
+                text.push_str(&t.decode().expect("text decodes"));
+                text.push('\n');
+            }
+            Event::GeneralRef(r) => {
+                // `&lt;` and friends arrive as references in quick-xml 0.38+.
+                text.push_str(&format!("&{};", r.decode().unwrap()));
+            }
+            Event::CData(c) => text.push_str(&String::from_utf8_lossy(&c)),
+            _ => {}
+        }
+    }
+    (names, failures, text)
+}
+
+#[test]
+fn junit_is_valid_xml_whatever_the_frames_hold() {
+    let scratch = Scratch::new("junit");
+    std::fs::write(scratch.0.join("in]]>&<.jsonl"), XML_HOSTILE).unwrap();
+    for (args, failures) in [
+        (
+            &["roundtrip", "-q", "--junit", "out.xml", "in]]>&<.jsonl"][..],
+            2,
+        ),
+        (
+            &[
+                "classify",
+                "-q",
+                "--revision",
+                "2025-06-18",
+                "--junit",
+                "out.xml",
+                "in]]>&<.jsonl",
+            ][..],
+            // MCP forbids the fractional id outright.
+            3,
+        ),
+        (
+            &[
+                "classify",
+                "-q",
+                "--strict",
+                "--revision",
+                "jsonrpc-2.0",
+                "--junit",
+                "out.xml",
+                "in]]>&<.jsonl",
+            ][..],
+            3,
+        ),
+    ] {
+        let out = common::wirecheck_in(&scratch.0, args, b"");
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        let xml = std::fs::read_to_string(scratch.0.join("out.xml")).unwrap();
+        assert!(!xml.contains('\0') && !xml.contains('\x1b'), "{xml}");
+        let (names, got_failures, text) = parse_junit(&xml);
+        assert_eq!(
+            names,
+            [
+                "in]]>&<.jsonl:1",
+                "in]]>&<.jsonl:2",
+                "in]]>&<.jsonl:3",
+                "in]]>&<.jsonl:4"
+            ],
+            "{args:?}: {xml}"
+        );
+        assert_eq!(got_failures, failures, "{args:?}: {xml}");
+        // What the peer sent survives, made visible rather than dropped.
+        assert!(
+            text.contains("\\u{0000}\\u{001B}[31m]]"),
+            "{args:?}: {text}"
+        );
+        assert!(text.contains("\\xED\\xA0\\x80\\xFF]]"), "{args:?}: {text}");
+        assert!(text.contains("\\ud800 ]]"), "{args:?}: {text}");
+        // The JSON lines on standard output are untouched by --junit.
+        assert_eq!(out.stdout.iter().filter(|b| **b == b'\n').count(), 4);
+    }
+}
+
+#[test]
+fn markdown_summary_has_the_tally_and_the_failures() {
+    let scratch = Scratch::new("markdown");
+    std::fs::write(scratch.0.join("t.jsonl"), XML_HOSTILE).unwrap();
+    let out = common::wirecheck_in(
+        &scratch.0,
+        &[
+            "classify",
+            "-q",
+            "--revision",
+            "jsonrpc-2.0",
+            "--markdown",
+            "s.md",
+            "t.jsonl",
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let md = std::fs::read_to_string(scratch.0.join("s.md")).unwrap();
+    assert!(md.starts_with("# wirecheck classify\n"), "{md}");
+    assert!(
+        md.contains("| pass | 1 |\n| fail | 2 |\n| warning | 1 |\n"),
+        "{md}"
+    );
+    assert!(md.contains("## Failing records (2)"), "{md}");
+    assert!(md.contains("t.jsonl:2 — fail"), "{md}");
+    assert!(
+        !md.contains("t.jsonl:4 — "),
+        "a warning does not fail a lenient run: {md}"
+    );
+    assert!(!md.contains("</testcase>") && !md.contains('\0'), "{md}");
+    let unwritable = common::wirecheck_in(
+        &scratch.0,
+        &[
+            "roundtrip",
+            "-q",
+            "--markdown",
+            "/nonexistent/s.md",
+            "t.jsonl",
+        ],
+        b"",
+    );
+    assert_eq!(unwritable.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&unwritable.stderr).contains("cannot write /nonexistent/s.md"));
+}
+
+#[test]
+fn terminal_format_is_plain_off_a_terminal_and_escapes_peer_text() {
+    let out = wirecheck(
+        &["roundtrip", "--format", "terminal"],
+        b"{\"jsonrpc\":\"2.0\",\"method\":\"x\"}\n\x1b]0;pwned\x07\x1b[2J\n",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(!text.contains('\x1b') && !text.contains('\x07'), "{text:?}");
+    assert!(
+        text.starts_with("PASS           standard input:1\nFAIL           standard input:2\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("frame: \\u{001B}]0;pwned\\u{0007}\\u{001B}[2J"),
+        "{text}"
+    );
+    assert!(
+        text.ends_with("wirecheck roundtrip: 1 pass 1 fail\n"),
+        "{text}"
+    );
+    assert!(
+        out.stderr.is_empty(),
+        "the terminal view carries its own tally"
+    );
+}

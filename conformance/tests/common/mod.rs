@@ -30,11 +30,40 @@ pub fn wirecheck_in(dir: &std::path::Path, args: &[&str], stdin: &[u8]) -> Outpu
     out
 }
 
-/// Standard output read as one JSON value per line.
+/// Standard output read as one JSON value per line, each checked against the
+/// committed record schema, so every test that reads records checks it too.
 pub fn records(out: &Output) -> Vec<serde_json::Value> {
+    let schema = record_schema();
     String::from_utf8(out.stdout.clone())
         .expect("output is UTF-8")
         .lines()
-        .map(|l| serde_json::from_str(l).expect("each line is JSON"))
+        .map(|l| {
+            let record = serde_json::from_str(l).expect("each line is JSON");
+            assert_schema_valid(&schema, &record);
+            record
+        })
         .collect()
+}
+
+/// The JSON Schema of one JSON-lines record, `conformance/schemas/record.schema.json`.
+pub fn record_schema() -> jsonschema::Validator {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/schemas/record.schema.json"
+    ))
+    .expect("the record schema is committed");
+    let schema: serde_json::Value = serde_json::from_str(&text).expect("the schema is JSON");
+    jsonschema::validator_for(&schema).expect("the schema is a valid JSON Schema")
+}
+
+/// Panics unless `record` matches the record schema, naming every error.
+pub fn assert_schema_valid(validator: &jsonschema::Validator, record: &serde_json::Value) {
+    let errors: Vec<String> = validator
+        .iter_errors(record)
+        .map(|e| format!("{e} at {}", e.instance_path()))
+        .collect();
+    assert!(
+        errors.is_empty(),
+        "{record} does not match the record schema: {errors:?}"
+    );
 }
