@@ -587,6 +587,22 @@ mod tests {
             ("mcp/1999-01-01/base/y_id.json", GOOD, "not an MCP revision"),
             ("jsonrpc-2.0/y_top.json", GOOD, "lives in"),
             ("jsonrpc-2.0/request/y_Upper.json", GOOD, "lowercase"),
+            // Levels, revisions and senders are read straight into their types.
+            (
+                "jsonrpc-2.0/request/y_level.json",
+                &GOOD.replace(r#""level": "MUST""#, r#""level": "MUSTN'T""#),
+                "unknown level `MUSTN'T`",
+            ),
+            (
+                "jsonrpc-2.0/request/y_profile.json",
+                &GOOD.replace(r#""profile": "jsonrpc-2.0""#, r#""profile": "jsonrpc-3.0""#),
+                "unknown revision `jsonrpc-3.0`",
+            ),
+            (
+                "jsonrpc-2.0/request/y_from.json",
+                &GOOD.replace(r#""from": "client""#, r#""from": "client->server""#),
+                "`from` is `client->server`; expected `client` or `server`",
+            ),
             (
                 "jsonrpc-2.0/request/y_unlisted.json",
                 &GOOD.replace(

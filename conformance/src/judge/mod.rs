@@ -227,3 +227,128 @@ pub fn recorded(reply: &crate::vectors::Reply) -> Observed {
         crate::vectors::Reply::Frame(text) => Observed::Frames(vec![text.as_bytes().to_vec()]),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::vectors::{Codec, Verdict};
+    use harness::Revision;
+
+    /// A plain JSON-RPC 2.0 vector a client sends, with the answer it expects.
+    fn vector(frame: &str, answer: Answer) -> Vector {
+        Vector {
+            id: "jsonrpc-2.0/test/x".into(),
+            path: "x.json".into(),
+            verdict: Verdict::Accept,
+            description: "test".into(),
+            profile: Profile {
+                revision: Revision::JsonRpc2,
+                direction: Direction::ClientToServer,
+            },
+            frame: frame.as_bytes().to_vec(),
+            rules: Vec::new(),
+            codec: Codec::Lifts,
+            violations: Vec::new(),
+            advisories: Vec::new(),
+            answer: Some(answer),
+            exchange: None,
+            ambiguity: None,
+        }
+    }
+
+    fn result(id: &str) -> Answer {
+        Answer::Result {
+            id: Some(id.into()),
+            required: Vec::new(),
+            example: None,
+        }
+    }
+
+    fn frames(texts: &[&str]) -> Observed {
+        Observed::Frames(texts.iter().map(|t| t.as_bytes().to_vec()).collect())
+    }
+
+    const REQUEST: &str = r#"{"jsonrpc":"2.0","id":1,"method":"x"}"#;
+    const NOTIFICATION: &str = r#"{"jsonrpc":"2.0","method":"x"}"#;
+
+    fn rules(j: &Judgement) -> Vec<&'static str> {
+        j.violations().map(|v| v.rule).collect()
+    }
+
+    #[test]
+    fn a_matching_reply_passes_and_the_peers_own_frames_are_not_the_reply() {
+        let v = vector(REQUEST, result("1"));
+        let log = r#"{"jsonrpc":"2.0","method":"log","params":{}}"#;
+        let j = reply(
+            &v,
+            &frames(&[log, r#"{"jsonrpc":"2.0","id":1,"result":{}}"#]),
+        );
+        assert_eq!(j.outcome, Outcome::Pass, "{:?}", rules(&j));
+        assert_eq!(j.frames.len(), 2);
+        assert!(!j.frames[0].is_reply && j.frames[1].is_reply);
+        assert!(j.mismatches.is_empty(), "{:?}", j.mismatches);
+    }
+
+    #[test]
+    fn a_request_met_with_silence_fails_on_the_exchange_rule() {
+        let v = vector(REQUEST, result("1"));
+        for why in [Silence::TimedOut, Silence::PeerClosed] {
+            let j = reply(&v, &Observed::Silence(why));
+            assert_eq!(j.outcome, Outcome::Fail);
+            assert!(!j.exchange.is_empty() && j.exchange.iter().any(|v| v.level.is_mandatory()));
+            assert_eq!(j.mismatches, ["expected a result, got no reply"]);
+            assert_eq!(j.silence, Some(why));
+        }
+    }
+
+    #[test]
+    fn silence_after_a_notification_passes_unless_the_peer_hung_up() {
+        let v = vector(NOTIFICATION, Answer::Nothing);
+        let waited = reply(&v, &Observed::Silence(Silence::TimedOut));
+        assert_eq!(waited.outcome, Outcome::Pass, "{:?}", rules(&waited));
+        let closed = reply(&v, &Observed::Silence(Silence::PeerClosed));
+        assert_eq!(
+            closed.outcome,
+            Outcome::NotObserved {
+                why: Silence::PeerClosed.describe().into()
+            }
+        );
+        let answered = reply(&v, &frames(&[r#"{"jsonrpc":"2.0","id":null,"result":{}}"#]));
+        assert_eq!(answered.outcome, Outcome::Fail, "{:?}", rules(&answered));
+    }
+
+    #[test]
+    fn an_id_echoed_with_another_type_fails() {
+        let v = vector(REQUEST, result("1"));
+        let j = reply(&v, &frames(&[r#"{"jsonrpc":"2.0","id":"1","result":{}}"#]));
+        assert_eq!(j.outcome, Outcome::Fail);
+        assert!(!j.exchange.is_empty(), "{:?}", rules(&j));
+        assert_eq!(j.mismatches, [r#"id "1", expected 1"#]);
+    }
+
+    #[test]
+    fn a_reply_that_does_not_lift_fails_on_its_own_violation() {
+        let v = vector(REQUEST, result("1"));
+        let j = reply(&v, &frames(&["{not json"]));
+        assert_eq!(j.outcome, Outcome::Fail);
+        assert_eq!(rules(&j), ["json.syntax"]);
+        assert!(j.exchange.is_empty());
+        assert!(j.mismatches[0].starts_with("the reply does not lift"));
+    }
+
+    #[test]
+    fn a_departure_from_the_answer_alone_is_a_detail_not_the_verdict() {
+        // JSON-RPC 2.0 §6: a batch reply *should* be an array; the answer wants
+        // one, the model warns (SHOULD), and the mismatch is reported beside.
+        let v = vector(
+            r#"[{"jsonrpc":"2.0","id":1,"method":"x"}]"#,
+            Answer::Batch(vec![result("1")]),
+        );
+        let j = reply(&v, &frames(&[r#"{"jsonrpc":"2.0","id":1,"result":{}}"#]));
+        assert_eq!(j.outcome, Outcome::Warning, "{:?}", rules(&j));
+        assert_eq!(
+            j.mismatches,
+            ["expected a batch response, got a single response"]
+        );
+    }
+}
