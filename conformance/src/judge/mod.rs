@@ -219,7 +219,8 @@ fn decide(j: &Judgement, answer: Option<&Answer>) -> Outcome {
     }
 }
 
-/// The frame a vector's exchange reply is, as the judge's input.
+/// A vector's recorded reply as the judge's input: a recorded silence is a
+/// peer that stayed open and said nothing.
 #[must_use]
 pub fn recorded(reply: &crate::vectors::Reply) -> Observed {
     match reply {
