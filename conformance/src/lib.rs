@@ -1,7 +1,9 @@
 //! The conformance side of wirecheck: reading frames off a stream, the golden
 //! vectors and their runner, and the subcommands of the `wirecheck` binary.
 
+pub mod baseline;
 pub mod cmd;
+pub mod judge;
 pub mod lines;
 pub mod report;
 pub mod vectors;

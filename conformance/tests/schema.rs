@@ -3,78 +3,36 @@
 //!
 //! The schemas are read from `$WIRECHECK_MCP_SCHEMAS/<revision>/schema.json`
 //! (never vendored); unset, the folder defaults to `../shared/mcp-schema` beside
-//! the workspace. A variable that names a missing folder fails the test: a
-//! cross-check that silently checks nothing is worse than none.
+//! the workspace. A clean clone has neither, so when the folder is not there the
+//! cross-check is an *ignored* trial, with a note naming the variable to set;
+//! under `CI` (the variable set, whatever its value) it fails instead: a CI run
+//! that silently checks nothing is worse than none. A libtest-mimic runner
+//! (`harness = false`), because only a custom runner can decide at run time
+//! that a trial is ignored.
 //!
 //! For each frame (the vector's frame and, in an exchange, the reply) the test
 //! compares two verdicts: schema-valid, and clean under the rule model (it lifts
 //! and `validate`, plus `validate_reply` for a reply, reports no MUST-level
-//! violation). Where they disagree the frame must be listed in [`DIVERGENCES`]
-//! with the reason; a listed divergence that no longer diverges fails as stale.
-//! So a `y_` vector's frame is schema-valid unless a listed reason says why not.
+//! violation). Where they disagree the frame must be listed, with the reason, in
+//! the baseline `conformance/baselines/schema-divergences.json` (read by
+//! `wirecheck::baseline`, `part` being `frame` or `reply`); a listed divergence
+//! that no longer diverges fails as stale. So a `y_` vector's frame is
+//! schema-valid unless a listed reason says why not.
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
 use harness::spec;
-use harness::{lift, Direction, Frame, Message, Profile, Revision};
+use harness::{lift, Direction, Frame, Message, Outcome, Profile, Revision};
 use jsonschema::Validator;
+use libtest_mimic::{Arguments, Failed, Trial};
 use serde_json::{json, Value};
+use wirecheck::baseline::Baseline;
 use wirecheck::vectors::{self, Reply, Vector};
 
-/// Known, explained disagreements between the schema and the rule model:
-/// (vector id pattern, `frame` or `reply`, reason). `*` is one path segment.
-const DIVERGENCES: &[(&str, &str, &str)] = &[
-    // Ambiguities the vectors record as `i_` (see their `ambiguity`).
-    ("mcp/*/base/error-response-id-null", "frame", "A2: JSON-RPC 2.0 §5 requires `id: null` when the request's id could not be read; no MCP schema allows null ids. The model accepts it (SHOULD NOT, mcp.base.error-id-null)"),
-    ("mcp/2025-03-26/base/error-response-without-id", "frame", "A2: the 2025-03-26 schema requires `id` on errors, its HTTP transport allows an error response with no id; the model reports SHOULD NOT (mcp.base.error-id-absent)"),
-    ("mcp/2025-06-18/base/error-response-without-id", "frame", "A2: as for 2025-03-26; settled in 2025-11-25, where the id is optional"),
-    ("mcp/2025-06-18/batch/batch-refused", "reply", "A2: the refusal of a batch carries `id: null` (JSON-RPC 2.0 §5), which the 2025-06-18 schema cannot express (id required, never null)"),
-    ("mcp/2024-11-05/batch/batch", "frame", "A5: 2024-11-05 never mentions batches and its schema has no array; JSON-RPC 2.0 allows them. The model reports SHOULD NOT (mcp.batch.none-r1)"),
-    // Methods of another revision or direction: the schema's unions hold only this
-    // revision's methods; the model reports SHOULD NOT, since the conforming answer
-    // is an ordinary -32601, not a protocol failure.
-    ("mcp/*/methods/tasks-get-unknown", "frame", "a 2025-11-25 method under an older revision: mcp.method.other-revision is SHOULD NOT; the server answers -32601"),
-    ("mcp/*/resources/subscriptions-listen-unknown", "frame", "a 2026-07-28 method under an older revision: mcp.method.other-revision is SHOULD NOT"),
-    ("mcp/2026-07-28/ping/ping-gone", "frame", "ping was removed in 2026-07-28: mcp.method.other-revision is SHOULD NOT; the server answers -32601"),
-    ("mcp/2026-07-28/ping/set-level-gone", "frame", "logging/setLevel was removed in 2026-07-28: SHOULD NOT, answered -32601"),
-    ("mcp/2026-07-28/resources/subscribe-gone", "frame", "resources/subscribe was removed in 2026-07-28: SHOULD NOT, answered -32601"),
-    ("mcp/*/tools/list-changed-from-client", "frame", "a server notification sent by a client: mcp.method.direction is SHOULD NOT; a notification gets no reply either way"),
-    // Rules written in prose, not in the schema: the model is stricter.
-    ("mcp/*/meta/prefix-label-starts-with-digit", "frame", "the `_meta` key grammar is prose (basic/index §_meta); the schema's `_meta` takes any key"),
-    ("mcp/*/meta/name-ends-with-hyphen", "frame", "the `_meta` key grammar is prose (basic/index §_meta); the schema's `_meta` takes any key"),
-    ("mcp/2026-07-28/meta/traceparent-malformed", "frame", "the W3C Trace Context format of `traceparent` is prose, not schema"),
-    ("mcp/2025-03-26/batch/batch-with-initialize", "frame", "\"The initialize request MUST NOT be part of a JSON-RPC batch\" is prose; `JSONRPCBatchRequest` takes any request"),
-    ("mcp/2024-11-05/completion/complete-result-over-100", "reply", "\"Must not exceed 100 items\" is only the description of `values` up to 2025-11-25 (2026-07-28 adds maxItems)"),
-    ("mcp/2025-03-26/completion/complete-result-over-100", "reply", "\"Must not exceed 100 items\" is only the description of `values` up to 2025-11-25 (2026-07-28 adds maxItems)"),
-    ("mcp/2025-06-18/completion/complete-result-over-100", "reply", "\"Must not exceed 100 items\" is only the description of `values` up to 2025-11-25 (2026-07-28 adds maxItems)"),
-    ("mcp/2025-11-25/completion/complete-result-over-100", "reply", "\"Must not exceed 100 items\" is only the description of `values` up to 2025-11-25 (2026-07-28 adds maxItems)"),
-    ("mcp/2026-07-28/errors/reserved-range-undefined", "frame", "the 2026-07-28 error-code policy is prose; the schema's `Error.code` is any integer"),
-    ("mcp/2026-07-28/errors/resource-not-found-32002", "frame", "retired codes (basic/index §Error Codes) are prose; the schema's `Error.code` is any integer"),
-    ("mcp/2026-07-28/errors/url-elicitation-required-32042", "frame", "retired codes are prose; the 2026-07-28 schema has no -32042 type to refuse"),
-    ("mcp/2026-07-28/errors/resource-not-found-answered-32002", "reply", "retired codes are prose; the schema's `Error.code` is any integer"),
-    ("mcp/2026-07-28/tools/call-input-required-empty", "reply", "\"At least one of inputRequests or requestState MUST be present\" is only the description of `InputRequiredResult`"),
-    ("mcp/2026-07-28/tools/call-result-type-unknown", "reply", "an unrecognized `resultType` \"MUST be considered invalid\" (prose); the schema types it as any string"),
-    ("mcp/2025-11-25/tools/call-as-task-created-completed", "reply", "\"Tasks MUST begin in the `working` status when created\" is prose; `Task.status` takes any TaskStatus"),
-    // Exchange rules: the schema judges one message, never a request and its reply.
-    ("mcp/*/exchange/id-string-answered-as-number", "reply", "the id echo is a property of the pair; each message alone is schema-valid"),
-    ("mcp/*/exchange/id-rounded-past-2-53", "reply", "the id echo is a property of the pair"),
-    ("mcp/*/exchange/error-id-mismatch", "reply", "the id echo is a property of the pair"),
-    ("mcp/2026-07-28/lifecycle/discover-unanswered-method", "reply", "\"Servers MUST implement server/discover\": a -32601 reply is schema-valid on its own"),
-    ("mcp/2026-07-28/lifecycle/missing-meta-answered-with-result", "reply", "the reply should have been -32602 for a request missing its _meta: a property of the pair"),
-    ("mcp/2026-07-28/lifecycle/unsupported-version-answered-32602", "reply", "-32022 is required for an unsupported version: a property of the pair"),
-    ("mcp/2026-07-28/lifecycle/unsupported-version-answered-with-result", "reply", "-32022 is required for an unsupported version: a property of the pair"),
-    ("mcp/2026-07-28/tools/list-input-required", "reply", "which methods may answer InputRequiredResult is prose (basic/patterns/mrtr); `ServerResult` includes it for any request"),
-    // Rule-model gaps (also in tests/vectors.rs KNOWN_FAILURES): the schema is stricter.
-    ("mcp/*/prompts/get-arguments-not-strings", "frame", "rule-model gap: the values inside `arguments` are strings in every schema; mcp.schema.request-params does not look inside"),
-    ("mcp/*/resources/list-result-resource-without-uri", "reply", "rule-model gap: mcp.schema.result does not check the items of `resources`"),
-    ("mcp/2024-11-05/tools/list-result-tool-without-input-schema", "reply", "rule-model gap: mcp.schema.result does not check the items of `tools` (from 2025-11-25 mcp.tools.input-schema-not-null does)"),
-    ("mcp/2025-03-26/tools/list-result-tool-without-input-schema", "reply", "rule-model gap: mcp.schema.result does not check the items of `tools` (from 2025-11-25 mcp.tools.input-schema-not-null does)"),
-    ("mcp/2025-06-18/tools/list-result-tool-without-input-schema", "reply", "rule-model gap: mcp.schema.result does not check the items of `tools` (from 2025-11-25 mcp.tools.input-schema-not-null does)"),
-];
-
 /// The schemas folder: `$WIRECHECK_MCP_SCHEMAS`, or `../shared/mcp-schema` beside
-/// the workspace when unset. A folder that is not there is an error either way.
+/// the workspace when unset. A folder that is not there is an error either way;
+/// the message names the variable, so whoever reads it knows what to set.
 fn schemas_root(var: Option<std::ffi::OsString>) -> Result<PathBuf, String> {
     let (dir, source) = match var {
         Some(dir) => (PathBuf::from(dir), "WIRECHECK_MCP_SCHEMAS"),
@@ -284,11 +242,6 @@ fn peer(direction: Direction) -> Direction {
     }
 }
 
-fn matches_pattern(pattern: &str, id: &str) -> bool {
-    let (p, i): (Vec<&str>, Vec<&str>) = (pattern.split('/').collect(), id.split('/').collect());
-    p.len() == i.len() && p.iter().zip(&i).all(|(p, i)| *p == "*" || p == i)
-}
-
 /// One frame's two verdicts.
 struct Part {
     name: &'static str,
@@ -345,33 +298,101 @@ fn parts(v: &Vector, schema: &mut Schema) -> Vec<Part> {
     out
 }
 
-#[test]
-fn mcp_vectors_against_the_official_schemas() {
-    let root =
-        schemas_root(std::env::var_os("WIRECHECK_MCP_SCHEMAS")).unwrap_or_else(|e| panic!("{e}"));
+fn main() {
+    let args = Arguments::from_args();
+    let mut trials = vec![Trial::test(
+        "schemas::a-folder-that-is-not-there-is-an-error",
+        a_schemas_folder_that_is_not_there_is_an_error,
+    )];
+    let divergences = wirecheck::baseline::default_root().join("schema-divergences.json");
+    let cross_check = "schemas::mcp-vectors-against-the-official-schemas";
+    match schemas_root(std::env::var_os("WIRECHECK_MCP_SCHEMAS")) {
+        Ok(root) => trials.push(Trial::test(cross_check, move || {
+            mcp_vectors_against_the_official_schemas(&root, &divergences)
+        })),
+        Err(why) => {
+            let ci = std::env::var_os("CI").is_some();
+            let why = format!(
+                "{why}; set WIRECHECK_MCP_SCHEMAS to a folder holding <revision>/schema.json for every MCP revision"
+            );
+            // Shown whether or not the trial runs: an ignored trial's line says
+            // only "ignored", never why.
+            if ci {
+                eprintln!("schema cross-check: {why} (CI is set, so it fails)");
+            } else {
+                eprintln!("schema cross-check ignored: {why} (under CI it fails)");
+            }
+            trials.push(Trial::test(cross_check, move || Err(why.into())).with_ignored_flag(!ci));
+        }
+    }
+    // The baseline is data the repository has: it loads even without the schemas.
+    trials.push(Trial::test("schemas::divergences-baseline-loads", {
+        let path = wirecheck::baseline::default_root().join("schema-divergences.json");
+        move || check_divergence_parts(&path)
+    }));
+    libtest_mimic::run(&args, trials).exit();
+}
+
+/// The baseline loads, and every entry names the part it excuses: a frame and
+/// its reply diverge for different reasons.
+fn check_divergence_parts(path: &Path) -> Result<(), Failed> {
+    let baseline = Baseline::load(path).map_err(|e| e.to_string())?;
+    let bad: Vec<&str> = baseline
+        .entries
+        .iter()
+        .filter(|e| !matches!(e.part.as_deref(), Some("frame" | "reply")))
+        .map(|e| e.id.as_str())
+        .collect();
+    if baseline.entries.is_empty() || !bad.is_empty() {
+        return Err(format!(
+            "{}: {} entries; each needs `part` `frame` or `reply`: {bad:?}",
+            path.display(),
+            baseline.entries.len()
+        )
+        .into());
+    }
+    Ok(())
+}
+
+fn mcp_vectors_against_the_official_schemas(root: &Path, divergences: &Path) -> Result<(), Failed> {
+    let baseline = Baseline::load(divergences).map_err(|e| e.to_string())?;
     let (all, errors) = vectors::load_all(&vectors::default_root());
-    assert!(errors.is_empty(), "vectors that do not load: {errors:?}");
+    if !errors.is_empty() {
+        return Err(format!("vectors that do not load: {errors:?}").into());
+    }
     let mut schemas: HashMap<Revision, Schema> = HashMap::new();
     let mut failures = Vec::new();
-    let mut used = BTreeSet::new();
+    let mut used: BTreeSet<(&str, Option<&str>)> = BTreeSet::new();
     let mut checked = 0;
     for v in all.iter().filter(|v| v.profile.revision.is_mcp()) {
         let revision = v.profile.revision;
-        let schema = schemas
-            .entry(revision)
-            .or_insert_with(|| Schema::load(&root, revision).unwrap_or_else(|e| panic!("{e}")));
+        let schema = match schemas.entry(revision) {
+            std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
+            std::collections::hash_map::Entry::Vacant(e) => e.insert(Schema::load(root, revision)?),
+        };
         for part in parts(v, schema) {
             checked += 1;
-            let listed = DIVERGENCES
-                .iter()
-                .find(|(p, name, _)| *name == part.name && matches_pattern(p, &v.id));
+            let listed = baseline.find(&v.id, Some(part.name));
             let diverges = part.schema.is_ok() != part.model.is_empty();
-            match (diverges, listed) {
-                (false, None) => {}
-                (true, Some(entry)) => {
-                    used.insert(entry.0);
+            // The judge here is the agreement of two verdicts: agreeing passes,
+            // diverging fails, and the baseline decides what that means.
+            let outcome = if diverges {
+                Outcome::Fail
+            } else {
+                Outcome::Pass
+            };
+            match baseline.apply(&v.id, Some(part.name), outcome) {
+                Outcome::Pass => {}
+                Outcome::KnownFailure { .. } => {
+                    if let Some(entry) = listed {
+                        used.insert((entry.id.as_str(), entry.part.as_deref()));
+                    }
                 }
-                (true, None) => failures.push(match &part.schema {
+                Outcome::Stale { reason } => failures.push(format!(
+                    "{} ({}): listed in {} ({reason}) but schema ({:?}) and model ({:?}) agree now: remove the entry",
+                    v.id, part.name, baseline.path.display(), part.schema, part.model
+                )),
+                _ => failures.push(match &part.schema {
                     Ok(()) => format!(
                         "{} ({}): schema-valid, but the rule model reports {:?}",
                         v.id, part.name, part.model
@@ -381,37 +402,45 @@ fn mcp_vectors_against_the_official_schemas() {
                         v.id, part.name
                     ),
                 }),
-                (false, Some(entry)) => failures.push(format!(
-                    "{} ({}): listed in DIVERGENCES ({}) but schema ({:?}) and model ({:?}) agree now: remove the entry",
-                    v.id, part.name, entry.2, part.schema, part.model
-                )),
             }
         }
     }
-    for (pattern, part, _) in DIVERGENCES {
-        if !used.contains(pattern) {
+    for entry in &baseline.entries {
+        if !used.contains(&(entry.id.as_str(), entry.part.as_deref())) {
             failures.push(format!(
-                "DIVERGENCES entry `{pattern}` ({part}) matches no diverging frame: stale"
+                "{}: entry `{}` ({}) matches no diverging frame: stale",
+                baseline.path.display(),
+                entry.id,
+                entry.part.as_deref().unwrap_or("any part")
             ));
         }
     }
-    assert!(checked > 0, "no MCP vector was checked");
-    assert!(
-        failures.is_empty(),
-        "{} of {checked} MCP frames disagree:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    if checked == 0 {
+        return Err("no MCP vector was checked".into());
+    }
+    if failures.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "{} of {checked} MCP frames disagree:\n{}",
+            failures.len(),
+            failures.join("\n")
+        )
+        .into())
+    }
 }
 
-#[test]
-fn a_schemas_folder_that_is_not_there_is_an_error() {
+fn a_schemas_folder_that_is_not_there_is_an_error() -> Result<(), Failed> {
     let missing = std::env::temp_dir().join("wirecheck-no-such-schemas-folder");
-    let err = schemas_root(Some(missing.clone().into_os_string())).unwrap_err();
-    assert!(
-        err.contains("WIRECHECK_MCP_SCHEMAS names no folder"),
-        "{err}"
-    );
+    let err = schemas_root(Some(missing.into_os_string()))
+        .err()
+        .ok_or("a missing folder was accepted")?;
+    if !err.contains("WIRECHECK_MCP_SCHEMAS names no folder") {
+        return Err(format!("the error does not name the variable: {err}").into());
+    }
     let here = std::env::temp_dir();
-    assert_eq!(schemas_root(Some(here.clone().into_os_string())), Ok(here));
+    if schemas_root(Some(here.clone().into_os_string())) != Ok(here) {
+        return Err("an existing folder was refused".into());
+    }
+    Ok(())
 }

@@ -1,26 +1,29 @@
 //! The golden vector runner: one trial per vector under `conformance/vectors/`
 //! (walked by the one loader, never listed by hand), plus the traceability table.
 //!
-//! Each vector is checked against the codec (`check_roundtrip`: it lifts and
-//! round-trips losslessly, or is refused with the rule and pointer the vector
-//! names) and the rule model (`validate` reports exactly the mandatory rule ids
-//! the vector expects, and its advisories; in an exchange, the reply's own
-//! violations and `validate_reply`'s). insta snapshots record the lifted IR and
-//! every violation. Update them on purpose: `INSTA_UPDATE=always cargo test -p
-//! wirecheck --test vectors`; regenerate the traceability table with `BLESS=1`.
+//! The checks live in the library, where the live runner uses the same judge:
+//! `wirecheck::judge::audit` holds each vector to the codec (`check_roundtrip`:
+//! it lifts and round-trips losslessly, or is refused with the rule and pointer
+//! the vector names) and the rule model (`validate` reports exactly the
+//! mandatory rule ids the vector expects, and its advisories; in an exchange,
+//! `wirecheck::judge::reply` on the recorded reply). This file is the glue:
+//! trials, the known-failures baseline (`conformance/baselines/vectors.json`),
+//! and insta snapshots of the lifted IR and every violation. Update them on
+//! purpose: `INSTA_UPDATE=always cargo test -p wirecheck --test vectors`;
+//! regenerate the traceability table with `BLESS=1`.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use harness::codes::{self, CodeRange};
-use harness::fuzzing::{check_roundtrip, Outcome};
 use harness::ir::describe;
 use harness::spec::{self, Check, Violation};
-use harness::{lift, Direction, Frame, Message, Profile, Revision};
+use harness::{lift, Outcome, Revision};
 use libtest_mimic::{Arguments, Failed, Trial};
 use serde_json::{json, Value};
-use wirecheck::vectors::{self, Answer, Codec, Reply, Vector, Verdict};
+use wirecheck::baseline::Baseline;
+use wirecheck::judge::{self, Audit};
+use wirecheck::vectors::{self, Reply, Vector, Verdict};
 
 fn main() {
     // insta writes `.snap.new` files beside the snapshots unless told not to;
@@ -38,6 +41,21 @@ fn main() {
             Trial::test(name, move || Err(e.to_string().into()))
         })
         .collect();
+    // A baseline that does not load fails its own trial and, empty, lists nothing:
+    // every vector it would have excused then fails too, which is loud enough.
+    let known = match Baseline::load(&wirecheck::baseline::default_root().join("vectors.json")) {
+        Ok(b) => b,
+        Err(e) => {
+            let message = e.to_string();
+            trials.push(Trial::test("known-failures::loads", move || {
+                Err(message.into())
+            }));
+            Baseline {
+                path: e.path,
+                entries: Vec::new(),
+            }
+        }
+    };
     let table = traceability(&vectors);
     trials.push(Trial::test("traceability::table-is-fresh", {
         let table = table.clone();
@@ -71,74 +89,41 @@ fn main() {
         },
     ));
     trials.push(Trial::test("known-failures::each-entry-names-vectors", {
-        let ids: Vec<String> = vectors.iter().map(|v| v.id.clone()).collect();
+        let unused: Vec<String> = known
+            .unmatched(vectors.iter().map(|v| v.id.as_str()))
+            .iter()
+            .map(|e| e.id.clone())
+            .collect();
+        let path = known.path.clone();
         move || {
-            let unused: Vec<&str> = KNOWN_FAILURES
-                .iter()
-                .map(|(p, _)| *p)
-                .filter(|p| !ids.iter().any(|id| matches_pattern(p, id)))
-                .collect();
             if unused.is_empty() {
                 Ok(())
             } else {
-                Err(format!("KNOWN_FAILURES entries match no vector: {unused:?}").into())
+                Err(format!("{}: entries match no vector: {unused:?}", path.display()).into())
             }
         }
     }));
     for v in vectors {
-        let known = KNOWN_FAILURES
-            .iter()
-            .find(|(pattern, _)| matches_pattern(pattern, &v.id))
-            .copied();
+        let known = known.clone();
         trials.push(Trial::test(v.id.clone(), move || {
-            match (run_caught(&v), known) {
-                (Ok(()), None) => Ok(()),
-                (Err(e), None) => Err(e.into()),
-                (Err(_), Some(_)) => Ok(()),
-                (Ok(()), Some((_, reason))) => Err(format!(
-                    "listed in KNOWN_FAILURES ({reason}) but passes now: remove the entry"
+            let result = run_caught(&v);
+            let outcome = if result.is_ok() {
+                Outcome::Pass
+            } else {
+                Outcome::Fail
+            };
+            match (known.apply(&v.id, None, outcome), result) {
+                (Outcome::Pass | Outcome::KnownFailure { .. }, _) => Ok(()),
+                (Outcome::Stale { reason }, _) => Err(format!(
+                    "listed in {} ({reason}) but passes now: remove the entry",
+                    known.path.display()
                 )
                 .into()),
+                (_, result) => result.map_err(Into::into),
             }
         }));
     }
     libtest_mimic::run(&args, trials).exit();
-}
-
-/// Vectors whose expectation the rule model does not meet yet, each with the
-/// reason. An entry that starts passing fails the run as stale.
-/// A `*` stands for one path segment (a revision).
-const KNOWN_FAILURES: &[(&str, &str)] = &[
-    (
-        "mcp/*/ping/ping-answered-with-error",
-        "rule model: validate_reply does not report mcp.ping.respond when a ping is answered with an error",
-    ),
-    (
-        "mcp/*/prompts/get-arguments-not-strings",
-        "rule model: mcp.schema.request-params checks required members and their types, not the values inside `arguments` (strings in every schema)",
-    ),
-    (
-        "mcp/*/resources/list-result-resource-without-uri",
-        "rule model: mcp.schema.result checks a result's own required members, not those of the items in `resources`",
-    ),
-    (
-        "mcp/2024-11-05/tools/list-result-tool-without-input-schema",
-        "rule model: mcp.schema.result checks a result's own required members, not those of the items in `tools` (from 2025-11-25 mcp.tools.input-schema-not-null catches it)",
-    ),
-    (
-        "mcp/2025-03-26/tools/list-result-tool-without-input-schema",
-        "rule model: mcp.schema.result checks a result's own required members, not those of the items in `tools` (from 2025-11-25 mcp.tools.input-schema-not-null catches it)",
-    ),
-    (
-        "mcp/2025-06-18/tools/list-result-tool-without-input-schema",
-        "rule model: mcp.schema.result checks a result's own required members, not those of the items in `tools` (from 2025-11-25 mcp.tools.input-schema-not-null catches it)",
-    ),
-];
-
-/// Whether `id` matches `pattern`, where `*` is one whole path segment.
-fn matches_pattern(pattern: &str, id: &str) -> bool {
-    let (p, i): (Vec<&str>, Vec<&str>) = (pattern.split('/').collect(), id.split('/').collect());
-    p.len() == i.len() && p.iter().zip(&i).all(|(p, i)| *p == "*" || p == i)
 }
 
 fn run_caught(v: &Vector) -> Result<(), String> {
@@ -152,30 +137,6 @@ fn run_caught(v: &Vector) -> Result<(), String> {
     })
 }
 
-fn peer(profile: Profile) -> Profile {
-    Profile {
-        revision: profile.revision,
-        direction: match profile.direction {
-            Direction::ClientToServer => Direction::ServerToClient,
-            Direction::ServerToClient => Direction::ClientToServer,
-        },
-    }
-}
-
-fn mandatory(vs: &[Violation]) -> BTreeSet<String> {
-    vs.iter()
-        .filter(|v| v.level.is_mandatory())
-        .map(|v| v.rule.to_owned())
-        .collect()
-}
-
-fn advisory_ids(vs: &[Violation]) -> BTreeSet<&'static str> {
-    vs.iter()
-        .filter(|v| !v.level.is_mandatory())
-        .map(|v| v.rule)
-        .collect()
-}
-
 fn violation_json(v: &Violation) -> Value {
     json!({
         "rule": v.rule,
@@ -184,6 +145,10 @@ fn violation_json(v: &Violation) -> Value {
         "pointer": v.pointer,
         "message": v.message,
     })
+}
+
+fn violations_json(vs: &[Violation]) -> Vec<Value> {
+    vs.iter().map(violation_json).collect()
 }
 
 /// What the codec made of some bytes, for the snapshot.
@@ -197,154 +162,43 @@ fn lifted_json(bytes: &[u8]) -> Value {
     }
 }
 
-fn run(v: &Vector) -> Result<(), String> {
-    let mut problems = Vec::new();
-    let revision = v.profile.revision;
-
-    // The codec: the one lossless property, and the refusal the vector names.
-    let outcome = check_roundtrip(&v.frame).map_err(|f| format!("codec broke a promise: {f}"))?;
-    match (&v.codec, &outcome) {
-        (Codec::Lifts, Outcome::Lifted(_)) => {}
-        (Codec::Lifts, Outcome::Refused(r)) => {
-            problems.push(format!("expected to lift, refused: {r}"))
-        }
-        (Codec::Refuses { .. }, Outcome::Lifted(_)) => {
-            problems.push("expected a refusal, but the frame lifts".into());
-        }
-        (Codec::Refuses { rule, pointer }, Outcome::Refused(r)) => {
-            if r.rule().id() != rule || r.pointer() != pointer {
-                problems.push(format!(
-                    "expected refusal {rule} at `{pointer}`, got {} at `{}`",
-                    r.rule().id(),
-                    r.pointer()
-                ));
-            }
-        }
-    }
-
-    // The rules the vector names: known to the model, applicable to the
-    // profile, with the model's level and reference.
-    for r in &v.rules {
-        match spec::rule(&r.id) {
-            None => problems.push(format!("rule `{}` is not in the rule model", r.id)),
-            Some(info) => {
-                if !info.applies_to(revision) {
-                    problems.push(format!("rule `{}` does not apply to {revision}", r.id));
-                }
-                if info.level.name() != r.level || info.cite(revision) != r.spec {
-                    problems.push(format!(
-                        "rule `{}` is {} \"{}\" in the model, {} \"{}\" in the vector",
-                        r.id,
-                        info.level,
-                        info.cite(revision),
-                        r.level,
-                        r.spec
-                    ));
-                }
-            }
-        }
-    }
-
-    // The rule model on the frame.
-    let found = spec::validate(&v.frame, v.profile);
-    let expected: BTreeSet<String> = v.violations.iter().cloned().collect();
-    let got = mandatory(&found);
-    if got != expected {
-        problems.push(format!(
-            "mandatory violations: expected {expected:?}, validate reported {got:?}"
-        ));
-    }
-    let advisories = advisory_ids(&found);
-    for a in &v.advisories {
-        if !advisories.contains(a.as_str()) {
-            problems.push(format!("advisory `{a}` not reported (got {advisories:?})"));
-        }
-    }
-
-    // Every code an answer names exists under the revision: a code the spec
-    // defines for it, or one of the ranges left to implementations.
-    if let Some(answer) = &v.answer {
-        for code in answer_codes(answer) {
-            let known = codes::lookup(code, revision).is_some()
-                || matches!(
-                    codes::range_of(code, revision),
-                    CodeRange::ServerDefined | CodeRange::Application
-                );
-            if !known {
-                problems.push(format!("answer code {code} is not a {revision} code"));
-            }
-        }
-    }
-
-    let lifted = lift(&v.frame).ok();
-    if let (Some(frame), Some(answer)) = (&lifted, &v.answer) {
-        // Only a clean frame is answered per element; a broken one gets an error.
-        if v.verdict == Verdict::Accept && v.violations.is_empty() {
-            if let Err(e) = answer_fits(frame, answer) {
-                problems.push(e);
-            }
-        }
-    }
-
-    // The exchange: the reply's own violations (sent by the peer) and the
-    // exchange's.
+/// The vector's snapshot: its frame, what the codec made of it, the frame's
+/// violations and, in an exchange, the recorded reply's and the exchange's.
+fn snapshot(v: &Vector, audit: &Audit) -> Value {
     let mut snapshot = json!({
         "frame": v.frame_text(),
         "codec": lifted_json(&v.frame),
-        "violations": found.iter().map(violation_json).collect::<Vec<_>>(),
+        "violations": violations_json(&audit.found),
     });
-    if let Some(exchange) = &v.exchange {
-        let request = lifted.as_ref().ok_or("an exchange's request must lift")?;
-        let mut reply_advisories: BTreeSet<&str> = BTreeSet::new();
-        let (reply_got, reply_snapshot) = match &exchange.reply {
+    if let (Some(exchange), Some(j)) = (&v.exchange, &audit.reply) {
+        snapshot["exchange"] = match &exchange.reply {
             Reply::Nothing => {
-                let vs = spec::validate_reply(request, None, v.profile);
-                reply_advisories.extend(advisory_ids(&vs));
-                (
-                    mandatory(&vs),
-                    json!({ "reply": "nothing", "exchange": vs.iter().map(violation_json).collect::<Vec<_>>() }),
-                )
+                json!({ "reply": "nothing", "exchange": violations_json(&j.exchange) })
             }
-            Reply::Frame(text) => {
-                // The reply keeps every member through the codec too: error `data`,
-                // unknown members and `_meta` are what SDKs dropped.
-                if let Err(f) = check_roundtrip(text.as_bytes()) {
-                    problems.push(format!("codec broke a promise on the reply: {f}"));
-                }
-                let own = spec::validate(text.as_bytes(), peer(v.profile));
-                let mut got = mandatory(&own);
-                reply_advisories.extend(advisory_ids(&own));
-                let mut ex = Vec::new();
-                if let Ok(reply) = lift(text.as_bytes()) {
-                    ex = spec::validate_reply(request, Some(&reply), v.profile);
-                    got.extend(mandatory(&ex));
-                    reply_advisories.extend(advisory_ids(&ex));
-                }
-                (
-                    got,
-                    json!({
-                        "reply": text,
-                        "codec": lifted_json(text.as_bytes()),
-                        "violations": own.iter().map(violation_json).collect::<Vec<_>>(),
-                        "exchange": ex.iter().map(violation_json).collect::<Vec<_>>(),
-                    }),
-                )
-            }
+            Reply::Frame(text) => json!({
+                "reply": text,
+                "codec": lifted_json(text.as_bytes()),
+                "violations": j.reply().map(|f| violations_json(&f.violations)).unwrap_or_default(),
+                "exchange": violations_json(&j.exchange),
+            }),
         };
-        let expected: BTreeSet<String> = exchange.violations.iter().cloned().collect();
-        if reply_got != expected {
+    }
+    snapshot
+}
+
+fn run(v: &Vector) -> Result<(), String> {
+    let audit = judge::audit(v);
+    let mut problems = audit.problems.clone();
+    // The live runner reads the judge's outcome, not the violation sets: it
+    // must fail exactly the recorded replies that break a MUST.
+    if let (Some(exchange), Some(j)) = (&v.exchange, &audit.reply) {
+        let breaks_a_must = !exchange.violations.is_empty();
+        if (j.outcome == Outcome::Fail) != breaks_a_must {
             problems.push(format!(
-                "reply violations: expected {expected:?}, reported {reply_got:?}"
+                "the judge's outcome on the reply is {}, the vector expects {:?}",
+                j.outcome, exchange.violations
             ));
         }
-        for a in &exchange.advisories {
-            if !reply_advisories.contains(a.as_str()) {
-                problems.push(format!(
-                    "reply advisory `{a}` not reported (got {reply_advisories:?})"
-                ));
-            }
-        }
-        snapshot["exchange"] = reply_snapshot;
     }
 
     let name = v.id.replace('/', "__");
@@ -353,6 +207,7 @@ fn run(v: &Vector) -> Result<(), String> {
     settings.set_prepend_module_to_snapshot(false);
     settings.set_description(v.description.clone());
     settings.set_omit_expression(true);
+    let snapshot = snapshot(v, &audit);
     let snap = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         settings.bind(|| insta::assert_json_snapshot!(name.clone(), snapshot));
     }));
@@ -371,68 +226,6 @@ fn run(v: &Vector) -> Result<(), String> {
             v.path.display(),
             problems.join("\n  - ")
         ))
-    }
-}
-
-fn answer_codes(answer: &Answer) -> Vec<i64> {
-    match answer {
-        Answer::Error { codes, .. } => codes.clone(),
-        Answer::Batch(items) => items.iter().flat_map(answer_codes).collect(),
-        Answer::Nothing | Answer::Result { .. } => Vec::new(),
-    }
-}
-
-/// A `y_` vector's answer must suit its frame: nothing for notifications, a
-/// response for each request, carrying the request's id when the answer pins one.
-fn answer_fits(frame: &Frame<'_>, answer: &Answer) -> Result<(), String> {
-    fn one(m: &Message<'_>, answer: &Answer) -> Result<(), String> {
-        let pinned = match answer {
-            Answer::Error { id, .. } | Answer::Result { id, .. } => id.as_deref(),
-            _ => None,
-        };
-        match (m, answer) {
-            (Message::Notification(_), Answer::Nothing) => Ok(()),
-            (Message::Notification(_), a) => Err(format!("a notification is answered with {a:?}")),
-            (Message::Request(_), Answer::Nothing | Answer::Batch(_)) => {
-                Err("a request must be answered with one response".into())
-            }
-            (Message::Request(r), _) => match pinned {
-                Some(id) if id != r.id.raw() => Err(format!(
-                    "the answer carries id {id}, the request {}",
-                    r.id.raw()
-                )),
-                _ => Ok(()),
-            },
-            _ => Err("only requests and notifications are answered".into()),
-        }
-    }
-    match frame {
-        Frame::Single(m) => one(m, answer),
-        Frame::Batch(ms) => {
-            let requests: Vec<_> = ms
-                .iter()
-                .filter(|m| matches!(m, Message::Request(_)))
-                .collect();
-            match answer {
-                Answer::Nothing if requests.is_empty() => Ok(()),
-                Answer::Batch(items) if items.len() == requests.len() => {
-                    // Any order (JSON-RPC 2.0 §6); pair by pinned id.
-                    for r in requests {
-                        if !items.iter().any(|a| one(r, a).is_ok()) {
-                            return Err(format!(
-                                "no answer in the batch fits {}",
-                                describe(&Frame::Single((*r).clone()))
-                            ));
-                        }
-                    }
-                    Ok(())
-                }
-                other => Err(format!(
-                    "a batch with {} request(s) is answered with {other:?}",
-                    requests.len()
-                )),
-            }
-        }
     }
 }
 

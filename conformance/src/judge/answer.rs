@@ -1,0 +1,267 @@
+//! What a vector's `answer` promises, and whether a frame or a reply keeps it.
+//!
+//! Two questions, one description of a conforming answer: does the answer
+//! suit the vector's own frame (a promise the vector makes about itself), and
+//! does the reply a peer sent match it (the live question).
+
+use harness::ir::describe;
+use harness::{Frame, Message};
+
+use crate::vectors::Answer;
+
+/// Every error code an answer names, batch members included.
+#[must_use]
+pub fn answer_codes(answer: &Answer) -> Vec<i64> {
+    match answer {
+        Answer::Error { codes, .. } => codes.clone(),
+        Answer::Batch(items) => items.iter().flat_map(answer_codes).collect(),
+        Answer::Nothing | Answer::Result { .. } => Vec::new(),
+    }
+}
+
+/// The `id` an answer pins, as JSON text.
+fn pinned(answer: &Answer) -> Option<&str> {
+    match answer {
+        Answer::Error { id, .. } | Answer::Result { id, .. } => id.as_deref(),
+        Answer::Nothing | Answer::Batch(_) => None,
+    }
+}
+
+/// Whether a vector's answer suits its frame: nothing for notifications, a
+/// response for each request, carrying the request's id when the answer pins
+/// one (JSON-RPC 2.0 §4.1, §5, §6). Only a clean frame is answered per element.
+///
+/// # Errors
+/// What does not fit, in words.
+pub fn answer_fits(frame: &Frame<'_>, answer: &Answer) -> Result<(), String> {
+    fn one(m: &Message<'_>, answer: &Answer) -> Result<(), String> {
+        match (m, answer) {
+            (Message::Notification(_), Answer::Nothing) => Ok(()),
+            (Message::Notification(_), a) => Err(format!("a notification is answered with {a:?}")),
+            (Message::Request(_), Answer::Nothing | Answer::Batch(_)) => {
+                Err("a request must be answered with one response".into())
+            }
+            (Message::Request(r), _) => match pinned(answer) {
+                Some(id) if id != r.id.raw() => Err(format!(
+                    "the answer carries id {id}, the request {}",
+                    r.id.raw()
+                )),
+                _ => Ok(()),
+            },
+            _ => Err("only requests and notifications are answered".into()),
+        }
+    }
+    match frame {
+        Frame::Single(m) => one(m, answer),
+        Frame::Batch(ms) => {
+            let requests: Vec<_> = ms
+                .iter()
+                .filter(|m| matches!(m, Message::Request(_)))
+                .collect();
+            match answer {
+                Answer::Nothing if requests.is_empty() => Ok(()),
+                Answer::Batch(items) if items.len() == requests.len() => {
+                    // Any order (JSON-RPC 2.0 §6); pair by pinned id.
+                    for r in requests {
+                        if !items.iter().any(|a| one(r, a).is_ok()) {
+                            return Err(format!(
+                                "no answer in the batch fits {}",
+                                describe(&Frame::Single((*r).clone()))
+                            ));
+                        }
+                    }
+                    Ok(())
+                }
+                other => Err(format!(
+                    "a batch with {} request(s) is answered with {other:?}",
+                    requests.len()
+                )),
+            }
+        }
+    }
+}
+
+/// Whether the reply a peer sent (`None`: nothing came) is the answer the vector
+/// describes: the kind of response, an acceptable error code, the pinned id,
+/// the members `error.data` or `result` must carry; a batch answer in any order
+/// (JSON-RPC 2.0 §6). The spec's `example` result is illustrative, not compared.
+///
+/// # Errors
+/// Each way the reply departs from the answer.
+pub fn reply_fits(answer: &Answer, reply: Option<&Frame<'_>>) -> Result<(), Vec<String>> {
+    let problems = match (answer, reply) {
+        (Answer::Nothing, None) => Vec::new(),
+        (Answer::Nothing, Some(f)) => vec![format!("expected no reply, got {}", describe(f))],
+        (expected, None) => vec![format!("expected {}, got no reply", summary(expected))],
+        (Answer::Batch(items), Some(Frame::Batch(ms))) => batch_fits(items, ms),
+        (Answer::Batch(_), Some(Frame::Single(_))) => {
+            vec!["expected a batch response, got a single response".into()]
+        }
+        (one, Some(Frame::Single(m))) => message_fits(one, m),
+        (one, Some(Frame::Batch(_))) => {
+            vec![format!("expected {}, got a batch", summary(one))]
+        }
+    };
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(problems)
+    }
+}
+
+/// Pairs each expected answer with a distinct response that fits it.
+fn batch_fits(items: &[Answer], ms: &[Message<'_>]) -> Vec<String> {
+    if items.len() != ms.len() {
+        return vec![format!(
+            "expected {} responses in the batch, got {}",
+            items.len(),
+            ms.len()
+        )];
+    }
+    let mut used = vec![false; ms.len()];
+    let mut problems = Vec::new();
+    for item in items {
+        let found = ms
+            .iter()
+            .enumerate()
+            .find(|(i, m)| !used[*i] && message_fits(item, m).is_empty());
+        match found {
+            Some((i, _)) => used[i] = true,
+            None => problems.push(format!("no response in the batch is {}", summary(item))),
+        }
+    }
+    problems
+}
+
+fn message_fits(answer: &Answer, m: &Message<'_>) -> Vec<String> {
+    let mut problems = Vec::new();
+    let id = m.id().map(|id| id.raw().to_owned());
+    match (answer, m) {
+        (
+            Answer::Error {
+                codes,
+                data_required,
+                ..
+            },
+            Message::Error(e),
+        ) => {
+            if !codes.is_empty() && !codes.contains(&e.error.code) {
+                problems.push(format!(
+                    "error code {}, expected one of {codes:?}",
+                    e.error.code
+                ));
+            }
+            for name in data_required {
+                if e.error.data.as_ref().and_then(|d| d.get(name)).is_none() {
+                    problems.push(format!("error.data lacks `{name}`"));
+                }
+            }
+        }
+        (Answer::Result { required, .. }, Message::Success(s)) => {
+            for name in required {
+                if s.result.get(name).is_none() {
+                    problems.push(format!("result lacks `{name}`"));
+                }
+            }
+        }
+        (expected, other) => {
+            problems.push(format!(
+                "expected {}, got a {}",
+                summary(expected),
+                other.kind().name()
+            ));
+            return problems;
+        }
+    }
+    if let Some(want) = pinned(answer) {
+        if id.as_deref() != Some(want) {
+            problems.push(format!(
+                "id {}, expected {want}",
+                id.as_deref().unwrap_or("absent")
+            ));
+        }
+    }
+    problems
+}
+
+/// The answer in a few words, for messages.
+fn summary(answer: &Answer) -> String {
+    match answer {
+        Answer::Nothing => "no reply".into(),
+        Answer::Error { codes, .. } => format!("an error response ({codes:?})"),
+        Answer::Result { .. } => "a result".into(),
+        Answer::Batch(items) => format!("a batch of {} responses", items.len()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use harness::lift;
+
+    fn error(codes: &[i64], id: Option<&str>) -> Answer {
+        Answer::Error {
+            codes: codes.to_vec(),
+            id: id.map(str::to_owned),
+            data_required: vec!["supported".into()],
+        }
+    }
+
+    #[test]
+    fn a_reply_fits_when_kind_code_id_and_data_match() {
+        let good = lift(br#"{"jsonrpc":"2.0","id":1,"error":{"code":-32022,"message":"m","data":{"supported":[]}}}"#).unwrap();
+        assert_eq!(
+            reply_fits(&error(&[-32022], Some("1")), Some(&good)),
+            Ok(())
+        );
+        let problems = reply_fits(&error(&[-32602], Some("2")), Some(&good)).unwrap_err();
+        assert_eq!(
+            problems,
+            [
+                "error code -32022, expected one of [-32602]",
+                "id 1, expected 2"
+            ]
+        );
+        let bare =
+            lift(br#"{"jsonrpc":"2.0","id":1,"error":{"code":-32022,"message":"m"}}"#).unwrap();
+        assert_eq!(
+            reply_fits(&error(&[-32022], None), Some(&bare)).unwrap_err(),
+            ["error.data lacks `supported`"]
+        );
+        let result = lift(br#"{"jsonrpc":"2.0","id":1,"result":{}}"#).unwrap();
+        let why = reply_fits(&error(&[-32022], None), Some(&result)).unwrap_err();
+        assert!(why[0].starts_with("expected an error response"), "{why:?}");
+    }
+
+    #[test]
+    fn silence_fits_only_an_answer_of_nothing() {
+        assert_eq!(reply_fits(&Answer::Nothing, None), Ok(()));
+        assert_eq!(
+            reply_fits(&error(&[-32601], None), None).unwrap_err(),
+            ["expected an error response ([-32601]), got no reply"]
+        );
+    }
+
+    #[test]
+    fn batch_answers_pair_in_any_order() {
+        let answer = Answer::Batch(vec![
+            Answer::Result {
+                id: Some("1".into()),
+                required: vec![],
+                example: None,
+            },
+            Answer::Error {
+                codes: vec![-32601],
+                id: Some("2".into()),
+                data_required: vec![],
+            },
+        ]);
+        let reply = lift(br#"[{"jsonrpc":"2.0","id":2,"error":{"code":-32601,"message":"m"}},{"jsonrpc":"2.0","id":1,"result":{}}]"#).unwrap();
+        assert_eq!(reply_fits(&answer, Some(&reply)), Ok(()));
+        let short = lift(br#"[{"jsonrpc":"2.0","id":1,"result":{}}]"#).unwrap();
+        assert_eq!(
+            reply_fits(&answer, Some(&short)).unwrap_err(),
+            ["expected 2 responses in the batch, got 1"]
+        );
+    }
+}
