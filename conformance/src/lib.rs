@@ -2,6 +2,7 @@
 //! vectors and their runner, and the subcommands of the `wirecheck` binary.
 
 pub mod cmd;
+pub mod driver;
 pub mod lines;
 pub mod transport;
 pub mod vectors;
