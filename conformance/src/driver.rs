@@ -93,6 +93,10 @@ pub struct DriverConfig {
     pub liveness: Liveness,
     /// The most frames one probe keeps; the rest are counted.
     pub max_frames_per_probe: usize,
+    /// The first id the driver allocates. Golden vectors carry small ids of
+    /// their own, and a request id MUST NOT be reused within a session (MCP
+    /// 2025-11-25, basic/index, "Requests", MUST), so ours start above theirs.
+    pub first_id: i64,
 }
 
 impl Default for DriverConfig {
@@ -102,6 +106,7 @@ impl Default for DriverConfig {
             grace: Duration::from_millis(50),
             liveness: Liveness::Ping,
             max_frames_per_probe: 1024,
+            first_id: 1000,
         }
     }
 }
@@ -173,6 +178,9 @@ pub struct ProbeReport {
     pub transport_dropped: u64,
     /// From the probe's send to the end of listening.
     pub took: Duration,
+    /// Ids in the probe that were already sent in this session: a duplicate
+    /// the peer may refuse, and the runner's doing, not the peer's.
+    pub reused_ids: Vec<Id<'static>>,
 }
 
 impl ProbeReport {
@@ -316,12 +324,12 @@ impl<T: Transport> Driver<T> {
     pub fn new(transport: T, config: DriverConfig) -> Driver<T> {
         Driver {
             transport,
-            config,
             started: Instant::now(),
             used: Vec::new(),
-            next: 1,
+            next: config.first_id,
             log: Vec::new(),
             request_meta: None,
+            config,
         }
     }
 
@@ -540,6 +548,11 @@ impl<T: Transport> Driver<T> {
     /// [`DriverConfig::grace`], classified against the probe's ids.
     pub async fn probe(&mut self, frame: &[u8], expects_answer: bool) -> ProbeReport {
         let probe_ids = request_ids(frame);
+        let reused_ids = probe_ids
+            .iter()
+            .filter(|id| self.used.iter().any(|u| u.matches(id)))
+            .cloned()
+            .collect();
         self.used.extend(probe_ids.iter().cloned());
         let start = Instant::now();
         let dropped_before = self.transport.dropped();
@@ -552,6 +565,7 @@ impl<T: Transport> Driver<T> {
             frames_over_cap: 0,
             transport_dropped: 0,
             took: Duration::ZERO,
+            reused_ids,
         };
         let ping = request_document(
             liveness_id.clone(),
