@@ -97,6 +97,10 @@ pub struct DriverConfig {
     /// their own, and a request id MUST NOT be reused within a session (MCP
     /// 2025-11-25, basic/index, "Requests", MUST), so ours start above theirs.
     pub first_id: i64,
+    /// The most frames the wire log keeps; a flooding peer would otherwise
+    /// grow it without end. Later frames are counted ([`Driver::log_omitted`]);
+    /// close, timeout and send-failure events are always kept.
+    pub max_log_frames: usize,
 }
 
 impl Default for DriverConfig {
@@ -107,6 +111,7 @@ impl Default for DriverConfig {
             liveness: Liveness::Ping,
             max_frames_per_probe: 1024,
             first_id: 1000,
+            max_log_frames: 65_536,
         }
     }
 }
@@ -314,6 +319,8 @@ pub struct Driver<T> {
     used: Vec<Id<'static>>,
     next: i64,
     log: Vec<WireEvent>,
+    log_frames: usize,
+    log_omitted: u64,
     /// Set after a 2026-07-28 `server/discover`: the `_meta` every request of
     /// ours carries (MCP 2026-07-28, basic/index, per-request protocol fields).
     request_meta: Option<serde_json::Map<String, serde_json::Value>>,
@@ -328,6 +335,8 @@ impl<T: Transport> Driver<T> {
             used: Vec::new(),
             next: config.first_id,
             log: Vec::new(),
+            log_frames: 0,
+            log_omitted: 0,
             request_meta: None,
             config,
         }
@@ -337,6 +346,12 @@ impl<T: Transport> Driver<T> {
     #[must_use]
     pub fn log(&self) -> &[WireEvent] {
         &self.log
+    }
+
+    /// Frames left out of the wire log past [`DriverConfig::max_log_frames`].
+    #[must_use]
+    pub fn log_omitted(&self) -> u64 {
+        self.log_omitted
     }
 
     /// The transport, for shutting it down; the log is returned with it.
@@ -357,6 +372,13 @@ impl<T: Transport> Driver<T> {
     }
 
     fn note(&mut self, from: Side, kind: WireKind) {
+        if matches!(kind, WireKind::Frame(_)) {
+            if self.log_frames >= self.config.max_log_frames {
+                self.log_omitted += 1;
+                return;
+            }
+            self.log_frames += 1;
+        }
         self.log.push(WireEvent {
             from,
             t: self.started.elapsed(),

@@ -186,6 +186,7 @@ async fn flooding_peer_is_bounded_and_still_judged() {
     let peer = StdioPeer::spawn(&fixture("flood"), limits).unwrap();
     let config = DriverConfig {
         max_frames_per_probe: 500,
+        max_log_frames: 1000,
         ..DriverConfig::default()
     };
     let mut driver = Driver::new(peer, config);
@@ -204,7 +205,14 @@ async fn flooding_peer_is_bounded_and_still_judged() {
         Live::Unresponsive => assert!(probe.transport_dropped > 0 || probe.frames_over_cap > 0),
         ref other => panic!("{other:?}"),
     }
-    let (peer, _) = driver.into_parts();
+    assert!(driver.log_omitted() > 0, "the flood outran the log cap");
+    let (peer, log) = driver.into_parts();
+    assert!(
+        log.iter()
+            .filter(|e| matches!(e.kind, WireKind::Frame(_)))
+            .count()
+            <= 1000
+    );
     let report = peer.shutdown(GRACE).await;
     assert!(report.status.is_some(), "{report:?}");
     assert!(started.elapsed() < Duration::from_secs(10));
