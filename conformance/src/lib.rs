@@ -3,7 +3,9 @@
 
 pub mod baseline;
 pub mod cmd;
+pub mod driver;
 pub mod judge;
 pub mod lines;
 pub mod report;
+pub mod transport;
 pub mod vectors;

@@ -1,0 +1,762 @@
+//! The client side of one JSON-RPC 2.0 / MCP conversation over a
+//! [`Transport`]: fresh request ids, requests and notifications, the MCP
+//! handshake, and [`Driver::probe`], which sends a golden vector's exact bytes
+//! and finds out cheaply whether the peer answered it.
+//!
+//! Silent drops are the commonest divergence, so a probe is followed by a
+//! liveness request: a peer handles one line at a time, so once the later
+//! request is answered (plus a short grace for out-of-order writers) anything
+//! the probe was going to get has arrived. No long timeout is waited out
+//! unless the peer is truly unresponsive.
+//!
+//! Every frame either way, and every close and timeout, goes into a
+//! [`WireEvent`] log the report keeps.
+
+use std::time::Duration;
+
+use harness::client::{notification_document, read_reply, request_document, Reply, ReplyError};
+use harness::ir::{Frame, Message};
+use harness::{lift, Id, Raw, Revision};
+use tokio::time::Instant;
+
+use crate::transport::{Event, SendError, Transport};
+
+/// Who put a frame on the wire.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Side {
+    /// The runner.
+    Client,
+    /// The peer.
+    Server,
+}
+
+/// What happened on the wire.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WireKind {
+    /// A frame's exact bytes (no delimiter).
+    Frame(Vec<u8>),
+    /// A frame past the size bound, skipped; its length.
+    TooLong(u64),
+    /// The peer's output ended.
+    Closed {
+        /// The exit status as text (`exit status: 0`, `signal: 9 (SIGKILL)`),
+        /// if the main process was reaped.
+        status: Option<String>,
+        /// A child of the peer kept its stdout open after it exited.
+        leaky: bool,
+    },
+    /// A wait for the peer ran out.
+    TimedOut,
+    /// A frame could not be sent.
+    SendFailed(String),
+}
+
+/// One entry of the wire log.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WireEvent {
+    /// Whose doing it was.
+    pub from: Side,
+    /// Since the driver started.
+    pub t: Duration,
+    /// What it was.
+    pub kind: WireKind,
+}
+
+/// The request that proves the peer is still reading after a probe.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Liveness {
+    /// MCP `ping` (every MCP revision, basic/utilities/ping: the receiver MUST
+    /// respond promptly with an empty response).
+    Ping,
+    /// Any other method; for plain JSON-RPC 2.0 an unknown one such as
+    /// `wirecheck/liveness` serves, since a -32601 answer proves liveness too.
+    Method(String),
+}
+
+impl Liveness {
+    fn method(&self) -> &str {
+        match self {
+            Liveness::Ping => "ping",
+            Liveness::Method(m) => m,
+        }
+    }
+}
+
+/// How a driver waits.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DriverConfig {
+    /// The longest wait for any one answer.
+    pub answer_timeout: Duration,
+    /// How long to keep listening after the liveness answer arrived.
+    pub grace: Duration,
+    /// The liveness request sent after each probe.
+    pub liveness: Liveness,
+    /// The most frames one probe keeps; the rest are counted.
+    pub max_frames_per_probe: usize,
+    /// The first id the driver allocates. Golden vectors carry small ids of
+    /// their own, and a request id MUST NOT be reused within a session (MCP
+    /// 2025-11-25, basic/index, "Requests", MUST), so ours start above theirs.
+    pub first_id: i64,
+    /// The most frames the wire log keeps; a flooding peer would otherwise
+    /// grow it without end. Later frames are counted ([`Driver::log_omitted`]);
+    /// close, timeout and send-failure events are always kept.
+    pub max_log_frames: usize,
+}
+
+impl Default for DriverConfig {
+    fn default() -> Self {
+        DriverConfig {
+            answer_timeout: Duration::from_secs(5),
+            grace: Duration::from_millis(50),
+            liveness: Liveness::Ping,
+            max_frames_per_probe: 1024,
+            first_id: 1000,
+            max_log_frames: 65_536,
+        }
+    }
+}
+
+/// How a received frame relates to the probe.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Class {
+    /// A response whose id is one the probe carried (or a batch of responses).
+    ProbeAnswer,
+    /// An error response with `"id": null` or no id: the answer to a frame the
+    /// peer could not read, so the probe's, if anything's.
+    NullIdError,
+    /// The liveness request's answer.
+    LivenessAnswer,
+    /// A response to an id nobody is waiting for.
+    Stray,
+    /// A request or notification from the peer (or a batch with one).
+    Unsolicited,
+    /// A line that does not lift (malformed JSON, not JSON-RPC, a blank line).
+    Unreadable,
+    /// A line longer than the transport's bound, skipped.
+    TooLong(u64),
+}
+
+/// A frame received during a probe.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Received {
+    /// When, since the driver started.
+    pub t: Duration,
+    /// The exact bytes (empty for [`Class::TooLong`]).
+    pub bytes: Vec<u8>,
+    /// What it is to the probe.
+    pub class: Class,
+}
+
+/// How the liveness check after a probe ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Live {
+    /// Answered this long after it was sent.
+    Answered(Duration),
+    /// No answer within [`DriverConfig::answer_timeout`].
+    Unresponsive,
+    /// The peer's output ended first.
+    Closed {
+        /// The exit status as text, if known.
+        status: Option<String>,
+        /// The peer left a child holding stdout.
+        leaky: bool,
+    },
+    /// The probe or the liveness request could not be sent.
+    SendFailed(SendError),
+}
+
+/// What one probe observed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProbeReport {
+    /// Whether the caller expected the probe to be answered (it holds a request).
+    pub expects_answer: bool,
+    /// The liveness request's id.
+    pub liveness_id: Id<'static>,
+    /// The liveness check's end.
+    pub live: Live,
+    /// Every frame received, in order.
+    pub frames: Vec<Received>,
+    /// Frames received past [`DriverConfig::max_frames_per_probe`], not kept.
+    pub frames_over_cap: u64,
+    /// Frames the transport dropped (full queue) while the probe ran: a verdict
+    /// of "unanswered" is unsafe when this is not zero.
+    pub transport_dropped: u64,
+    /// From the probe's send to the end of listening.
+    pub took: Duration,
+    /// Ids in the probe that were already sent in this session: a duplicate
+    /// the peer may refuse, and the runner's doing, not the peer's.
+    pub reused_ids: Vec<Id<'static>>,
+}
+
+impl ProbeReport {
+    /// The frames of one class.
+    pub fn of(&self, class: &Class) -> impl Iterator<Item = &Received> {
+        let class = class.clone();
+        self.frames.iter().filter(move |r| r.class == class)
+    }
+
+    /// Whether anything answered the probe (by id, or an id-null error).
+    #[must_use]
+    pub fn answered(&self) -> bool {
+        self.frames
+            .iter()
+            .any(|r| matches!(r.class, Class::ProbeAnswer | Class::NullIdError))
+    }
+}
+
+/// Why a request got no answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RequestError {
+    /// It could not be sent.
+    Send(SendError),
+    /// No answer within the timeout.
+    TimedOut,
+    /// The peer's output ended first.
+    Closed {
+        /// The exit status as text, if known.
+        status: Option<String>,
+        /// The peer left a child holding stdout.
+        leaky: bool,
+    },
+}
+
+impl std::fmt::Display for RequestError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RequestError::Send(e) => write!(f, "{e}"),
+            RequestError::TimedOut => f.write_str("no answer within the timeout"),
+            RequestError::Closed { status, leaky } => {
+                write!(f, "the peer's output ended")?;
+                if let Some(s) = status {
+                    write!(f, " ({s})")?;
+                }
+                if *leaky {
+                    f.write_str(", a child of it still holding stdout")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+impl std::error::Error for RequestError {}
+
+/// A request's answer, with what else arrived while waiting for it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Answered {
+    /// The id the request was sent with.
+    pub id: Id<'static>,
+    /// The answer's exact bytes.
+    pub bytes: Vec<u8>,
+    /// Frames that arrived before it and were not it (notifications, the
+    /// peer's own requests, strays, unreadable lines), in order.
+    pub others: Vec<Received>,
+}
+
+impl Answered {
+    /// The answer read with the reference codec.
+    pub fn reply(&self) -> Result<Reply<'_>, ReplyError<'_>> {
+        read_reply(&self.id, &self.bytes)
+    }
+}
+
+/// The server's side of a handshake.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Handshake {
+    /// The method that opened the session: `initialize` or `server/discover`.
+    pub method: &'static str,
+    /// The whole answer's bytes.
+    pub answer: Vec<u8>,
+    /// The `result` member's exact text.
+    pub result_text: String,
+    /// The same, parsed.
+    pub result: serde_json::Value,
+    /// The protocol version the server chose (`initialize`), or the first of
+    /// its `supportedVersions` (`server/discover`), if present and a string.
+    pub protocol_version: Option<String>,
+}
+
+/// Why a handshake did not complete.
+#[derive(Debug, Clone, PartialEq)]
+pub enum HandshakeError {
+    /// Plain JSON-RPC 2.0 has no handshake.
+    NotApplicable(Revision),
+    /// The request got no answer.
+    Request(RequestError),
+    /// The answer is not a success response to it (an error, another id, junk).
+    Refused {
+        /// The answer's bytes.
+        answer: Vec<u8>,
+        /// What is wrong with it.
+        why: String,
+    },
+    /// `notifications/initialized` could not be sent.
+    Initialized(SendError),
+}
+
+impl std::fmt::Display for HandshakeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            HandshakeError::NotApplicable(r) => write!(f, "{r} has no handshake"),
+            HandshakeError::Request(e) => write!(f, "handshake request failed: {e}"),
+            HandshakeError::Refused { why, .. } => write!(f, "handshake refused: {why}"),
+            HandshakeError::Initialized(e) => {
+                write!(f, "cannot send notifications/initialized: {e}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for HandshakeError {}
+
+/// One conversation with a peer.
+#[derive(Debug)]
+pub struct Driver<T> {
+    transport: T,
+    config: DriverConfig,
+    started: Instant,
+    /// Every id sent this session, allocated or inside a probe: none is reused.
+    used: Vec<Id<'static>>,
+    next: i64,
+    log: Vec<WireEvent>,
+    log_frames: usize,
+    log_omitted: u64,
+    /// Set after a 2026-07-28 `server/discover`: the `_meta` every request of
+    /// ours carries (MCP 2026-07-28, basic/index, per-request protocol fields).
+    request_meta: Option<serde_json::Map<String, serde_json::Value>>,
+}
+
+impl<T: Transport> Driver<T> {
+    /// A driver over `transport`; the clock of the wire log starts now.
+    pub fn new(transport: T, config: DriverConfig) -> Driver<T> {
+        Driver {
+            transport,
+            started: Instant::now(),
+            used: Vec::new(),
+            next: config.first_id,
+            log: Vec::new(),
+            log_frames: 0,
+            log_omitted: 0,
+            request_meta: None,
+            config,
+        }
+    }
+
+    /// The wire log so far.
+    #[must_use]
+    pub fn log(&self) -> &[WireEvent] {
+        &self.log
+    }
+
+    /// Frames left out of the wire log past [`DriverConfig::max_log_frames`].
+    #[must_use]
+    pub fn log_omitted(&self) -> u64 {
+        self.log_omitted
+    }
+
+    /// The transport, for shutting it down; the log is returned with it.
+    pub fn into_parts(self) -> (T, Vec<WireEvent>) {
+        (self.transport, self.log)
+    }
+
+    /// A request id not sent before in this session (by us or by a probe).
+    pub fn fresh_id(&mut self) -> Id<'static> {
+        loop {
+            let id = Id::int(self.next);
+            self.next += 1;
+            if !self.used.iter().any(|u| u.matches(&id)) {
+                self.used.push(id.clone());
+                return id;
+            }
+        }
+    }
+
+    fn note(&mut self, from: Side, kind: WireKind) {
+        if matches!(kind, WireKind::Frame(_)) {
+            if self.log_frames >= self.config.max_log_frames {
+                self.log_omitted += 1;
+                return;
+            }
+            self.log_frames += 1;
+        }
+        self.log.push(WireEvent {
+            from,
+            t: self.started.elapsed(),
+            kind,
+        });
+    }
+
+    async fn send_logged(&mut self, frame: &[u8]) -> Result<(), SendError> {
+        self.note(Side::Client, WireKind::Frame(frame.to_vec()));
+        let sent = self.transport.send(frame).await;
+        if let Err(e) = &sent {
+            self.note(Side::Client, WireKind::SendFailed(e.to_string()));
+        }
+        sent
+    }
+
+    async fn recv_logged(&mut self, deadline: Instant) -> Event {
+        let event = self.transport.recv(deadline).await;
+        let kind = match &event {
+            Event::Frame(bytes) => WireKind::Frame(bytes.clone()),
+            Event::TooLong { bytes_skipped } => WireKind::TooLong(*bytes_skipped),
+            Event::Closed { status, leaky } => WireKind::Closed {
+                status: status.map(|s| s.to_string()),
+                leaky: *leaky,
+            },
+            Event::TimedOut => WireKind::TimedOut,
+        };
+        self.note(Side::Server, kind);
+        event
+    }
+
+    /// Sends a notification.
+    pub async fn notify(
+        &mut self,
+        method: &str,
+        params: Option<Raw<'static>>,
+    ) -> Result<(), SendError> {
+        let doc = notification_document(method, params);
+        self.send_logged(&doc).await
+    }
+
+    /// Sends a request with a fresh id and waits up to `timeout` for its answer.
+    pub async fn request(
+        &mut self,
+        method: &str,
+        params: Option<Raw<'static>>,
+        timeout: Duration,
+    ) -> Result<Answered, RequestError> {
+        let id = self.fresh_id();
+        let params = self.with_meta(params);
+        let doc = request_document(id.clone(), method, params);
+        self.send_logged(&doc).await.map_err(RequestError::Send)?;
+        let deadline = Instant::now() + timeout;
+        let mut others = Vec::new();
+        loop {
+            let t = self.started.elapsed();
+            match self.recv_logged(deadline).await {
+                Event::Frame(bytes) => {
+                    if read_reply(&id, &bytes).is_ok() {
+                        return Ok(Answered { id, bytes, others });
+                    }
+                    let class = classify(&bytes, &[], None);
+                    others.push(Received { t, bytes, class });
+                }
+                Event::TooLong { bytes_skipped } => others.push(Received {
+                    t,
+                    bytes: Vec::new(),
+                    class: Class::TooLong(bytes_skipped),
+                }),
+                Event::Closed { status, leaky } => {
+                    return Err(RequestError::Closed {
+                        status: status.map(|s| s.to_string()),
+                        leaky,
+                    })
+                }
+                Event::TimedOut => return Err(RequestError::TimedOut),
+            }
+        }
+    }
+
+    /// Adds the session's per-request `_meta` (2026-07-28) to `params`.
+    fn with_meta(&self, params: Option<Raw<'static>>) -> Option<Raw<'static>> {
+        let Some(meta) = &self.request_meta else {
+            return params;
+        };
+        let mut object = match params.as_ref().and_then(Raw::to_value) {
+            Some(serde_json::Value::Object(o)) => o,
+            // Positional or odd params are the caller's on purpose; keep them.
+            Some(_) => return params,
+            None => serde_json::Map::new(),
+        };
+        let slot = object
+            .entry("_meta")
+            .or_insert_with(|| serde_json::Value::Object(serde_json::Map::new()));
+        if let serde_json::Value::Object(existing) = slot {
+            for (k, v) in meta {
+                existing.entry(k.clone()).or_insert_with(|| v.clone());
+            }
+        }
+        Some(Raw::from_value(&serde_json::Value::Object(object)))
+    }
+
+    /// Opens an MCP session for `revision`.
+    ///
+    /// 2024-11-05 to 2025-11-25 (basic/lifecycle, "Initialization", MUST): an
+    /// `initialize` request with the revision as `protocolVersion`, empty
+    /// `capabilities` and `clientInfo`, then `notifications/initialized`.
+    /// 2026-07-28 (server/discover; basic/index, per-request `_meta`): a
+    /// `server/discover` request whose `_meta` carries the version, client info
+    /// and capabilities, which every later request of ours carries as well.
+    /// A refusal is returned, not judged: negotiation is the judge's business.
+    pub async fn handshake(&mut self, revision: Revision) -> Result<Handshake, HandshakeError> {
+        let client_info = serde_json::json!({
+            "name": "wirecheck",
+            "version": env!("CARGO_PKG_VERSION"),
+        });
+        let (method, params) = match revision {
+            Revision::JsonRpc2 => return Err(HandshakeError::NotApplicable(revision)),
+            Revision::Mcp2026_07_28 => {
+                let mut meta = serde_json::Map::new();
+                meta.insert(
+                    "io.modelcontextprotocol/protocolVersion".into(),
+                    revision.name().into(),
+                );
+                meta.insert("io.modelcontextprotocol/clientInfo".into(), client_info);
+                meta.insert(
+                    "io.modelcontextprotocol/clientCapabilities".into(),
+                    serde_json::json!({}),
+                );
+                self.request_meta = Some(meta);
+                ("server/discover", None)
+            }
+            _ => (
+                "initialize",
+                Some(Raw::from_value(&serde_json::json!({
+                    "protocolVersion": revision.name(),
+                    "capabilities": {},
+                    "clientInfo": client_info,
+                }))),
+            ),
+        };
+        let timeout = self.config.answer_timeout;
+        let answered = self
+            .request(method, params, timeout)
+            .await
+            .map_err(HandshakeError::Request)?;
+        let result_text = match answered.reply() {
+            Ok(Reply::Result(raw)) => raw.as_str().to_owned(),
+            Ok(Reply::Error(e)) => {
+                return Err(HandshakeError::Refused {
+                    answer: answered.bytes.clone(),
+                    why: format!("error {}: {}", e.code, e.message.raw()),
+                })
+            }
+            Err(e) => {
+                return Err(HandshakeError::Refused {
+                    answer: answered.bytes.clone(),
+                    why: e.to_string(),
+                })
+            }
+        };
+        let result: serde_json::Value =
+            serde_json::from_str(&result_text).map_err(|e| HandshakeError::Refused {
+                answer: answered.bytes.clone(),
+                why: format!("result does not parse: {e}"),
+            })?;
+        let protocol_version = match method {
+            "initialize" => result.get("protocolVersion"),
+            _ => result.get("supportedVersions").and_then(|v| v.get(0)),
+        }
+        .and_then(serde_json::Value::as_str)
+        .map(str::to_owned);
+        if method == "initialize" {
+            self.notify("notifications/initialized", None)
+                .await
+                .map_err(HandshakeError::Initialized)?;
+        }
+        Ok(Handshake {
+            method,
+            answer: answered.bytes,
+            result_text,
+            result,
+            protocol_version,
+        })
+    }
+
+    /// Sends `frame` exactly as given, then a liveness request, and returns
+    /// everything received until the liveness answer plus
+    /// [`DriverConfig::grace`], classified against the probe's ids.
+    pub async fn probe(&mut self, frame: &[u8], expects_answer: bool) -> ProbeReport {
+        let probe_ids = request_ids(frame);
+        let reused_ids = probe_ids
+            .iter()
+            .filter(|id| self.used.iter().any(|u| u.matches(id)))
+            .cloned()
+            .collect();
+        self.used.extend(probe_ids.iter().cloned());
+        let start = Instant::now();
+        let dropped_before = self.transport.dropped();
+        let liveness_id = self.fresh_id();
+        let mut report = ProbeReport {
+            expects_answer,
+            liveness_id: liveness_id.clone(),
+            live: Live::Unresponsive,
+            frames: Vec::new(),
+            frames_over_cap: 0,
+            transport_dropped: 0,
+            took: Duration::ZERO,
+            reused_ids,
+        };
+        let ping = request_document(
+            liveness_id.clone(),
+            self.config.liveness.method(),
+            self.with_meta(None),
+        );
+        let sent = match self.send_logged(frame).await {
+            Ok(()) => self.send_logged(&ping).await,
+            Err(e) => Err(e),
+        };
+        if let Err(e) = sent {
+            // Whatever the peer said before it stopped reading still counts.
+            report.live = Live::SendFailed(e);
+        }
+        let ping_sent = Instant::now();
+        let mut deadline = ping_sent + self.config.answer_timeout;
+        let mut answered_at = None;
+        loop {
+            let t = self.started.elapsed();
+            let (bytes, class) = match self.recv_logged(deadline).await {
+                Event::Frame(bytes) => {
+                    let class = classify(&bytes, &probe_ids, Some(&liveness_id));
+                    (bytes, class)
+                }
+                Event::TooLong { bytes_skipped } => (Vec::new(), Class::TooLong(bytes_skipped)),
+                Event::Closed { status, leaky } => {
+                    if answered_at.is_none() && !matches!(report.live, Live::SendFailed(_)) {
+                        report.live = Live::Closed {
+                            status: status.map(|s| s.to_string()),
+                            leaky,
+                        };
+                    }
+                    break;
+                }
+                // Past the grace, or past the answer timeout.
+                Event::TimedOut => break,
+            };
+            if class == Class::LivenessAnswer && answered_at.is_none() {
+                answered_at = Some(Instant::now());
+                report.live = Live::Answered(ping_sent.elapsed());
+                deadline = Instant::now() + self.config.grace;
+            }
+            if report.frames.len() < self.config.max_frames_per_probe {
+                report.frames.push(Received { t, bytes, class });
+            } else {
+                report.frames_over_cap += 1;
+            }
+        }
+        report.transport_dropped = self.transport.dropped() - dropped_before;
+        report.took = start.elapsed();
+        report
+    }
+}
+
+/// The ids of the requests in `frame` (one, or a batch's), if it lifts.
+fn request_ids(frame: &[u8]) -> Vec<Id<'static>> {
+    let Ok(lifted) = lift(frame) else {
+        return Vec::new();
+    };
+    lifted
+        .messages()
+        .iter()
+        .filter_map(|m| match m {
+            Message::Request(_) => m.id().map(|id| id.clone().into_owned()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// What `bytes` is to a probe with `probe_ids` and a liveness request `live`.
+fn classify(bytes: &[u8], probe_ids: &[Id<'static>], live: Option<&Id<'static>>) -> Class {
+    let Ok(frame) = lift(bytes) else {
+        return Class::Unreadable;
+    };
+    if let Frame::Batch(messages) = &frame {
+        let all_responses = messages
+            .iter()
+            .all(|m| matches!(m, Message::Success(_) | Message::Error(_)));
+        // A batch answers a batch; the judge checks it element by element.
+        return if all_responses {
+            Class::ProbeAnswer
+        } else {
+            Class::Unsolicited
+        };
+    }
+    if live.is_some_and(|id| read_reply(id, bytes).is_ok()) {
+        return Class::LivenessAnswer;
+    }
+    let mut null_id = false;
+    for id in probe_ids {
+        match read_reply(id, bytes) {
+            Ok(_) => return Class::ProbeAnswer,
+            Err(ReplyError::Unattributed(_)) => null_id = true,
+            Err(ReplyError::WrongId { found, .. }) if found == "null" => null_id = true,
+            Err(ReplyError::NotAResponse(_)) => return Class::Unsolicited,
+            Err(_) => {}
+        }
+    }
+    match frame.messages().first() {
+        Some(Message::Error(e)) if e.id.is_none() || matches!(e.id, Some(Id::Null)) => {
+            Class::NullIdError
+        }
+        _ if null_id => Class::NullIdError,
+        Some(Message::Success(_) | Message::Error(_)) => Class::Stray,
+        _ => Class::Unsolicited,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn frames_are_classified_against_the_probe() {
+        let probe = vec![Id::int(1), Id::string("a")];
+        let live = Id::int(7);
+        let c = |b: &[u8]| classify(b, &probe, Some(&live));
+        assert_eq!(
+            c(br#"{"jsonrpc":"2.0","id":1,"result":{}}"#),
+            Class::ProbeAnswer
+        );
+        assert_eq!(
+            c(br#"{"jsonrpc":"2.0","id":"a","error":{"code":-32601,"message":"x"}}"#),
+            Class::ProbeAnswer
+        );
+        assert_eq!(
+            c(br#"{"jsonrpc":"2.0","id":"1","result":{}}"#),
+            Class::Stray
+        );
+        assert_eq!(
+            c(br#"{"jsonrpc":"2.0","id":7,"result":{}}"#),
+            Class::LivenessAnswer
+        );
+        assert_eq!(
+            c(br#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"x"}}"#),
+            Class::NullIdError
+        );
+        assert_eq!(
+            c(br#"{"jsonrpc":"2.0","error":{"code":-32700,"message":"x"}}"#),
+            Class::NullIdError
+        );
+        assert_eq!(
+            c(br#"{"jsonrpc":"2.0","method":"notifications/message"}"#),
+            Class::Unsolicited
+        );
+        assert_eq!(
+            c(br#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#),
+            Class::Unsolicited
+        );
+        assert_eq!(
+            c(br#"[{"jsonrpc":"2.0","id":1,"result":{}}]"#),
+            Class::ProbeAnswer
+        );
+        assert_eq!(c(b"not json"), Class::Unreadable);
+        assert_eq!(c(b""), Class::Unreadable);
+        assert_eq!(
+            classify(
+                br#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"x"}}"#,
+                &[],
+                None
+            ),
+            Class::NullIdError
+        );
+    }
+
+    #[test]
+    fn probe_ids_come_from_requests_only() {
+        let ids = request_ids(br#"[{"jsonrpc":"2.0","id":3,"method":"a"},{"jsonrpc":"2.0","method":"n"},{"jsonrpc":"2.0","id":"x","result":1}]"#);
+        assert_eq!(ids, vec![Id::int(3)]);
+        assert!(request_ids(b"{oops").is_empty());
+    }
+}
