@@ -58,6 +58,26 @@ enum Command {
     /// no MUST or MUST NOT is broken, 1 otherwise (with --strict, also on SHOULD and
     /// SHOULD NOT), 2 on usage or I/O errors.
     Classify(ClassifyArgs),
+    /// Run the reference peer on standard input and output.
+    ///
+    /// Newline-delimited frames in, answers out; ends at end of input. With no
+    /// option it serves MCP and negotiates the revision; --revision R serves MCP
+    /// at exactly R; --profile jsonrpc-2.0 serves the JSON-RPC 2.0 §7 methods.
+    Serve(ServeArgs),
+}
+
+/// What `serve` serves.
+#[derive(clap::Args)]
+struct ServeArgs {
+    /// `jsonrpc-2.0` or `mcp` (the default).
+    #[arg(long, value_name = "PROFILE")]
+    profile: Option<String>,
+    /// The MCP revision to serve exactly, instead of negotiating it.
+    #[arg(long, value_name = "R")]
+    revision: Option<harness::Revision>,
+    /// The largest frame accepted, in bytes.
+    #[arg(long, default_value_t = harness::Limits::DEFAULT_MAX_FRAME_BYTES, value_name = "BYTES")]
+    max_frame: usize,
 }
 
 /// What `classify` judges the frames under.
@@ -101,6 +121,13 @@ fn main() -> ExitCode {
             let inputs = args.frames.inputs();
             cmd::classify::main(&inputs, profile, args.strict, args.frames.quiet)
         }
+        Command::Serve(args) => match cmd::serve::choose(args.profile.as_deref(), args.revision) {
+            Ok(serve) => cmd::serve::main(serve, args.max_frame),
+            Err(e) => {
+                eprintln!("wirecheck serve: {e}");
+                cmd::Exit::Trouble
+            }
+        },
     };
     exit.into()
 }

@@ -3,6 +3,7 @@
 
 pub mod classify;
 pub mod roundtrip;
+pub mod serve;
 
 /// What a subcommand's run means, as a process exit code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
