@@ -4,8 +4,9 @@
 //! `subtract` takes positional (`[42, 23]`) or named (`{"minuend": 42,
 //! "subtrahend": 23}`) params; `sum` adds an array; `get_data` returns
 //! `["hello", 5]`; `update`, `notify_hello` and `notify_sum` are the examples'
-//! notifications and do nothing observable (called as requests they answer
-//! `null`, there being no example to follow). Anything else is -32601 (§5.1).
+//! notifications and do nothing observable (called as requests they are
+//! -32601, "not available"). `echo` and `pay` are wirecheck's own fixtures.
+//! Anything else is -32601 (§5.1).
 
 use harness::Raw;
 use serde_json::{json, Value};
@@ -19,7 +20,16 @@ pub(crate) fn call(method: &str, params: Option<&Raw<'_>>) -> Answer {
         "subtract" => subtract(params.as_ref())?,
         "sum" => sum(params.as_ref())?,
         "get_data" => json!(["hello", 5]),
-        "update" | "notify_hello" | "notify_sum" => Value::Null,
+        // The wirecheck fixtures the exchange vectors call: `echo` answers its
+        // params, `pay` fails with a server error carrying nested data.
+        "echo" => params.unwrap_or(Value::Null),
+        "pay" => {
+            return Err(Failure::new(-32000, "Payment required").with_data(json!({
+                "x402": {"accepts": [{"scheme": "exact", "amount": "1000"}]}
+            })))
+        }
+        // §7 sends these only as notifications; as requests they are "not
+        // available" (§5.1).
         _ => return Err(Failure::method_not_found(method)),
     };
     Ok(Raw::from_value(&value))

@@ -26,7 +26,7 @@ use harness::{Raw, Revision, ValueKind};
 use serde_json::{json, Map, Value};
 
 use super::catalogue::{self, PAGE_SIZE, TOOLS};
-use super::{Answer, Failure};
+use super::{is_integer, Answer, Failure};
 
 /// The revisions that begin with an `initialize` handshake, oldest first.
 const HANDSHAKE: [Revision; 4] = [
@@ -137,6 +137,7 @@ impl Session {
             }
             (Phase::Initialized(revision), _) => revision,
         };
+        notification_with_id(method)?;
         let def = definition(revision, method)?;
         check_params(def, params)?;
         let value = self.dispatch(revision, method, params, None, out)?;
@@ -152,9 +153,8 @@ impl Session {
         out: &mut Vec<Vec<u8>>,
     ) -> Answer {
         let revision = Revision::Mcp2026_07_28;
-        // `initialize` is not a 2026-07-28 method: -32601 like any other.
-        let def = definition(revision, method)?;
-        // 2026-07-28 basic/index §Per-request protocol fields: "A request missing
+        // The `_meta` fields first, whatever the method: 2026-07-28 basic/index
+        // §Per-request protocol fields: "A request missing
         // any required field is malformed; the server MUST reject it with
         // JSON-RPC error code -32602".
         let Some(version) = meta(params, META_VERSION) else {
@@ -180,6 +180,10 @@ impl Session {
                 "_meta.{META_CAPABILITIES} is required on every request and must be an object"
             )));
         }
+        // Only a well-formed request is judged by its method: `initialize` is not
+        // a 2026-07-28 method, -32601 like any other unknown one.
+        notification_with_id(method)?;
+        let def = definition(revision, method)?;
         check_params(def, params)?;
         let level = match meta(params, META_LOG_LEVEL) {
             None => None,
@@ -194,6 +198,18 @@ impl Session {
                 .or_insert_with(|| json!("complete"));
             // basic/index §Per-response protocol fields: servers SHOULD name
             // themselves in every result's `_meta`.
+            // server/utilities/caching: where the schema asks for them. The
+            // catalogue is fixed and holds nothing user-specific, so an hour,
+            // shared by anyone ("Servers MUST provide a ttlMs value that is >= 0").
+            let has = |name: &str| def.result.is_some_and(|r| r.iter().any(|m| m.name == name));
+            if has("ttlMs") {
+                members.entry("ttlMs").or_insert_with(|| json!(3_600_000));
+            }
+            if has("cacheScope") {
+                members
+                    .entry("cacheScope")
+                    .or_insert_with(|| json!("public"));
+            }
             let meta = members.entry("_meta").or_insert_with(|| json!({}));
             if let Value::Object(meta) = meta {
                 meta.insert(META_SERVER_INFO.to_owned(), server_info());
@@ -312,10 +328,9 @@ impl Session {
                 }
             }
             "resources/subscribe" | "resources/unsubscribe" => {
+                // Any URI may be subscribed to: a resource may appear later,
+                // and the subscription is what the client asked for.
                 let uri = string_param(params, "uri").unwrap_or_default();
-                if uri != catalogue::README_URI {
-                    return Err(not_found(revision, &uri));
-                }
                 if method == "resources/subscribe" {
                     self.subscriptions.insert(uri);
                 } else {
@@ -336,6 +351,18 @@ impl Session {
             _ => Err(Failure::method_not_found(method)),
         }
     }
+}
+
+/// -32600 for a notification method sent as a request (basic/index
+/// §Notifications: "Notifications MUST NOT include an ID").
+fn notification_with_id(method: &str) -> Result<(), Failure> {
+    if method.starts_with("notifications/") {
+        return Err(Failure::new(
+            codes::INVALID_REQUEST,
+            format!("{method} is a notification and must not carry an id"),
+        ));
+    }
+    Ok(())
 }
 
 /// The schema's definition of a client request in `revision`, or -32601.
@@ -398,10 +425,6 @@ fn fits(value: &Raw<'_>, types: u8) -> bool {
         ValueKind::Null => ty::NULL,
     };
     types & bit != 0
-}
-
-fn is_integer(number: &str) -> bool {
-    !number.bytes().any(|b| matches!(b, b'.' | b'e' | b'E'))
 }
 
 /// `params._meta[key]`.

@@ -182,11 +182,17 @@ impl Peer {
     }
 
     /// The revision in force when it is one without batches, `None` when
-    /// batches are answered (plain JSON-RPC 2.0, MCP 2025-03-26, and a
-    /// negotiating peer before `initialize`, which may yet be 2025-03-26).
+    /// batches are answered (plain JSON-RPC 2.0, MCP 2024-11-05 and 2025-03-26,
+    /// and a negotiating peer before `initialize`, which may yet be either).
     fn batchless_revision(&self) -> Option<Revision> {
         match self.revision() {
-            None | Some(Revision::JsonRpc2 | Revision::Mcp2025_03_26) => None,
+            // 2024-11-05 never mentions batches; it rests on JSON-RPC 2.0, whose
+            // §6 it does not exclude, so a batch is answered as §6 says (the
+            // vector `mcp/2024-11-05/batch/i_batch` leaves answering or refusing
+            // to the receiver).
+            None | Some(Revision::JsonRpc2 | Revision::Mcp2024_11_05 | Revision::Mcp2025_03_26) => {
+                None
+            }
             Some(revision) => Some(revision),
         }
     }
@@ -205,11 +211,14 @@ impl Peer {
             Message::Request(request) => {
                 let answer = match self.serve {
                     Serve::JsonRpc => jsonrpc::call(&method, params),
-                    Serve::Negotiate | Serve::Mcp(_) => {
-                        self.mcp.request(&method, params, in_batch, out)
-                    }
+                    Serve::Negotiate | Serve::Mcp(_) => match mcp_id_error(request) {
+                        Some(failure) => Err(failure),
+                        None => self.mcp.request(&method, params, in_batch, out),
+                    },
                 };
-                Some(answer_message(request.id.clone().into_owned(), answer))
+                // Even an id MCP forbids (null, 1.5) was read, so it is echoed:
+                // JSON-RPC 2.0 §5 wants null only when the id could not be read.
+                return Some(answer_message(request.id.clone().into_owned(), answer));
             }
             Message::Notification(_) => {
                 match self.serve {
@@ -222,6 +231,37 @@ impl Peer {
             Message::Success(_) | Message::Error(_) => None,
         }
     }
+}
+
+/// What is wrong with an MCP request's id, whatever its method (basic/index
+/// §Requests: "Requests MUST include a string or integer ID. Unlike base
+/// JSON-RPC, the ID MUST NOT be null").
+fn mcp_id_error(request: &harness::ir::Request<'_>) -> Option<Failure> {
+    let bad_id = match &request.id {
+        Id::Null => true,
+        Id::Number(n) => !is_integer(n),
+        Id::String(_) => false,
+    };
+    bad_id.then(|| {
+        Failure::new(
+            codes::INVALID_REQUEST,
+            format!(
+                "MCP request ids must be a string or an integer; found {}",
+                request.id.raw()
+            ),
+        )
+    })
+}
+
+/// Whether a number's value is an integer, however it is written (`1`, `1.0`,
+/// `1e2`), as JSON Schema's `integer` and the rule model count it.
+pub(crate) fn is_integer(number: &str) -> bool {
+    if !number.bytes().any(|b| matches!(b, b'.' | b'e' | b'E')) {
+        return true;
+    }
+    number
+        .parse::<f64>()
+        .is_ok_and(|n| n.is_finite() && n.fract() == 0.0)
 }
 
 /// The response carrying `answer` for the request with `id`.
