@@ -297,3 +297,301 @@ fn every_vector_a_server_receives() {
     );
     assert!(stale.is_empty(), "stale divergences: {stale:?}");
 }
+
+fn text(frames: &[Vec<u8>]) -> Vec<String> {
+    frames
+        .iter()
+        .map(|f| String::from_utf8(f.clone()).expect("UTF-8"))
+        .collect()
+}
+
+#[test]
+fn section_7_examples_answer_for_answer() {
+    let mut peer = Peer::new(Serve::JsonRpc);
+    let mut one = |frame: &str| text(&peer.handle(frame.as_bytes()));
+    assert_eq!(
+        one(r#"{"jsonrpc": "2.0", "method": "subtract", "params": [42, 23], "id": 1}"#),
+        [r#"{"jsonrpc":"2.0","id":1,"result":19}"#]
+    );
+    assert_eq!(
+        one(
+            r#"{"jsonrpc": "2.0", "method": "subtract", "params": {"subtrahend": 23, "minuend": 42}, "id": 3}"#
+        ),
+        [r#"{"jsonrpc":"2.0","id":3,"result":19}"#]
+    );
+    assert!(one(r#"{"jsonrpc": "2.0", "method": "update", "params": [1,2,3,4,5]}"#).is_empty());
+    let unknown = one(r#"{"jsonrpc": "2.0", "method": "foobar", "id": "1"}"#);
+    assert_eq!(parse(unknown[0].as_bytes())["error"]["code"], -32601);
+    assert_eq!(parse(unknown[0].as_bytes())["id"], "1");
+    let bad_json = one(r#"{"jsonrpc": "2.0", "method": "foobar, "params": "bar", "baz]"#);
+    assert_eq!(parse(bad_json[0].as_bytes())["error"]["code"], -32700);
+    assert_eq!(parse(bad_json[0].as_bytes())["id"], Value::Null);
+    let invalid = one(r#"{"jsonrpc": "2.0", "method": 1, "params": "bar"}"#);
+    assert_eq!(parse(invalid[0].as_bytes())["error"]["code"], -32600);
+    assert_eq!(parse(invalid[0].as_bytes())["id"], Value::Null);
+    let empty = one("[]");
+    assert_eq!(empty.len(), 1);
+    assert_eq!(parse(empty[0].as_bytes())["error"]["code"], -32600);
+    let ones = one("[1,2,3]");
+    let ones = parse(ones[0].as_bytes());
+    assert_eq!(ones.as_array().map(Vec::len), Some(3));
+    assert!(ones
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|e| e["error"]["code"] == -32600));
+    assert!(one(r#"[{"jsonrpc": "2.0", "method": "notify_sum", "params": [1,2,4]}, {"jsonrpc": "2.0", "method": "notify_hello", "params": [7]}]"#).is_empty());
+    let mixed = one(
+        r#"[{"jsonrpc": "2.0", "method": "sum", "params": [1,2,4], "id": "1"},{"jsonrpc": "2.0", "method": "notify_hello", "params": [7]},{"jsonrpc": "2.0", "method": "subtract", "params": [42,23], "id": "2"},{"foo": "boo"},{"jsonrpc": "2.0", "method": "foo.get", "params": {"name": "myself"}, "id": "5"},{"jsonrpc": "2.0", "method": "get_data", "id": "9"}]"#,
+    );
+    assert_eq!(mixed.len(), 1);
+    assert!(mixed[0].starts_with(
+        r#"[{"jsonrpc":"2.0","id":"1","result":7},{"jsonrpc":"2.0","id":"2","result":19},{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"#
+    ), "{}", mixed[0]);
+    assert!(
+        mixed[0].ends_with(r#"{"jsonrpc":"2.0","id":"9","result":["hello",5]}]"#),
+        "{}",
+        mixed[0]
+    );
+    assert!(mixed[0].contains(r#""pointer":"/3""#));
+}
+
+#[test]
+fn ids_come_back_byte_for_byte() {
+    for id in [
+        r#""1""#,
+        "9007199254740993",
+        "1.0",
+        "-0",
+        r#""\u00e9""#,
+        "123456789012345678901234567890",
+    ] {
+        let mut jsonrpc = Peer::new(Serve::JsonRpc);
+        let out = text(
+            &jsonrpc
+                .handle(format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"get_data"}}"#).as_bytes()),
+        );
+        assert_eq!(
+            out,
+            [format!(
+                r#"{{"jsonrpc":"2.0","id":{id},"result":["hello",5]}}"#
+            )]
+        );
+        let mut mcp = peer_for(Revision::Mcp2025_06_18, true);
+        let out = text(
+            &mcp.handle(format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"ping"}}"#).as_bytes()),
+        );
+        assert_eq!(
+            out,
+            [format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{{}}}}"#)]
+        );
+    }
+}
+
+#[test]
+fn negotiation_and_lifecycle() {
+    let mut peer = Peer::new(Serve::Negotiate);
+    assert_eq!(peer.revision(), None);
+    // Before initialize: ping is answered, anything else refused, notifications ignored.
+    let ping = peer.handle(br#"{"jsonrpc":"2.0","id":"p","method":"ping"}"#);
+    assert_eq!(text(&ping), [r#"{"jsonrpc":"2.0","id":"p","result":{}}"#]);
+    let early = parse(&peer.handle(br#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#)[0]);
+    assert_eq!(early["error"]["code"], -32600);
+    assert!(peer.handle(INITIALIZED).is_empty());
+    // A version it supports comes back as asked.
+    let answer = checked(
+        &mut peer,
+        Revision::Mcp2025_06_18,
+        &initialize("2025-06-18"),
+        "init",
+    );
+    assert_eq!(answer.unwrap()["result"]["protocolVersion"], "2025-06-18");
+    assert_eq!(peer.revision(), Some(Revision::Mcp2025_06_18));
+    let again = parse(&peer.handle(&initialize("2025-06-18"))[0]);
+    assert_eq!(again["error"]["code"], -32600);
+    // 2025-06-18 has no batches: one -32600, id null.
+    let batch = peer.handle(br#"[{"jsonrpc":"2.0","id":1,"method":"ping"}]"#);
+    assert_eq!(batch.len(), 1);
+    assert_eq!(parse(&batch[0])["error"]["code"], -32600);
+    assert_eq!(parse(&batch[0])["id"], Value::Null);
+
+    // An unknown version gets the latest revision with a handshake.
+    let mut peer = Peer::new(Serve::Negotiate);
+    let answer = checked(
+        &mut peer,
+        Revision::Mcp2025_11_25,
+        &initialize("1999-01-01"),
+        "init",
+    );
+    let result = &answer.unwrap()["result"];
+    assert_eq!(result["protocolVersion"], "2025-11-25");
+    assert_eq!(result["capabilities"]["completions"], json!({}));
+
+    // A fixed revision answers with itself.
+    let mut peer = Peer::new(Serve::Mcp(Revision::Mcp2024_11_05));
+    let answer = checked(
+        &mut peer,
+        Revision::Mcp2024_11_05,
+        &initialize("2025-06-18"),
+        "init",
+    );
+    let result = &answer.unwrap()["result"];
+    assert_eq!(result["protocolVersion"], "2024-11-05");
+    assert!(result["capabilities"].get("completions").is_none());
+
+    // A 2026-07-28 request needs no handshake, and names its version per request.
+    let mut peer = Peer::new(Serve::Negotiate);
+    let discover =
+        format!(r#"{{"jsonrpc":"2.0","id":"d","method":"server/discover","params":{{{META}}}}}"#);
+    let answer = checked(
+        &mut peer,
+        Revision::Mcp2026_07_28,
+        discover.as_bytes(),
+        "discover",
+    )
+    .unwrap();
+    assert_eq!(answer["result"]["supportedVersions"], json!(["2026-07-28"]));
+    assert_eq!(answer["result"]["resultType"], "complete");
+    let old = r#"{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"1900-01-01","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
+    let answer = checked(&mut peer, Revision::Mcp2026_07_28, old.as_bytes(), "old").unwrap();
+    assert_eq!(answer["error"]["code"], -32022);
+    assert_eq!(answer["error"]["data"]["requested"], "1900-01-01");
+}
+
+#[test]
+fn pagination_with_issued_cursors() {
+    let revision = Revision::Mcp2025_11_25;
+    let mut peer = peer_for(revision, true);
+    let first = checked(
+        &mut peer,
+        revision,
+        br#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#,
+        "p1",
+    )
+    .unwrap();
+    let cursor = first["result"]["nextCursor"]
+        .as_str()
+        .expect("a second page")
+        .to_owned();
+    let second = format!(
+        r#"{{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{{"cursor":"{cursor}"}}}}"#
+    );
+    let second = checked(&mut peer, revision, second.as_bytes(), "p2").unwrap();
+    assert!(second["result"].get("nextCursor").is_none());
+    let mut names: Vec<Value> = first["result"]["tools"].as_array().unwrap().clone();
+    names.extend(
+        second["result"]["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .cloned(),
+    );
+    let names: Vec<&str> = names.iter().map(|t| t["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["echo", "pay", "long_job"]);
+    for bad in ["page-1", "page-3", "page-02", "x"] {
+        let frame = format!(
+            r#"{{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{{"cursor":"{bad}"}}}}"#
+        );
+        let answer = checked(&mut peer, revision, frame.as_bytes(), bad).unwrap();
+        assert_eq!(answer["error"]["code"], -32602, "{bad}");
+    }
+}
+
+#[test]
+fn progress_logging_and_tool_errors() {
+    for revision in [
+        Revision::Mcp2024_11_05,
+        Revision::Mcp2025_03_26,
+        Revision::Mcp2025_11_25,
+    ] {
+        let mut peer = peer_for(revision, true);
+        let set = checked(
+            &mut peer,
+            revision,
+            br#"{"jsonrpc":"2.0","id":1,"method":"logging/setLevel","params":{"level":"debug"}}"#,
+            "set",
+        )
+        .unwrap();
+        assert_eq!(set["result"], json!({}));
+        let call = br#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"long_job","arguments":{"steps":2},"_meta":{"progressToken":"t-1"}}}"#;
+        let out = peer.handle(call);
+        // Every emitted frame is judged by `checked` below as well; here the order.
+        let kinds: Vec<Value> = out.iter().map(|f| parse(f)).collect();
+        let methods: Vec<&str> = kinds
+            .iter()
+            .map(|f| f["method"].as_str().unwrap_or("answer"))
+            .collect();
+        assert_eq!(
+            methods,
+            [
+                "notifications/message",
+                "notifications/progress",
+                "notifications/progress",
+                "answer"
+            ]
+        );
+        assert_eq!(kinds[1]["params"]["progressToken"], "t-1");
+        assert_eq!(kinds[2]["params"]["progress"], 2);
+        let mut peer = peer_for(revision, true);
+        checked(&mut peer, revision, call, "progress");
+        let bad_level = checked(
+            &mut peer,
+            revision,
+            br#"{"jsonrpc":"2.0","id":3,"method":"logging/setLevel","params":{"level":"loud"}}"#,
+            "level",
+        )
+        .unwrap();
+        assert_eq!(bad_level["error"]["code"], -32602);
+        let tool_error = checked(&mut peer, revision, br#"{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"echo","arguments":{}}}"#, "echo").unwrap();
+        assert_eq!(tool_error["result"]["isError"], true);
+        let unknown = checked(
+            &mut peer,
+            revision,
+            br#"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"nope"}}"#,
+            "nope",
+        )
+        .unwrap();
+        assert_eq!(unknown["error"]["code"], -32602);
+        let missing = checked(&mut peer, revision, br#"{"jsonrpc":"2.0","id":6,"method":"resources/read","params":{"uri":"file:///nope"}}"#, "nope").unwrap();
+        assert_eq!(missing["error"]["code"], -32002);
+    }
+}
+
+#[test]
+fn serves_over_stdio_end_to_end() {
+    let mut input = initialize("2025-03-26");
+    input.extend_from_slice(b"\n");
+    input.extend_from_slice(INITIALIZED);
+    input.extend_from_slice(b"\n\n{not json\n");
+    input.extend_from_slice(br#"[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":2,"method":"prompts/list"}]"#);
+    input.extend_from_slice(b"\n");
+    let out = common::wirecheck(&["serve"], &input);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lines = common::records(&out);
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    assert_eq!(lines[0]["result"]["protocolVersion"], "2025-03-26");
+    assert_eq!(lines[1]["error"]["code"], -32700);
+    assert_eq!(lines[2][1]["result"]["prompts"][0]["name"], "code_review");
+
+    let out = common::wirecheck(
+        &["serve", "--profile", "jsonrpc-2.0"],
+        b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"sum\",\"params\":[1,2,4]}\n",
+    );
+    assert!(out.status.success());
+    assert_eq!(out.stdout, b"{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":7}\n");
+    let out = common::wirecheck(
+        &[
+            "serve",
+            "--profile",
+            "jsonrpc-2.0",
+            "--revision",
+            "2025-03-26",
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(2));
+}

@@ -218,7 +218,7 @@ impl Peer {
                 };
                 // Even an id MCP forbids (null, 1.5) was read, so it is echoed:
                 // JSON-RPC 2.0 §5 wants null only when the id could not be read.
-                return Some(answer_message(request.id.clone().into_owned(), answer));
+                Some(answer_message(request.id.clone().into_owned(), answer))
             }
             Message::Notification(_) => {
                 match self.serve {
