@@ -255,10 +255,6 @@ const DIVERGENCES: &[(&str, &str)] = &[
         "mcp/2026-07-28/base/notification-with-id",
         "the rule model's mcp.r5.meta.missing-required (MUST) wants -32602 for any request lacking the per-request `_meta`, which this one does; the vector accepts only -32601/-32600",
     ),
-    (
-        "mcp/2026-07-28/resources/subscriptions-listen",
-        "subscriptions/listen (2026-07-28) is not implemented: -32601",
-    ),
 ];
 
 #[test]
@@ -594,4 +590,60 @@ fn serves_over_stdio_end_to_end() {
         b"",
     );
     assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn stateless_2026_progress_logging_and_listen() {
+    let revision = Revision::Mcp2026_07_28;
+    let mut peer = Peer::new(Serve::Mcp(revision));
+    let call = r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"long_job","arguments":{"steps":2},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/logLevel":"info","progressToken":9}}}"#;
+    let out = peer.handle(call.as_bytes());
+    let methods: Vec<Value> = out.iter().map(|f| parse(f)["method"].clone()).collect();
+    assert_eq!(
+        methods,
+        [
+            json!("notifications/message"),
+            json!("notifications/progress"),
+            json!("notifications/progress"),
+            Value::Null
+        ]
+    );
+    let answer = checked(&mut peer, revision, call.as_bytes(), "call").unwrap();
+    assert_eq!(answer["result"]["resultType"], "complete");
+    assert_eq!(
+        answer["result"]["_meta"]["io.modelcontextprotocol/serverInfo"]["name"],
+        "wirecheck"
+    );
+    let listen = format!(
+        r#"{{"jsonrpc":"2.0","id":"s-1","method":"subscriptions/listen","params":{{"notifications":{{"toolsListChanged":true}},{META}}}}}"#
+    );
+    let out = peer.handle(listen.as_bytes());
+    assert_eq!(out.len(), 2);
+    let ack = parse(&out[0]);
+    assert_eq!(ack["method"], "notifications/subscriptions/acknowledged");
+    assert_eq!(
+        ack["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"],
+        "s-1"
+    );
+    let answer = checked(&mut peer, revision, listen.as_bytes(), "listen").unwrap();
+    assert_eq!(
+        answer["result"]["_meta"]["io.modelcontextprotocol/subscriptionId"],
+        "s-1"
+    );
+    // Gone in 2026-07-28: ping, setLevel, resources/subscribe.
+    for method in ["ping", "logging/setLevel", "resources/subscribe"] {
+        let frame = format!(
+            r#"{{"jsonrpc":"2.0","id":1,"method":"{method}","params":{{"level":"info","uri":"file:///a",{META}}}}}"#
+        );
+        let answer = checked(&mut peer, revision, frame.as_bytes(), method).unwrap();
+        assert_eq!(answer["error"]["code"], -32601, "{method}");
+    }
+    let missing = checked(
+        &mut peer,
+        revision,
+        br#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#,
+        "no meta",
+    )
+    .unwrap();
+    assert_eq!(missing["error"]["code"], -32602);
 }

@@ -22,7 +22,7 @@ use harness::codes;
 use harness::spec::schema::methods;
 use harness::spec::schema::ty;
 use harness::spec::{Kind, MethodDef, Sender};
-use harness::{Raw, Revision, ValueKind};
+use harness::{Id, Raw, Revision, ValueKind};
 use serde_json::{json, Map, Value};
 
 use super::catalogue::{self, PAGE_SIZE, TOOLS};
@@ -99,6 +99,7 @@ impl Session {
     /// pushed to `out` before the answer is.
     pub(crate) fn request(
         &mut self,
+        id: &Id<'_>,
         method: &str,
         params: Option<&Raw<'_>>,
         in_batch: bool,
@@ -116,7 +117,7 @@ impl Session {
             }
         };
         if stateless {
-            return self.stateless(method, params, out);
+            return self.stateless(id, method, params, out);
         }
         let revision = match (self.phase, method) {
             (Phase::Fresh, "initialize") => return self.initialize(params, in_batch),
@@ -140,7 +141,7 @@ impl Session {
         notification_with_id(method)?;
         let def = definition(revision, method)?;
         check_params(def, params)?;
-        let value = self.dispatch(revision, method, params, None, out)?;
+        let value = self.dispatch(id, revision, method, params, None, out)?;
         Ok(raw(&value))
     }
 
@@ -148,6 +149,7 @@ impl Session {
     /// capabilities named in `_meta` on every request.
     fn stateless(
         &mut self,
+        id: &Id<'_>,
         method: &str,
         params: Option<&Raw<'_>>,
         out: &mut Vec<Vec<u8>>,
@@ -189,7 +191,7 @@ impl Session {
             None => None,
             Some(level) => Some(level_index(&level)?),
         };
-        let mut value = self.dispatch(revision, method, params, level, out)?;
+        let mut value = self.dispatch(id, revision, method, params, level, out)?;
         if let Value::Object(members) = &mut value {
             // 2026-07-28 schema `Result.resultType`: "Servers implementing this
             // protocol version MUST include this field."
@@ -267,6 +269,7 @@ impl Session {
     /// (2026-07-28 `_meta`), else the session's.
     fn dispatch(
         &mut self,
+        id: &Id<'_>,
         revision: Revision,
         method: &str,
         params: Option<&Raw<'_>>,
@@ -346,8 +349,9 @@ impl Session {
                 Ok(json!({}))
             }
             "completion/complete" => complete(params),
-            // Defined by the revision's schema, not served here (tasks/*,
-            // subscriptions/listen): "not available" is -32601 (JSON-RPC 2.0 §5.1).
+            "subscriptions/listen" => Ok(listen(id, out)),
+            // Defined by the revision's schema, not served here (tasks/*):
+            // "not available" is -32601 (JSON-RPC 2.0 §5.1).
             _ => Err(Failure::method_not_found(method)),
         }
     }
@@ -453,7 +457,7 @@ fn capabilities(revision: Revision) -> Value {
     caps.insert("tools".into(), json!({}));
     caps.insert("prompts".into(), json!({}));
     // resources/subscribe exists until 2026-07-28, which replaced it with
-    // subscriptions/listen (not served here).
+    // subscriptions/listen (a request, not a capability).
     let resources = if revision < Revision::Mcp2026_07_28 {
         json!({"subscribe": true})
     } else {
@@ -621,6 +625,30 @@ fn get_prompt(params: Option<&Raw<'_>>) -> Result<Value, Failure> {
             "content": {"type": "text", "text": format!("Please review {language} code:\n{code}")},
         }],
     }))
+}
+
+/// `subscriptions/listen` (2026-07-28 basic/patterns/subscriptions). The
+/// catalogue never changes, so no notification type could ever fire: the
+/// acknowledgment honours none ("Notification types the server does not
+/// support are omitted"), and the server then ends the subscription on its own
+/// initiative, which it "SHOULD" do with a successful response (§Graceful
+/// Closure). So the stream opens and closes in one exchange.
+fn listen(id: &Id<'_>, out: &mut Vec<Vec<u8>>) -> Value {
+    // §Acknowledgment: the first message, carrying the request's id as the
+    // subscription id, written as the id's own text.
+    let ack = format!(
+        r#"{{"_meta":{{"io.modelcontextprotocol/subscriptionId":{}}},"notifications":{{}}}}"#,
+        id.raw()
+    );
+    let params = Raw::parse(&ack).map(Raw::into_owned).ok();
+    out.push(notification_document(
+        "notifications/subscriptions/acknowledged",
+        params,
+    ));
+    // The result goes through `serde_json::Value`, which keeps integers up to
+    // 64 bits: an id past that would be rounded here (the ack above is exact).
+    let subscription = serde_json::from_str::<Value>(id.raw()).unwrap_or(Value::Null);
+    json!({"_meta": {"io.modelcontextprotocol/subscriptionId": subscription}})
 }
 
 /// completion/complete for the prompt's arguments and the template's `path`

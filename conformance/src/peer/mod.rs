@@ -213,7 +213,9 @@ impl Peer {
                     Serve::JsonRpc => jsonrpc::call(&method, params),
                     Serve::Negotiate | Serve::Mcp(_) => match mcp_id_error(request) {
                         Some(failure) => Err(failure),
-                        None => self.mcp.request(&method, params, in_batch, out),
+                        None => self
+                            .mcp
+                            .request(&request.id, &method, params, in_batch, out),
                     },
                 };
                 // Even an id MCP forbids (null, 1.5) was read, so it is echoed:
