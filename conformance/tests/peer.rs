@@ -647,3 +647,46 @@ fn stateless_2026_progress_logging_and_listen() {
     .unwrap();
     assert_eq!(missing["error"]["code"], -32602);
 }
+
+/// Garbage never panics the peer and never makes it write a frame that does
+/// not lift: random bytes and byte-mutated vector frames, in every mode.
+#[test]
+fn garbage_is_answered_never_fatal() {
+    let (vectors, _) = load_all(&default_root());
+    let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+    // xorshift64: reproducible, no dependency. `pick(n)` is below `n`.
+    let mut pick = move |n: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        usize::try_from(state % n as u64).expect("below a usize")
+    };
+    let modes = [
+        Serve::JsonRpc,
+        Serve::Negotiate,
+        Serve::Mcp(Revision::Mcp2025_03_26),
+        Serve::Mcp(Revision::Mcp2026_07_28),
+    ];
+    let mut answered = 0usize;
+    for (round, vector) in vectors.iter().enumerate() {
+        let mut frame = vector.frame.clone();
+        if round % 3 == 0 {
+            let len = pick(64);
+            frame = (0..len)
+                .map(|_| u8::try_from(pick(256)).expect("below 256"))
+                .collect();
+        } else if !frame.is_empty() {
+            for _ in 0..=pick(3) {
+                let at = pick(frame.len());
+                frame[at] = b"{}[],:\"0 \\n"[pick(11)];
+            }
+        }
+        let mut peer = Peer::new(modes[round % modes.len()]);
+        peer.handle(&initialize("2025-03-26"));
+        for out in peer.handle(&frame) {
+            assert!(lift(&out).is_ok(), "{}", String::from_utf8_lossy(&out));
+            answered += 1;
+        }
+    }
+    assert!(answered > 100, "only {answered} answers");
+}
