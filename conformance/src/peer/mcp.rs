@@ -256,14 +256,13 @@ impl Session {
         })))
     }
 
-    /// Handles a notification. None is answered (JSON-RPC 2.0 §4.1), and an
-    /// invalid one is ignored (cancellation §Behavior Requirements).
-    pub(crate) fn notification(&mut self, method: &str, _params: Option<&Raw<'_>>) {
-        // `notifications/initialized` ends the handshake; the peer sends no
-        // requests of its own, so there is nothing it was waiting to do.
-        // `notifications/cancelled`: see the module docs.
-        let _ = method;
-    }
+    /// Handles a notification. None is answered (JSON-RPC 2.0 §4.1) and none
+    /// changes what the peer does: `notifications/initialized` ends a handshake
+    /// after which the peer, which sends no requests of its own, has nothing
+    /// it was waiting to do; `notifications/cancelled` finds no request in
+    /// flight (see the module docs); anything else, invalid ones included, is
+    /// ignored (cancellation §Behavior Requirements).
+    pub(crate) fn notification(&mut self, _method: &str, _params: Option<&Raw<'_>>) {}
 
     /// Serves `method` under `revision`; `log_level` is a per-request level
     /// (2026-07-28 `_meta`), else the session's.
