@@ -42,7 +42,7 @@ pub mod spec;
 
 pub use error::{Refusal, Rule};
 pub use ir::{Frame, Id, Message, MessageKind, Raw};
-pub use lift::{lift, lift_with};
+pub use lift::{lift, lift_batch_elements, lift_batch_elements_with, lift_with};
 pub use lower::{lower, lower_message, lower_to_vec};
 pub use outcome::Outcome;
 pub use profile::{Direction, Profile, Revision};

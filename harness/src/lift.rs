@@ -70,6 +70,123 @@ pub fn lift_with<'a>(frame: &'a [u8], limits: &Limits) -> Result<Frame<'a>, Refu
     }
 }
 
+/// Lifts a batch element by element, as a server must answer one
+/// ([JSON-RPC 2.0 §6](https://www.jsonrpc.org/specification#batch): "The Server
+/// should respond with an Array containing the corresponding Response objects";
+/// the §7 example answers an invalid element with its own Invalid Request and
+/// the valid ones normally).
+///
+/// [`lift`] refuses a whole batch when one element is invalid, which is right for
+/// judging a frame but not for serving it. Here the frame must still be JSON
+/// (else the one -32700 refusal, §7 "invalid JSON" batch) and a non-empty array
+/// (else the one -32600: an empty array, or a frame that is not an array, is
+/// not a batch); each element is then lifted on its own, and an element's
+/// refusal carries its own pointer (`/3`, `/3/jsonrpc`) and place in the frame.
+pub fn lift_batch_elements(frame: &[u8]) -> Result<Vec<Result<Message<'_>, Refusal>>, Refusal> {
+    lift_batch_elements_with(frame, &Limits::default())
+}
+
+/// [`lift_batch_elements`] under explicit [`Limits`].
+pub fn lift_batch_elements_with<'a>(
+    frame: &'a [u8],
+    limits: &Limits,
+) -> Result<Vec<Result<Message<'a>, Refusal>>, Refusal> {
+    if frame.len() > limits.max_frame_bytes {
+        return Err(Refusal::new(
+            frame,
+            Rule::JsonFrameTooLarge,
+            String::new(),
+            limits.max_frame_bytes,
+            format!(
+                "frame of {} bytes exceeds the limit of {} bytes",
+                frame.len(),
+                limits.max_frame_bytes
+            ),
+        ));
+    }
+    let text = utf8(frame).map_err(|e| {
+        Refusal::new(
+            frame,
+            Rule::JsonUtf8,
+            String::new(),
+            e.valid_up_to(),
+            "invalid UTF-8".to_owned(),
+        )
+    })?;
+    // Syntax first, for the whole frame: only valid JSON earns a -32600, and a
+    // batch that is not JSON gets one -32700 (JSON-RPC 2.0 §7).
+    let mut check = Scanner::new(text, limits.max_depth);
+    check.skip_ws();
+    check
+        .value(0)
+        .and_then(|_| check.finish())
+        .map_err(|e| Refusal::syntax(frame, e))?;
+    let mut lifter = Lifter {
+        text,
+        scanner: Scanner::new(text, limits.max_depth),
+    };
+    lifter.scanner.skip_ws();
+    let open = lifter.scanner.pos;
+    if lifter.scanner.peek() != Some(b'[') {
+        return Err(Refusal::new(
+            frame,
+            Rule::FrameType,
+            String::new(),
+            open,
+            "not a batch: a batch is an array of objects".to_owned(),
+        ));
+    }
+    lifter.scanner.pos += 1;
+    lifter.scanner.skip_ws();
+    if lifter.scanner.peek() == Some(b']') {
+        return Err(Refusal::new(
+            frame,
+            Rule::BatchEmpty,
+            String::new(),
+            open,
+            "an empty batch is not a valid request".to_owned(),
+        ));
+    }
+    let mut elements = Vec::new();
+    loop {
+        lifter.scanner.skip_ws();
+        let start = lifter.scanner.pos;
+        let index = elements.len();
+        // The frame is valid JSON, so the element's extent is known whatever
+        // becomes of lifting it; the cursor goes there next.
+        let (_, end) = lifter
+            .scanner
+            .value(1)
+            .map_err(|e| Refusal::syntax(frame, e))?;
+        lifter.scanner.pos = start;
+        let element = if lifter.scanner.peek() == Some(b'{') {
+            match lifter.message(1, Some(index), |message| message) {
+                Ok(message) => Ok(message),
+                Err(Failure::Invalid(refusal)) => Err(refusal),
+                Err(Failure::Syntax(e)) => Err(Refusal::syntax(frame, e)),
+            }
+        } else {
+            let kind = ValueKind::of_first_byte(text.as_bytes()[start]);
+            let mut pointer = String::new();
+            push_token(&mut pointer, &index.to_string());
+            Err(Refusal::new(
+                frame,
+                Rule::FrameType,
+                pointer,
+                start,
+                format!("a batch element must be an object; found {}", kind.name()),
+            ))
+        };
+        elements.push(element);
+        lifter.scanner.pos = end;
+        lifter.scanner.skip_ws();
+        match lifter.scanner.peek() {
+            Some(b',') => lifter.scanner.pos += 1,
+            _ => return Ok(elements),
+        }
+    }
+}
+
 /// Checks UTF-8 (RFC 8259 §8.1) once for the whole frame. `simdutf8` picks AVX2
 /// or SSE4.2 at run time and checks ASCII several times faster than
 /// `str::from_utf8`, which matters on megabyte frames (a base64 blob is nothing but

@@ -4,6 +4,7 @@
 pub mod args;
 pub mod classify;
 pub mod roundtrip;
+pub mod serve;
 
 use std::io::Write as _;
 use std::path::Path;

@@ -1,5 +1,10 @@
 //! Running the `wirecheck` binary as a user does, for the CLI tests.
 
+#![allow(
+    dead_code,
+    reason = "each test binary that includes these helpers uses only some of them"
+)]
+
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 

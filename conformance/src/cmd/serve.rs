@@ -1,0 +1,89 @@
+//! `wirecheck serve`: the reference peer over stdio.
+
+use harness::Revision;
+
+use super::Exit;
+use crate::peer::{stdio, Peer, Serve};
+
+/// Run the reference peer on standard input and output.
+///
+/// Newline-delimited frames in, answers out; ends at end of input. With no
+/// option it serves MCP and negotiates the revision; --revision R serves MCP
+/// at exactly R; --profile jsonrpc-2.0 serves the JSON-RPC 2.0 §7 methods
+/// (subtract, sum, update, get_data, notify_hello, notify_sum).
+///
+/// Exit codes: 0 at end of input, 2 on a usage or I/O error.
+#[derive(clap::Args)]
+pub struct Args {
+    /// `jsonrpc-2.0` or `mcp` (the default).
+    #[arg(long, value_name = "PROFILE")]
+    pub profile: Option<String>,
+    /// The MCP revision to serve exactly, instead of negotiating it.
+    #[arg(long, value_name = "R")]
+    pub revision: Option<Revision>,
+    /// The largest frame accepted, in bytes; a longer line is answered with -32700.
+    #[arg(long, default_value_t = harness::Limits::DEFAULT_MAX_FRAME_BYTES, value_name = "BYTES")]
+    pub max_frame: usize,
+}
+
+/// Runs `wirecheck serve` with its arguments.
+pub fn run(args: &Args) -> Exit {
+    match choose(args.profile.as_deref(), args.revision) {
+        Ok(serve) => main(serve, args.max_frame),
+        Err(e) => {
+            eprintln!("wirecheck serve: {e}");
+            Exit::Trouble
+        }
+    }
+}
+
+/// What `--profile` and `--revision` select: `--profile jsonrpc-2.0` (or
+/// `--revision jsonrpc-2.0`) for plain JSON-RPC 2.0, `--revision R` for MCP at
+/// exactly R, neither for MCP with the revision negotiated.
+pub fn choose(profile: Option<&str>, revision: Option<Revision>) -> Result<Serve, String> {
+    match (profile, revision) {
+        (Some("jsonrpc-2.0"), None | Some(Revision::JsonRpc2))
+        | (None, Some(Revision::JsonRpc2)) => Ok(Serve::JsonRpc),
+        (Some("jsonrpc-2.0"), Some(r)) => Err(format!(
+            "--profile jsonrpc-2.0 has no MCP revision; drop --revision {r}"
+        )),
+        (Some("mcp") | None, None) => Ok(Serve::Negotiate),
+        (Some("mcp") | None, Some(r)) => Ok(Serve::Mcp(r)),
+        (Some(other), _) => Err(format!(
+            "unknown profile `{other}`; expected `jsonrpc-2.0` or `mcp`"
+        )),
+    }
+}
+
+/// Serves on standard input and output until end of input.
+pub fn main(serve: Serve, max_frame: usize) -> Exit {
+    let mut peer = Peer::new(serve);
+    let stdin = std::io::stdin();
+    let stdout = std::io::stdout();
+    let mut input = std::io::BufReader::with_capacity(1 << 16, stdin.lock());
+    let mut output = stdout.lock();
+    match stdio::serve(&mut peer, &mut input, &mut output, max_frame) {
+        Ok(()) => Exit::Clean,
+        Err(e) => {
+            eprintln!("wirecheck serve: {e}");
+            Exit::Trouble
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn profile_and_revision() {
+        assert_eq!(choose(None, None), Ok(Serve::Negotiate));
+        assert_eq!(choose(Some("jsonrpc-2.0"), None), Ok(Serve::JsonRpc));
+        assert_eq!(
+            choose(None, Some(Revision::Mcp2025_03_26)),
+            Ok(Serve::Mcp(Revision::Mcp2025_03_26))
+        );
+        assert!(choose(Some("jsonrpc-2.0"), Some(Revision::Mcp2025_03_26)).is_err());
+        assert!(choose(Some("grpc"), None).is_err());
+    }
+}
