@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use harness::codes::{self, CodeRange};
 use harness::fuzzing::{check_roundtrip, Outcome};
 use harness::ir::describe;
-use harness::spec::{self, Check, Violation};
+use harness::rules::{self, Check, Violation};
 use harness::{lift, Direction, Frame, Message, Profile, Revision};
 use libtest_mimic::{Arguments, Failed, Trial};
 use serde_json::{json, Value};
@@ -225,7 +225,7 @@ fn run(v: &Vector) -> Result<(), String> {
     // The rules the vector names: known to the model, applicable to the
     // profile, with the model's level and reference.
     for r in &v.rules {
-        match spec::rule(&r.id) {
+        match rules::rule(&r.id) {
             None => problems.push(format!("rule `{}` is not in the rule model", r.id)),
             Some(info) => {
                 if !info.applies_to(revision) {
@@ -246,7 +246,7 @@ fn run(v: &Vector) -> Result<(), String> {
     }
 
     // The rule model on the frame.
-    let found = spec::validate(&v.frame, v.profile);
+    let found = rules::validate(&v.frame, v.profile);
     let expected: BTreeSet<String> = v.violations.iter().cloned().collect();
     let got = mandatory(&found);
     if got != expected {
@@ -298,7 +298,7 @@ fn run(v: &Vector) -> Result<(), String> {
         let mut reply_advisories: BTreeSet<&str> = BTreeSet::new();
         let (reply_got, reply_snapshot) = match &exchange.reply {
             Reply::Nothing => {
-                let vs = spec::validate_reply(request, None, v.profile);
+                let vs = rules::validate_reply(request, None, v.profile);
                 reply_advisories.extend(advisory_ids(&vs));
                 (
                     mandatory(&vs),
@@ -311,12 +311,12 @@ fn run(v: &Vector) -> Result<(), String> {
                 if let Err(f) = check_roundtrip(text.as_bytes()) {
                     problems.push(format!("codec broke a promise on the reply: {f}"));
                 }
-                let own = spec::validate(text.as_bytes(), peer(v.profile));
+                let own = rules::validate(text.as_bytes(), peer(v.profile));
                 let mut got = mandatory(&own);
                 reply_advisories.extend(advisory_ids(&own));
                 let mut ex = Vec::new();
                 if let Ok(reply) = lift(text.as_bytes()) {
-                    ex = spec::validate_reply(request, Some(&reply), v.profile);
+                    ex = rules::validate_reply(request, Some(&reply), v.profile);
                     got.extend(mandatory(&ex));
                     reply_advisories.extend(advisory_ids(&ex));
                 }
@@ -451,7 +451,7 @@ fn check_name(check: Check) -> &'static str {
     }
 }
 
-fn revisions_text(info: &spec::RuleInfo) -> String {
+fn revisions_text(info: &rules::RuleInfo) -> String {
     let names: Vec<&str> = Revision::ALL
         .iter()
         .filter(|r| info.applies_to(**r))
@@ -473,7 +473,7 @@ fn coverage(vectors: &[Vector]) -> BTreeMap<(&str, Revision), Vec<&str>> {
     let mut map: BTreeMap<(&str, Revision), Vec<&str>> = BTreeMap::new();
     for v in vectors {
         for id in v.rule_ids() {
-            let codec = spec::rule(id).is_some_and(|r| r.check == Check::Codec);
+            let codec = rules::rule(id).is_some_and(|r| r.check == Check::Codec);
             for r in Revision::ALL {
                 if r == v.profile.revision || codec {
                     map.entry((id, r)).or_default().push(&v.id);
@@ -499,7 +499,7 @@ fn summary(vectors: &[Vector]) -> String {
             count(Verdict::ImplementationDefined),
         );
         let x = of.iter().filter(|v| v.exchange.is_some()).count();
-        let known: Vec<_> = spec::rules().iter().filter(|i| i.applies_to(r)).collect();
+        let known: Vec<_> = rules::rules().iter().filter(|i| i.applies_to(r)).collect();
         let covered = known
             .iter()
             .filter(|i| cov.contains_key(&(i.id, r)))
@@ -526,7 +526,7 @@ fn summary(vectors: &[Vector]) -> String {
         out,
         "| total | {} | {ty} | {tn} | {ti} | {tx} | {} rules in the model |",
         vectors.len(),
-        spec::rules().len()
+        rules::rules().len()
     );
     out
 }
@@ -535,12 +535,12 @@ fn traceability(vectors: &[Vector]) -> String {
     let cov = coverage(vectors);
     let mut out = String::new();
     out.push_str("# Traceability: rules and golden vectors\n\n");
-    out.push_str("Generated from the rule model (`harness::spec::rules()`) and the vectors under\n`conformance/vectors/`; do not edit. Regenerate with\n`BLESS=1 cargo test -p wirecheck --test vectors`.\n\n");
+    out.push_str("Generated from the rule model (`harness::rules::rules()`) and the vectors under\n`conformance/vectors/`; do not edit. Regenerate with\n`BLESS=1 cargo test -p wirecheck --test vectors`.\n\n");
     out.push_str("A rule is covered under a profile when a vector of that profile names it in\n`rules` (a codec rule by a vector of any profile: the codec is the same under\nevery revision). *Check* says how the model checks it: `codec` (the frame does\nnot lift), `frame`, `reply` (an exchange), or `session` (needs earlier frames\nor the peer's internals: named by vectors, never reported by `validate`).\n\n");
     out.push_str("## Summary\n\n");
     out.push_str(&summary(vectors));
     out.push_str("\n## Rules\n\n| Rule | Level | Spec | Revisions | Check | Vectors |\n|---|---|---|---|---|---|\n");
-    for info in spec::rules() {
+    for info in rules::rules() {
         let mut ids: BTreeSet<&str> = BTreeSet::new();
         for r in Revision::ALL {
             if let Some(vs) = cov.get(&(info.id, r)) {
@@ -570,7 +570,7 @@ fn traceability(vectors: &[Vector]) -> String {
     }
     out.push_str("\n## Gaps per revision\n\nRules that apply to a revision and that no vector of it names.\n\n");
     for r in Revision::ALL {
-        let gaps: Vec<String> = spec::rules()
+        let gaps: Vec<String> = rules::rules()
             .iter()
             .filter(|i| i.applies_to(r) && !cov.contains_key(&(i.id, r)))
             .map(|i| match i.check {
@@ -593,7 +593,7 @@ fn traceability(vectors: &[Vector]) -> String {
 /// applies to, its reference. `generate.py` reads it, so a vector names a rule
 /// exactly as the model does.
 fn catalogue() -> String {
-    let rules: Vec<Value> = spec::rules()
+    let rules: Vec<Value> = rules::rules()
         .iter()
         .map(|info| {
             let cites: serde_json::Map<String, Value> = Revision::ALL

@@ -1,9 +1,9 @@
 //! `wirecheck classify`: judge each frame of a transcript under one profile with
-//! the rule model ([`harness::spec`]), one JSON line per input line.
+//! the rule model ([`harness::rules`]), one JSON line per input line.
 
 use std::io::Write;
 
-use harness::spec::{self, Level, Violation};
+use harness::rules::{self, Level, Violation};
 use harness::{lift_with, Limits, Profile};
 
 use super::{Exit, RefusalRecord};
@@ -36,7 +36,7 @@ pub fn run(inputs: &Inputs, profile: Profile, out: &mut impl Write) -> Result<Ta
         let violations = match &line {
             Line::TooLong(len) => vec![too_long(*len, inputs.max_frame)],
             Line::Frame(bytes) => match lift_with(bytes, &limits) {
-                Ok(frame) => spec::validate_frame(&frame, profile),
+                Ok(frame) => rules::validate_frame(&frame, profile),
                 Err(refusal) => vec![refused(&RefusalRecord::from(&refusal))],
             },
         };

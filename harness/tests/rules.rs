@@ -4,7 +4,7 @@
 
 use std::collections::BTreeSet;
 
-use harness::spec::{self, Check, Level, Violation};
+use harness::rules::{self, Check, Level, Violation};
 use harness::{lift, Profile, Revision};
 
 fn profile(revision: &str, from: &str) -> Profile {
@@ -15,13 +15,13 @@ fn profile(revision: &str, from: &str) -> Profile {
 }
 
 fn frame(revision: &str, from: &str, text: &str) -> Vec<Violation> {
-    spec::validate(text.as_bytes(), profile(revision, from))
+    rules::validate(text.as_bytes(), profile(revision, from))
 }
 
 fn exchange(revision: &str, from: &str, request: &str, reply: Option<&str>) -> Vec<Violation> {
     let request = lift(request.as_bytes()).expect("request lifts");
     let reply = reply.map(|r| lift(r.as_bytes()).expect("reply lifts"));
-    spec::validate_reply(&request, reply.as_ref(), profile(revision, from))
+    rules::validate_reply(&request, reply.as_ref(), profile(revision, from))
 }
 
 fn ids(violations: &[Violation]) -> Vec<&'static str> {
@@ -781,7 +781,7 @@ fn every_case_reports_its_rule_at_its_pointer() {
                 ids(&got)
             )),
             Some(v) => {
-                let info = spec::rule(case.rule).unwrap();
+                let info = rules::rule(case.rule).unwrap();
                 assert_eq!(v.level, info.level, "{}", case.rule);
                 assert_eq!(
                     v.spec,
@@ -806,7 +806,7 @@ fn every_case_reports_its_rule_at_its_pointer() {
 #[test]
 fn rules_stay_within_their_revisions() {
     for case in CASES {
-        let info = spec::rule(case.rule).unwrap();
+        let info = rules::rule(case.rule).unwrap();
         for revision in Revision::ALL {
             if info.applies_to(revision) {
                 continue;
@@ -828,7 +828,7 @@ fn rules_stay_within_their_revisions() {
 #[test]
 fn every_checked_rule_has_a_case() {
     let covered: BTreeSet<&str> = CASES.iter().map(|c| c.rule).collect();
-    let missing: Vec<&str> = spec::rules()
+    let missing: Vec<&str> = rules::rules()
         .iter()
         .filter(|r| matches!(r.check, Check::Frame | Check::Reply))
         .map(|r| r.id)
@@ -860,25 +860,25 @@ fn ids_in(source: &str) -> BTreeSet<String> {
 #[test]
 fn checks_name_only_catalogued_rules_and_every_checked_rule_is_named() {
     let frame_src = [
-        include_str!("../src/spec/check.rs"),
-        include_str!("../src/spec/meta.rs"),
+        include_str!("../src/rules/check.rs"),
+        include_str!("../src/rules/meta.rs"),
     ]
     .concat();
-    let reply_src = include_str!("../src/spec/reply.rs");
+    let reply_src = include_str!("../src/rules/reply.rs");
     let (frame_ids, reply_ids) = (ids_in(&frame_src), ids_in(reply_src));
     assert!(
         frame_ids.len() > 20 && reply_ids.len() > 15,
         "the scan found the ids"
     );
     for id in frame_ids.iter().chain(&reply_ids) {
-        let info = spec::rule(id).unwrap_or_else(|| panic!("`{id}` is not in the catalogue"));
+        let info = rules::rule(id).unwrap_or_else(|| panic!("`{id}` is not in the catalogue"));
         assert!(
             info.check.is_checked(),
             "`{id}` is emitted but marked {:?}",
             info.check
         );
     }
-    for r in spec::rules() {
+    for r in rules::rules() {
         let named = match r.check {
             Check::Frame => frame_ids.contains(r.id),
             Check::Reply => reply_ids.contains(r.id),
@@ -894,7 +894,7 @@ fn checks_name_only_catalogued_rules_and_every_checked_rule_is_named() {
 
 #[test]
 fn catalogue_is_one_consistent_table() {
-    let rules = spec::rules();
+    let rules = rules::rules();
     let mut seen = BTreeSet::new();
     for r in rules {
         assert!(seen.insert(r.id), "duplicate id {}", r.id);
@@ -916,9 +916,9 @@ fn catalogue_is_one_consistent_table() {
         assert_eq!(info.id, rule.id());
         assert_eq!(info.level, Level::Must);
         assert_eq!(info.check, Check::Codec);
-        assert_eq!(spec::rule(rule.id()), Some(info));
+        assert_eq!(rules::rule(rule.id()), Some(info));
     }
-    assert!(spec::rule("no.such-rule").is_none());
+    assert!(rules::rule("no.such-rule").is_none());
 }
 
 #[test]
@@ -1241,23 +1241,23 @@ fn id_mismatches_are_named() {
 
 #[test]
 fn cite_names_the_revision() {
-    let info = spec::rule("mcp.batch.removed").unwrap();
+    let info = rules::rule("mcp.batch.removed").unwrap();
     assert!(info
         .cite(Revision::Mcp2025_06_18)
         .starts_with("MCP 2025-06-18 "));
-    let info = spec::rule("jsonrpc.response.required").unwrap();
+    let info = rules::rule("jsonrpc.response.required").unwrap();
     assert_eq!(info.cite(Revision::Mcp2026_07_28), "JSON-RPC 2.0 §5");
-    let info = spec::rule("mcp.batch.accepted-after-removal").unwrap();
+    let info = rules::rule("mcp.batch.accepted-after-removal").unwrap();
     assert_eq!(
         info.cite(Revision::Mcp2025_11_25),
         "MCP 2025-06-18 changelog §Major changes"
     );
-    let info = spec::rule("mcp.batch.removed").unwrap();
+    let info = rules::rule("mcp.batch.removed").unwrap();
     assert_eq!(
         info.cite(Revision::Mcp2026_07_28),
         "MCP 2026-07-28 basic/transports/streamable-http §Sending Messages; 2025-06-18 changelog §Major changes"
     );
-    let info = spec::rule("mcp.base.id-not-null").unwrap();
+    let info = rules::rule("mcp.base.id-not-null").unwrap();
     assert_eq!(
         info.cite(Revision::Mcp2024_11_05),
         "MCP 2024-11-05 basic/messages §Requests"
@@ -1284,7 +1284,7 @@ fn generated_method_table_is_current() {
         schemas.display()
     );
     let output = std::process::Command::new("python3")
-        .arg(root.join("harness/src/spec/gen_methods.py"))
+        .arg(root.join("harness/src/rules/gen_methods.py"))
         .arg(&schemas)
         .output()
         .expect("python3 runs the generator");
@@ -1293,10 +1293,10 @@ fn generated_method_table_is_current() {
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
-    let committed = include_str!("../src/spec/methods.rs");
+    let committed = include_str!("../src/rules/methods.rs");
     assert!(
         String::from_utf8_lossy(&output.stdout) == committed,
-        "harness/src/spec/methods.rs is stale: rerun `python3 harness/src/spec/gen_methods.py > harness/src/spec/methods.rs`"
+        "harness/src/rules/methods.rs is stale: rerun `python3 harness/src/rules/gen_methods.py > harness/src/rules/methods.rs`"
     );
 }
 
@@ -1343,7 +1343,7 @@ fn smoke_mutated_frames_never_panic() {
     let lifted: Vec<_> = frames.iter().filter_map(|f| lift(f).ok()).collect();
     assert!(lifted.len() > seeds.len(), "some mutants still lift");
     let well_formed = |v: &Violation| {
-        assert!(spec::rule(v.rule).is_some(), "{}", v.rule);
+        assert!(rules::rule(v.rule).is_some(), "{}", v.rule);
         assert!(
             v.pointer.is_empty() || v.pointer.starts_with('/'),
             "{}",
@@ -1354,14 +1354,14 @@ fn smoke_mutated_frames_never_panic() {
         for from in ["client", "server"] {
             let p = profile(revision.name(), from);
             for f in &frames {
-                spec::validate(f, p).iter().for_each(well_formed);
+                rules::validate(f, p).iter().for_each(well_formed);
             }
             for (i, request) in lifted.iter().enumerate().step_by(3) {
-                spec::validate_reply(request, None, p)
+                rules::validate_reply(request, None, p)
                     .iter()
                     .for_each(well_formed);
                 for reply in lifted.iter().skip(i % 7).step_by(11) {
-                    spec::validate_reply(request, Some(reply), p)
+                    rules::validate_reply(request, Some(reply), p)
                         .iter()
                         .for_each(well_formed);
                 }
@@ -1376,7 +1376,7 @@ fn rule_counts_table() -> String {
         "| profile | rules known | checked per frame (codec + rule model) | checked on an exchange | need the session |\n|---|---|---|---|---|\n",
     );
     for revision in Revision::ALL {
-        let rules: Vec<_> = spec::rules()
+        let rules: Vec<_> = rules::rules()
             .iter()
             .filter(|r| r.applies_to(revision))
             .collect();
