@@ -273,7 +273,7 @@ fn frame_valid(
 fn mandatory(vs: &[rules::Violation]) -> BTreeSet<&'static str> {
     vs.iter()
         .filter(|v| v.level.is_mandatory())
-        .map(|v| v.rule)
+        .map(|v| v.rule.as_str())
         .collect()
 }
 

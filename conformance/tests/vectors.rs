@@ -165,14 +165,14 @@ fn peer(profile: Profile) -> Profile {
 fn mandatory(vs: &[Violation]) -> BTreeSet<String> {
     vs.iter()
         .filter(|v| v.level.is_mandatory())
-        .map(|v| v.rule.to_owned())
+        .map(|v| v.rule.as_str().to_owned())
         .collect()
 }
 
 fn advisory_ids(vs: &[Violation]) -> BTreeSet<&'static str> {
     vs.iter()
         .filter(|v| !v.level.is_mandatory())
-        .map(|v| v.rule)
+        .map(|v| v.rule.as_str())
         .collect()
 }
 
@@ -502,12 +502,12 @@ fn summary(vectors: &[Vector]) -> String {
         let known: Vec<_> = rules::rules().iter().filter(|i| i.applies_to(r)).collect();
         let covered = known
             .iter()
-            .filter(|i| cov.contains_key(&(i.id, r)))
+            .filter(|i| cov.contains_key(&(i.id.as_str(), r)))
             .count();
         let checkable: Vec<_> = known.iter().filter(|i| i.check.is_checked()).collect();
         let covered_checkable = checkable
             .iter()
-            .filter(|i| cov.contains_key(&(i.id, r)))
+            .filter(|i| cov.contains_key(&(i.id.as_str(), r)))
             .count();
         let _ = writeln!(
             out,
@@ -543,7 +543,7 @@ fn traceability(vectors: &[Vector]) -> String {
     for info in rules::rules() {
         let mut ids: BTreeSet<&str> = BTreeSet::new();
         for r in Revision::ALL {
-            if let Some(vs) = cov.get(&(info.id, r)) {
+            if let Some(vs) = cov.get(&(info.id.as_str(), r)) {
                 if info.check != Check::Codec || r == Revision::JsonRpc2 {
                     ids.extend(vs.iter().copied());
                 }
@@ -572,7 +572,7 @@ fn traceability(vectors: &[Vector]) -> String {
     for r in Revision::ALL {
         let gaps: Vec<String> = rules::rules()
             .iter()
-            .filter(|i| i.applies_to(r) && !cov.contains_key(&(i.id, r)))
+            .filter(|i| i.applies_to(r) && !cov.contains_key(&(i.id.as_str(), r)))
             .map(|i| match i.check {
                 Check::Session(why) => format!("- `{}` (session: {why})", i.id),
                 c => format!("- `{}` ({})", i.id, check_name(c)),

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeSet;
 
-use harness::rules::{self, Check, Level, Violation};
+use harness::rules::{self, Check, Level, RuleId, Violation};
 use harness::{lift, Profile, Revision};
 
 fn profile(revision: &str, from: &str) -> Profile {
@@ -25,7 +25,7 @@ fn exchange(revision: &str, from: &str, request: &str, reply: Option<&str>) -> V
 }
 
 fn ids(violations: &[Violation]) -> Vec<&'static str> {
-    violations.iter().map(|v| v.rule).collect()
+    violations.iter().map(|v| v.rule.as_str()).collect()
 }
 
 /// One case per rule a check can report: the rule it must report, the profile,
@@ -831,65 +831,13 @@ fn every_checked_rule_has_a_case() {
     let missing: Vec<&str> = rules::rules()
         .iter()
         .filter(|r| matches!(r.check, Check::Frame | Check::Reply))
-        .map(|r| r.id)
+        .map(|r| r.id.as_str())
         .filter(|id| !covered.contains(id))
         .collect();
     assert!(
         missing.is_empty(),
         "checked rules without a case: {missing:?}"
     );
-}
-
-/// Rule ids quoted in a source file: string literals that start `jsonrpc.` or
-/// `mcp.` and hold only id characters.
-fn ids_in(source: &str) -> BTreeSet<String> {
-    // Unit tests at the end of a file quote names that are not rule ids.
-    let code = source.split("#[cfg(test)]").next().unwrap_or_default();
-    code.split('"')
-        .skip(1)
-        .step_by(2)
-        .filter(|s| s.starts_with("jsonrpc.") || s.starts_with("mcp."))
-        .filter(|s| {
-            s.bytes()
-                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'.' || b == b'-')
-        })
-        .map(str::to_owned)
-        .collect()
-}
-
-#[test]
-fn checks_name_only_catalogued_rules_and_every_checked_rule_is_named() {
-    let frame_src = [
-        include_str!("../src/rules/check.rs"),
-        include_str!("../src/rules/meta.rs"),
-    ]
-    .concat();
-    let reply_src = include_str!("../src/rules/reply.rs");
-    let (frame_ids, reply_ids) = (ids_in(&frame_src), ids_in(reply_src));
-    assert!(
-        frame_ids.len() > 20 && reply_ids.len() > 15,
-        "the scan found the ids"
-    );
-    for id in frame_ids.iter().chain(&reply_ids) {
-        let info = rules::rule(id).unwrap_or_else(|| panic!("`{id}` is not in the catalogue"));
-        assert!(
-            info.check.is_checked(),
-            "`{id}` is emitted but marked {:?}",
-            info.check
-        );
-    }
-    for r in rules::rules() {
-        let named = match r.check {
-            Check::Frame => frame_ids.contains(r.id),
-            Check::Reply => reply_ids.contains(r.id),
-            Check::Codec | Check::Session(_) => continue,
-        };
-        assert!(
-            named,
-            "`{}` is marked {:?} but no check names it",
-            r.id, r.check
-        );
-    }
 }
 
 #[test]
@@ -907,7 +855,7 @@ fn catalogue_is_one_consistent_table() {
         if let Check::Session(reason) = r.check {
             assert!(!reason.is_empty(), "{} is unchecked without a reason", r.id);
         }
-        if r.id.starts_with("mcp.") {
+        if r.id.as_str().starts_with("mcp.") {
             assert!(!r.applies_to(Revision::JsonRpc2), "{} is MCP-only", r.id);
         }
     }
@@ -919,6 +867,51 @@ fn catalogue_is_one_consistent_table() {
         assert_eq!(rules::rule(rule.id()), Some(info));
     }
     assert!(rules::rule("no.such-rule").is_none());
+}
+
+/// `RuleId` is the table: `ALL` is `rules()` in order, each id's wire spelling
+/// reads back through `FromStr`, serde and `rule`, and the codec's rules map both
+/// ways.
+#[test]
+fn rule_ids_are_the_table_and_spell_as_before() {
+    assert_eq!(RuleId::ALL.len(), rules::rules().len());
+    for (id, info) in RuleId::ALL.into_iter().zip(rules::rules()) {
+        assert_eq!(info.id, id);
+        assert!(std::ptr::eq(id.info(), info), "{id}");
+        assert_eq!(id.to_string(), id.as_str());
+        assert_eq!(id.as_str().parse::<RuleId>(), Ok(id));
+        assert_eq!(rules::rule(id.as_str()), Some(info));
+        let json = serde_json::to_string(&id).unwrap();
+        assert_eq!(json, format!("\"{}\"", id.as_str()));
+        assert_eq!(serde_json::from_str::<RuleId>(&json).unwrap(), id);
+        assert_eq!(id.codec().is_some(), info.check == Check::Codec, "{id}");
+    }
+    let sorted: Vec<RuleId> = RuleId::ALL
+        .iter()
+        .copied()
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    assert_eq!(sorted, RuleId::ALL, "Ord follows the table");
+    for rule in harness::Rule::ALL {
+        let id = RuleId::from(rule);
+        assert_eq!(id.codec(), Some(rule));
+        assert_eq!(id.as_str(), rule.id());
+        assert_eq!(id.info().spec, rule.spec());
+        assert_eq!(harness::Rule::from_id(rule.id()), Some(rule));
+    }
+    // Spot checks of the wire spelling, which reports and vectors depend on.
+    assert_eq!(RuleId::McpBaseIdNotNull.as_str(), "mcp.base.id-not-null");
+    assert_eq!(
+        RuleId::from(harness::Rule::IdType).as_str(),
+        "jsonrpc.id-type"
+    );
+    assert_eq!(harness::Rule::JsonSyntax.code(), -32700);
+    assert_eq!(harness::Rule::IdType.code(), -32600);
+    let err = "mcp.base.id-tpye".parse::<RuleId>().unwrap_err();
+    assert_eq!(err.to_string(), "unknown rule id `mcp.base.id-tpye`");
+    assert!(serde_json::from_str::<RuleId>("\"no.such-rule\"").is_err());
+    assert_eq!(harness::Rule::from_id("mcp.base.id-not-null"), None);
 }
 
 #[test]
@@ -1343,7 +1336,14 @@ fn smoke_mutated_frames_never_panic() {
     let lifted: Vec<_> = frames.iter().filter_map(|f| lift(f).ok()).collect();
     assert!(lifted.len() > seeds.len(), "some mutants still lift");
     let well_formed = |v: &Violation| {
-        assert!(rules::rule(v.rule).is_some(), "{}", v.rule);
+        assert_eq!(
+            rules::rule(v.rule.as_str()),
+            Some(v.rule.info()),
+            "{}",
+            v.rule
+        );
+        // A rule the table marks as needing the session is never reported.
+        assert!(v.rule.info().check.is_checked(), "{} is reported", v.rule);
         assert!(
             v.pointer.is_empty() || v.pointer.starts_with('/'),
             "{}",

@@ -58,8 +58,8 @@ pub fn report_to_stdout<T>(
 pub struct RefusalRecord {
     /// -32700 or -32600.
     pub code: i64,
-    /// The rule's stable id.
-    pub rule: &'static str,
+    /// The rule (serialized as its stable id).
+    pub rule: harness::rules::RuleId,
     /// Where, as a JSON Pointer.
     pub pointer: String,
     /// What was found.
@@ -76,7 +76,7 @@ impl From<&harness::Refusal> for RefusalRecord {
     fn from(r: &harness::Refusal) -> Self {
         Self {
             code: r.code(),
-            rule: r.rule().id(),
+            rule: r.rule().into(),
             pointer: r.pointer().to_owned(),
             message: r.message().to_owned(),
             spec: r.rule().spec(),
@@ -93,7 +93,7 @@ impl RefusalRecord {
         let rule = harness::Rule::JsonFrameTooLarge;
         Self {
             code: rule.code(),
-            rule: rule.id(),
+            rule: rule.into(),
             pointer: String::new(),
             message: format!("frame of {len} bytes exceeds --max-frame {max}"),
             spec: rule.spec(),

@@ -4,7 +4,7 @@
 //! catalogue only.
 
 use super::schema::{self, has_type, is_integer, type_names, Kind, Member, Sender};
-use super::{at, meta, Report};
+use super::{at, meta, Report, RuleId};
 use crate::codes;
 use crate::ir::{ErrorResponse, Frame, Id, Message, Raw, Success, ValueKind};
 use crate::profile::{Direction, Profile, Revision};
@@ -33,19 +33,19 @@ pub(super) fn frame(frame: &Frame<'_>, profile: Profile, out: &mut Report) {
 /// 2025-03-26 requires receiving them; the other revisions do not have them.
 fn batch(messages: &[Message<'_>], out: &mut Report) {
     out.flag(
-        "mcp.batch.none-r1",
+        RuleId::McpBatchNoneR1,
         String::new(),
         "a batch: 2024-11-05 does not define batches".to_owned(),
     );
     out.flag(
-        "mcp.batch.removed",
+        RuleId::McpBatchRemoved,
         String::new(),
         "a batch: batching was removed in 2025-06-18".to_owned(),
     );
     for (i, m) in messages.iter().enumerate() {
         if matches!(m, Message::Request(_)) && m.method().as_deref() == Some("initialize") {
             out.flag(
-                "mcp.batch.initialize-not-in-batch",
+                RuleId::McpBatchInitializeNotInBatch,
                 at("", &i.to_string()),
                 "`initialize` inside a batch".to_owned(),
             );
@@ -57,7 +57,7 @@ fn batch(messages: &[Message<'_>], out: &mut Report) {
         .count();
     if calls != 0 && calls != messages.len() {
         out.flag(
-            "mcp.batch.http-post-body-r2",
+            RuleId::McpBatchHttpPostBodyR2,
             String::new(),
             format!(
                 "a batch mixing {calls} requests or notifications with {} responses",
@@ -75,7 +75,7 @@ fn message(m: &Message<'_>, base: &str, profile: Profile, out: &mut Report) {
             call(m, base, Kind::Request, profile, out);
             if revision.is_mcp() && profile.direction == Direction::ServerToClient {
                 out.flag(
-                    "mcp.r5.stdio.no-server-requests",
+                    RuleId::McpR5StdioNoServerRequests,
                     base.to_owned(),
                     format!("the server sent a request (`{}`); 2026-07-28 has no server-to-client requests", m.method().unwrap_or_default()),
                 );
@@ -92,7 +92,7 @@ fn message(m: &Message<'_>, base: &str, profile: Profile, out: &mut Report) {
         && matches!(m, Message::Success(_) | Message::Error(_))
     {
         out.flag(
-            "mcp.r5.stdio.no-server-requests",
+            RuleId::McpR5StdioNoServerRequests,
             base.to_owned(),
             "the client sent a response; in 2026-07-28 the client MUST NOT write responses"
                 .to_owned(),
@@ -105,12 +105,12 @@ fn request_id(id: &Id<'_>, pointer: &str, revision: Revision, out: &mut Report) 
     match id {
         Id::Null => {
             out.flag(
-                "jsonrpc.request.id-not-null",
+                RuleId::JsonrpcRequestIdNotNull,
                 pointer.to_owned(),
                 "request id is null".to_owned(),
             );
             out.flag(
-                "mcp.base.id-not-null",
+                RuleId::McpBaseIdNotNull,
                 pointer.to_owned(),
                 "request id is null".to_owned(),
             );
@@ -119,13 +119,13 @@ fn request_id(id: &Id<'_>, pointer: &str, revision: Revision, out: &mut Report) 
             let integral = is_integer(text);
             if revision.is_mcp() && !integral {
                 out.flag(
-                    "mcp.base.id-type",
+                    RuleId::McpBaseIdType,
                     pointer.to_owned(),
                     format!("request id {text} is not an integer"),
                 );
             } else if !integral || text.contains('.') {
                 out.flag(
-                    "jsonrpc.request.id-no-fraction",
+                    RuleId::JsonrpcRequestIdNoFraction,
                     pointer.to_owned(),
                     format!("request id {text} has a fractional part"),
                 );
@@ -140,7 +140,7 @@ fn call(m: &Message<'_>, base: &str, kind: Kind, profile: Profile, out: &mut Rep
     let method = m.method().unwrap_or_default();
     if method.starts_with("rpc.") {
         out.flag(
-            "jsonrpc.request.method-rpc-reserved",
+            RuleId::JsonrpcRequestMethodRpcReserved,
             at(base, "method"),
             format!("method `{method}` begins with `rpc.`"),
         );
@@ -149,7 +149,7 @@ fn call(m: &Message<'_>, base: &str, kind: Kind, profile: Profile, out: &mut Rep
     if let Some(p) = params {
         if p.kind() == ValueKind::Array {
             out.flag(
-                "mcp.base.params-object",
+                RuleId::McpBaseParamsObject,
                 at(base, "params"),
                 "params is an array; MCP params are an object".to_owned(),
             );
@@ -161,7 +161,7 @@ fn call(m: &Message<'_>, base: &str, kind: Kind, profile: Profile, out: &mut Rep
         {
             if !has_type(&token, schema::ty::STRING | schema::ty::INTEGER) {
                 out.flag(
-                    "mcp.progress.token-type",
+                    RuleId::McpProgressTokenType,
                     at(&at(&at(base, "params"), "_meta"), "progressToken"),
                     format!(
                         "progress token {} is not a string or integer",
@@ -200,7 +200,7 @@ fn method_table(
             // 2026-07-28 server requests are reported as such (a MUST NOT).
             if !(revision == Revision::Mcp2026_07_28 && kind == Kind::Request) {
                 out.flag(
-                    "mcp.method.direction",
+                    RuleId::McpMethodDirection,
                     at(base, "method"),
                     format!(
                         "`{method}` is sent by the {} in {revision}, not the {}",
@@ -216,7 +216,7 @@ fn method_table(
             elsewhere.dedup();
             if !elsewhere.is_empty() {
                 out.flag(
-                    "mcp.method.other-revision",
+                    RuleId::McpMethodOtherRevision,
                     at(base, "method"),
                     format!(
                         "`{method}` is not a method of {revision}; it is defined in {}",
@@ -229,21 +229,21 @@ fn method_table(
     };
     match (def.kind, kind) {
         (Kind::Notification, Kind::Request) => out.flag(
-            "mcp.base.notification-no-id",
+            RuleId::McpBaseNotificationNoId,
             at(base, "id"),
             format!("`{method}` is a notification but carries an id"),
         ),
         (Kind::Request, Kind::Notification) => out.flag(
-            "mcp.base.id-type",
+            RuleId::McpBaseIdType,
             base.to_owned(),
             format!("`{method}` is a request but has no id (sent as a notification)"),
         ),
         _ => {}
     }
     let rule = if method == "initialize" {
-        "mcp.lifecycle.client-sends-initialize"
+        RuleId::McpLifecycleClientSendsInitialize
     } else {
-        "mcp.schema.request-params"
+        RuleId::McpSchemaRequestParams
     };
     let pointer = at(base, "params");
     match params {
@@ -276,7 +276,7 @@ fn method_table(
             .is_some();
         if !has_id {
             out.flag(
-                "mcp.r5.subscription-id-meta",
+                RuleId::McpR5SubscriptionIdMeta,
                 pointer,
                 format!(
                     "`notifications/subscriptions/acknowledged` lacks `_meta` `{SUBSCRIPTION_ID}`"
@@ -291,7 +291,7 @@ fn method_table(
 pub(crate) fn implementation(
     info: &Raw<'_>,
     member: &str,
-    rule: &'static str,
+    rule: RuleId,
     pointer: &str,
     out: &mut Report,
 ) {
@@ -353,7 +353,7 @@ pub(super) fn members(
     object: &Raw<'_>,
     schema: &[Member],
     part: Part,
-    rule: &'static str,
+    rule: RuleId,
     pointer: &str,
     what: &str,
     out: &mut Report,
@@ -396,7 +396,7 @@ fn quoted(names: &[&str]) -> String {
 /// 2026-07-28: every client request carries its protocol version and client
 /// capabilities in `params._meta`.
 fn per_request_meta(params: Option<&Raw<'_>>, base: &str, out: &mut Report) {
-    if !out.applies("mcp.r5.meta.required-fields") {
+    if !out.applies(RuleId::McpR5MetaRequiredFields) {
         return;
     }
     let meta = params.and_then(|p| p.get("_meta").map(Raw::into_owned));
@@ -417,7 +417,7 @@ fn per_request_meta(params: Option<&Raw<'_>>, base: &str, out: &mut Report) {
     ] {
         if missing(key, kind) {
             out.flag(
-                "mcp.r5.meta.required-fields",
+                RuleId::McpR5MetaRequiredFields,
                 pointer.clone(),
                 format!("client request lacks `_meta` `{key}` ({})", kind.name()),
             );
@@ -425,7 +425,7 @@ fn per_request_meta(params: Option<&Raw<'_>>, base: &str, out: &mut Report) {
     }
     if missing(CLIENT_INFO, ValueKind::Object) {
         out.flag(
-            "mcp.r5.meta.client-info",
+            RuleId::McpR5MetaClientInfo,
             pointer,
             format!("client request lacks `_meta` `{CLIENT_INFO}`"),
         );
@@ -436,7 +436,7 @@ fn success(s: &Success<'_>, base: &str, profile: Profile, out: &mut Report) {
     let pointer = at(base, "result");
     if profile.revision.is_mcp() && s.result.kind() != ValueKind::Object {
         out.flag(
-            "mcp.base.result-object",
+            RuleId::McpBaseResultObject,
             pointer.clone(),
             format!("result is {}, not an object", s.result.kind().name()),
         );
@@ -444,11 +444,11 @@ fn success(s: &Success<'_>, base: &str, profile: Profile, out: &mut Report) {
     }
     meta::walk(&s.result, &pointer, profile.revision, out);
     if profile.direction == Direction::ServerToClient
-        && out.applies("mcp.base.result-type-required")
+        && out.applies(RuleId::McpBaseResultTypeRequired)
     {
         match s.result.get("resultType") {
             None => out.flag(
-                "mcp.base.result-type-required",
+                RuleId::McpBaseResultTypeRequired,
                 pointer.clone(),
                 "result lacks `resultType`".to_owned(),
             ),
@@ -459,14 +459,14 @@ fn success(s: &Success<'_>, base: &str, profile: Profile, out: &mut Report) {
                         && s.result.get("requestState").is_none()
                     {
                         out.flag(
-                            "mcp.r5.mrtr.input-required-content",
+                            RuleId::McpR5MrtrInputRequiredContent,
                             pointer.clone(),
                             "an `input_required` result has neither `inputRequests` nor `requestState`".to_owned(),
                         );
                     }
                 }
                 _ => out.flag(
-                    "mcp.base.result-type-values",
+                    RuleId::McpBaseResultTypeValues,
                     at(&pointer, "resultType"),
                     format!(
                         "`resultType` {} is neither \"complete\" nor \"input_required\"",
@@ -481,7 +481,7 @@ fn success(s: &Success<'_>, base: &str, profile: Profile, out: &mut Report) {
             .is_some_and(|m| m.get(SERVER_INFO).is_some());
         if !has_info {
             out.flag(
-                "mcp.r5.meta.server-info",
+                RuleId::McpR5MetaServerInfo,
                 pointer,
                 format!("result lacks `_meta` `{SERVER_INFO}`"),
             );
@@ -494,12 +494,15 @@ fn error(e: &ErrorResponse<'_>, base: &str, profile: Profile, out: &mut Report) 
         None => {
             let message =
                 "error response has no `id` (null when the request's id could not be read)";
-            for id in ["jsonrpc.response.id-required", "mcp.base.error-id-absent"] {
+            for id in [
+                RuleId::JsonrpcResponseIdRequired,
+                RuleId::McpBaseErrorIdAbsent,
+            ] {
                 out.flag(id, base.to_owned(), message.to_owned());
             }
         }
         Some(Id::Null) => out.flag(
-            "mcp.base.error-id-null",
+            RuleId::McpBaseErrorIdNull,
             at(base, "id"),
             "error response id is null, which no MCP schema allows".to_owned(),
         ),
@@ -510,12 +513,12 @@ fn error(e: &ErrorResponse<'_>, base: &str, profile: Profile, out: &mut Report) 
     let revision = profile.revision;
     match code {
         -32002 | -32042 => out.flag(
-            "mcp.error.retired-codes",
+            RuleId::McpErrorRetiredCodes,
             pointer.clone(),
             format!("code {code} is retired in {revision}"),
         ),
         -32019..=-32000 => out.flag(
-            "mcp.error.legacy-range",
+            RuleId::McpErrorLegacyRange,
             pointer.clone(),
             format!("code {code} is in the legacy range -32000..-32019"),
         ),
@@ -527,7 +530,7 @@ fn error(e: &ErrorResponse<'_>, base: &str, profile: Profile, out: &mut Report) 
         && code != -32042
     {
         out.flag(
-            "mcp.error.reserved-range",
+            RuleId::McpErrorReservedRange,
             pointer,
             format!("code {code} is in -32020..-32099, reserved for codes the specification defines, and {revision} defines none such"),
         );
@@ -547,7 +550,7 @@ fn error(e: &ErrorResponse<'_>, base: &str, profile: Profile, out: &mut Report) 
                 .unwrap_or(false);
             if !supported_ok || !requested_ok {
                 out.flag(
-                    "mcp.error.code.unsupported-version",
+                    RuleId::McpErrorCodeUnsupportedVersion,
                     data_pointer,
                     "-32022 needs `data.supported` (an array of version strings) and `data.requested` (a string)".to_owned(),
                 );
@@ -562,7 +565,7 @@ fn error(e: &ErrorResponse<'_>, base: &str, profile: Profile, out: &mut Report) 
                 .unwrap_or(false);
             if !ok {
                 out.flag(
-                    "mcp.error.code.missing-client-capability",
+                    RuleId::McpErrorCodeMissingClientCapability,
                     data_pointer,
                     "-32021 needs `data.requiredCapabilities` (an object)".to_owned(),
                 );
@@ -583,7 +586,7 @@ fn error(e: &ErrorResponse<'_>, base: &str, profile: Profile, out: &mut Report) 
             });
             if !ok {
                 out.flag(
-                    "mcp.error.code.url-elicitation-required",
+                    RuleId::McpErrorCodeUrlElicitationRequired,
                     data_pointer,
                     "-32042 needs `data.elicitations`: URL-mode elicitations, each with an `elicitationId`".to_owned(),
                 );

@@ -2,7 +2,7 @@
 //! OpenTelemetry keys (MCP basic/index §General fields › `_meta`, 2025-06-18 on).
 
 use super::schema::META_KEYS;
-use super::{at, Report};
+use super::{at, Report, RuleId};
 use crate::ir::Raw;
 use crate::profile::Revision;
 
@@ -26,7 +26,7 @@ const PROSE_KEYS: &[(Revision, &str)] = &[
 
 /// Checks the keys of every `_meta` object inside `value` (`pointer` names it).
 pub(super) fn walk(value: &Raw<'_>, pointer: &str, revision: Revision, out: &mut Report) {
-    if out.applies("mcp.meta.name-format") {
+    if out.applies(RuleId::McpMetaNameFormat) {
         walk_at(value, pointer, revision, out, 0);
     }
 }
@@ -87,15 +87,15 @@ fn check_key(key: &str, value: &Raw<'_>, pointer: &str, revision: Revision, out:
         let labels: Vec<&str> = prefix.split('.').collect();
         if !labels.iter().all(|l| valid_label(l)) {
             out.flag(
-                "mcp.meta.prefix-format",
+                RuleId::McpMetaPrefixFormat,
                 pointer.to_owned(),
                 format!("`_meta` key `{key}`: prefix `{prefix}/` is not dot-separated labels (a letter first, a letter or digit last, letters, digits or hyphens between)"),
             );
         } else if reserved(&labels, revision) && !known(key, revision) {
             let id = if revision >= Revision::Mcp2025_11_25 {
-                "mcp.meta.reserved-prefix-r4"
+                RuleId::McpMetaReservedPrefixR4
             } else {
-                "mcp.meta.reserved-prefix-r3"
+                RuleId::McpMetaReservedPrefixR3
             };
             out.flag(
                 id,
@@ -106,7 +106,7 @@ fn check_key(key: &str, value: &Raw<'_>, pointer: &str, revision: Revision, out:
     }
     if !valid_name(name) {
         out.flag(
-            "mcp.meta.name-format",
+            RuleId::McpMetaNameFormat,
             pointer.to_owned(),
             format!("`_meta` key `{key}`: name `{name}` must begin and end with a letter or digit and hold only letters, digits, `-`, `_` and `.`"),
         );
@@ -171,7 +171,7 @@ fn check_otel(key: &str, value: &Raw<'_>, pointer: &str, out: &mut Report) {
     }
     let Some(text) = value.as_string() else {
         out.flag(
-            "mcp.meta.otel-exception",
+            RuleId::McpMetaOtelException,
             pointer.to_owned(),
             format!(
                 "`_meta` key `{key}` must be a string (W3C format), found {}",
@@ -182,7 +182,7 @@ fn check_otel(key: &str, value: &Raw<'_>, pointer: &str, out: &mut Report) {
     };
     if key == "traceparent" && !traceparent_shape(&text) {
         out.flag(
-            "mcp.meta.otel-exception",
+            RuleId::McpMetaOtelException,
             pointer.to_owned(),
             format!("`traceparent` `{text}` is not version-traceid-parentid-flags (2-32-16-2 lowercase hex digits)"),
         );

@@ -4,7 +4,7 @@
 
 use super::check::{implementation, members, Part, CLIENT_CAPABILITIES, PROTOCOL_VERSION};
 use super::schema::{self, Sender};
-use super::{at, Report};
+use super::{at, Report, RuleId};
 use crate::ir::{Frame, Id, Message, Raw, Request, ValueKind};
 use crate::profile::{Profile, Revision};
 
@@ -23,8 +23,8 @@ pub(super) fn exchange(
             if reply.is_some() {
                 let method = n.method.decoded();
                 for id in [
-                    "jsonrpc.notification.no-reply",
-                    "mcp.base.notification-no-response",
+                    RuleId::JsonrpcNotificationNoReply,
+                    RuleId::McpBaseNotificationNoResponse,
                 ] {
                     out.flag(
                         id,
@@ -36,7 +36,7 @@ pub(super) fn exchange(
         }
         Frame::Single(Message::Request(r)) => match reply {
             None => out.flag(
-                "jsonrpc.response.required",
+                RuleId::JsonrpcResponseRequired,
                 String::new(),
                 format!(
                     "the request `{}` (id {}) got no reply",
@@ -61,7 +61,7 @@ fn single(request: &Request<'_>, reply: &Frame<'_>, profile: Profile, out: &mut 
             Some((i, m)) => (Some(i), m),
             None => {
                 out.flag(
-                    "jsonrpc.response.required",
+                    RuleId::JsonrpcResponseRequired,
                     String::new(),
                     format!(
                         "no response in the reply carries the request's id {}",
@@ -75,7 +75,7 @@ fn single(request: &Request<'_>, reply: &Frame<'_>, profile: Profile, out: &mut 
     let base = index.map_or_else(String::new, |i| at("", &i.to_string()));
     if matches!(response, Message::Request(_) | Message::Notification(_)) {
         out.flag(
-            "jsonrpc.response.required",
+            RuleId::JsonrpcResponseRequired,
             base,
             format!(
                 "the request `{}` (id {}) was answered with a {}, not a response",
@@ -101,20 +101,20 @@ fn answers(response: &Message<'_>, id: &Id<'_>) -> bool {
 /// The id-echo rule each revision words its own way; the table keeps the one
 /// that applies.
 fn id_mismatch(request: &Id<'_>, response: &Message<'_>, base: &str, out: &mut Report) {
-    let (ids, what): (&[&'static str], _) = match response {
+    let (ids, what): (&[RuleId], _) = match response {
         Message::Success(_) => (
             &[
-                "jsonrpc.response.id-echo",
-                "mcp.base.response-id-match",
-                "mcp.base.result-response-id",
+                RuleId::JsonrpcResponseIdEcho,
+                RuleId::McpBaseResponseIdMatch,
+                RuleId::McpBaseResultResponseId,
             ],
             "result",
         ),
         Message::Error(_) => (
             &[
-                "jsonrpc.response.id-echo",
-                "mcp.base.response-id-match",
-                "mcp.base.error-response-id",
+                RuleId::JsonrpcResponseIdEcho,
+                RuleId::McpBaseResponseIdMatch,
+                RuleId::McpBaseErrorResponseId,
             ],
             "error",
         ),
@@ -134,7 +134,7 @@ fn id_mismatch(request: &Id<'_>, response: &Message<'_>, base: &str, out: &mut R
     } else {
         base.to_owned()
     };
-    for id in ids {
+    for &id in ids {
         out.flag(id, pointer.clone(), message.clone());
     }
 }
@@ -170,7 +170,7 @@ fn batch(calls: &[Message<'_>], reply: Option<&Frame<'_>>, profile: Profile, out
     if !matches!(revision, Revision::JsonRpc2 | Revision::Mcp2025_03_26) {
         if matches!(reply, Some(Frame::Batch(_))) {
             out.flag(
-                "mcp.batch.accepted-after-removal",
+                RuleId::McpBatchAcceptedAfterRemoval,
                 String::new(),
                 format!("a batch was answered with an array: its elements were processed under {revision}"),
             );
@@ -188,7 +188,7 @@ fn batch(calls: &[Message<'_>], reply: Option<&Frame<'_>>, profile: Profile, out
     let Some(reply) = reply else {
         for (i, r) in &requests {
             out.flag(
-                "jsonrpc.response.required",
+                RuleId::JsonrpcResponseRequired,
                 at("", &i.to_string()),
                 format!(
                     "the request `{}` (id {}) got no reply",
@@ -205,13 +205,13 @@ fn batch(calls: &[Message<'_>], reply: Option<&Frame<'_>>, profile: Profile, out
                 matches!(m, Message::Error(e) if e.id.as_ref().is_none_or(|id| *id == Id::Null));
             if refused_whole {
                 out.flag(
-                    "mcp.batch.must-receive",
+                    RuleId::McpBatchMustReceive,
                     String::new(),
                     "the batch was refused whole with one error".to_owned(),
                 );
             }
             out.flag(
-                "jsonrpc.batch.respond-array",
+                RuleId::JsonrpcBatchRespondArray,
                 String::new(),
                 "a batch was answered with a single object, not an array".to_owned(),
             );
@@ -234,7 +234,7 @@ fn batch(calls: &[Message<'_>], reply: Option<&Frame<'_>>, profile: Profile, out
                 pair(r, responses[j].1, &responses[j].0, profile, out);
             }
             None => out.flag(
-                "jsonrpc.batch.one-response-per-request",
+                RuleId::JsonrpcBatchOneResponsePerRequest,
                 at("", &i.to_string()),
                 format!(
                     "no response for the request `{}` (id {})",
@@ -261,11 +261,11 @@ fn batch(calls: &[Message<'_>], reply: Option<&Frame<'_>>, profile: Profile, out
             format!("response with id {id} answers no request of the batch")
         };
         out.flag(
-            "jsonrpc.response.id-echo",
+            RuleId::JsonrpcResponseIdEcho,
             at(pointer, "id"),
             message.clone(),
         );
-        out.flag("mcp.base.response-id-match", at(pointer, "id"), message);
+        out.flag(RuleId::McpBaseResponseIdMatch, at(pointer, "id"), message);
     }
 }
 
@@ -307,14 +307,14 @@ fn pair(
             if revision == Revision::Mcp2026_07_28 {
                 if method == "resources/read" && code == -32002 {
                     out.flag(
-                        "mcp.error.code.resource-not-found-32602",
+                        RuleId::McpErrorCodeResourceNotFound32602,
                         pointer.clone(),
                         "`resources/read` answered -32002; 2026-07-28 uses -32602 for a resource not found".to_owned(),
                     );
                 }
                 if method == "server/discover" && code == crate::codes::METHOD_NOT_FOUND {
                     out.flag(
-                        "mcp.r5.discover.required",
+                        RuleId::McpR5DiscoverRequired,
                         pointer.clone(),
                         "`server/discover` answered -32601 (Method not found)".to_owned(),
                     );
@@ -323,7 +323,7 @@ fn pair(
                     && !names_versions(e.error.message.decoded().as_ref(), e.error.data.as_ref())
                 {
                     out.flag(
-                        "mcp.r5.legacy-initialize-error",
+                        RuleId::McpR5LegacyInitializeError,
                         at(base, "error"),
                         "the error answering `initialize` names no protocol version the server supports".to_owned(),
                     );
@@ -367,7 +367,7 @@ fn stateless_rules(
     if version.is_none() || capabilities.is_none() {
         if code != Some(crate::codes::INVALID_PARAMS) {
             out.flag(
-                "mcp.r5.meta.missing-required",
+                RuleId::McpR5MetaMissingRequired,
                 pointer,
                 format!(
                     "`{method}` lacks a required `_meta` protocol field but was answered {}",
@@ -393,7 +393,7 @@ fn stateless_rules(
         };
         if code != Some(-32022) || !supported {
             out.flag(
-                "mcp.r5.version.unsupported",
+                RuleId::McpR5VersionUnsupported,
                 pointer,
                 format!("`{method}` asked for protocol version `{version}`, which no MCP revision has, and was answered {}", answered(code)),
             );
@@ -436,7 +436,7 @@ fn result(
     if revision == Revision::Mcp2026_07_28 && input_required {
         if !MRTR_METHODS.contains(&method) {
             out.flag(
-                "mcp.r5.mrtr.input-required-methods",
+                RuleId::McpR5MrtrInputRequiredMethods,
                 at(pointer, "resultType"),
                 format!(
                     "`{method}` answered with an `input_required` result; only {} may",
@@ -454,7 +454,7 @@ fn result(
             let status = task.get("status");
             if status.as_ref().and_then(Raw::as_string).as_deref() != Some("working") {
                 out.flag(
-                    "mcp.tasks.initial-working",
+                    RuleId::McpTasksInitialWorking,
                     at(&at(pointer, "task"), "status"),
                     format!(
                         "a created task has status {}, not \"working\"",
@@ -474,7 +474,7 @@ fn result(
                 .collect();
             if !extra.is_empty() {
                 out.flag(
-                    "mcp.ping.respond",
+                    RuleId::McpPingRespond,
                     pointer.to_owned(),
                     format!(
                         "`ping` must be answered with an empty result; found {}",
@@ -492,7 +492,7 @@ fn result(
                 .unwrap_or(0);
             if count > 100 {
                 out.flag(
-                    "mcp.completion.max-100",
+                    RuleId::McpCompletionMax100,
                     at(&at(pointer, "completion"), "values"),
                     format!("{count} completion values; at most 100 are allowed"),
                 );
@@ -505,9 +505,9 @@ fn result(
     };
     let Some(shape) = def.result else { return };
     let rule = if method == "initialize" {
-        "mcp.lifecycle.server-responds"
+        RuleId::McpLifecycleServerResponds
     } else {
-        "mcp.schema.result"
+        RuleId::McpSchemaResult
     };
     members(result, shape, Part::Result, rule, pointer, method, out);
     if method == "initialize" {
@@ -542,7 +542,7 @@ fn structured_content_text(result: &Raw<'_>, pointer: &str, out: &mut Report) {
     });
     if !serialized {
         out.flag(
-            "mcp.tools.structured-content-text",
+            RuleId::McpToolsStructuredContentText,
             at(pointer, "content"),
             "`structuredContent` has no text block carrying the same JSON".to_owned(),
         );
@@ -564,7 +564,7 @@ fn tools(result: &Raw<'_>, pointer: &str, out: &mut Report) {
             .is_some_and(|s| s.kind() == ValueKind::Object)
         {
             out.flag(
-                "mcp.tools.input-schema-not-null",
+                RuleId::McpToolsInputSchemaNotNull,
                 at(&here, "inputSchema"),
                 "a tool's `inputSchema` must be a JSON Schema object".to_owned(),
             );
@@ -581,14 +581,14 @@ fn tools(result: &Raw<'_>, pointer: &str, out: &mut Report) {
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'));
         if !(1..=128).contains(&length) || !allowed {
             out.flag(
-                "mcp.tools.name-format",
+                RuleId::McpToolsNameFormat,
                 at(&here, "name"),
                 format!("tool name {name:?} is not 1 to 128 of A-Z a-z 0-9 _ - ."),
             );
         }
         if !seen.insert(name.clone()) {
             out.flag(
-                "mcp.tools.name-unique",
+                RuleId::McpToolsNameUnique,
                 at(&here, "name"),
                 format!("tool name {name:?} is listed twice"),
             );
