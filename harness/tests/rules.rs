@@ -1263,7 +1263,10 @@ fn cite_names_the_revision() {
 
 /// `methods.rs` is what `gen_methods.py` writes from the official schemas.
 /// The schemas are read from `WIRECHECK_MCP_SCHEMAS` (default
-/// `../shared/mcp-schema` from the repository root); a missing folder fails.
+/// `../shared/mcp-schema` from the repository root). A clean clone has no such
+/// folder: then the test says so and returns, unless `CI` is set, where a
+/// missing folder fails. (libtest cannot mark a test ignored at run time, so
+/// the skip is a message on stderr and a pass.)
 #[test]
 fn generated_method_table_is_current() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
@@ -1271,11 +1274,18 @@ fn generated_method_table_is_current() {
         || root.join("../shared/mcp-schema"),
         std::path::PathBuf::from,
     );
-    assert!(
-        schemas.join("2026-07-28/schema.json").is_file(),
-        "no MCP schemas at {} (set WIRECHECK_MCP_SCHEMAS)",
-        schemas.display()
-    );
+    if !schemas.join("2026-07-28/schema.json").is_file() {
+        let why = format!(
+            "no MCP schemas at {} (set WIRECHECK_MCP_SCHEMAS to the folder holding <revision>/schema.json)",
+            schemas.display()
+        );
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "{why}; CI is set, so this fails"
+        );
+        eprintln!("SKIPPED generated_method_table_is_current: {why}");
+        return;
+    }
     let output = std::process::Command::new("python3")
         .arg(root.join("harness/src/rules/gen_methods.py"))
         .arg(&schemas)
