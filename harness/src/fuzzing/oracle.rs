@@ -207,36 +207,41 @@ fn check_refusal_of(input: &[u8], refusal: &Refusal) -> Result<(), Failure> {
 }
 
 /// Whether a JSON Pointer (RFC 6901) names a value in `input` (valid JSON).
+/// Below the envelope the codec keeps duplicate member names, where RFC 6901
+/// (like RFC 8259) leaves the choice open: a token matches any member of that
+/// name, so a pointer resolves when some choice of duplicates leads to a value.
 fn resolves(input: &[u8], pointer: &str) -> bool {
     let Ok(text) = std::str::from_utf8(input) else {
         return false;
     };
-    let Ok(mut value) = Raw::parse(text) else {
+    let Ok(value) = Raw::parse(text) else {
         return false;
     };
-    if pointer.is_empty() {
+    let tokens: Vec<String> = pointer
+        .split('/')
+        .skip(1)
+        .map(|t| t.replace("~1", "/").replace("~0", "~"))
+        .collect();
+    resolves_in(&value, &tokens)
+}
+
+fn resolves_in(value: &Raw<'_>, tokens: &[String]) -> bool {
+    let Some((token, rest)) = tokens.split_first() else {
         return true;
+    };
+    match value.kind() {
+        crate::ValueKind::Object => value
+            .members()
+            .filter(|(k, _)| k.decoded() == token.as_str())
+            .any(|(_, v)| resolves_in(&v, rest)),
+        // RFC 6901 §4: an array index is digits without a leading zero.
+        crate::ValueKind::Array if token == "0" || !token.starts_with('0') => token
+            .parse::<usize>()
+            .ok()
+            .and_then(|i| value.elements().nth(i))
+            .is_some_and(|v| resolves_in(&v, rest)),
+        _ => false,
     }
-    for token in pointer.split('/').skip(1) {
-        let token = token.replace("~1", "/").replace("~0", "~");
-        let next = match value.kind() {
-            crate::ValueKind::Object => value
-                .members()
-                .find(|(k, _)| k.decoded() == token)
-                .map(|(_, v)| v.into_owned()),
-            crate::ValueKind::Array => token
-                .parse::<usize>()
-                .ok()
-                .and_then(|i| value.elements().nth(i))
-                .map(Raw::into_owned),
-            _ => None,
-        };
-        match next {
-            Some(v) => value = v,
-            None => return false,
-        }
-    }
-    true
 }
 
 /// Strips JSON's insignificant whitespace outside strings. Deliberately written
@@ -353,7 +358,9 @@ pub fn id_twins(id: &Id<'_>) -> Vec<Id<'static>> {
 /// - a frame that does not lift gives exactly its refusal, at its pointer;
 /// - every other pointer resolves (RFC 6901) in the frame judged: the frame for
 ///   `validate`, the reply for `validate_reply`, or the request when there is no
-///   reply.
+///   reply, and for a request of a batch that the batch reply leaves
+///   unanswered (`jsonrpc.batch.one-response-per-request` names the request
+///   element: the reply has no place for what is missing).
 ///
 /// The request is paired with replies derived from it: none at all, an echo
 /// (a success for every request id, the params as the result), and one
@@ -383,25 +390,23 @@ pub fn check_rules(input: &[u8]) -> Result<(), Failure> {
                             format!("{refusal} under {revision}, but validate gave {found:?}"),
                         );
                     }
-                    well_formed(&found, profile, &[Check::Codec], None)?;
+                    well_formed(&found, profile, &[Check::Codec], |_| None)?;
                 }
-                Ok(_) => well_formed(&found, profile, &[Check::Frame], Some(input))?,
+                Ok(_) => well_formed(&found, profile, &[Check::Frame], |_| Some(input))?,
             }
             let Ok(request) = &lifted else { continue };
             let exchange = rules::validate_reply(request, None, profile);
-            well_formed(&exchange, profile, &[Check::Reply], Some(input))?;
+            well_formed(&exchange, profile, &[Check::Reply], |_| Some(input))?;
             for &bytes in &replies {
                 let Ok(reply) = lift(bytes) else { continue };
                 let exchange = rules::validate_reply(request, Some(&reply), profile);
-                well_formed(&exchange, profile, &[Check::Reply], Some(bytes)).map_err(|f| {
-                    Failure {
-                        detail: format!(
-                            "{}\n  reply: {}",
-                            f.detail,
-                            String::from_utf8_lossy(bytes)
-                        ),
-                        ..f
-                    }
+                let judged = |rule| match rule {
+                    RuleId::JsonrpcBatchOneResponsePerRequest => Some(input),
+                    _ => Some(bytes),
+                };
+                well_formed(&exchange, profile, &[Check::Reply], judged).map_err(|f| Failure {
+                    detail: format!("{}\n  reply: {}", f.detail, String::from_utf8_lossy(bytes)),
+                    ..f
                 })?;
             }
         }
@@ -410,13 +415,14 @@ pub fn check_rules(input: &[u8]) -> Result<(), Failure> {
 }
 
 /// Each violation's rule is catalogued, applies under `profile`, is checked the
-/// way `checks` says, carries the row's level and citation, and (when `frame`
-/// is given) points at a value in `frame`.
-fn well_formed(
+/// way `checks` says, carries the row's level and citation, and points at a
+/// value in the frame `judged` gives for its rule (none: the pointer is not
+/// checked, as for a refusal, which `check_refusal` judges).
+fn well_formed<'f>(
     found: &[Violation],
     profile: Profile,
     checks: &[Check],
-    frame: Option<&[u8]>,
+    judged: impl Fn(RuleId) -> Option<&'f [u8]>,
 ) -> Result<(), Failure> {
     let revision = profile.revision;
     for v in found {
@@ -452,7 +458,7 @@ fn well_formed(
                 ),
             );
         }
-        if let Some(frame) = frame {
+        if let Some(frame) = judged(v.rule) {
             if !resolves(frame, &v.pointer) {
                 return fail(
                     "rules-pointer-resolves",
@@ -552,7 +558,7 @@ mod check_rules_tests {
     fn well_formed_catches_each_fault() {
         let frame = br#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#;
         let judge = |v: Violation, checks: &[Check]| {
-            well_formed(&[v], PROFILE, checks, Some(frame)).map_err(|f| f.property)
+            well_formed(&[v], PROFILE, checks, |_| Some(&frame[..])).map_err(|f| f.property)
         };
         assert_eq!(
             judge(violation(RuleId::McpBaseIdNotNull, "/id"), &[Check::Frame]),
@@ -583,6 +589,18 @@ mod check_rules_tests {
             judge(wrong_level, &[Check::Frame]),
             Err("rules-level-and-citation")
         );
+    }
+
+    #[test]
+    fn pointers_resolve_through_duplicates() {
+        let frame = br#"{"a":"1","a":{"b":[0,{"c~/":null}]}}"#;
+        assert!(resolves(frame, ""));
+        assert!(resolves(frame, "/a"));
+        assert!(resolves(frame, "/a/b/1/c~0~1"));
+        assert!(!resolves(frame, "/a/b/01"));
+        assert!(!resolves(frame, "/a/b/2"));
+        assert!(!resolves(frame, "/a/c"));
+        assert!(!resolves(b"{", ""));
     }
 
     /// The oracle passes a frame that breaks rules, and its derived echo reply

@@ -275,7 +275,9 @@ pub struct Violation {
     /// Where the rule is written, with the revision judged under.
     pub spec: &'static str,
     /// Where in the frame, as a JSON Pointer (RFC 6901); for an exchange, a
-    /// pointer into the reply (or the request, when the reply is missing).
+    /// pointer into the reply (or into the request, when the reply is missing,
+    /// or when a batch reply has no response for one of its requests: then the
+    /// pointer names that request).
     pub pointer: String,
     /// What was found, in words.
     pub message: String,
