@@ -102,14 +102,17 @@ crash_name() {
 
 run_target() {
     local t="$1" bin="$bin_dir/$1"
-    local live="fuzz/corpus/$t" seeds="corpus/seeds/$t" regs="corpus/regressions/$t"
+    # The byte-level targets share one seed set of wire frames (as
+    # `harness::fuzzing::Target::seeds` says); a structured target has its own.
+    local seeds="corpus/seeds/$t"
+    case "$t" in roundtrip_bytes | lift_refusals | rules) seeds="corpus/seeds/frames" ;; esac
+    local live="fuzz/corpus/$t" regs="corpus/regressions/$t"
     local artifacts="$out/artifacts/$t" log="$out/$t.log"
     mkdir -p "$live" "$seeds" "$regs" "$artifacts"
     [[ -x "$bin" ]] || { echo "nightly.sh: no binary $bin (build failed?)" >&2; return 2; }
     local dirs=("$live" "$seeds" "$regs")
-    case "$t" in roundtrip_bytes | lift_refusals) dirs+=("$vectors") ;; esac
     local ext=".bin"
-    case "$t" in roundtrip_bytes | lift_refusals) ext=".json" ;; esac
+    case "$t" in roundtrip_bytes | lift_refusals | rules) dirs+=("$vectors"); ext=".json" ;; esac
 
     echo "nightly.sh: $t for ${budget}s" >&2
     local status=0

@@ -18,7 +18,7 @@ use std::collections::BTreeSet;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use harness::spec::Level;
+use harness::rules::Level;
 use harness::{Direction, Profile, Revision, Rule};
 use serde::{Deserialize, Deserializer};
 
@@ -26,7 +26,7 @@ use serde::{Deserialize, Deserializer};
 ///
 /// Every rule id the loader reads has this type, so that when rule ids become
 /// a typed `harness` id this alias is the one line to change.
-pub type RuleId = String;
+pub use harness::rules::RuleId;
 
 /// The vectors folder of this crate.
 #[must_use]
@@ -461,9 +461,10 @@ fn check(v: &Vector) -> Result<(), String> {
         }
     }
     if let Codec::Refuses { rule, .. } = &v.codec {
-        let known = Rule::from_id(rule).ok_or_else(|| format!("`{rule}` is no codec rule"))?;
+        let known =
+            Rule::from_id(rule.as_str()).ok_or_else(|| format!("`{rule}` is no codec rule"))?;
         // A frame that does not lift is one violation: the refusal's rule.
-        if v.violations != [rule.clone()] {
+        if v.violations != [*rule] {
             return Err(format!(
                 "the codec refuses with `{rule}`, so `violations` must be exactly [\"{rule}\"]"
             ));
@@ -607,9 +608,17 @@ mod tests {
                 "jsonrpc-2.0/request/y_unlisted.json",
                 &GOOD.replace(
                     "\"violations\": []",
-                    "\"violations\": [], \"advisories\": [\"x.y\"]",
+                    "\"violations\": [], \"advisories\": [\"jsonrpc.request.id-not-null\"]",
                 ),
                 "not listed in `rules`",
+            ),
+            (
+                "jsonrpc-2.0/request/y_misspelt.json",
+                &GOOD.replace(
+                    "\"violations\": []",
+                    "\"violations\": [], \"advisories\": [\"x.y\"]",
+                ),
+                "unknown rule id `x.y`",
             ),
             (
                 "jsonrpc-2.0/request/y_no-answer.json",

@@ -3,7 +3,7 @@
 
 mod common;
 
-use harness::spec::{validate, validate_reply};
+use harness::rules::{validate, validate_reply};
 use harness::{lift, Direction, Profile, Revision};
 use serde_json::{json, Value};
 use wirecheck::peer::{Peer, Serve};

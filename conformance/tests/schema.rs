@@ -22,7 +22,7 @@
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
-use harness::spec;
+use harness::rules;
 use harness::{lift, Direction, Frame, Message, Outcome, Profile, Revision};
 use jsonschema::Validator;
 use libtest_mimic::{Arguments, Failed, Trial};
@@ -228,10 +228,10 @@ fn frame_valid(
     }
 }
 
-fn mandatory(vs: &[spec::Violation]) -> BTreeSet<&'static str> {
+fn mandatory(vs: &[rules::Violation]) -> BTreeSet<&'static str> {
     vs.iter()
         .filter(|v| v.level.is_mandatory())
-        .map(|v| v.rule)
+        .map(|v| v.rule.as_str())
         .collect()
 }
 
@@ -254,7 +254,7 @@ fn parts(v: &Vector, schema: &mut Schema) -> Vec<Part> {
     let mut out = vec![Part {
         name: "frame",
         schema: frame_valid(schema, &v.frame, sender, None),
-        model: mandatory(&spec::validate(&v.frame, v.profile)),
+        model: mandatory(&rules::validate(&v.frame, v.profile)),
     }];
     let Some(Reply::Frame(text)) = v.exchange.as_ref().map(|e| &e.reply) else {
         return out;
@@ -282,9 +282,9 @@ fn parts(v: &Vector, schema: &mut Schema) -> Vec<Part> {
         revision: v.profile.revision,
         direction: peer(sender),
     };
-    let mut model = mandatory(&spec::validate(text.as_bytes(), reply_profile));
+    let mut model = mandatory(&rules::validate(text.as_bytes(), reply_profile));
     if let (Some(request), Ok(reply)) = (&request, lift(text.as_bytes())) {
-        model.extend(mandatory(&spec::validate_reply(
+        model.extend(mandatory(&rules::validate_reply(
             request,
             Some(&reply),
             v.profile,

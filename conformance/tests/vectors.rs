@@ -17,7 +17,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use harness::ir::describe;
-use harness::spec::{self, Check, Violation};
+use harness::rules::{self, Check, Violation};
 use harness::{lift, Outcome, Revision};
 use libtest_mimic::{Arguments, Failed, Trial};
 use serde_json::{json, Value};
@@ -244,7 +244,7 @@ fn check_name(check: Check) -> &'static str {
     }
 }
 
-fn revisions_text(info: &spec::RuleInfo) -> String {
+fn revisions_text(info: &rules::RuleInfo) -> String {
     let names: Vec<&str> = Revision::ALL
         .iter()
         .filter(|r| info.applies_to(**r))
@@ -266,7 +266,7 @@ fn coverage(vectors: &[Vector]) -> BTreeMap<(&str, Revision), Vec<&str>> {
     let mut map: BTreeMap<(&str, Revision), Vec<&str>> = BTreeMap::new();
     for v in vectors {
         for id in v.rule_ids() {
-            let codec = spec::rule(id).is_some_and(|r| r.check == Check::Codec);
+            let codec = rules::rule(id).is_some_and(|r| r.check == Check::Codec);
             for r in Revision::ALL {
                 if r == v.profile.revision || codec {
                     map.entry((id, r)).or_default().push(&v.id);
@@ -292,15 +292,15 @@ fn summary(vectors: &[Vector]) -> String {
             count(Verdict::ImplementationDefined),
         );
         let x = of.iter().filter(|v| v.exchange.is_some()).count();
-        let known: Vec<_> = spec::rules().iter().filter(|i| i.applies_to(r)).collect();
+        let known: Vec<_> = rules::rules().iter().filter(|i| i.applies_to(r)).collect();
         let covered = known
             .iter()
-            .filter(|i| cov.contains_key(&(i.id, r)))
+            .filter(|i| cov.contains_key(&(i.id.as_str(), r)))
             .count();
         let checkable: Vec<_> = known.iter().filter(|i| i.check.is_checked()).collect();
         let covered_checkable = checkable
             .iter()
-            .filter(|i| cov.contains_key(&(i.id, r)))
+            .filter(|i| cov.contains_key(&(i.id.as_str(), r)))
             .count();
         let _ = writeln!(
             out,
@@ -319,7 +319,7 @@ fn summary(vectors: &[Vector]) -> String {
         out,
         "| total | {} | {ty} | {tn} | {ti} | {tx} | {} rules in the model |",
         vectors.len(),
-        spec::rules().len()
+        rules::rules().len()
     );
     out
 }
@@ -328,15 +328,15 @@ fn traceability(vectors: &[Vector]) -> String {
     let cov = coverage(vectors);
     let mut out = String::new();
     out.push_str("# Traceability: rules and golden vectors\n\n");
-    out.push_str("Generated from the rule model (`harness::spec::rules()`) and the vectors under\n`conformance/vectors/`; do not edit. Regenerate with\n`BLESS=1 cargo test -p wirecheck --test vectors`.\n\n");
+    out.push_str("Generated from the rule model (`harness::rules::rules()`) and the vectors under\n`conformance/vectors/`; do not edit. Regenerate with\n`BLESS=1 cargo test -p wirecheck --test vectors`.\n\n");
     out.push_str("A rule is covered under a profile when a vector of that profile names it in\n`rules` (a codec rule by a vector of any profile: the codec is the same under\nevery revision). *Check* says how the model checks it: `codec` (the frame does\nnot lift), `frame`, `reply` (an exchange), or `session` (needs earlier frames\nor the peer's internals: named by vectors, never reported by `validate`).\n\n");
     out.push_str("## Summary\n\n");
     out.push_str(&summary(vectors));
     out.push_str("\n## Rules\n\n| Rule | Level | Spec | Revisions | Check | Vectors |\n|---|---|---|---|---|---|\n");
-    for info in spec::rules() {
+    for info in rules::rules() {
         let mut ids: BTreeSet<&str> = BTreeSet::new();
         for r in Revision::ALL {
-            if let Some(vs) = cov.get(&(info.id, r)) {
+            if let Some(vs) = cov.get(&(info.id.as_str(), r)) {
                 if info.check != Check::Codec || r == Revision::JsonRpc2 {
                     ids.extend(vs.iter().copied());
                 }
@@ -363,9 +363,9 @@ fn traceability(vectors: &[Vector]) -> String {
     }
     out.push_str("\n## Gaps per revision\n\nRules that apply to a revision and that no vector of it names.\n\n");
     for r in Revision::ALL {
-        let gaps: Vec<String> = spec::rules()
+        let gaps: Vec<String> = rules::rules()
             .iter()
-            .filter(|i| i.applies_to(r) && !cov.contains_key(&(i.id, r)))
+            .filter(|i| i.applies_to(r) && !cov.contains_key(&(i.id.as_str(), r)))
             .map(|i| match i.check {
                 Check::Session(why) => format!("- `{}` (session: {why})", i.id),
                 c => format!("- `{}` ({})", i.id, check_name(c)),
@@ -386,7 +386,7 @@ fn traceability(vectors: &[Vector]) -> String {
 /// applies to, its reference. `generate.py` reads it, so a vector names a rule
 /// exactly as the model does.
 fn catalogue() -> String {
-    let rules: Vec<Value> = spec::rules()
+    let rules: Vec<Value> = rules::rules()
         .iter()
         .map(|info| {
             let cites: serde_json::Map<String, Value> = Revision::ALL

@@ -14,7 +14,7 @@ Verdicts (JSONTestSuite style, in the file name): `y_` must be accepted, `n_` mu
 refused (a refusal or a mandatory violation), `i_` is left open by the spec, and
 the vector records the ambiguity with both sides quoted. Ambiguity references
 (A1, A2, ...) are the research catalogue's (section 4 of the rule notes, also
-cited in harness/src/spec/catalogue.rs).
+cited in harness/src/rules/catalogue.rs).
 """
 
 import json

@@ -37,8 +37,8 @@ mod lift;
 mod lower;
 pub mod outcome;
 pub mod profile;
+pub mod rules;
 mod scan;
-pub mod spec;
 
 pub use error::{Refusal, Rule};
 pub use ir::{Frame, Id, Message, MessageKind, Raw};

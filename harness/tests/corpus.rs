@@ -1,5 +1,7 @@
-//! Replays every file under `corpus/` through the oracle of the target whose
-//! folder it is in (`corpus/{seeds,regressions}/<target>/`), and the `wire` text
+//! Replays every file under `corpus/` through the oracle of each target whose
+//! folder it is in (`corpus/seeds/frames/` feeds every byte-level target,
+//! `corpus/seeds/<target>/` a structured one, `corpus/regressions/<target>/` the
+//! target that found it), and the `wire` text
 //! of every golden vector under `conformance/vectors/` through the lossless
 //! oracle. The folders are walked, never listed: a file added is a file replayed.
 
@@ -52,14 +54,32 @@ fn every_corpus_file_passes_its_targets_oracle() {
                 continue;
             }
             let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+            // Seeds are shared by every target reading them (`frames`: the byte
+            // targets); a regression belongs to the one target that found it.
+            let targets: Vec<Target> = match kind {
+                "seeds" => Target::ALL
+                    .into_iter()
+                    .filter(|t| t.seeds() == name)
+                    .collect(),
+                _ => Target::from_name(&name).into_iter().collect(),
+            };
             // A folder named for no target would silently never run: refuse it.
-            let target = Target::from_name(&name)
-                .unwrap_or_else(|| panic!("{} is named for no fuzz target", dir.display()));
+            assert!(
+                !targets.is_empty(),
+                "{} is named for no fuzz target",
+                dir.display()
+            );
             for file in files(&dir) {
                 let bytes = fs::read(&file).unwrap();
-                match target.check(&bytes) {
-                    Ok(_) => replayed += 1,
-                    Err(failure) => failures.push(format!("{}: {failure}", file.display())),
+                for target in &targets {
+                    match target.check(&bytes) {
+                        Ok(_) => replayed += 1,
+                        Err(failure) => failures.push(format!(
+                            "{} ({}): {failure}",
+                            file.display(),
+                            target.name()
+                        )),
+                    }
                 }
             }
         }
@@ -73,7 +93,7 @@ fn every_corpus_file_passes_its_targets_oracle() {
 #[test]
 fn structured_seeds_build_inputs() {
     for target in [Target::RoundtripStructured, Target::ReplyMatching] {
-        let dir = repo().join("corpus/seeds").join(target.name());
+        let dir = repo().join("corpus/seeds").join(target.seeds());
         let seeds = files(&dir);
         assert!(!seeds.is_empty(), "no seeds in {}", dir.display());
         for file in seeds {

@@ -6,7 +6,7 @@ use std::fs;
 use std::path::Path;
 
 use harness::fuzzing::mutate::Rng;
-use harness::fuzzing::{check_refusal, check_roundtrip, mutate, mutate_json, Target};
+use harness::fuzzing::{check_refusal, check_roundtrip, check_rules, mutate, mutate_json, Target};
 
 /// Seeded bytes: the same on every run, so a failure reproduces.
 struct Bytes(Rng);
@@ -49,7 +49,7 @@ fn every_target_survives_random_bytes() {
 /// both byte-level oracles: what the fuzzers see, on stable.
 #[test]
 fn mutated_seeds_pass_the_byte_oracles() {
-    let seeds = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/seeds/roundtrip_bytes");
+    let seeds = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/seeds/frames");
     let mut parsed = 0;
     let mut mutated = 0;
     for entry in fs::read_dir(&seeds).unwrap() {
@@ -72,6 +72,49 @@ fn mutated_seeds_pass_the_byte_oracles() {
     assert!(
         parsed >= 50 && mutated >= 1000,
         "{parsed} seeds, {mutated} mutants"
+    );
+}
+
+/// The rule-model oracle (the `rules` target), 500 times on chains of
+/// structural mutations of the shared frame seeds, as `fuzz_mutator!` feeds it:
+/// random bytes alone would rarely lift, and the checks behind a lifted frame are
+/// what it guards. Every seed must be reached, and most mutants still lift.
+#[test]
+fn rules_oracle_survives_mutated_seeds() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/seeds/frames");
+    let mut seeds: Vec<_> = fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| fs::read(e.unwrap().path()).unwrap())
+        .collect();
+    seeds.sort();
+    assert!(seeds.len() >= 50, "{} seeds", seeds.len());
+    let (mut runs, mut lifted, mut flagged) = (0, 0, 0);
+    let mut step = 0u64;
+    while runs < 500 {
+        // Each seed as it is, then one to three structural mutations away.
+        let mut input = seeds[runs % seeds.len()].clone();
+        for _ in 0..(runs / seeds.len()).min(3) {
+            input = mutate_json(&input, step).unwrap_or(input);
+            step += 1;
+        }
+        if let Err(failure) = check_rules(&input) {
+            panic!("{failure}\n  input: {}", String::from_utf8_lossy(&input));
+        }
+        if harness::lift(&input).is_ok() {
+            lifted += 1;
+            let profile = harness::Profile {
+                revision: harness::Revision::Mcp2025_06_18,
+                direction: harness::Direction::ClientToServer,
+            };
+            flagged += usize::from(!harness::rules::validate(&input, profile).is_empty());
+        }
+        runs += 1;
+    }
+    // Enough lifted frames, and enough of them breaking a rule, that the
+    // oracle's checks on violations ran.
+    assert!(
+        lifted >= 100 && flagged >= 40,
+        "{lifted} of {runs} mutants lift, {flagged} break a rule"
     );
 }
 

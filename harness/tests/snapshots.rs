@@ -1,10 +1,24 @@
 //! insta snapshots of what the codec understood representative frames to be.
 //! Update on purpose with `INSTA_UPDATE=always cargo test` or `cargo insta review`.
 
+use std::sync::Once;
+
 use harness::ir::describe;
 use harness::lift;
 
+/// What the codec made of `frame`. Every test takes its value from here, so this
+/// is where the tests stop insta from writing: by default (`INSTA_UPDATE` unset,
+/// `auto`) insta leaves a `.snap.new` beside a snapshot that differs, and tests
+/// never write into the tree unless asked. As `conformance/tests/vectors.rs`
+/// does, `INSTA_UPDATE=no` unless the user set it (`cargo insta review` and
+/// `INSTA_UPDATE=always` still update on purpose).
 fn snapshot(frame: &str) -> serde_json::Value {
+    static NO_WRITES: Once = Once::new();
+    NO_WRITES.call_once(|| {
+        if std::env::var_os("INSTA_UPDATE").is_none() {
+            std::env::set_var("INSTA_UPDATE", "no");
+        }
+    });
     describe(&lift(frame.as_bytes()).unwrap())
 }
 

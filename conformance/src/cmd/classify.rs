@@ -1,7 +1,7 @@
 //! `wirecheck classify`: judge each frame of a transcript under one profile
-//! with the rule model ([`harness::spec`]).
+//! with the rule model ([`harness::rules`]).
 
-use harness::spec;
+use harness::rules;
 use harness::{lift_with, Direction, Limits, Outcome, Profile, Revision};
 
 use super::{args, InputArgs, OutputArgs};
@@ -79,7 +79,7 @@ pub fn judge(inputs: &Inputs, profile: Profile, strict: bool) -> Report {
             }
             Line::Frame(bytes) => match lift_with(&bytes, &limits) {
                 Ok(frame) => {
-                    let violations = spec::validate_frame(&frame, profile);
+                    let violations = rules::validate_frame(&frame, profile);
                     (Subject::Frame(bytes), None, violations)
                 }
                 Err(refusal) => {

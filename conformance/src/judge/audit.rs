@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 use harness::codes::{self, CodeRange};
 use harness::fuzzing::{self, check_roundtrip};
 use harness::lift;
-use harness::spec::{self, Violation};
+use harness::rules::{self, Violation};
 
 use super::{answer_codes, answer_fits, recorded, reply, Judgement};
 use crate::vectors::{Codec, Reply, RuleId, Vector, Verdict};
@@ -47,7 +47,7 @@ fn advisory<'a>(vs: impl IntoIterator<Item = &'a Violation>) -> BTreeSet<RuleId>
 pub fn audit(v: &Vector) -> Audit {
     let mut problems = Vec::new();
     let revision = v.profile.revision;
-    let found = spec::validate(&v.frame, v.profile);
+    let found = rules::validate(&v.frame, v.profile);
 
     match check_roundtrip(&v.frame) {
         Err(f) => problems.push(format!("codec broke a promise: {f}")),
@@ -57,23 +57,20 @@ pub fn audit(v: &Vector) -> Audit {
     // The rules the vector names: known to the model, applicable to the
     // profile, with the model's level and reference.
     for r in &v.rules {
-        match spec::rule(&r.id) {
-            None => problems.push(format!("rule `{}` is not in the rule model", r.id)),
-            Some(info) => {
-                if !info.applies_to(revision) {
-                    problems.push(format!("rule `{}` does not apply to {revision}", r.id));
-                }
-                if info.level != r.level || info.cite(revision) != r.spec {
-                    problems.push(format!(
-                        "rule `{}` is {} \"{}\" in the model, {} \"{}\" in the vector",
-                        r.id,
-                        info.level,
-                        info.cite(revision),
-                        r.level,
-                        r.spec
-                    ));
-                }
-            }
+        // A rule id that is not in the model does not deserialize.
+        let info = r.id.info();
+        if !info.applies_to(revision) {
+            problems.push(format!("rule `{}` does not apply to {revision}", r.id));
+        }
+        if info.level != r.level || info.cite(revision) != r.spec {
+            problems.push(format!(
+                "rule `{}` is {} \"{}\" in the model, {} \"{}\" in the vector",
+                r.id,
+                info.level,
+                info.cite(revision),
+                r.level,
+                r.spec
+            ));
         }
     }
 
@@ -166,7 +163,7 @@ fn codec(v: &Vector, outcome: &fuzzing::Outcome, problems: &mut Vec<String>) {
             problems.push("expected a refusal, but the frame lifts".into());
         }
         (Codec::Refuses { rule, pointer }, fuzzing::Outcome::Refused(r)) => {
-            if r.rule().id() != rule || r.pointer() != pointer {
+            if harness::rules::RuleId::from(r.rule()) != *rule || r.pointer() != pointer {
                 problems.push(format!(
                     "expected refusal {rule} at `{pointer}`, got {} at `{}`",
                     r.rule().id(),

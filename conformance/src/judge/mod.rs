@@ -23,7 +23,7 @@
 mod answer;
 mod audit;
 
-use harness::spec::{self, Violation};
+use harness::rules::{self, Violation};
 use harness::{lift, Direction, Message, Outcome, Profile};
 
 pub use answer::{answer_codes, answer_fits, reply_fits};
@@ -142,7 +142,7 @@ pub fn reply(vector: &Vector, observed: &Observed) -> Judgement {
         .map(|bytes| FrameVerdict {
             bytes: bytes.clone(),
             is_reply: false,
-            violations: spec::validate(bytes, peer),
+            violations: rules::validate(bytes, peer),
         })
         .collect();
     let reply_at = frames.iter().position(|b| !peer_initiated(b));
@@ -152,9 +152,9 @@ pub fn reply(vector: &Vector, observed: &Observed) -> Judgement {
     let reply_frame = reply_at.map(|i| lift(&frames[i]));
 
     let exchange = match (&request, &reply_frame) {
-        (Some(request), None) => spec::validate_reply(request, None, vector.profile),
+        (Some(request), None) => rules::validate_reply(request, None, vector.profile),
         (Some(request), Some(Ok(reply))) => {
-            spec::validate_reply(request, Some(reply), vector.profile)
+            rules::validate_reply(request, Some(reply), vector.profile)
         }
         // The vector's frame does not lift (there is no request to pair with),
         // or the reply does not (its own violations say so).
@@ -273,7 +273,7 @@ mod tests {
     const NOTIFICATION: &str = r#"{"jsonrpc":"2.0","method":"x"}"#;
 
     fn rules(j: &Judgement) -> Vec<&'static str> {
-        j.violations().map(|v| v.rule).collect()
+        j.violations().map(|v| v.rule.as_str()).collect()
     }
 
     #[test]

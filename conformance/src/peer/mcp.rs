@@ -3,7 +3,7 @@
 //!
 //! Which methods exist in a revision, and the members their params require, come
 //! from the official schemas through the rule model's method table
-//! ([`harness::spec::methods`]), so the peer cannot drift from what the rule
+//! ([`harness::rules::methods`]), so the peer cannot drift from what the rule
 //! model judges: a method the revision does not define is -32601, params that
 //! miss a required member or give one the wrong type are -32602.
 //!
@@ -19,9 +19,9 @@ use std::collections::BTreeSet;
 
 use harness::client::notification_document;
 use harness::codes;
-use harness::spec::schema::methods;
-use harness::spec::schema::ty;
-use harness::spec::{Kind, MethodDef, Sender};
+use harness::rules::schema::methods;
+use harness::rules::schema::ty;
+use harness::rules::{Kind, MethodDef, Sender};
 use harness::{Id, Raw, Revision, ValueKind};
 use serde_json::{json, Map, Value};
 

@@ -16,7 +16,7 @@ pub mod text;
 
 use std::time::Duration;
 
-pub use harness::spec::{Level, Violation};
+pub use harness::rules::{Level, Violation};
 pub use harness::Outcome;
 use harness::{Direction, Profile, Revision};
 
@@ -118,8 +118,8 @@ pub struct Check {
 pub struct Refusal {
     /// -32700 or -32600.
     pub code: i64,
-    /// The rule's stable id.
-    pub rule: &'static str,
+    /// The rule broken (serialized as its stable id).
+    pub rule: harness::rules::RuleId,
     /// Where, as a JSON Pointer.
     pub pointer: String,
     /// What was found.
@@ -136,7 +136,7 @@ impl From<&harness::Refusal> for Refusal {
     fn from(r: &harness::Refusal) -> Self {
         Self {
             code: r.code(),
-            rule: r.rule().id(),
+            rule: r.rule().into(),
             pointer: r.pointer().to_owned(),
             message: r.message().to_owned(),
             spec: r.rule().spec(),
@@ -153,7 +153,7 @@ impl Refusal {
         let rule = harness::Rule::JsonFrameTooLarge;
         Self {
             code: rule.code(),
-            rule: rule.id(),
+            rule: rule.into(),
             pointer: String::new(),
             message: format!("frame of {len} bytes exceeds --max-frame {max}"),
             spec: rule.spec(),
@@ -180,7 +180,7 @@ impl Refusal {
 /// so the move to a typed rule id touches one line.
 #[must_use]
 pub fn rule_id(v: &Violation) -> &str {
-    v.rule
+    v.rule.as_str()
 }
 
 /// What a command produced from the subject, besides its verdict.

@@ -409,36 +409,51 @@ impl Gen<'_, '_> {
         let extras = self.u.int_in_range(0..=2)?;
         members.extend(std::iter::repeat_n(3, extras));
         self.shuffle(&mut members)?;
-        self.out.push('{');
         let mut used_extra_names = Vec::new();
+        self.envelope(members, |g, m| {
+            match m {
+                0 => {
+                    g.member("code")?;
+                    let code = *g.u.choose(EDGE_CODES)?;
+                    g.out.push_str(code);
+                }
+                1 => {
+                    g.member("message")?;
+                    g.string()?;
+                }
+                2 => {
+                    g.member("data")?;
+                    g.value(MAX_VALUE_DEPTH)?;
+                }
+                _ => {
+                    // Extras inside `error` must not collide with code/message/data
+                    // or with each other: the codec refuses duplicates there.
+                    let name = g.extra_name(&["code", "message", "data"], &used_extra_names)?;
+                    used_extra_names.push(name.clone());
+                    g.member(&name)?;
+                    g.value(4)?;
+                }
+            }
+            Ok(())
+        })
+    }
+
+    /// An envelope object (a message or its `error`): `members` in the order
+    /// given, each written by `member` after the comma and whitespace before it.
+    /// The one place the comma, whitespace and brace bytes of an envelope are
+    /// drawn, so both envelopes consume the fuzzer's bytes alike.
+    fn envelope(
+        &mut self,
+        members: Vec<u8>,
+        mut member: impl FnMut(&mut Self, u8) -> Result<()>,
+    ) -> Result<()> {
+        self.out.push('{');
         for (i, m) in members.into_iter().enumerate() {
             if i > 0 {
                 self.comma()?;
             }
             self.ws()?;
-            match m {
-                0 => {
-                    self.member("code")?;
-                    let code = *self.u.choose(EDGE_CODES)?;
-                    self.out.push_str(code);
-                }
-                1 => {
-                    self.member("message")?;
-                    self.string()?;
-                }
-                2 => {
-                    self.member("data")?;
-                    self.value(MAX_VALUE_DEPTH)?;
-                }
-                _ => {
-                    // Extras inside `error` must not collide with code/message/data
-                    // or with each other: the codec refuses duplicates there.
-                    let name = self.extra_name(&["code", "message", "data"], &used_extra_names)?;
-                    used_extra_names.push(name.clone());
-                    self.member(&name)?;
-                    self.value(4)?;
-                }
-            }
+            member(self, m)?;
         }
         self.ws()?;
         self.out.push('}');
@@ -493,65 +508,59 @@ impl Gen<'_, '_> {
         } else {
             self.shuffle(&mut members)?;
         }
-        self.out.push('{');
         let mut used_extra_names = Vec::new();
-        for (i, m) in members.into_iter().enumerate() {
-            if i > 0 {
-                self.comma()?;
-            }
-            self.ws()?;
+        self.envelope(members, |g, m| {
             match m {
                 0 => {
-                    self.member("jsonrpc")?;
+                    g.member("jsonrpc")?;
                     // `"2\u002e0"` is "2.0" spelled with an escape: accepted and kept.
-                    let v = if self.u.ratio(1, 50)? {
+                    let v = if g.u.ratio(1, 50)? {
                         "\"2\\u002e0\""
                     } else {
                         "\"2.0\""
                     };
-                    self.out.push_str(v);
+                    g.out.push_str(v);
                 }
                 1 => {
-                    self.member("id")?;
-                    self.id(true)?;
+                    g.member("id")?;
+                    g.id(true)?;
                 }
                 2 => {
-                    self.member("method")?;
-                    self.string()?;
+                    g.member("method")?;
+                    g.string()?;
                 }
                 3 => {
-                    self.member("params")?;
-                    self.params()?;
+                    g.member("params")?;
+                    g.params()?;
                 }
                 4 => {
-                    self.member("result")?;
-                    self.value(MAX_VALUE_DEPTH)?;
+                    g.member("result")?;
+                    g.value(MAX_VALUE_DEPTH)?;
                 }
                 5 => {
-                    self.member("error")?;
-                    self.error_object()?;
+                    g.member("error")?;
+                    g.error_object()?;
                 }
                 _ => {
                     // A modelled name on a kind that does not model it is an extra
                     // too: `params` on a response (lift once dropped it).
                     let response = matches!(kind, MessageKind::Success | MessageKind::Error);
                     let params_unused = !used_extra_names.iter().any(|n| n == "params");
-                    let name = if response && params_unused && self.u.ratio(1, 6)? {
+                    let name = if response && params_unused && g.u.ratio(1, 6)? {
                         "params".to_owned()
                     } else {
-                        self.extra_name(
+                        g.extra_name(
                             &["jsonrpc", "id", "method", "params", "result", "error"],
                             &used_extra_names,
                         )?
                     };
                     used_extra_names.push(name.clone());
-                    self.member(&name)?;
-                    self.value(6)?;
+                    g.member(&name)?;
+                    g.value(6)?;
                 }
             }
-        }
-        self.ws()?;
-        self.out.push('}');
+            Ok(())
+        })?;
         Ok(kind)
     }
 }

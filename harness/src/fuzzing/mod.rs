@@ -10,8 +10,8 @@ pub mod oracle;
 pub use generate::{GenFrame, GenId};
 pub use mutate::{mutate, mutate_json};
 pub use oracle::{
-    check_refusal, check_reply_matching, check_roundtrip, id_twins, strip_whitespace, Failure,
-    Outcome,
+    check_refusal, check_reply_matching, check_roundtrip, check_rules, id_twins, strip_whitespace,
+    Failure, Outcome,
 };
 
 use arbitrary::{Arbitrary, Unstructured};
@@ -149,15 +149,18 @@ pub enum Target {
     LiftRefusals,
     /// A [`ReplyCase`] through [`check_reply_case`].
     ReplyMatching,
+    /// Any bytes through [`check_rules`].
+    Rules,
 }
 
 impl Target {
     /// Every target.
-    pub const ALL: [Target; 4] = [
+    pub const ALL: [Target; 5] = [
         Target::RoundtripBytes,
         Target::RoundtripStructured,
         Target::LiftRefusals,
         Target::ReplyMatching,
+        Target::Rules,
     ];
 
     /// The target's name: its file in `fuzz/fuzz_targets/`, its corpus folders.
@@ -168,6 +171,18 @@ impl Target {
             Target::RoundtripStructured => "roundtrip_structured",
             Target::LiftRefusals => "lift_refusals",
             Target::ReplyMatching => "reply_matching",
+            Target::Rules => "rules",
+        }
+    }
+
+    /// The folder under `corpus/seeds/` holding the target's seeds. The targets
+    /// that read wire bytes share one set, `frames`, so a seed added there seeds
+    /// them all; a structured target reads `arbitrary` bytes of its own.
+    #[must_use]
+    pub fn seeds(self) -> &'static str {
+        match self {
+            Target::RoundtripBytes | Target::LiftRefusals | Target::Rules => "frames",
+            Target::RoundtripStructured | Target::ReplyMatching => self.name(),
         }
     }
 
@@ -184,6 +199,7 @@ impl Target {
         match self {
             Target::RoundtripBytes => check_roundtrip(input).map(|_| true),
             Target::LiftRefusals => check_refusal(input).map(|_| true),
+            Target::Rules => check_rules(input).map(|()| true),
             Target::RoundtripStructured => {
                 match GenFrame::arbitrary_take_rest(Unstructured::new(input)) {
                     Ok(frame) => check_generated(&frame).map(|()| true),

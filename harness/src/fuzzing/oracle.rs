@@ -7,9 +7,11 @@
 
 use std::fmt;
 
+use super::mutate_json;
 use crate::client::{read_reply, ReplyError};
-use crate::ir::{Frame, Id, Message, Raw};
-use crate::{lift, lower_to_vec, Refusal, Rule};
+use crate::ir::{Frame, Id, Message, Raw, Success};
+use crate::rules::{self, Check, RuleId, Violation};
+use crate::{lift, lower_to_vec, Direction, Profile, Refusal, Revision, Rule};
 
 /// A broken promise: what was checked, and the evidence.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -205,36 +207,41 @@ fn check_refusal_of(input: &[u8], refusal: &Refusal) -> Result<(), Failure> {
 }
 
 /// Whether a JSON Pointer (RFC 6901) names a value in `input` (valid JSON).
+/// Below the envelope the codec keeps duplicate member names, where RFC 6901
+/// (like RFC 8259) leaves the choice open: a token matches any member of that
+/// name, so a pointer resolves when some choice of duplicates leads to a value.
 fn resolves(input: &[u8], pointer: &str) -> bool {
     let Ok(text) = std::str::from_utf8(input) else {
         return false;
     };
-    let Ok(mut value) = Raw::parse(text) else {
+    let Ok(value) = Raw::parse(text) else {
         return false;
     };
-    if pointer.is_empty() {
+    let tokens: Vec<String> = pointer
+        .split('/')
+        .skip(1)
+        .map(|t| t.replace("~1", "/").replace("~0", "~"))
+        .collect();
+    resolves_in(&value, &tokens)
+}
+
+fn resolves_in(value: &Raw<'_>, tokens: &[String]) -> bool {
+    let Some((token, rest)) = tokens.split_first() else {
         return true;
+    };
+    match value.kind() {
+        crate::ValueKind::Object => value
+            .members()
+            .filter(|(k, _)| k.decoded() == token.as_str())
+            .any(|(_, v)| resolves_in(&v, rest)),
+        // RFC 6901 §4: an array index is digits without a leading zero.
+        crate::ValueKind::Array if token == "0" || !token.starts_with('0') => token
+            .parse::<usize>()
+            .ok()
+            .and_then(|i| value.elements().nth(i))
+            .is_some_and(|v| resolves_in(&v, rest)),
+        _ => false,
     }
-    for token in pointer.split('/').skip(1) {
-        let token = token.replace("~1", "/").replace("~0", "~");
-        let next = match value.kind() {
-            crate::ValueKind::Object => value
-                .members()
-                .find(|(k, _)| k.decoded() == token)
-                .map(|(_, v)| v.into_owned()),
-            crate::ValueKind::Array => token
-                .parse::<usize>()
-                .ok()
-                .and_then(|i| value.elements().nth(i))
-                .map(Raw::into_owned),
-            _ => None,
-        };
-        match next {
-            Some(v) => value = v,
-            None => return false,
-        }
-    }
-    true
 }
 
 /// Strips JSON's insignificant whitespace outside strings. Deliberately written
@@ -340,6 +347,165 @@ pub fn id_twins(id: &Id<'_>) -> Vec<Id<'static>> {
     twins
 }
 
+/// The rule model on any bytes, under every profile (each revision, each
+/// sender). [`rules::validate`] and [`rules::validate_reply`] never panic (a
+/// panic is the fuzzer's crash), and every violation they report holds up:
+///
+/// - its rule is in the catalogue (the wire id reads back to the same row), it
+///   applies to the revision judged, it is one the model can check (never a
+///   `Session` rule), and the level and citation are the row's, for that
+///   revision;
+/// - a frame that does not lift gives exactly its refusal, at its pointer;
+/// - every other pointer resolves (RFC 6901) in the frame judged: the frame for
+///   `validate`, the reply for `validate_reply`, or the request when there is no
+///   reply, and for a request of a batch that the batch reply leaves
+///   unanswered (`jsonrpc.batch.one-response-per-request` names the request
+///   element: the reply has no place for what is missing).
+///
+/// The request is paired with replies derived from it: none at all, an echo
+/// (a success for every request id, the params as the result), and one
+/// structural mutation of the input, when it lifts.
+pub fn check_rules(input: &[u8]) -> Result<(), Failure> {
+    let lifted = lift(input);
+    let echo = lifted.as_ref().ok().and_then(echo_reply);
+    let mutant = mutate_json(input, fnv1a(input)).filter(|m| lift(m).is_ok());
+    let replies: Vec<&[u8]> = [echo.as_deref(), mutant.as_deref()]
+        .into_iter()
+        .flatten()
+        .collect();
+    for revision in Revision::ALL {
+        for direction in [Direction::ClientToServer, Direction::ServerToClient] {
+            let profile = Profile {
+                revision,
+                direction,
+            };
+            let found = rules::validate(input, profile);
+            match &lifted {
+                Err(refusal) => {
+                    let expected = [(RuleId::from(refusal.rule()), refusal.pointer())];
+                    let got: Vec<_> = found.iter().map(|v| (v.rule, v.pointer.as_str())).collect();
+                    if got != expected {
+                        return fail(
+                            "rules-refusal-is-one-violation",
+                            format!("{refusal} under {revision}, but validate gave {found:?}"),
+                        );
+                    }
+                    well_formed(&found, profile, &[Check::Codec], |_| None)?;
+                }
+                Ok(_) => well_formed(&found, profile, &[Check::Frame], |_| Some(input))?,
+            }
+            let Ok(request) = &lifted else { continue };
+            let exchange = rules::validate_reply(request, None, profile);
+            well_formed(&exchange, profile, &[Check::Reply], |_| Some(input))?;
+            for &bytes in &replies {
+                let Ok(reply) = lift(bytes) else { continue };
+                let exchange = rules::validate_reply(request, Some(&reply), profile);
+                let judged = |rule| match rule {
+                    RuleId::JsonrpcBatchOneResponsePerRequest => Some(input),
+                    _ => Some(bytes),
+                };
+                well_formed(&exchange, profile, &[Check::Reply], judged).map_err(|f| Failure {
+                    detail: format!("{}\n  reply: {}", f.detail, String::from_utf8_lossy(bytes)),
+                    ..f
+                })?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Each violation's rule is catalogued, applies under `profile`, is checked the
+/// way `checks` says, carries the row's level and citation, and points at a
+/// value in the frame `judged` gives for its rule (none: the pointer is not
+/// checked, as for a refusal, which `check_refusal` judges).
+fn well_formed<'f>(
+    found: &[Violation],
+    profile: Profile,
+    checks: &[Check],
+    judged: impl Fn(RuleId) -> Option<&'f [u8]>,
+) -> Result<(), Failure> {
+    let revision = profile.revision;
+    for v in found {
+        let info = v.rule.info();
+        if rules::rule(v.rule.as_str()) != Some(info) {
+            return fail("rules-catalogued", format!("{v:?} is not in the catalogue"));
+        }
+        if !info.applies_to(revision) {
+            return fail(
+                "rules-apply-to-revision",
+                format!(
+                    "{} reported under {revision}, outside its revisions",
+                    v.rule
+                ),
+            );
+        }
+        if !checks.contains(&info.check) {
+            return fail(
+                "rules-checked-as-catalogued",
+                format!(
+                    "{} is marked {:?}, reported by a {checks:?} check",
+                    v.rule, info.check
+                ),
+            );
+        }
+        if v.level != info.level || v.spec != info.cite(revision) {
+            return fail(
+                "rules-level-and-citation",
+                format!(
+                    "{v:?} under {revision}: the row says {} {:?}",
+                    info.level,
+                    info.cite(revision)
+                ),
+            );
+        }
+        if let Some(frame) = judged(v.rule) {
+            if !resolves(frame, &v.pointer) {
+                return fail(
+                    "rules-pointer-resolves",
+                    format!(
+                        "{} under {revision}: pointer {:?} does not resolve in {}",
+                        v.rule,
+                        v.pointer,
+                        String::from_utf8_lossy(frame)
+                    ),
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A reply to every request in `frame`: a success with the request's id and its
+/// params (or `{}`) as the result; `None` when the frame holds no request.
+fn echo_reply(frame: &Frame<'_>) -> Option<Vec<u8>> {
+    let answers: Vec<Message<'static>> = frame
+        .messages()
+        .iter()
+        .filter_map(|m| match m {
+            Message::Request(r) => Some(Message::Success(Success::new(
+                r.id.clone().into_owned(),
+                r.params
+                    .clone()
+                    .map_or_else(|| Raw("{}".into()), Raw::into_owned),
+            ))),
+            _ => None,
+        })
+        .collect();
+    let reply = match frame {
+        Frame::Batch(_) if !answers.is_empty() => Frame::Batch(answers),
+        _ => Frame::Single(answers.into_iter().next()?),
+    };
+    Some(lower_to_vec(&reply))
+}
+
+/// A seed for the mutator that depends on the input only, so a failing input
+/// reproduces (FNV-1a, 64 bits).
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -364,5 +530,91 @@ mod tests {
             "]".repeat(200)
         );
         assert!(check_lifted_is_json(deep.as_bytes()).is_ok());
+    }
+}
+
+#[cfg(test)]
+mod check_rules_tests {
+    use super::*;
+
+    const PROFILE: Profile = Profile {
+        revision: Revision::Mcp2025_06_18,
+        direction: Direction::ClientToServer,
+    };
+
+    fn violation(rule: RuleId, pointer: &str) -> Violation {
+        let info = rule.info();
+        Violation {
+            rule,
+            level: info.level,
+            spec: info.cite(PROFILE.revision),
+            pointer: pointer.into(),
+            message: String::new(),
+        }
+    }
+
+    /// The checks on a violation each catch what they are for.
+    #[test]
+    fn well_formed_catches_each_fault() {
+        let frame = br#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#;
+        let judge = |v: Violation, checks: &[Check]| {
+            well_formed(&[v], PROFILE, checks, |_| Some(&frame[..])).map_err(|f| f.property)
+        };
+        assert_eq!(
+            judge(violation(RuleId::McpBaseIdNotNull, "/id"), &[Check::Frame]),
+            Ok(())
+        );
+        assert_eq!(
+            judge(
+                violation(RuleId::McpBaseIdNotNull, "/params"),
+                &[Check::Frame]
+            ),
+            Err("rules-pointer-resolves")
+        );
+        assert_eq!(
+            judge(violation(RuleId::McpBaseIdNotNull, "/id"), &[Check::Reply]),
+            Err("rules-checked-as-catalogued")
+        );
+        // 2026-07-28 only: outside the revision judged.
+        assert_eq!(
+            judge(
+                violation(RuleId::McpR5MetaRequiredFields, ""),
+                &[Check::Frame]
+            ),
+            Err("rules-apply-to-revision")
+        );
+        let mut wrong_level = violation(RuleId::McpBaseIdNotNull, "/id");
+        wrong_level.level = crate::rules::Level::May;
+        assert_eq!(
+            judge(wrong_level, &[Check::Frame]),
+            Err("rules-level-and-citation")
+        );
+    }
+
+    #[test]
+    fn pointers_resolve_through_duplicates() {
+        let frame = br#"{"a":"1","a":{"b":[0,{"c~/":null}]}}"#;
+        assert!(resolves(frame, ""));
+        assert!(resolves(frame, "/a"));
+        assert!(resolves(frame, "/a/b/1/c~0~1"));
+        assert!(!resolves(frame, "/a/b/01"));
+        assert!(!resolves(frame, "/a/b/2"));
+        assert!(!resolves(frame, "/a/c"));
+        assert!(!resolves(b"{", ""));
+    }
+
+    /// The oracle passes a frame that breaks rules, and its derived echo reply
+    /// answers each request id.
+    #[test]
+    fn check_rules_on_a_frame_with_violations() {
+        let frame = br#"[{"jsonrpc":"2.0","id":null,"method":"rpc.x"},{"jsonrpc":"2.0","id":"a","method":"ping","params":[]}]"#;
+        assert_eq!(check_rules(frame), Ok(()));
+        let lifted = lift(frame).unwrap();
+        assert_eq!(
+            echo_reply(&lifted).as_deref(),
+            Some(&br#"[{"jsonrpc":"2.0","id":null,"result":{}},{"jsonrpc":"2.0","id":"a","result":[]}]"#[..])
+        );
+        assert_eq!(check_rules(b"{\"jsonrpc\":1}"), Ok(()));
+        assert_eq!(check_rules(b"\xff"), Ok(()));
     }
 }

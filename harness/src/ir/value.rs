@@ -108,17 +108,21 @@ impl fmt::Display for Raw<'_> {
     }
 }
 
-/// Iterator over an object's members; see [`Raw::members`].
-pub struct Members<'t> {
+/// The walk both [`Members`] and [`Elements`] share: past the opening bracket,
+/// one item at a time with the commas between, fused at the end. The text was
+/// validated when its `Raw` was made, so a scan failure can only mean the end:
+/// the walk stops rather than panics.
+struct Items<'t> {
     scanner: Option<Scanner<'t>>,
     text: &'t str,
     first: bool,
 }
 
-impl<'t> Members<'t> {
-    fn new(text: &'t str) -> Self {
+impl<'t> Items<'t> {
+    /// Items of `text` when it opens with `open` (`{` or `[`); none otherwise.
+    fn new(text: &'t str, open: u8) -> Self {
         let mut scanner = Scanner::new(text, usize::MAX);
-        let scanner = (scanner.peek() == Some(b'{')).then(|| {
+        let scanner = (scanner.peek() == Some(open)).then(|| {
             scanner.pos += 1;
             scanner
         });
@@ -127,6 +131,35 @@ impl<'t> Members<'t> {
             text,
             first: true,
         }
+    }
+
+    /// The next item, read by `item` from the scanner placed at its start.
+    fn next_with<T>(
+        &mut self,
+        item: impl FnOnce(&mut Scanner<'t>, &'t str) -> Option<T>,
+    ) -> Option<T> {
+        let s = self.scanner.as_mut()?;
+        s.skip_ws();
+        if !self.first && s.eat(b',').is_err() {
+            self.scanner = None;
+            return None;
+        }
+        self.first = false;
+        s.skip_ws();
+        let found = item(s, self.text);
+        if found.is_none() {
+            self.scanner = None;
+        }
+        found
+    }
+}
+
+/// Iterator over an object's members; see [`Raw::members`].
+pub struct Members<'t>(Items<'t>);
+
+impl<'t> Members<'t> {
+    fn new(text: &'t str) -> Self {
+        Self(Items::new(text, b'{'))
     }
 }
 
@@ -134,53 +167,26 @@ impl<'t> Iterator for Members<'t> {
     type Item = (JsonStr<'t>, Raw<'t>);
 
     fn next(&mut self) -> Option<Self::Item> {
-        // The text was validated when this Raw was made, so any scan failure here
-        // can only mean the end; stop rather than panic.
-        let s = self.scanner.as_mut()?;
-        s.skip_ws();
-        if !self.first && s.eat(b',').is_err() {
-            self.scanner = None;
-            return None;
-        }
-        self.first = false;
-        s.skip_ws();
-        let item = (|| {
+        self.0.next_with(|s, text| {
             let key = s.string().ok()?;
             s.skip_ws();
             s.eat(b':').ok()?;
             s.skip_ws();
             let (start, end) = s.value(0).ok()?;
             Some((
-                JsonStr::trusted(&self.text[key.start..key.end]),
-                Raw::trusted(&self.text[start..end]),
+                JsonStr::trusted(&text[key.start..key.end]),
+                Raw::trusted(&text[start..end]),
             ))
-        })();
-        if item.is_none() {
-            self.scanner = None;
-        }
-        item
+        })
     }
 }
 
 /// Iterator over an array's elements; see [`Raw::elements`].
-pub struct Elements<'t> {
-    scanner: Option<Scanner<'t>>,
-    text: &'t str,
-    first: bool,
-}
+pub struct Elements<'t>(Items<'t>);
 
 impl<'t> Elements<'t> {
     fn new(text: &'t str) -> Self {
-        let mut scanner = Scanner::new(text, usize::MAX);
-        let scanner = (scanner.peek() == Some(b'[')).then(|| {
-            scanner.pos += 1;
-            scanner
-        });
-        Self {
-            scanner,
-            text,
-            first: true,
-        }
+        Self(Items::new(text, b'['))
     }
 }
 
@@ -188,21 +194,10 @@ impl<'t> Iterator for Elements<'t> {
     type Item = Raw<'t>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        let s = self.scanner.as_mut()?;
-        s.skip_ws();
-        if !self.first && s.eat(b',').is_err() {
-            self.scanner = None;
-            return None;
-        }
-        self.first = false;
-        s.skip_ws();
-        match s.value(0) {
-            Ok((start, end)) => Some(Raw::trusted(&self.text[start..end])),
-            Err(_) => {
-                self.scanner = None;
-                None
-            }
-        }
+        self.0.next_with(|s, text| {
+            let (start, end) = s.value(0).ok()?;
+            Some(Raw::trusted(&text[start..end]))
+        })
     }
 }
 
@@ -457,6 +452,12 @@ mod tests {
             .map(String::as_str)
             .collect();
         assert_eq!(elems, ["1", r#"{"b":2}"#]);
+        // Each walk reads only its own bracket, and an empty one yields nothing.
+        assert_eq!(arr.members().count(), 0);
+        assert_eq!(raw.elements().count(), 0);
+        assert_eq!(Raw::parse(" { } ").unwrap().members().count(), 0);
+        assert_eq!(Raw::parse("[ ]").unwrap().elements().count(), 0);
+        assert_eq!(Raw::parse("[[],{}]").unwrap().elements().count(), 2);
     }
 
     #[test]

@@ -1,0 +1,398 @@
+//! The catalogue: every JSON-RPC 2.0 and MCP rule the model knows, in one table.
+//!
+//! Quotes are verbatim from JSON-RPC 2.0 and the MCP specification pages of each
+//! revision (`docs/specification/<revision>/…`), or name the schema fact they
+//! rest on. Where the specification is silent or contradicts itself the entry
+//! says so and records the stance taken (the "A…" numbers are the ambiguity list
+//! in the README's rule-model section). Ids are stable: reports and vectors name
+//! them. The codec's own refusal rules come first, one row per [`crate::Rule`]
+//! variant; `id.rs` expands the table into [`RuleId`] and its facts.
+
+use super::id::rule_table;
+use super::{Check, Level, Revisions};
+use crate::codes::{INVALID_REQUEST, PARSE_ERROR};
+use crate::profile::Revision;
+
+const ALL: Revisions = Revisions::ALL;
+const MCP: Revisions = Revisions::MCP;
+const JSONRPC: Revisions = Revisions::only(Revision::JsonRpc2);
+const JSONRPC_R1: Revisions = Revisions::range(Revision::JsonRpc2, Revision::Mcp2024_11_05);
+const R1: Revisions = Revisions::only(Revision::Mcp2024_11_05);
+const R2: Revisions = Revisions::only(Revision::Mcp2025_03_26);
+const R3: Revisions = Revisions::only(Revision::Mcp2025_06_18);
+const R4: Revisions = Revisions::only(Revision::Mcp2025_11_25);
+const R5: Revisions = Revisions::only(Revision::Mcp2026_07_28);
+const R1_R3: Revisions = Revisions::range(Revision::Mcp2024_11_05, Revision::Mcp2025_06_18);
+const R1_R4: Revisions = Revisions::range(Revision::Mcp2024_11_05, Revision::Mcp2025_11_25);
+const R2_R5: Revisions = Revisions::range(Revision::Mcp2025_03_26, Revision::Mcp2026_07_28);
+const R3_R5: Revisions = Revisions::range(Revision::Mcp2025_06_18, Revision::Mcp2026_07_28);
+const R4_R5: Revisions = Revisions::range(Revision::Mcp2025_11_25, Revision::Mcp2026_07_28);
+/// Plain JSON-RPC 2.0 and 2025-03-26: the profiles where batches exist.
+const BATCHES: Revisions = JSONRPC.with(R2);
+
+use Check::{Frame, Reply, Session};
+use Level::{Must, MustNot, Should, ShouldNot};
+
+// The table, grouped as the specification is. Kept as written, one row per rule,
+// so a rule reads top to bottom.
+#[rustfmt::skip]
+rule_table! {
+    codec {
+        JsonUtf8 = "json.utf8", PARSE_ERROR, "RFC 8259 §8.1",
+          "JSON text exchanged between systems that are not part of a closed ecosystem MUST be encoded using UTF-8.";
+        JsonSyntax = "json.syntax", PARSE_ERROR, "RFC 8259 §2",
+          "A JSON text is a sequence of tokens. (RFC 8259 §2; JSON-RPC 2.0 §5.1: -32700 \"Invalid JSON was received by the server.\")";
+        JsonDepthLimit = "json.depth-limit", PARSE_ERROR, "RFC 8259 §9",
+          "An implementation may set limits on the maximum depth of nesting.";
+        JsonFrameTooLarge = "json.frame-too-large", PARSE_ERROR, "RFC 8259 §9",
+          "An implementation may set limits on the size of texts that it accepts.";
+        FrameType = "jsonrpc.frame-type", INVALID_REQUEST, "JSON-RPC 2.0 §4",
+          "The Request object … is a single JSON Object; a batch is an Array filled with Request objects. (-32600 \"The JSON sent is not a valid Request object.\")";
+        BatchEmpty = "jsonrpc.batch-empty", INVALID_REQUEST, "JSON-RPC 2.0 §6",
+          "If the batch rpc call itself fails to be recognized as an valid JSON or as an Array with at least one value, the response from the Server MUST be a single Response object.";
+        DuplicateMember = "jsonrpc.duplicate-member", INVALID_REQUEST, "RFC 8259 §4 (names SHOULD be unique)",
+          "The names within an object SHOULD be unique. (RFC 8259 §4; refused: peers disagree on which duplicate wins.)";
+        VersionMissing = "jsonrpc.version-missing", INVALID_REQUEST, "JSON-RPC 2.0 §4",
+          "A String specifying the version of the JSON-RPC protocol. MUST be exactly \"2.0\".";
+        VersionInvalid = "jsonrpc.version-invalid", INVALID_REQUEST, "JSON-RPC 2.0 §4",
+          "A String specifying the version of the JSON-RPC protocol. MUST be exactly \"2.0\".";
+        MethodType = "jsonrpc.method-type", INVALID_REQUEST, "JSON-RPC 2.0 §4",
+          "A String containing the name of the method to be invoked.";
+        IdType = "jsonrpc.id-type", INVALID_REQUEST, "JSON-RPC 2.0 §4",
+          "An identifier established by the Client that MUST contain a String, Number, or NULL value if included.";
+        ParamsType = "jsonrpc.params-type", INVALID_REQUEST, "JSON-RPC 2.0 §4.2",
+          "If present, parameters for the rpc call MUST be provided as a Structured value.";
+        ResultAndError = "jsonrpc.result-and-error", INVALID_REQUEST, "JSON-RPC 2.0 §5",
+          "Either the result member or error member MUST be included, but both members MUST NOT be included.";
+        MethodWithResponse = "jsonrpc.method-with-response", INVALID_REQUEST, "JSON-RPC 2.0 §5",
+          "The Request object has a `method` member; the Response object has `result` or `error`: an object with neither shape is not a valid Request object.";
+        KindMissing = "jsonrpc.kind-missing", INVALID_REQUEST, "JSON-RPC 2.0 §5",
+          "The Request object has a `method` member; the Response object has `result` or `error`: an object with neither shape is not a valid Request object.";
+        ResponseIdMissing = "jsonrpc.response-id-missing", INVALID_REQUEST, "JSON-RPC 2.0 §5",
+          "id: This member is REQUIRED.";
+        ErrorType = "jsonrpc.error-type", INVALID_REQUEST, "JSON-RPC 2.0 §5.1",
+          "The value for this member MUST be an Object as defined in section 5.1.";
+        ErrorCode = "jsonrpc.error-code", INVALID_REQUEST, "JSON-RPC 2.0 §5.1",
+          "A Number that indicates the error type that occurred. This MUST be an integer.";
+        ErrorMessage = "jsonrpc.error-message", INVALID_REQUEST, "JSON-RPC 2.0 §5.1",
+          "message: A String providing a short description of the error.";
+    }
+    rules {
+        // ---- JSON-RPC 2.0 -------------------------------------------------------------
+        JsonrpcRequestMethodRpcReserved = "jsonrpc.request.method-rpc-reserved", MustNot, "JSON-RPC 2.0 §4",
+          "Method names that begin with the word rpc followed by a period character (U+002E or ASCII 46) are reserved for rpc-internal methods and extensions and MUST NOT be used for anything else.",
+          ALL, Frame;
+        JsonrpcRequestIdNotNull = "jsonrpc.request.id-not-null", ShouldNot, "JSON-RPC 2.0 §4",
+          "The value SHOULD normally not be Null [1] … (MCP makes this a MUST NOT: mcp.base.id-not-null.)",
+          JSONRPC, Frame;
+        JsonrpcRequestIdNoFraction = "jsonrpc.request.id-no-fraction", ShouldNot, "JSON-RPC 2.0 §4",
+          "… and Numbers SHOULD NOT contain fractional parts [2]. (Checked on the number as written: `1.0` has a fractional part, `1e2` does not. MCP adds mcp.base.id-type for a value that is not an integer.)",
+          ALL, Frame;
+        JsonrpcResponseIdEcho = "jsonrpc.response.id-echo", Must, "JSON-RPC 2.0 §4, §5",
+          "The Server MUST reply with the same value in the Response object if included. … It MUST be the same as the value of the id member in the Request Object. (Same value means same JSON type: \"1\" is not 1. MCP restates it: mcp.base.response-id-match, mcp.base.result-response-id, mcp.base.error-response-id.)",
+          JSONRPC, Reply;
+        JsonrpcResponseIdRequired = "jsonrpc.response.id-required", Must, "JSON-RPC 2.0 §5",
+          "id: This member is REQUIRED. … If there was an error in detecting the id in the Request object (e.g. Parse error/Invalid Request), it MUST be Null. (MCP 2024-11-05 keeps it: schema `JSONRPCError.required` has `id`. 2025-03-26 and 2025-06-18: see mcp.base.error-id-absent; 2025-11-25 makes it optional.)",
+          JSONRPC_R1, Frame;
+        JsonrpcResponseRequired = "jsonrpc.response.required", Must, "JSON-RPC 2.0 §5",
+          "When a rpc call is made, the Server MUST reply with a Response, except for in the case of Notifications.",
+          ALL, Reply;
+        JsonrpcNotificationNoReply = "jsonrpc.notification.no-reply", MustNot, "JSON-RPC 2.0 §4.1",
+          "The Server MUST NOT reply to a Notification, including those that are within a batch request. (MCP 2025-03-26 on restates it: mcp.base.notification-no-response.)",
+          JSONRPC_R1, Reply;
+        JsonrpcBatchRespondArray = "jsonrpc.batch.respond-array", Should, "JSON-RPC 2.0 §6",
+          "The Server should respond with an Array containing the corresponding Response objects, after all of the batch Request objects have been processed. (Lowercase \"should\" in the text; reported at SHOULD.)",
+          BATCHES, Reply;
+        JsonrpcBatchOneResponsePerRequest = "jsonrpc.batch.one-response-per-request", Should, "JSON-RPC 2.0 §6",
+          "A Response object SHOULD exist for each Request object, except that there SHOULD NOT be any Response objects for notifications.",
+          BATCHES, Reply;
+        JsonrpcBatchInvalidSingleResponse = "jsonrpc.batch.invalid-single-response", Must, "JSON-RPC 2.0 §6",
+          "If the batch rpc call itself fails to be recognized as an valid JSON or as an Array with at least one value, the response from the Server MUST be a single Response object.",
+          BATCHES, Session("the request does not lift, so there is no request frame to pair a reply with; the golden vectors record the expected answer");
+        JsonrpcParamsByName = "jsonrpc.params.by-name", Must, "JSON-RPC 2.0 §4.2",
+          "by-name: params MUST be an Object, with member names that match the Server expected parameter names. … The names MUST match exactly, including case, to the method's expected parameters.",
+          JSONRPC, Session("needs the server's parameter names; MCP methods are checked against their schema by mcp.schema.request-params");
+
+        // ---- MCP base messages ------------------------------------------------------
+        McpBaseIdType = "mcp.base.id-type", Must, "MCP basic/index §Messages › Requests | 2024-11-05: MCP basic/messages §Requests",
+          "Requests MUST include a string or integer ID. (Schema `RequestId`: [\"string\",\"integer\"]; checked on request ids, and on a method the revision defines as a request sent without one; a response echoes whatever id came, so its id is judged by the echo rules. `1.0` is an integer to JSON Schema and is left to jsonrpc.request.id-no-fraction: ambiguity A1.)",
+          MCP, Frame;
+        McpBaseIdNotNull = "mcp.base.id-not-null", MustNot, "MCP basic/index §Messages › Requests | 2024-11-05: MCP basic/messages §Requests",
+          "Unlike base JSON-RPC, the ID MUST NOT be `null`.",
+          MCP, Frame;
+        McpBaseErrorIdNull = "mcp.base.error-id-null", ShouldNot, "MCP schema `JSONRPCError`/`JSONRPCErrorResponse`; JSON-RPC 2.0 §5",
+          "Schema: an error response's `id` is a `RequestId` ([\"string\",\"integer\"]) in every revision, so `\"id\": null` is schema-invalid, while JSON-RPC 2.0 §5 says the id \"MUST be Null\" when it could not be read. The two conflict (ambiguity A2): reported at SHOULD NOT, never as a MUST failure.",
+          MCP, Frame;
+        McpBaseErrorIdAbsent = "mcp.base.error-id-absent", ShouldNot, "MCP schema `JSONRPCError`; basic/transports §Sending Messages to the Server",
+          "Schema: `JSONRPCError.required` = [\"error\",\"id\",\"jsonrpc\"], yet the Streamable HTTP transport says \"The HTTP response body MAY comprise a JSON-RPC error response that has no `id`.\" The two conflict (ambiguity A2): an error response without `id` is reported at SHOULD NOT, never as a MUST failure.",
+          Revisions::range(Revision::Mcp2025_03_26, Revision::Mcp2025_06_18), Frame;
+        McpBaseIdUniqueSession = "mcp.base.id-unique-session", MustNot, "MCP basic/index §Messages › Requests",
+          "The request ID MUST NOT have been previously used by the requestor within the same session.",
+          R1_R4, Session("needs every earlier request of the session");
+        McpBaseIdUniqueInflight = "mcp.base.id-unique-inflight", MustNot, "MCP basic/index §Messages › Requests",
+          "The request ID MUST NOT match the ID of any other request the sender has issued and not yet received a response for.",
+          R5, Session("needs the requests in flight");
+        McpBaseResponseIdMatch = "mcp.base.response-id-match", Must, "MCP basic/index §Messages › Responses | 2024-11-05: MCP basic/messages §Responses",
+          "Responses MUST include the same ID as the request they correspond to.",
+          R1_R3, Reply;
+        McpBaseResultResponseId = "mcp.base.result-response-id", Must, "MCP basic/index §Messages › Responses › Result Responses",
+          "Result responses MUST include the same ID as the request they correspond to.",
+          R4_R5, Reply;
+        McpBaseErrorResponseId = "mcp.base.error-response-id", Must, "MCP basic/index §Messages › Responses › Error Responses",
+          "Error responses MUST include the same ID as the request they correspond to (except in error cases where the ID could not be read due a malformed request). (Schema 2025-11-25 on: `JSONRPCErrorResponse.required` = [\"error\",\"jsonrpc\"], so the id may be absent on its own; not in the changelog: ambiguity A18.)",
+          R4_R5, Reply;
+        McpBaseResultObject = "mcp.base.result-object", Must, "MCP basic/index §Messages › Responses; schema `Result` | 2024-11-05: MCP basic/messages §Responses; schema `Result`",
+          "Results MAY follow any JSON object structure, while errors MUST include an error code and message at minimum. (Schema: `Result` is `type: object` in every revision, so `\"result\": null` or `5` is invalid.)",
+          MCP, Frame;
+        McpBaseParamsObject = "mcp.base.params-object", Must, "MCP schema `JSONRPCRequest.params`, `JSONRPCNotification.params`",
+          "Schema: `params` is an object in every revision (by-position array params are not MCP).",
+          MCP, Frame;
+        McpBaseNotificationNoId = "mcp.base.notification-no-id", MustNot, "MCP basic/index §Messages › Notifications | 2024-11-05: MCP basic/messages §Notifications",
+          "Notifications MUST NOT include an ID. (Checked on methods the revision defines as notifications: sent with an id they are requests, and a receiver that answers them answers a notification.)",
+          MCP, Frame;
+        McpBaseNotificationNoResponse = "mcp.base.notification-no-response", MustNot, "MCP basic/index §Messages › Notifications",
+          "Notifications are sent from the client to the server or vice versa, as a one-way message. The receiver MUST NOT send a response.",
+          R2_R5, Reply;
+        McpBaseResultTypeRequired = "mcp.base.result-type-required", Must, "MCP basic/index §Messages › Responses › Result Responses",
+          "The `result` MUST include a `resultType` field to indicate the type of the result.",
+          R5, Frame;
+        McpBaseResultTypeValues = "mcp.base.result-type-values", Must, "MCP basic/index §ResultType",
+          "A `resultType` of any value unrecognized by the client MUST be considered invalid. (Recognized: \"complete\", \"input_required\".)",
+          R5, Frame;
+
+        // ---- MCP error codes --------------------------------------------------------
+        McpErrorReservedRange = "mcp.error.reserved-range", MustNot, "MCP basic/index §Error Codes",
+          "`-32020` to `-32099` — reserved for the MCP specification. … Implementations MUST NOT emit any code from this sub-range that is not defined by this specification and MUST use defined codes only with their specified meanings.",
+          R5, Frame;
+        McpErrorLegacyRange = "mcp.error.legacy-range", ShouldNot, "MCP basic/index §Error Codes",
+          "`-32000` to `-32019` — legacy. … New codes MUST NOT be allocated in this sub-range, and new implementations SHOULD NOT use codes from this sub-range at all.",
+          R5, Frame;
+        McpErrorRetiredCodes = "mcp.error.retired-codes", MustNot, "MCP basic/index §Error Codes",
+          "Codes defined by earlier protocol versions remain reserved and will not be reused. Implementations of this protocol version MUST NOT emit these codes: `-32002` — resource not found (2025-11-25 and earlier; replaced by `-32602`). … `-32042` — URL elicitation required (2025-11-25 only).",
+          R5, Frame;
+        McpErrorCodeUnsupportedVersion = "mcp.error.code.unsupported-version", Must, "MCP basic/versioning §Protocol Version Negotiation; schema `UnsupportedProtocolVersionError`",
+          "If the server does not implement the requested version …, it MUST respond with an UnsupportedProtocolVersionError listing the versions it does support. (Schema: code -32022, `error.data.required` = [\"requested\",\"supported\"], `supported` an array of strings.)",
+          R5, Frame;
+        McpErrorCodeMissingClientCapability = "mcp.error.code.missing-client-capability", Must, "MCP basic/index §_meta › Per-request protocol fields; schema `MissingRequiredClientCapabilityError`",
+          "… the server MUST return a MissingRequiredClientCapabilityError (`-32021`) whose `data.requiredCapabilities` lists the missing capabilities.",
+          R5, Frame;
+        McpErrorCodeUrlElicitationRequired = "mcp.error.code.url-elicitation-required", Must, "MCP client/elicitation §URL Elicitation Required Error",
+          "The error MUST include a list of elicitations that are required to complete before the original can be retried. Any elicitations returned in the error MUST be URL mode elicitations and have an `elicitationId` property. (Schema: code -32042, `error.data.required` = [\"elicitations\"].)",
+          R4, Frame;
+        McpErrorCodeResourceNotFound32002 = "mcp.error.code.resource-not-found-32002", Should, "MCP server/resources §Error Handling",
+          "Servers SHOULD return standard JSON-RPC errors for common failure cases: Resource not found: `-32002`",
+          R1_R4, Session("needs to know that the resource does not exist");
+        McpErrorCodeResourceNotFound32602 = "mcp.error.code.resource-not-found-32602", Must, "MCP server/resources §Error Handling",
+          "If the requested resource does not exist, servers MUST return a JSON-RPC error with code `-32602` (Invalid Params). (Checked on the exchange: a `resources/read` answered with the retired `-32002`.)",
+          R5, Reply;
+        McpErrorInvalidCursor = "mcp.error.invalid-cursor", Should, "MCP server/utilities/pagination §Error Handling",
+          "Invalid cursors SHOULD result in an error with code -32602 (Invalid params).",
+          R2_R5, Session("needs to know which cursors the server issued");
+
+        // ---- MCP batching -----------------------------------------------------------
+        McpBatchNoneR1 = "mcp.batch.none-r1", ShouldNot, "MCP 2024-11-05 (silent); MCP 2025-03-26 basic/lifecycle §Initialization",
+          "2024-11-05 never mentions batches and its schema's `JSONRPCMessage` has no array; 2025-03-26 calls it a prior version \"that do[es] not explicitly support JSON-RPC batches\". wirecheck's stance: a batch is reported at SHOULD NOT, not MUST NOT, since JSON-RPC 2.0 allows it and the revision does not forbid it.",
+          R1, Frame;
+        McpBatchMustReceive = "mcp.batch.must-receive", Must, "MCP basic/index §Messages › Batching",
+          "MCP implementations MAY support sending JSON-RPC batches, but MUST support receiving JSON-RPC batches. (Checked on the exchange: a batch answered by one error is a batch not received.)",
+          R2, Reply;
+        McpBatchInitializeNotInBatch = "mcp.batch.initialize-not-in-batch", MustNot, "MCP basic/lifecycle §Initialization",
+          "The initialize request MUST NOT be part of a JSON-RPC batch, as other requests and notifications are not possible until initialization has completed.",
+          R2, Frame;
+        McpBatchHttpPostBodyR2 = "mcp.batch.http-post-body-r2", Must, "MCP basic/transports §Streamable HTTP › Sending Messages to the Server; schema `JSONRPCBatchRequest`/`JSONRPCBatchResponse`",
+          "The body of the POST request MUST be one of the following: A single JSON-RPC request, notification, or response; An array batching one or more requests and/or notifications; An array batching one or more responses. (The schema's batch types agree on every transport: a batch mixing calls and responses is invalid: ambiguity A6.)",
+          R2, Frame;
+        McpBatchRemoved = "mcp.batch.removed", MustNot, "MCP basic/transports §Sending Messages to the Server; 2025-06-18 changelog §Major changes | 2026-07-28: MCP basic/transports/streamable-http §Sending Messages; 2025-06-18 changelog §Major changes",
+          "Remove support for JSON-RPC batching. … The body of the POST request MUST be a single JSON-RPC request, notification, or response. (stdio is silent: the schema has no array type from 2025-06-18 on; ambiguity A5.)",
+          R3_R5, Frame;
+        McpBatchAcceptedAfterRemoval = "mcp.batch.accepted-after-removal", ShouldNot, "MCP 2025-06-18 changelog §Major changes",
+          "Remove support for JSON-RPC batching. (What a receiver must do with an array is unspecified (ambiguity A5): processing its elements and answering with an array is reported at SHOULD NOT; any error answer is accepted.)",
+          R3_R5, Reply;
+
+        // ---- MCP lifecycle (handshake revisions) --------------------------------------
+        McpLifecycleClientSendsInitialize = "mcp.lifecycle.client-sends-initialize", Must, "MCP basic/lifecycle §Initialization",
+          "The client MUST initiate this phase by sending an `initialize` request containing: Protocol version supported, Client capabilities, Client implementation information. (Schema: params required [capabilities, clientInfo, protocolVersion].)",
+          R1_R4, Frame;
+        McpLifecycleServerResponds = "mcp.lifecycle.server-responds", Must, "MCP basic/lifecycle §Initialization",
+          "The server MUST respond with its own capabilities and information. (Schema: `InitializeResult` required [capabilities, protocolVersion, serverInfo].)",
+          R1_R4, Reply;
+        McpLifecycleInitializeFirst = "mcp.lifecycle.initialize-first", Must, "MCP basic/lifecycle §Initialization",
+          "The initialization phase MUST be the first interaction between client and server.",
+          R1_R4, Session("needs the order of the session's frames");
+        McpLifecycleInitializedNotification = "mcp.lifecycle.initialized-notification", Must, "MCP basic/lifecycle §Initialization",
+          "After successful initialization, the client MUST send an `initialized` notification to indicate it is ready to begin normal operations.",
+          R1_R4, Session("needs the order of the session's frames");
+        McpLifecycleClientPreInitRequests = "mcp.lifecycle.client-pre-init-requests", ShouldNot, "MCP basic/lifecycle §Initialization",
+          "The client SHOULD NOT send requests other than pings before the server has responded to the `initialize` request.",
+          R1_R4, Session("needs the order of the session's frames");
+        McpLifecycleServerPreInitializedRequests = "mcp.lifecycle.server-pre-initialized-requests", ShouldNot, "MCP basic/lifecycle §Initialization",
+          "The server SHOULD NOT send requests other than pings and logging before receiving the `initialized` notification. (Logging is a notification: ambiguity A8.)",
+          R1_R4, Session("needs the order of the session's frames");
+        McpLifecycleVersionServer = "mcp.lifecycle.version-server", Must, "MCP basic/lifecycle §Version Negotiation",
+          "If the server supports the requested protocol version, it MUST respond with the same version. Otherwise, the server MUST respond with another protocol version it supports. (The §Error Handling example answers -32602 instead: ambiguity A7; both are accepted.)",
+          R1_R4, Session("needs to know which versions the server supports");
+        McpCancelNotInitialize = "mcp.cancel.not-initialize", MustNot, "MCP basic/utilities/cancellation §Behavior Requirements",
+          "The `initialize` request MUST NOT be cancelled by clients",
+          R1_R4, Session("needs the id of the session's `initialize` request");
+        McpCancelSameDirection = "mcp.cancel.same-direction", Must, "MCP basic/utilities/cancellation §Behavior Requirements",
+          "Cancellation notifications MUST only reference requests that: Were previously issued in the same direction; Are believed to still be in-progress",
+          R1_R4, Session("needs the requests in flight in each direction");
+        McpCancelClientOnly = "mcp.cancel.client-only", Must, "MCP basic/patterns/cancellation §Behavior Requirements",
+          "Server-sent cancellation notifications MUST reference a `subscriptions/listen` request, to terminate that subscription stream",
+          R5, Session("needs the id of the `subscriptions/listen` request");
+        McpPingRespond = "mcp.ping.respond", Must, "MCP basic/utilities/ping §Behavior Requirements",
+          "The receiver MUST respond promptly with an empty response. (Schema `EmptyResult`: an object; `_meta` is allowed: ambiguity A14.)",
+          R1_R4, Reply;
+        McpProgressTokenType = "mcp.progress.token-type", Must, "MCP basic/utilities/progress §Progress Flow | 2026-07-28: MCP basic/patterns/progress §Progress Flow",
+          "Progress tokens MUST be a string or integer value",
+          MCP, Frame;
+        McpProgressTokenUnique = "mcp.progress.token-unique", Must, "MCP basic/utilities/progress §Progress Flow | 2026-07-28: MCP basic/patterns/progress §Progress Flow",
+          "Progress tokens … MUST be unique across all active requests.",
+          MCP, Session("needs the requests in flight");
+        McpProgressIncrease = "mcp.progress.increase", Must, "MCP basic/utilities/progress §Progress Flow | 2026-07-28: MCP basic/patterns/progress §Progress Flow",
+          "The `progress` value MUST increase with each notification, even if the total is unknown.",
+          MCP, Session("needs the earlier notifications for the token (ambiguity A10: read as strictly increasing)");
+
+        McpProgressActiveTokenOnly = "mcp.progress.active-token-only", Must, "MCP basic/utilities/progress §Behavior Requirements | 2026-07-28: MCP basic/patterns/progress §Behavior Requirements",
+          "Progress notifications MUST only reference tokens that: Were provided in an active request; Are associated with an in-progress operation",
+          MCP, Session("needs the requests in flight");
+        McpCancelReceiverShould = "mcp.cancel.receiver-should", Should, "MCP basic/utilities/cancellation §Behavior Requirements | 2026-07-28: MCP basic/patterns/cancellation §Behavior Requirements",
+          "Receivers of cancellation notifications SHOULD: Stop processing the cancelled request; Free associated resources; Not send a response for the cancelled request",
+          MCP, Session("needs the cancellation that came before the response");
+        McpLifecycleOperationRespectR1 = "mcp.lifecycle.operation-respect-r1", Should, "MCP basic/lifecycle §Operation",
+          "Both parties SHOULD: Respect the negotiated protocol version; Only use capabilities that were successfully negotiated",
+          Revisions::range(Revision::Mcp2024_11_05, Revision::Mcp2025_03_26), Session("needs what the handshake negotiated");
+        McpLifecycleOperationRespect = "mcp.lifecycle.operation-respect", Must, "MCP basic/lifecycle §Operation",
+          "Both parties MUST: Respect the negotiated protocol version; Only use capabilities that were successfully negotiated",
+          Revisions::range(Revision::Mcp2025_06_18, Revision::Mcp2025_11_25), Session("needs what the handshake negotiated");
+        McpTasksInitialWorking = "mcp.tasks.initial-working", Must, "MCP basic/utilities/tasks §Behavior Requirements",
+          "Tasks MUST begin in the `working` status when created. (Checked on the `CreateTaskResult` answering a task-augmented request.)",
+          R4, Reply;
+        McpTasksTerminalFinal = "mcp.tasks.terminal-final", MustNot, "MCP basic/utilities/tasks §Behavior Requirements",
+          "Tasks with a `completed`, `failed`, or `cancelled` status are in a terminal state and MUST NOT transition to any other status",
+          R4, Session("needs the task's earlier statuses");
+
+        // ---- MCP 2026-07-28: stateless requests ------------------------------------
+        McpR5MetaRequiredFields = "mcp.r5.meta.required-fields", Must, "MCP basic/index §_meta › Per-request protocol fields",
+          "Client requests carry the following `io.modelcontextprotocol/*` fields in `_meta`; fields marked as required MUST be included on every request. (Required: `io.modelcontextprotocol/protocolVersion` (string), `io.modelcontextprotocol/clientCapabilities` (object).)",
+          R5, Frame;
+        McpR5MetaMissingRequired = "mcp.r5.meta.missing-required", Must, "MCP basic/index §_meta › Per-request protocol fields",
+          "A request missing any required field is malformed; the server MUST reject it with JSON-RPC error code `-32602` (Invalid params).",
+          R5, Reply;
+        McpR5MetaClientInfo = "mcp.r5.meta.client-info", Should, "MCP basic/index §_meta › Per-request protocol fields",
+          "Clients SHOULD include `io.modelcontextprotocol/clientInfo` on every request unless specifically configured not to do so.",
+          R5, Frame;
+        McpR5MetaServerInfo = "mcp.r5.meta.server-info", Should, "MCP basic/index §_meta › Per-response protocol fields",
+          "Servers SHOULD include the following `io.modelcontextprotocol/*` field in every result's `_meta`, unless specifically configured not to do so: `io.modelcontextprotocol/serverInfo`",
+          R5, Frame;
+        McpR5VersionUnsupported = "mcp.r5.version.unsupported", Must, "MCP basic/versioning §Protocol Version Negotiation",
+          "If the server does not implement the requested version (whether the version is unknown to the server, or is a known version the server has chosen not to support), it MUST respond with an UnsupportedProtocolVersionError listing the versions it does support. (Checked on the exchange for a version no MCP revision has: no server can implement it.)",
+          R5, Reply;
+        McpR5DiscoverRequired = "mcp.r5.discover.required", Must, "MCP basic/versioning §Protocol Version Negotiation",
+          "Servers MUST implement `server/discover`.",
+          R5, Reply;
+        McpR5LegacyInitializeError = "mcp.r5.legacy-initialize-error", Should, "MCP basic/versioning §Backward Compatibility",
+          "A server that supports only modern versions SHOULD name the protocol versions it supports in any error it returns to an `initialize` request, on any transport",
+          R5, Reply;
+        McpR5StdioNoServerRequests = "mcp.r5.stdio.no-server-requests", MustNot, "MCP basic/transports/stdio §Receiving Messages, §Sending Messages",
+          "The server MUST NOT write JSON-RPC requests to `stdout`. … The client MUST NOT write JSON-RPC responses. (The schema agrees: no `ServerRequest`, and `ClientResult` is only the empty `Result`.)",
+          R5, Frame;
+        McpR5NoPriorContext = "mcp.r5.no-prior-context", MustNot, "MCP basic/index §Statelessness",
+          "Servers MUST NOT rely on prior requests over the same connection to establish context (e.g., capabilities, protocol version, client identity).",
+          R5, Session("needs the server's behaviour across requests");
+        McpR5SubscriptionIdMeta = "mcp.r5.subscription-id-meta", Must, "MCP basic/patterns/subscriptions",
+          "The server MUST send `notifications/subscriptions/acknowledged` as the first message carrying the subscription's ID in `_meta` under `io.modelcontextprotocol/subscriptionId`. (Checked on that notification; other notifications need to know which stream they travel on.)",
+          R5, Frame;
+        McpR5MrtrInputRequiredMethods = "mcp.r5.mrtr.input-required-methods", MustNot, "MCP basic/patterns/mrtr",
+          "Servers MUST NOT send `InputRequiredResult` responses on any other client requests. (Allowed on `prompts/get`, `resources/read`, `tools/call`.)",
+          R5, Reply;
+        McpR5MrtrInputRequiredContent = "mcp.r5.mrtr.input-required-content", Must, "MCP basic/patterns/mrtr",
+          "Servers MUST include at least one of `inputRequests` or `requestState` in every `InputRequiredResult` response.",
+          R5, Frame;
+        McpR5CapabilityMissing = "mcp.r5.capability-missing", Must, "MCP basic/index §_meta › Per-request protocol fields",
+          "If processing a request requires a capability the client did not include in `io.modelcontextprotocol/clientCapabilities`, the server MUST return a MissingRequiredClientCapabilityError (`-32021`) whose `data.requiredCapabilities` lists the missing capabilities.",
+          R5, Session("needs to know which capabilities the server needs for the request");
+        McpR5ExplicitStateHandles = "mcp.r5.explicit-state-handles", Must, "MCP basic/index §Statelessness",
+          "State that needs to span multiple requests (e.g., long-running tasks, application-level handles) MUST be referenced by an explicit identifier the client passes on each request.",
+          R5, Session("needs the server's behaviour across requests");
+        McpR5SubscriptionsRequestedOnly = "mcp.r5.subscriptions.requested-only", MustNot, "MCP basic/patterns/subscriptions",
+          "The server MUST NOT send notification types the client has not explicitly requested.",
+          R5, Session("needs the `subscriptions/listen` request the stream answers");
+        McpResourcesNotFoundEmpty = "mcp.resources.not-found-empty", MustNot, "MCP server/resources §Error Handling",
+          "Servers MUST NOT return an empty `contents` array for a non-existent resource.",
+          R5, Session("needs to know that the resource does not exist");
+        McpR5MrtrRetryId = "mcp.r5.mrtr.retry-id", Must, "MCP basic/patterns/mrtr",
+          "The JSON-RPC `id` MUST be different between the initial request and the retry, as they are independent requests.",
+          R5, Session("needs the initial request");
+        McpR5LoggingPerRequest = "mcp.r5.logging.per-request", MustNot, "MCP server/utilities/logging §Per-request log level",
+          "The server MUST NOT emit `notifications/message` for a request that does not include this field.",
+          R5, Session("needs the request the notification belongs to");
+
+        // ---- MCP methods, params and results, from the schemas ----------------------
+        McpMethodOtherRevision = "mcp.method.other-revision", ShouldNot, "MCP schema (method unions of each revision)",
+          "A method the revision's schema does not define but another revision's does (`ping` or `logging/setLevel` in 2026-07-28, `server/discover` before it, `tasks/*` outside 2025-11-25). wirecheck's stance: SHOULD NOT, since an unknown method is answered -32601 and that is conformant, and a custom method may share the name.",
+          MCP, Frame;
+        McpMethodDirection = "mcp.method.direction", ShouldNot, "MCP schema (`ClientRequest`, `ServerRequest`, `ClientNotification`, `ServerNotification`)",
+          "A method the revision defines only for the other side (a client sending `sampling/createMessage`, a server sending `tools/call`). Reported at SHOULD NOT for the reason given for mcp.method.other-revision.",
+          MCP, Frame;
+        McpSchemaRequestParams = "mcp.schema.request-params", Must, "MCP schema (the request and notification types)",
+          "Schema: the members each method's `params` requires, and the JSON types the schema pins for each member. (MCP basic/index: \"All messages between MCP clients and servers MUST follow the JSON-RPC 2.0 specification\"; the schema is the normative definition of each message.)",
+          MCP, Frame;
+        McpSchemaResult = "mcp.schema.result", Must, "MCP schema (the result types)",
+          "Schema: the members each method's result requires (e.g. `tools/list` → `tools`, `tools/call` → `content`, `resources/read` → `contents`, 2026-07-28 cacheable results → `ttlMs`, `cacheScope`), and the JSON types the schema pins (`isError` a boolean; `structuredContent` an object up to 2025-11-25).",
+          MCP, Reply;
+        McpToolsStructuredContentText = "mcp.tools.structured-content-text", Should, "MCP server/tools §Structured Content",
+          "For backwards compatibility, a tool that returns structured content SHOULD also return the serialized JSON in a TextContent block.",
+          R3_R5, Reply;
+        McpToolsInputSchemaNotNull = "mcp.tools.input-schema-not-null", Must, "MCP server/tools §Data Types › Tool",
+          "`inputSchema`: JSON Schema defining expected parameters … MUST be a valid JSON Schema object (not `null`)",
+          R4_R5, Reply;
+        McpToolsNameFormat = "mcp.tools.name-format", Should, "MCP server/tools §Tool Names",
+          "Tool names SHOULD be between 1 and 128 characters in length (inclusive). … The following SHOULD be the only allowed characters: uppercase and lowercase ASCII letters (A-Z, a-z), digits (0-9), underscore (_), hyphen (-), and dot (.)",
+          R4_R5, Reply;
+        McpToolsNameUnique = "mcp.tools.name-unique", Should, "MCP server/tools §Tool Names",
+          "Tool names SHOULD be unique within a server. (Checked within one `tools/list` result.)",
+          R4_R5, Reply;
+        McpToolsOutputSchemaConform = "mcp.tools.output-schema-conform", Must, "MCP server/tools §Output Schema",
+          "If an output schema is provided: Servers MUST provide structured results that conform to this schema.",
+          R3_R5, Session("needs the tool's `outputSchema` from `tools/list`");
+        McpCompletionMax100 = "mcp.completion.max-100", MustNot, "MCP server/utilities/completion §Data Types; schema `CompleteResult`",
+          "Maximum 100 items per response. (Schema: \"An array of completion values. Must not exceed 100 items.\")",
+          MCP, Reply;
+
+        // ---- MCP `_meta` keys -------------------------------------------------------
+        McpMetaPrefixFormat = "mcp.meta.prefix-format", Must, "MCP basic/index §General fields › `_meta`",
+          "If specified, MUST be a series of labels separated by dots (`.`), followed by a slash (`/`). Labels MUST start with a letter and end with a letter or digit; interior characters can be letters, digits, or hyphens (`-`).",
+          R3_R5, Frame;
+        McpMetaNameFormat = "mcp.meta.name-format", Must, "MCP basic/index §General fields › `_meta`",
+          "Unless empty, MUST begin and end with an alphanumeric character (`[a-z0-9A-Z]`). MAY contain hyphens (`-`), underscores (`_`), dots (`.`), and alphanumerics in between.",
+          R3_R5, Frame;
+        McpMetaReservedPrefixR3 = "mcp.meta.reserved-prefix-r3", ShouldNot, "MCP basic/index §General fields › `_meta`",
+          "Any prefix beginning with zero or more valid labels, followed by `modelcontextprotocol` or `mcp`, followed by any valid label, is reserved for MCP use. (No keyword: a key under a reserved prefix that the revision does not define is reported at SHOULD NOT. `mcp/x` has no trailing label and is not reserved: ambiguity A12.)",
+          R3, Frame;
+        McpMetaReservedPrefixR4 = "mcp.meta.reserved-prefix-r4", ShouldNot, "MCP basic/index §General fields › `_meta`",
+          "Any prefix where the second label is `modelcontextprotocol` or `mcp` is reserved for MCP use. (No keyword: a key under a reserved prefix that the revision does not define is reported at SHOULD NOT. A one-label prefix has no second label: ambiguity A12.)",
+          R4_R5, Frame;
+        McpMetaOtelException = "mcp.meta.otel-exception", Must, "MCP basic/index §General fields › `_meta` › OpenTelemetry trace context",
+          "The keys `traceparent`, `tracestate`, and `baggage` are reserved for OpenTelemetry trace context propagation. When present, their values MUST follow W3C Trace Context and W3C Baggage formats respectively. (Checked: each is a string; `traceparent` has the version-traceid-parentid-flags shape.)",
+          R5, Frame;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges() {
+        assert!(BATCHES.contains(Revision::JsonRpc2));
+        assert!(BATCHES.contains(Revision::Mcp2025_03_26));
+        assert!(!BATCHES.contains(Revision::Mcp2024_11_05));
+        assert_eq!(R4_R5.iter().count(), 2);
+        assert_eq!(R3.iter().collect::<Vec<_>>(), [Revision::Mcp2025_06_18]);
+        assert!(!R2.contains(Revision::JsonRpc2) && JSONRPC.contains(Revision::JsonRpc2));
+        assert!(
+            R1_R3.contains(Revision::Mcp2025_06_18) && !R1_R3.contains(Revision::Mcp2025_11_25)
+        );
+    }
+}
