@@ -260,21 +260,12 @@ fn batch(calls: &[Message<'_>], reply: Option<&Frame<'_>>, profile: Profile, out
         } else {
             format!("response with id {id} answers no request of the batch")
         };
-        // At its `id`, or at the response itself when it has none (an error
-        // response may omit it): a pointer names a value that is there (found by
-        // the `rules` fuzz target: corpus/regressions/rules/
-        // rules-pointer-resolves-id-less-error-in-batch.json).
-        let place = if m.id().is_some() {
-            at(pointer, "id")
-        } else {
-            pointer.clone()
-        };
         out.flag(
             RuleId::JsonrpcResponseIdEcho,
-            place.clone(),
+            at(pointer, "id"),
             message.clone(),
         );
-        out.flag(RuleId::McpBaseResponseIdMatch, place, message);
+        out.flag(RuleId::McpBaseResponseIdMatch, at(pointer, "id"), message);
     }
 }
 
