@@ -453,9 +453,18 @@ fn result(
         if let Some(task) = result.get("task") {
             let status = task.get("status");
             if status.as_ref().and_then(Raw::as_string).as_deref() != Some("working") {
+                // A `task` that is no object has no `status` to point at: the task
+                // itself is the fault (found by the `rules` fuzz target:
+                // corpus/regressions/rules/rules-pointer-resolves-task-not-an-object.json).
+                let task_pointer = at(pointer, "task");
+                let place = if task.kind() == ValueKind::Object {
+                    at(&task_pointer, "status")
+                } else {
+                    task_pointer
+                };
                 out.flag(
                     RuleId::McpTasksInitialWorking,
-                    at(&at(pointer, "task"), "status"),
+                    place,
                     format!(
                         "a created task has status {}, not \"working\"",
                         status.as_ref().map_or("(none)", Raw::as_str)
