@@ -225,6 +225,47 @@ fn resolves(input: &[u8], pointer: &str) -> bool {
     resolves_in(&value, &tokens)
 }
 
+/// Whether `pointer` names a member missing from an object that is in `input`:
+/// the model, like the codec's refusals, names a required member that is absent
+/// by where it should have been (`/error/data` for an error without `data`).
+fn names_missing_member(input: &[u8], pointer: &str) -> bool {
+    let Some((parent, last)) = pointer.rsplit_once('/') else {
+        return false;
+    };
+    let last = last.replace("~1", "/").replace("~0", "~");
+    let Ok(text) = std::str::from_utf8(input) else {
+        return false;
+    };
+    let Ok(value) = Raw::parse(text) else {
+        return false;
+    };
+    let tokens: Vec<String> = parent
+        .split('/')
+        .skip(1)
+        .map(|t| t.replace("~1", "/").replace("~0", "~"))
+        .collect();
+    lacks_in(&value, &tokens, &last)
+}
+
+fn lacks_in(value: &Raw<'_>, tokens: &[String], member: &str) -> bool {
+    let Some((token, rest)) = tokens.split_first() else {
+        return value.kind() == crate::ValueKind::Object
+            && value.members().all(|(k, _)| k.decoded() != member);
+    };
+    match value.kind() {
+        crate::ValueKind::Object => value
+            .members()
+            .filter(|(k, _)| k.decoded() == token.as_str())
+            .any(|(_, v)| lacks_in(&v, rest, member)),
+        crate::ValueKind::Array if token == "0" || !token.starts_with('0') => token
+            .parse::<usize>()
+            .ok()
+            .and_then(|i| value.elements().nth(i))
+            .is_some_and(|v| lacks_in(&v, rest, member)),
+        _ => false,
+    }
+}
+
 fn resolves_in(value: &Raw<'_>, tokens: &[String]) -> bool {
     let Some((token, rest)) = tokens.split_first() else {
         return true;
@@ -356,7 +397,9 @@ pub fn id_twins(id: &Id<'_>) -> Vec<Id<'static>> {
 ///   `Session` rule), and the level and citation are the row's, for that
 ///   revision;
 /// - a frame that does not lift gives exactly its refusal, at its pointer;
-/// - every other pointer resolves (RFC 6901) in the frame judged: the frame for
+/// - every other pointer resolves (RFC 6901) in the frame judged, or names a
+///   member missing from an object there (a required member is named by where
+///   it should have been, as the codec's refusals name it): the frame for
 ///   `validate`, the reply for `validate_reply`, or the request when there is no
 ///   reply, and for a request of a batch that the batch reply leaves
 ///   unanswered (`jsonrpc.batch.one-response-per-request` names the request
@@ -459,7 +502,7 @@ fn well_formed<'f>(
             );
         }
         if let Some(frame) = judged(v.rule) {
-            if !resolves(frame, &v.pointer) {
+            if !resolves(frame, &v.pointer) && !names_missing_member(frame, &v.pointer) {
                 return fail(
                     "rules-pointer-resolves",
                     format!(
@@ -566,7 +609,7 @@ mod check_rules_tests {
         );
         assert_eq!(
             judge(
-                violation(RuleId::McpBaseIdNotNull, "/params"),
+                violation(RuleId::McpBaseIdNotNull, "/id/0"),
                 &[Check::Frame]
             ),
             Err("rules-pointer-resolves")
@@ -601,6 +644,17 @@ mod check_rules_tests {
         assert!(!resolves(frame, "/a/b/2"));
         assert!(!resolves(frame, "/a/c"));
         assert!(!resolves(b"{", ""));
+        // A missing member, named by its place in an object that is there.
+        let error = br#"{"jsonrpc":"2.0","error":{"code":1,"message":""},"x":[{}]}"#;
+        assert!(names_missing_member(error, "/error/data"));
+        assert!(names_missing_member(error, "/x/0/id"));
+        assert!(!names_missing_member(error, "/error/code"), "present");
+        assert!(
+            !names_missing_member(error, "/error/code/x"),
+            "parent not an object"
+        );
+        assert!(!names_missing_member(error, "/x/1/id"), "parent absent");
+        assert!(!names_missing_member(error, ""));
     }
 
     /// The oracle passes a frame that breaks rules, and its derived echo reply

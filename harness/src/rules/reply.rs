@@ -260,21 +260,12 @@ fn batch(calls: &[Message<'_>], reply: Option<&Frame<'_>>, profile: Profile, out
         } else {
             format!("response with id {id} answers no request of the batch")
         };
-        // At its `id`, or at the response itself when it has none (an error
-        // response may omit it): a pointer names a value that is there (found by
-        // the `rules` fuzz target: corpus/regressions/rules/
-        // rules-pointer-resolves-id-less-error-in-batch.json).
-        let place = if m.id().is_some() {
-            at(pointer, "id")
-        } else {
-            pointer.clone()
-        };
         out.flag(
             RuleId::JsonrpcResponseIdEcho,
-            place.clone(),
+            at(pointer, "id"),
             message.clone(),
         );
-        out.flag(RuleId::McpBaseResponseIdMatch, place, message);
+        out.flag(RuleId::McpBaseResponseIdMatch, at(pointer, "id"), message);
     }
 }
 
@@ -462,9 +453,18 @@ fn result(
         if let Some(task) = result.get("task") {
             let status = task.get("status");
             if status.as_ref().and_then(Raw::as_string).as_deref() != Some("working") {
+                // A `task` that is no object has no `status` to point at: the task
+                // itself is the fault (found by the `rules` fuzz target:
+                // corpus/regressions/rules/rules-pointer-resolves-task-not-an-object.json).
+                let task_pointer = at(pointer, "task");
+                let place = if task.kind() == ValueKind::Object {
+                    at(&task_pointer, "status")
+                } else {
+                    task_pointer
+                };
                 out.flag(
                     RuleId::McpTasksInitialWorking,
-                    at(&at(pointer, "task"), "status"),
+                    place,
                     format!(
                         "a created task has status {}, not \"working\"",
                         status.as_ref().map_or("(none)", Raw::as_str)
