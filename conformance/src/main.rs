@@ -19,12 +19,18 @@ struct Cli {
 enum Command {
     Roundtrip(roundtrip::Args),
     Classify(classify::Args),
+    Report(cmd::report::Args),
 }
 
 fn main() -> ExitCode {
-    let (report, output) = match &Cli::parse().command {
-        Command::Roundtrip(args) => (roundtrip::run(args), args.output().clone()),
-        Command::Classify(args) => (classify::run(args), args.output().clone()),
-    };
-    cmd::emit(&report, &output).into()
+    match &Cli::parse().command {
+        Command::Roundtrip(args) => cmd::stream(roundtrip::header(args), args.output(), |sink| {
+            roundtrip::run(args, sink)
+        }),
+        Command::Classify(args) => cmd::stream(classify::header(args), args.output(), |sink| {
+            classify::run(args, sink)
+        }),
+        Command::Report(args) => cmd::report::run(args),
+    }
+    .into()
 }
