@@ -20,14 +20,20 @@ enum Command {
     Roundtrip(roundtrip::Args),
     Classify(classify::Args),
     Serve(serve::Args),
+    Report(cmd::report::Args),
 }
 
 fn main() -> ExitCode {
-    let (report, output) = match &Cli::parse().command {
-        Command::Roundtrip(args) => (roundtrip::run(args), args.output().clone()),
-        Command::Classify(args) => (classify::run(args), args.output().clone()),
+    match &Cli::parse().command {
+        Command::Roundtrip(args) => cmd::stream(roundtrip::header(args), args.output(), |sink| {
+            roundtrip::run(args, sink)
+        }),
+        Command::Classify(args) => cmd::stream(classify::header(args), args.output(), |sink| {
+            classify::run(args, sink)
+        }),
         // The peer answers on standard output itself: no report to render.
-        Command::Serve(args) => return serve::run(args).into(),
-    };
-    cmd::emit(&report, &output).into()
+        Command::Serve(args) => serve::run(args),
+        Command::Report(args) => cmd::report::run(args),
+    }
+    .into()
 }

@@ -39,9 +39,12 @@ pub struct OutputArgs {
     #[arg(long, value_enum, default_value_t = Format::Json, value_name = "FORMAT")]
     pub format: Format,
     /// Also write the report as JUnit XML to FILE (one test case per frame).
+    /// JUnit's counts open the document, so every record is held until the
+    /// end: memory grows with the input, unlike the streamed default.
     #[arg(long, value_name = "FILE")]
     pub junit: Option<PathBuf>,
-    /// Also write a Markdown summary to FILE (the tally, then every failing frame).
+    /// Also write a Markdown summary to FILE (the tally, then the first 200
+    /// failing frames; only those are held in memory).
     #[arg(long, value_name = "FILE")]
     pub markdown: Option<PathBuf>,
     /// No summary on standard error.

@@ -6,6 +6,7 @@ use harness::{lift_with, Direction, Limits, Outcome, Profile, Revision};
 
 use super::{args, InputArgs, OutputArgs};
 use crate::lines::{Inputs, Line};
+use crate::report::sink::Sink;
 use crate::report::{Command, Place, Record, Refusal, Report, Subject, Violation};
 
 /// Judge each frame under one profile with the rule model.
@@ -46,14 +47,27 @@ impl Args {
     }
 }
 
-/// Judges the frames `args` names.
+impl Args {
+    fn profile(&self) -> Profile {
+        Profile {
+            revision: self.revision,
+            direction: self.from,
+        }
+    }
+}
+
+/// The report the judgement fills: profile and strictness, no records yet.
 #[must_use]
-pub fn run(args: &Args) -> Report {
-    let profile = Profile {
-        revision: args.revision,
-        direction: args.from,
-    };
-    judge(&args.input.inputs(), profile, args.strict)
+pub fn header(args: &Args) -> Report {
+    let mut report = Report::new(Command::Classify);
+    report.profile = Some(args.profile());
+    report.strict = args.strict;
+    report
+}
+
+/// Judges the frames `args` names, each record into `sink`.
+pub fn run(args: &Args, sink: &mut dyn Sink) -> Result<(), String> {
+    judge_into(&args.input.inputs(), args.profile(), sink)
 }
 
 /// Every frame of `inputs` judged under `profile`: a pass when clean, a
@@ -61,15 +75,21 @@ pub fn run(args: &Args) -> Report {
 /// when only SHOULD-level rules are.
 #[must_use]
 pub fn judge(inputs: &Inputs, profile: Profile, strict: bool) -> Report {
+    let mut report = Report::new(Command::Classify);
+    report.profile = Some(profile);
+    report.strict = strict;
+    report.error = judge_into(inputs, profile, &mut report).err();
+    report
+}
+
+/// [`judge`], each record into `sink` as it is made; the error is why
+/// reading stopped early.
+pub fn judge_into(inputs: &Inputs, profile: Profile, sink: &mut dyn Sink) -> Result<(), String> {
     let limits = Limits {
         max_frame_bytes: inputs.max_frame,
         ..Limits::default()
     };
-    let mut report = Report::new(Command::Classify);
-    report.profile = Some(profile);
-    report.strict = strict;
-    let records = &mut report.records;
-    let read = inputs.for_each(|place, line| {
+    inputs.for_each(|place, line| {
         let place = Place::at_line(place.file.clone(), place.line);
         let (subject, refusal, violations) = match line {
             Line::TooLong(len) => {
@@ -92,10 +112,8 @@ pub fn judge(inputs: &Inputs, profile: Profile, strict: bool) -> Report {
         let mut record = Record::new(place, subject, outcome_of(&violations));
         record.refusal = refusal;
         record.violations = Some(violations);
-        records.push(record);
-    });
-    report.error = read.err();
-    report
+        sink.accept(record);
+    })
 }
 
 /// A frame's outcome from its violations: MUST-level ones fail it, SHOULD-

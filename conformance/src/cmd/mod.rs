@@ -6,30 +6,78 @@ pub mod classify;
 pub mod roundtrip;
 pub mod serve;
 
-use std::io::Write as _;
+pub mod report;
+
 use std::path::Path;
 
-use crate::report::{self, Exit, Report};
+use crate::report::sink::{Keep, Lines, Sink, Stream};
+use crate::report::{Exit, Report};
 pub use args::{Format, InputArgs, OutputArgs};
 
-/// Writes `report` where `output` asks: its view on standard output, the
+/// Runs a command whose records `produce` makes, writing each where `output`
+/// asks as it is made ([`Stream`]): its view on standard output, then the
 /// JUnit and Markdown files, the summary on standard error; returns the exit
-/// code. Records made before an error are written before it is reported.
+/// code. `header` is the empty report the records belong to.
+pub fn stream(
+    header: Report,
+    output: &OutputArgs,
+    produce: impl FnOnce(&mut dyn Sink) -> Result<(), String>,
+) -> Exit {
+    let stdout = std::io::stdout();
+    let out = std::io::BufWriter::new(stdout.lock());
+    let lines = match output.format {
+        Format::Json => Lines::Json,
+        Format::Terminal => {
+            use std::io::IsTerminal as _;
+            Lines::Terminal {
+                colour: crate::report::terminal::colour_wanted(
+                    std::io::stdout().is_terminal(),
+                    std::env::var_os("NO_COLOR").as_deref(),
+                ),
+            }
+        }
+    };
+    let keep = Keep {
+        all: output.junit.is_some(),
+        failing: output.markdown.is_some(),
+    };
+    let mut sink = Stream::new(header, out, lines, keep);
+    let read = produce(&mut sink);
+    let (mut report, written) = sink.finish();
+    report.error = read.err();
+    finish(&report, output, written)
+}
+
+/// Writes a whole `report` where `output` asks, as [`stream`] does.
 pub fn emit(report: &Report, output: &OutputArgs) -> Exit {
+    let header = Report {
+        records: Vec::new(),
+        ..report.clone()
+    };
+    stream(header, output, |sink| {
+        for record in &report.records {
+            sink.accept(record.clone());
+        }
+        report.error.clone().map_or(Ok(()), Err)
+    })
+}
+
+/// Everything after the records: the files, the summary, the exit code.
+fn finish(report: &Report, output: &OutputArgs, written: std::io::Result<()>) -> Exit {
     let name = report.command.name();
     let mut trouble = false;
     let mut complain = |what: String| {
         eprintln!("wirecheck {name}: {what}");
         trouble = true;
     };
-    if let Err(e) = to_stdout(report, output.format) {
+    if let Err(e) = written {
         complain(format!("cannot write output: {e}"));
     }
     if let Some(error) = &report.error {
         complain(error.clone());
     }
     if let Some(path) = &output.junit {
-        match report::junit::render(report) {
+        match crate::report::junit::render(report) {
             Ok(xml) => {
                 if let Err(e) = write_file(path, xml.as_bytes()) {
                     complain(e);
@@ -39,7 +87,7 @@ pub fn emit(report: &Report, output: &OutputArgs) -> Exit {
         }
     }
     if let Some(path) = &output.markdown {
-        if let Err(e) = write_file(path, report::markdown::render(report).as_bytes()) {
+        if let Err(e) = write_file(path, crate::report::markdown::render(report).as_bytes()) {
             complain(e);
         }
     }
@@ -49,28 +97,11 @@ pub fn emit(report: &Report, output: &OutputArgs) -> Exit {
     // The terminal view ends with its own tally; JSON lines keep standard
     // output for records and put the summary on standard error.
     if !output.quiet && output.format == Format::Json {
-        eprintln!("wirecheck {name}: {}", report::json::summary(report));
+        eprintln!("wirecheck {name}: {}", crate::report::json::summary(report));
     }
     report.exit_code()
 }
 
-fn to_stdout(report: &Report, format: Format) -> std::io::Result<()> {
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
-    match format {
-        Format::Json => report::json::write_lines(report, &mut out)?,
-        Format::Terminal => {
-            use std::io::IsTerminal as _;
-            let colour = report::terminal::colour_wanted(
-                std::io::stdout().is_terminal(),
-                std::env::var_os("NO_COLOR").as_deref(),
-            );
-            out.write_all(report::terminal::render(report, colour).as_bytes())?;
-        }
-    }
-    out.flush()
-}
-
-fn write_file(path: &Path, bytes: &[u8]) -> Result<(), String> {
+pub(crate) fn write_file(path: &Path, bytes: &[u8]) -> Result<(), String> {
     std::fs::write(path, bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))
 }

@@ -4,6 +4,7 @@ use harness::{lift_with, lower_to_vec, Limits, Outcome};
 
 use super::{InputArgs, OutputArgs};
 use crate::lines::{Inputs, Line};
+use crate::report::sink::Sink;
 use crate::report::{Command, Payload, Place, Record, Refusal, Report, Subject};
 
 /// Lift and lower each frame through the reference codec.
@@ -31,25 +32,36 @@ impl Args {
     }
 }
 
-/// Runs the round trip over the frames `args` names.
+/// The report the round trip fills: no records yet.
 #[must_use]
-pub fn run(args: &Args) -> Report {
-    judge(&args.input.inputs())
+pub fn header(_args: &Args) -> Report {
+    Report::new(Command::Roundtrip)
+}
+
+/// Runs the round trip over the frames `args` names, each record into `sink`.
+pub fn run(args: &Args, sink: &mut dyn Sink) -> Result<(), String> {
+    judge_into(&args.input.inputs(), sink)
 }
 
 /// The round trip of every frame of `inputs`: a pass with the lowered frame,
 /// or a failure with the codec's refusal.
 #[must_use]
 pub fn judge(inputs: &Inputs) -> Report {
+    let mut report = Report::new(Command::Roundtrip);
+    report.error = judge_into(inputs, &mut report).err();
+    report
+}
+
+/// [`judge`], each record into `sink` as it is made; the error is why
+/// reading stopped early.
+pub fn judge_into(inputs: &Inputs, sink: &mut dyn Sink) -> Result<(), String> {
     let limits = Limits {
         max_frame_bytes: inputs.max_frame,
         ..Limits::default()
     };
-    let mut report = Report::new(Command::Roundtrip);
-    let records = &mut report.records;
-    let read = inputs.for_each(|place, line| {
+    inputs.for_each(|place, line| {
         let place = Place::at_line(place.file.clone(), place.line);
-        records.push(match line {
+        sink.accept(match line {
             Line::TooLong(len) => {
                 let mut record = Record::new(place, Subject::TooLong { len }, Outcome::Fail);
                 record.refusal = Some(Refusal::too_long(len, inputs.max_frame));
@@ -72,7 +84,5 @@ pub fn judge(inputs: &Inputs) -> Report {
                 }
             }
         });
-    });
-    report.error = read.err();
-    report
+    })
 }

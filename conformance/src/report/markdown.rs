@@ -10,8 +10,9 @@ use std::fmt::Write as _;
 use super::text::printable_str;
 use super::{rule_id, Record, Report};
 
-/// The most failing records listed; the rest are counted.
-const MAX_LISTED: usize = 200;
+/// The most failing records listed; the rest are counted. A streamed report
+/// keeps no more than these ([`super::sink`]).
+pub const MAX_LISTED: usize = 200;
 
 /// The report as a Markdown document.
 #[must_use]
@@ -40,12 +41,15 @@ pub fn render(report: &Report) -> String {
         let _ = writeln!(out, "| {name} | {count} |");
     }
     let _ = writeln!(out, "| **total** | **{}** |", tally.total());
+    // Counted from the tally, not the kept records: a streamed report keeps
+    // only the first MAX_LISTED failing ones.
+    let failing_count = tally.failing(report.strict);
     let failing: Vec<&Record> = report.failing().collect();
-    if failing.is_empty() {
+    if failing_count == 0 {
         out.push_str("\nNo record fails the run.\n");
         return out;
     }
-    let _ = writeln!(out, "\n## Failing records ({})\n", failing.len());
+    let _ = writeln!(out, "\n## Failing records ({failing_count})\n");
     for record in failing.iter().take(MAX_LISTED) {
         let _ = writeln!(
             out,
@@ -57,8 +61,62 @@ pub fn render(report: &Report) -> String {
             let _ = writeln!(out, "  - {}", escape(&finding));
         }
     }
-    if failing.len() > MAX_LISTED {
-        let _ = writeln!(out, "\n… and {} more.", failing.len() - MAX_LISTED);
+    let listed = failing.len().min(MAX_LISTED);
+    if failing_count > listed {
+        let _ = writeln!(out, "\n… and {} more.", failing_count - listed);
+    }
+    out
+}
+
+/// Several runs side by side: one row per rule, one column per run, each
+/// cell the worst outcome of that run's records about the rule (see
+/// [`super::html`] for the same matrix with every record linked).
+#[must_use]
+pub fn render_many(runs: &[(String, &Report)]) -> String {
+    use std::collections::BTreeMap;
+    let mut out = String::from("# wirecheck runs compared\n\n| run | peer | pass | fail | warning | total |\n| --- | --- | ---: | ---: | ---: | ---: |\n");
+    let mut rows: BTreeMap<String, Vec<Option<&super::Outcome>>> = BTreeMap::new();
+    for (col, (label, report)) in runs.iter().enumerate() {
+        let t = report.tally();
+        let peer = report
+            .run
+            .as_ref()
+            .map_or_else(String::new, |r| printable_str(&r.peer.target));
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {} | {} |",
+            escape(&printable_str(label)),
+            escape(&peer),
+            t.count("pass"),
+            t.count("fail"),
+            t.count("warning"),
+            t.total()
+        );
+        for record in &report.records {
+            for rule in super::html::rules_of(record) {
+                let cells = rows.entry(rule).or_insert_with(|| vec![None; runs.len()]);
+                let cell = &mut cells[col];
+                if cell.is_none_or(|o| {
+                    super::html::severity(o) < super::html::severity(&record.outcome)
+                }) {
+                    *cell = Some(&record.outcome);
+                }
+            }
+        }
+    }
+    out.push_str("\n| rule |");
+    for (label, _) in runs {
+        let _ = write!(out, " {} |", escape(&printable_str(label)));
+    }
+    out.push_str("\n| --- |");
+    out.push_str(&" --- |".repeat(runs.len()));
+    out.push('\n');
+    for (rule, cells) in &rows {
+        let _ = write!(out, "| {} |", escape(&printable_str(rule)));
+        for cell in cells {
+            let _ = write!(out, " {} |", cell.map_or("", |o| o.name()));
+        }
+        out.push('\n');
     }
     out
 }

@@ -8,9 +8,13 @@
 //! HTML matrix from its per-case JSON: one source of truth, many views. This
 //! module is pure data; reading and writing files is the commands' business.
 
+pub mod document;
+pub mod html;
 pub mod json;
 pub mod junit;
 pub mod markdown;
+pub mod sarif;
+pub mod sink;
 pub mod terminal;
 pub mod text;
 
@@ -28,6 +32,8 @@ pub enum Command {
     Roundtrip,
     /// `wirecheck classify`: judge each frame with the rule model.
     Classify,
+    /// `wirecheck run`: judge a live peer rule by rule.
+    Run,
 }
 
 impl Command {
@@ -37,7 +43,16 @@ impl Command {
         match self {
             Command::Roundtrip => "roundtrip",
             Command::Classify => "classify",
+            Command::Run => "run",
         }
+    }
+
+    /// The command named `name`, as [`Command::name`] writes it.
+    #[must_use]
+    pub fn from_name(name: &str) -> Option<Self> {
+        [Command::Roundtrip, Command::Classify, Command::Run]
+            .into_iter()
+            .find(|c| c.name() == name)
     }
 }
 
@@ -256,6 +271,21 @@ impl Tally {
         self.counts[slot] += 1;
     }
 
+    /// Counts `n` records of the outcome named `name`; an unknown name is
+    /// ignored (callers take names from [`Tally::rows`]).
+    pub fn add_named(&mut self, name: &str, n: usize) {
+        if let Some(slot) = Outcome::NAMES.iter().position(|o| *o == name) {
+            self.counts[slot] += n;
+        }
+    }
+
+    /// Adds `other`'s counts to these.
+    pub fn merge(&mut self, other: &Tally) {
+        for (mine, theirs) in self.counts.iter_mut().zip(other.counts) {
+            *mine += theirs;
+        }
+    }
+
     /// Records with the outcome named `name` (one of [`Outcome::NAMES`]).
     #[must_use]
     pub fn count(&self, name: &str) -> usize {
@@ -320,6 +350,33 @@ fn representatives() -> [Outcome; Outcome::NAMES.len()] {
     ]
 }
 
+/// The peer a live run judged.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Peer {
+    /// The command line that started it (stdio), or its URL (HTTP).
+    pub target: String,
+    /// The transport spoken (`stdio`, `streamable-http`).
+    pub transport: String,
+}
+
+/// What a run document says about the run besides its records.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RunInfo {
+    /// The wirecheck version that made it.
+    pub tool_version: String,
+    /// The command line wirecheck was run with, one argument each.
+    pub argv: Vec<String>,
+    /// Who was judged.
+    pub peer: Peer,
+    /// The revisions judged, oldest first.
+    pub revisions: Vec<Revision>,
+    /// When the run started, as RFC 3339 UTC text (the runner's clock; this
+    /// crate has no date library and needs none to copy it).
+    pub started: String,
+    /// How long it took.
+    pub duration: Duration,
+}
+
 /// Everything one command found.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Report {
@@ -329,8 +386,13 @@ pub struct Report {
     pub profile: Option<Profile>,
     /// Whether warnings fail the run.
     pub strict: bool,
-    /// One per subject, in input order.
+    /// One per subject, in input order; when streamed ([`sink::Stream`]), only
+    /// those a view still needs, the rest being counted in `dropped`.
     pub records: Vec<Record>,
+    /// Records counted but not kept: written out as they were made.
+    pub dropped: Tally,
+    /// Who ran what against whom, for a live run's document.
+    pub run: Option<RunInfo>,
     /// Why the command stopped early (an unreadable file): exit 2, whatever
     /// the records say. Records made before it are kept.
     pub error: Option<String>,
@@ -345,14 +407,16 @@ impl Report {
             profile: None,
             strict: false,
             records: Vec::new(),
+            dropped: Tally::default(),
+            run: None,
             error: None,
         }
     }
 
-    /// The records counted by outcome.
+    /// Every record counted by outcome, kept or not.
     #[must_use]
     pub fn tally(&self) -> Tally {
-        let mut tally = Tally::default();
+        let mut tally = self.dropped;
         for record in &self.records {
             tally.add(&record.outcome);
         }
@@ -369,7 +433,7 @@ impl Report {
         }
     }
 
-    /// The records whose outcome fails the run.
+    /// The kept records whose outcome fails the run (see [`Report::dropped`]).
     pub fn failing(&self) -> impl Iterator<Item = &Record> {
         self.records
             .iter()

@@ -22,65 +22,84 @@ pub fn colour_wanted(stdout_is_terminal: bool, no_color: Option<&std::ffi::OsStr
 /// The report as text for a person, with ANSI colours when `colour`.
 #[must_use]
 pub fn render(report: &Report, colour: bool) -> String {
-    let paint = Paint(colour);
     let mut out = String::new();
     for record in &report.records {
-        let _ = writeln!(out, "{} {}", paint.outcome(record), where_(&record.place));
-        if record.outcome == super::Outcome::Pass {
-            continue;
-        }
-        if let Some(why) = record.outcome.reason() {
-            let _ = writeln!(out, "    {}", printable_str(why));
-        }
-        if let Some(check) = &record.check {
-            let _ = writeln!(
-                out,
-                "    {} {} ({})",
-                check.level.name(),
-                printable_str(&check.rule),
-                printable_str(&check.spec)
-            );
-        }
-        match (&record.violations, &record.refusal) {
-            (Some(violations), _) => {
-                for v in violations {
-                    let _ = writeln!(
-                        out,
-                        "    {} {} at `{}`: {} ({})",
-                        v.level.name(),
-                        printable_str(rule_id(v)),
-                        printable_str(&v.pointer),
-                        printable_str(&v.message),
-                        printable_str(v.spec)
-                    );
-                }
-            }
-            (None, Some(r)) => {
+        out.push_str(&record_lines(record, colour));
+    }
+    out.push_str(&closing(report, colour));
+    out
+}
+
+/// One record's lines: the outcome and place, and for one that did not pass
+/// its findings and frame, indented.
+#[must_use]
+pub fn record_lines(record: &Record, colour: bool) -> String {
+    let paint = Paint(colour);
+    let mut out = String::new();
+    let _ = writeln!(out, "{} {}", paint.outcome(record), where_(&record.place));
+    if record.outcome == super::Outcome::Pass {
+        return out;
+    }
+    if let Some(why) = record.outcome.reason() {
+        let _ = writeln!(out, "    {}", printable_str(why));
+    }
+    if let Some(check) = &record.check {
+        let _ = writeln!(
+            out,
+            "    {} {} ({})",
+            check.level.name(),
+            printable_str(&check.rule),
+            printable_str(&check.spec)
+        );
+    }
+    match (&record.violations, &record.refusal) {
+        (Some(violations), _) => {
+            for v in violations {
                 let _ = writeln!(
                     out,
-                    "    refused {} {} at `{}` (line {}, column {}): {} ({})",
-                    r.code,
-                    r.rule,
-                    printable_str(&r.pointer),
-                    r.line,
-                    r.column,
-                    printable_str(&r.message),
-                    r.spec
+                    "    {} {} at `{}`: {} ({})",
+                    v.level.name(),
+                    printable_str(rule_id(v)),
+                    printable_str(&v.pointer),
+                    printable_str(&v.message),
+                    printable_str(v.spec)
                 );
             }
-            (None, None) => {}
         }
-        let subject = match &record.subject {
-            Subject::Frame(bytes) => preview(bytes, PREVIEW_CHARS),
-            Subject::TooLong { len } => format!("({len} bytes, not read)"),
-        };
-        let _ = writeln!(out, "    frame: {subject}");
+        (None, Some(r)) => {
+            let _ = writeln!(
+                out,
+                "    refused {} {} at `{}` (line {}, column {}): {} ({})",
+                r.code,
+                r.rule,
+                printable_str(&r.pointer),
+                r.line,
+                r.column,
+                printable_str(&r.message),
+                r.spec
+            );
+        }
+        (None, None) => {}
     }
+    let subject = match &record.subject {
+        Subject::Frame(bytes) => preview(bytes, PREVIEW_CHARS),
+        Subject::TooLong { len } => format!("({len} bytes, not read)"),
+    };
+    let _ = writeln!(out, "    frame: {subject}");
+    out
+}
+
+/// The closing tally (every record, kept or not), and the error if any.
+#[must_use]
+pub fn closing(report: &Report, colour: bool) -> String {
+    let paint = Paint(colour);
+    let mut out = String::new();
     let _ = write!(out, "wirecheck {}:", report.command.name());
-    for (name, count) in report.tally().rows().filter(|(_, n)| *n > 0) {
+    let tally = report.tally();
+    for (name, count) in tally.rows().filter(|(_, n)| *n > 0) {
         let _ = write!(out, " {count} {name}");
     }
-    if report.records.is_empty() {
+    if tally.total() == 0 {
         out.push_str(" nothing to judge");
     }
     out.push('\n');

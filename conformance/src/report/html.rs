@@ -1,0 +1,361 @@
+//! The HTML view (`--html FILE`): one self-contained page, no network, no
+//! external assets and no script (inline CSS; `<details>` folds the wire
+//! logs). A matrix of rules × revisions for one run, or rules × runs for
+//! several (`wirecheck report A.json B.json …`), each cell showing its worst
+//! outcome and linking by anchor to its records, their findings and wire logs.
+//!
+//! Peer text goes through [`printable`](super::text::printable) and then
+//! [`escape`], which turns every character HTML gives meaning to into an
+//! entity, so a frame can add neither a tag nor an attribute. Anchors are
+//! numbers, never peer text.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use harness::Revision;
+
+use super::text::{preview, printable, printable_str};
+use super::{rule_id, Outcome, Record, Report, Subject};
+
+/// How many characters of a frame the page shows.
+const PREVIEW_CHARS: usize = 4000;
+
+/// The row label of records that name no rule (a frame that broke none).
+const NO_RULE: &str = "(no rule broken)";
+
+const STYLE: &str = "body{font-family:system-ui,sans-serif;margin:2em;color:#222}\
+table{border-collapse:collapse;margin:1em 0}th,td{border:1px solid #ccc;padding:.3em .6em;text-align:left}\
+td.c a{display:block;text-decoration:none;color:inherit}\
+.pass{background:#d9f2d9}.fail,.stale{background:#f6c6c6}.warning{background:#fbe7b5}\
+.not-observed,.not-applicable,.known-failure{background:#e8e8e8}\
+pre{white-space:pre-wrap;word-break:break-all;background:#f7f7f7;padding:.5em;margin:.2em 0}\
+section{border-top:1px solid #ccc;margin-top:1em}";
+
+/// One run's page: rules × the revisions its records were judged under.
+#[must_use]
+pub fn render(report: &Report) -> String {
+    let mut columns: Vec<Option<Revision>> = Vec::new();
+    for record in &report.records {
+        let rev = revision_of(report, record);
+        if !columns.contains(&rev) {
+            columns.push(rev);
+        }
+    }
+    columns.sort_by_key(|r| r.map(|r| r as usize));
+    let labels = columns
+        .iter()
+        .map(|r| r.map_or_else(|| "(no revision)".to_owned(), |r| r.name().to_owned()))
+        .collect();
+    let mut grid = Grid::new(labels);
+    for record in &report.records {
+        let col = columns
+            .iter()
+            .position(|c| *c == revision_of(report, record))
+            .unwrap_or_default();
+        grid.add(col, record);
+    }
+    let mut head = String::new();
+    describe(&mut head, report);
+    page(
+        &format!("wirecheck {}", report.command.name()),
+        &head,
+        &grid,
+    )
+}
+
+/// Several runs side by side: rules × runs, each run under its `label`.
+#[must_use]
+pub fn render_many(runs: &[(String, &Report)]) -> String {
+    let mut grid = Grid::new(runs.iter().map(|(l, _)| printable_str(l)).collect());
+    let mut head = String::from("<table><tr><th>run</th><th>peer</th><th>tally</th></tr>");
+    for (col, (label, report)) in runs.iter().enumerate() {
+        for record in &report.records {
+            grid.add(col, record);
+        }
+        let peer = report.run.as_ref().map_or_else(String::new, |r| {
+            format!(
+                "{} over {}",
+                printable_str(&r.peer.target),
+                printable_str(&r.peer.transport)
+            )
+        });
+        let _ = write!(
+            head,
+            "<tr><td>{}</td><td>{}</td><td>{}</td></tr>",
+            escape(&printable_str(label)),
+            escape(&peer),
+            escape(&tally_text(report))
+        );
+    }
+    head.push_str("</table>");
+    page("wirecheck runs compared", &head, &grid)
+}
+
+fn revision_of(report: &Report, record: &Record) -> Option<Revision> {
+    record.place.revision.or(report.profile.map(|p| p.revision))
+}
+
+/// The rows (rule ids, sorted) and, per row, each column's records.
+struct Grid<'a> {
+    columns: Vec<String>,
+    rows: BTreeMap<String, Vec<Vec<&'a Record>>>,
+}
+
+impl<'a> Grid<'a> {
+    fn new(columns: Vec<String>) -> Self {
+        Self {
+            columns,
+            rows: BTreeMap::new(),
+        }
+    }
+
+    fn add(&mut self, col: usize, record: &'a Record) {
+        let width = self.columns.len();
+        for rule in rules_of(record) {
+            let row = self
+                .rows
+                .entry(rule)
+                .or_insert_with(|| vec![Vec::new(); width]);
+            if let Some(cell) = row.get_mut(col) {
+                cell.push(record);
+            }
+        }
+    }
+}
+
+/// The rules a record is about: its check's, else those it broke.
+pub(super) fn rules_of(record: &Record) -> Vec<String> {
+    if let Some(check) = &record.check {
+        return vec![check.rule.clone()];
+    }
+    let mut rules: Vec<String> = record
+        .violations
+        .iter()
+        .flatten()
+        .map(|v| rule_id(v).to_owned())
+        .collect();
+    if rules.is_empty() {
+        if let Some(r) = &record.refusal {
+            rules.push(r.rule.as_str().to_owned());
+        }
+    }
+    rules.dedup();
+    if rules.is_empty() {
+        rules.push(NO_RULE.to_owned());
+    }
+    rules
+}
+
+/// How bad an outcome is, for a cell's colour: the worst record decides.
+pub(super) fn severity(outcome: &Outcome) -> u8 {
+    match outcome {
+        Outcome::Fail => 6,
+        Outcome::Stale { .. } => 5,
+        Outcome::Warning => 4,
+        Outcome::KnownFailure { .. } => 3,
+        Outcome::NotObserved { .. } => 2,
+        Outcome::NotApplicable { .. } => 1,
+        Outcome::Pass => 0,
+    }
+}
+
+fn page(title: &str, head: &str, grid: &Grid<'_>) -> String {
+    let mut out = String::new();
+    let _ = write!(
+        out,
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
+         <meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\
+         <title>{t}</title><style>{STYLE}</style></head><body>\n<h1>{t}</h1>\n{head}\n",
+        t = escape(title)
+    );
+    out.push_str("<table class=\"matrix\"><tr><th>rule</th>");
+    for label in &grid.columns {
+        let _ = write!(out, "<th>{}</th>", escape(label));
+    }
+    out.push_str("</tr>\n");
+    for (r, (rule, cells)) in grid.rows.iter().enumerate() {
+        let _ = write!(out, "<tr><th>{}</th>", escape(&printable_str(rule)));
+        for (c, cell) in cells.iter().enumerate() {
+            match cell.iter().max_by_key(|rec| severity(&rec.outcome)) {
+                None => out.push_str("<td></td>"),
+                Some(worst) => {
+                    let name = worst.outcome.name();
+                    let _ = write!(
+                        out,
+                        "<td class=\"c {name}\"><a href=\"#c{r}-{c}\">{name}{}</a></td>",
+                        if cell.len() > 1 {
+                            format!(" ({})", cell.len())
+                        } else {
+                            String::new()
+                        }
+                    );
+                }
+            }
+        }
+        out.push_str("</tr>\n");
+    }
+    out.push_str("</table>\n");
+    for (r, (rule, cells)) in grid.rows.iter().enumerate() {
+        for (c, cell) in cells.iter().enumerate() {
+            if cell.is_empty() {
+                continue;
+            }
+            let _ = writeln!(
+                out,
+                "<section id=\"c{r}-{c}\"><h2>{} — {}</h2>",
+                escape(&printable_str(rule)),
+                escape(&grid.columns[c])
+            );
+            for record in cell {
+                record_html(&mut out, record);
+            }
+            out.push_str("</section>\n");
+        }
+    }
+    out.push_str("</body></html>\n");
+    out
+}
+
+fn describe(out: &mut String, report: &Report) {
+    out.push_str("<p>");
+    if let Some(run) = &report.run {
+        let _ = write!(
+            out,
+            "Peer <code>{}</code> over {}, started {}, {} ms, wirecheck {}.<br>",
+            escape(&printable_str(&run.peer.target)),
+            escape(&printable_str(&run.peer.transport)),
+            escape(&printable_str(&run.started)),
+            run.duration.as_millis(),
+            escape(&printable_str(&run.tool_version))
+        );
+    }
+    let _ = write!(out, "{}", escape(&tally_text(report)));
+    if let Some(error) = &report.error {
+        let _ = write!(
+            out,
+            "<br><strong>Stopped early:</strong> {}",
+            escape(&printable_str(error))
+        );
+    }
+    out.push_str("</p>");
+}
+
+fn tally_text(report: &Report) -> String {
+    let rows: Vec<String> = report
+        .tally()
+        .rows()
+        .filter(|(_, n)| *n > 0)
+        .map(|(name, n)| format!("{n} {name}"))
+        .collect();
+    if rows.is_empty() {
+        "nothing judged".to_owned()
+    } else {
+        rows.join(", ")
+    }
+}
+
+fn record_html(out: &mut String, record: &Record) {
+    let name = record.outcome.name();
+    let _ = write!(
+        out,
+        "<div class=\"rec\"><p><span class=\"{name}\">{name}</span> {}</p><ul>",
+        escape(&place(record))
+    );
+    if let Some(why) = record.outcome.reason() {
+        let _ = write!(out, "<li>{}</li>", escape(&printable_str(why)));
+    }
+    if let Some(check) = &record.check {
+        let _ = write!(
+            out,
+            "<li>{} {} ({})</li>",
+            check.level.name(),
+            escape(&printable_str(&check.rule)),
+            escape(&printable_str(&check.spec))
+        );
+    }
+    for v in record.violations.iter().flatten() {
+        let _ = write!(
+            out,
+            "<li>{} {} at <code>{}</code>: {} ({})</li>",
+            v.level.name(),
+            escape(&printable_str(rule_id(v))),
+            escape(&printable_str(&v.pointer)),
+            escape(&printable_str(&v.message)),
+            escape(&printable_str(v.spec))
+        );
+    }
+    if let Some(r) = &record.refusal {
+        let _ = write!(
+            out,
+            "<li>refused {} {} at <code>{}</code>: {}</li>",
+            r.code,
+            escape(r.rule.as_str()),
+            escape(&printable_str(&r.pointer)),
+            escape(&printable_str(&r.message))
+        );
+    }
+    out.push_str("</ul>");
+    let subject = match &record.subject {
+        Subject::Frame(bytes) => preview(bytes, PREVIEW_CHARS),
+        Subject::TooLong { len } => format!("({len} bytes, not read)"),
+    };
+    let _ = write!(out, "<pre>{}</pre>", escape(&subject));
+    if !record.wire.is_empty() {
+        let _ = write!(
+            out,
+            "<details><summary>wire log ({} frames)</summary><table><tr><th>#</th><th>from</th><th>at</th><th>frame</th></tr>",
+            record.wire.len()
+        );
+        for (i, event) in record.wire.iter().enumerate() {
+            let at = event
+                .at
+                .map_or_else(String::new, |d| format!("{:.3} ms", d.as_secs_f64() * 1e3));
+            let _ = write!(
+                out,
+                "<tr><td>{i}</td><td>{}</td><td>{at}</td><td><pre>{}</pre></td></tr>",
+                event.from.sender(),
+                escape(&printable(&event.frame))
+            );
+        }
+        out.push_str("</table></details>");
+    }
+    out.push_str("</div>\n");
+}
+
+fn place(record: &Record) -> String {
+    let p = &record.place;
+    let mut s = match (&p.vector, &p.file) {
+        (Some(v), _) => printable_str(v),
+        (None, Some(f)) => printable_str(f),
+        (None, None) => String::new(),
+    };
+    if let Some(line) = p.line {
+        let _ = write!(s, ":{line}");
+    }
+    if let Some(frame) = p.frame {
+        let _ = write!(s, " #{frame}");
+    }
+    if let Some(t) = &p.transport {
+        let _ = write!(s, " over {}", printable_str(t));
+    }
+    s
+}
+
+/// Text safe as HTML element content or a quoted attribute value: the five
+/// characters HTML gives meaning to become entities (HTML §13.1.4 forbids
+/// none of the rest in text), so no tag, attribute or entity can start.
+#[must_use]
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}

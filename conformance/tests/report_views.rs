@@ -1,0 +1,556 @@
+//! The run document, SARIF, HTML and JUnit views over fixture reports filled
+//! directly (no runner exists yet), with every hostile byte a peer can send:
+//! NUL, a lone surrogate (as UTF-8 bytes and as a JSON escape), bytes that are
+//! not UTF-8, `]]>`, markup and event-handler attributes. And `wirecheck
+//! report` over documents written to a scratch directory.
+
+mod common;
+
+use std::time::Duration;
+
+use harness::{Direction, Revision};
+use serde_json::Value;
+use wirecheck::report::{
+    document, html, junit, markdown, sarif, Check, Command, Level, Outcome, Payload, Peer, Place,
+    Record, Refusal, Report, RunInfo, Subject, Violation, WireEvent,
+};
+
+const SCRIPT: &str = "<script>alert(1)</script>";
+const IMG: &str = "<img src=x onerror=alert(1)>";
+
+/// Frames carrying each hostile byte sequence.
+fn hostile_frames() -> Vec<Vec<u8>> {
+    vec![
+        b"{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":\"\x00nul\"}".to_vec(),
+        b"{\"m\":\"\xed\xa0\x80 lone surrogate bytes\"}".to_vec(),
+        br#"{"m":"\ud800 escaped lone surrogate"}"#.to_vec(),
+        b"\xff\xfe not UTF-8 ]]> \x1b[2J".to_vec(),
+        format!("{{\"error\":{{\"message\":\"{SCRIPT}{IMG}]]>&amp;\"}}}}").into_bytes(),
+    ]
+}
+
+fn check(rule: &str, level: Level, revision: Revision) -> Check {
+    Check {
+        rule: rule.into(),
+        level,
+        spec: format!("MCP {revision} basic/lifecycle §Initialization"),
+    }
+}
+
+/// A live run as the runner will fill it: rule-by-rule records over two
+/// revisions, every outcome, violations, wire logs full of hostile bytes.
+fn run_report() -> Report {
+    let mut report = Report::new(Command::Run);
+    report.run = Some(RunInfo {
+        tool_version: "0.1.0".into(),
+        argv: vec![
+            "wirecheck".into(),
+            "run".into(),
+            "--".into(),
+            "node srv.js".into(),
+        ],
+        peer: Peer {
+            target: format!("node evil.js {IMG}"),
+            transport: "stdio".into(),
+        },
+        revisions: vec![Revision::Mcp2025_06_18, Revision::Mcp2025_11_25],
+        started: "2026-12-01T08:00:00Z".into(),
+        duration: Duration::from_micros(1_234_567),
+    });
+    let frames = hostile_frames();
+    let outcomes = [
+        Outcome::Pass,
+        Outcome::Fail,
+        Outcome::Warning,
+        Outcome::NotObserved {
+            why: format!("no reply {SCRIPT}"),
+        },
+        Outcome::NotApplicable {
+            why: "no tools capability".into(),
+        },
+        Outcome::KnownFailure {
+            reason: "upstream #12".into(),
+        },
+        Outcome::Stale {
+            reason: "fixed in 1.2".into(),
+        },
+    ];
+    for (i, outcome) in outcomes.into_iter().enumerate() {
+        for revision in [Revision::Mcp2025_06_18, Revision::Mcp2025_11_25] {
+            let frame = frames[i % frames.len()].clone();
+            let level = if i == 2 { Level::Should } else { Level::Must };
+            let mut record = Record::new(
+                Place {
+                    vector: Some(format!("mcp/{revision}/lifecycle/case-{i}{SCRIPT}")),
+                    frame: Some(i),
+                    revision: Some(revision),
+                    transport: Some("stdio".into()),
+                    ..Place::default()
+                },
+                Subject::Frame(frame.clone()),
+                outcome.clone(),
+            );
+            record.check = Some(check(&format!("mcp.lifecycle.rule-{i}"), level, revision));
+            record.violations = Some(if matches!(outcome, Outcome::Fail | Outcome::Warning) {
+                vec![Violation {
+                    rule: harness::rules::RuleId::JsonrpcResponseIdEcho,
+                    level,
+                    spec: "JSON-RPC 2.0 §5",
+                    pointer: "/id".into(),
+                    message: format!("peer said {SCRIPT} {IMG} \u{0}]]>"),
+                }]
+            } else {
+                Vec::new()
+            });
+            record.wire = vec![
+                WireEvent {
+                    from: Direction::ClientToServer,
+                    frame: b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}".to_vec(),
+                    at: Some(Duration::from_micros(10)),
+                },
+                WireEvent {
+                    from: Direction::ServerToClient,
+                    frame,
+                    at: None,
+                },
+            ];
+            report.records.push(record);
+        }
+    }
+    report
+}
+
+/// A transcript command's report: a refusal, a too-long line, a lowered frame.
+fn transcript_report() -> Report {
+    let mut report = Report::new(Command::Roundtrip);
+    let mut ok = Record::new(
+        Place::at_line(Some("in]]>&<.jsonl".into()), 1),
+        Subject::Frame(b"{\"jsonrpc\":\"2.0\",\"method\":\"x\"}".to_vec()),
+        Outcome::Pass,
+    );
+    ok.payload = Some(Payload::Lowered(
+        b"{\"jsonrpc\":\"2.0\",\"method\":\"x\"}".to_vec(),
+    ));
+    report.records.push(ok);
+    let mut refused = Record::new(
+        Place::at_line(Some("in]]>&<.jsonl".into()), 2),
+        Subject::Frame(hostile_frames()[3].clone()),
+        Outcome::Fail,
+    );
+    let mut refusal = Refusal::too_long(9, 8);
+    refusal.message = format!("{IMG} \u{0}");
+    refused.refusal = Some(refusal);
+    report.records.push(refused);
+    let mut long = Record::new(
+        Place::at_line(None, 3),
+        Subject::TooLong { len: 99 },
+        Outcome::Fail,
+    );
+    long.refusal = Some(Refusal::too_long(99, 8));
+    report.records.push(long);
+    report
+}
+
+fn schema(name: &str) -> Value {
+    let path = format!("{}/schemas/{name}", env!("CARGO_MANIFEST_DIR"));
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// The run document's schema; it refers to the record schema's definitions.
+fn report_validator() -> jsonschema::Validator {
+    let registry = jsonschema::Registry::new()
+        .add(
+            "https://wirecheck.invalid/schemas/record.schema.json",
+            schema("record.schema.json"),
+        )
+        .unwrap()
+        .prepare()
+        .unwrap();
+    jsonschema::options()
+        .with_registry(&registry)
+        .build(&schema("report.schema.json"))
+        .unwrap()
+}
+
+fn assert_valid(validator: &jsonschema::Validator, doc: &Value) {
+    let errors: Vec<String> = validator
+        .iter_errors(doc)
+        .map(|e| format!("{} at {}", e, e.instance_path()))
+        .collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+}
+
+/// A directory under the system's temporary directory, removed on drop.
+struct Scratch(std::path::PathBuf);
+
+impl Scratch {
+    fn new(name: &str) -> Self {
+        let dir = std::env::temp_dir().join(format!(
+            "wirecheck-report-views-{name}-{}",
+            std::process::id()
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        Self(dir)
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+#[test]
+fn run_documents_match_the_schema_and_read_back_unchanged() {
+    let validator = report_validator();
+    let scratch = Scratch::new("doc");
+    for report in [run_report(), transcript_report()] {
+        let bytes = document::to_vec(&report);
+        let text = std::str::from_utf8(&bytes).expect("the document is UTF-8");
+        assert!(!text.contains('\0'), "NUL is escaped, never raw");
+        assert!(!text.contains('\x1b'), "ESC is escaped, never raw");
+        let doc: Value = serde_json::from_slice(&bytes).expect("the document is JSON");
+        assert_valid(&validator, &doc);
+        let path = scratch.0.join("report.json");
+        std::fs::write(&path, &bytes).unwrap();
+        let back = Report::read_json(&path).unwrap();
+        assert_eq!(back, report, "every byte of every frame comes back");
+        assert_eq!(document::to_vec(&back), bytes);
+    }
+    // Frames that are not UTF-8 are hex; the escaped surrogate is text.
+    let doc: Value = serde_json::from_slice(&document::to_vec(&run_report())).unwrap();
+    let wire = &doc["records"][2]["wire"][1];
+    assert_eq!(wire["frame_hex"].as_str().unwrap()[..6], *"7b226d");
+    assert!(wire.get("frame").is_none());
+    assert_eq!(
+        doc["records"][4]["wire"][1]["frame"].as_str().unwrap(),
+        r#"{"m":"\ud800 escaped lone surrogate"}"#
+    );
+    assert_eq!(doc["tally"]["total"], 14);
+    assert_eq!(doc["run"]["duration_us"], 1_234_567);
+}
+
+#[test]
+fn documents_that_lie_are_refused_by_schema_and_reader_alike() {
+    let validator = report_validator();
+    let good: Value = serde_json::from_slice(&document::to_vec(&run_report())).unwrap();
+    let mut cases = Vec::new();
+    let mut extra = good.clone();
+    extra["records"][0]["colour"] = "red".into();
+    cases.push(("an unknown member", extra));
+    let mut two = good.clone();
+    two["records"][0]["frame_hex"] = "00".into();
+    cases.push(("frame and frame_hex", two));
+    let mut bad_hex = good.clone();
+    bad_hex["records"][2]["wire"][1]["frame_hex"] = "zz".into();
+    cases.push(("hex that is not hex", bad_hex));
+    let mut outcome = good.clone();
+    outcome["records"][0]["outcome"]["outcome"] = "maybe".into();
+    cases.push(("an unknown outcome", outcome));
+    for (what, doc) in cases {
+        assert!(!validator.is_valid(&doc), "schema accepts {what}");
+        let bytes = serde_json::to_vec(&doc).unwrap();
+        assert!(
+            document::from_slice(&bytes).is_err(),
+            "reader accepts {what}"
+        );
+    }
+    // A tally that counts fewer records than the document holds is a lie the
+    // schema cannot see; the reader refuses it.
+    let mut short = good;
+    short["tally"]["pass"] = 0.into();
+    let err = document::from_slice(&serde_json::to_vec(&short).unwrap()).unwrap_err();
+    assert!(err.contains("tally says 0 pass, records hold 2"), "{err}");
+}
+
+fn sarif_validator() -> jsonschema::Validator {
+    jsonschema::validator_for(&schema("sarif-2.1.0.subset.schema.json")).unwrap()
+}
+
+#[test]
+fn sarif_is_valid_and_names_every_finding_s_rule() {
+    let validator = sarif_validator();
+    for report in [run_report(), transcript_report()] {
+        let log = sarif::render(&report);
+        // Through text and back: what a dashboard reads.
+        let text = serde_json::to_string(&log).unwrap();
+        assert!(!text.contains('\0') && !text.contains('\x1b'));
+        let log: Value = serde_json::from_str(&text).unwrap();
+        assert_valid(&validator, &log);
+        assert_eq!(log["runs"].as_array().unwrap().len(), 1);
+        let run = &log["runs"][0];
+        let rules = run["tool"]["driver"]["rules"].as_array().unwrap();
+        let results = run["results"].as_array().unwrap();
+        let failing = report
+            .records
+            .iter()
+            .filter(|r| {
+                matches!(
+                    r.outcome,
+                    Outcome::Fail | Outcome::Warning | Outcome::Stale { .. }
+                )
+            })
+            .count();
+        assert!(results.len() >= failing && failing > 0);
+        for result in results {
+            let i = usize::try_from(result["ruleIndex"].as_u64().unwrap()).unwrap();
+            assert_eq!(
+                rules[i]["id"], result["ruleId"],
+                "ruleIndex points at its rule"
+            );
+            assert!(["error", "warning"].contains(&result["level"].as_str().unwrap()));
+            let logical = &result["locations"][0]["logicalLocations"];
+            assert!(!logical.as_array().unwrap().is_empty());
+        }
+        for rule in rules {
+            assert!(!rule["fullDescription"]["text"].as_str().unwrap().is_empty());
+            assert!(rule.get("helpUri").is_none());
+        }
+    }
+    let run = &sarif::render(&run_report())["runs"][0];
+    let levels: Vec<&str> = run["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["level"].as_str().unwrap())
+        .collect();
+    // Two revisions each of: fail (error), warning (warning), stale (error).
+    assert_eq!(
+        levels,
+        ["error", "error", "warning", "warning", "error", "error"]
+    );
+    let first = &run["results"][0];
+    assert_eq!(first["ruleId"], "jsonrpc.response.id-echo");
+    assert_eq!(
+        first["locations"][0]["logicalLocations"][1]["name"],
+        "frame 1"
+    );
+    assert!(first["message"]["text"]
+        .as_str()
+        .unwrap()
+        .contains("\\u{0000}]]>"));
+}
+
+/// Every tag in `page`, as (name, attribute names and values).
+fn tags(page: &str) -> Vec<(String, Vec<(String, String)>)> {
+    let mut out = Vec::new();
+    let mut rest = page;
+    while let Some(start) = rest.find('<') {
+        let end = rest[start..].find('>').expect("every tag closes") + start;
+        let inner = &rest[start + 1..end];
+        rest = &rest[end + 1..];
+        let inner = inner.trim_start_matches('/');
+        let (name, attrs) = inner.split_once(' ').unwrap_or((inner, ""));
+        if name.eq_ignore_ascii_case("!doctype") {
+            out.push((name.to_ascii_lowercase(), Vec::new()));
+            continue;
+        }
+        let mut parsed = Vec::new();
+        let mut attrs = attrs.trim();
+        while !attrs.is_empty() {
+            let (key, after) = attrs.split_once('=').unwrap_or((attrs, ""));
+            let after = after
+                .strip_prefix('"')
+                .expect("attribute values are quoted");
+            let close = after.find('"').unwrap();
+            parsed.push((key.trim().to_owned(), after[..close].to_owned()));
+            attrs = after[close + 1..].trim();
+        }
+        out.push((name.to_ascii_lowercase(), parsed));
+    }
+    out
+}
+
+fn assert_inert(page: &str) {
+    const TAGS: &[&str] = &[
+        "!doctype", "html", "head", "meta", "title", "style", "body", "h1", "h2", "table", "tr",
+        "th", "td", "a", "section", "div", "p", "span", "ul", "li", "pre", "code", "details",
+        "summary", "strong", "br",
+    ];
+    const ATTRS: &[&str] = &[
+        "lang",
+        "charset",
+        "http-equiv",
+        "content",
+        "class",
+        "href",
+        "id",
+    ];
+    let all = tags(page);
+    assert!(all.len() > 50, "the page has structure");
+    let mut ids = std::collections::HashSet::new();
+    let mut hrefs = Vec::new();
+    for (name, attrs) in &all {
+        assert!(
+            TAGS.contains(&name.as_str()),
+            "live tag <{name}> in the page"
+        );
+        for (key, value) in attrs {
+            assert!(ATTRS.contains(&key.as_str()), "attribute {key} on <{name}>");
+            match key.as_str() {
+                "id" => {
+                    ids.insert(value.clone());
+                }
+                "href" => hrefs.push(value.clone()),
+                _ => {}
+            }
+        }
+    }
+    for href in hrefs {
+        let anchor = href.strip_prefix('#').expect("links stay on the page");
+        assert!(ids.contains(anchor), "{href} has no target");
+    }
+    let lower = page.to_ascii_lowercase();
+    assert!(!lower.contains("<script") && !lower.contains("<img"));
+    assert!(
+        !lower.contains("http://") && !lower.contains("https://"),
+        "no external asset"
+    );
+    assert!(!page.contains('\0') && !page.contains('\x1b'));
+}
+
+#[test]
+fn html_is_self_contained_and_peer_markup_is_inert() {
+    let report = run_report();
+    let page = html::render(&report);
+    assert_inert(&page);
+    assert!(
+        page.contains("&lt;script&gt;alert(1)&lt;/script&gt;"),
+        "escaped, still shown"
+    );
+    assert!(page.contains("&lt;img src=x onerror=alert(1)&gt;"));
+    // The matrix: a column per revision, a row per rule, cells linking to
+    // their records and wire logs.
+    assert!(page.contains("<th>2025-06-18</th><th>2025-11-25</th>"));
+    assert!(
+        page.contains(
+            "<th>mcp.lifecycle.rule-1</th><td class=\"c fail\"><a href=\"#c1-0\">fail</a></td>"
+        ),
+        "{page}"
+    );
+    let cell = &page[page.find("<section id=\"c1-0\">").unwrap()..];
+    let cell = &cell[..cell.find("</section>").unwrap()];
+    assert!(cell.contains("wire log (2 frames)"));
+    assert!(
+        cell.contains("\\xED\\xA0\\x80 lone surrogate bytes"),
+        "{cell}"
+    );
+    let cell = &page[page.find("<section id=\"c3-1\">").unwrap()..];
+    assert!(
+        cell.contains("\\xFF\\xFE not UTF-8 ]]&gt; \\u{001B}[2J"),
+        "{cell}"
+    );
+    assert_inert(&html::render(&transcript_report()));
+    let many = html::render_many(&[
+        ("v1.json".to_owned(), &report),
+        (format!("v2{SCRIPT}.json"), &transcript_report()),
+    ]);
+    assert_inert(&many);
+    assert!(
+        many.contains("<th>v1.json</th><th>v2&lt;script&gt;"),
+        "{many}"
+    );
+}
+
+#[test]
+fn junit_stays_well_formed_over_hostile_records() {
+    for report in [run_report(), transcript_report()] {
+        let xml = junit::render(&report).unwrap();
+        assert!(!xml.contains('\0'));
+        let mut reader = quick_xml::Reader::from_str(&xml);
+        let mut cases = 0;
+        loop {
+            match reader.read_event().expect("well-formed XML") {
+                quick_xml::events::Event::Eof => break,
+                quick_xml::events::Event::Start(e) | quick_xml::events::Event::Empty(e)
+                    if e.name().as_ref() == b"testcase" =>
+                {
+                    cases += 1;
+                }
+                _ => {}
+            }
+        }
+        assert_eq!(cases, report.records.len());
+    }
+}
+
+#[test]
+fn markdown_compares_runs_rule_by_rule() {
+    let run = run_report();
+    let other = transcript_report();
+    let md = markdown::render_many(&[("a.json".into(), &run), ("b.json".into(), &other)]);
+    assert!(md.contains("| rule | a.json | b.json |"), "{md}");
+    assert!(md.contains("| mcp.lifecycle.rule-1 | fail |  |"), "{md}");
+    assert!(md.contains("| json.frame-too-large |  | fail |"), "{md}");
+    assert!(!md.contains("<img") && !md.contains("<script"), "{md}");
+}
+
+#[test]
+fn wirecheck_report_renders_documents_side_by_side() {
+    let scratch = Scratch::new("cmd");
+    std::fs::write(scratch.0.join("a.json"), document::to_vec(&run_report())).unwrap();
+    let mut clean = Report::new(Command::Run);
+    let mut pass = Record::new(
+        Place::default(),
+        Subject::Frame(b"{}".to_vec()),
+        Outcome::Pass,
+    );
+    pass.check = Some(check(
+        "mcp.lifecycle.rule-1",
+        Level::Must,
+        Revision::Mcp2025_06_18,
+    ));
+    clean.records.push(pass);
+    std::fs::write(scratch.0.join("b.json"), document::to_vec(&clean)).unwrap();
+    std::fs::write(scratch.0.join("bad.json"), b"{\"format\":1}").unwrap();
+
+    let out = common::wirecheck_in(
+        &scratch.0,
+        &[
+            "report",
+            "a.json",
+            "b.json",
+            "--html",
+            "o.html",
+            "--markdown",
+            "o.md",
+            "--sarif",
+            "o.sarif",
+        ],
+        b"",
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let page = std::fs::read_to_string(scratch.0.join("o.html")).unwrap();
+    assert_inert(&page);
+    assert!(page.contains("<th>a.json</th><th>b.json</th>"));
+    let md = std::fs::read_to_string(scratch.0.join("o.md")).unwrap();
+    assert!(
+        md.contains("| mcp.lifecycle.rule-1 | fail | pass |"),
+        "{md}"
+    );
+    let log: Value =
+        serde_json::from_slice(&std::fs::read(scratch.0.join("o.sarif")).unwrap()).unwrap();
+    assert_valid(&sarif_validator(), &log);
+    assert_eq!(log["runs"].as_array().unwrap().len(), 2);
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        stdout.starts_with("a.json: 14 checks: 2 pass, 2 fail"),
+        "{stdout}"
+    );
+
+    let only_clean = common::wirecheck_in(&scratch.0, &["report", "b.json"], b"");
+    assert_eq!(only_clean.status.code(), Some(0));
+    let bad = common::wirecheck_in(&scratch.0, &["report", "b.json", "bad.json"], b"");
+    assert_eq!(bad.status.code(), Some(2));
+    let err = String::from_utf8(bad.stderr).unwrap();
+    assert!(
+        err.contains("bad.json: not a run document: missing field"),
+        "{err}"
+    );
+}
