@@ -306,10 +306,17 @@ fn main() {
     )];
     let divergences = wirecheck::baseline::default_root().join("schema-divergences.json");
     let cross_check = "schemas::mcp-vectors-against-the-official-schemas";
+    let method_table = "schemas::generated-method-table-is-current";
     match schemas_root(std::env::var_os("WIRECHECK_MCP_SCHEMAS")) {
-        Ok(root) => trials.push(Trial::test(cross_check, move || {
-            mcp_vectors_against_the_official_schemas(&root, &divergences)
-        })),
+        Ok(root) => {
+            trials.push(Trial::test(method_table, {
+                let root = root.clone();
+                move || generated_method_table_is_current(&root)
+            }));
+            trials.push(Trial::test(cross_check, move || {
+                mcp_vectors_against_the_official_schemas(&root, &divergences)
+            }));
+        }
         Err(why) => {
             let ci = std::env::var_os("CI").is_some();
             let why = format!(
@@ -322,7 +329,10 @@ fn main() {
             } else {
                 eprintln!("schema cross-check ignored: {why} (under CI it fails)");
             }
-            trials.push(Trial::test(cross_check, move || Err(why.into())).with_ignored_flag(!ci));
+            for name in [method_table, cross_check] {
+                let why = why.clone();
+                trials.push(Trial::test(name, move || Err(why.into())).with_ignored_flag(!ci));
+            }
         }
     }
     // The baseline is data the repository has: it loads even without the schemas.
@@ -331,6 +341,26 @@ fn main() {
         move || check_divergence_parts(&path)
     }));
     libtest_mimic::run(&args, trials).exit();
+}
+
+/// `harness/src/rules/methods.rs` is what its generator makes of the official
+/// schemas today: the methods, directions and required members the rule model
+/// and the reference peer use come from the schemas, never from memory.
+fn generated_method_table_is_current(schemas: &Path) -> Result<(), Failed> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let output = std::process::Command::new("python3")
+        .arg(root.join("harness/src/rules/gen_methods.py"))
+        .arg(schemas)
+        .output()
+        .map_err(|e| format!("cannot run python3 harness/src/rules/gen_methods.py: {e}"))?;
+    if !output.status.success() {
+        return Err(String::from_utf8_lossy(&output.stderr).into_owned().into());
+    }
+    let committed = include_str!("../../harness/src/rules/methods.rs");
+    if String::from_utf8_lossy(&output.stdout) != committed {
+        return Err("harness/src/rules/methods.rs is stale: rerun `python3 harness/src/rules/gen_methods.py \"$WIRECHECK_MCP_SCHEMAS\" > harness/src/rules/methods.rs`".into());
+    }
+    Ok(())
 }
 
 /// The baseline loads, and every entry names the part it excuses: a frame and
