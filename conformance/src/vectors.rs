@@ -22,6 +22,10 @@ use harness::rules::Level;
 use harness::{Direction, Profile, Revision, Rule};
 use serde::{Deserialize, Deserializer};
 
+mod needs;
+
+pub use needs::{Binding, Needs, Offered, Substitution};
+
 /// A rule id as vectors name it (`jsonrpc.id-type`, `mcp.base.id-not-null`).
 ///
 /// Every rule id the loader reads has this type, so that when rule ids become
@@ -86,7 +90,11 @@ pub enum Codec {
     },
 }
 
-/// What a conforming receiver must answer the frame with.
+/// What a conforming receiver answers the frame with.
+///
+/// How binding it is lives beside it, in the vector's [`Basis`]: a departure
+/// from an answer a MUST mandates fails a live peer, from a SHOULD warns, from
+/// a convention is a note.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum Answer {
@@ -94,7 +102,8 @@ pub enum Answer {
     Nothing,
     /// An error response.
     Error {
-        /// The acceptable codes, the one the spec prefers first.
+        /// The acceptable codes, the one the spec prefers first; empty when
+        /// any error code will do ("any error").
         codes: Vec<i64>,
         /// The `id` the error must carry, as JSON text (`null`, `"1"`, `7`); absent
         /// when the vector does not pin it.
@@ -118,6 +127,45 @@ pub enum Answer {
     },
     /// A batch response: one answer per element that gets one, in any order.
     Batch(Vec<Answer>),
+    /// Any one of these answers ("a result or -32602", "an error or no
+    /// answer", an `i_` vector's accepted behaviours). At least two.
+    AnyOf(Vec<Answer>),
+    /// A stream opened by the request (2026-07-28 `subscriptions/listen`): the
+    /// peer first sends this notification and keeps the request open; the
+    /// response comes only when the stream is torn down, so silence after the
+    /// notification is the expected answer.
+    Stream {
+        /// The notification that opens the stream
+        /// (`notifications/subscriptions/acknowledged`).
+        notification: String,
+        /// Keys its `params._meta` must carry
+        /// (`io.modelcontextprotocol/subscriptionId`).
+        #[serde(default)]
+        meta_required: Vec<String>,
+    },
+}
+
+/// Why a vector's answer is the answer: the rule and level that mandate it,
+/// or a convention no sentence mandates.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Basis {
+    /// A rule of the model mandates it, at its level.
+    MandatedBy {
+        /// The rule id (listed in the vector's `rules`).
+        rule: RuleId,
+        /// Its level, as the rule model has it.
+        level: Level,
+    },
+    /// Nothing mandates it: the usual answer, and why it is the usual one.
+    Convention(String),
+}
+
+/// `mandated_by` as written: `{"rule": "...", "level": "MUST"}`.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MandatedBy {
+    rule: RuleId,
+    level: Level,
 }
 
 /// A peer's reply in an exchange vector.
@@ -179,6 +227,12 @@ struct File {
     #[serde(default)]
     answer: Option<Answer>,
     #[serde(default)]
+    mandated_by: Option<MandatedBy>,
+    #[serde(default)]
+    convention: Option<String>,
+    #[serde(default)]
+    needs: Option<Needs>,
+    #[serde(default)]
     exchange: Option<Exchange>,
     #[serde(default)]
     ambiguity: Option<Ambiguity>,
@@ -209,6 +263,10 @@ pub struct Vector {
     pub advisories: Vec<RuleId>,
     /// What a conforming receiver answers; present for every frame a server receives.
     pub answer: Option<Answer>,
+    /// What mandates the answer (present exactly when `answer` is).
+    pub basis: Option<Basis>,
+    /// What the vector needs from the peer (empty: nothing).
+    pub needs: Needs,
     /// The peer's reply, for exchange vectors.
     pub exchange: Option<Exchange>,
     /// The ambiguity, for `i_` vectors.
@@ -376,6 +434,18 @@ pub fn load_one(root: &Path, path: &Path) -> Result<Vector, String> {
         violations: file.violations,
         advisories: file.advisories,
         answer: file.answer,
+        basis: match (file.mandated_by, file.convention) {
+            (None, None) => None,
+            (Some(m), None) => Some(Basis::MandatedBy {
+                rule: m.rule,
+                level: m.level,
+            }),
+            (None, Some(why)) => Some(Basis::Convention(why)),
+            (Some(_), Some(_)) => {
+                return Err("an answer is `mandated_by` a rule or a `convention`, not both".into())
+            }
+        },
+        needs: file.needs.unwrap_or_default(),
         exchange: file.exchange,
         ambiguity: file.ambiguity,
     };
@@ -479,6 +549,7 @@ fn check(v: &Vector) -> Result<(), String> {
         }
     }
     check_verdict(v)?;
+    check_basis(v)?;
     if v.profile.direction == Direction::ClientToServer && v.answer.is_none() {
         return Err("a frame a server receives must say what a conforming server answers".into());
     }
@@ -514,12 +585,46 @@ fn check_verdict(v: &Vector) -> Result<(), String> {
     }
 }
 
+/// Every answer names what mandates it: a rule the vector lists, at the level
+/// it lists, or a convention with its reason.
+fn check_basis(v: &Vector) -> Result<(), String> {
+    match (&v.answer, &v.basis) {
+        (None, None) => Ok(()),
+        (None, Some(_)) => Err("`mandated_by` / `convention` without an `answer`".into()),
+        (Some(_), None) => Err(
+            "the `answer` names no basis: add `mandated_by` {rule, level} or a `convention`".into(),
+        ),
+        (Some(_), Some(Basis::Convention(why))) if why.trim().is_empty() => {
+            Err("a `convention` says why it is one".into())
+        }
+        (Some(_), Some(Basis::Convention(_))) => Ok(()),
+        (Some(_), Some(Basis::MandatedBy { rule, level })) => {
+            match v.rules.iter().find(|r| &r.id == rule) {
+                None => Err(format!(
+                    "the answer is mandated by `{rule}`, which `rules` does not list"
+                )),
+                Some(r) if r.level != *level => Err(format!(
+                    "the answer is mandated by `{rule}` at {level}, but `rules` lists it at {}",
+                    r.level
+                )),
+                Some(_) => Ok(()),
+            }
+        }
+    }?;
+    if let Some(Answer::AnyOf(items)) = &v.answer {
+        if items.len() < 2 {
+            return Err("`any_of` lists two answers at least".into());
+        }
+    }
+    Ok(())
+}
+
 /// Whether `answer` is (or, for a batch, holds) an error with `code`.
 fn answers_with(answer: &Answer, code: i64) -> bool {
     match answer {
         Answer::Error { codes, .. } => codes.contains(&code),
-        Answer::Batch(items) => items.iter().any(|a| answers_with(a, code)),
-        Answer::Nothing | Answer::Result { .. } => false,
+        Answer::Batch(items) | Answer::AnyOf(items) => items.iter().any(|a| answers_with(a, code)),
+        Answer::Nothing | Answer::Result { .. } | Answer::Stream { .. } => false,
     }
 }
 
@@ -542,7 +647,8 @@ mod tests {
       "rules": [{"id": "jsonrpc.id-type", "level": "MUST", "spec": "JSON-RPC 2.0 §4"}],
       "codec": "lifts",
       "violations": [],
-      "answer": {"error": {"codes": [-32601], "id": "\"1\""}}
+      "answer": {"error": {"codes": [-32601], "id": "\"1\""}},
+      "convention": "an unknown method is commonly answered -32601"
     }"#;
 
     fn scratch(name: &str) -> PathBuf {
@@ -623,10 +729,58 @@ mod tests {
             (
                 "jsonrpc-2.0/request/y_no-answer.json",
                 &GOOD.replace(
-                    r#""answer": {"error": {"codes": [-32601], "id": "\"1\""}}"#,
+                    r#""answer": {"error": {"codes": [-32601], "id": "\"1\""}},
+      "convention": "an unknown method is commonly answered -32601""#,
                     r#""advisories": []"#,
                 ),
                 "must say what a conforming server answers",
+            ),
+            // Every answer names what mandates it, exactly as `rules` lists it.
+            (
+                "jsonrpc-2.0/request/y_no-basis.json",
+                &GOOD.replace(
+                    r#",
+      "convention": "an unknown method is commonly answered -32601""#,
+                    "",
+                ),
+                "names no basis",
+            ),
+            (
+                "jsonrpc-2.0/request/y_unlisted-basis.json",
+                &GOOD.replace(
+                    r#""convention": "an unknown method is commonly answered -32601""#,
+                    r#""mandated_by": {"rule": "jsonrpc.response.id-echo", "level": "MUST"}"#,
+                ),
+                "which `rules` does not list",
+            ),
+            (
+                "jsonrpc-2.0/request/y_basis-level.json",
+                &GOOD.replace(
+                    r#""convention": "an unknown method is commonly answered -32601""#,
+                    r#""mandated_by": {"rule": "jsonrpc.id-type", "level": "SHOULD"}"#,
+                ),
+                "at SHOULD, but `rules` lists it at MUST",
+            ),
+            (
+                "jsonrpc-2.0/request/y_both-bases.json",
+                &GOOD.replace(
+                    r#""convention": "#,
+                    r#""mandated_by": {"rule": "jsonrpc.id-type", "level": "MUST"}, "convention": "#,
+                ),
+                "not both",
+            ),
+            (
+                "jsonrpc-2.0/request/y_one-of.json",
+                &GOOD.replace(
+                    r#""answer": {"error""#,
+                    r#""answer": {"any_of": [{"nothing": null}]}, "x": {"error""#,
+                ),
+                "unknown field",
+            ),
+            (
+                "jsonrpc-2.0/request/y_need-typo.json",
+                &GOOD.replace(r#""codec""#, r#""needs": {"tools": "echo"}, "codec""#),
+                "unknown field `tools`",
             ),
         ];
         for (rel, body, expected) in cases {

@@ -77,6 +77,7 @@ fn the_replay_reads_hex_frames_and_replies_and_reports_what_does_not_load() {
               "rules": [{{"id": "mcp.ping.respond", "level": "MUST", "spec": "MCP 2025-06-18 basic/utilities/ping"}}],
               "codec": "lifts", "violations": [],
               "answer": {{"result": {{"id": "1"}}}},
+              "mandated_by": {{"rule": "mcp.ping.respond", "level": "MUST"}},
               "exchange": {{"reply": {{"frame": "{{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{{}}}}"}}, "violations": []}}
             }}"#
         ),

@@ -4,10 +4,12 @@
 mod common;
 
 use harness::rules::{validate, validate_reply};
+use harness::Outcome;
 use harness::{lift, Direction, Profile, Revision};
 use serde_json::{json, Value};
+use wirecheck::judge::{self, Observed, Strictness};
 use wirecheck::peer::{Peer, Serve};
-use wirecheck::vectors::{default_root, load_all, Answer, Vector};
+use wirecheck::vectors::{default_root, load_all, Binding, Offered, Vector};
 
 const INITIALIZED: &[u8] = br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
 
@@ -50,6 +52,16 @@ fn is_answer(frame: &Value) -> bool {
 /// `revision`, and the answer is a valid reply to the request: no MUST-level
 /// violation. Returns the answer, if any.
 fn checked(peer: &mut Peer, revision: Revision, frame: &[u8], what: &str) -> Option<Value> {
+    checked_frames(peer, revision, frame, what).1
+}
+
+/// As [`checked`], with every frame the peer emitted, as sent.
+fn checked_frames(
+    peer: &mut Peer,
+    revision: Revision,
+    frame: &[u8],
+    what: &str,
+) -> (Vec<Vec<u8>>, Option<Value>) {
     let out = peer.handle(frame);
     let server = Profile {
         revision,
@@ -86,82 +98,7 @@ fn checked(peer: &mut Peer, revision: Revision, frame: &[u8], what: &str) -> Opt
             .collect();
         assert!(broken.is_empty(), "{what}: the exchange breaks {broken:#?}");
     }
-    answer.map(|(_, value)| value)
-}
-
-/// Whether `reply` is what `answer` says a conforming receiver answers.
-fn agrees(answer: &Answer, reply: Option<&Value>) -> Result<(), String> {
-    let id_is = |reply: &Value, id: &Option<String>| match id {
-        None => true,
-        Some(text) => serde_json::from_str::<Value>(text).ok().as_ref() == reply.get("id"),
-    };
-    match (answer, reply) {
-        (Answer::Nothing, None) => Ok(()),
-        (Answer::Nothing, Some(r)) => Err(format!("expected nothing, got {r}")),
-        (_, None) => Err("expected an answer, got nothing".to_owned()),
-        (
-            Answer::Error {
-                codes,
-                id,
-                data_required,
-            },
-            Some(r),
-        ) => {
-            let code = r["error"]["code"].as_i64();
-            if !code.is_some_and(|c| codes.contains(&c)) || !id_is(r, id) {
-                return Err(format!("expected error {codes:?} id {id:?}, got {r}"));
-            }
-            match data_required
-                .iter()
-                .find(|m| r["error"]["data"].get(m.as_str()).is_none())
-            {
-                Some(m) => Err(format!("error.data lacks {m}: {r}")),
-                None => Ok(()),
-            }
-        }
-        (
-            Answer::Result {
-                id,
-                required,
-                example,
-            },
-            Some(r),
-        ) => {
-            let result = r
-                .get("result")
-                .ok_or_else(|| format!("expected a result, got {r}"))?;
-            if !id_is(r, id) {
-                return Err(format!("expected id {id:?}, got {r}"));
-            }
-            if let Some(m) = required.iter().find(|m| result.get(m.as_str()).is_none()) {
-                return Err(format!("result lacks {m}: {r}"));
-            }
-            match example {
-                Some(example) if example != result => {
-                    Err(format!("expected {example}, got {result}"))
-                }
-                _ => Ok(()),
-            }
-        }
-        (Answer::Batch(answers), Some(r)) => {
-            let Some(elements) = r.as_array() else {
-                return Err(format!("expected a batch answer, got {r}"));
-            };
-            if elements.len() != answers.len() {
-                return Err(format!("expected {} answers, got {r}", answers.len()));
-            }
-            let mut unused: Vec<&Value> = elements.iter().collect();
-            for answer in answers {
-                match unused.iter().position(|e| agrees(answer, Some(e)).is_ok()) {
-                    Some(i) => {
-                        unused.remove(i);
-                    }
-                    None => return Err(format!("no element answers {answer:?}: {r}")),
-                }
-            }
-            Ok(())
-        }
-    }
+    (out, answer.map(|(_, value)| value))
 }
 
 /// Vectors whose recorded answer the peer does not give, each with the reason.
@@ -266,16 +203,48 @@ fn every_vector_a_server_receives() {
         .filter(|v| v.profile.direction == Direction::ClientToServer && v.answer.is_some())
         .collect();
     assert!(received.len() > 300, "only {} vectors", received.len());
+    // What the reference peer offers, as the runner would learn it: its
+    // catalogue, the cursor it issues, no tasks (not implemented yet).
+    let offered = Offered {
+        capabilities: ["tools", "prompts", "resources", "logging", "completions"]
+            .map(String::from)
+            .to_vec(),
+        tools: ["echo", "pay", "long_job"].map(String::from).to_vec(),
+        prompts: vec!["code_review".into()],
+        resources: vec!["file:///project/README.md".into()],
+        cursors: vec!["page-2".into()],
+        tasks: vec![],
+    };
     let mut disagreements = Vec::new();
     for vector in &received {
         let revision = vector.profile.revision;
+        let frame: Vec<u8> = match vector.needs.bind(&offered) {
+            // Sent as the vector's exact bytes (some are not UTF-8) unless a
+            // placeholder had to be bound to what the peer offers.
+            Binding::Bound { substitutions } if substitutions.is_empty() => vector.frame.clone(),
+            binding @ Binding::Bound { .. } => binding
+                .rebind(&vector.frame_text())
+                .expect("a bound vector has a frame")
+                .into_bytes(),
+            Binding::NotApplicable { why } => {
+                disagreements.push((vector.id.clone(), format!("not applicable: {why}")));
+                continue;
+            }
+        };
         // A vector about initialize itself starts from a fresh session.
-        let handshake = !vector.frame_text().contains(r#""method":"initialize""#);
+        let handshake = !String::from_utf8_lossy(&frame).contains(r#""method":"initialize""#);
         let mut peer = peer_for(revision, handshake);
-        let reply = checked(&mut peer, revision, &vector.frame, &vector.id);
-        let answer = vector.answer.as_ref().expect("filtered on answers");
-        if let Err(why) = agrees(answer, reply.as_ref()) {
-            disagreements.push((vector.id.clone(), why));
+        let (out, _) = checked_frames(&mut peer, revision, &frame, &vector.id);
+        // The one library judge, strict: the reference peer meets conventions too.
+        let judgement = judge::reply_with(vector, &Observed::Frames(out), Strictness::Strict);
+        if judgement.outcome != Outcome::Pass {
+            disagreements.push((
+                vector.id.clone(),
+                format!(
+                    "{}: {:?} {:?}",
+                    judgement.outcome, judgement.mismatches, judgement.notes
+                ),
+            ));
         }
     }
     let unexplained: Vec<_> = disagreements

@@ -17,13 +17,13 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use harness::ir::describe;
-use harness::rules::{self, Check, Violation};
+use harness::rules::{self, Check, Level, Violation};
 use harness::{lift, Outcome, Revision};
 use libtest_mimic::{Arguments, Failed, Trial};
 use serde_json::{json, Value};
 use wirecheck::baseline::Baseline;
 use wirecheck::judge::{self, Audit};
-use wirecheck::vectors::{self, Reply, Vector, Verdict};
+use wirecheck::vectors::{self, Basis, Reply, Vector, Verdict};
 
 fn main() {
     // insta writes `.snap.new` files beside the snapshots unless told not to;
@@ -137,6 +137,46 @@ fn run_caught(v: &Vector) -> Result<(), String> {
     })
 }
 
+/// An `i_` vector never fails a live peer, whatever it answers: silence, a
+/// hang-up, an error, a result.
+fn never_fails(v: &Vector) -> Vec<String> {
+    if v.profile.direction != harness::Direction::ClientToServer {
+        return Vec::new();
+    }
+    let id = lift(&v.frame)
+        .ok()
+        .and_then(|f| {
+            f.messages()
+                .iter()
+                .find_map(|m| m.id().map(|i| i.raw().to_owned()))
+        })
+        .unwrap_or_else(|| "null".into());
+    let observations = [
+        judge::Observed::Silence(judge::Silence::TimedOut),
+        judge::Observed::Silence(judge::Silence::PeerClosed),
+        judge::Observed::Frames(vec![format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"error":{{"code":-32603,"message":"x"}}}}"#
+        )
+        .into_bytes()]),
+        judge::Observed::Frames(vec![format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"result":{{}}}}"#
+        )
+        .into_bytes()]),
+    ];
+    observations
+        .iter()
+        .filter_map(|o| {
+            let j = judge::reply(v, o);
+            (j.outcome == Outcome::Fail).then(|| {
+                format!(
+                    "an `i_` vector failed a live peer on {o:?}: {:?}",
+                    j.mismatches
+                )
+            })
+        })
+        .collect()
+}
+
 fn violation_json(v: &Violation) -> Value {
     json!({
         "rule": v.rule,
@@ -190,15 +230,20 @@ fn run(v: &Vector) -> Result<(), String> {
     let audit = judge::audit(v);
     let mut problems = audit.problems.clone();
     // The live runner reads the judge's outcome, not the violation sets: it
-    // must fail exactly the recorded replies that break a MUST.
+    // must fail exactly the recorded replies of `n_` vectors (a MUST broken by
+    // the rule model or a departure from a MUST-mandated answer), and never
+    // those of `y_` and `i_` ones.
     if let (Some(exchange), Some(j)) = (&v.exchange, &audit.reply) {
-        let breaks_a_must = !exchange.violations.is_empty();
-        if (j.outcome == Outcome::Fail) != breaks_a_must {
+        let should_fail = v.verdict == Verdict::Refuse;
+        if (j.outcome == Outcome::Fail) != should_fail {
             problems.push(format!(
-                "the judge's outcome on the reply is {}, the vector expects {:?}",
-                j.outcome, exchange.violations
+                "the judge's outcome on the reply is {} (departures from the answer: {:?}), the vector expects {:?}",
+                j.outcome, j.mismatches, exchange.violations
             ));
         }
+    }
+    if v.verdict == Verdict::ImplementationDefined {
+        problems.extend(never_fails(v));
     }
 
     let name = v.id.replace('/', "__");
@@ -280,9 +325,10 @@ fn coverage(vectors: &[Vector]) -> BTreeMap<(&str, Revision), Vec<&str>> {
 /// The counts the README shows, one source for both.
 fn summary(vectors: &[Vector]) -> String {
     let mut out = String::new();
-    out.push_str("| profile | vectors | y | n | i | exchanges | rules covered / known |\n|---|---|---|---|---|---|---|\n");
+    out.push_str("| profile | vectors | y | n | i | exchanges | answers: MUST / SHOULD / convention | rules covered / known |\n|---|---|---|---|---|---|---|---|\n");
     let cov = coverage(vectors);
     let (mut ty, mut tn, mut ti, mut tx) = (0, 0, 0, 0);
+    let mut tb = [0; 3];
     for r in Revision::ALL {
         let of: Vec<&Vector> = vectors.iter().filter(|v| v.profile.revision == r).collect();
         let count = |verdict| of.iter().filter(|v| v.verdict == verdict).count();
@@ -292,6 +338,7 @@ fn summary(vectors: &[Vector]) -> String {
             count(Verdict::ImplementationDefined),
         );
         let x = of.iter().filter(|v| v.exchange.is_some()).count();
+        let b = bases(&of);
         let known: Vec<_> = rules::rules().iter().filter(|i| i.applies_to(r)).collect();
         let covered = known
             .iter()
@@ -304,9 +351,12 @@ fn summary(vectors: &[Vector]) -> String {
             .count();
         let _ = writeln!(
             out,
-            "| {} | {} | {y} | {n} | {i} | {x} | {covered} / {} ({covered_checkable} / {} checkable) |",
+            "| {} | {} | {y} | {n} | {i} | {x} | {} / {} / {} | {covered} / {} ({covered_checkable} / {} checkable) |",
             r.name(),
             of.len(),
+            b[0],
+            b[1],
+            b[2],
             known.len(),
             checkable.len(),
         );
@@ -314,14 +364,39 @@ fn summary(vectors: &[Vector]) -> String {
         tn += n;
         ti += i;
         tx += x;
+        for (t, n) in tb.iter_mut().zip(b) {
+            *t += n;
+        }
     }
     let _ = writeln!(
         out,
-        "| total | {} | {ty} | {tn} | {ti} | {tx} | {} rules in the model |",
+        "| total | {} | {ty} | {tn} | {ti} | {tx} | {} / {} / {} | {} rules in the model |",
         vectors.len(),
+        tb[0],
+        tb[1],
+        tb[2],
         rules::rules().len()
     );
     out
+}
+
+/// How many answers are mandated at MUST (or MUST NOT), at SHOULD (or SHOULD
+/// NOT), or are conventions (a MAY counts as one: it mandates nothing).
+fn bases(vectors: &[&Vector]) -> [usize; 3] {
+    let mut counts = [0; 3];
+    for v in vectors {
+        let slot = match &v.basis {
+            None => continue,
+            Some(Basis::MandatedBy { level, .. }) if level.is_mandatory() => 0,
+            Some(Basis::MandatedBy {
+                level: Level::Should | Level::ShouldNot,
+                ..
+            }) => 1,
+            Some(_) => 2,
+        };
+        counts[slot] += 1;
+    }
+    counts
 }
 
 fn traceability(vectors: &[Vector]) -> String {

@@ -84,15 +84,28 @@ def text(frame):
 
 
 def vec(path, description, frame, *, rules=(), refused=None, violations=(), advisories=(),
-        answer=None, reply=None, reply_violations=None, reply_advisories=(), ambiguity=None,
-        sender="client", frame_hex=None):
-    """One vector. `path` is `<folder>/<verdict>_<slug>`; `refused` is (rule, pointer)."""
+        answer=None, basis=None, needs=None, reply=None, reply_violations=None, reply_advisories=(),
+        ambiguity=None, sender="client", frame_hex=None):
+    """One vector. `path` is `<folder>/<verdict>_<slug>`; `refused` is (rule, pointer).
+
+    `basis` says what mandates `answer`: `must(rule)` (the rule and its level go
+    into the file as `mandated_by`) or `conv(why)`. Left out, it is derived
+    (see `derive_basis`); a vector whose answer fits no derivation stops the
+    generator. `needs` (see `derive_needs`) is written as given or derived."""
     assert path not in VECTORS, path
     profile = "jsonrpc-2.0" if path.startswith("jsonrpc-2.0/") else path.split("/")[1]
+    parsed = parse(frame)
+    if answer is not None and profile == R5:
+        answer = r5_answer(parsed, answer)
+    if answer is not None and basis is None:
+        basis = derive_basis(path, profile, parsed, answer, refused)
+    if answer is not None and needs is None:
+        needs = derive_needs(parsed, answer, basis)
     ids = list(rules)
     if refused:
         violations = [refused[0]]
-    for rid in list(violations) + list(advisories) + list(reply_violations or []) + list(reply_advisories):
+    mandating = [basis[1]] if basis and basis[0] == "rule" else []
+    for rid in list(violations) + list(advisories) + list(reply_violations or []) + list(reply_advisories) + mandating:
         if rid not in ids:
             ids.append(rid)
     entries = []
@@ -115,6 +128,12 @@ def vec(path, description, frame, *, rules=(), refused=None, violations=(), advi
         v["advisories"] = list(advisories)
     if answer is not None:
         v["answer"] = answer
+        if basis[0] == "rule":
+            v["mandated_by"] = {"rule": basis[1], "level": CATALOGUE[basis[1]]["level"]}
+        else:
+            v["convention"] = basis[1]
+    if needs:
+        v["needs"] = needs
     if reply is not None or reply_violations is not None:
         v["exchange"] = {
             "reply": NOTHING if reply is None else {"frame": text(reply)},
@@ -125,6 +144,161 @@ def vec(path, description, frame, *, rules=(), refused=None, violations=(), advi
     if ambiguity is not None:
         v["ambiguity"] = ambiguity
     VECTORS[path] = v
+
+
+# ---------------------------------------------------------------- answer bases
+#
+# An expected answer is a verdict on a real server, so each names what mandates
+# it. `must(rule)`: a rule of the model whose sentence binds the receiver to
+# this answer (its level decides: MUST fails a live peer, SHOULD warns).
+# `conv(why)`: nothing mandates it; a departure is a note (a warning under
+# --strict). Outside parse errors and invalid request shapes (JSON-RPC 2.0
+# §5, §5.1), a notification answered, `ping`, and in 2026-07-28 a missing
+# per-request `_meta` field, an unsupported version and a missing resource,
+# the spec binds the sender of a bad frame, not the receiver's error code.
+
+
+def must(rule):
+    return ("rule", rule)
+
+
+def conv(why):
+    return ("convention", why)
+
+
+C_32601 = ("JSON-RPC 2.0 §5.1 defines -32601 \"Method not found\" for a method that \"does not exist / is not "
+           "available\"; no sentence says a receiver MUST use it, and a peer may implement the method")
+C_32602 = ("JSON-RPC 2.0 §5.1 defines -32602 \"Invalid params\"; the rule broken binds the sender of the params, "
+           "not the receiver's error code")
+C_32600 = ("JSON-RPC 2.0 §5.1 defines -32600 \"Invalid Request\"; the rule broken binds the sender, not the "
+           "receiver's error code")
+C_ERROR = ("the frame breaks a rule that binds its sender; a receiver answers with an error, and no sentence "
+           "names the code")
+C_RESULT = ("a peer offering the feature answers a well-formed request with its result; the spec mandates a "
+            "response (JSON-RPC 2.0 §5) and, when it is a result, its members (mcp.schema.result, checked by the "
+            "model), not a result over an error")
+C_RESPONSES = "responses are never answered: JSON-RPC 2.0 §5 answers requests only"
+
+
+def any_err(id=None):
+    """Any error response (with this id, when given)."""
+    return err(id=id)
+
+
+def any_of(*answers):
+    return {"any_of": list(answers)}
+
+
+def any_resp(id=None, example=None):
+    """Any response: a result or an error (with this id, when given)."""
+    return any_of(res(id=id, example=example), any_err(id))
+
+
+def parse(frame):
+    if isinstance(frame, str):
+        try:
+            return json.loads(frame)
+        except ValueError:
+            return None
+    return frame
+
+
+def messages(parsed):
+    if isinstance(parsed, list):
+        return [m for m in parsed if isinstance(m, dict)]
+    return [parsed] if isinstance(parsed, dict) else []
+
+
+def codes_of(answer):
+    return answer["error"]["codes"] if isinstance(answer, dict) and "error" in answer else None
+
+
+def derive_basis(path, profile, parsed, answer, refused):
+    """The basis of an answer no call site names, by what the frame and answer are."""
+    if refused:
+        # Parse errors and invalid request shapes: JSON-RPC 2.0 §5 and §5.1 bind the
+        # receiver to the code and to `"id": null`; the refusal's rule is the one broken.
+        return must(refused[0])
+    ms = messages(parsed)
+    if answer == NOTHING and ms and all("method" in m and "id" not in m for m in ms):
+        return must("jsonrpc.notification.no-reply" if profile in ("jsonrpc-2.0", REVS[0])
+                    else "mcp.base.notification-no-response")
+    if answer == NOTHING and ms and all("method" not in m for m in ms):
+        return conv(C_RESPONSES)
+    codes = codes_of(answer)
+    if codes == [-32601]:
+        return conv(C_32601)
+    if codes == [-32602]:
+        return conv(C_32602)
+    if codes == [-32600]:
+        return conv(C_32600)
+    if codes is not None:
+        return conv(C_ERROR)
+    if isinstance(answer, dict) and ("result" in answer or "any_of" in answer) and profile != "jsonrpc-2.0":
+        return conv(C_RESULT)
+    sys.exit(f"{path}: the answer names no basis (pass basis=must(rule) or conv(why))")
+
+
+CAPABILITY = {"tools/": "tools", "prompts/": "prompts", "resources/": "resources",
+              "completion/": "completions", "subscriptions/": "resources", "tasks/": "tasks"}
+FIXTURES = {"echo": "tool", "pay": "tool", "long_job": "tool"}
+
+
+def derive_needs(parsed, answer, basis):
+    """What a request presumes of the peer: its fixtures (named in the frame) and,
+    when a result is expected, the capability of the feature."""
+    needs = {}
+    for m in messages(parsed):
+        method, params = m.get("method"), m.get("params")
+        if "id" not in m or not isinstance(method, str) or not isinstance(params, dict):
+            continue
+        if method == "tools/call" and params.get("name") in FIXTURES:
+            needs["tool"] = params["name"]
+        if method == "prompts/get" and params.get("name") == "code_review":
+            needs["prompt"] = "code_review"
+        ref = params.get("ref")
+        if method == "completion/complete" and isinstance(ref, dict) and ref.get("name") == "code_review":
+            needs["prompt"] = "code_review"
+        if method == "resources/read" and params.get("uri") == "file:///project/README.md":
+            needs["resource"] = params["uri"]
+        if isinstance(params.get("cursor"), str):
+            needs["cursor"] = params["cursor"]
+        if method.startswith("tasks/") and isinstance(params.get("taskId"), str):
+            needs["task"] = params["taskId"]
+        if basis == conv(C_RESULT) or needs:
+            for prefix, cap in CAPABILITY.items():
+                if method.startswith(prefix):
+                    needs.setdefault("capability", cap)
+    return needs
+
+
+# 2026-07-28 result shapes: every result carries `resultType`
+# (mcp.base.result-type-required); a complete result of these methods carries
+# the caching hints (server/utilities/caching §Cacheable Results: "Servers MUST
+# include caching hints on results with `resultType: "complete"`"); and these
+# methods may answer an InputRequiredResult instead (basic/patterns/mrtr;
+# schema: "At least one of `inputRequests` or `requestState` MUST be present").
+CACHEABLE = {"server/discover", "tools/list", "prompts/list", "resources/list", "resources/templates/list",
+             "resources/read"}
+MRTR = {"tools/call", "prompts/get", "resources/read"}
+
+
+def r5_answer(parsed, answer):
+    ms = messages(parsed)
+    method = ms[0].get("method") if len(ms) == 1 and "id" in ms[0] else None
+    if not (isinstance(answer, dict) and "result" in answer) or method is None:
+        return answer
+    body = dict(answer["result"])
+    required = list(body.get("required", []))
+    for name in ["resultType"] + (["ttlMs", "cacheScope"] if method in CACHEABLE else []):
+        if name not in required:
+            required.append(name)
+    body["required"] = required
+    complete = {"result": body}
+    if method not in MRTR:
+        return complete
+    ident = body.get("id")
+    return any_of(complete, res("resultType", "inputRequests", id=ident), res("resultType", "requestState", id=ident))
 
 
 def amb(reference, question, quotes, stance):
@@ -186,6 +360,7 @@ def mres(rev, id, result, cacheable=False):
 
 
 CLIENT_INFO = {"name": "wirecheck", "version": "0.1.0"}
+SUB_META = {"_meta": {"io.modelcontextprotocol/subscriptionId": 4}}
 SERVER_INFO = {"name": "example-server", "version": "1.0.0"}
 TOOL = {"name": "echo", "description": "Echoes its input", "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}}}}
 TEXT = [{"type": "text", "text": "hello"}]
@@ -214,16 +389,16 @@ def jsonrpc():
     e = f"{J}/examples"
     vec(f"{e}/y_positional-params", f"{SPEC7}: rpc call with positional parameters.",
         '{"jsonrpc": "2.0", "method": "subtract", "params": [42, 23], "id": 1}',
-        rules=["jsonrpc.response.required"], answer=res(id="1", example=19))
+        rules=["jsonrpc.response.required"], answer=any_resp(id="1", example=19), basis=must("jsonrpc.response.id-echo"))
     vec(f"{e}/y_positional-params-2", f"{SPEC7}: rpc call with positional parameters, reversed.",
         '{"jsonrpc": "2.0", "method": "subtract", "params": [23, 42], "id": 2}',
-        rules=["jsonrpc.response.required"], answer=res(id="2", example=-19))
+        rules=["jsonrpc.response.required"], answer=any_resp(id="2", example=-19), basis=must("jsonrpc.response.id-echo"))
     vec(f"{e}/y_named-params", f"{SPEC7}: rpc call with named parameters.",
         '{"jsonrpc": "2.0", "method": "subtract", "params": {"subtrahend": 23, "minuend": 42}, "id": 3}',
-        rules=["jsonrpc.params.by-name"], answer=res(id="3", example=19))
+        rules=["jsonrpc.params.by-name"], answer=any_resp(id="3", example=19), basis=must("jsonrpc.response.id-echo"))
     vec(f"{e}/y_named-params-2", f"{SPEC7}: rpc call with named parameters in another order.",
         '{"jsonrpc": "2.0", "method": "subtract", "params": {"minuend": 42, "subtrahend": 23}, "id": 4}',
-        rules=["jsonrpc.params.by-name"], answer=res(id="4", example=19))
+        rules=["jsonrpc.params.by-name"], answer=any_resp(id="4", example=19), basis=must("jsonrpc.response.id-echo"))
     vec(f"{e}/y_notification", f"{SPEC7}: a notification; nothing is returned.",
         '{"jsonrpc": "2.0", "method": "update", "params": [1,2,3,4,5]}',
         rules=["jsonrpc.notification.no-reply"], answer=NOTHING)
@@ -232,7 +407,8 @@ def jsonrpc():
         rules=["jsonrpc.notification.no-reply"], answer=NOTHING)
     vec(f"{e}/y_method-not-found", f"{SPEC7}: rpc call of non-existent method; the string id \"1\" is echoed as a string.",
         '{"jsonrpc": "2.0", "method": "foobar", "id": "1"}',
-        rules=["jsonrpc.response.id-echo"], answer=err(-32601, id='"1"'))
+        rules=["jsonrpc.response.id-echo"], answer=err(-32601, id='"1"'),
+        basis=conv("JSON-RPC 2.0 §7's example answers foobar with -32601; a peer may implement foobar, and §5.1 names the code without a MUST"))
     vec(f"{e}/n_invalid-json", f"{SPEC7}: rpc call with invalid JSON; -32700 with id null.",
         '{"jsonrpc": "2.0", "method": "foobar, "params": "bar", "baz]',
         refused=("json.syntax", ""), answer=err(-32700, id="null"))
@@ -254,8 +430,8 @@ def jsonrpc():
         '[\n        {"jsonrpc": "2.0", "method": "sum", "params": [1,2,4], "id": "1"},\n        {"jsonrpc": "2.0", "method": "notify_hello", "params": [7]},\n        {"jsonrpc": "2.0", "method": "subtract", "params": [42,23], "id": "2"},\n        {"foo": "boo"},\n        {"jsonrpc": "2.0", "method": "foo.get", "params": {"name": "myself"}, "id": "5"},\n        {"jsonrpc": "2.0", "method": "get_data", "id": "9"} \n    ]',
         refused=("jsonrpc.version-missing", "/3"),
         rules=["jsonrpc.batch.one-response-per-request", "jsonrpc.notification.no-reply"],
-        answer=batch(res(id='"1"', example=7), res(id='"2"', example=19), err(-32600, id="null"),
-                     err(-32601, id='"5"'), res(id='"9"', example=["hello", 5])))
+        answer=batch(any_resp(id='"1"', example=7), any_resp(id='"2"', example=19), err(-32600, id="null"),
+                     any_resp(id='"5"'), any_resp(id='"9"', example=["hello", 5])))
     vec(f"{e}/y_batch-all-notifications", f"{SPEC7}: rpc call Batch (all notifications); nothing is returned, not even an empty array.",
         '[\n        {"jsonrpc": "2.0", "method": "notify_sum", "params": [1,2,4]},\n        {"jsonrpc": "2.0", "method": "notify_hello", "params": [7]}\n    ]',
         rules=["jsonrpc.notification.no-reply", "jsonrpc.batch.one-response-per-request"], answer=NOTHING)
@@ -263,17 +439,17 @@ def jsonrpc():
     # -- §4 Request object ---------------------------------------------------------
     r = f"{J}/request"
     vec(f"{r}/y_id-string", "A request with a string id.", rq("abc", "echo"),
-        rules=["jsonrpc.id-type"], answer=err(-32601, id='"abc"'))
+        rules=["jsonrpc.id-type"], answer=any_resp(id='"abc"'), basis=must("jsonrpc.response.id-echo"))
     vec(f"{r}/y_id-integer", "A request with an integer id.", rq(7, "echo"),
-        rules=["jsonrpc.id-type"], answer=err(-32601, id="7"))
+        rules=["jsonrpc.id-type"], answer=any_resp(id="7"), basis=must("jsonrpc.response.id-echo"))
     vec(f"{r}/y_id-null", "A request with \"id\": null is still a request (§4: id MUST contain a String, Number, or NULL); the value SHOULD normally not be Null.",
         rq(None, "echo"), advisories=["jsonrpc.request.id-not-null"], rules=["jsonrpc.id-type"],
-        answer=err(-32601, id="null"))
+        answer=any_resp(id="null"), basis=must("jsonrpc.response.id-echo"))
     vec(f"{r}/y_id-fractional", "A request with a fractional id: allowed, but Numbers SHOULD NOT contain fractional parts.",
-        rq(1.5, "echo"), advisories=["jsonrpc.request.id-no-fraction"], answer=err(-32601, id="1.5"))
+        rq(1.5, "echo"), advisories=["jsonrpc.request.id-no-fraction"], answer=any_resp(id="1.5"), basis=must("jsonrpc.response.id-echo"))
     vec(f"{r}/y_id-past-2-53", "A request whose id is 2^53+1: a number of any size is an id, and the reply must carry the same value (not 9007199254740992).",
         '{"jsonrpc":"2.0","id":9007199254740993,"method":"echo"}',
-        rules=["jsonrpc.id-type", "jsonrpc.response.id-echo"], answer=err(-32601, id="9007199254740993"))
+        rules=["jsonrpc.id-type", "jsonrpc.response.id-echo"], answer=any_resp(id="9007199254740993"), basis=must("jsonrpc.response.id-echo"))
     for name, idv in [("bool", "true"), ("object", '{"n":1}'), ("array", "[1]")]:
         vec(f"{r}/n_id-{name}", f"A request whose id is a {name}: id MUST contain a String, Number, or NULL.",
             f'{{"jsonrpc":"2.0","id":{idv},"method":"echo"}}', refused=("jsonrpc.id-type", "/id"),
@@ -289,11 +465,11 @@ def jsonrpc():
     vec(f"{r}/n_method-null", "A request whose method is null.", '{"jsonrpc":"2.0","id":1,"method":null}',
         refused=("jsonrpc.method-type", "/method"), answer=err(-32600, id="null"))
     vec(f"{r}/y_params-array", "By-position params: an Array.", rq(1, "sum", [1, 2]),
-        rules=["jsonrpc.params-type"], answer=err(-32601, id="1"))
+        rules=["jsonrpc.params-type"], answer=any_resp(id="1"), basis=must("jsonrpc.response.id-echo"))
     vec(f"{r}/y_params-object", "By-name params: an Object.", rq(1, "sum", {"a": 1}),
-        rules=["jsonrpc.params-type"], answer=err(-32601, id="1"))
+        rules=["jsonrpc.params-type"], answer=any_resp(id="1"), basis=must("jsonrpc.response.id-echo"))
     vec(f"{r}/y_params-absent", "params MAY be omitted.", rq(1, "sum"),
-        rules=["jsonrpc.params-type"], answer=err(-32601, id="1"))
+        rules=["jsonrpc.params-type"], answer=any_resp(id="1"), basis=must("jsonrpc.response.id-echo"))
     for name, pv in [("string", '"bar"'), ("number", "3"), ("null", "null"), ("bool", "true")]:
         vec(f"{r}/n_params-{name}", f"params is a {name}: if present, params MUST be a Structured value (-32600, not -32602).",
             f'{{"jsonrpc":"2.0","id":1,"method":"sum","params":{pv}}}',
@@ -303,7 +479,7 @@ def jsonrpc():
         answer=err(-32601, id="1"))
     vec(f"{r}/y_pretty-printed", "Whitespace between tokens is insignificant; the codec keeps every member and drops only envelope whitespace.",
         '{\n  "jsonrpc" : "2.0" ,\n  "id" : 1 ,\n  "method" : "echo" ,\n  "params" : { "a" : [ 1 , 2 ] }\n}\n',
-        rules=["jsonrpc.params-type"], answer=err(-32601, id="1"))
+        rules=["jsonrpc.params-type"], answer=any_resp(id="1"), basis=must("jsonrpc.response.id-echo"))
     vec(f"{r}/n_kind-missing", "An object with jsonrpc and id but no method, result or error.",
         '{"jsonrpc":"2.0","id":1}', refused=("jsonrpc.kind-missing", ""), answer=err(-32600, id="null"))
     vec(f"{r}/n_method-with-result", "An object with both method and result: neither a request nor a response.",
@@ -319,12 +495,18 @@ def jsonrpc():
         None, frame_hex=text({"jsonrpc": "2.0", "id": 1, "method": "X"}).encode().hex().replace("58", "ff"),
         refused=("json.utf8", ""), answer=err(-32700, id="null"))
     deep = "[" * 600 + "]" * 600
-    vec(f"{r}/n_depth-limit", "params nested 600 deep: past the codec's nesting limit (RFC 8259 §9 lets a parser set one); refused, never a stack overflow.",
+    vec(f"{r}/i_depth-limit", "params nested 600 deep: past the codec's nesting limit (RFC 8259 §9 lets a parser set one); refused by the codec, never a stack overflow. Valid JSON all the same: a peer without a limit answers it as any request.",
         '{"jsonrpc":"2.0","id":1,"method":"echo","params":' + deep + "}",
-        refused=("json.depth-limit", ""), answer=err(-32700, id="null"))
+        refused=("json.depth-limit", ""), answer=any_of(err(-32700, id="null"), any_resp(id="1")),
+        basis=conv("a depth limit is the receiver's own choice (RFC 8259 §9): -32700 from a peer with one, any response with id 1 from a peer without"),
+        ambiguity=amb("depth limit", "Is a frame nested past a receiver's depth limit a parse error?",
+                      ["RFC 8259 §9: \"An implementation may set limits on the maximum depth of nesting.\"",
+                       "JSON-RPC 2.0 §5.1: -32700 Parse error: \"Invalid JSON was received by the server.\" (600-deep arrays are valid JSON, so a peer without a limit reads a request: \"the Server MUST reply with a Response\", §5)"],
+                      "The codec refuses it (json.depth-limit, its own limit); on a live peer either answer is accepted."))
     vec(f"{r}/i_duplicate-member", "A request with the member id twice: peers disagree on which one wins, so the codec refuses it.",
         '{"jsonrpc":"2.0","id":1,"id":2,"method":"echo"}', refused=("jsonrpc.duplicate-member", "/id"),
-        answer=err(-32600, id="null"),
+        answer=any_of(err(-32600, id="null"), any_resp(id="1"), any_resp(id="2")),
+        basis=conv("RFC 8259 §4: the behaviour of a receiver of duplicate names \"is unpredictable\"; a refusal and either reading are each accepted"),
         ambiguity=amb("RFC 8259 §4", "Is an object with a duplicate member name a valid Request object?",
                       ["RFC 8259 §4: \"The names within an object SHOULD be unique.\"",
                        "RFC 8259 §4: \"When the names within an object are not unique, the behavior of software that receives such an object is unpredictable. Many implementations report the last name/value pair only. Other implementations report an error or fail to parse the object\"",
@@ -332,7 +514,7 @@ def jsonrpc():
                       "Refused as jsonrpc.duplicate-member (-32600): answering id 1 or id 2 would each be wrong for some peer."))
     vec(f"{r}/i_unknown-member", "A request with a member JSON-RPC 2.0 does not define; the codec keeps it, in place, through a round trip.",
         '{"jsonrpc":"2.0","id":1,"method":"echo","x-trace":"abc"}',
-        answer=err(-32601, id="1"),
+        answer=any_resp(id="1"), basis=must("jsonrpc.response.id-echo"),
         ambiguity=amb("unknown members", "May a Request object carry members the specification does not define?",
                       ["JSON-RPC 2.0 §4: \"A rpc call is represented by sending a Request object to a Server. The Request object has the following members:\" (jsonrpc, method, params, id: a closed list)",
                        "JSON-RPC 2.0 says nothing forbids other members, and §3 leaves extensions to rpc.* methods; MCP's schema allows extra members on every message (no additionalProperties: false)."],
@@ -353,9 +535,9 @@ def jsonrpc():
     vec(f"{n}/y_unanswered", "Exchange: a notification, and nothing comes back.", nt("update", [1]),
         answer=NOTHING, reply=None, reply_violations=[], rules=["jsonrpc.notification.no-reply"])
     vec(f"{n}/y_id-null-is-not-a-notification", "\"id\": null makes a request, not a notification (§4.1: a Notification is a Request object without an \"id\" member); a server answers it.",
-        rq(None, "update", [1]), advisories=["jsonrpc.request.id-not-null"], answer=err(-32601, id="null"))
+        rq(None, "update", [1]), advisories=["jsonrpc.request.id-not-null"], answer=any_resp(id="null"), basis=must("jsonrpc.response.id-echo"))
     vec(f"{n}/n_id-null-taken-for-notification", "Exchange: a request with \"id\": null answered with nothing, as if it were a notification (tuff#1938's isNotification = id === undefined || id === null).",
-        rq(None, "update", [1]), advisories=["jsonrpc.request.id-not-null"], answer=err(-32601, id="null"),
+        rq(None, "update", [1]), advisories=["jsonrpc.request.id-not-null"], answer=any_resp(id="null"), basis=must("jsonrpc.response.id-echo"),
         reply=None, reply_violations=["jsonrpc.response.required"])
 
     # -- §5 Response object --------------------------------------------------------
@@ -410,27 +592,27 @@ def jsonrpc():
     # -- exchanges: id echo (§4, §5) -----------------------------------------------
     x = f"{J}/exchange"
     vec(f"{x}/y_id-string-echoed", "Exchange: string id \"1\" answered with \"1\".", rq("1", "echo"),
-        answer=res(id='"1"'), reply=ok("1", "hi"), reply_violations=[], rules=["jsonrpc.response.id-echo"])
+        answer=any_resp(id='"1"'), basis=must("jsonrpc.response.id-echo"), reply=ok("1", "hi"), reply_violations=[], rules=["jsonrpc.response.id-echo"])
     vec(f"{x}/n_id-string-answered-as-number", "Exchange: string id \"1\" answered as number 1 (python-sdk#961): the reply MUST carry the same value.",
-        rq("1", "echo"), answer=res(id='"1"'), reply=ok(1, "hi"), reply_violations=["jsonrpc.response.id-echo"])
+        rq("1", "echo"), answer=any_resp(id='"1"'), basis=must("jsonrpc.response.id-echo"), reply=ok(1, "hi"), reply_violations=["jsonrpc.response.id-echo"])
     vec(f"{x}/n_id-number-answered-as-string", "Exchange: integer id 1 answered as \"1.0\" (AutoCorrode#43).",
-        rq(1, "echo"), answer=res(id="1"), reply=ok("1.0", "hi"), reply_violations=["jsonrpc.response.id-echo"])
+        rq(1, "echo"), answer=any_resp(id="1"), basis=must("jsonrpc.response.id-echo"), reply=ok("1.0", "hi"), reply_violations=["jsonrpc.response.id-echo"])
     vec(f"{x}/n_id-rounded-past-2-53", "Exchange: id 9007199254740993 answered as 9007199254740992 (rounded through a double).",
-        '{"jsonrpc":"2.0","id":9007199254740993,"method":"echo"}', answer=res(id="9007199254740993"),
+        '{"jsonrpc":"2.0","id":9007199254740993,"method":"echo"}', answer=any_resp(id="9007199254740993"), basis=must("jsonrpc.response.id-echo"),
         reply='{"jsonrpc":"2.0","id":9007199254740992,"result":"hi"}', reply_violations=["jsonrpc.response.id-echo"])
     vec(f"{x}/y_id-past-2-53-echoed", "Exchange: id 9007199254740993 echoed exactly.",
-        '{"jsonrpc":"2.0","id":9007199254740993,"method":"echo"}', answer=res(id="9007199254740993"),
+        '{"jsonrpc":"2.0","id":9007199254740993,"method":"echo"}', answer=any_resp(id="9007199254740993"), basis=must("jsonrpc.response.id-echo"),
         reply='{"jsonrpc":"2.0","id":9007199254740993,"result":"hi"}', reply_violations=[], rules=["jsonrpc.response.id-echo"])
     vec(f"{x}/n_id-truncated-32-bit", "Exchange: id 1774232524389 (a Date.now()) answered as 411031141, truncated to 32 bits (vibe-kanban#3232).",
-        rq(1774232524389, "echo"), answer=res(id="1774232524389"), reply=ok(411031141, "hi"),
+        rq(1774232524389, "echo"), answer=any_resp(id="1774232524389"), basis=must("jsonrpc.response.id-echo"), reply=ok(411031141, "hi"),
         reply_violations=["jsonrpc.response.id-echo"])
     vec(f"{x}/n_id-answered-as-null", "Exchange: a readable string id answered with id null (radare2-mcp#68).",
-        rq("abc", "echo"), answer=res(id='"abc"'), reply=fail(None, -32603, "Internal error"),
+        rq("abc", "echo"), answer=any_resp(id='"abc"'), basis=must("jsonrpc.response.id-echo"), reply=fail(None, -32603, "Internal error"),
         reply_violations=["jsonrpc.response.id-echo"])
     vec(f"{x}/n_request-unanswered", "Exchange: a request gets no reply: the Server MUST reply with a Response, except for Notifications.",
-        rq(5, "echo"), answer=res(id="5"), reply=None, reply_violations=["jsonrpc.response.required"])
+        rq(5, "echo"), answer=any_resp(id="5"), basis=must("jsonrpc.response.id-echo"), reply=None, reply_violations=["jsonrpc.response.required"])
     vec(f"{x}/y_error-data-relayed", "Exchange: the error's data (nested) comes back whole; the codec keeps every byte of it for the reader.",
-        rq(2, "pay"), answer=err(-32000, id="2"),
+        rq(2, "pay"), answer=any_resp(id="2"), basis=must("jsonrpc.response.id-echo"),
         reply=fail(2, -32000, "Payment required", {"x402": {"accepts": [{"scheme": "exact", "amount": "1000"}]}}),
         reply_violations=[], rules=["jsonrpc.response.id-echo"])
 
@@ -438,20 +620,20 @@ def jsonrpc():
     b = f"{J}/batch"
     vec(f"{b}/y_requests", "A batch of two requests: an Array of two responses, in any order.",
         [rq(1, "a"), rq(2, "b")], rules=["jsonrpc.batch.respond-array"],
-        answer=batch(err(-32601, id="1"), err(-32601, id="2")))
+        answer=batch(any_resp(id="1"), any_resp(id="2")), basis=must("jsonrpc.batch.respond-array"))
     vec(f"{b}/y_request-and-notification", "A batch of a request and a notification: one response in the Array, none for the notification.",
-        [rq(1, "a"), nt("b")], rules=["jsonrpc.batch.one-response-per-request"], answer=batch(err(-32601, id="1")))
+        [rq(1, "a"), nt("b")], rules=["jsonrpc.batch.one-response-per-request"], answer=batch(any_resp(id="1")), basis=must("jsonrpc.batch.respond-array"))
     vec(f"{b}/y_responses", "A batch of responses (a client answering a server's batch).",
         [ok(1, 1), fail(2, -32601, "Method not found")], sender="server", rules=["jsonrpc.batch.respond-array"])
     vec(f"{b}/n_element-not-object", "A batch whose second element is a number.", "[" + text(rq(1, "a")) + ",2]",
-        refused=("jsonrpc.frame-type", "/1"), answer=batch(err(-32601, id="1"), err(-32600, id="null")))
+        refused=("jsonrpc.frame-type", "/1"), answer=batch(any_resp(id="1"), err(-32600, id="null")))
     vec(f"{b}/n_nested-batch", "A batch holding a batch: elements MUST be Request objects.", "[[" + text(rq(1, "a")) + "]]",
         refused=("jsonrpc.frame-type", "/0"), answer=batch(err(-32600, id="null")))
     vec(f"{b}/y_answered-in-any-order", "Exchange: a batch answered in reverse order: Response objects MAY be returned in any order.",
-        [rq(1, "a"), rq(2, "b")], answer=batch(res(id="1"), res(id="2")),
+        [rq(1, "a"), rq(2, "b")], answer=batch(any_resp(id="1"), any_resp(id="2")), basis=must("jsonrpc.batch.respond-array"),
         reply=[ok(2, "b"), ok(1, "a")], reply_violations=[], rules=["jsonrpc.batch.respond-array"])
     vec(f"{b}/n_notification-in-batch-answered", "Exchange: the notification inside a batch is answered too: MUST NOT reply to a Notification, including those within a batch request.",
-        [rq(1, "a"), nt("b")], answer=batch(res(id="1")),
+        [rq(1, "a"), nt("b")], answer=batch(any_resp(id="1")), basis=must("jsonrpc.batch.respond-array"),
         reply=[ok(1, "a"), fail(None, -32601, "Method not found")], rules=["jsonrpc.notification.no-reply"],
         # The extra response answers no request id: the model reports it against the
         # id rule, since an id-null response cannot be tied to the notification.
@@ -460,7 +642,7 @@ def jsonrpc():
         [nt("a"), nt("b")], answer=NOTHING, reply="[]",
         reply_violations=["jsonrpc.batch-empty"])
     vec(f"{b}/i_request-in-batch-unanswered", "Exchange: one request of a batch gets no response.",
-        [rq(1, "a"), rq(2, "b")], answer=batch(res(id="1"), res(id="2")),
+        [rq(1, "a"), rq(2, "b")], answer=batch(any_resp(id="1"), any_resp(id="2")), basis=must("jsonrpc.batch.respond-array"),
         reply=[ok(1, "a")], reply_violations=[],
         rules=["jsonrpc.batch.one-response-per-request", "jsonrpc.response.required"],
         ambiguity=amb("A17", "Is a missing response inside a batch reply a MUST or a SHOULD violation?",
@@ -497,13 +679,18 @@ def mcp(rev):
                       "Not an MCP violation (the schema's integer); reported at SHOULD NOT as jsonrpc.request.id-no-fraction. The reply must echo the same value; 1 and 1.0 are the same number to wirecheck's id matching."))
     vec(f"{d}/n_params-array", "By-position params: MCP params are always an object.",
         rq(1, first, []), violations=["mcp.base.params-object"] + (["mcp.r5.meta.required-fields"] if not pre5 else []),
-        answer=err(-32602, -32600))
+        # 2026-07-28 basic/index: "A request missing any required field is malformed; the server
+        # MUST reject it with JSON-RPC error code -32602" (no params, so no _meta).
+        answer=err(-32602, -32600) if pre5 else err(-32602, id="1"), basis=None if pre5 else must("mcp.r5.meta.missing-required"))
     vec(f"{d}/n_notification-with-id", f"notifications/cancelled sent with an id (ruby_llm-mcp#74 did so for notifications/initialized): Notifications MUST NOT include an ID.",
         rq(3, "notifications/cancelled", {"requestId": 1}),
         violations=["mcp.base.notification-no-id"] + ([] if pre5 else ["mcp.r5.meta.required-fields"]),
-        answer=err(-32601, -32600))
+        # Up to 2025-11-25 the rule binds the sender; the receiver answers a request (it has an
+        # id) with some error. 2026-07-28: no _meta, so -32602 at MUST (basic/index).
+        answer=any_err(id="3") if pre5 else err(-32602, id="3"),
+        basis=conv(C_ERROR) if pre5 else must("mcp.r5.meta.missing-required"))
     vec(f"{d}/y_unknown-members-kept", "Unknown members at the top level, in params and in params._meta: kept in place by the codec (agentgateway#445 stripped _meta).",
-        text(mreq(rev, 1, first, {"cursor": "c1", "_meta": {"com.example/trace": "t"}})).replace('{"jsonrpc":"2.0",', '{"jsonrpc":"2.0","x-vendor":{"k":[1,2]},', 1),
+        text(mreq(rev, 1, first, {"_meta": {"com.example/trace": "t"}})).replace('{"jsonrpc":"2.0",', '{"jsonrpc":"2.0","x-vendor":{"k":[1,2]},', 1),
         rules=["mcp.base.id-type"], answer=res("tools", id="1"))
     vec(f"{d}/y_error-response", "An error response.", fail(1, -32601, "Method not found"), sender="server",
         rules=["jsonrpc.error-code"])
@@ -573,7 +760,7 @@ def mcp(rev):
     vec(f"{x}/n_request-unanswered", "Exchange: a request that gets no reply.", mreq(rev, 4, first),
         answer=res("tools", id="4"), reply=None, reply_violations=["jsonrpc.response.required"])
     vec(f"{x}/y_error-data-relayed", "Exchange: the error's nested data arrives whole (error data dropped by typescript-sdk#774, langchain4j#6277).",
-        mreq(rev, 2, "tools/call", {"name": "pay"}), answer=err(-32603, id="2"),
+        mreq(rev, 2, "tools/call", {"name": "pay"}), answer=any_resp(id="2"), basis=must("jsonrpc.response.required"),
         reply=fail(2, -32603, "Internal error", {"upstream": {"status": 502, "body": "bad gateway"}}),
         reply_violations=[], rules=[errrule])
     vec(f"{x}/y_unknown-result-members-relayed", "Exchange: a result with members the schema does not know and a result _meta: kept for the reader (OpenHands#4776 dropped them).",
@@ -586,7 +773,7 @@ def mcp(rev):
     if pre5:
         vec(f"{L}/y_initialize", "The initialize request: protocol version, capabilities, client info.",
             rq(0, "initialize", init_params(rev)), rules=["mcp.lifecycle.client-sends-initialize"],
-            answer=res("protocolVersion", "capabilities", "serverInfo", id="0"))
+            answer=res("protocolVersion", "capabilities", "serverInfo", id="0"), basis=must("mcp.lifecycle.server-responds"))
         vec(f"{L}/n_initialize-without-params", "initialize with no params.", rq(0, "initialize"),
             violations=["mcp.lifecycle.client-sends-initialize"], rules=["mcp.schema.request-params"], answer=err(-32602))
         vec(f"{L}/n_initialize-without-client-info", "initialize without clientInfo (REQUIRED by the schema).",
@@ -598,21 +785,22 @@ def mcp(rev):
         vec(f"{L}/y_initialized", "The initialized notification, after the initialize response.",
             nt("notifications/initialized"), rules=["mcp.lifecycle.initialized-notification"], answer=NOTHING)
         vec(f"{L}/n_initialized-with-id", "notifications/initialized sent with an id (ruby_llm-mcp#74 \"for compatibility\").",
-            rq(1, "notifications/initialized"), violations=["mcp.base.notification-no-id"], answer=err(-32601, -32600))
+            rq(1, "notifications/initialized"), violations=["mcp.base.notification-no-id"], answer=any_err(id="1"), basis=conv(C_ERROR))
         vec(f"{L}/y_initialize-result", "Exchange: initialize answered with the same version, capabilities and server info.",
-            rq(0, "initialize", init_params(rev)), answer=res("protocolVersion", "capabilities", "serverInfo", id="0"),
+            rq(0, "initialize", init_params(rev)), answer=res("protocolVersion", "capabilities", "serverInfo", id="0"), basis=must("mcp.lifecycle.server-responds"),
             reply=ok(0, init_result(rev)), reply_violations=[], rules=["mcp.lifecycle.server-responds"])
         vec(f"{L}/n_initialize-result-without-server-info", "Exchange: initialize answered without serverInfo.",
-            rq(0, "initialize", init_params(rev)), answer=res("protocolVersion", "capabilities", "serverInfo", id="0"),
+            rq(0, "initialize", init_params(rev)), answer=res("protocolVersion", "capabilities", "serverInfo", id="0"), basis=must("mcp.lifecycle.server-responds"),
             reply=ok(0, init_result(rev, serverInfo=None)), reply_violations=["mcp.lifecycle.server-responds"],
             rules=["mcp.schema.result"])
         vec(f"{L}/y_version-negotiated-down", "Exchange: the client asks for a version the server does not support; the server MUST respond with another version it supports.",
             rq(0, "initialize", init_params(rev, protocolVersion="2099-01-01")),
-            answer=res("protocolVersion", "capabilities", "serverInfo", id="0"),
+            answer=res("protocolVersion", "capabilities", "serverInfo", id="0"), basis=must("mcp.lifecycle.version-server"),
             reply=ok(0, init_result(rev)), reply_violations=[], rules=["mcp.lifecycle.version-server"])
         vec(f"{L}/i_version-unsupported-error", "Exchange: an unsupported protocolVersion answered with -32602 and data.supported instead of a result.",
             rq(0, "initialize", init_params(rev, protocolVersion="1.0.0")),
-            answer=res("protocolVersion", "capabilities", "serverInfo", id="0"),
+            answer=any_of(res("protocolVersion", "capabilities", "serverInfo", id="0"), err(-32602, id="0", data=["supported"])),
+            basis=conv("A7: the MUST text asks for a result with another version, the lifecycle example shows -32602 with data.supported; both are accepted"),
             reply=fail(0, -32602, "Unsupported protocol version", {"supported": [rev], "requested": "1.0.0"}),
             reply_violations=[], rules=["mcp.lifecycle.version-server"],
             ambiguity=amb("A7", "Is an unsupported version answered with a result or an error?",
@@ -620,50 +808,52 @@ def mcp(rev):
                            "basic/lifecycle §Error Handling example: {\"code\": -32602, \"message\": \"Unsupported protocol version\", \"data\": {\"supported\": [\"2024-11-05\"], \"requested\": \"1.0.0\"}}"],
                           "Both are accepted (no violation); the expected answer records the MUST text's preference, a result with another version."))
         vec(f"{L}/y_ping-before-initialized", "A ping before initialization completes: the one request allowed early.",
-            rq("p0", "ping"), rules=["mcp.lifecycle.client-pre-init-requests"], answer=res(id='"p0"', example={}))
+            rq("p0", "ping"), rules=["mcp.lifecycle.client-pre-init-requests"], answer=res(id='"p0"', example={}),
+            basis=must("mcp.ping.respond"))
     else:
         vec(f"{L}/y_discover", "server/discover: the R5 replacement for initialize; carries only _meta.",
             mreq(rev, 1, "server/discover"), rules=["mcp.r5.discover.required"],
-            answer=res("supportedVersions", "capabilities", "resultType", "ttlMs", "cacheScope", id="1"))
+            answer=res("supportedVersions", "capabilities", "resultType", "ttlMs", "cacheScope", id="1"), basis=must("mcp.r5.discover.required"))
         vec(f"{L}/y_discover-result", "Exchange: server/discover answered with the supported versions.",
             mreq(rev, 1, "server/discover"),
-            answer=res("supportedVersions", "capabilities", "resultType", "ttlMs", "cacheScope", id="1"),
+            answer=res("supportedVersions", "capabilities", "resultType", "ttlMs", "cacheScope", id="1"), basis=must("mcp.r5.discover.required"),
             reply=mres(rev, 1, {"supportedVersions": [R5, "2025-11-25"], "capabilities": {"tools": {}},
                                 "_meta": {"io.modelcontextprotocol/serverInfo": SERVER_INFO}}, cacheable=True),
             reply_violations=[], rules=["mcp.r5.discover.required", "mcp.r5.meta.server-info"])
         vec(f"{L}/n_discover-unanswered-method", "Exchange: server/discover answered -32601: servers MUST implement it.",
-            mreq(rev, 1, "server/discover"), answer=res("supportedVersions", id="1"),
+            mreq(rev, 1, "server/discover"), answer=res("supportedVersions", "capabilities", id="1"), basis=must("mcp.r5.discover.required"),
             reply=fail(1, -32601, "Method not found"), reply_violations=["mcp.r5.discover.required"])
         vec(f"{L}/n_initialize-gone", "A legacy initialize sent to a 2026-07-28 server: the method no longer exists; a modern server SHOULD name its versions in the error.",
             rq(0, "initialize", init_params("2025-11-25")), violations=["mcp.r5.meta.required-fields"],
             advisories=["mcp.method.other-revision"], rules=["mcp.r5.legacy-initialize-error"],
-            answer=err(-32601, -32602, -32022, id="0"))
+            answer=any_resp(id="0"),
+            basis=conv("2026-07-28 basic/versioning §Backward Compatibility: to a legacy client a modern server rejects initialize and \"the exact code is implementation-defined\", while a dual-era server \"answers initialize\"; either response is accepted"))
         vec(f"{L}/n_missing-protocol-version", "A request without _meta io.modelcontextprotocol/protocolVersion: malformed; -32602.",
             rq(1, "tools/list", {"_meta": {"io.modelcontextprotocol/clientCapabilities": {}}}),
-            violations=["mcp.r5.meta.required-fields"], rules=["mcp.r5.meta.missing-required"], answer=err(-32602, id="1"))
+            violations=["mcp.r5.meta.required-fields"], rules=["mcp.r5.meta.missing-required"], answer=err(-32602, id="1"), basis=must("mcp.r5.meta.missing-required"))
         vec(f"{L}/n_missing-client-capabilities", "A request without _meta io.modelcontextprotocol/clientCapabilities: malformed; -32602.",
             rq(1, "tools/list", {"_meta": {"io.modelcontextprotocol/protocolVersion": R5}}),
-            violations=["mcp.r5.meta.required-fields"], rules=["mcp.r5.meta.missing-required"], answer=err(-32602, id="1"))
+            violations=["mcp.r5.meta.required-fields"], rules=["mcp.r5.meta.missing-required"], answer=err(-32602, id="1"), basis=must("mcp.r5.meta.missing-required"))
         vec(f"{L}/n_missing-params", "A request with no params at all: _meta is required on every request.",
-            rq(1, "tools/list"), violations=["mcp.r5.meta.required-fields"], answer=err(-32602, id="1"))
+            rq(1, "tools/list"), violations=["mcp.r5.meta.required-fields"], answer=err(-32602, id="1"), basis=must("mcp.r5.meta.missing-required"))
         vec(f"{L}/n_missing-meta-answered-with-result", "Exchange: a request without the per-request _meta answered with a result: the server MUST reject it with -32602.",
-            rq(1, "tools/list", {}), violations=["mcp.r5.meta.required-fields"], answer=err(-32602, id="1"),
+            rq(1, "tools/list", {}), violations=["mcp.r5.meta.required-fields"], answer=err(-32602, id="1"), basis=must("mcp.r5.meta.missing-required"),
             reply=mres(rev, 1, {"tools": []}, cacheable=True), reply_violations=["mcp.r5.meta.missing-required"])
         vec(f"{L}/y_missing-meta-answered-32602", "Exchange: a request without the per-request _meta answered with -32602.",
-            rq(1, "tools/list", {}), violations=["mcp.r5.meta.required-fields"], answer=err(-32602, id="1"),
+            rq(1, "tools/list", {}), violations=["mcp.r5.meta.required-fields"], answer=err(-32602, id="1"), basis=must("mcp.r5.meta.missing-required"),
             reply=fail(1, -32602, "Missing io.modelcontextprotocol/protocolVersion"), reply_violations=[],
             rules=["mcp.r5.meta.missing-required"])
         old = mreq(rev, 1, "tools/list", {"_meta": {"io.modelcontextprotocol/protocolVersion": "1900-01-01"}})
         vec(f"{L}/y_unsupported-version-answered-32022", "Exchange: an unsupported version answered with -32022 and data.supported (basic/versioning example).",
-            old, answer=err(-32022, id="1", data=["supported", "requested"]),
+            old, answer=err(-32022, id="1", data=["supported", "requested"]), basis=must("mcp.r5.version.unsupported"),
             reply=fail(1, -32022, "Unsupported protocol version", {"supported": [R5, "2025-11-25"], "requested": "1900-01-01"}),
             reply_violations=[], rules=["mcp.r5.version.unsupported", "mcp.error.code.unsupported-version"])
         vec(f"{L}/n_unsupported-version-answered-32602", "Exchange: an unsupported version answered with -32602 (the pre-2026 habit): MUST be UnsupportedProtocolVersionError.",
-            old, answer=err(-32022, id="1", data=["supported", "requested"]),
+            old, answer=err(-32022, id="1", data=["supported", "requested"]), basis=must("mcp.r5.version.unsupported"),
             reply=fail(1, -32602, "Unsupported protocol version", {"supported": [R5]}),
             reply_violations=["mcp.r5.version.unsupported"])
         vec(f"{L}/n_unsupported-version-answered-with-result", "Exchange: an unsupported version answered with a result, as if it were supported.",
-            old, answer=err(-32022, id="1", data=["supported", "requested"]),
+            old, answer=err(-32022, id="1", data=["supported", "requested"]), basis=must("mcp.r5.version.unsupported"),
             reply=mres(rev, 1, {"tools": []}, cacheable=True), reply_violations=["mcp.r5.version.unsupported"])
         vec(f"{L}/y_client-info", "A request identifying its client in _meta (SHOULD).",
             mreq(rev, 1, "tools/list", {"_meta": {"io.modelcontextprotocol/clientInfo": CLIENT_INFO}}),
@@ -674,14 +864,15 @@ def mcp(rev):
     two = [mreq(rev, 1, "tools/list"), mreq(rev, 2, "prompts/list")]
     if i == 0:
         vec(f"{B}/i_batch", "A batch under 2024-11-05, which never mentions batches.", two,
-            advisories=["mcp.batch.none-r1"], answer=batch(res("tools", id="1"), res("prompts", id="2")),
+            advisories=["mcp.batch.none-r1"], answer=any_of(batch(any_resp(id="1"), any_resp(id="2")), any_err()),
+            basis=conv("A5: 2024-11-05 neither allows nor forbids batches; answering per element and refusing the batch are both accepted"),
             ambiguity=amb("A5 (2024-11-05)", "May a 2024-11-05 peer send a JSON-RPC batch?",
                           ["basic/messages: \"All messages in MCP **MUST** follow the JSON-RPC 2.0 specification.\" and JSON-RPC 2.0 §6: \"the Client MAY send an Array filled with Request objects.\"",
                            "The 2024-11-05 schema's `JSONRPCMessage` has no array member, and 2025-03-26 basic/lifecycle calls earlier versions ones \"that do not explicitly support JSON-RPC batches\"."],
                           "Not a MUST violation; reported at SHOULD NOT as mcp.batch.none-r1. A receiver may answer per element or refuse."))
     elif i == 1:
         vec(f"{B}/y_batch-requests", "A batch of requests: implementations MUST support receiving JSON-RPC batches.",
-            two, rules=["mcp.batch.must-receive"], answer=batch(res("tools", id="1"), res("prompts", id="2")))
+            two, rules=["mcp.batch.must-receive"], answer=batch(any_resp(id="1"), any_resp(id="2")), basis=must("jsonrpc.batch.respond-array"))
         vec(f"{B}/y_batch-notifications", "A batch of notifications: nothing comes back.",
             [nt("notifications/initialized"), nt("notifications/roots/list_changed")],
             rules=["mcp.batch.must-receive"], answer=NOTHING)
@@ -689,36 +880,37 @@ def mcp(rev):
             [ok(1, {}), ok(2, {"roots": []})], rules=["mcp.batch.http-post-body-r2"], answer=NOTHING)
         vec(f"{B}/n_batch-with-initialize", "initialize inside a batch: The initialize request MUST NOT be part of a JSON-RPC batch.",
             [rq(0, "initialize", init_params(rev)), rq(1, "tools/list")],
-            violations=["mcp.batch.initialize-not-in-batch"], answer=batch(err(-32600, id="0"), err(-32600, -32601, id="1")))
+            violations=["mcp.batch.initialize-not-in-batch"],
+            answer=any_of(batch(any_err(id="0"), any_resp(id="1")), any_err()), basis=conv(C_ERROR))
         vec(f"{B}/n_batch-mixed-requests-and-responses", "An array mixing a request and a response: 2025-03-26 allows an array of requests/notifications or an array of responses, not both.",
             [rq(1, "tools/list"), ok(7, {})], violations=["mcp.batch.http-post-body-r2"],
-            answer=batch(res("tools", id="1")))
+            answer=any_of(batch(any_resp(id="1")), any_err()), basis=conv(C_ERROR))
         vec(f"{B}/y_batch-answered", "Exchange: a batch answered with an array of responses.",
-            two, answer=batch(res("tools", id="1"), res("prompts", id="2")),
+            two, answer=batch(any_resp(id="1"), any_resp(id="2")), basis=must("jsonrpc.batch.respond-array"),
             reply=[ok(1, {"tools": []}), ok(2, {"prompts": []})], reply_violations=[], rules=["mcp.batch.must-receive"])
         vec(f"{B}/y_batch-answered-partially", "Exchange: a batch of two requests answered with one response (SHOULD: one Response object per Request object).",
-            two, answer=batch(res("tools", id="1"), res("prompts", id="2")),
+            two, answer=batch(any_resp(id="1"), any_resp(id="2")), basis=must("jsonrpc.batch.respond-array"),
             reply=[ok(1, {"tools": []})], reply_violations=[], reply_advisories=["jsonrpc.batch.one-response-per-request"])
         vec(f"{B}/y_batch-answered-not-array", "Exchange: a batch of one request answered with a single response, not an Array (the Server should respond with an Array).",
-            [mreq(rev, 1, "tools/list")], answer=batch(res("tools", id="1")),
+            [mreq(rev, 1, "tools/list")], answer=batch(any_resp(id="1")), basis=must("jsonrpc.batch.respond-array"),
             reply=ok(1, {"tools": []}), reply_violations=[], reply_advisories=["jsonrpc.batch.respond-array"])
         vec(f"{B}/n_batch-rejected", "Exchange: a batch rejected as a whole with -32600 (python-sdk#934): 2025-03-26 implementations MUST support receiving batches.",
-            two, answer=batch(res("tools", id="1"), res("prompts", id="2")),
+            two, answer=batch(any_resp(id="1"), any_resp(id="2")), basis=must("jsonrpc.batch.respond-array"),
             reply=fail(None, -32600, "Batches are not supported"), reply_violations=["mcp.batch.must-receive"])
     else:
         vec(f"{B}/n_batch", f"A batch under {rev}: JSON-RPC batching was removed in 2025-06-18.",
-            two, violations=["mcp.batch.removed"], answer=err(-32600, -32700),
+            two, violations=["mcp.batch.removed"], answer=any_err(), basis=must("mcp.batch.accepted-after-removal"),
             rules=["mcp.batch.accepted-after-removal"])
         vec(f"{B}/n_batch-of-notifications", f"A batch of notifications under {rev}.",
             [nt("notifications/cancelled", {"requestId": 1}), nt("notifications/cancelled", {"requestId": 2})],
-            violations=["mcp.batch.removed"], answer=err(-32600, -32700))
+            violations=["mcp.batch.removed"], answer=any_of(NOTHING, any_err()), basis=must("mcp.batch.accepted-after-removal"))
         vec(f"{B}/y_batch-refused", "Exchange: a batch refused with one -32600 error and no id (go-sdk#451 for 2025-06-18 on).",
-            two, violations=["mcp.batch.removed"], answer=err(-32600, -32700),
+            two, violations=["mcp.batch.removed"], answer=any_err(), basis=must("mcp.batch.accepted-after-removal"),
             reply='{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Batches are not supported"}}' if i == 2 else
                   '{"jsonrpc":"2.0","error":{"code":-32600,"message":"Batches are not supported"}}',
             reply_violations=[], rules=["mcp.batch.accepted-after-removal"])
         vec(f"{B}/n_batch-accepted", "Exchange: a batch accepted and answered element by element after batching was removed (quarkus-mcp-server#723).",
-            two, violations=["mcp.batch.removed"], answer=err(-32600, -32700),
+            two, violations=["mcp.batch.removed"], answer=any_err(), basis=must("mcp.batch.accepted-after-removal"),
             reply=[mres(rev, 1, {"tools": []}, cacheable=True), mres(rev, 2, {"prompts": []}, cacheable=True)],
             reply_violations=["mcp.batch.removed"], advisories=[], rules=["mcp.batch.accepted-after-removal"])
 
@@ -726,19 +918,19 @@ def mcp(rev):
     P = f"{base}/ping"
     if pre5:
         vec(f"{P}/y_ping", "A ping: the receiver MUST respond promptly with an empty response.", rq("123", "ping"),
-            rules=["mcp.ping.respond"], answer=res(id='"123"', example={}))
+            rules=["mcp.ping.respond"], answer=res(id='"123"', example={}), basis=must("mcp.ping.respond"))
         vec(f"{P}/y_ping-from-server", "A ping from the server: either side may ping.", rq(7, "ping"),
             sender="server", rules=["mcp.ping.respond"])
         vec(f"{P}/y_ping-answered", "Exchange: ping answered with {}.", rq("123", "ping"),
-            answer=res(id='"123"', example={}), reply=ok("123", {}), reply_violations=[], rules=["mcp.ping.respond"])
+            answer=res(id='"123"', example={}), basis=must("mcp.ping.respond"), reply=ok("123", {}), reply_violations=[], rules=["mcp.ping.respond"])
         vec(f"{P}/y_ping-answered-with-meta", "Exchange: ping answered with a result holding only _meta (A14: EmptyResult allows _meta).",
-            rq("123", "ping"), answer=res(id='"123"', example={}), reply=ok("123", {"_meta": {"com.example/t": 1}}),
+            rq("123", "ping"), answer=res(id='"123"', example={}), basis=must("mcp.ping.respond"), reply=ok("123", {"_meta": {"com.example/t": 1}}),
             reply_violations=[], rules=["mcp.ping.respond"])
         vec(f"{P}/n_ping-answered-with-error", "Exchange: ping answered with -32601: the receiver MUST respond with an empty response.",
-            rq("123", "ping"), answer=res(id='"123"', example={}), reply=fail("123", -32601, "Method not found"),
+            rq("123", "ping"), answer=res(id='"123"', example={}), basis=must("mcp.ping.respond"), reply=fail("123", -32601, "Method not found"),
             reply_violations=["mcp.ping.respond"])
         vec(f"{P}/n_ping-answered-with-null", "Exchange: ping answered with \"result\": null.",
-            rq("123", "ping"), answer=res(id='"123"', example={}), reply=ok("123", None),
+            rq("123", "ping"), answer=res(id='"123"', example={}), basis=must("mcp.ping.respond"), reply=ok("123", None),
             rules=["mcp.ping.respond"], reply_violations=["mcp.base.result-object"])
     else:
         vec(f"{P}/y_ping-gone", "ping sent to a 2026-07-28 server: removed (changelog major #5); the request is well formed, the server answers -32601.",
@@ -832,10 +1024,10 @@ def mcp(rev):
             violations=["mcp.error.code.missing-client-capability"])
         nf = mreq(rev, 5, "resources/read", {"uri": "file:///nonexistent.txt"})
         vec(f"{E}/y_resource-not-found-answered-32602", "Exchange: a missing resource answered with -32602 (MUST from 2026-07-28).",
-            nf, answer=err(-32602, id="5"), reply=fail(5, -32602, "Resource not found", {"uri": "file:///nonexistent.txt"}),
+            nf, answer=err(-32602, id="5"), basis=must("mcp.error.code.resource-not-found-32602"), reply=fail(5, -32602, "Resource not found", {"uri": "file:///nonexistent.txt"}),
             reply_violations=[], rules=["mcp.error.code.resource-not-found-32602"])
         vec(f"{E}/n_resource-not-found-answered-32002", "Exchange: a missing resource answered with the retired -32002: from 2026-07-28 servers MUST return -32602.",
-            nf, answer=err(-32602, id="5"), reply=rnf,
+            nf, answer=err(-32602, id="5"), basis=must("mcp.error.code.resource-not-found-32602"), reply=rnf,
             reply_violations=["mcp.error.retired-codes", "mcp.error.code.resource-not-found-32602"])
     if i == 3:
         vec(f"{E}/y_url-elicitation-required", "-32042 with data.elicitations, each URL mode with an elicitationId.",
@@ -850,8 +1042,18 @@ def mcp(rev):
     T = f"{base}/tools"
     vec(f"{T}/y_list", "tools/list.", mreq(rev, 1, "tools/list"), rules=["mcp.schema.request-params"],
         answer=res("tools", id="1"))
-    vec(f"{T}/y_list-with-cursor", "tools/list with a pagination cursor.", mreq(rev, 1, "tools/list", {"cursor": "page-2"}),
+    vec(f"{T}/y_list-with-cursor", "tools/list with a pagination cursor the server issued: `page-2` stands for a nextCursor the peer returned (needs.cursor); the runner binds it or reports the vector not applicable.",
+        mreq(rev, 1, "tools/list", {"cursor": "page-2"}),
         rules=["mcp.schema.request-params"], answer=res("tools", id="1"))
+    # Every revision's server/utilities/pagination §Error Handling: "Invalid cursors SHOULD
+    # result in an error with code -32602 (Invalid params)." The model's rule starts at
+    # 2025-03-26 though 2024-11-05 has the same sentence; until it is extended the
+    # 2024-11-05 answer is recorded as a convention quoting it.
+    vec(f"{T}/y_list-with-invalid-cursor", "tools/list with a cursor the server never issued: Invalid cursors SHOULD result in an error with code -32602 (a result warns, never fails).",
+        mreq(rev, 1, "tools/list", {"cursor": "wirecheck-never-issued"}), rules=["mcp.schema.request-params"],
+        answer=err(-32602, id="1"), needs={"capability": "tools"},
+        basis=must("mcp.error.invalid-cursor") if i >= 1 else conv(
+            "2024-11-05 server/utilities/pagination §Error Handling: \"Invalid cursors **SHOULD** result in an error with code -32602 (Invalid params).\" (SHOULD; the model's mcp.error.invalid-cursor starts at 2025-03-26)"))
     vec(f"{T}/y_call", "tools/call with a name and arguments.",
         mreq(rev, 2, "tools/call", {"name": "echo", "arguments": {"text": "hi"}}), rules=["mcp.schema.request-params"],
         answer=res("content", id="2"))
@@ -940,7 +1142,8 @@ def mcp(rev):
         vec(f"{T}/n_list-result-without-cache-hints", "Exchange: a 2026-07-28 tools/list result without ttlMs and cacheScope.",
             mreq(rev, 1, "tools/list"), answer=res("tools", id="1"), reply=mres(rev, 1, {"tools": []}),
             reply_violations=["mcp.schema.result"])
-    vec(f"{T}/y_list-changed", "notifications/tools/list_changed from the server.", nt("notifications/tools/list_changed"),
+    vec(f"{T}/y_list-changed", "notifications/tools/list_changed from the server" + ("." if pre5 else ", on a subscriptions/listen stream: it carries the subscription id in _meta."),
+        nt("notifications/tools/list_changed", None if pre5 else dict(SUB_META)),
         sender="server", rules=["mcp.method.direction"])
     vec(f"{T}/y_list-changed-from-client", "notifications/tools/list_changed sent by a client: a server-to-client notification in the wrong direction (reported at SHOULD NOT); no reply.",
         nt("notifications/tools/list_changed"), advisories=["mcp.method.direction"], answer=NOTHING)
@@ -970,7 +1173,7 @@ def mcp(rev):
         mreq(rev, 1, "resources/list"), answer=res("resources", id="1"),
         reply=mres(rev, 1, {"resources": [{"name": "a.txt"}]}, cacheable=True), reply_violations=["mcp.schema.result"])
     vec(f"{S}/y_updated", "notifications/resources/updated from the server.",
-        nt("notifications/resources/updated", {"uri": "file:///a.txt"}), sender="server",
+        nt("notifications/resources/updated", {"uri": "file:///a.txt", **({} if pre5 else SUB_META)}), sender="server",
         rules=["mcp.schema.request-params"])
     vec(f"{S}/n_updated-without-uri", "notifications/resources/updated without uri.",
         nt("notifications/resources/updated", {}), sender="server", violations=["mcp.schema.request-params"])
@@ -981,9 +1184,15 @@ def mcp(rev):
         vec(f"{S}/y_subscribe-gone", "resources/subscribe sent to a 2026-07-28 server: replaced by subscriptions/listen; answered -32601.",
             mreq(rev, 3, "resources/subscribe", {"uri": "file:///a.txt"}), advisories=["mcp.method.other-revision"],
             answer=err(-32601, id="3"))
-        vec(f"{S}/y_subscriptions-listen", "subscriptions/listen for resource list changes.",
+        # basic/patterns/subscriptions §Acknowledgment: the server "MUST send
+        # notifications/subscriptions/acknowledged as the first message carrying the
+        # subscription's ID in _meta"; the result comes only when the stream is torn down.
+        vec(f"{S}/y_subscriptions-listen", "subscriptions/listen for resource list changes: the server first sends notifications/subscriptions/acknowledged with the subscription id in _meta and keeps the request open (no result until teardown).",
             mreq(rev, 4, "subscriptions/listen", {"notifications": {"resourcesListChanged": True}}),
-            rules=["mcp.schema.request-params"], answer=res("resultType", id="4"))
+            rules=["mcp.schema.request-params"],
+            answer={"stream": {"notification": "notifications/subscriptions/acknowledged",
+                               "meta_required": ["io.modelcontextprotocol/subscriptionId"]}},
+            basis=must("mcp.r5.subscription-id-meta"), needs={"capability": "resources"})
         vec(f"{S}/n_subscriptions-listen-without-notifications", "subscriptions/listen without notifications (REQUIRED).",
             mreq(rev, 4, "subscriptions/listen", {}), violations=["mcp.schema.request-params"], answer=err(-32602, id="4"))
         vec(f"{S}/y_acknowledged", "notifications/subscriptions/acknowledged carrying the subscription id in _meta.",
@@ -1078,8 +1287,13 @@ def mcp(rev):
         vec(f"{O}/y_tasks-get-unknown", f"tasks/get under {rev}: a 2025-11-25 method (reported at SHOULD NOT); answered -32601.",
             mreq(rev, 1, "tasks/get", {"taskId": "t1"}), advisories=["mcp.method.other-revision"], answer=err(-32601, id="1"))
     if i == 3:
-        vec(f"{O}/y_tasks-get", "tasks/get with a taskId.", mreq(rev, 1, "tasks/get", {"taskId": "t1"}),
+        vec(f"{O}/y_tasks-get", "tasks/get with a taskId the receiver created: `t1` stands for a task the peer issued (needs.task); task ids \"MUST be generated by the receiver\".",
+            mreq(rev, 1, "tasks/get", {"taskId": "t1"}),
             rules=["mcp.schema.request-params"], answer=res("taskId", "status", "createdAt", "lastUpdatedAt", "ttl", id="1"))
+        vec(f"{O}/y_tasks-get-nonexistent", "tasks/get for a taskId the receiver never created: Receivers MUST return -32602 for an invalid or nonexistent taskId.",
+            mreq(rev, 1, "tasks/get", {"taskId": "wirecheck-never-issued"}), rules=["mcp.schema.request-params"],
+            answer=err(-32602, id="1"), needs={"capability": "tasks"},
+            basis=conv("2025-11-25 basic/utilities/tasks §Error Handling: \"Receivers **MUST** return standard JSON-RPC errors for the following protocol error cases: Invalid or nonexistent `taskId` in `tasks/get`, `tasks/result`, or `tasks/cancel`: `-32602` (Invalid params)\" (a MUST the model has no rule for yet: weighed as a convention until it does)"))
         vec(f"{O}/n_tasks-get-without-task-id", "tasks/get without taskId.", mreq(rev, 1, "tasks/get", {}),
             violations=["mcp.schema.request-params"], answer=err(-32602, id="1"))
     if i >= 2 and pre5:

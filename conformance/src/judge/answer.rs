@@ -14,8 +14,10 @@ use crate::vectors::Answer;
 pub fn answer_codes(answer: &Answer) -> Vec<i64> {
     match answer {
         Answer::Error { codes, .. } => codes.clone(),
-        Answer::Batch(items) => items.iter().flat_map(answer_codes).collect(),
-        Answer::Nothing | Answer::Result { .. } => Vec::new(),
+        Answer::Batch(items) | Answer::AnyOf(items) => {
+            items.iter().flat_map(answer_codes).collect()
+        }
+        Answer::Nothing | Answer::Result { .. } | Answer::Stream { .. } => Vec::new(),
     }
 }
 
@@ -23,7 +25,7 @@ pub fn answer_codes(answer: &Answer) -> Vec<i64> {
 fn pinned(answer: &Answer) -> Option<&str> {
     match answer {
         Answer::Error { id, .. } | Answer::Result { id, .. } => id.as_deref(),
-        Answer::Nothing | Answer::Batch(_) => None,
+        Answer::Nothing | Answer::Batch(_) | Answer::AnyOf(_) | Answer::Stream { .. } => None,
     }
 }
 
@@ -34,6 +36,21 @@ fn pinned(answer: &Answer) -> Option<&str> {
 /// # Errors
 /// What does not fit, in words.
 pub fn answer_fits(frame: &Frame<'_>, answer: &Answer) -> Result<(), String> {
+    // Any of several answers suits the frame when one of them does.
+    if let Answer::AnyOf(items) = answer {
+        let errors: Vec<String> = items
+            .iter()
+            .filter_map(|a| answer_fits(frame, a).err())
+            .collect();
+        return if errors.len() < items.len() {
+            Ok(())
+        } else {
+            Err(format!(
+                "no alternative suits the frame: {}",
+                errors.join("; ")
+            ))
+        };
+    }
     fn one(m: &Message<'_>, answer: &Answer) -> Result<(), String> {
         match (m, answer) {
             (Message::Notification(_), Answer::Nothing) => Ok(()),
@@ -41,6 +58,7 @@ pub fn answer_fits(frame: &Frame<'_>, answer: &Answer) -> Result<(), String> {
             (Message::Request(_), Answer::Nothing | Answer::Batch(_)) => {
                 Err("a request must be answered with one response".into())
             }
+            (Message::Request(_), Answer::Stream { .. }) => Ok(()),
             (Message::Request(r), _) => match pinned(answer) {
                 Some(id) if id != r.id.raw() => Err(format!(
                     "the answer carries id {id}, the request {}",
@@ -85,11 +103,52 @@ pub fn answer_fits(frame: &Frame<'_>, answer: &Answer) -> Result<(), String> {
 /// describes: the kind of response, an acceptable error code, the pinned id,
 /// the members `error.data` or `result` must carry; a batch answer in any order
 /// (JSON-RPC 2.0 §6). The spec's `example` result is illustrative, not compared.
+/// A stream answer needs the peer's own frames too: see [`observed_fits`].
 ///
 /// # Errors
 /// Each way the reply departs from the answer.
 pub fn reply_fits(answer: &Answer, reply: Option<&Frame<'_>>) -> Result<(), Vec<String>> {
+    observed_fits(answer, reply, &[])
+}
+
+/// [`reply_fits`], with the frames the peer sent of its own accord (`own`,
+/// in arrival order): a stream answer is kept when the first of them is the
+/// notification that opens the stream, with its `_meta` keys, and no response
+/// came yet. `any_of` is kept when one alternative is.
+///
+/// # Errors
+/// Each way the reply departs from the answer (for `any_of`, from every
+/// alternative).
+pub fn observed_fits(
+    answer: &Answer,
+    reply: Option<&Frame<'_>>,
+    own: &[Frame<'_>],
+) -> Result<(), Vec<String>> {
     let problems = match (answer, reply) {
+        (Answer::AnyOf(items), _) => {
+            let mut all = Vec::new();
+            for item in items {
+                match observed_fits(item, reply, own) {
+                    Ok(()) => return Ok(()),
+                    Err(p) => all.push(p.join(", ")),
+                }
+            }
+            vec![format!(
+                "fits none of the accepted answers: {}",
+                all.join(" | ")
+            )]
+        }
+        (
+            Answer::Stream {
+                notification,
+                meta_required,
+            },
+            None,
+        ) => stream_fits(notification, meta_required, own),
+        (Answer::Stream { notification, .. }, Some(f)) => vec![format!(
+            "expected {notification} and the request kept open, got {}",
+            describe(f)
+        )],
         (Answer::Nothing, None) => Vec::new(),
         (Answer::Nothing, Some(f)) => vec![format!("expected no reply, got {}", describe(f))],
         (expected, None) => vec![format!("expected {}, got no reply", summary(expected))],
@@ -107,6 +166,32 @@ pub fn reply_fits(answer: &Answer, reply: Option<&Frame<'_>>) -> Result<(), Vec<
     } else {
         Err(problems)
     }
+}
+
+/// The first frame the peer sent of its own accord opens the stream
+/// (2026-07-28 basic/patterns/subscriptions §Acknowledgment: the server "MUST
+/// send `notifications/subscriptions/acknowledged` as the first message
+/// carrying the subscription's ID in `_meta`").
+fn stream_fits(notification: &str, meta_required: &[String], own: &[Frame<'_>]) -> Vec<String> {
+    let Some(Frame::Single(Message::Notification(n))) = own.first() else {
+        return vec![format!(
+            "expected {notification} first, got {}",
+            own.first()
+                .map_or_else(|| "nothing".to_owned(), |f| describe(f).to_string())
+        )];
+    };
+    if n.method.decoded() != notification {
+        return vec![format!(
+            "expected {notification} first, got {}",
+            n.method.decoded()
+        )];
+    }
+    let meta = n.params.as_ref().and_then(|p| p.get("_meta"));
+    meta_required
+        .iter()
+        .filter(|k| meta.as_ref().and_then(|m| m.get(k)).is_none())
+        .map(|k| format!("{notification} lacks `_meta` `{k}`"))
+        .collect()
 }
 
 /// Pairs each expected answer with a distinct response that fits it.
@@ -134,6 +219,15 @@ fn batch_fits(items: &[Answer], ms: &[Message<'_>]) -> Vec<String> {
 }
 
 fn message_fits(answer: &Answer, m: &Message<'_>) -> Vec<String> {
+    // Inside a batch an element's answer can itself be "any of" (a result or
+    // an error for the element's id): it fits when one alternative does.
+    if let Answer::AnyOf(items) = answer {
+        return if items.iter().any(|item| message_fits(item, m).is_empty()) {
+            Vec::new()
+        } else {
+            vec![format!("the response is not {}", summary(answer))]
+        };
+    }
     let mut problems = Vec::new();
     let id = m.id().map(|id| id.raw().to_owned());
     match (answer, m) {
@@ -191,6 +285,11 @@ fn summary(answer: &Answer) -> String {
         Answer::Error { codes, .. } => format!("an error response ({codes:?})"),
         Answer::Result { .. } => "a result".into(),
         Answer::Batch(items) => format!("a batch of {} responses", items.len()),
+        Answer::AnyOf(items) => {
+            let each: Vec<String> = items.iter().map(summary).collect();
+            format!("one of: {}", each.join(", "))
+        }
+        Answer::Stream { notification, .. } => format!("{notification}, the request kept open"),
     }
 }
 

@@ -7,14 +7,15 @@
 //! shows: each frame's own violations, the exchange's, and where the reply
 //! departs from the answer the vector describes.
 //!
-//! Only the rule model decides the verdict: every violation names a rule, its
-//! level and where the spec writes it, so a MUST broken fails and a SHOULD
-//! broken warns. The vector's `answer` (codes, pinned id, members) is what a
-//! conforming peer sends, but a departure from it is a detail beside the
-//! verdict, never the verdict: the answer does not say how binding each part
-//! is (JSON-RPC 2.0 §6 only says a batch reply *should* be an array, and a
-//! 2026-07-28 `tools/call` may answer `input_required` instead of `content`),
-//! and the rules that do say are already in the model.
+//! Two things decide the verdict. The rule model: every violation names a
+//! rule, its level and where the spec writes it, so a MUST broken fails and a
+//! SHOULD broken warns. And the vector's `answer`, weighed by its [`Basis`]:
+//! a reply that departs from an answer a MUST (or MUST NOT) mandates fails,
+//! from one a SHOULD mandates warns, and from a convention (an answer no
+//! sentence mandates: most error codes for a bad frame, which the spec binds
+//! on the sender, not the receiver) is a note beside a pass, or a warning
+//! under [`Strictness::Strict`]. An `i_` vector never fails a live peer: the
+//! spec is ambiguous there, so a failure is reported as a warning with a note.
 //!
 //! The judge never consults a baseline: [`crate::baseline::Baseline::apply`]
 //! turns a listed failure into a known one afterwards, the same way for every
@@ -23,13 +24,24 @@
 mod answer;
 mod audit;
 
-use harness::rules::{self, Violation};
+use harness::rules::{self, Level, Violation};
 use harness::{lift, Direction, Message, Outcome, Profile};
 
-pub use answer::{answer_codes, answer_fits, reply_fits};
+pub use answer::{answer_codes, answer_fits, observed_fits, reply_fits};
 pub use audit::{audit, Audit};
 
-use crate::vectors::{Answer, Vector};
+use crate::vectors::{Answer, Basis, Vector, Verdict};
+
+/// How conventions weigh: a note, or (`--strict`) a warning.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub enum Strictness {
+    /// A departure from a convention is a note beside a pass.
+    #[default]
+    Default,
+    /// A departure from a convention (or a MAY) is a warning, as SHOULD-level
+    /// cases are under h2spec's `--strict`.
+    Strict,
+}
 
 /// Why no frame came back.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -89,8 +101,12 @@ pub struct Judgement {
     pub expected: Option<Answer>,
     /// Why nothing came, when nothing did.
     pub silence: Option<Silence>,
-    /// Where the reply departs from `expected`: details, not the verdict.
+    /// Where the reply departs from `expected`; how much that weighs is the
+    /// vector's basis (see the module docs).
     pub mismatches: Vec<String>,
+    /// What the verdict does not show: a departure from a convention, an
+    /// `i_` failure reported as a warning, a stream left open on purpose.
+    pub notes: Vec<String>,
 }
 
 impl Judgement {
@@ -131,6 +147,12 @@ pub fn peer_profile(profile: Profile) -> Profile {
 /// is held to the vector's `answer`, when it has one.
 #[must_use]
 pub fn reply(vector: &Vector, observed: &Observed) -> Judgement {
+    reply_with(vector, observed, Strictness::Default)
+}
+
+/// [`reply`], with conventions weighed as `strictness` says.
+#[must_use]
+pub fn reply_with(vector: &Vector, observed: &Observed, strictness: Strictness) -> Judgement {
     let peer = peer_profile(vector.profile);
     let request = lift(&vector.frame).ok();
     let (frames, silence) = match observed {
@@ -151,7 +173,7 @@ pub fn reply(vector: &Vector, observed: &Observed) -> Judgement {
     }
     let reply_frame = reply_at.map(|i| lift(&frames[i]));
 
-    let exchange = match (&request, &reply_frame) {
+    let mut exchange = match (&request, &reply_frame) {
         (Some(request), None) => rules::validate_reply(request, None, vector.profile),
         (Some(request), Some(Ok(reply))) => {
             rules::validate_reply(request, Some(reply), vector.profile)
@@ -161,16 +183,36 @@ pub fn reply(vector: &Vector, observed: &Observed) -> Judgement {
         (None, _) | (Some(_), Some(Err(_))) => Vec::new(),
     };
 
+    // The peer's own frames before the reply (all of them when none came):
+    // where a stream answer looks for the notification that opens it.
+    let own: Vec<_> = frames[..reply_at.unwrap_or(frames.len())]
+        .iter()
+        .filter_map(|b| lift(b).ok())
+        .collect();
     let mut mismatches = Vec::new();
+    let mut notes = Vec::new();
     if let Some(answer) = &vector.answer {
         match &reply_frame {
             Some(Err(refusal)) => {
                 mismatches.push(format!("the reply does not lift: {refusal}"));
             }
-            Some(Ok(reply)) => {
-                mismatches.extend(reply_fits(answer, Some(reply)).err().unwrap_or_default())
+            Some(Ok(reply)) => mismatches.extend(
+                observed_fits(answer, Some(reply), &own)
+                    .err()
+                    .unwrap_or_default(),
+            ),
+            None => {
+                match observed_fits(answer, None, &own) {
+                    Ok(()) if opens_stream(answer) && silence == Some(Silence::TimedOut) => {
+                        // The stream is open: the response comes at teardown, so the
+                        // model's "a request gets a response" is not yet due.
+                        exchange.retain(|v| v.rule != "jsonrpc.response.required");
+                        notes.push("the stream stayed open, as it should; no response is due before teardown".into());
+                    }
+                    Ok(()) => {}
+                    Err(problems) => mismatches.extend(problems),
+                }
             }
-            None => mismatches.extend(reply_fits(answer, None).err().unwrap_or_default()),
         }
     }
 
@@ -181,9 +223,19 @@ pub fn reply(vector: &Vector, observed: &Observed) -> Judgement {
         expected: vector.answer.clone(),
         silence,
         mismatches,
+        notes,
     };
-    judgement.outcome = decide(&judgement, vector.answer.as_ref());
+    judgement.outcome = decide(&mut judgement, vector, strictness);
     judgement
+}
+
+/// Whether an answer is, or may be, a stream kept open.
+fn opens_stream(answer: &Answer) -> bool {
+    match answer {
+        Answer::Stream { .. } => true,
+        Answer::AnyOf(items) => items.iter().any(opens_stream),
+        _ => false,
+    }
 }
 
 /// Whether a frame is wholly the peer's own requests and notifications, not an
@@ -201,18 +253,67 @@ fn peer_initiated(bytes: &[u8]) -> bool {
     }
 }
 
-fn decide(j: &Judgement, answer: Option<&Answer>) -> Outcome {
-    if j.violations().any(|v| v.level.is_mandatory()) {
+fn decide(j: &mut Judgement, vector: &Vector, strictness: Strictness) -> Outcome {
+    let outcome = by_rules_and_answer(j, vector, strictness);
+    if vector.verdict == Verdict::ImplementationDefined && outcome == Outcome::Fail {
+        j.notes.push(
+            "an `i_` vector never fails a live peer (the spec is ambiguous here): reported as a warning".into(),
+        );
+        return Outcome::Warning;
+    }
+    outcome
+}
+
+/// How much the departures from the answer weigh, by the answer's basis.
+fn answer_weight(j: &mut Judgement, basis: Option<&Basis>, strictness: Strictness) -> Outcome {
+    if j.mismatches.is_empty() {
+        return Outcome::Pass;
+    }
+    match basis {
+        Some(Basis::MandatedBy { level, .. }) if level.is_mandatory() => Outcome::Fail,
+        Some(Basis::MandatedBy {
+            level: Level::Should | Level::ShouldNot,
+            ..
+        }) => Outcome::Warning,
+        Some(Basis::MandatedBy { rule, level }) => {
+            j.notes.push(format!(
+                "the reply departs from an answer {rule} allows ({level}), not mandates"
+            ));
+            weigh_convention(strictness)
+        }
+        Some(Basis::Convention(why)) => {
+            j.notes
+                .push(format!("the reply departs from a convention ({why})"));
+            weigh_convention(strictness)
+        }
+        // The loader refuses an answer without a basis; treat it as the
+        // weakest, never as a failure.
+        None => weigh_convention(strictness),
+    }
+}
+
+fn weigh_convention(strictness: Strictness) -> Outcome {
+    match strictness {
+        Strictness::Default => Outcome::Pass,
+        Strictness::Strict => Outcome::Warning,
+    }
+}
+
+fn by_rules_and_answer(j: &mut Judgement, vector: &Vector, strictness: Strictness) -> Outcome {
+    let by_answer = answer_weight(j, vector.basis.as_ref(), strictness);
+    if j.violations().any(|v| v.level.is_mandatory()) || by_answer == Outcome::Fail {
         return Outcome::Fail;
     }
     // A peer that hung up never showed it would stay silent: silence was the
     // answer, but a closed peer is no evidence of it.
-    if let (Some(Silence::PeerClosed), Some(Answer::Nothing) | None) = (j.silence, answer) {
+    if let (Some(Silence::PeerClosed), Some(Answer::Nothing) | None) =
+        (j.silence, vector.answer.as_ref())
+    {
         return Outcome::NotObserved {
             why: Silence::PeerClosed.describe().into(),
         };
     }
-    if j.violations().next().is_some() {
+    if j.violations().next().is_some() || by_answer == Outcome::Warning {
         Outcome::Warning
     } else {
         Outcome::Pass
@@ -235,8 +336,13 @@ mod tests {
     use crate::vectors::{Codec, Verdict};
     use harness::Revision;
 
-    /// A plain JSON-RPC 2.0 vector a client sends, with the answer it expects.
+    /// A plain JSON-RPC 2.0 vector a client sends, with the answer it expects
+    /// as a convention (the weakest basis: it never changes the verdict).
     fn vector(frame: &str, answer: Answer) -> Vector {
+        with_basis(frame, answer, Basis::Convention("test".into()))
+    }
+
+    fn with_basis(frame: &str, answer: Answer, basis: Basis) -> Vector {
         Vector {
             id: "jsonrpc-2.0/test/x".into(),
             path: "x.json".into(),
@@ -252,8 +358,25 @@ mod tests {
             violations: Vec::new(),
             advisories: Vec::new(),
             answer: Some(answer),
+            basis: Some(basis),
+            needs: crate::vectors::Needs::default(),
             exchange: None,
             ambiguity: None,
+        }
+    }
+
+    fn mandated(level: Level) -> Basis {
+        Basis::MandatedBy {
+            rule: harness::rules::RuleId::JsonrpcResponseIdEcho,
+            level,
+        }
+    }
+
+    fn error(codes: &[i64]) -> Answer {
+        Answer::Error {
+            codes: codes.to_vec(),
+            id: Some("1".into()),
+            data_required: Vec::new(),
         }
     }
 
@@ -338,12 +461,50 @@ mod tests {
     }
 
     #[test]
-    fn a_departure_from_the_answer_alone_is_a_detail_not_the_verdict() {
-        // JSON-RPC 2.0 §6: a batch reply *should* be an array; the answer wants
-        // one, the model warns (SHOULD), and the mismatch is reported beside.
-        let v = vector(
+    fn a_departure_from_the_answer_weighs_as_much_as_its_basis() {
+        // -32601 expected, -32602 sent: the reply is otherwise clean.
+        let sent = frames(&[r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"m"}}"#]);
+        let judge = |basis, strictness| {
+            reply_with(
+                &with_basis(REQUEST, error(&[-32601]), basis),
+                &sent,
+                strictness,
+            )
+        };
+        let must = judge(mandated(Level::Must), Strictness::Default);
+        assert_eq!(must.outcome, Outcome::Fail, "{:?}", rules(&must));
+        assert_eq!(
+            must.mismatches,
+            ["error code -32602, expected one of [-32601]"]
+        );
+        assert_eq!(
+            judge(mandated(Level::Should), Strictness::Default).outcome,
+            Outcome::Warning
+        );
+        let convention = judge(Basis::Convention("usual code".into()), Strictness::Default);
+        assert_eq!(convention.outcome, Outcome::Pass);
+        assert_eq!(
+            convention.notes,
+            ["the reply departs from a convention (usual code)"]
+        );
+        assert_eq!(
+            judge(Basis::Convention("usual code".into()), Strictness::Strict).outcome,
+            Outcome::Warning
+        );
+        assert_eq!(
+            judge(mandated(Level::May), Strictness::Default).outcome,
+            Outcome::Pass
+        );
+    }
+
+    #[test]
+    fn a_batch_reply_that_is_not_an_array_warns_at_should() {
+        // JSON-RPC 2.0 §6: a batch reply *should* be an array; the model warns
+        // (SHOULD), and the answer, mandated at SHOULD, warns too.
+        let v = with_basis(
             r#"[{"jsonrpc":"2.0","id":1,"method":"x"}]"#,
             Answer::Batch(vec![result("1")]),
+            mandated(Level::Should),
         );
         let j = reply(&v, &frames(&[r#"{"jsonrpc":"2.0","id":1,"result":{}}"#]));
         assert_eq!(j.outcome, Outcome::Warning, "{:?}", rules(&j));
@@ -351,5 +512,76 @@ mod tests {
             j.mismatches,
             ["expected a batch response, got a single response"]
         );
+    }
+
+    #[test]
+    fn any_of_is_kept_by_one_alternative() {
+        let answer = Answer::AnyOf(vec![result("1"), error(&[-32602])]);
+        let v = with_basis(REQUEST, answer, mandated(Level::Must));
+        for sent in [
+            r#"{"jsonrpc":"2.0","id":1,"result":{}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"m"}}"#,
+        ] {
+            let j = reply(&v, &frames(&[sent]));
+            assert_eq!(j.outcome, Outcome::Pass, "{sent}: {:?}", j.mismatches);
+        }
+        let j = reply(
+            &v,
+            &frames(&[r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"m"}}"#]),
+        );
+        assert_eq!(j.outcome, Outcome::Fail);
+        assert!(
+            j.mismatches[0].starts_with("fits none of the accepted answers"),
+            "{:?}",
+            j.mismatches
+        );
+        // "an error or no answer", after a notification.
+        let either = with_basis(
+            NOTIFICATION,
+            Answer::AnyOf(vec![Answer::Nothing, error(&[])]),
+            mandated(Level::Must),
+        );
+        let j = reply(&either, &Observed::Silence(Silence::TimedOut));
+        assert!(j.mismatches.is_empty(), "{:?}", j.mismatches);
+    }
+
+    #[test]
+    fn an_implementation_defined_vector_never_fails() {
+        let mut v = with_basis(REQUEST, error(&[-32601]), mandated(Level::Must));
+        v.verdict = Verdict::ImplementationDefined;
+        let j = reply(&v, &Observed::Silence(Silence::TimedOut));
+        assert_eq!(j.outcome, Outcome::Warning, "{:?}", rules(&j));
+        assert!(
+            j.notes.iter().any(|n| n.contains("never fails")),
+            "{:?}",
+            j.notes
+        );
+    }
+
+    #[test]
+    fn a_stream_is_opened_by_its_notification_and_then_stays_open() {
+        let listen = r#"{"jsonrpc":"2.0","id":4,"method":"subscriptions/listen","params":{}}"#;
+        let v = with_basis(
+            listen,
+            Answer::Stream {
+                notification: "notifications/subscriptions/acknowledged".into(),
+                meta_required: vec!["io.modelcontextprotocol/subscriptionId".into()],
+            },
+            mandated(Level::Must),
+        );
+        let ack = r#"{"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":4},"notifications":{}}}"#;
+        let open = reply(&v, &frames(&[ack]));
+        assert_eq!(open.silence, None);
+        // Frames alone, then the wait ended: the runner reports the frames.
+        assert!(open.mismatches.is_empty(), "{:?}", open.mismatches);
+        let bare = r#"{"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"notifications":{}}}"#;
+        let j = reply(&v, &frames(&[bare]));
+        assert_eq!(j.outcome, Outcome::Fail);
+        assert_eq!(
+            j.mismatches,
+            ["notifications/subscriptions/acknowledged lacks `_meta` `io.modelcontextprotocol/subscriptionId`"]
+        );
+        let answered = reply(&v, &frames(&[r#"{"jsonrpc":"2.0","id":4,"result":{}}"#]));
+        assert_eq!(answered.outcome, Outcome::Fail);
     }
 }
