@@ -1046,14 +1046,11 @@ def mcp(rev):
         mreq(rev, 1, "tools/list", {"cursor": "page-2"}),
         rules=["mcp.schema.request-params"], answer=res("tools", id="1"))
     # Every revision's server/utilities/pagination §Error Handling: "Invalid cursors SHOULD
-    # result in an error with code -32602 (Invalid params)." The model's rule starts at
-    # 2025-03-26 though 2024-11-05 has the same sentence; until it is extended the
-    # 2024-11-05 answer is recorded as a convention quoting it.
+    # result in an error with code -32602 (Invalid params)."
     vec(f"{T}/y_list-with-invalid-cursor", "tools/list with a cursor the server never issued: Invalid cursors SHOULD result in an error with code -32602 (a result warns, never fails).",
         mreq(rev, 1, "tools/list", {"cursor": "wirecheck-never-issued"}), rules=["mcp.schema.request-params"],
         answer=err(-32602, id="1"), needs={"capability": "tools"},
-        basis=must("mcp.error.invalid-cursor") if i >= 1 else conv(
-            "2024-11-05 server/utilities/pagination §Error Handling: \"Invalid cursors **SHOULD** result in an error with code -32602 (Invalid params).\" (SHOULD; the model's mcp.error.invalid-cursor starts at 2025-03-26)"))
+        basis=must("mcp.error.invalid-cursor"))
     vec(f"{T}/y_call", "tools/call with a name and arguments.",
         mreq(rev, 2, "tools/call", {"name": "echo", "arguments": {"text": "hi"}}), rules=["mcp.schema.request-params"],
         answer=res("content", id="2"))
@@ -1293,7 +1290,7 @@ def mcp(rev):
         vec(f"{O}/y_tasks-get-nonexistent", "tasks/get for a taskId the receiver never created: Receivers MUST return -32602 for an invalid or nonexistent taskId.",
             mreq(rev, 1, "tasks/get", {"taskId": "wirecheck-never-issued"}), rules=["mcp.schema.request-params"],
             answer=err(-32602, id="1"), needs={"capability": "tasks"},
-            basis=conv("2025-11-25 basic/utilities/tasks §Error Handling: \"Receivers **MUST** return standard JSON-RPC errors for the following protocol error cases: Invalid or nonexistent `taskId` in `tasks/get`, `tasks/result`, or `tasks/cancel`: `-32602` (Invalid params)\" (a MUST the model has no rule for yet: weighed as a convention until it does)"))
+            basis=must("mcp.tasks.unknown-id"))
         vec(f"{O}/n_tasks-get-without-task-id", "tasks/get without taskId.", mreq(rev, 1, "tasks/get", {}),
             violations=["mcp.schema.request-params"], answer=err(-32602, id="1"))
     if i >= 2 and pre5:

@@ -49,7 +49,7 @@ rule_table! {
         FrameType = "jsonrpc.frame-type", INVALID_REQUEST, "JSON-RPC 2.0 §4",
           "The Request object … is a single JSON Object; a batch is an Array filled with Request objects. (-32600 \"The JSON sent is not a valid Request object.\")";
         BatchEmpty = "jsonrpc.batch-empty", INVALID_REQUEST, "JSON-RPC 2.0 §6",
-          "If the batch rpc call itself fails to be recognized as an valid JSON or as an Array with at least one value, the response from the Server MUST be a single Response object.";
+          "If the batch rpc call itself fails to be recognized as an valid JSON or as an Array with at least one value, the response from the Server MUST be a single Response object. … If there are no Response objects contained within the Response array as it is to be sent to the client, the server MUST NOT return an empty Array and should return nothing at all.";
         DuplicateMember = "jsonrpc.duplicate-member", INVALID_REQUEST, "RFC 8259 §4 (names SHOULD be unique)",
           "The names within an object SHOULD be unique. (RFC 8259 §4; refused: peers disagree on which duplicate wins.)";
         VersionMissing = "jsonrpc.version-missing", INVALID_REQUEST, "JSON-RPC 2.0 §4",
@@ -141,8 +141,8 @@ rule_table! {
         McpBaseErrorResponseId = "mcp.base.error-response-id", Must, "MCP basic/index §Messages › Responses › Error Responses",
           "Error responses MUST include the same ID as the request they correspond to (except in error cases where the ID could not be read due a malformed request). (Schema 2025-11-25 on: `JSONRPCErrorResponse.required` = [\"error\",\"jsonrpc\"], so the id may be absent on its own; not in the changelog: ambiguity A18.)",
           R4_R5, Reply;
-        McpBaseResultObject = "mcp.base.result-object", Must, "MCP basic/index §Messages › Responses; schema `Result` | 2024-11-05: MCP basic/messages §Responses; schema `Result`",
-          "Results MAY follow any JSON object structure, while errors MUST include an error code and message at minimum. (Schema: `Result` is `type: object` in every revision, so `\"result\": null` or `5` is invalid.)",
+        McpBaseResultObject = "mcp.base.result-object", Must, "MCP basic/index §Messages › Responses; schema `Result` | 2024-11-05: MCP basic/index (opening, before §Protocol Layers); schema `Result` | 2025-11-25: MCP basic/index §Messages › Responses › Result Responses; schema `Result` | 2026-07-28: MCP basic/index §Messages › Responses › Result Responses; schema `Result`",
+          "Results MAY follow any JSON object structure, while errors MUST include an error code and message at minimum. (2024-11-05 words it in lower case: \"Results can follow any JSON object structure, while errors must include an error code and message at minimum.\" 2025-11-25 on: \"Result responses MUST include a `result` field. The `result` MAY follow any JSON object structure.\" Schema: `Result` is `type: object` in every revision, so `\"result\": null` or `5` is invalid.)",
           MCP, Frame;
         McpBaseParamsObject = "mcp.base.params-object", Must, "MCP schema `JSONRPCRequest.params`, `JSONRPCNotification.params`",
           "Schema: `params` is an object in every revision (by-position array params are not MCP).",
@@ -187,7 +187,7 @@ rule_table! {
           R5, Reply;
         McpErrorInvalidCursor = "mcp.error.invalid-cursor", Should, "MCP server/utilities/pagination §Error Handling",
           "Invalid cursors SHOULD result in an error with code -32602 (Invalid params).",
-          R2_R5, Session("needs to know which cursors the server issued");
+          MCP, Session("needs to know which cursors the server issued");
 
         // ---- MCP batching -----------------------------------------------------------
         McpBatchNoneR1 = "mcp.batch.none-r1", ShouldNot, "MCP 2024-11-05 (silent); MCP 2025-03-26 basic/lifecycle §Initialization",
@@ -203,7 +203,7 @@ rule_table! {
           "The body of the POST request MUST be one of the following: A single JSON-RPC request, notification, or response; An array batching one or more requests and/or notifications; An array batching one or more responses. (The schema's batch types agree on every transport: a batch mixing calls and responses is invalid: ambiguity A6.)",
           R2, Frame;
         McpBatchRemoved = "mcp.batch.removed", MustNot, "MCP basic/transports §Sending Messages to the Server; 2025-06-18 changelog §Major changes | 2026-07-28: MCP basic/transports/streamable-http §Sending Messages; 2025-06-18 changelog §Major changes",
-          "Remove support for JSON-RPC batching. … The body of the POST request MUST be a single JSON-RPC request, notification, or response. (stdio is silent: the schema has no array type from 2025-06-18 on; ambiguity A5.)",
+          "Remove support for JSON-RPC batching. … The body of the POST request MUST be a single JSON-RPC request, notification, or response. (stdio says the same in its own words: 2025-06-18 and 2025-11-25 basic/transports §stdio \"Messages are individual JSON-RPC requests, notifications, or responses.\"; 2026-07-28 basic/transports/stdio \"Each message is a single JSON-RPC request, notification, or response.\", and its HTTP page \"The body of the HTTP POST MUST be a single JSON-RPC request or notification.\" The schema has no array type from 2025-06-18 on. What a receiver does with an array is ambiguity A5.)",
           R3_R5, Frame;
         McpBatchAcceptedAfterRemoval = "mcp.batch.accepted-after-removal", ShouldNot, "MCP 2025-06-18 changelog §Major changes",
           "Remove support for JSON-RPC batching. (What a receiver must do with an array is unspecified (ambiguity A5): processing its elements and answering with an array is reported at SHOULD NOT; any error answer is accepted.)",
@@ -271,6 +271,9 @@ rule_table! {
         McpTasksTerminalFinal = "mcp.tasks.terminal-final", MustNot, "MCP basic/utilities/tasks §Behavior Requirements",
           "Tasks with a `completed`, `failed`, or `cancelled` status are in a terminal state and MUST NOT transition to any other status",
           R4, Session("needs the task's earlier statuses");
+        McpTasksUnknownId = "mcp.tasks.unknown-id", Must, "MCP basic/utilities/tasks §Error Handling › Protocol Errors",
+          "Receivers MUST return standard JSON-RPC errors for the following protocol error cases: Invalid or nonexistent `taskId` in `tasks/get`, `tasks/result`, or `tasks/cancel`: `-32602` (Invalid params)",
+          R4, Session("needs the task ids the receiver created");
 
         // ---- MCP 2026-07-28: stateless requests ------------------------------------
         McpR5MetaRequiredFields = "mcp.r5.meta.required-fields", Must, "MCP basic/index §_meta › Per-request protocol fields",
