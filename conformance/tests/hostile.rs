@@ -337,7 +337,7 @@ async fn leaky_peer_is_detected_and_its_child_killed() {
     };
     assert!(leaky);
     assert!(status.unwrap().success());
-    assert!(started.elapsed() < Duration::from_secs(3));
+    assert!(started.elapsed() < Duration::from_secs(10));
     let report = peer.shutdown(GRACE).await;
     assert!(report.leaky && report.group_outlived, "{report:?}");
     // The `sleep` is gone with its group. A killed child is reaped by init,
