@@ -7,5 +7,6 @@ pub mod driver;
 pub mod judge;
 pub mod lines;
 pub mod report;
+pub mod runner;
 pub mod transport;
 pub mod vectors;

@@ -4,6 +4,7 @@
 pub mod args;
 pub mod classify;
 pub mod roundtrip;
+pub mod run;
 
 use std::io::Write as _;
 use std::path::Path;
@@ -72,4 +73,15 @@ fn to_stdout(report: &Report, format: Format) -> std::io::Result<()> {
 
 fn write_file(path: &Path, bytes: &[u8]) -> Result<(), String> {
     std::fs::write(path, bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+/// Writes `report` as JSON lines to `path` (`wirecheck run --out`).
+///
+/// # Errors
+/// The file cannot be written.
+pub fn write_json(report: &Report, path: &Path) -> Result<(), String> {
+    let mut bytes = Vec::new();
+    report::json::write_lines(report, &mut bytes)
+        .map_err(|e| format!("cannot render the report: {e}"))?;
+    write_file(path, &bytes)
 }

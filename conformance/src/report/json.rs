@@ -107,6 +107,15 @@ pub fn summary(report: &Report) -> String {
             tally.count("pass"),
             tally.count("fail")
         ),
+        Command::Run => format!(
+            "{} checks: {} passed, {} failed, {} warnings, {} not applicable, {} not observed",
+            tally.total(),
+            tally.count("pass"),
+            tally.count("fail"),
+            tally.count("warning"),
+            tally.count("not-applicable"),
+            tally.count("not-observed")
+        ),
         Command::Classify => {
             let under = report.profile.map_or_else(String::new, |p| {
                 format!(" under {} from the {}", p.revision, p.direction.sender())

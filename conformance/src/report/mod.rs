@@ -28,6 +28,8 @@ pub enum Command {
     Roundtrip,
     /// `wirecheck classify`: judge each frame with the rule model.
     Classify,
+    /// `wirecheck run`: the golden vectors played against a live peer.
+    Run,
 }
 
 impl Command {
@@ -37,6 +39,7 @@ impl Command {
         match self {
             Command::Roundtrip => "roundtrip",
             Command::Classify => "classify",
+            Command::Run => "run",
         }
     }
 }
