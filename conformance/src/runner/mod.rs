@@ -295,11 +295,7 @@ impl Runner<'_, '_, '_> {
         for vector in probes {
             match fixtures::needs(vector, &catalogue, &self.config.allowed) {
                 Some(why) => {
-                    let record = Record::new(
-                        place(vector, revision),
-                        Subject::Frame(vector.frame.clone()),
-                        Outcome::NotApplicable { why },
-                    );
+                    let record = vector_record(vector, revision, Outcome::NotApplicable { why });
                     self.push(record);
                 }
                 None => playable.push(*vector),
@@ -322,9 +318,9 @@ impl Runner<'_, '_, '_> {
             };
             for vector in vectors {
                 let Some(d) = driver.take() else {
-                    let record = Record::new(
-                        place(vector, revision),
-                        Subject::Frame(vector.frame.clone()),
+                    let record = vector_record(
+                        vector,
+                        revision,
                         Outcome::NotObserved {
                             why: "the peer could not be restarted after it failed".into(),
                         },
@@ -394,20 +390,22 @@ impl Runner<'_, '_, '_> {
             };
         }
         let wire = wire_since(&driver, before);
-        let mut record = Record::new(
-            place(vector, revision),
-            Subject::Frame(vector.frame.clone()),
-            outcome,
-        );
+        let mut record = vector_record(vector, revision, outcome);
         record.violations = Some(judgement.violations().cloned().collect());
         record.wire = wire.clone();
         self.push(record);
 
+        // The server MAY shut down on its own (MCP 2025-11-25, basic/lifecycle,
+        // "Shutdown", stdio), so an exit is a warning here; a request it left
+        // unanswered has already failed in its own record. A peer that stops
+        // answering the ping breaks a MUST (basic/utilities/ping).
         let failure = match &report.live {
             Live::Answered(_) => return Some(driver),
             Live::Closed { status, leaky } => (
                 RULE_EXITED,
-                "MCP 2025-11-25, basic/lifecycle, Shutdown (stdio): the client ends the session by closing the server's input",
+                Level::May,
+                Outcome::Warning,
+                "MCP 2025-11-25, basic/lifecycle, Shutdown, stdio (MAY): the server may close its output and exit",
                 format!(
                     "the peer's output ended after this frame ({}{}); a fresh process runs the rest",
                     status.as_deref().unwrap_or("still running"),
@@ -416,6 +414,8 @@ impl Runner<'_, '_, '_> {
             ),
             Live::Unresponsive | Live::SendFailed(_) => (
                 RULE_UNRESPONSIVE,
+                Level::Must,
+                Outcome::Fail,
                 "MCP 2025-11-25, basic/utilities/ping, Behavior Requirements (MUST): the receiver MUST respond promptly",
                 "the peer stopped answering the liveness ping after this frame; a fresh process runs the rest".to_owned(),
             ),
@@ -423,7 +423,7 @@ impl Runner<'_, '_, '_> {
         let (peer, _) = driver.into_parts();
         let (stderr, _) = peer.stderr();
         peer.shutdown(self.config.shutdown_grace).await;
-        let (rule, spec, mut message) = failure;
+        let (rule, level, outcome, spec, mut message) = failure;
         if !stderr.is_empty() {
             let tail = &stderr[stderr.len().saturating_sub(400)..];
             message.push_str("; stderr ends: ");
@@ -432,16 +432,16 @@ impl Runner<'_, '_, '_> {
         let mut crash = Record::new(
             place(vector, revision),
             Subject::Frame(vector.frame.clone()),
-            Outcome::Fail,
+            outcome,
         );
         crash.check = Some(Check {
             rule: rule.into(),
-            level: Level::Must,
+            level,
             spec: spec.into(),
         });
         crash.violations = Some(vec![Violation {
             rule,
-            level: Level::Must,
+            level,
             spec,
             pointer: String::new(),
             message,
@@ -607,6 +607,30 @@ fn supported(handshake: &Handshake) -> Vec<String> {
                 .collect()
         })
         .unwrap_or_default()
+}
+
+/// A vector's record: the vector is the check, named by the first rule it
+/// exercises (its level and where it is written), so every finding carries
+/// a rule id, a level and a spec reference even when nothing broke.
+fn vector_record(vector: &Vector, revision: Revision, outcome: Outcome) -> Record {
+    let mut record = Record::new(
+        place(vector, revision),
+        Subject::Frame(vector.frame.clone()),
+        outcome,
+    );
+    record.check = Some(match vector.rules.first() {
+        Some(rule) => Check {
+            rule: rule.id.clone(),
+            level: rule.level,
+            spec: rule.spec.clone(),
+        },
+        None => Check {
+            rule: vector.id.clone(),
+            level: Level::Must,
+            spec: vector.description.clone(),
+        },
+    });
+    record
 }
 
 fn place(vector: &Vector, revision: Revision) -> Place {
