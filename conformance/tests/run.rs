@@ -23,7 +23,7 @@ fn run(peer: &str, extra: &[&str]) -> (std::process::Output, Duration) {
         "--revision",
         "2025-11-25",
         "--timeout",
-        "1s",
+        "3s",
         "--format",
         "json",
     ];

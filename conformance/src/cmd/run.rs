@@ -171,15 +171,18 @@ fn prepare(args: &Args) -> Result<(Config, Vec<vectors::Vector>), String> {
             errors.len()
         ));
     }
-    if args.tool_args.is_some() {
-        // Parsed now so a typo is caught before any peer starts.
-        let text = args.tool_args.as_deref().unwrap_or_default();
-        let value: serde_json::Value =
-            serde_json::from_str(text).map_err(|e| format!("--tool-args is not JSON: {e}"))?;
-        if !value.is_object() {
-            return Err("--tool-args must be a JSON object".into());
+    let arguments = match &args.tool_args {
+        None => None,
+        Some(text) => {
+            // Parsed now so a typo is caught before any peer starts.
+            let value: serde_json::Value =
+                serde_json::from_str(text).map_err(|e| format!("--tool-args is not JSON: {e}"))?;
+            if !value.is_object() {
+                return Err("--tool-args must be a JSON object".into());
+            }
+            Some(value)
         }
-    }
+    };
     let driver = DriverConfig {
         answer_timeout: args.timeout,
         grace: args.grace,
@@ -208,6 +211,7 @@ fn prepare(args: &Args) -> Result<(Config, Vec<vectors::Vector>), String> {
             shutdown_grace: Duration::from_millis(500),
             allowed: Allowed {
                 tools: args.allow_tool.iter().cloned().collect(),
+                arguments,
             },
         },
         vectors,

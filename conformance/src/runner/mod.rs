@@ -16,6 +16,7 @@ pub mod plan;
 use std::collections::BTreeMap;
 use std::time::Duration;
 
+use futures::StreamExt as _;
 use harness::spec::{Level, Violation};
 use harness::{Direction, Outcome, Raw, Revision};
 use serde_json::Value;
@@ -78,6 +79,9 @@ impl std::fmt::Display for RunError {
 }
 
 impl std::error::Error for RunError {}
+
+/// How many sessions (peer processes) of one revision run at once.
+const SESSIONS_AT_ONCE: usize = 4;
 
 /// Called after each check: how many are done of how many planned, and which.
 pub type Progress<'a> = dyn FnMut(usize, usize, &str) + 'a;
@@ -179,7 +183,20 @@ struct Session {
     handshake: Option<Handshake>,
 }
 
+/// Starting, ending and probing peer processes: shared by sessions that run
+/// at the same time, so it only reads the configuration.
+#[derive(Clone, Copy)]
+struct Peers<'c> {
+    config: &'c Config,
+}
+
 impl Runner<'_, '_, '_> {
+    fn peers(&self) -> Peers<'_> {
+        Peers {
+            config: self.config,
+        }
+    }
+
     fn tick(&mut self, what: &str) {
         self.done += 1;
         (self.progress)(self.done, self.total, what);
@@ -190,7 +207,9 @@ impl Runner<'_, '_, '_> {
         self.records.push(record);
         self.tick(&what);
     }
+}
 
+impl Peers<'_> {
     fn spawn(&self) -> Result<Driver<StdioPeer>, RunError> {
         let peer = StdioPeer::spawn(&self.config.peer, self.config.limits)
             .map_err(|e| RunError::Start(e.to_string()))?;
@@ -223,121 +242,50 @@ impl Runner<'_, '_, '_> {
         })
     }
 
-    /// `--revision auto`: the version the peer answers to the newest
-    /// `initialize` revision, or 2026-07-28 when it only speaks `server/discover`.
-    async fn auto(&mut self) -> Result<Revision, RunError> {
-        let mut why = String::new();
-        for ask in [Revision::Mcp2025_11_25, Revision::Mcp2026_07_28] {
-            let (driver, answer) = match self.open(ask).await? {
-                Ok(s) => {
-                    let v = s.handshake.as_ref().and_then(|h| {
-                        if h.method == "initialize" {
-                            h.protocol_version.clone()
-                        } else {
-                            supported(h)
-                                .contains(&ask.name().to_owned())
-                                .then(|| ask.name().into())
-                        }
-                    });
-                    (s.driver, v)
-                }
-                Err((driver, e)) => {
-                    why = e.to_string();
-                    (driver, None)
-                }
-            };
-            self.close(driver).await;
-            if let Some(r) = answer
-                .and_then(|v| v.parse::<Revision>().ok())
-                .filter(|r| r.is_mcp())
-            {
-                return Ok(r);
-            }
-        }
-        Err(RunError::Handshake(why))
-    }
-
-    /// Plays one revision's probes.
-    async fn revision(
-        &mut self,
+    /// Plays one session's vectors: the `opening` one as the first frame of
+    /// a fresh process, the others after a handshake (on `reuse` when given).
+    /// A peer that fails is replaced for the rest.
+    async fn session(
+        self,
         revision: Revision,
-        probes: &[&Vector],
-    ) -> Result<Accepted, RunError> {
-        let first = match self.open(revision).await? {
-            Ok(session) => session,
-            Err((driver, e)) => {
-                let accepted = self.handshake_failed(revision, &driver, &e);
-                self.close(driver).await;
-                self.done += probes.len();
-                return match accepted {
-                    Some(a) => Ok(a),
-                    None => Err(RunError::Handshake(format!("{revision}: {e}"))),
-                };
-            }
-        };
-        let mut first = Some(first);
-        let accepted = match first.as_ref().and_then(|s| s.handshake.as_ref()) {
-            Some(h) => self.negotiation(revision, h, first.as_ref().map(|s| &s.driver)),
-            None => Accepted::Yes,
-        };
-        if accepted != Accepted::Yes {
-            if let Some(s) = first.take() {
-                self.close(s.driver).await;
-            }
-            self.done += probes.len();
-            return Ok(accepted);
-        }
-        let catalogue = match first.as_mut() {
-            Some(s) => learn(&mut s.driver, s.handshake.as_ref(), self.config).await,
-            None => Catalogue::default(),
-        };
-        let mut playable = Vec::new();
-        for vector in probes {
-            match fixtures::needs(vector, &catalogue, &self.config.allowed) {
-                Some(why) => {
-                    let record = vector_record(vector, revision, Outcome::NotApplicable { why });
-                    self.push(record);
-                }
-                None => playable.push(*vector),
-            }
-        }
-        for session in plan::pack(&playable) {
-            let vectors: Vec<&Vector> = session.vectors.iter().map(|i| playable[*i]).collect();
-            if session.opening {
-                // The vector's own frame opens the session: no handshake first.
-                let driver = self.spawn()?;
-                let driver = self.play(driver, vectors[0], revision).await;
-                if let Some(d) = driver {
-                    self.close(d).await;
-                }
-                continue;
-            }
-            let mut driver = match first.take() {
-                Some(s) => Some(s.driver),
-                None => self.reopen(revision).await?,
-            };
-            for vector in vectors {
-                let Some(d) = driver.take() else {
-                    let record = vector_record(
-                        vector,
-                        revision,
-                        Outcome::NotObserved {
-                            why: "the peer could not be restarted after it failed".into(),
-                        },
-                    );
-                    self.push(record);
-                    continue;
-                };
-                driver = match self.play(d, vector, revision).await {
-                    Some(d) => Some(d),
-                    None => self.reopen(revision).await?,
-                };
-            }
-            if let Some(d) = driver {
+        session: plan::Session,
+        playable: &[&Vector],
+        reuse: Option<Driver<StdioPeer>>,
+    ) -> Result<Vec<Record>, RunError> {
+        let mut records = Vec::new();
+        let vectors: Vec<&Vector> = session.vectors.iter().map(|i| playable[*i]).collect();
+        if session.opening {
+            // The vector's own frame opens the session: no handshake first.
+            let driver = self.spawn()?;
+            if let Some(d) = self.play(driver, vectors[0], revision, &mut records).await {
                 self.close(d).await;
             }
+            return Ok(records);
         }
-        Ok(Accepted::Yes)
+        let mut driver = match reuse {
+            Some(d) => Some(d),
+            None => self.reopen(revision).await?,
+        };
+        for vector in vectors {
+            let Some(d) = driver.take() else {
+                records.push(vector_record(
+                    vector,
+                    revision,
+                    Outcome::NotObserved {
+                        why: "the peer could not be restarted after it failed".into(),
+                    },
+                ));
+                continue;
+            };
+            driver = match self.play(d, vector, revision, &mut records).await {
+                Some(d) => Some(d),
+                None => self.reopen(revision).await?,
+            };
+        }
+        if let Some(d) = driver {
+            self.close(d).await;
+        }
+        Ok(records)
     }
 
     /// A fresh process after a crash, or `None` when its handshake fails.
@@ -355,10 +303,11 @@ impl Runner<'_, '_, '_> {
     /// peer is still fit for more, `None` after it exited or stopped answering
     /// (then the failure is recorded too, and the process ended).
     async fn play(
-        &mut self,
+        &self,
         mut driver: Driver<StdioPeer>,
         vector: &Vector,
         revision: Revision,
+        records: &mut Vec<Record>,
     ) -> Option<Driver<StdioPeer>> {
         let before = driver.log().len();
         let expects_answer = !matches!(vector.answer, Some(Answer::Nothing) | None);
@@ -393,7 +342,7 @@ impl Runner<'_, '_, '_> {
         let mut record = vector_record(vector, revision, outcome);
         record.violations = Some(judgement.violations().cloned().collect());
         record.wire = wire.clone();
-        self.push(record);
+        records.push(record);
 
         // The server MAY shut down on its own (MCP 2025-11-25, basic/lifecycle,
         // "Shutdown", stdio), so an exit is a warning here; a request it left
@@ -447,8 +396,119 @@ impl Runner<'_, '_, '_> {
             message,
         }]);
         crash.wire = wire;
-        self.records.push(crash);
+        records.push(crash);
         None
+    }
+}
+
+impl Runner<'_, '_, '_> {
+    /// `--revision auto`: the version the peer answers to the newest
+    /// `initialize` revision, or 2026-07-28 when it only speaks `server/discover`.
+    async fn auto(&mut self) -> Result<Revision, RunError> {
+        let mut why = String::new();
+        for ask in [Revision::Mcp2025_11_25, Revision::Mcp2026_07_28] {
+            let (driver, answer) = match self.peers().open(ask).await? {
+                Ok(s) => {
+                    let v = s.handshake.as_ref().and_then(|h| {
+                        if h.method == "initialize" {
+                            h.protocol_version.clone()
+                        } else {
+                            supported(h)
+                                .contains(&ask.name().to_owned())
+                                .then(|| ask.name().into())
+                        }
+                    });
+                    (s.driver, v)
+                }
+                Err((driver, e)) => {
+                    why = e.to_string();
+                    (driver, None)
+                }
+            };
+            self.peers().close(driver).await;
+            if let Some(r) = answer
+                .and_then(|v| v.parse::<Revision>().ok())
+                .filter(|r| r.is_mcp())
+            {
+                return Ok(r);
+            }
+        }
+        Err(RunError::Handshake(why))
+    }
+
+    /// Plays one revision's probes.
+    async fn revision(
+        &mut self,
+        revision: Revision,
+        probes: &[&Vector],
+    ) -> Result<Accepted, RunError> {
+        let first = match self.peers().open(revision).await? {
+            Ok(session) => session,
+            Err((driver, e)) => {
+                let accepted = self.handshake_failed(revision, &driver, &e);
+                self.peers().close(driver).await;
+                self.done += probes.len();
+                return match accepted {
+                    Some(a) => Ok(a),
+                    None => Err(RunError::Handshake(format!("{revision}: {e}"))),
+                };
+            }
+        };
+        let mut first = Some(first);
+        let accepted = match first.as_ref().and_then(|s| s.handshake.as_ref()) {
+            Some(h) => self.negotiation(revision, h, first.as_ref().map(|s| &s.driver)),
+            None => Accepted::Yes,
+        };
+        if accepted != Accepted::Yes {
+            if let Some(s) = first.take() {
+                self.peers().close(s.driver).await;
+            }
+            self.done += probes.len();
+            return Ok(accepted);
+        }
+        let catalogue = match first.as_mut() {
+            Some(s) => learn(&mut s.driver, s.handshake.as_ref(), self.config).await,
+            None => Catalogue::default(),
+        };
+        let own = fixtures::tool_probes(revision, &catalogue, &self.config.allowed);
+        self.total += own.len();
+        let mut playable: Vec<&Vector> = own.iter().collect();
+        for vector in probes {
+            match fixtures::needs(vector, &catalogue, &self.config.allowed) {
+                Some(why) => {
+                    let record = vector_record(vector, revision, Outcome::NotApplicable { why });
+                    self.push(record);
+                }
+                None => playable.push(*vector),
+            }
+        }
+        // The first session reuses the handshake's process; the rest start
+        // their own. Sessions are independent processes, so up to
+        // `SESSIONS_AT_ONCE` run at the same time (their records kept in
+        // plan order); each waits mostly on its peer, not on a core.
+        let mut first = first.map(|s| s.driver);
+        let jobs: Vec<(plan::Session, Option<Driver<StdioPeer>>)> = plan::pack(&playable)
+            .into_iter()
+            .map(|s| {
+                let reuse = if s.opening { None } else { first.take() };
+                (s, reuse)
+            })
+            .collect();
+        let peers = Peers {
+            config: self.config,
+        };
+        let playable = &playable;
+        let mut results = futures::stream::iter(
+            jobs.into_iter()
+                .map(|(session, reuse)| peers.session(revision, session, playable, reuse)),
+        )
+        .buffered(SESSIONS_AT_ONCE);
+        while let Some(records) = results.next().await {
+            for record in records? {
+                self.push(record);
+            }
+        }
+        Ok(Accepted::Yes)
     }
 
     /// The record of a handshake that did not complete: a refusal declines
