@@ -186,6 +186,57 @@ fn completion_ref(params: Option<&Value>, catalogue: &Catalogue) -> Option<Strin
     }
 }
 
+/// The probes of the user's own tools: one `tools/call` per allowed tool the
+/// peer listed, with `--tool-args`, as vectors of the runner's making. A
+/// conforming answer is a result with `content` (MCP 2025-11-25,
+/// server/tools, "Calling Tools"), or an error; the rule model judges which.
+#[must_use]
+pub fn tool_probes(revision: Revision, catalogue: &Catalogue, allowed: &Allowed) -> Vec<Vector> {
+    let Some(arguments) = &allowed.arguments else {
+        return Vec::new();
+    };
+    allowed
+        .tools
+        .iter()
+        .filter(|name| catalogue.tools.contains(*name))
+        .map(|name| {
+            let frame = serde_json::json!({
+                "jsonrpc": "2.0",
+                // A string id no vector uses, so it is fresh in any session.
+                "id": format!("wirecheck-tool-{name}"),
+                "method": "tools/call",
+                "params": { "name": name, "arguments": arguments },
+            });
+            Vector {
+                id: format!("run/{revision}/tools-call/{name}"),
+                path: std::path::PathBuf::from("--allow-tool"),
+                verdict: crate::vectors::Verdict::Accept,
+                description: format!("the allowed tool `{name}` called with --tool-args"),
+                profile: harness::Profile {
+                    revision,
+                    direction: harness::Direction::ClientToServer,
+                },
+                frame: serde_json::to_vec(&frame).unwrap_or_default(),
+                rules: vec![crate::vectors::RuleRef {
+                    id: "mcp.schema.result".into(),
+                    level: harness::spec::Level::Must,
+                    spec: format!("MCP {revision}, server/tools, Calling Tools"),
+                }],
+                codec: crate::vectors::Codec::Lifts,
+                violations: Vec::new(),
+                advisories: Vec::new(),
+                answer: Some(Answer::Result {
+                    id: None,
+                    required: vec!["content".into()],
+                    example: None,
+                }),
+                exchange: None,
+                ambiguity: None,
+            }
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -279,55 +330,4 @@ mod tests {
             .unwrap()
             .contains("cursor `page-2`"));
     }
-}
-
-/// The probes of the user's own tools: one `tools/call` per allowed tool the
-/// peer listed, with `--tool-args`, as vectors of the runner's making. A
-/// conforming answer is a result with `content` (MCP 2025-11-25,
-/// server/tools, "Calling Tools"), or an error; the rule model judges which.
-#[must_use]
-pub fn tool_probes(revision: Revision, catalogue: &Catalogue, allowed: &Allowed) -> Vec<Vector> {
-    let Some(arguments) = &allowed.arguments else {
-        return Vec::new();
-    };
-    allowed
-        .tools
-        .iter()
-        .filter(|name| catalogue.tools.contains(*name))
-        .map(|name| {
-            let frame = serde_json::json!({
-                "jsonrpc": "2.0",
-                // A string id no vector uses, so it is fresh in any session.
-                "id": format!("wirecheck-tool-{name}"),
-                "method": "tools/call",
-                "params": { "name": name, "arguments": arguments },
-            });
-            Vector {
-                id: format!("run/{revision}/tools-call/{name}"),
-                path: std::path::PathBuf::from("--allow-tool"),
-                verdict: crate::vectors::Verdict::Accept,
-                description: format!("the allowed tool `{name}` called with --tool-args"),
-                profile: harness::Profile {
-                    revision,
-                    direction: harness::Direction::ClientToServer,
-                },
-                frame: serde_json::to_vec(&frame).unwrap_or_default(),
-                rules: vec![crate::vectors::RuleRef {
-                    id: "mcp.schema.result".into(),
-                    level: harness::spec::Level::Must,
-                    spec: format!("MCP {revision}, server/tools, Calling Tools"),
-                }],
-                codec: crate::vectors::Codec::Lifts,
-                violations: Vec::new(),
-                advisories: Vec::new(),
-                answer: Some(Answer::Result {
-                    id: None,
-                    required: vec!["content".into()],
-                    example: None,
-                }),
-                exchange: None,
-                ambiguity: None,
-            }
-        })
-        .collect()
 }
