@@ -217,3 +217,27 @@ fn the_embedded_vectors_are_the_vectors_on_disk() {
         assert_eq!(e.answer, d.answer);
     }
 }
+
+#[test]
+fn a_listed_tool_is_called_only_when_the_user_allows_it() {
+    // The fixture exits the moment anything calls its one tool.
+    let (out, _) = run(&fixture("tool-tripwire"), &[]);
+    let records = parsed(&out);
+    assert!(
+        !records.iter().any(|r| r["rule"] == "stdio.peer-exited"),
+        "a tool was called without --allow-tool"
+    );
+    let call = by_vector(&records, "mcp/2025-11-25/tools/call");
+    assert_eq!(outcome(call[0]), "not-applicable");
+    assert!(call[0]["outcome"]["why"]
+        .as_str()
+        .is_some_and(|w| w.contains("--allow-tool echo")));
+
+    let (out, _) = run(
+        &fixture("tool-tripwire"),
+        &["--allow-tool", "echo", "--tool-args", r#"{"text":"hi"}"#],
+    );
+    let records = parsed(&out);
+    assert!(!by_vector(&records, "run/2025-11-25/tools-call/echo").is_empty());
+    assert!(records.iter().any(|r| r["rule"] == "stdio.peer-exited"));
+}
