@@ -474,7 +474,9 @@ impl Runner<'_, '_, '_> {
         self.total += own.len();
         let mut playable: Vec<&Vector> = own.iter().collect();
         for vector in probes {
-            match fixtures::needs(vector, &catalogue, &self.config.allowed) {
+            let unfit = stdio_unfit(vector)
+                .or_else(|| fixtures::needs(vector, &catalogue, &self.config.allowed));
+            match unfit {
                 Some(why) => {
                     let record = vector_record(vector, revision, Outcome::NotApplicable { why });
                     self.push(record);
@@ -667,6 +669,18 @@ fn supported(handshake: &Handshake) -> Vec<String> {
                 .collect()
         })
         .unwrap_or_default()
+}
+
+/// Why `vector`'s frame cannot travel over stdio as it is: the transport is
+/// newline-delimited, and messages "MUST NOT contain embedded newlines" (MCP
+/// 2025-11-25, basic/transports, "stdio"). Re-spacing the frame would change
+/// the bytes under test, so it is not applicable here instead.
+fn stdio_unfit(vector: &Vector) -> Option<String> {
+    vector
+        .frame
+        .iter()
+        .any(|b| *b == b'\n' || *b == b'\r')
+        .then(|| "the frame holds a line break, which newline-delimited stdio cannot carry".into())
 }
 
 /// A vector's record: the vector is the check, named by the first rule it
