@@ -9,7 +9,7 @@ use super::OutputArgs;
 use crate::baseline::Baseline;
 use crate::driver::{DriverConfig, Liveness};
 use crate::report::{Command, Place, Record, Report, Subject};
-use crate::runner::{self, fixtures::Allowed, Config, Revisions};
+use crate::runner::{self, fixtures::Allowed, Config, Peer, Revisions};
 use crate::transport::stdio::PeerCommand;
 use crate::transport::Limits;
 use crate::vectors;
@@ -147,19 +147,12 @@ fn prepare(args: &Args) -> Result<(Config, Vec<vectors::Vector>), String> {
         ),
     };
     let peer = match &args.stdio {
-        Some(line) => PeerCommand::parse(line).map_err(|e| e.to_string())?,
-        None => {
-            let exe = std::env::current_exe()
-                .map_err(|e| format!("cannot find this binary to start `serve`: {e}"))?;
-            let mut args_ = vec!["serve".into()];
-            if jsonrpc {
-                args_.extend(["--profile".into(), "jsonrpc-2.0".into()]);
-            }
-            PeerCommand {
-                program: exe.into_os_string(),
-                args: args_,
-            }
-        }
+        Some(line) => Peer::Command(PeerCommand::parse(line).map_err(|e| e.to_string())?),
+        None => Peer::Reference {
+            program: std::env::current_exe()
+                .map_err(|e| format!("cannot find this binary to start `serve`: {e}"))?
+                .into_os_string(),
+        },
     };
     let (vectors, errors) = match &args.vectors {
         Some(dir) => vectors::load_all(dir),

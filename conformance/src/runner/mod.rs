@@ -44,7 +44,7 @@ pub enum Revisions {
 #[derive(Debug, Clone)]
 pub struct Config {
     /// The peer to start, once per session.
-    pub peer: PeerCommand,
+    pub peer: Peer,
     /// Which revisions to play (ignored under `jsonrpc`).
     pub revisions: Revisions,
     /// Plain JSON-RPC 2.0 (`--profile jsonrpc-2.0`): no handshake, the
@@ -58,6 +58,45 @@ pub struct Config {
     pub shutdown_grace: Duration,
     /// The tools the user allows to be called.
     pub allowed: Allowed,
+}
+
+/// The peer a run starts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Peer {
+    /// The user's command (`--stdio`), the same for every revision.
+    Command(PeerCommand),
+    /// The reference peer, this program's `serve`: started at exactly the
+    /// revision under test, because the vectors describe a server of one
+    /// revision (a server that also speaks 2025-11-25 may rightly answer a
+    /// 2026-07-28 `initialize`, which a 2026-only server must refuse).
+    Reference {
+        /// This program.
+        program: std::ffi::OsString,
+    },
+}
+
+impl Peer {
+    /// What to run for a session under `revision` (`None`: any, negotiated).
+    #[must_use]
+    pub fn command(&self, revision: Option<Revision>) -> PeerCommand {
+        match self {
+            Peer::Command(c) => c.clone(),
+            Peer::Reference { program } => {
+                let mut args = vec!["serve".into()];
+                match revision {
+                    Some(Revision::JsonRpc2) => {
+                        args.extend(["--profile".into(), "jsonrpc-2.0".into()])
+                    }
+                    Some(r) => args.extend(["--revision".into(), r.name().into()]),
+                    None => {}
+                }
+                PeerCommand {
+                    program: program.clone(),
+                    args,
+                }
+            }
+        }
+    }
 }
 
 /// Why the run could not be made (exit 2).
@@ -210,8 +249,8 @@ impl Runner<'_, '_, '_> {
 }
 
 impl Peers<'_> {
-    fn spawn(&self) -> Result<Driver<StdioPeer>, RunError> {
-        let peer = StdioPeer::spawn(&self.config.peer, self.config.limits)
+    fn spawn(&self, revision: Option<Revision>) -> Result<Driver<StdioPeer>, RunError> {
+        let peer = StdioPeer::spawn(&self.config.peer.command(revision), self.config.limits)
             .map_err(|e| RunError::Start(e.to_string()))?;
         Ok(Driver::new(peer, self.config.driver.clone()))
     }
@@ -221,12 +260,14 @@ impl Peers<'_> {
         peer.shutdown(self.config.shutdown_grace).await;
     }
 
-    /// A fresh process with its handshake done, or why the handshake failed.
+    /// A fresh process with its handshake under `revision` done, or why the
+    /// handshake failed; `serving` is the revision the process is started for.
     async fn open(
         &self,
         revision: Revision,
+        serving: Option<Revision>,
     ) -> Result<Result<Session, (Driver<StdioPeer>, HandshakeError)>, RunError> {
-        let mut driver = self.spawn()?;
+        let mut driver = self.spawn(serving)?;
         if !revision.is_mcp() {
             return Ok(Ok(Session {
                 driver,
@@ -256,7 +297,7 @@ impl Peers<'_> {
         let vectors: Vec<&Vector> = session.vectors.iter().map(|i| playable[*i]).collect();
         if session.opening {
             // The vector's own frame opens the session: no handshake first.
-            let driver = self.spawn()?;
+            let driver = self.spawn(Some(revision))?;
             if let Some(d) = self.play(driver, vectors[0], revision, &mut records).await {
                 self.close(d).await;
             }
@@ -290,7 +331,7 @@ impl Peers<'_> {
 
     /// A fresh process after a crash, or `None` when its handshake fails.
     async fn reopen(&self, revision: Revision) -> Result<Option<Driver<StdioPeer>>, RunError> {
-        Ok(match self.open(revision).await? {
+        Ok(match self.open(revision, Some(revision)).await? {
             Ok(s) => Some(s.driver),
             Err((driver, _)) => {
                 self.close(driver).await;
@@ -407,7 +448,7 @@ impl Runner<'_, '_, '_> {
     async fn auto(&mut self) -> Result<Revision, RunError> {
         let mut why = String::new();
         for ask in [Revision::Mcp2025_11_25, Revision::Mcp2026_07_28] {
-            let (driver, answer) = match self.peers().open(ask).await? {
+            let (driver, answer) = match self.peers().open(ask, None).await? {
                 Ok(s) => {
                     let v = s.handshake.as_ref().and_then(|h| {
                         if h.method == "initialize" {
@@ -442,7 +483,7 @@ impl Runner<'_, '_, '_> {
         revision: Revision,
         probes: &[&Vector],
     ) -> Result<Accepted, RunError> {
-        let first = match self.peers().open(revision).await? {
+        let first = match self.peers().open(revision, Some(revision)).await? {
             Ok(session) => session,
             Err((driver, e)) => {
                 let accepted = self.handshake_failed(revision, &driver, &e);
