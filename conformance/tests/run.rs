@@ -58,7 +58,8 @@ fn rules(record: &Value) -> Vec<&str> {
 #[test]
 #[ignore = "needs `wirecheck serve` (branch `peer`); un-ignore once it is merged"]
 fn no_arguments_passes_against_the_reference_peer() {
-    let out = common::wirecheck(&["run"], b"");
+    let started = Instant::now();
+    let out = common::wirecheck(&["run", "--format", "json"], b"");
     assert_eq!(
         out.status.code(),
         Some(0),
@@ -66,6 +67,16 @@ fn no_arguments_passes_against_the_reference_peer() {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
+    let records = parsed(&out);
+    // Every MCP revision was negotiated and played, not skipped.
+    for revision in harness::Revision::MCP {
+        let id = format!("run/{revision}/negotiation");
+        let negotiation = by_vector(&records, &id);
+        assert_eq!(negotiation.len(), 1, "{id}");
+        assert_eq!(outcome(negotiation[0]), "pass", "{}", negotiation[0]);
+    }
+    assert!(records.iter().filter(|r| outcome(r) == "pass").count() > 300);
+    assert!(started.elapsed() < Duration::from_secs(60));
 }
 
 #[test]
