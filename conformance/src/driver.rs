@@ -625,7 +625,8 @@ impl<T: Transport> Driver<T> {
                 // Past the grace, or past the answer timeout.
                 Event::TimedOut => break,
             };
-            if class == Class::LivenessAnswer && answered_at.is_none() {
+            let liveness = class == Class::LivenessAnswer && answered_at.is_none();
+            if liveness {
                 answered_at = Some(Instant::now());
                 report.live = Live::Answered(ping_sent.elapsed());
                 deadline = Instant::now() + self.config.grace;
@@ -634,6 +635,13 @@ impl<T: Transport> Driver<T> {
                 report.frames.push(Received { t, bytes, class });
             } else {
                 report.frames_over_cap += 1;
+            }
+            // The grace is for a peer that answers out of order; a probe whose
+            // answer came before the liveness answer has nothing left to wait
+            // for (a second, duplicate answer after it would go unseen: the
+            // price of not waiting a grace on every one of hundreds of probes).
+            if liveness && expects_answer && report.answered() {
+                break;
             }
         }
         report.transport_dropped = self.transport.dropped() - dropped_before;

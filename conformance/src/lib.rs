@@ -8,5 +8,6 @@ pub mod judge;
 pub mod lines;
 pub mod peer;
 pub mod report;
+pub mod runner;
 pub mod transport;
 pub mod vectors;

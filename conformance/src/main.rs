@@ -3,7 +3,7 @@
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use wirecheck::cmd::{self, classify, roundtrip, serve};
+use wirecheck::cmd::{self, classify, roundtrip, run, serve};
 
 /// Conformance and fuzzing harness for JSON-RPC 2.0 and the Model Context Protocol.
 ///
@@ -21,6 +21,7 @@ enum Command {
     Classify(classify::Args),
     Serve(serve::Args),
     Report(cmd::report::Args),
+    Run(run::Args),
 }
 
 fn main() -> ExitCode {
@@ -34,6 +35,16 @@ fn main() -> ExitCode {
         // The peer answers on standard output itself: no report to render.
         Command::Serve(args) => serve::run(args),
         Command::Report(args) => cmd::report::run(args),
+        Command::Run(args) => {
+            let report = run::run(args);
+            if let Some(path) = args.out() {
+                if let Err(e) = cmd::write_json(&report, path) {
+                    eprintln!("wirecheck run: {e}");
+                    return ExitCode::from(2);
+                }
+            }
+            cmd::emit(&report, args.output())
+        }
     }
     .into()
 }

@@ -314,10 +314,53 @@ pub fn load_all(root: &Path) -> (Vec<Vector>, Vec<LoadError>) {
         walk(&root.join(top), &mut files, &mut errors);
     }
     files.sort();
+    let loaded = files.into_iter().map(|path| {
+        let vector = load_one(root, &path);
+        (path, vector)
+    });
+    collect(loaded, errors)
+}
+
+/// The vectors built into this binary (`build.rs` embeds `vectors/` at
+/// compile time), so `wirecheck run` works with no checkout. The same checks
+/// as [`load_all`]; paths are relative to the vectors root.
+#[must_use]
+pub fn embedded() -> (Vec<Vector>, Vec<LoadError>) {
+    load_embedded(EMBEDDED)
+}
+
+/// The embedded files: `(path under the vectors root, bytes)`.
+static EMBEDDED: &[(&str, &[u8])] = include!(concat!(env!("OUT_DIR"), "/embedded_vectors.rs"));
+
+/// Loads vectors from `(path under the root, bytes)` pairs, with the same
+/// checks as [`load_all`]; files outside `jsonrpc-2.0/` and `mcp/` are not
+/// vectors (the catalogue, the generator) and are left out, as there.
+#[must_use]
+pub fn load_embedded(files: &[(&str, &[u8])]) -> (Vec<Vector>, Vec<LoadError>) {
+    let mut files: Vec<&(&str, &[u8])> = files
+        .iter()
+        .filter(|(rel, _)| rel.starts_with("jsonrpc-2.0/") || rel.starts_with("mcp/"))
+        .collect();
+    files.sort_by_key(|(rel, _)| *rel);
+    let loaded = files.into_iter().map(|(rel, bytes)| {
+        let path = PathBuf::from(rel);
+        let vector = build(&path, &path, || {
+            String::from_utf8(bytes.to_vec()).map_err(|e| format!("cannot read: {e}"))
+        });
+        (path, vector)
+    });
+    collect(loaded, Vec::new())
+}
+
+/// Loaded vectors in order, refusing a second vector with an id already seen.
+fn collect(
+    loaded: impl Iterator<Item = (PathBuf, Result<Vector, String>)>,
+    mut errors: Vec<LoadError>,
+) -> (Vec<Vector>, Vec<LoadError>) {
     let mut vectors: Vec<Vector> = Vec::new();
     let mut ids = BTreeSet::new();
-    for path in files {
-        match load_one(root, &path) {
+    for (path, loaded) in loaded {
+        match loaded {
             Ok(v) if !ids.insert(v.id.clone()) => errors.push(LoadError {
                 path,
                 message: format!(
@@ -373,6 +416,18 @@ pub fn load_one(root: &Path, path: &Path) -> Result<Vector, String> {
     let rel = path
         .strip_prefix(root)
         .map_err(|_| "not under the vectors root".to_owned())?;
+    build(rel, path, || {
+        std::fs::read_to_string(path).map_err(|e| format!("cannot read: {e}"))
+    })
+}
+
+/// Checks the name `rel` (under the vectors root), reads the text with
+/// `read`, and checks the vector; `path` is what the vector records.
+fn build(
+    rel: &Path,
+    path: &Path,
+    read: impl FnOnce() -> Result<String, String>,
+) -> Result<Vector, String> {
     let parts: Vec<&str> = rel
         .iter()
         .map(|p| p.to_str().ok_or("path is not UTF-8"))
@@ -403,7 +458,7 @@ pub fn load_one(root: &Path, path: &Path) -> Result<Vector, String> {
     };
     let id = format!("{}/{slug}", folders.join("/"));
 
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read: {e}"))?;
+    let text = read()?;
     let file: File = serde_json::from_str(&text).map_err(|e| format!("invalid vector: {e}"))?;
 
     let revision = file.profile;

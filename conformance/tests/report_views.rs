@@ -540,7 +540,7 @@ fn wirecheck_report_renders_documents_side_by_side() {
     assert_eq!(log["runs"].as_array().unwrap().len(), 2);
     let stdout = String::from_utf8(out.stdout).unwrap();
     assert!(
-        stdout.starts_with("a.json: 14 checks: 2 pass, 2 fail"),
+        stdout.starts_with("a.json: 14 checks: 2 passed, 2 failed"),
         "{stdout}"
     );
 

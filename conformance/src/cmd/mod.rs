@@ -3,10 +3,10 @@
 
 pub mod args;
 pub mod classify;
-pub mod roundtrip;
-pub mod serve;
-
 pub mod report;
+pub mod roundtrip;
+pub mod run;
+pub mod serve;
 
 use std::path::Path;
 
@@ -104,4 +104,14 @@ fn finish(report: &Report, output: &OutputArgs, written: std::io::Result<()>) ->
 
 pub(crate) fn write_file(path: &Path, bytes: &[u8]) -> Result<(), String> {
     std::fs::write(path, bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+/// Writes `report` as one run document to `path` (`wirecheck run --out`):
+/// the source of truth every other view can be made from again
+/// (`schemas/report.schema.json`, read back by `wirecheck report`).
+///
+/// # Errors
+/// The file cannot be written.
+pub fn write_json(report: &Report, path: &Path) -> Result<(), String> {
+    write_file(path, &crate::report::document::to_vec(report))
 }

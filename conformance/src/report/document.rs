@@ -149,6 +149,8 @@ struct RecordDoc {
     lowered: Option<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     wire: Vec<WireDoc>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    notes: Vec<String>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -361,6 +363,7 @@ impl From<&Record> for RecordDoc {
                     }
                 })
                 .collect(),
+            notes: r.notes.clone(),
         }
     }
 }
@@ -515,6 +518,7 @@ impl RecordDoc {
                 at: w.at_us.map(Duration::from_micros),
             });
         }
+        record.notes = self.notes;
         Ok(record)
     }
 }

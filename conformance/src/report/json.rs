@@ -64,6 +64,11 @@ pub fn write_record(record: &Record, out: &mut Vec<u8>) -> io::Result<()> {
     } else if let Some(refusal) = &record.refusal {
         members.json("refused", refusal)?;
     }
+    // Only `run` and `check` records carry notes: the per-frame commands'
+    // lines are unchanged.
+    if !record.notes.is_empty() {
+        members.json("notes", &record.notes)?;
+    }
     out_close(members.out, members.first);
     Ok(())
 }
@@ -108,13 +113,13 @@ pub fn summary(report: &Report) -> String {
             tally.count("fail")
         ),
         Command::Run => format!(
-            "{} checks: {} pass, {} fail, {} warning, {} not observed, {} not applicable",
+            "{} checks: {} passed, {} failed, {} warnings, {} not applicable, {} not observed",
             tally.total(),
             tally.count("pass"),
             tally.count("fail"),
             tally.count("warning"),
-            tally.count("not-observed"),
-            tally.count("not-applicable")
+            tally.count("not-applicable"),
+            tally.count("not-observed")
         ),
         Command::Classify => {
             let under = report.profile.map_or_else(String::new, |p| {

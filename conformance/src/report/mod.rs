@@ -32,7 +32,7 @@ pub enum Command {
     Roundtrip,
     /// `wirecheck classify`: judge each frame with the rule model.
     Classify,
-    /// `wirecheck run`: judge a live peer rule by rule.
+    /// `wirecheck run`: the golden vectors played against a live peer.
     Run,
 }
 
@@ -236,6 +236,10 @@ pub struct Record {
     pub payload: Option<Payload>,
     /// The exchange the verdict rests on, in order; empty for a lone frame.
     pub wire: Vec<WireEvent>,
+    /// What a person should know that the outcome does not say: where a reply
+    /// departs from the expected answer, a convention not met, a peer that
+    /// exited. Peer-supplied text in them is escaped by every view.
+    pub notes: Vec<String>,
 }
 
 impl Record {
@@ -251,6 +255,7 @@ impl Record {
             refusal: None,
             payload: None,
             wire: Vec::new(),
+            notes: Vec::new(),
         }
     }
 }

@@ -67,7 +67,7 @@ impl Needs {
                 "tool",
                 &self.tool,
                 &offered.tools,
-                "lists or allows no tool",
+                "lists no tool the user allowed to be called (--allow-tool NAME)",
             ),
             ("prompt", &self.prompt, &offered.prompts, "lists no prompt"),
             (

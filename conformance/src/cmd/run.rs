@@ -1,0 +1,298 @@
+//! `wirecheck run`: the golden vectors against a live peer over stdio.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use harness::{Outcome, Profile, Revision};
+
+use super::OutputArgs;
+use crate::baseline::Baseline;
+use crate::driver::{DriverConfig, Liveness};
+use crate::judge::Strictness;
+use crate::report::{Command, Place, Record, Report, Subject};
+use crate::runner::{self, fixtures::Allowed, Config, Peer, Revisions};
+use crate::transport::stdio::PeerCommand;
+use crate::transport::Limits;
+use crate::vectors;
+
+/// Play the golden vectors against a live server over stdio.
+///
+/// With no `--stdio`, starts the reference peer (`wirecheck serve`). Every
+/// vector a server receives under the revision is sent inside a live session
+/// and the answer judged; a peer is never failed for lacking a tool, prompt
+/// or resource it did not list, and no tool is called unless allowed.
+///
+/// Exit codes: 0 every required check passed, 1 one failed (or a baseline
+/// entry is stale), 2 the run could not be made (the command does not start,
+/// no handshake completes, the vectors or baseline do not load).
+#[derive(Debug, Clone, clap::Args)]
+// A person reads `run` more often than a script does: terminal by default.
+#[command(mut_arg("format", |a| a.default_value("terminal")))]
+pub struct Args {
+    /// The server to run, as one shell-like line (`"node server.js --stdio"`);
+    /// no shell runs it. Default: this binary's own `serve`.
+    #[arg(long, value_name = "CMD ARGS…")]
+    stdio: Option<String>,
+    /// A revision (`2025-06-18`), `auto` (what the peer answers) or `all`
+    /// (every revision the peer accepts; a declined one is not applicable).
+    #[arg(long, default_value = "all", value_name = "R|auto|all")]
+    revision: String,
+    /// `jsonrpc-2.0` for a plain JSON-RPC 2.0 server (no handshake).
+    #[arg(long, value_name = "PROFILE")]
+    profile: Option<String>,
+    /// Another set of vectors on disk instead of the built-in ones.
+    #[arg(long, value_name = "DIR")]
+    vectors: Option<PathBuf>,
+    /// The longest wait for any one answer (`5s`, `500ms`).
+    #[arg(long, default_value = "5s", value_parser = duration, value_name = "DURATION")]
+    timeout: Duration,
+    /// How long to keep listening after the liveness ping is answered.
+    #[arg(long, default_value = "50ms", value_parser = duration, value_name = "DURATION")]
+    grace: Duration,
+    /// SHOULD-level findings fail the run.
+    #[arg(long)]
+    strict: bool,
+    /// A baseline of known failures, each with its reason.
+    #[arg(long, value_name = "FILE")]
+    expected_failures: Option<PathBuf>,
+    /// A tool the runner may call (repeatable); never one the user did not name.
+    #[arg(long = "allow-tool", value_name = "NAME")]
+    allow_tool: Vec<String>,
+    /// The arguments for the allowed tools, as a JSON object.
+    #[arg(long, value_name = "JSON")]
+    tool_args: Option<String>,
+    /// Also write the JSON-lines report to FILE.
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+    /// The largest frame accepted from the peer, in bytes.
+    #[arg(long, default_value_t = Limits::default().max_frame, value_name = "BYTES")]
+    max_frame: usize,
+    #[command(flatten)]
+    output: OutputArgs,
+}
+
+impl Args {
+    /// Where the report goes.
+    #[must_use]
+    pub fn output(&self) -> &OutputArgs {
+        &self.output
+    }
+
+    /// Where the JSON-lines copy of the report goes.
+    #[must_use]
+    pub fn out(&self) -> Option<&PathBuf> {
+        self.out.as_ref()
+    }
+}
+
+/// `5s`, `50ms`, `1.5s`, `2m`.
+fn duration(s: &str) -> Result<Duration, String> {
+    let (number, unit) = s
+        .find(|c: char| c.is_ascii_alphabetic())
+        .map_or((s, "s"), |i| s.split_at(i));
+    let n: f64 = number
+        .parse()
+        .map_err(|_| format!("`{s}` is not a duration such as 5s or 50ms"))?;
+    let secs = match unit {
+        "ms" => n / 1000.0,
+        "s" => n,
+        "m" => n * 60.0,
+        _ => return Err(format!("`{s}`: the unit is ms, s or m")),
+    };
+    Duration::try_from_secs_f64(secs).map_err(|e| format!("`{s}`: {e}"))
+}
+
+/// Runs the suite as `args` asks.
+#[must_use]
+pub fn run(args: &Args) -> Report {
+    let mut report = Report::new(Command::Run);
+    report.strict = args.strict;
+    match prepare(args).and_then(|(config, vectors)| execute(&config, &vectors)) {
+        Ok(records) => report.records = records,
+        Err(e) => {
+            report.error = Some(e);
+            return report;
+        }
+    }
+    if let Some(path) = &args.expected_failures {
+        match Baseline::load(path) {
+            Ok(baseline) => apply(&baseline, &mut report.records),
+            Err(e) => report.error = Some(e.to_string()),
+        }
+    }
+    if args.profile.is_some() {
+        report.profile = Some(Profile {
+            revision: Revision::JsonRpc2,
+            direction: harness::Direction::ClientToServer,
+        });
+    }
+    report
+}
+
+fn prepare(args: &Args) -> Result<(Config, Vec<vectors::Vector>), String> {
+    let jsonrpc = match args.profile.as_deref() {
+        None => false,
+        Some("jsonrpc-2.0") => true,
+        Some(other) => return Err(format!("--profile `{other}`: only jsonrpc-2.0 is known")),
+    };
+    let revisions = match args.revision.as_str() {
+        "all" => Revisions::All,
+        "auto" => Revisions::Auto,
+        name => Revisions::Given(
+            name.parse::<Revision>()
+                .ok()
+                .filter(|r| r.is_mcp())
+                .ok_or_else(|| {
+                    format!("--revision `{name}` is not an MCP revision, auto or all")
+                })?,
+        ),
+    };
+    let peer = match &args.stdio {
+        Some(line) => Peer::Command(PeerCommand::parse(line).map_err(|e| e.to_string())?),
+        None => Peer::Reference {
+            program: std::env::current_exe()
+                .map_err(|e| format!("cannot find this binary to start `serve`: {e}"))?
+                .into_os_string(),
+        },
+    };
+    let (vectors, errors) = match &args.vectors {
+        Some(dir) => vectors::load_all(dir),
+        None => vectors::embedded(),
+    };
+    if let Some(first) = errors.first() {
+        return Err(format!(
+            "{} vector files do not load; the first: {first}",
+            errors.len()
+        ));
+    }
+    let arguments = match &args.tool_args {
+        None => None,
+        Some(text) => {
+            // Parsed now so a typo is caught before any peer starts.
+            let value: serde_json::Value =
+                serde_json::from_str(text).map_err(|e| format!("--tool-args is not JSON: {e}"))?;
+            if !value.is_object() {
+                return Err("--tool-args must be a JSON object".into());
+            }
+            Some(value)
+        }
+    };
+    let driver = DriverConfig {
+        answer_timeout: args.timeout,
+        grace: args.grace,
+        liveness: if jsonrpc {
+            // A -32601 answer proves liveness as well as a result does.
+            Liveness::Method("wirecheck/liveness".into())
+        } else {
+            Liveness::Ping
+        },
+        // Far above the ids vectors carry, below 2^53 so no peer rounds it.
+        first_id: 1 << 40,
+        ..DriverConfig::default()
+    };
+    let limits = Limits {
+        max_frame: args.max_frame,
+        write_timeout: args.timeout,
+        ..Limits::default()
+    };
+    Ok((
+        Config {
+            peer,
+            revisions,
+            jsonrpc,
+            driver,
+            limits,
+            shutdown_grace: Duration::from_millis(500),
+            allowed: Allowed {
+                tools: args.allow_tool.iter().cloned().collect(),
+                arguments,
+            },
+            strictness: if args.strict {
+                Strictness::Strict
+            } else {
+                Strictness::Default
+            },
+        },
+        vectors,
+    ))
+}
+
+fn execute(config: &Config, vectors: &[vectors::Vector]) -> Result<Vec<Record>, String> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the async runtime: {e}"))?;
+    let bar = progress_bar();
+    let mut tick = |done: usize, total: usize, what: &str| {
+        if let Some(bar) = &bar {
+            bar.set_length(total as u64);
+            bar.set_position(done as u64);
+            bar.set_message(crate::report::text::printable_str(what));
+        }
+    };
+    let result = runtime.block_on(runner::run(config, vectors, &mut tick));
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    result.map_err(|e| e.to_string())
+}
+
+/// A progress bar on standard error when it is a terminal; none otherwise.
+fn progress_bar() -> Option<indicatif::ProgressBar> {
+    use std::io::IsTerminal as _;
+    if !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let bar = indicatif::ProgressBar::new(0);
+    if let Ok(style) = indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} {msg}") {
+        bar.set_style(style);
+    }
+    Some(bar)
+}
+
+/// Each record through the baseline, then a stale record for every entry
+/// that matched no subject of this run.
+fn apply(baseline: &Baseline, records: &mut Vec<Record>) {
+    for record in records.iter_mut() {
+        if let Some(id) = &record.place.vector {
+            record.outcome = baseline.apply(id, None, record.outcome.clone());
+        }
+    }
+    let ids: Vec<String> = records
+        .iter()
+        .filter_map(|r| r.place.vector.clone())
+        .collect();
+    let stale: Vec<Record> = baseline
+        .unmatched(&ids)
+        .into_iter()
+        .map(|entry| {
+            Record::new(
+                Place {
+                    vector: Some(entry.id.clone()),
+                    file: Some(baseline.path.display().to_string()),
+                    ..Place::default()
+                },
+                Subject::Frame(Vec::new()),
+                Outcome::Stale {
+                    reason: format!("no check of this run matches: {}", entry.reason),
+                },
+            )
+        })
+        .collect();
+    records.extend(stale);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_parse_with_their_units() {
+        assert_eq!(duration("5s"), Ok(Duration::from_secs(5)));
+        assert_eq!(duration("50ms"), Ok(Duration::from_millis(50)));
+        assert_eq!(duration("2"), Ok(Duration::from_secs(2)));
+        assert_eq!(duration("1.5s"), Ok(Duration::from_millis(1500)));
+        assert!(duration("5h").is_err());
+        assert!(duration("fast").is_err());
+    }
+}

@@ -1,0 +1,891 @@
+//! The runner behind `wirecheck run`: the golden vectors played against a
+//! live peer over stdio, judged with the library judge, one [`Record`] each.
+//!
+//! Per revision: a fresh peer process, the handshake (negotiation is itself a
+//! check), what the peer offers ([`fixtures::Catalogue`]), then every vector a
+//! server receives under the revision, sent with [`Driver::probe`] so a silent
+//! drop costs one ping round trip, not a timeout. Vectors are spread over
+//! sessions so no request id repeats within one ([`plan`]). A peer that exits
+//! or stops answering is reported and replaced by a fresh process for the
+//! rest; a peer that never starts, or never completes a handshake under any
+//! revision, is a [`RunError`] (exit 2).
+
+pub mod fixtures;
+pub mod plan;
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use futures::StreamExt as _;
+use harness::rules::{Level, RuleId, Violation};
+use harness::{Direction, Outcome, Raw, Revision};
+use serde_json::Value;
+
+use crate::driver::{Class, Driver, DriverConfig, Handshake, HandshakeError, Live, Side, WireKind};
+use crate::judge::{self, Observed, Silence, Strictness};
+use crate::report::{Check, Place, Record, Subject, WireEvent};
+use crate::transport::stdio::{PeerCommand, StdioPeer};
+use crate::transport::Limits;
+use crate::vectors::{Answer, Vector};
+use fixtures::{Allowed, Catalogue};
+
+/// Which revisions a run plays.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Revisions {
+    /// This one.
+    Given(Revision),
+    /// The one the peer answers at `initialize` (or `server/discover`).
+    Auto,
+    /// Every MCP revision the peer accepts; a declined one is not applicable.
+    All,
+}
+
+/// Everything a run needs.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// The peer to start, once per session.
+    pub peer: Peer,
+    /// Which revisions to play (ignored under `jsonrpc`).
+    pub revisions: Revisions,
+    /// Plain JSON-RPC 2.0 (`--profile jsonrpc-2.0`): no handshake, the
+    /// `jsonrpc-2.0/` vectors.
+    pub jsonrpc: bool,
+    /// How the driver waits.
+    pub driver: DriverConfig,
+    /// The transport's bounds.
+    pub limits: Limits,
+    /// How long a peer gets to exit after its input closes, and again after SIGTERM.
+    pub shutdown_grace: Duration,
+    /// The tools the user allows to be called.
+    pub allowed: Allowed,
+    /// How conventions weigh (`--strict`: a departure is a warning).
+    pub strictness: Strictness,
+}
+
+/// The peer a run starts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Peer {
+    /// The user's command (`--stdio`), the same for every revision.
+    Command(PeerCommand),
+    /// The reference peer, this program's `serve`: started at exactly the
+    /// revision under test, because the vectors describe a server of one
+    /// revision (a server that also speaks 2025-11-25 may rightly answer a
+    /// 2026-07-28 `initialize`, which a 2026-only server must refuse).
+    Reference {
+        /// This program.
+        program: std::ffi::OsString,
+    },
+}
+
+impl Peer {
+    /// What to run for a session under `revision` (`None`: any, negotiated).
+    #[must_use]
+    pub fn command(&self, revision: Option<Revision>) -> PeerCommand {
+        match self {
+            Peer::Command(c) => c.clone(),
+            Peer::Reference { program } => {
+                let mut args = vec!["serve".into()];
+                match revision {
+                    Some(Revision::JsonRpc2) => {
+                        args.extend(["--profile".into(), "jsonrpc-2.0".into()])
+                    }
+                    Some(r) => args.extend(["--revision".into(), r.name().into()]),
+                    None => {}
+                }
+                PeerCommand {
+                    program: program.clone(),
+                    args,
+                }
+            }
+        }
+    }
+}
+
+/// Why the run could not be made (exit 2).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RunError {
+    /// The peer command does not start.
+    Start(String),
+    /// No handshake completed under any revision tried.
+    Handshake(String),
+}
+
+impl std::fmt::Display for RunError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RunError::Start(e) => write!(f, "the peer does not start: {e}"),
+            RunError::Handshake(e) => write!(f, "the peer never completed a handshake: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for RunError {}
+
+/// How many sessions (peer processes) of one revision run at once.
+const SESSIONS_AT_ONCE: usize = 4;
+
+/// Called after each check: how many are done of how many planned, and which.
+pub type Progress<'a> = dyn FnMut(usize, usize, &str) + 'a;
+
+const TRANSPORT: &str = "stdio";
+// The runner's own checks name rules of the one catalogue.
+const RULE_NEGOTIATION: RuleId = RuleId::McpLifecycleVersionServer;
+const RULE_HANDSHAKE: RuleId = RuleId::McpLifecycleServerResponds;
+const RULE_UNRESPONSIVE: RuleId = RuleId::McpPingRespond;
+/// Not a rule: a stdio server may exit (MCP basic/lifecycle §Shutdown), so
+/// its exit is recorded as a warning for a person to read, never as a
+/// violation; the requests it left unanswered fail in their own records.
+const CHECK_EXITED: &str = "stdio.peer-exited";
+
+/// Whether `vector` is a probe: a frame a server receives, with the answer a
+/// conforming server gives.
+#[must_use]
+pub fn is_probe(vector: &Vector) -> bool {
+    vector.profile.direction == Direction::ClientToServer && vector.answer.is_some()
+}
+
+/// Plays `vectors` against the peer of `config`.
+///
+/// # Errors
+/// The peer does not start, or completes no handshake.
+pub async fn run(
+    config: &Config,
+    vectors: &[Vector],
+    progress: &mut Progress<'_>,
+) -> Result<Vec<Record>, RunError> {
+    let mut runner = Runner {
+        config,
+        records: Vec::new(),
+        progress,
+        done: 0,
+        total: 0,
+    };
+    if config.jsonrpc {
+        let probes = probes_of(vectors, Revision::JsonRpc2);
+        runner.total = probes.len();
+        runner.revision(Revision::JsonRpc2, &probes).await?;
+        return Ok(runner.records);
+    }
+    let revisions = match config.revisions {
+        Revisions::Given(r) => vec![r],
+        Revisions::All => Revision::MCP.to_vec(),
+        Revisions::Auto => vec![runner.auto().await?],
+    };
+    runner.total = revisions
+        .iter()
+        .map(|r| probes_of(vectors, *r).len() + 1)
+        .sum();
+    let mut answered: BTreeMap<Revision, Accepted> = BTreeMap::new();
+    let mut last_error = None;
+    for revision in &revisions {
+        let probes = probes_of(vectors, *revision);
+        match runner.revision(*revision, &probes).await {
+            Ok(accepted) => {
+                answered.insert(*revision, accepted);
+            }
+            Err(RunError::Handshake(e)) => last_error = Some(e),
+            Err(e) => return Err(e),
+        }
+    }
+    if answered.is_empty() {
+        return Err(RunError::Handshake(
+            last_error.unwrap_or_else(|| "no revision tried".into()),
+        ));
+    }
+    runner.cross_check(&answered);
+    Ok(runner.records)
+}
+
+fn probes_of(vectors: &[Vector], revision: Revision) -> Vec<&Vector> {
+    vectors
+        .iter()
+        .filter(|v| v.profile.revision == revision && is_probe(v))
+        .collect()
+}
+
+/// What the peer did with a revision asked for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Accepted {
+    /// It took it.
+    Yes,
+    /// It answered with this other version instead.
+    Other(String),
+    /// It refused the handshake, or broke the negotiation rule.
+    No,
+}
+
+struct Runner<'c, 'p, 'q> {
+    config: &'c Config,
+    records: Vec<Record>,
+    progress: &'p mut Progress<'q>,
+    done: usize,
+    total: usize,
+}
+
+/// A live session and what its handshake said.
+struct Session {
+    driver: Driver<StdioPeer>,
+    handshake: Option<Handshake>,
+}
+
+/// Starting, ending and probing peer processes: shared by sessions that run
+/// at the same time, so it only reads the configuration.
+#[derive(Clone, Copy)]
+struct Peers<'c> {
+    config: &'c Config,
+}
+
+impl Runner<'_, '_, '_> {
+    fn peers(&self) -> Peers<'_> {
+        Peers {
+            config: self.config,
+        }
+    }
+
+    fn tick(&mut self, what: &str) {
+        self.done += 1;
+        (self.progress)(self.done, self.total, what);
+    }
+
+    fn push(&mut self, record: Record) {
+        let what = record.place.vector.clone().unwrap_or_default();
+        self.records.push(record);
+        self.tick(&what);
+    }
+}
+
+impl Peers<'_> {
+    fn spawn(&self, revision: Option<Revision>) -> Result<Driver<StdioPeer>, RunError> {
+        let peer = StdioPeer::spawn(&self.config.peer.command(revision), self.config.limits)
+            .map_err(|e| RunError::Start(e.to_string()))?;
+        Ok(Driver::new(peer, self.config.driver.clone()))
+    }
+
+    async fn close(&self, driver: Driver<StdioPeer>) {
+        let (peer, _) = driver.into_parts();
+        peer.shutdown(self.config.shutdown_grace).await;
+    }
+
+    /// A fresh process with its handshake under `revision` done, or why the
+    /// handshake failed; `serving` is the revision the process is started for.
+    async fn open(
+        &self,
+        revision: Revision,
+        serving: Option<Revision>,
+    ) -> Result<Result<Session, (Driver<StdioPeer>, HandshakeError)>, RunError> {
+        let mut driver = self.spawn(serving)?;
+        if !revision.is_mcp() {
+            return Ok(Ok(Session {
+                driver,
+                handshake: None,
+            }));
+        }
+        Ok(match driver.handshake(revision).await {
+            Ok(handshake) => Ok(Session {
+                driver,
+                handshake: Some(handshake),
+            }),
+            Err(e) => Err((driver, e)),
+        })
+    }
+
+    /// Plays one session's vectors: the `opening` one as the first frame of
+    /// a fresh process, the others after a handshake (on `reuse` when given).
+    /// A peer that fails is replaced for the rest.
+    async fn session(
+        self,
+        revision: Revision,
+        session: plan::Session,
+        playable: &[&Vector],
+        reuse: Option<Driver<StdioPeer>>,
+    ) -> Result<Vec<Record>, RunError> {
+        let mut records = Vec::new();
+        let vectors: Vec<&Vector> = session.vectors.iter().map(|i| playable[*i]).collect();
+        if session.opening {
+            // The vector's own frame opens the session: no handshake first.
+            let driver = self.spawn(Some(revision))?;
+            if let Some(d) = self.play(driver, vectors[0], revision, &mut records).await {
+                self.close(d).await;
+            }
+            return Ok(records);
+        }
+        let mut driver = match reuse {
+            Some(d) => Some(d),
+            None => self.reopen(revision).await?,
+        };
+        for vector in vectors {
+            let Some(d) = driver.take() else {
+                records.push(vector_record(
+                    vector,
+                    revision,
+                    Outcome::NotObserved {
+                        why: "the peer could not be restarted after it failed".into(),
+                    },
+                ));
+                continue;
+            };
+            driver = match self.play(d, vector, revision, &mut records).await {
+                Some(d) => Some(d),
+                None => self.reopen(revision).await?,
+            };
+        }
+        if let Some(d) = driver {
+            self.close(d).await;
+        }
+        Ok(records)
+    }
+
+    /// A fresh process after a crash, or `None` when its handshake fails.
+    async fn reopen(&self, revision: Revision) -> Result<Option<Driver<StdioPeer>>, RunError> {
+        Ok(match self.open(revision, Some(revision)).await? {
+            Ok(s) => Some(s.driver),
+            Err((driver, _)) => {
+                self.close(driver).await;
+                None
+            }
+        })
+    }
+
+    /// Sends one probe and records its judgement; the driver back when the
+    /// peer is still fit for more, `None` after it exited or stopped answering
+    /// (then the failure is recorded too, and the process ended).
+    async fn play(
+        &self,
+        mut driver: Driver<StdioPeer>,
+        vector: &Vector,
+        revision: Revision,
+        records: &mut Vec<Record>,
+    ) -> Option<Driver<StdioPeer>> {
+        let before = driver.log().len();
+        let expects_answer = !matches!(vector.answer, Some(Answer::Nothing) | None);
+        let report = driver.probe(&vector.frame, expects_answer).await;
+        let frames: Vec<Vec<u8>> = report
+            .frames
+            .iter()
+            .filter(|r| !matches!(r.class, Class::LivenessAnswer | Class::TooLong(_)))
+            .map(|r| r.bytes.clone())
+            .collect();
+        let silence = match report.live {
+            Live::Closed { .. } | Live::SendFailed(_) => Silence::PeerClosed,
+            Live::Answered(_) | Live::Unresponsive => Silence::TimedOut,
+        };
+        let observed = if frames.is_empty() {
+            Observed::Silence(silence)
+        } else {
+            Observed::Frames(frames)
+        };
+        let judgement = judge::reply_with(vector, &observed, self.config.strictness);
+        let mut outcome = judgement.outcome.clone();
+        if report.transport_dropped > 0 && matches!(observed, Observed::Silence(_)) {
+            // The queue overflowed: the answer may be among what was dropped.
+            outcome = Outcome::NotObserved {
+                why: format!(
+                    "{} frames were dropped while this probe ran (the peer flooded)",
+                    report.transport_dropped
+                ),
+            };
+        }
+        let wire = wire_since(&driver, before);
+        let mut record = vector_record(vector, revision, outcome);
+        record.violations = Some(judgement.violations().cloned().collect());
+        record.notes = judgement
+            .mismatches
+            .iter()
+            .chain(&judgement.notes)
+            .cloned()
+            .collect();
+        record.wire = wire.clone();
+        records.push(record);
+
+        // The server MAY shut down on its own (MCP 2025-11-25, basic/lifecycle,
+        // "Shutdown", stdio), so an exit is a warning here; a request it left
+        // unanswered has already failed in its own record. A peer that stops
+        // answering the ping breaks a MUST (basic/utilities/ping).
+        let failure = match &report.live {
+            Live::Answered(_) => return Some(driver),
+            Live::Closed { status, leaky } => (
+                None,
+                Level::May,
+                Outcome::Warning,
+                "MCP basic/lifecycle §Shutdown (stdio): the server may close its output and exit",
+                format!(
+                    "the peer's output ended after this frame ({}{}); a fresh process runs the rest",
+                    status.as_deref().unwrap_or("still running"),
+                    if *leaky { ", a child holding stdout" } else { "" }
+                ),
+            ),
+            Live::Unresponsive | Live::SendFailed(_) => (
+                Some(RULE_UNRESPONSIVE),
+                Level::Must,
+                Outcome::Fail,
+                RULE_UNRESPONSIVE.info().cite(revision),
+                "the peer stopped answering the liveness ping after this frame; a fresh process runs the rest".to_owned(),
+            ),
+        };
+        let (peer, _) = driver.into_parts();
+        let (stderr, _) = peer.stderr();
+        peer.shutdown(self.config.shutdown_grace).await;
+        let (rule, level, outcome, spec, mut message) = failure;
+        if !stderr.is_empty() {
+            let tail = &stderr[stderr.len().saturating_sub(400)..];
+            message.push_str("; stderr ends: ");
+            message.push_str(&String::from_utf8_lossy(tail));
+        }
+        let mut crash = Record::new(
+            place(vector, revision),
+            Subject::Frame(vector.frame.clone()),
+            outcome,
+        );
+        crash.check = Some(Check {
+            rule: rule.map_or(CHECK_EXITED, RuleId::as_str).into(),
+            level,
+            spec: spec.into(),
+        });
+        crash.violations = Some(match rule {
+            Some(rule) => vec![Violation {
+                rule,
+                level,
+                spec,
+                pointer: String::new(),
+                message,
+            }],
+            None => {
+                crash.notes.push(message);
+                Vec::new()
+            }
+        });
+        crash.wire = wire;
+        records.push(crash);
+        None
+    }
+}
+
+impl Runner<'_, '_, '_> {
+    /// `--revision auto`: the version the peer answers to the newest
+    /// `initialize` revision, or 2026-07-28 when it only speaks `server/discover`.
+    async fn auto(&mut self) -> Result<Revision, RunError> {
+        let mut why = String::new();
+        for ask in [Revision::Mcp2025_11_25, Revision::Mcp2026_07_28] {
+            let (driver, answer) = match self.peers().open(ask, None).await? {
+                Ok(s) => {
+                    let v = s.handshake.as_ref().and_then(|h| {
+                        if h.method == "initialize" {
+                            h.protocol_version.clone()
+                        } else {
+                            supported(h)
+                                .contains(&ask.name().to_owned())
+                                .then(|| ask.name().into())
+                        }
+                    });
+                    (s.driver, v)
+                }
+                Err((driver, e)) => {
+                    why = e.to_string();
+                    (driver, None)
+                }
+            };
+            self.peers().close(driver).await;
+            if let Some(r) = answer
+                .and_then(|v| v.parse::<Revision>().ok())
+                .filter(|r| r.is_mcp())
+            {
+                return Ok(r);
+            }
+        }
+        Err(RunError::Handshake(why))
+    }
+
+    /// Plays one revision's probes.
+    async fn revision(
+        &mut self,
+        revision: Revision,
+        probes: &[&Vector],
+    ) -> Result<Accepted, RunError> {
+        let first = match self.peers().open(revision, Some(revision)).await? {
+            Ok(session) => session,
+            Err((driver, e)) => {
+                let accepted = self.handshake_failed(revision, &driver, &e);
+                self.peers().close(driver).await;
+                self.done += probes.len();
+                return match accepted {
+                    Some(a) => Ok(a),
+                    None => Err(RunError::Handshake(format!("{revision}: {e}"))),
+                };
+            }
+        };
+        let mut first = Some(first);
+        let accepted = match first.as_ref().and_then(|s| s.handshake.as_ref()) {
+            Some(h) => self.negotiation(revision, h, first.as_ref().map(|s| &s.driver)),
+            None => Accepted::Yes,
+        };
+        if accepted != Accepted::Yes {
+            if let Some(s) = first.take() {
+                self.peers().close(s.driver).await;
+            }
+            self.done += probes.len();
+            return Ok(accepted);
+        }
+        let catalogue = match first.as_mut() {
+            Some(s) => learn(&mut s.driver, s.handshake.as_ref(), self.config).await,
+            None => Catalogue::default(),
+        };
+        let own = fixtures::tool_probes(revision, &catalogue, &self.config.allowed);
+        self.total += own.len();
+        let mut as_is: Vec<&Vector> = Vec::new();
+        let mut bound: Vec<Vector> = Vec::new();
+        for vector in probes {
+            let fit = match stdio_unfit(vector) {
+                Some(why) => Err(why),
+                None => fixtures::bind(vector, &catalogue, &self.config.allowed),
+            };
+            match fit {
+                Err(why) => {
+                    let record = vector_record(vector, revision, Outcome::NotApplicable { why });
+                    self.push(record);
+                }
+                Ok(None) => as_is.push(*vector),
+                Ok(Some(v)) => bound.push(v),
+            }
+        }
+        let playable: Vec<&Vector> = own.iter().chain(as_is).chain(bound.iter()).collect();
+        // The first session reuses the handshake's process; the rest start
+        // their own. Sessions are independent processes, so up to
+        // `SESSIONS_AT_ONCE` run at the same time (their records kept in
+        // plan order); each waits mostly on its peer, not on a core.
+        let mut first = first.map(|s| s.driver);
+        let jobs: Vec<(plan::Session, Option<Driver<StdioPeer>>)> = plan::pack(&playable)
+            .into_iter()
+            .map(|s| {
+                let reuse = if s.opening { None } else { first.take() };
+                (s, reuse)
+            })
+            .collect();
+        let peers = Peers {
+            config: self.config,
+        };
+        let playable = &playable;
+        let mut results = futures::stream::iter(
+            jobs.into_iter()
+                .map(|(session, reuse)| peers.session(revision, session, playable, reuse)),
+        )
+        .buffered(SESSIONS_AT_ONCE);
+        while let Some(records) = results.next().await {
+            for record in records? {
+                self.push(record);
+            }
+        }
+        Ok(Accepted::Yes)
+    }
+
+    /// The record of a handshake that did not complete: a refusal declines
+    /// the revision (some servers answer an unsupported version with an
+    /// error, as the spec's own lifecycle example shows); no answer at all is
+    /// a failure. `None` when the handshake never completed.
+    fn handshake_failed(
+        &mut self,
+        revision: Revision,
+        driver: &Driver<StdioPeer>,
+        e: &HandshakeError,
+    ) -> Option<Accepted> {
+        let (outcome, accepted, subject) = match e {
+            HandshakeError::Refused { answer, why } => (
+                Outcome::NotApplicable {
+                    why: format!("the peer declined {revision}: {why}"),
+                },
+                Some(Accepted::No),
+                answer.clone(),
+            ),
+            other => (Outcome::Fail, None, other.to_string().into_bytes()),
+        };
+        let mut record = negotiation_record(revision, outcome, subject, RULE_HANDSHAKE);
+        if accepted.is_none() {
+            record.violations = Some(vec![Violation {
+                rule: RULE_HANDSHAKE,
+                level: Level::Must,
+                spec: RULE_HANDSHAKE.info().cite(revision),
+                pointer: String::new(),
+                message: e.to_string(),
+            }]);
+        }
+        record.wire = wire_since(driver, 0);
+        self.push(record);
+        accepted
+    }
+
+    /// The negotiation check of a completed handshake (MCP 2025-11-25,
+    /// basic/lifecycle, "Version Negotiation", MUST: "If the server supports
+    /// the requested protocol version, it MUST respond with the same version.
+    /// Otherwise, the server MUST respond with another protocol version it
+    /// supports"; 2026-07-28, server/discover: `supportedVersions`).
+    fn negotiation(
+        &mut self,
+        revision: Revision,
+        handshake: &Handshake,
+        driver: Option<&Driver<StdioPeer>>,
+    ) -> Accepted {
+        let (outcome, accepted) = if handshake.method == "server/discover" {
+            let versions = supported(handshake);
+            if versions.is_empty() {
+                (Outcome::Fail, Accepted::No)
+            } else if versions.iter().any(|v| v == revision.name()) {
+                (Outcome::Pass, Accepted::Yes)
+            } else {
+                (
+                    Outcome::NotApplicable {
+                        why: format!("the peer supports {versions:?}, not {revision}"),
+                    },
+                    Accepted::Other(versions[0].clone()),
+                )
+            }
+        } else {
+            match &handshake.protocol_version {
+                Some(v) if v == revision.name() => (Outcome::Pass, Accepted::Yes),
+                Some(v) => (
+                    Outcome::NotApplicable {
+                        why: format!(
+                            "asked for {revision}, the peer answered {v}: it declined {revision}"
+                        ),
+                    },
+                    Accepted::Other(v.clone()),
+                ),
+                None => (Outcome::Fail, Accepted::No),
+            }
+        };
+        let mut record = negotiation_record(
+            revision,
+            outcome.clone(),
+            handshake.answer.clone(),
+            RULE_NEGOTIATION,
+        );
+        let mut violations = harness::rules::validate(
+            &handshake.answer,
+            harness::Profile {
+                revision,
+                direction: Direction::ServerToClient,
+            },
+        );
+        if outcome == Outcome::Fail {
+            violations.push(Violation {
+                rule: RULE_NEGOTIATION,
+                level: Level::Must,
+                spec: "MCP 2025-11-25, basic/lifecycle, Version Negotiation (MUST)",
+                pointer: "/result/protocolVersion".into(),
+                message: "the handshake answer names no protocol version".into(),
+            });
+        }
+        if record.outcome == Outcome::Pass && violations.iter().any(|v| v.level.is_mandatory()) {
+            record.outcome = Outcome::Fail;
+        }
+        record.violations = Some(violations);
+        if let Some(d) = driver {
+            record.wire = wire_since(d, 0);
+        }
+        self.push(record);
+        accepted
+    }
+
+    /// Under `--revision all`: a peer that answered version V to another
+    /// revision claimed to support V, so it MUST answer V when asked for V
+    /// (basic/lifecycle, "Version Negotiation").
+    fn cross_check(&mut self, answered: &BTreeMap<Revision, Accepted>) {
+        for (asked, accepted) in answered {
+            let Accepted::Other(v) = accepted else {
+                continue;
+            };
+            let Ok(offered) = v.parse::<Revision>() else {
+                continue;
+            };
+            if matches!(
+                answered.get(&offered),
+                Some(Accepted::Other(_) | Accepted::No)
+            ) {
+                let mut record = negotiation_record(
+                    *asked,
+                    Outcome::Fail,
+                    v.clone().into_bytes(),
+                    RULE_NEGOTIATION,
+                );
+                record.violations = Some(vec![Violation {
+                    rule: RULE_NEGOTIATION,
+                    level: Level::Must,
+                    spec: "MCP 2025-11-25, basic/lifecycle, Version Negotiation (MUST)",
+                    pointer: "/result/protocolVersion".into(),
+                    message: format!(
+                        "answered {v} to {asked}, but did not accept {v} when asked for it"
+                    ),
+                }]);
+                self.records.push(record);
+            }
+        }
+    }
+}
+
+/// `supportedVersions` of a `server/discover` answer.
+fn supported(handshake: &Handshake) -> Vec<String> {
+    handshake
+        .result
+        .get("supportedVersions")
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(Value::as_str)
+                .map(str::to_owned)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Why `vector`'s frame cannot travel over stdio as it is: the transport is
+/// newline-delimited, and messages "MUST NOT contain embedded newlines" (MCP
+/// 2025-11-25, basic/transports, "stdio"). Re-spacing the frame would change
+/// the bytes under test, so it is not applicable here instead.
+fn stdio_unfit(vector: &Vector) -> Option<String> {
+    vector
+        .frame
+        .iter()
+        .any(|b| *b == b'\n' || *b == b'\r')
+        .then(|| "the frame holds a line break, which newline-delimited stdio cannot carry".into())
+}
+
+/// A vector's record: the vector is the check, named by the first rule it
+/// exercises (its level and where it is written), so every finding carries
+/// a rule id, a level and a spec reference even when nothing broke.
+fn vector_record(vector: &Vector, revision: Revision, outcome: Outcome) -> Record {
+    let mut record = Record::new(
+        place(vector, revision),
+        Subject::Frame(vector.frame.clone()),
+        outcome,
+    );
+    record.check = Some(match vector.rules.first() {
+        Some(rule) => Check {
+            rule: rule.id.as_str().into(),
+            level: rule.level,
+            spec: rule.spec.clone(),
+        },
+        None => Check {
+            rule: vector.id.clone(),
+            level: Level::Must,
+            spec: vector.description.clone(),
+        },
+    });
+    record
+}
+
+fn place(vector: &Vector, revision: Revision) -> Place {
+    Place {
+        vector: Some(vector.id.clone()),
+        revision: Some(revision),
+        transport: Some(TRANSPORT.into()),
+        ..Place::default()
+    }
+}
+
+/// The id of a revision's negotiation check, for baselines.
+#[must_use]
+pub fn negotiation_id(revision: Revision) -> String {
+    format!("run/{revision}/negotiation")
+}
+
+fn negotiation_record(
+    revision: Revision,
+    outcome: Outcome,
+    subject: Vec<u8>,
+    rule: RuleId,
+) -> Record {
+    let mut record = Record::new(
+        Place {
+            vector: Some(negotiation_id(revision)),
+            revision: Some(revision),
+            transport: Some(TRANSPORT.into()),
+            ..Place::default()
+        },
+        Subject::Frame(subject),
+        outcome,
+    );
+    record.check = Some(Check {
+        rule: rule.as_str().into(),
+        level: rule.info().level,
+        spec: rule.info().cite(revision).into(),
+    });
+    record
+}
+
+/// The frames of the driver's wire log from entry `from` on.
+fn wire_since(driver: &Driver<StdioPeer>, from: usize) -> Vec<WireEvent> {
+    driver.log()[from.min(driver.log().len())..]
+        .iter()
+        .filter_map(|e| match &e.kind {
+            WireKind::Frame(bytes) => Some(WireEvent {
+                from: match e.from {
+                    Side::Client => Direction::ClientToServer,
+                    Side::Server => Direction::ServerToClient,
+                },
+                frame: bytes.clone(),
+                at: Some(e.t),
+            }),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The most pages of one list the runner reads.
+const MAX_PAGES: usize = 16;
+
+/// What the peer offers: its capabilities, then its tools, prompts and
+/// resources, each list read only when its capability is declared.
+async fn learn(
+    driver: &mut Driver<StdioPeer>,
+    handshake: Option<&Handshake>,
+    config: &Config,
+) -> Catalogue {
+    let Some(handshake) = handshake else {
+        return Catalogue::default();
+    };
+    let mut catalogue = Catalogue::from_handshake(&handshake.result);
+    for (capability, method, member, key) in [
+        ("tools", "tools/list", "tools", "name"),
+        ("prompts", "prompts/list", "prompts", "name"),
+        ("resources", "resources/list", "resources", "uri"),
+    ] {
+        if !catalogue.declares(capability) {
+            continue;
+        }
+        let mut cursor: Option<String> = None;
+        for _ in 0..MAX_PAGES {
+            let params = cursor
+                .as_ref()
+                .map(|c| Raw::from_value(&serde_json::json!({ "cursor": c })));
+            let Ok(answered) = driver
+                .request(method, params, config.driver.answer_timeout)
+                .await
+            else {
+                break;
+            };
+            let Ok(harness::client::Reply::Result(raw)) = answered.reply() else {
+                break;
+            };
+            let Ok(result) = serde_json::from_str::<Value>(raw.as_str()) else {
+                break;
+            };
+            let names = result
+                .get(member)
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(|item| item.get(key).and_then(Value::as_str))
+                .map(str::to_owned);
+            match member {
+                "tools" => catalogue.tools.extend(names),
+                "prompts" => catalogue.prompts.extend(names),
+                _ => catalogue.resources.extend(names),
+            }
+            match result.get("nextCursor").and_then(Value::as_str) {
+                Some(next) if catalogue.cursors.insert(next.to_owned()) => {
+                    cursor = Some(next.to_owned());
+                }
+                _ => break,
+            }
+        }
+    }
+    catalogue
+}
