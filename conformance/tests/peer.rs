@@ -613,6 +613,66 @@ fn progress_logging_and_tool_errors() {
 }
 
 #[test]
+fn tasks_created_polled_listed_cancelled() {
+    let revision = Revision::Mcp2025_11_25;
+    let mut peer = peer_for(revision, true);
+    let tools = ask(&mut peer, revision, "tools/list", r#""cursor":"page-2""#);
+    assert_eq!(tools["tools"][0]["execution"]["taskSupport"], "optional");
+    // A tool without taskSupport is not run as a task (§Tool-Level Negotiation).
+    let frame = br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"},"task":{}}}"#;
+    let refused = checked(&mut peer, revision, frame, "echo as task").unwrap();
+    assert_eq!(refused["error"]["code"], -32601);
+    let first = create_task(&mut peer, revision);
+    let second = create_task(&mut peer, revision);
+    assert_ne!(first, second, "task ids are unique");
+    let task = |id: &str| format!(r#""taskId":"{id}""#);
+    // The first is polled: it has run.
+    let got = ask(&mut peer, revision, "tasks/get", &task(&first));
+    assert_eq!(got["status"], "completed");
+    for member in ["createdAt", "lastUpdatedAt", "ttl", "pollInterval"] {
+        assert!(got.get(member).is_some(), "{member}: {got}");
+    }
+    let result = ask(&mut peer, revision, "tasks/result", &task(&first));
+    assert_eq!(result["content"][0]["text"], "done: 1 steps");
+    assert_eq!(
+        result["_meta"]["io.modelcontextprotocol/related-task"]["taskId"],
+        first.as_str()
+    );
+    // The second is cancelled while working; a terminal one cannot be.
+    let cancelled = ask(&mut peer, revision, "tasks/cancel", &task(&second));
+    assert_eq!(cancelled["status"], "cancelled");
+    for (id, what) in [(&first, "completed"), (&second, "cancelled")] {
+        let frame = format!(
+            r#"{{"jsonrpc":"2.0","id":2,"method":"tasks/cancel","params":{{{}}}}}"#,
+            task(id)
+        );
+        let answer = checked(&mut peer, revision, frame.as_bytes(), what).unwrap();
+        assert_eq!(answer["error"]["code"], -32602, "{what}");
+    }
+    let listed = ask(&mut peer, revision, "tasks/list", "");
+    assert_eq!(listed["tasks"].as_array().map(Vec::len), Some(2));
+    let unknown = checked(
+        &mut peer,
+        revision,
+        br#"{"jsonrpc":"2.0","id":3,"method":"tasks/result","params":{"taskId":"task-99"}}"#,
+        "unknown",
+    )
+    .unwrap();
+    assert_eq!(unknown["error"]["code"], -32602);
+    // Before 2025-11-25 a `task` member means nothing: the call is answered inline.
+    let old = Revision::Mcp2025_06_18;
+    let mut peer = peer_for(old, true);
+    let inline = ask(
+        &mut peer,
+        old,
+        "tools/call",
+        r#""name":"long_job","arguments":{"steps":1},"task":{"ttl":1}"#,
+    );
+    assert!(inline.get("task").is_none(), "{inline}");
+    assert_eq!(inline["content"][0]["text"], "done: 1 steps");
+}
+
+#[test]
 fn serves_over_stdio_end_to_end() {
     let mut input = initialize("2025-03-26");
     input.extend_from_slice(b"\n");
@@ -635,6 +695,36 @@ fn serves_over_stdio_end_to_end() {
     assert_eq!(lines[0]["result"]["protocolVersion"], "2025-03-26");
     assert_eq!(lines[1]["error"]["code"], -32700);
     assert_eq!(lines[2][1]["result"]["prompts"][0]["name"], "code_review");
+
+    // 2026-07-28 over stdio: the listen request is acknowledged, and its
+    // response is written only at teardown, when input ends.
+    let listen = format!(
+        r#"{{"jsonrpc":"2.0","id":5,"method":"subscriptions/listen","params":{{"notifications":{{}},{META}}}}}"#
+    );
+    let out = common::wirecheck(
+        &["serve", "--revision", "2026-07-28"],
+        format!("{listen}\n").as_bytes(),
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lines: Vec<Value> = String::from_utf8(out.stdout)
+        .expect("UTF-8")
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON"))
+        .collect();
+    let methods: Vec<&Value> = lines.iter().map(|l| &l["method"]).collect();
+    assert_eq!(
+        methods,
+        [
+            &json!("notifications/subscriptions/acknowledged"),
+            &json!("notifications/cancelled"),
+            &Value::Null
+        ]
+    );
+    assert_eq!(lines[2]["id"], 5);
 
     let out = common::wirecheck(
         &["serve", "--profile", "jsonrpc-2.0"],
