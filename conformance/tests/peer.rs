@@ -92,107 +92,173 @@ fn checked_frames(
             revision,
             direction: Direction::ClientToServer,
         };
+        // A stream the peer acknowledged and kept open owes its response at
+        // teardown (`Peer::close`), not now.
+        let open_stream = reply.is_none()
+            && out
+                .first()
+                .is_some_and(|f| parse(f)["method"] == "notifications/subscriptions/acknowledged");
         let broken: Vec<_> = validate_reply(&request, reply.as_ref(), client)
             .into_iter()
             .filter(|v| v.level.is_mandatory())
+            .filter(|v| !(open_stream && v.rule.as_str() == "jsonrpc.response.required"))
             .collect();
         assert!(broken.is_empty(), "{what}: the exchange breaks {broken:#?}");
     }
     (out, answer.map(|(_, value)| value))
 }
 
-/// Vectors whose recorded answer the peer does not give, each with the reason.
-/// An entry that starts agreeing fails the test as stale.
+/// Vectors the reference peer cannot pass, each with the reason: a vector
+/// that needs what no conformant server of its revision can offer. The lead
+/// fixes vectors; an entry that starts passing fails the test as stale.
 const DIVERGENCES: &[(&str, &str)] = &[
     (
-        "jsonrpc-2.0/batch/request-in-batch-unanswered",
-        "the batch exchange vectors call methods `a` and `b`, which the peer does not offer: it answers -32601 per element",
+        "mcp/2024-11-05/methods/tasks-get-unknown",
+        NO_TASKS_CAPABILITY,
     ),
     (
-        "jsonrpc-2.0/batch/notification-in-batch-answered",
-        "the batch exchange vectors call methods `a` and `b`, which the peer does not offer: it answers -32601 per element",
+        "mcp/2025-03-26/methods/tasks-get-unknown",
+        NO_TASKS_CAPABILITY,
     ),
     (
-        "jsonrpc-2.0/batch/answered-in-any-order",
-        "the batch exchange vectors call methods `a` and `b`, which the peer does not offer: it answers -32601 per element",
+        "mcp/2025-06-18/methods/tasks-get-unknown",
+        NO_TASKS_CAPABILITY,
     ),
     (
-        "jsonrpc-2.0/request/unknown-member",
-        "the vector assumes a JSON-RPC receiver without `echo`; the exchange vectors (jsonrpc-2.0/exchange/*) call `echo` and expect a result, and the peer offers it",
+        "mcp/2024-11-05/completion/complete",
+        NO_COMPLETIONS_CAPABILITY,
     ),
     (
-        "jsonrpc-2.0/request/id-fractional",
-        "the vector assumes a JSON-RPC receiver without `echo`; the exchange vectors (jsonrpc-2.0/exchange/*) call `echo` and expect a result, and the peer offers it",
+        "mcp/2024-11-05/completion/complete-result",
+        NO_COMPLETIONS_CAPABILITY,
     ),
     (
-        "jsonrpc-2.0/request/id-integer",
-        "the vector assumes a JSON-RPC receiver without `echo`; the exchange vectors (jsonrpc-2.0/exchange/*) call `echo` and expect a result, and the peer offers it",
-    ),
-    (
-        "jsonrpc-2.0/request/id-null",
-        "the vector assumes a JSON-RPC receiver without `echo`; the exchange vectors (jsonrpc-2.0/exchange/*) call `echo` and expect a result, and the peer offers it",
-    ),
-    (
-        "jsonrpc-2.0/request/id-past-2-53",
-        "the vector assumes a JSON-RPC receiver without `echo`; the exchange vectors (jsonrpc-2.0/exchange/*) call `echo` and expect a result, and the peer offers it",
-    ),
-    (
-        "jsonrpc-2.0/request/id-string",
-        "the vector assumes a JSON-RPC receiver without `echo`; the exchange vectors (jsonrpc-2.0/exchange/*) call `echo` and expect a result, and the peer offers it",
-    ),
-    (
-        "jsonrpc-2.0/request/pretty-printed",
-        "the vector assumes a JSON-RPC receiver without `echo`; the exchange vectors (jsonrpc-2.0/exchange/*) call `echo` and expect a result, and the peer offers it",
-    ),
-    (
-        "jsonrpc-2.0/request/params-absent",
-        "the vector assumes a receiver without `sum`; the peer serves JSON-RPC 2.0 §7's `sum`, which jsonrpc-2.0/examples/* expect answered",
-    ),
-    (
-        "jsonrpc-2.0/request/params-array",
-        "the vector assumes a receiver without `sum`; the peer serves JSON-RPC 2.0 §7's `sum`, which jsonrpc-2.0/examples/* expect answered",
-    ),
-    (
-        "jsonrpc-2.0/request/params-object",
-        "the vector assumes a receiver without `sum`; the peer serves JSON-RPC 2.0 §7's `sum`, which jsonrpc-2.0/examples/* expect answered",
-    ),
-    (
-        "mcp/2024-11-05/base/unknown-members-kept",
-        "`c1` is not a cursor the peer issued; pagination §Error Handling: invalid cursors SHOULD be -32602",
-    ),
-    (
-        "mcp/2025-03-26/base/unknown-members-kept",
-        "`c1` is not a cursor the peer issued; pagination §Error Handling: invalid cursors SHOULD be -32602",
-    ),
-    (
-        "mcp/2025-06-18/base/unknown-members-kept",
-        "`c1` is not a cursor the peer issued; pagination §Error Handling: invalid cursors SHOULD be -32602",
-    ),
-    (
-        "mcp/2025-11-25/base/unknown-members-kept",
-        "`c1` is not a cursor the peer issued; pagination §Error Handling: invalid cursors SHOULD be -32602",
-    ),
-    (
-        "mcp/2026-07-28/base/unknown-members-kept",
-        "`c1` is not a cursor the peer issued; pagination §Error Handling: invalid cursors SHOULD be -32602",
-    ),
-    (
-        "mcp/2025-11-25/methods/tasks-get",
-        "tasks (2025-11-25) are not implemented: tasks/get is -32601",
-    ),
-    (
-        "mcp/2025-11-25/tools/call-as-task-created-completed",
-        "tasks (2025-11-25) are not implemented: a task-augmented call is answered inline",
-    ),
-    (
-        "mcp/2025-11-25/tools/call-as-task",
-        "tasks (2025-11-25) are not implemented: a task-augmented call is answered inline",
-    ),
-    (
-        "mcp/2026-07-28/base/notification-with-id",
-        "the rule model's mcp.r5.meta.missing-required (MUST) wants -32602 for any request lacking the per-request `_meta`, which this one does; the vector accepts only -32601/-32600",
+        "mcp/2024-11-05/completion/complete-result-over-100",
+        NO_COMPLETIONS_CAPABILITY,
     ),
 ];
+
+const NO_TASKS_CAPABILITY: &str = "vector issue: it needs the `tasks` capability, which its revision does not define (tasks are 2025-11-25 only), so no server of that revision declares it; its answer (-32601) needs no task, so `needs` should go";
+
+const NO_COMPLETIONS_CAPABILITY: &str = "vector issue: it needs the `completions` capability, which the 2024-11-05 schema's `ServerCapabilities` does not have (it first appears in 2025-03-26), though `completion/complete` exists; the peer serves it, so `needs.capability` should go";
+
+/// Advisory rules no conformant server can keep where they fire, because the
+/// alternative breaks a MUST: a warning whose only grounds are these (no
+/// mismatch with the answer) is explained. Each must still be seen, or the
+/// entry is stale.
+const UNAVOIDABLE: &[(&str, &str)] = &[
+    (
+        "mcp.base.error-id-null",
+        "ambiguity A2: a request whose id is null (every revision), or a frame whose id cannot be read up to 2025-06-18, must be answered with \"id\": null (JSON-RPC 2.0 §5; MCP basic/index: error responses \"MUST include the same ID as the request\"), which the MCP schemas' `RequestId` does not allow; omitting it breaks jsonrpc.response.id-required (2024-11-05), mcp.base.error-id-absent (2025-03-26, 2025-06-18) or the id echo. From 2025-11-25 the peer omits an unreadable id, as that schema allows",
+    ),
+    (
+        "mcp.batch.none-r1",
+        "ambiguity A5: a 2024-11-05 batch is answered per element, in a batch (mcp.batch.none-r1, SHOULD NOT), or refused with one error whose id cannot be read, so null (mcp.base.error-id-null, SHOULD NOT): either warns",
+    ),
+];
+
+/// The revision's per-request `_meta` for a request built here.
+fn meta_for(revision: Revision) -> &'static str {
+    if revision == Revision::Mcp2026_07_28 {
+        META
+    } else {
+        ""
+    }
+}
+
+/// Sends a request the test built and returns its result, which must come.
+fn ask(peer: &mut Peer, revision: Revision, method: &str, params: &str) -> Value {
+    let meta = meta_for(revision);
+    let sep = if params.is_empty() || meta.is_empty() {
+        ""
+    } else {
+        ","
+    };
+    let frame = format!(
+        r#"{{"jsonrpc":"2.0","id":"probe","method":"{method}","params":{{{params}{sep}{meta}}}}}"#
+    );
+    let answer = checked(peer, revision, frame.as_bytes(), method)
+        .unwrap_or_else(|| panic!("{method}: no answer"));
+    answer
+        .get("result")
+        .unwrap_or_else(|| panic!("{method}: {answer}"))
+        .clone()
+}
+
+/// What the reference peer offers under `revision`, found out as the runner
+/// would: the capabilities `initialize` (or 2026-07-28's `server/discover`)
+/// declares, the names its lists give, the cursor `tools/list` returns. Tools
+/// are the ones a run is allowed to call: all of them. Task ids are learned
+/// per vector ([`create_task`]), since a task lives in one session.
+fn offered(revision: Revision) -> Offered {
+    if !revision.is_mcp() {
+        return Offered {
+            tools: ["echo", "pay", "long_job"].map(String::from).to_vec(),
+            ..Offered::default()
+        };
+    }
+    let mut peer = Peer::new(Serve::Mcp(revision));
+    let capabilities = if revision == Revision::Mcp2026_07_28 {
+        ask(&mut peer, revision, "server/discover", "")["capabilities"].clone()
+    } else {
+        let answer = checked(&mut peer, revision, &initialize(revision.name()), "init")
+            .expect("initialize is answered");
+        assert!(peer.handle(INITIALIZED).is_empty());
+        answer["result"]["capabilities"].clone()
+    };
+    let names = |result: &Value, key: &str, field: &str| -> Vec<String> {
+        result[key]
+            .as_array()
+            .expect("a list")
+            .iter()
+            .map(|item| item[field].as_str().expect("a name").to_owned())
+            .collect()
+    };
+    let tools = ask(&mut peer, revision, "tools/list", "");
+    let prompts = ask(&mut peer, revision, "prompts/list", "");
+    let resources = ask(&mut peer, revision, "resources/list", "");
+    Offered {
+        capabilities: capabilities
+            .as_object()
+            .expect("capabilities are an object")
+            .keys()
+            .cloned()
+            .collect(),
+        tools: ["echo", "pay", "long_job"].map(String::from).to_vec(),
+        prompts: names(&prompts, "prompts", "name"),
+        resources: names(&resources, "resources", "uri"),
+        cursors: tools["nextCursor"]
+            .as_str()
+            .map(String::from)
+            .into_iter()
+            .collect(),
+        tasks: Vec::new(),
+    }
+}
+
+/// Creates a task on `peer` with a task-augmented `long_job` call and
+/// returns its id (2025-11-25 basic/utilities/tasks §Creating Tasks).
+fn create_task(peer: &mut Peer, revision: Revision) -> String {
+    let result = ask(
+        peer,
+        revision,
+        "tools/call",
+        r#""name":"long_job","arguments":{"steps":1},"task":{"ttl":60000}"#,
+    );
+    assert_eq!(result["task"]["status"], "working", "{result}");
+    result["task"]["taskId"]
+        .as_str()
+        .expect("a string task id")
+        .to_owned()
+}
+
+/// A judgement's violations, each with its rule, level and where.
+fn violations(judgement: &judge::Judgement) -> Vec<String> {
+    judgement
+        .violations()
+        .map(|v| format!("{} ({}) at {:?}: {}", v.rule, v.level, v.pointer, v.message))
+        .collect()
+}
 
 #[test]
 fn every_vector_a_server_receives() {
@@ -203,21 +269,24 @@ fn every_vector_a_server_receives() {
         .filter(|v| v.profile.direction == Direction::ClientToServer && v.answer.is_some())
         .collect();
     assert!(received.len() > 300, "only {} vectors", received.len());
-    // What the reference peer offers, as the runner would learn it: its
-    // catalogue, the cursor it issues, no tasks (not implemented yet).
-    let offered = Offered {
-        capabilities: ["tools", "prompts", "resources", "logging", "completions"]
-            .map(String::from)
-            .to_vec(),
-        tools: ["echo", "pay", "long_job"].map(String::from).to_vec(),
-        prompts: vec!["code_review".into()],
-        resources: vec!["file:///project/README.md".into()],
-        cursors: vec!["page-2".into()],
-        tasks: vec![],
-    };
+    let mut learned = std::collections::BTreeMap::new();
     let mut disagreements = Vec::new();
+    let mut unavoidable_seen = std::collections::BTreeSet::new();
+    let mut tasks_bound = 0;
     for vector in &received {
         let revision = vector.profile.revision;
+        // A vector about initialize itself starts from a fresh session.
+        let handshake = !vector.frame_text().contains(r#""method":"initialize""#);
+        let mut peer = peer_for(revision, handshake);
+        let mut offered = learned
+            .entry(revision)
+            .or_insert_with(|| offered(revision))
+            .clone();
+        let declares_tasks = offered.capabilities.iter().any(|c| c == "tasks");
+        if vector.needs.task.is_some() && declares_tasks && handshake {
+            offered.tasks.push(create_task(&mut peer, revision));
+            tasks_bound += 1;
+        }
         let frame: Vec<u8> = match vector.needs.bind(&offered) {
             // Sent as the vector's exact bytes (some are not UTF-8) unless a
             // placeholder had to be bound to what the peer offers.
@@ -231,22 +300,36 @@ fn every_vector_a_server_receives() {
                 continue;
             }
         };
-        // A vector about initialize itself starts from a fresh session.
-        let handshake = !String::from_utf8_lossy(&frame).contains(r#""method":"initialize""#);
-        let mut peer = peer_for(revision, handshake);
         let (out, _) = checked_frames(&mut peer, revision, &frame, &vector.id);
         // The one library judge, strict: the reference peer meets conventions too.
         let judgement = judge::reply_with(vector, &Observed::Frames(out), Strictness::Strict);
-        if judgement.outcome != Outcome::Pass {
-            disagreements.push((
-                vector.id.clone(),
-                format!(
-                    "{}: {:?} {:?}",
-                    judgement.outcome, judgement.mismatches, judgement.notes
-                ),
-            ));
+        if judgement.outcome == Outcome::Pass {
+            continue;
         }
+        let unavoidable: Vec<&str> = judgement.violations().map(|v| v.rule.as_str()).collect();
+        if judgement.outcome == Outcome::Warning
+            && judgement.mismatches.is_empty()
+            && !unavoidable.is_empty()
+            && unavoidable
+                .iter()
+                .all(|rule| UNAVOIDABLE.iter().any(|(known, _)| known == rule))
+        {
+            unavoidable_seen.extend(unavoidable);
+            continue;
+        }
+        disagreements.push((
+            vector.id.clone(),
+            format!(
+                "{}: mismatches {:?}, violations {:?}, notes {:?}",
+                judgement.outcome,
+                judgement.mismatches,
+                violations(&judgement),
+                judgement.notes
+            ),
+        ));
     }
+    // The tasks-get vectors did get a task the peer created.
+    assert!(tasks_bound >= 1, "no vector was bound to a created task");
     let unexplained: Vec<_> = disagreements
         .iter()
         .filter(|(id, _)| !DIVERGENCES.iter().any(|(known, _)| known == id))
@@ -254,6 +337,13 @@ fn every_vector_a_server_receives() {
     let stale: Vec<_> = DIVERGENCES
         .iter()
         .filter(|(known, _)| !disagreements.iter().any(|(id, _)| id == known))
+        .map(|(known, _)| known)
+        .chain(
+            UNAVOIDABLE
+                .iter()
+                .filter(|(rule, _)| !unavoidable_seen.contains(rule))
+                .map(|(rule, _)| rule),
+        )
         .collect();
     assert!(
         unexplained.is_empty(),
@@ -523,6 +613,66 @@ fn progress_logging_and_tool_errors() {
 }
 
 #[test]
+fn tasks_created_polled_listed_cancelled() {
+    let revision = Revision::Mcp2025_11_25;
+    let mut peer = peer_for(revision, true);
+    let tools = ask(&mut peer, revision, "tools/list", r#""cursor":"page-2""#);
+    assert_eq!(tools["tools"][0]["execution"]["taskSupport"], "optional");
+    // A tool without taskSupport is not run as a task (§Tool-Level Negotiation).
+    let frame = br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"},"task":{}}}"#;
+    let refused = checked(&mut peer, revision, frame, "echo as task").unwrap();
+    assert_eq!(refused["error"]["code"], -32601);
+    let first = create_task(&mut peer, revision);
+    let second = create_task(&mut peer, revision);
+    assert_ne!(first, second, "task ids are unique");
+    let task = |id: &str| format!(r#""taskId":"{id}""#);
+    // The first is polled: it has run.
+    let got = ask(&mut peer, revision, "tasks/get", &task(&first));
+    assert_eq!(got["status"], "completed");
+    for member in ["createdAt", "lastUpdatedAt", "ttl", "pollInterval"] {
+        assert!(got.get(member).is_some(), "{member}: {got}");
+    }
+    let result = ask(&mut peer, revision, "tasks/result", &task(&first));
+    assert_eq!(result["content"][0]["text"], "done: 1 steps");
+    assert_eq!(
+        result["_meta"]["io.modelcontextprotocol/related-task"]["taskId"],
+        first.as_str()
+    );
+    // The second is cancelled while working; a terminal one cannot be.
+    let cancelled = ask(&mut peer, revision, "tasks/cancel", &task(&second));
+    assert_eq!(cancelled["status"], "cancelled");
+    for (id, what) in [(&first, "completed"), (&second, "cancelled")] {
+        let frame = format!(
+            r#"{{"jsonrpc":"2.0","id":2,"method":"tasks/cancel","params":{{{}}}}}"#,
+            task(id)
+        );
+        let answer = checked(&mut peer, revision, frame.as_bytes(), what).unwrap();
+        assert_eq!(answer["error"]["code"], -32602, "{what}");
+    }
+    let listed = ask(&mut peer, revision, "tasks/list", "");
+    assert_eq!(listed["tasks"].as_array().map(Vec::len), Some(2));
+    let unknown = checked(
+        &mut peer,
+        revision,
+        br#"{"jsonrpc":"2.0","id":3,"method":"tasks/result","params":{"taskId":"task-99"}}"#,
+        "unknown",
+    )
+    .unwrap();
+    assert_eq!(unknown["error"]["code"], -32602);
+    // Before 2025-11-25 a `task` member means nothing: the call is answered inline.
+    let old = Revision::Mcp2025_06_18;
+    let mut peer = peer_for(old, true);
+    let inline = ask(
+        &mut peer,
+        old,
+        "tools/call",
+        r#""name":"long_job","arguments":{"steps":1},"task":{"ttl":1}"#,
+    );
+    assert!(inline.get("task").is_none(), "{inline}");
+    assert_eq!(inline["content"][0]["text"], "done: 1 steps");
+}
+
+#[test]
 fn serves_over_stdio_end_to_end() {
     let mut input = initialize("2025-03-26");
     input.extend_from_slice(b"\n");
@@ -545,6 +695,36 @@ fn serves_over_stdio_end_to_end() {
     assert_eq!(lines[0]["result"]["protocolVersion"], "2025-03-26");
     assert_eq!(lines[1]["error"]["code"], -32700);
     assert_eq!(lines[2][1]["result"]["prompts"][0]["name"], "code_review");
+
+    // 2026-07-28 over stdio: the listen request is acknowledged, and its
+    // response is written only at teardown, when input ends.
+    let listen = format!(
+        r#"{{"jsonrpc":"2.0","id":5,"method":"subscriptions/listen","params":{{"notifications":{{}},{META}}}}}"#
+    );
+    let out = common::wirecheck(
+        &["serve", "--revision", "2026-07-28"],
+        format!("{listen}\n").as_bytes(),
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lines: Vec<Value> = String::from_utf8(out.stdout)
+        .expect("UTF-8")
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON"))
+        .collect();
+    let methods: Vec<&Value> = lines.iter().map(|l| &l["method"]).collect();
+    assert_eq!(
+        methods,
+        [
+            &json!("notifications/subscriptions/acknowledged"),
+            &json!("notifications/cancelled"),
+            &Value::Null
+        ]
+    );
+    assert_eq!(lines[2]["id"], 5);
 
     let out = common::wirecheck(
         &["serve", "--profile", "jsonrpc-2.0"],
@@ -590,19 +770,71 @@ fn stateless_2026_progress_logging_and_listen() {
     let listen = format!(
         r#"{{"jsonrpc":"2.0","id":"s-1","method":"subscriptions/listen","params":{{"notifications":{{"toolsListChanged":true}},{META}}}}}"#
     );
-    let out = peer.handle(listen.as_bytes());
-    assert_eq!(out.len(), 2);
+    // Acknowledged, then kept open: no response until cancel or teardown.
+    let (out, answer) = checked_frames(&mut peer, revision, listen.as_bytes(), "listen");
+    assert_eq!(out.len(), 1);
+    assert!(answer.is_none());
     let ack = parse(&out[0]);
     assert_eq!(ack["method"], "notifications/subscriptions/acknowledged");
     assert_eq!(
         ack["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"],
         "s-1"
     );
-    let answer = checked(&mut peer, revision, listen.as_bytes(), "listen").unwrap();
-    assert_eq!(
-        answer["result"]["_meta"]["io.modelcontextprotocol/subscriptionId"],
-        "s-1"
+    // The client cancels it: no response (cancellation §Behavior Requirements).
+    let cancel =
+        br#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"s-1"}}"#;
+    assert!(peer.handle(cancel).is_empty());
+    assert!(
+        peer.close().is_empty(),
+        "a cancelled stream is not torn down again"
     );
+    // Left open, it is torn down when the session ends: notifications/cancelled
+    // naming it, then the graceful completion result.
+    let listen_again = listen.replace(r#""id":"s-1""#, r#""id":12"#);
+    assert_eq!(peer.handle(listen_again.as_bytes()).len(), 1);
+    let teardown = peer.close();
+    assert_eq!(teardown.len(), 2, "{:?}", text(&teardown));
+    let server = Profile {
+        revision,
+        direction: Direction::ServerToClient,
+    };
+    for frame in &teardown {
+        let broken: Vec<_> = validate(frame, server)
+            .into_iter()
+            .filter(|v| v.level.is_mandatory())
+            .collect();
+        assert!(
+            broken.is_empty(),
+            "{}: {broken:#?}",
+            String::from_utf8_lossy(frame)
+        );
+    }
+    let cancelled = parse(&teardown[0]);
+    assert_eq!(cancelled["method"], "notifications/cancelled");
+    assert_eq!(cancelled["params"]["requestId"], 12);
+    let closed = parse(&teardown[1]);
+    assert_eq!(closed["id"], 12);
+    assert_eq!(closed["result"]["resultType"], "complete");
+    assert_eq!(
+        closed["result"]["_meta"]["io.modelcontextprotocol/subscriptionId"],
+        12
+    );
+    let reply = lift(&teardown[1]).expect("lifts");
+    let request = lift(listen_again.as_bytes()).expect("lifts");
+    let client = Profile {
+        revision,
+        direction: Direction::ClientToServer,
+    };
+    let broken: Vec<_> = validate_reply(&request, Some(&reply), client)
+        .into_iter()
+        .filter(|v| v.level.is_mandatory())
+        .collect();
+    assert!(broken.is_empty(), "{broken:#?}");
+    assert!(peer.close().is_empty());
+    // A legacy initialize: refused, naming the versions the server speaks
+    // (basic/versioning §Backward Compatibility, SHOULD).
+    let legacy = checked(&mut peer, revision, &initialize("2025-11-25"), "legacy").unwrap();
+    assert_eq!(legacy["error"]["data"]["supported"], json!(["2026-07-28"]));
     // Gone in 2026-07-28: ping, setLevel, resources/subscribe.
     for method in ["ping", "logging/setLevel", "resources/subscribe"] {
         let frame = format!(

@@ -203,7 +203,11 @@ pub fn reply_with(vector: &Vector, observed: &Observed, strictness: Strictness) 
             ),
             None => {
                 match observed_fits(answer, None, &own) {
-                    Ok(()) if opens_stream(answer) && silence == Some(Silence::TimedOut) => {
+                    // The frames came and then the wait ended (`Frames` with no
+                    // reply among them is exactly that), or nothing came and the
+                    // wait ended: either way the peer stayed open. Only a peer
+                    // that hung up did not.
+                    Ok(()) if opens_stream(answer) && silence != Some(Silence::PeerClosed) => {
                         // The stream is open: the response comes at teardown, so the
                         // model's "a request gets a response" is not yet due.
                         exchange.retain(|v| v.rule != "jsonrpc.response.required");
@@ -572,8 +576,15 @@ mod tests {
         let ack = r#"{"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":4},"notifications":{}}}"#;
         let open = reply(&v, &frames(&[ack]));
         assert_eq!(open.silence, None);
-        // Frames alone, then the wait ended: the runner reports the frames.
+        // Frames alone, then the wait ended: the runner reports the frames,
+        // and the response the stream owes is not yet due.
         assert!(open.mismatches.is_empty(), "{:?}", open.mismatches);
+        assert_eq!(open.outcome, Outcome::Pass, "{:?}", rules(&open));
+        assert!(open.exchange.is_empty(), "{:?}", rules(&open));
+        assert_eq!(
+            open.notes,
+            ["the stream stayed open, as it should; no response is due before teardown"]
+        );
         let bare = r#"{"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"notifications":{}}}"#;
         let j = reply(&v, &frames(&[bare]));
         assert_eq!(j.outcome, Outcome::Fail);

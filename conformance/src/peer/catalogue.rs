@@ -15,6 +15,9 @@ pub(crate) struct Tool {
     pub description: &'static str,
     /// The JSON Schema of its arguments (server/tools §Tool: `inputSchema` is required).
     pub input_schema: fn() -> Value,
+    /// Its `execution.taskSupport` under 2025-11-25 (basic/utilities/tasks
+    /// §Tool-Level Negotiation); `None`: absent, the default "forbidden".
+    pub task_support: Option<&'static str>,
 }
 
 pub(crate) const TOOLS: &[Tool] = &[
@@ -24,6 +27,7 @@ pub(crate) const TOOLS: &[Tool] = &[
         input_schema: || {
             json!({"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]})
         },
+        task_support: None,
     },
     Tool {
         name: "pay",
@@ -31,6 +35,7 @@ pub(crate) const TOOLS: &[Tool] = &[
         input_schema: || {
             json!({"type": "object", "properties": {"amount": {"type": "number"}, "to": {"type": "string"}}})
         },
+        task_support: None,
     },
     Tool {
         name: "long_job",
@@ -38,6 +43,8 @@ pub(crate) const TOOLS: &[Tool] = &[
         input_schema: || {
             json!({"type": "object", "properties": {"steps": {"type": "integer", "minimum": 1, "maximum": 100}}})
         },
+        // The one long-running tool: a client may call it as a task or not.
+        task_support: Some("optional"),
     },
 ];
 

@@ -14,6 +14,10 @@
 //! "MAY ignore cancellation notifications if ... the request is already
 //! complete"). Resources never change, so a subscription is recorded and never
 //! fires `notifications/resources/updated`.
+//!
+//! The one request left open is 2026-07-28's `subscriptions/listen`: it is
+//! acknowledged and then answered only when the client cancels it (no
+//! response then) or the session ends ([`Session::close`]).
 
 use std::collections::BTreeSet;
 
@@ -26,6 +30,7 @@ use harness::{Id, Raw, Revision, ValueKind};
 use serde_json::{json, Map, Value};
 
 use super::catalogue::{self, PAGE_SIZE, TOOLS};
+use super::tasks::Tasks;
 use super::{is_integer, Answer, Failure};
 
 /// The revisions that begin with an `initialize` handshake, oldest first.
@@ -42,6 +47,7 @@ const META_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
 const META_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
 const META_LOG_LEVEL: &str = "io.modelcontextprotocol/logLevel";
 const META_SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
+const SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
 
 /// The log levels, least severe first (server/utilities/logging §Log Levels,
 /// RFC 5424 severities).
@@ -76,6 +82,10 @@ pub(crate) struct Session {
     /// The level `logging/setLevel` set, as an index into [`LEVELS`].
     log_level: Option<usize>,
     subscriptions: BTreeSet<String>,
+    /// 2025-11-25's tasks.
+    tasks: Tasks,
+    /// The ids (as sent) of the `subscriptions/listen` requests still open.
+    listening: Vec<String>,
 }
 
 impl Session {
@@ -85,6 +95,8 @@ impl Session {
             phase: Phase::Fresh,
             log_level: None,
             subscriptions: BTreeSet::new(),
+            tasks: Tasks::default(),
+            listening: Vec::new(),
         }
     }
 
@@ -96,7 +108,8 @@ impl Session {
     }
 
     /// Answers a request; notifications it causes (progress, log messages) are
-    /// pushed to `out` before the answer is.
+    /// pushed to `out` before the answer is. `None`: the request stays open
+    /// (`subscriptions/listen`) and is answered later, if at all.
     pub(crate) fn request(
         &mut self,
         id: &Id<'_>,
@@ -104,7 +117,7 @@ impl Session {
         params: Option<&Raw<'_>>,
         in_batch: bool,
         out: &mut Vec<Vec<u8>>,
-    ) -> Answer {
+    ) -> Option<Answer> {
         let stateless = match self.fixed {
             Some(revision) => revision == Revision::Mcp2026_07_28,
             // A negotiating peer takes a request that names its revision in
@@ -119,6 +132,17 @@ impl Session {
         if stateless {
             return self.stateless(id, method, params, out);
         }
+        Some(self.session_request(method, params, in_batch, out))
+    }
+
+    /// A request of a revision with an `initialize` handshake.
+    fn session_request(
+        &mut self,
+        method: &str,
+        params: Option<&Raw<'_>>,
+        in_batch: bool,
+        out: &mut Vec<Vec<u8>>,
+    ) -> Answer {
         let revision = match (self.phase, method) {
             (Phase::Fresh, "initialize") => return self.initialize(params, in_batch),
             // 2025-06-18 lifecycle §Initialization: the client may send pings
@@ -141,7 +165,7 @@ impl Session {
         notification_with_id(method)?;
         let def = definition(revision, method)?;
         check_params(def, params)?;
-        let value = self.dispatch(id, revision, method, params, None, out)?;
+        let value = self.dispatch(revision, method, params, None, out)?;
         Ok(raw(&value))
     }
 
@@ -153,45 +177,79 @@ impl Session {
         method: &str,
         params: Option<&Raw<'_>>,
         out: &mut Vec<Vec<u8>>,
-    ) -> Answer {
+    ) -> Option<Answer> {
+        let answer = self.stateless_answer(id, method, params, out);
+        match answer {
+            // 2026-07-28 basic/versioning §Backward Compatibility: "A server
+            // that supports only modern versions SHOULD name the protocol
+            // versions it supports in any error it returns to an `initialize`
+            // request": a legacy client has nothing else to show its user.
+            Some(Err(failure)) if method == "initialize" => Some(Err(name_versions(failure))),
+            answer => answer,
+        }
+    }
+
+    /// [`Session::stateless`] before an `initialize` error names the versions.
+    fn stateless_answer(
+        &mut self,
+        id: &Id<'_>,
+        method: &str,
+        params: Option<&Raw<'_>>,
+        out: &mut Vec<Vec<u8>>,
+    ) -> Option<Answer> {
         let revision = Revision::Mcp2026_07_28;
         // The `_meta` fields first, whatever the method: 2026-07-28 basic/index
         // §Per-request protocol fields: "A request missing
         // any required field is malformed; the server MUST reject it with
         // JSON-RPC error code -32602".
         let Some(version) = meta(params, META_VERSION) else {
-            return Err(Failure::invalid_params(format!(
+            return Some(Err(Failure::invalid_params(format!(
                 "_meta.{META_VERSION} is required on every request"
-            )));
+            ))));
         };
         let Some(version) = version.as_string() else {
-            return Err(Failure::invalid_params(format!(
+            return Some(Err(Failure::invalid_params(format!(
                 "_meta.{META_VERSION} must be a string"
-            )));
+            ))));
         };
         if version != revision.name() {
             // 2026-07-28 schema `UnsupportedProtocolVersionError`: -32022 with
             // `data.supported` and `data.requested` (both required).
-            return Err(
-                Failure::new(-32022, format!("Unsupported protocol version: {version}"))
-                    .with_data(json!({"supported": [revision.name()], "requested": version})),
-            );
+            return Some(Err(Failure::new(
+                -32022,
+                format!("Unsupported protocol version: {version}"),
+            )
+            .with_data(
+                json!({"supported": [revision.name()], "requested": version}),
+            )));
         }
         if meta(params, META_CAPABILITIES).is_none_or(|c| c.kind() != ValueKind::Object) {
-            return Err(Failure::invalid_params(format!(
+            return Some(Err(Failure::invalid_params(format!(
                 "_meta.{META_CAPABILITIES} is required on every request and must be an object"
-            )));
+            ))));
         }
         // Only a well-formed request is judged by its method: `initialize` is not
         // a 2026-07-28 method, -32601 like any other unknown one.
-        notification_with_id(method)?;
-        let def = definition(revision, method)?;
-        check_params(def, params)?;
-        let level = match meta(params, META_LOG_LEVEL) {
-            None => None,
-            Some(level) => Some(level_index(&level)?),
+        let checked = notification_with_id(method)
+            .and_then(|()| definition(revision, method))
+            .and_then(|def| check_params(def, params).map(|()| def));
+        let def = match checked {
+            Ok(def) => def,
+            Err(failure) => return Some(Err(failure)),
         };
-        let mut value = self.dispatch(id, revision, method, params, level, out)?;
+        if method == "subscriptions/listen" {
+            self.listen(id, out);
+            return None;
+        }
+        let level = match meta(params, META_LOG_LEVEL).map(|l| level_index(&l)) {
+            None => None,
+            Some(Ok(level)) => Some(level),
+            Some(Err(failure)) => return Some(Err(failure)),
+        };
+        let mut value = match self.dispatch(revision, method, params, level, out) {
+            Ok(value) => value,
+            Err(failure) => return Some(Err(failure)),
+        };
         if let Value::Object(members) = &mut value {
             // 2026-07-28 schema `Result.resultType`: "Servers implementing this
             // protocol version MUST include this field."
@@ -217,7 +275,7 @@ impl Session {
                 meta.insert(META_SERVER_INFO.to_owned(), server_info());
             }
         }
-        Ok(raw(&value))
+        Some(Ok(raw(&value)))
     }
 
     /// `initialize` (lifecycle §Initialization, §Version Negotiation).
@@ -262,13 +320,70 @@ impl Session {
     /// it was waiting to do; `notifications/cancelled` finds no request in
     /// flight (see the module docs); anything else, invalid ones included, is
     /// ignored (cancellation §Behavior Requirements).
-    pub(crate) fn notification(&mut self, _method: &str, _params: Option<&Raw<'_>>) {}
+    /// The exception is 2026-07-28's open `subscriptions/listen`: a
+    /// `notifications/cancelled` naming it ends it, with no response
+    /// (2026-07-28 basic/patterns/cancellation §Behavior Requirements: servers
+    /// SHOULD "Not send a response for the cancelled request").
+    pub(crate) fn notification(&mut self, method: &str, params: Option<&Raw<'_>>) {
+        if method != "notifications/cancelled" {
+            return;
+        }
+        if let Some(request) = params.and_then(|p| p.get("requestId")) {
+            let request = request.as_str().to_owned();
+            self.listening.retain(|open| *open != request);
+        }
+    }
+
+    /// Ends the session: each open subscription is torn down. 2026-07-28
+    /// basic/patterns/cancellation: "A server MUST send
+    /// `notifications/cancelled` referencing a `subscriptions/listen` request
+    /// ID when it tears down that subscription stream", and
+    /// basic/patterns/subscriptions §Graceful Closure: it "SHOULD respond to
+    /// the original `subscriptions/listen` request with a completion result".
+    /// Both are sent, the notification first, while the request is still the
+    /// open one it references.
+    pub(crate) fn close(&mut self, out: &mut Vec<Vec<u8>>) {
+        for id in std::mem::take(&mut self.listening) {
+            let params = format!(
+                r#"{{"requestId":{id},"reason":"the server is shutting down","_meta":{{"{SUBSCRIPTION_ID}":{id}}}}}"#
+            );
+            out.push(notification_document(
+                "notifications/cancelled",
+                Raw::parse(&params).map(Raw::into_owned).ok(),
+            ));
+            let info = server_info();
+            out.push(
+                format!(
+                    r#"{{"jsonrpc":"2.0","id":{id},"result":{{"resultType":"complete","_meta":{{"{SUBSCRIPTION_ID}":{id},"{META_SERVER_INFO}":{info}}}}}}}"#
+                )
+                .into_bytes(),
+            );
+        }
+    }
+
+    /// `subscriptions/listen` (2026-07-28 basic/patterns/subscriptions): the
+    /// acknowledgment, and the request kept open. The catalogue never
+    /// changes, so no notification type could ever fire: the acknowledgment
+    /// honours none ("Notification types the server does not support are
+    /// omitted").
+    fn listen(&mut self, id: &Id<'_>, out: &mut Vec<Vec<u8>>) {
+        // §Acknowledgment: the first message, carrying the request's id as the
+        // subscription id, written as the id's own text.
+        let ack = format!(
+            r#"{{"_meta":{{"{SUBSCRIPTION_ID}":{}}},"notifications":{{}}}}"#,
+            id.raw()
+        );
+        out.push(notification_document(
+            "notifications/subscriptions/acknowledged",
+            Raw::parse(&ack).map(Raw::into_owned).ok(),
+        ));
+        self.listening.push(id.raw().to_owned());
+    }
 
     /// Serves `method` under `revision`; `log_level` is a per-request level
     /// (2026-07-28 `_meta`), else the session's.
     fn dispatch(
         &mut self,
-        id: &Id<'_>,
         revision: Revision,
         method: &str,
         params: Option<&Raw<'_>>,
@@ -301,13 +416,29 @@ impl Session {
             "tools/list" => {
                 let tools = TOOLS
                     .iter()
-                    .map(|t| json!({"name": t.name, "description": t.description, "inputSchema": (t.input_schema)()}))
+                    .map(|t| {
+                        let mut tool = json!({"name": t.name, "description": t.description, "inputSchema": (t.input_schema)()});
+                        // 2025-11-25 basic/utilities/tasks §Tool-Level Negotiation.
+                        if let (Some(support), true) = (t.task_support, revision == Revision::Mcp2025_11_25) {
+                            tool["execution"] = json!({"taskSupport": support});
+                        }
+                        tool
+                    })
                     .collect();
                 page(tools, "tools", cursor())
             }
             "tools/call" => {
                 let level = log_level.or(self.log_level);
-                call_tool(revision, params, progress.as_ref(), level, out)
+                match task_requested(revision, params)? {
+                    None => call_tool(revision, params, progress.as_ref(), level, out),
+                    Some(ttl) => {
+                        // The call's own notifications (progress, logs) belong
+                        // to the request the task replaced; they are dropped.
+                        let outcome =
+                            call_tool(revision, params, progress.as_ref(), level, &mut Vec::new());
+                        Ok(self.tasks.create(ttl, outcome))
+                    }
+                }
             }
             "prompts/list" => page(vec![catalogue::prompt_listing()], "prompts", cursor()),
             "prompts/get" => get_prompt(params),
@@ -348,9 +479,12 @@ impl Session {
                 Ok(json!({}))
             }
             "completion/complete" => complete(params),
-            "subscriptions/listen" => Ok(listen(id, out)),
-            // Defined by the revision's schema, not served here (tasks/*):
-            // "not available" is -32601 (JSON-RPC 2.0 §5.1).
+            "tasks/get" => self.tasks.get(string_param(params, "taskId").as_deref()),
+            "tasks/result" => self.tasks.result(string_param(params, "taskId").as_deref()),
+            "tasks/cancel" => self.tasks.cancel(string_param(params, "taskId").as_deref()),
+            "tasks/list" => page(self.tasks.list(), "tasks", cursor()),
+            // Defined by the revision's schema, not served here: "not
+            // available" is -32601 (JSON-RPC 2.0 §5.1).
             _ => Err(Failure::method_not_found(method)),
         }
     }
@@ -467,6 +601,14 @@ fn capabilities(revision: Revision) -> Value {
     // The `completions` capability first appears in the 2025-03-26 schema.
     if revision >= Revision::Mcp2025_03_26 {
         caps.insert("completions".into(), json!({}));
+    }
+    // Tasks exist only in 2025-11-25 (basic/utilities/tasks §Server
+    // Capabilities): list, cancel and task-augmented tools/call, all served.
+    if revision == Revision::Mcp2025_11_25 {
+        caps.insert(
+            "tasks".into(),
+            json!({"list": {}, "cancel": {}, "requests": {"tools": {"call": {}}}}),
+        );
     }
     Value::Object(caps)
 }
@@ -592,6 +734,60 @@ fn call_tool(
     }
 }
 
+/// Whether a `tools/call` asks for a task, and its requested `ttl`.
+///
+/// 2025-11-25 basic/utilities/tasks §Tool-Level Negotiation: a tool whose
+/// `execution.taskSupport` is absent or `"forbidden"` must not be invoked as a
+/// task, and "Servers SHOULD return a `-32601` (Method not found) error if a
+/// client attempts to do so"; one that `"required"` it "MUST return a `-32601`"
+/// when not invoked as a task (no tool here requires it). Before 2025-11-25 a
+/// `task` member means nothing and the call is served normally (§Task Support
+/// and Handling: receivers without the capability "MUST process requests of
+/// that type normally").
+fn task_requested(
+    revision: Revision,
+    params: Option<&Raw<'_>>,
+) -> Result<Option<Option<u64>>, Failure> {
+    let Some(task) = params.and_then(|p| p.get("task")) else {
+        return Ok(None);
+    };
+    if revision != Revision::Mcp2025_11_25 {
+        return Ok(None);
+    }
+    let name = string_param(params, "name").unwrap_or_default();
+    let supported = TOOLS
+        .iter()
+        .find(|t| t.name == name)
+        .is_some_and(|t| t.task_support.is_some_and(|s| s != "forbidden"));
+    if !supported {
+        return Err(Failure::new(
+            codes::METHOD_NOT_FOUND,
+            format!("Tool {name} cannot be invoked as a task"),
+        ));
+    }
+    Ok(Some(
+        task.get("ttl").and_then(|t| t.as_str().parse::<u64>().ok()),
+    ))
+}
+
+/// The failure answering a legacy `initialize`, naming the versions the
+/// server supports in `data.supported` (kept when already there).
+fn name_versions(mut failure: Failure) -> Failure {
+    let supported = json!([Revision::Mcp2026_07_28.name()]);
+    match &mut failure.data {
+        Some(Value::Object(data)) => {
+            data.entry("supported").or_insert(supported);
+        }
+        _ => failure.data = Some(json!({"supported": supported})),
+    }
+    failure.message = format!(
+        "{} (this server speaks only MCP {})",
+        failure.message,
+        Revision::Mcp2026_07_28.name()
+    );
+    failure
+}
+
 fn get_prompt(params: Option<&Raw<'_>>) -> Result<Value, Failure> {
     let name = string_param(params, "name").unwrap_or_default();
     if name != catalogue::PROMPT {
@@ -624,30 +820,6 @@ fn get_prompt(params: Option<&Raw<'_>>) -> Result<Value, Failure> {
             "content": {"type": "text", "text": format!("Please review {language} code:\n{code}")},
         }],
     }))
-}
-
-/// `subscriptions/listen` (2026-07-28 basic/patterns/subscriptions). The
-/// catalogue never changes, so no notification type could ever fire: the
-/// acknowledgment honours none ("Notification types the server does not
-/// support are omitted"), and the server then ends the subscription on its own
-/// initiative, which it "SHOULD" do with a successful response (§Graceful
-/// Closure). So the stream opens and closes in one exchange.
-fn listen(id: &Id<'_>, out: &mut Vec<Vec<u8>>) -> Value {
-    // §Acknowledgment: the first message, carrying the request's id as the
-    // subscription id, written as the id's own text.
-    let ack = format!(
-        r#"{{"_meta":{{"io.modelcontextprotocol/subscriptionId":{}}},"notifications":{{}}}}"#,
-        id.raw()
-    );
-    let params = Raw::parse(&ack).map(Raw::into_owned).ok();
-    out.push(notification_document(
-        "notifications/subscriptions/acknowledged",
-        params,
-    ));
-    // The result goes through `serde_json::Value`, which keeps integers up to
-    // 64 bits: an id past that would be rounded here (the ack above is exact).
-    let subscription = serde_json::from_str::<Value>(id.raw()).unwrap_or(Value::Null);
-    json!({"_meta": {"io.modelcontextprotocol/subscriptionId": subscription}})
 }
 
 /// completion/complete for the prompt's arguments and the template's `path`

@@ -14,6 +14,7 @@ mod catalogue;
 mod jsonrpc;
 mod mcp;
 pub mod stdio;
+mod tasks;
 
 use harness::codes;
 use harness::ir::{ErrorObject, ErrorResponse, Success};
@@ -128,12 +129,25 @@ impl Peer {
             // `lift` gives a batch only for a frame that opens with `[`, which
             // went the element-wise way above.
             Ok(Frame::Batch(_)) => out.push(refusal_frame(
+                self.unread_id(),
                 codes::INVALID_REQUEST,
                 "Invalid Request",
                 None,
             )),
-            Err(refusal) => out.push(lower_to_vec(&Frame::Single(refused(&refusal)))),
+            Err(refusal) => out.push(lower_to_vec(&Frame::Single(refused(
+                self.unread_id(),
+                &refusal,
+            )))),
         }
+        out
+    }
+
+    /// Ends the session (the transport is closing) and returns the frames
+    /// still owed: the teardown of every request left open (2026-07-28's
+    /// `subscriptions/listen`, see the MCP profile).
+    pub fn close(&mut self) -> Vec<Vec<u8>> {
+        let mut out = Vec::new();
+        self.mcp.close(&mut out);
         out
     }
 
@@ -144,7 +158,10 @@ impl Peer {
         let elements = match lift_batch_elements(frame) {
             Ok(elements) => elements,
             Err(refusal) => {
-                out.push(lower_to_vec(&Frame::Single(refused(&refusal))));
+                out.push(lower_to_vec(&Frame::Single(refused(
+                    self.unread_id(),
+                    &refusal,
+                ))));
                 return;
             }
         };
@@ -153,10 +170,9 @@ impl Peer {
             // batching"); basic/index §Messages: "JSON-RPC messages MUST be UTF-8
             // encoded" and each message is a single Request, Notification or
             // Response: an array is not one, so it is an Invalid Request, answered
-            // once with id null (JSON-RPC 2.0 §5: "If there was an error in
-            // detecting the id ... it MUST be Null"). 2024-11-05 never defines
-            // batches and is answered the same way.
+            // once with no id that could be read (see `unread_id`).
             out.push(refusal_frame(
+                self.unread_id(),
                 codes::INVALID_REQUEST,
                 "Invalid Request",
                 Some(serde_json::json!({
@@ -173,11 +189,30 @@ impl Peer {
                         replies.push(reply);
                     }
                 }
-                Err(refusal) => replies.push(refused(&refusal)),
+                Err(refusal) => replies.push(refused(self.unread_id(), &refusal)),
             }
         }
         if !replies.is_empty() {
             out.push(lower_to_vec(&Frame::Batch(replies)));
+        }
+    }
+
+    /// The `id` of an error answering a frame whose id could not be read.
+    ///
+    /// JSON-RPC 2.0 §5: "If there was an error in detecting the id in the
+    /// Request object (e.g. Parse error/Invalid Request), it MUST be Null". The
+    /// MCP schemas up to 2025-06-18 require `JSONRPCError.id` and allow only a
+    /// string or an integer, so there no answer is schema-valid and null (what
+    /// JSON-RPC mandates) is sent. From 2025-11-25 `JSONRPCErrorResponse.id` is
+    /// optional and basic/index §Responses excepts "error cases where the ID
+    /// could not be read due a malformed request" from echoing it: the id is
+    /// then omitted, which is valid under that revision's schema, where null
+    /// is not.
+    fn unread_id(&self) -> Option<Id<'static>> {
+        match self.revision() {
+            Some(revision) if revision >= Revision::Mcp2025_11_25 => None,
+            // A negotiating peer before `initialize` may yet be any revision.
+            _ => Some(Id::Null),
         }
     }
 
@@ -213,9 +248,10 @@ impl Peer {
                     Serve::JsonRpc => jsonrpc::call(&method, params),
                     Serve::Negotiate | Serve::Mcp(_) => match mcp_id_error(request) {
                         Some(failure) => Err(failure),
+                        // `None`: the request stays open, answered later.
                         None => self
                             .mcp
-                            .request(&request.id, &method, params, in_batch, out),
+                            .request(&request.id, &method, params, in_batch, out)?,
                     },
                 };
                 // Even an id MCP forbids (null, 1.5) was read, so it is echoed:
@@ -283,8 +319,9 @@ fn error_object(failure: Failure) -> ErrorObject<'static> {
 }
 
 /// The error answering a frame or element the codec refused: -32700 or
-/// -32600 with id null (JSON-RPC 2.0 §5), the broken rule and where in `data`.
-fn refused(refusal: &harness::Refusal) -> Message<'static> {
+/// -32600 with the id [`Peer::unread_id`] says, the broken rule and where in
+/// `data`.
+fn refused(id: Option<Id<'static>>, refusal: &harness::Refusal) -> Message<'static> {
     let message = if refusal.code() == codes::PARSE_ERROR {
         "Parse error"
     } else {
@@ -296,32 +333,41 @@ fn refused(refusal: &harness::Refusal) -> Message<'static> {
         "detail": refusal.message(),
     });
     Message::Error(ErrorResponse::new(
-        Some(Id::Null),
+        id,
         error_object(Failure::new(refusal.code(), message).with_data(data)),
     ))
 }
 
-fn refusal_frame(code: i64, message: &str, data: Option<Value>) -> Vec<u8> {
+fn refusal_frame(
+    id: Option<Id<'static>>,
+    code: i64,
+    message: &str,
+    data: Option<Value>,
+) -> Vec<u8> {
     let mut failure = Failure::new(code, message);
     failure.data = data;
     lower_to_vec(&Frame::Single(Message::Error(ErrorResponse::new(
-        Some(Id::Null),
+        id,
         error_object(failure),
     ))))
 }
 
-/// The error for a line longer than the transport's bound, which is never
-/// lifted: -32700 (the frame cannot be parsed), id null.
-#[must_use]
-pub fn too_long_frame(len: usize, max: usize) -> Vec<u8> {
-    let rule = harness::Rule::JsonFrameTooLarge;
-    refusal_frame(
-        rule.code(),
-        "Parse error",
-        Some(serde_json::json!({
-            "rule": rule.id(),
-            "pointer": "",
-            "detail": format!("frame of {len} bytes exceeds the limit of {max} bytes"),
-        })),
-    )
+impl Peer {
+    /// The error for a line longer than the transport's bound, which is never
+    /// lifted: -32700 (the frame cannot be parsed), with no id that could be
+    /// read ([`Peer::unread_id`]).
+    #[must_use]
+    pub fn too_long_frame(&self, len: usize, max: usize) -> Vec<u8> {
+        let rule = harness::Rule::JsonFrameTooLarge;
+        refusal_frame(
+            self.unread_id(),
+            rule.code(),
+            "Parse error",
+            Some(serde_json::json!({
+                "rule": rule.id(),
+                "pointer": "",
+                "detail": format!("frame of {len} bytes exceeds the limit of {max} bytes"),
+            })),
+        )
+    }
 }

@@ -3,11 +3,11 @@
 //! newlines, and MUST NOT contain embedded newlines"). Lines are bounded by
 //! [`read_line`], so a sender cannot make the peer buffer an endless line; a
 //! line over the bound is answered with one -32700 and skipped. Ends cleanly at
-//! end of input.
+//! end of input, after the peer's teardown frames ([`Peer::close`]).
 
 use std::io::{self, BufRead, Write};
 
-use super::{too_long_frame, Peer};
+use super::Peer;
 use crate::lines::{read_line, Line};
 
 /// Serves `peer` over `input` and `output` until `input` ends. Blank lines
@@ -21,7 +21,7 @@ pub fn serve(
 ) -> io::Result<()> {
     while let Some(line) = read_line(input, max_frame)? {
         let frames = match line {
-            Line::TooLong(len) => vec![too_long_frame(len, max_frame)],
+            Line::TooLong(len) => vec![peer.too_long_frame(len, max_frame)],
             Line::Frame(mut bytes) => {
                 // A `\r\n` sender's `\r` is whitespace to JSON, but trim it so
                 // a blank CRLF line stays blank.
@@ -40,7 +40,13 @@ pub fn serve(
         }
         output.flush()?;
     }
-    Ok(())
+    // End of input: what is still open is torn down, and its last frames
+    // written for a client still reading.
+    for frame in peer.close() {
+        output.write_all(&frame)?;
+        output.write_all(b"\n")?;
+    }
+    output.flush()
 }
 
 #[cfg(test)]
