@@ -56,7 +56,6 @@ fn rules(record: &Value) -> Vec<&str> {
 }
 
 #[test]
-#[ignore = "needs `wirecheck serve` (branch `peer`); un-ignore once it is merged"]
 fn no_arguments_passes_against_the_reference_peer() {
     let started = Instant::now();
     let out = common::wirecheck(&["run", "--format", "json"], b"");
