@@ -111,36 +111,7 @@ fn checked_frames(
 /// Vectors the reference peer cannot pass, each with the reason: a vector
 /// that needs what no conformant server of its revision can offer. The lead
 /// fixes vectors; an entry that starts passing fails the test as stale.
-const DIVERGENCES: &[(&str, &str)] = &[
-    (
-        "mcp/2024-11-05/methods/tasks-get-unknown",
-        NO_TASKS_CAPABILITY,
-    ),
-    (
-        "mcp/2025-03-26/methods/tasks-get-unknown",
-        NO_TASKS_CAPABILITY,
-    ),
-    (
-        "mcp/2025-06-18/methods/tasks-get-unknown",
-        NO_TASKS_CAPABILITY,
-    ),
-    (
-        "mcp/2024-11-05/completion/complete",
-        NO_COMPLETIONS_CAPABILITY,
-    ),
-    (
-        "mcp/2024-11-05/completion/complete-result",
-        NO_COMPLETIONS_CAPABILITY,
-    ),
-    (
-        "mcp/2024-11-05/completion/complete-result-over-100",
-        NO_COMPLETIONS_CAPABILITY,
-    ),
-];
-
-const NO_TASKS_CAPABILITY: &str = "vector issue: it needs the `tasks` capability, which its revision does not define (tasks are 2025-11-25 only), so no server of that revision declares it; its answer (-32601) needs no task, so `needs` should go";
-
-const NO_COMPLETIONS_CAPABILITY: &str = "vector issue: it needs the `completions` capability, which the 2024-11-05 schema's `ServerCapabilities` does not have (it first appears in 2025-03-26), though `completion/complete` exists; the peer serves it, so `needs.capability` should go";
+const DIVERGENCES: &[(&str, &str)] = &[];
 
 /// Advisory rules no conformant server can keep where they fire, because the
 /// alternative breaks a MUST: a warning whose only grounds are these (no

@@ -100,7 +100,7 @@ def vec(path, description, frame, *, rules=(), refused=None, violations=(), advi
     if answer is not None and basis is None:
         basis = derive_basis(path, profile, parsed, answer, refused)
     if answer is not None and needs is None:
-        needs = derive_needs(parsed, answer, basis)
+        needs = derive_needs(parsed, answer, basis, profile)
     ids = list(rules)
     if refused:
         violations = [refused[0]]
@@ -244,13 +244,30 @@ CAPABILITY = {"tools/": "tools", "prompts/": "prompts", "resources/": "resources
 FIXTURES = {"echo": "tool", "pay": "tool", "long_job": "tool"}
 
 
-def derive_needs(parsed, answer, basis):
+def foreign(method, profile):
+    """Whether `method` belongs to no feature of `profile` that a server could declare:
+    tasks before 2025-11-25 (the vector is about a method of another revision, answered
+    -32601), and completion in 2024-11-05, whose ServerCapabilities has no `completions`
+    (schema 2024-11-05; the capability arrived in 2025-03-26)."""
+    if profile not in REVS:
+        return False
+    if method.startswith("tasks/"):
+        return idx(profile) < idx("2025-11-25")
+    if method.startswith("completion/"):
+        return profile == "2024-11-05"
+    return False
+
+
+def derive_needs(parsed, answer, basis, profile):
     """What a request presumes of the peer: its fixtures (named in the frame) and,
-    when a result is expected, the capability of the feature."""
+    when a result is expected, the capability of the feature (none for a method the
+    profile has no capability for: see `foreign`)."""
     needs = {}
     for m in messages(parsed):
         method, params = m.get("method"), m.get("params")
         if "id" not in m or not isinstance(method, str) or not isinstance(params, dict):
+            continue
+        if foreign(method, profile):
             continue
         if method == "tools/call" and params.get("name") in FIXTURES:
             needs["tool"] = params["name"]

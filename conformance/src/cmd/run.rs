@@ -147,6 +147,11 @@ fn prepare(args: &Args) -> Result<(Config, Vec<vectors::Vector>), String> {
                 })?,
         ),
     };
+    let peer_choice = if args.stdio.is_some() {
+        PeerChoice::Command
+    } else {
+        PeerChoice::Reference
+    };
     let peer = match &args.stdio {
         Some(line) => Peer::Command(PeerCommand::parse(line).map_err(|e| e.to_string())?),
         None => Peer::Reference {
@@ -204,7 +209,15 @@ fn prepare(args: &Args) -> Result<(Config, Vec<vectors::Vector>), String> {
             limits,
             shutdown_grace: Duration::from_millis(500),
             allowed: Allowed {
-                tools: args.allow_tool.iter().cloned().collect(),
+                tools: match &peer_choice {
+                    // Our own peer's tools are known to stay inside it.
+                    PeerChoice::Reference => crate::peer::tool_names()
+                        .into_iter()
+                        .map(String::from)
+                        .chain(args.allow_tool.iter().cloned())
+                        .collect(),
+                    PeerChoice::Command => args.allow_tool.iter().cloned().collect(),
+                },
                 arguments,
             },
             strictness: if args.strict {
@@ -280,6 +293,13 @@ fn apply(baseline: &Baseline, records: &mut Vec<Record>) {
         })
         .collect();
     records.extend(stale);
+}
+
+/// Whose tools may be called without `--allow-tool`: only the reference
+/// peer's, which stay inside it.
+enum PeerChoice {
+    Reference,
+    Command,
 }
 
 #[cfg(test)]

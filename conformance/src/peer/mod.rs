@@ -21,6 +21,14 @@ use harness::ir::{ErrorObject, ErrorResponse, Success};
 use harness::{lift, lift_batch_elements, lower_to_vec, Frame, Id, Message, Raw, Revision};
 use serde_json::Value;
 
+/// The names of the tools the reference peer offers. None of them reaches
+/// outside the process (they echo, pretend to pay, count), so `wirecheck run`
+/// against the reference peer calls them without `--allow-tool`.
+#[must_use]
+pub fn tool_names() -> Vec<&'static str> {
+    catalogue::TOOLS.iter().map(|t| t.name).collect()
+}
+
 /// What the peer serves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Serve {

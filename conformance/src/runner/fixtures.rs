@@ -76,6 +76,9 @@ fn capability(method: &str, revision: Revision) -> Option<&'static str> {
         m if m.starts_with("tools/") => "tools",
         m if m.starts_with("prompts/") => "prompts",
         m if m.starts_with("resources/") => "resources",
+        // Tasks arrived in 2025-11-25: before it a tasks/ method is one of
+        // another revision, whose answer is judged, not skipped.
+        m if m.starts_with("tasks/") && revision < Revision::Mcp2025_11_25 => return None,
         m if m.starts_with("tasks/") => "tasks",
         _ => return None,
     })
