@@ -3,4 +3,5 @@
 
 pub mod cmd;
 pub mod lines;
+pub mod transcript;
 pub mod vectors;

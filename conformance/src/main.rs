@@ -58,6 +58,37 @@ enum Command {
     /// no MUST or MUST NOT is broken, 1 otherwise (with --strict, also on SHOULD and
     /// SHOULD NOT), 2 on usage or I/O errors.
     Classify(ClassifyArgs),
+    /// Judge captured two-sided conversations with the session judge.
+    ///
+    /// Each TRANSCRIPT has one JSON object per line: {"from":"client"|"server",
+    /// "frame":"<exact text>"} (or "frame_hex"), {"event":"closed"|"wait-elapsed"},
+    /// each with an optional "t" in seconds. Writes one JSON line per finding:
+    /// {"file","revision","outcome":"fail"|"warning"|"not-observed","rule","level",
+    /// "spec","pointer","message","frames":[{"index":N,"t":S}]}; indexes count the
+    /// transcript's non-blank lines from 0. Exit 0 when no MUST is broken, 1 when one
+    /// is (with --strict, also on SHOULD-level findings), 2 on usage or I/O errors.
+    Check(CheckArgs),
+}
+
+/// What `check` judges the transcripts under.
+#[derive(clap::Args)]
+struct CheckArgs {
+    /// The revision (an MCP revision or jsonrpc-2.0), or `auto` to read it from
+    /// `initialize` or the per-request `_meta` (plain JSON-RPC 2.0 when neither names one).
+    #[arg(long, value_name = "R|auto", default_value = "auto")]
+    revision: String,
+    /// Fail (exit 1) on SHOULD-level findings too.
+    #[arg(long)]
+    strict: bool,
+    /// The longest transcript line read, in bytes.
+    #[arg(long, default_value_t = wirecheck::transcript::DEFAULT_MAX_LINE, value_name = "BYTES")]
+    max_line: usize,
+    /// No summary on standard error.
+    #[arg(long, short)]
+    quiet: bool,
+    /// Transcript files.
+    #[arg(value_name = "TRANSCRIPT")]
+    transcripts: Vec<PathBuf>,
 }
 
 /// What `classify` judges the frames under.
@@ -101,6 +132,26 @@ fn main() -> ExitCode {
             let inputs = args.frames.inputs();
             cmd::classify::main(&inputs, profile, args.strict, args.frames.quiet)
         }
+        Command::Check(args) => check(args),
     };
     exit.into()
+}
+
+fn check(args: &CheckArgs) -> cmd::Exit {
+    let revision = match args.revision.as_str() {
+        "auto" => None,
+        name => match name.parse() {
+            Ok(r) => Some(r),
+            Err(e) => {
+                eprintln!("wirecheck check: {e}, or auto");
+                return cmd::Exit::Trouble;
+            }
+        },
+    };
+    let options = cmd::check::Options {
+        revision,
+        strict: args.strict,
+        max_line: args.max_line,
+    };
+    cmd::check::main(&args.transcripts, &options, args.quiet)
 }

@@ -38,6 +38,7 @@ mod lower;
 pub mod outcome;
 pub mod profile;
 mod scan;
+pub mod session;
 pub mod spec;
 
 pub use error::{Refusal, Rule};

@@ -1,6 +1,7 @@
 //! The subcommands of the `wirecheck` binary. Each returns an [`ExitCode`]
 //! meaning the same thing everywhere: 0 clean, 1 findings, 2 usage or I/O error.
 
+pub mod check;
 pub mod classify;
 pub mod roundtrip;
 

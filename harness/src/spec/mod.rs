@@ -21,6 +21,7 @@ mod meta;
 mod methods;
 mod reply;
 pub mod schema;
+mod session_rules;
 
 use std::fmt;
 use std::str::FromStr;
@@ -269,6 +270,7 @@ pub fn rules() -> &'static [RuleInfo] {
                 check: Check::Codec,
             })
             .chain(catalogue::RULES.iter().copied())
+            .chain(session_rules::RULES.iter().copied())
             .collect()
     })
 }
