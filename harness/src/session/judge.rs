@@ -15,7 +15,8 @@ const PROTOCOL_LOG_LEVEL: &str = "io.modelcontextprotocol/logLevel";
 pub struct Judge {
     revision: Revision,
     next: u64,
-    ended: Option<&'static str>,
+    /// Why and where the stream ended, once it has.
+    ended: Option<(&'static str, At)>,
     /// Requests each side sent: `[client's, server's]`.
     sides: [Side; 2],
     handshake: Handshake,
@@ -184,14 +185,14 @@ impl Judge {
         }
         let hs = &self.handshake;
         if self.lifecycle() && hs.answered.is_some() && !hs.initialized && !hs.initialized_flagged {
-            let frames = hs.answered.into_iter().collect();
+            let frames: Vec<At> = hs.answered.into_iter().collect();
             match self.ended {
-                Some(why) => end.findings.extend(finding(
+                Some((why, ended)) => end.findings.extend(finding(
                     "mcp.lifecycle.initialized-notification",
                     self.revision,
                     String::new(),
                     format!("{why} and the client never sent `notifications/initialized`"),
-                    frames,
+                    frames.into_iter().chain([ended]).collect(),
                 )),
                 None => end.not_observed.push(Unobserved {
                     rule: "mcp.lifecycle.initialized-notification",
@@ -214,7 +215,7 @@ impl Judge {
 
     /// Every request in flight is unanswered from `at` on.
     fn give_up(&mut self, why: &'static str, at: At, out: &mut Vec<Finding>) {
-        self.ended = Some(why);
+        self.ended = Some((why, at));
         let mut open: Vec<(usize, Key, Open)> = Vec::new();
         for (n, side) in self.sides.iter_mut().enumerate() {
             side.tokens.clear();
@@ -271,15 +272,14 @@ impl Judge {
     }
 
     fn message(&mut self, from: Direction, m: &Message<'_>, at: At, out: &mut Vec<Finding>) {
-        if self.lifecycle() && self.before_initialize(from, m, at, out) {
-            self.last_notification[slot(from)] = None;
-            return;
-        }
+        // Frames before `initialize` are followed for their ids, but not judged
+        // against a handshake that has not begun.
+        let lifecycle = self.lifecycle() && !self.before_initialize(from, m, at, out);
         match m {
             Message::Request(r) => {
                 self.last_notification[slot(from)] = None;
                 let method = r.method.decoded();
-                if self.lifecycle() {
+                if lifecycle {
                     self.handshake_request(from, &method, at, out);
                     self.capability(from, &method, at, out);
                 }
@@ -287,7 +287,7 @@ impl Judge {
             }
             Message::Notification(n) => {
                 let method = n.method.decoded();
-                if self.lifecycle() {
+                if lifecycle {
                     if from == Direction::ClientToServer && method == "notifications/initialized" {
                         self.handshake.initialized = true;
                     }
@@ -304,9 +304,9 @@ impl Judge {
     }
 
     /// Frames before the client's `initialize` request: the first is reported
-    /// (mcp.lifecycle.initialize-first) and none is followed further, so a
-    /// misplaced handshake is one finding, not a cascade. Returns whether `m`
-    /// came before `initialize`.
+    /// (mcp.lifecycle.initialize-first), and none is held to the handshake's
+    /// ordering rules, so a misplaced handshake is one finding, not a cascade.
+    /// Returns whether `m` came before `initialize`.
     fn before_initialize(
         &mut self,
         from: Direction,
