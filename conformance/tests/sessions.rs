@@ -1,0 +1,227 @@
+//! The session vector runner: one trial per file under `conformance/sessions/`
+//! (walked, never listed), plus coverage trials.
+//!
+//! A vector (`<profile>/<topic>/{y,n,i}_<name>.json`, written by
+//! `gen_sessions.py`) holds a transcript, the rules it exercises and the exact
+//! findings expected: each rule with the index of the event that makes it
+//! certain. Every transcript line is validated against the committed schema
+//! (`schemas/transcript.schema.json`), read back through the transcript reader,
+//! judged by the session judge, and the findings compared as a set, SHOULD-level
+//! ones included. `y_` vectors expect nothing mandatory; `n_` vectors expect a
+//! finding of a rule they name; `i_` vectors end in something only "not
+//! observed" can describe, and must report it so.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use harness::session::{Judge, CHECKED_BY_SESSION_JUDGE};
+use harness::spec::{self, Check};
+use harness::Revision;
+use libtest_mimic::{Arguments, Failed, Trial};
+use serde::Deserialize;
+use serde_json::Value;
+use wirecheck::transcript::{self, Entry, Reader};
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Vector {
+    description: String,
+    revision: String,
+    rules: Vec<String>,
+    expect: Vec<Expected>,
+    transcript: Vec<Value>,
+}
+
+#[derive(Deserialize, Clone, PartialEq, Eq, PartialOrd, Ord, Debug)]
+#[serde(deny_unknown_fields)]
+struct Expected {
+    rule: String,
+    frame: u64,
+}
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("sessions")
+}
+
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            walk(&path, out);
+        } else if path.extension().is_some_and(|e| e == "json") {
+            out.push(path);
+        }
+    }
+}
+
+fn schema() -> jsonschema::Validator {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("schemas/transcript.schema.json");
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(path).expect("schema readable"))
+        .expect("schema is JSON");
+    jsonschema::validator_for(&doc).expect("schema compiles")
+}
+
+fn load(path: &Path) -> Result<Vector, Failed> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read: {e}"))?;
+    serde_json::from_str(&text).map_err(|e| format!("not a session vector: {e}").into())
+}
+
+/// Judges one vector; the findings as (rule, last event), and whether any
+/// check ended not observed.
+fn judge(
+    v: &Vector,
+    validator: &jsonschema::Validator,
+) -> Result<(BTreeSet<Expected>, usize), Failed> {
+    let revision: Revision = v.revision.parse()?;
+    let mut text = String::new();
+    for (n, line) in v.transcript.iter().enumerate() {
+        if let Err(e) = validator.validate(line) {
+            return Err(format!("transcript line {n} breaks the schema: {e}").into());
+        }
+        text.push_str(&serde_json::to_string(line)?);
+        text.push('\n');
+    }
+    let mut judge = Judge::new(revision);
+    let mut findings = Vec::new();
+    for entry in Reader::new(text.as_bytes(), transcript::DEFAULT_MAX_LINE) {
+        let entry: Entry = entry.map_err(|e| e.to_string())?;
+        judge.feed(entry.event(), entry.time(), &mut findings);
+    }
+    let ending = judge.finish();
+    findings.extend(ending.findings);
+    let got = findings
+        .iter()
+        .map(|f| Expected {
+            rule: f.violation.rule.to_owned(),
+            frame: f.frames.last().map_or(0, |a| a.index),
+        })
+        .collect();
+    Ok((got, ending.not_observed.len()))
+}
+
+fn run(path: &Path, validator: &jsonschema::Validator) -> Result<(), Failed> {
+    let v = load(path)?;
+    let rel = path.strip_prefix(root()).unwrap_or(path);
+    let profile = rel
+        .components()
+        .next()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned());
+    if profile.as_deref() != Some(v.revision.as_str()) {
+        return Err(format!("filed under {profile:?} but judged under {}", v.revision).into());
+    }
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    for rule in &v.rules {
+        let info = spec::rule(rule).ok_or_else(|| format!("unknown rule `{rule}`"))?;
+        if !info.applies_to(v.revision.parse()?) {
+            return Err(format!("`{rule}` does not apply to {}", v.revision).into());
+        }
+    }
+    let (got, not_observed) = judge(&v, validator)?;
+    let expected: BTreeSet<Expected> = v.expect.iter().cloned().collect();
+    if got != expected {
+        return Err(format!("{}\nexpected {expected:?}\n     got {got:?}", v.description).into());
+    }
+    let mandatory = |e: &Expected| spec::rule(&e.rule).is_some_and(|r| r.level.is_mandatory());
+    match name.get(..2) {
+        Some("y_") if expected.iter().any(mandatory) => {
+            Err("a y_ vector expects a mandatory finding".into())
+        }
+        Some("n_") if !expected.iter().any(|e| v.rules.contains(&e.rule)) => {
+            Err("an n_ vector expects no finding of a rule it names".into())
+        }
+        Some("i_") if not_observed == 0 => Err("an i_ vector reported nothing not observed".into()),
+        Some("y_" | "n_" | "i_") => Ok(()),
+        _ => Err("the name does not start with y_, n_ or i_".into()),
+    }
+}
+
+/// Every rule the judge checks has a `y_` and an `n_` vector in every revision
+/// it applies to (the MAY row `session.batch.any-order` is never a finding; its
+/// `n_` vectors show the answer that matches nothing).
+fn coverage(paths: &[PathBuf]) -> Result<(), Failed> {
+    let mut seen = BTreeSet::new();
+    for path in paths {
+        let v = load(path)?;
+        let kind = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .and_then(|n| n.get(..1))
+            .unwrap_or("")
+            .to_owned();
+        for rule in v.rules {
+            seen.insert((rule, v.revision.clone(), kind.clone()));
+        }
+    }
+    let judged = spec::rules()
+        .iter()
+        .filter(|r| CHECKED_BY_SESSION_JUDGE.contains(&r.id) || r.id.starts_with("session."));
+    let mut missing = Vec::new();
+    for r in judged {
+        for revision in r.revisions.iter() {
+            for kind in ["y", "n"] {
+                if !seen.contains(&(r.id.to_owned(), revision.name().to_owned(), kind.to_owned())) {
+                    missing.push(format!("{kind}_ {} {}", r.id, revision.name()));
+                }
+            }
+        }
+    }
+    if missing.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("session rules without vectors: {missing:#?}").into())
+    }
+}
+
+fn main() {
+    let args = Arguments::from_args();
+    let mut paths = Vec::new();
+    walk(&root(), &mut paths);
+    paths.sort();
+    let validator = std::sync::Arc::new(schema());
+    let mut trials: Vec<Trial> = paths
+        .iter()
+        .map(|path| {
+            let name = path
+                .strip_prefix(root())
+                .unwrap_or(path)
+                .with_extension("")
+                .display()
+                .to_string();
+            let (path, validator) = (path.clone(), validator.clone());
+            Trial::test(name, move || run(&path, &validator))
+        })
+        .collect();
+    trials.push(Trial::test("coverage::every-session-rule-has-y-and-n", {
+        let paths = paths.clone();
+        move || coverage(&paths)
+    }));
+    trials.push(Trial::test("coverage::vectors-found", {
+        let count = paths.len();
+        move || {
+            if count > 100 {
+                Ok(())
+            } else {
+                Err(format!("only {count} session vectors found").into())
+            }
+        }
+    }));
+    trials.push(Trial::test(
+        "coverage::judged-rules-are-session-rules",
+        || {
+            for id in CHECKED_BY_SESSION_JUDGE {
+                let r = spec::rule(id).ok_or_else(|| format!("`{id}` is not in the table"))?;
+                if !matches!(r.check, Check::Session(_)) {
+                    return Err(format!("`{id}` is listed as judged but is {:?}", r.check).into());
+                }
+            }
+            Ok(())
+        },
+    ));
+    libtest_mimic::run(&args, trials).exit();
+}
