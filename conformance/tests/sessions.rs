@@ -178,6 +178,64 @@ fn coverage(paths: &[PathBuf]) -> Result<(), Failed> {
     }
 }
 
+/// `wirecheck check --revision auto` on the duplicate-answer vector of every
+/// revision: it names the revision it read, reports the rule at the right
+/// event, and exits 1; the clean vector exits 0.
+fn cli(revision: Revision) -> Result<(), Failed> {
+    let dir = std::env::temp_dir().join(format!(
+        "wirecheck-sessions-{}-{}",
+        std::process::id(),
+        revision.name()
+    ));
+    std::fs::create_dir_all(&dir)?;
+    let mut result = Ok(());
+    for (name, code) in [("n_answered-twice", 1), ("y_each-answered-once", 0)] {
+        let v = load(
+            &root()
+                .join(revision.name())
+                .join("answers")
+                .join(format!("{name}.json")),
+        )?;
+        let file = dir.join(format!("{}-{name}.jsonl", revision.name()));
+        let mut text = String::new();
+        for line in &v.transcript {
+            text.push_str(&serde_json::to_string(line)?);
+            text.push('\n');
+        }
+        std::fs::write(&file, text)?;
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_wirecheck"))
+            .args(["check", "-q", "--revision", "auto"])
+            .arg(&file)
+            .output()?;
+        let stdout = String::from_utf8(out.stdout)?;
+        let records: Vec<Value> = stdout
+            .lines()
+            .map(serde_json::from_str)
+            .collect::<Result<_, _>>()?;
+        let rules: Vec<(&str, u64)> = records
+            .iter()
+            .filter_map(|r| {
+                Some((
+                    r["rule"].as_str()?,
+                    r["frames"].as_array()?.last()?["index"].as_u64()?,
+                ))
+            })
+            .collect();
+        let expected: Vec<(&str, u64)> = v
+            .expect
+            .iter()
+            .map(|e| (e.rule.as_str(), e.frame))
+            .collect();
+        let revisions_ok = records.iter().all(|r| r["revision"] == revision.name());
+        if out.status.code() != Some(code) || rules != expected || !revisions_ok {
+            result = Err(format!("{name}: exit {:?}, output {stdout}", out.status.code()).into());
+            break;
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+    result
+}
+
 fn main() {
     let args = Arguments::from_args();
     let mut paths = Vec::new();
@@ -223,5 +281,11 @@ fn main() {
             Ok(())
         },
     ));
+    for revision in Revision::ALL {
+        trials.push(Trial::test(
+            format!("cli::check-auto::{}", revision.name()),
+            move || cli(revision),
+        ));
+    }
     libtest_mimic::run(&args, trials).exit();
 }

@@ -537,6 +537,19 @@ pub fn check_never_panics(u: &mut Unstructured<'_>) -> arbitrary::Result<()> {
     Ok(())
 }
 
+/// Both properties on one fuzz input, as the `session` fuzz target runs them.
+///
+/// # Errors
+/// The conversation property broken (a panic in the judge propagates).
+pub fn check_session_input(data: &[u8]) -> Result<(), Failure> {
+    if let Ok(result) = check_conversation(&mut Unstructured::new(data)) {
+        result?;
+    }
+    // Out of input is the only error: nothing to check.
+    let _ = check_never_panics(&mut Unstructured::new(data));
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
