@@ -42,8 +42,7 @@ fn conversation() -> Vec<(Direction, Vec<u8>)> {
     frames
 }
 
-fn judge_all(frames: &[(Direction, Vec<u8>)]) -> usize {
-    let mut judge = Judge::new(Revision::Mcp2025_06_18);
+fn judge_all(frames: &[(Direction, Vec<u8>)], mut judge: Judge) -> usize {
     let mut out = Vec::new();
     for (from, bytes) in frames {
         judge.feed(Event::Frame { from: *from, bytes }, None, &mut out);
@@ -55,8 +54,10 @@ fn judge_all(frames: &[(Direction, Vec<u8>)]) -> usize {
 
 fn session(c: &mut Criterion) {
     let frames = conversation();
+    let full = || Judge::new(Revision::Mcp2025_06_18);
+    let session_only = || Judge::session_rules_only(Revision::Mcp2025_06_18);
     assert_eq!(
-        judge_all(&frames),
+        judge_all(&frames, full()),
         0,
         "the bench conversation is conformant"
     );
@@ -67,8 +68,13 @@ fn session(c: &mut Criterion) {
         bytes: bytes as u64,
     });
     group.sample_size(10);
+    // Every rule: the frame and pair rules of the rule model, and the session's.
     group.bench_function("judge_100k_frames", |b| {
-        b.iter(|| judge_all(black_box(&frames)));
+        b.iter(|| judge_all(black_box(&frames), full()));
+    });
+    // The session state alone (lift, pairing, progress, handshake).
+    group.bench_function("session_rules_only_100k_frames", |b| {
+        b.iter(|| judge_all(black_box(&frames), session_only()));
     });
     group.finish();
 }

@@ -326,3 +326,27 @@ fn every_former_session_rule_is_judged_or_keeps_a_reason() {
         "the catalogue's 29 Session rules, each placed once"
     );
 }
+
+#[test]
+fn the_session_rules_alone_leave_frame_rules_out() {
+    // `"id":null` on a request breaks mcp.base.id-not-null, a frame rule.
+    let frame = br#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#;
+    let judged = |mut judge: Judge| {
+        let mut out = Vec::new();
+        judge.feed(
+            Event::Frame {
+                from: C,
+                bytes: frame,
+            },
+            None,
+            &mut out,
+        );
+        out.into_iter()
+            .map(|f| f.violation.rule)
+            .collect::<Vec<_>>()
+    };
+    let full = judged(Judge::new(Revision::Mcp2025_06_18));
+    assert!(full.contains(&"mcp.base.id-not-null"), "{full:?}");
+    let session = judged(Judge::session_rules_only(Revision::Mcp2025_06_18));
+    assert!(!session.contains(&"mcp.base.id-not-null"), "{session:?}");
+}

@@ -14,6 +14,8 @@ const PROTOCOL_LOG_LEVEL: &str = "io.modelcontextprotocol/logLevel";
 /// Follows one conversation under one revision. See the [module docs](super).
 pub struct Judge {
     revision: Revision,
+    /// Whether each frame and each pair is also judged by the rule model.
+    frame_rules: bool,
     next: u64,
     /// Why and where the stream ended, once it has.
     ended: Option<(&'static str, At)>,
@@ -119,11 +121,24 @@ impl Judge {
     pub fn new(revision: Revision) -> Self {
         Self {
             revision,
+            frame_rules: true,
             next: 0,
             ended: None,
             sides: [Side::new(), Side::new()],
             handshake: Handshake::default(),
             last_notification: [None, None],
+        }
+    }
+
+    /// A judge of the session rules alone: frames and pairs are not judged by
+    /// [`spec::validate_frame`] and [`spec::validate_reply`] (a frame that does
+    /// not lift is still its refusal). For callers that judge frames elsewhere,
+    /// and to measure what the session state costs on its own.
+    #[must_use]
+    pub fn session_rules_only(revision: Revision) -> Self {
+        Self {
+            frame_rules: false,
+            ..Self::new(revision)
         }
     }
 
@@ -260,11 +275,13 @@ impl Judge {
                 return;
             }
         };
-        for v in spec::validate_frame(&lifted, profile) {
-            out.push(Finding {
-                violation: v,
-                frames: vec![at],
-            });
+        if self.frame_rules {
+            for v in spec::validate_frame(&lifted, profile) {
+                out.push(Finding {
+                    violation: v,
+                    frames: vec![at],
+                });
+            }
         }
         for m in lifted.messages() {
             self.message(from, m, at, out);
@@ -755,13 +772,15 @@ impl Judge {
             revision: self.revision,
             direction: asker,
         };
-        let request = Frame::Single(open.request);
-        let answer = Frame::Single(reply.clone());
-        for v in spec::validate_reply(&request, Some(&answer), profile) {
-            out.push(Finding {
-                violation: v,
-                frames: vec![open.at, at],
-            });
+        if self.frame_rules {
+            let request = Frame::Single(open.request);
+            let answer = Frame::Single(reply.clone());
+            for v in spec::validate_reply(&request, Some(&answer), profile) {
+                out.push(Finding {
+                    violation: v,
+                    frames: vec![open.at, at],
+                });
+            }
         }
         if let Some(cancelled) = open.cancelled {
             self.flag(
