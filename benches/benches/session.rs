@@ -48,8 +48,7 @@ fn judge_all(frames: &[(Direction, Vec<u8>)], mut judge: Judge) -> usize {
         judge.feed(Event::Frame { from: *from, bytes }, None, &mut out);
     }
     assert!(judge.remembered() <= HISTORY_CAP && judge.in_flight() <= 1);
-    let findings = out.len() + judge.finish().findings.len();
-    findings
+    out.len() + judge.finish().findings.len()
 }
 
 fn session(c: &mut Criterion) {
