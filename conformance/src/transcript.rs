@@ -239,36 +239,44 @@ impl<R: BufRead> Iterator for Reader<R> {
 /// # Errors
 /// When `out` fails.
 pub fn write_entry(out: &mut impl Write, entry: &Entry) -> io::Result<()> {
-    let side = |d: Direction| d.sender();
-    let mut line = serde_json::Map::new();
-    match entry {
+    /// A line's members in the order the format documents them.
+    #[derive(serde::Serialize)]
+    struct Line<'a> {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        event: Option<&'static str>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        from: Option<&'static str>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        frame: Option<&'a str>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        frame_hex: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        t: Option<f64>,
+    }
+    let line = match entry {
         Entry::Frame { from, bytes, t } => {
-            line.insert("from".into(), side(*from).into());
-            match std::str::from_utf8(bytes) {
-                Ok(text) => line.insert("frame".into(), text.into()),
-                Err(_) => {
-                    let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
-                    line.insert("frame_hex".into(), hex.into())
-                }
-            };
-            if let Some(t) = t {
-                line.insert("t".into(), (*t).into());
+            let text = std::str::from_utf8(bytes).ok();
+            Line {
+                event: None,
+                from: Some(from.sender()),
+                frame: text,
+                frame_hex: text
+                    .is_none()
+                    .then(|| bytes.iter().map(|b| format!("{b:02x}")).collect()),
+                t: *t,
             }
         }
-        Entry::Event { event, from, t } => {
-            let name = match event {
+        Entry::Event { event, from, t } => Line {
+            event: Some(match event {
                 Transport::Closed => "closed",
                 Transport::WaitElapsed => "wait-elapsed",
-            };
-            line.insert("event".into(), name.into());
-            if let Some(from) = from {
-                line.insert("from".into(), side(*from).into());
-            }
-            if let Some(t) = t {
-                line.insert("t".into(), (*t).into());
-            }
-        }
-    }
+            }),
+            from: from.map(Direction::sender),
+            frame: None,
+            frame_hex: None,
+            t: *t,
+        },
+    };
     serde_json::to_writer(&mut *out, &line)?;
     out.write_all(b"\n")
 }
@@ -330,7 +338,7 @@ mod tests {
         let long = format!("{{\"from\":\"client\",\"frame\":\"{}\"}}", "x".repeat(300));
         assert_eq!(
             read(&long)[0].as_ref().unwrap_err().message,
-            "line of 329 bytes exceeds the limit of 200 bytes"
+            "line of 328 bytes exceeds the limit of 200 bytes"
         );
         let got = read("{\"from\":\"client\",\"frame_hex\":\"f\"}");
         assert_eq!(

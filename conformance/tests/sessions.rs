@@ -236,6 +236,58 @@ fn cli(revision: Revision) -> Result<(), Failed> {
     result
 }
 
+/// Lines the transcript writer produces (UTF-8 and not, events with and
+/// without a sender and time) validate against the schema, and a line the
+/// reader refuses is refused by the schema too.
+fn written_lines_validate(validator: &jsonschema::Validator) -> Result<(), Failed> {
+    use harness::Direction;
+    use wirecheck::transcript::{write_entry, Transport};
+    let entries = [
+        Entry::Frame {
+            from: Direction::ClientToServer,
+            bytes: b"{}".to_vec(),
+            t: Some(0.0),
+        },
+        Entry::Frame {
+            from: Direction::ServerToClient,
+            bytes: vec![0xff, 0xfe],
+            t: None,
+        },
+        Entry::Event {
+            event: Transport::Closed,
+            from: Some(Direction::ServerToClient),
+            t: Some(2.5),
+        },
+        Entry::Event {
+            event: Transport::WaitElapsed,
+            from: None,
+            t: None,
+        },
+    ];
+    for entry in &entries {
+        let mut line = Vec::new();
+        write_entry(&mut line, entry)?;
+        let value: Value = serde_json::from_slice(&line)?;
+        if let Err(e) = validator.validate(&value) {
+            return Err(format!("{value} breaks the schema: {e}").into());
+        }
+    }
+    for bad in [
+        r#"{"frame":"{}"}"#,
+        r#"{"from":"client","frame":"{}","event":"closed"}"#,
+        r#"{"event":"closed","x":1}"#,
+        r#"{"from":"client","frame_hex":"zz"}"#,
+    ] {
+        let value: Value = serde_json::from_str(bad)?;
+        if validator.is_valid(&value) || transcript::parse_line(bad.as_bytes()).is_ok() {
+            return Err(
+                format!("{bad} should be refused by both the schema and the reader").into(),
+            );
+        }
+    }
+    Ok(())
+}
+
 fn main() {
     let args = Arguments::from_args();
     let mut paths = Vec::new();
@@ -281,6 +333,10 @@ fn main() {
             Ok(())
         },
     ));
+    trials.push(Trial::test("schema::written-lines-validate", {
+        let validator = validator.clone();
+        move || written_lines_validate(&validator)
+    }));
     for revision in Revision::ALL {
         trials.push(Trial::test(
             format!("cli::check-auto::{}", revision.name()),
