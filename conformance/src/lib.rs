@@ -9,5 +9,6 @@ pub mod lines;
 pub mod peer;
 pub mod report;
 pub mod runner;
+pub mod transcript;
 pub mod transport;
 pub mod vectors;

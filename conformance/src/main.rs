@@ -3,7 +3,7 @@
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use wirecheck::cmd::{self, classify, roundtrip, run, serve};
+use wirecheck::cmd::{self, check, classify, roundtrip, run, serve};
 
 /// Conformance and fuzzing harness for JSON-RPC 2.0 and the Model Context Protocol.
 ///
@@ -22,6 +22,7 @@ enum Command {
     Serve(serve::Args),
     Report(cmd::report::Args),
     Run(run::Args),
+    Check(check::Args),
 }
 
 fn main() -> ExitCode {
@@ -45,6 +46,7 @@ fn main() -> ExitCode {
             }
             cmd::emit(&report, args.output())
         }
+        Command::Check(args) => check::run(args),
     }
     .into()
 }

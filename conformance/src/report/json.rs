@@ -121,6 +121,14 @@ pub fn summary(report: &Report) -> String {
             tally.count("not-applicable"),
             tally.count("not-observed")
         ),
+        Command::Check => format!(
+            "{} findings: {} breaking a MUST, {} breaking only SHOULD-level rules{}, {} not observed",
+            tally.total(),
+            tally.count("fail"),
+            tally.count("warning"),
+            if report.strict { " (--strict: these fail too)" } else { "" },
+            tally.count("not-observed")
+        ),
         Command::Classify => {
             let under = report.profile.map_or_else(String::new, |p| {
                 format!(" under {} from the {}", p.revision, p.direction.sender())

@@ -34,6 +34,8 @@ pub enum Command {
     Classify,
     /// `wirecheck run`: the golden vectors played against a live peer.
     Run,
+    /// `wirecheck check`: captured conversations judged by the session judge.
+    Check,
 }
 
 impl Command {
@@ -44,15 +46,21 @@ impl Command {
             Command::Roundtrip => "roundtrip",
             Command::Classify => "classify",
             Command::Run => "run",
+            Command::Check => "check",
         }
     }
 
     /// The command named `name`, as [`Command::name`] writes it.
     #[must_use]
     pub fn from_name(name: &str) -> Option<Self> {
-        [Command::Roundtrip, Command::Classify, Command::Run]
-            .into_iter()
-            .find(|c| c.name() == name)
+        [
+            Command::Roundtrip,
+            Command::Classify,
+            Command::Run,
+            Command::Check,
+        ]
+        .into_iter()
+        .find(|c| c.name() == name)
     }
 }
 

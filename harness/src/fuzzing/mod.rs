@@ -3,6 +3,7 @@
 //! (`harness/tests/`). This module holds no fuzz target itself: a target is a
 //! few lines that hand its input to one function here.
 
+pub mod conversation;
 pub mod generate;
 pub mod mutate;
 pub mod oracle;

@@ -30,8 +30,8 @@ const R4_R5: Revisions = Revisions::range(Revision::Mcp2025_11_25, Revision::Mcp
 /// Plain JSON-RPC 2.0 and 2025-03-26: the profiles where batches exist.
 const BATCHES: Revisions = JSONRPC.with(R2);
 
-use Check::{Frame, Reply, Session};
-use Level::{Must, MustNot, Should, ShouldNot};
+use Check::{Frame, Reply, Session, Unchecked};
+use Level::{May, Must, MustNot, Should, ShouldNot};
 
 // The table, grouped as the specification is. Kept as written, one row per rule,
 // so a rule reads top to bottom.
@@ -108,10 +108,10 @@ rule_table! {
           BATCHES, Reply;
         JsonrpcBatchInvalidSingleResponse = "jsonrpc.batch.invalid-single-response", Must, "JSON-RPC 2.0 §6",
           "If the batch rpc call itself fails to be recognized as an valid JSON or as an Array with at least one value, the response from the Server MUST be a single Response object.",
-          BATCHES, Session("the request does not lift, so there is no request frame to pair a reply with; the golden vectors record the expected answer");
+          BATCHES, Unchecked("the request does not lift, so no request frame exists to pair a reply with; the golden vectors record the expected answer");
         JsonrpcParamsByName = "jsonrpc.params.by-name", Must, "JSON-RPC 2.0 §4.2",
           "by-name: params MUST be an Object, with member names that match the Server expected parameter names. … The names MUST match exactly, including case, to the method's expected parameters.",
-          JSONRPC, Session("needs the server's parameter names; MCP methods are checked against their schema by mcp.schema.request-params");
+          JSONRPC, Unchecked("needs the server's parameter names, which no frame carries; MCP methods are checked against their schema by mcp.schema.request-params");
 
         // ---- MCP base messages ------------------------------------------------------
         McpBaseIdType = "mcp.base.id-type", Must, "MCP basic/index §Messages › Requests | 2024-11-05: MCP basic/messages §Requests",
@@ -128,10 +128,10 @@ rule_table! {
           Revisions::range(Revision::Mcp2025_03_26, Revision::Mcp2025_06_18), Frame;
         McpBaseIdUniqueSession = "mcp.base.id-unique-session", MustNot, "MCP basic/index §Messages › Requests",
           "The request ID MUST NOT have been previously used by the requestor within the same session.",
-          R1_R4, Session("needs every earlier request of the session");
+          R1_R4, Session;
         McpBaseIdUniqueInflight = "mcp.base.id-unique-inflight", MustNot, "MCP basic/index §Messages › Requests",
           "The request ID MUST NOT match the ID of any other request the sender has issued and not yet received a response for.",
-          R5, Session("needs the requests in flight");
+          R5, Session;
         McpBaseResponseIdMatch = "mcp.base.response-id-match", Must, "MCP basic/index §Messages › Responses | 2024-11-05: MCP basic/messages §Responses",
           "Responses MUST include the same ID as the request they correspond to.",
           R1_R3, Reply;
@@ -181,13 +181,13 @@ rule_table! {
           R4, Frame;
         McpErrorCodeResourceNotFound32002 = "mcp.error.code.resource-not-found-32002", Should, "MCP server/resources §Error Handling",
           "Servers SHOULD return standard JSON-RPC errors for common failure cases: Resource not found: `-32002`",
-          R1_R4, Session("needs to know that the resource does not exist");
+          R1_R4, Unchecked("needs to know that the resource does not exist, which only the server knows");
         McpErrorCodeResourceNotFound32602 = "mcp.error.code.resource-not-found-32602", Must, "MCP server/resources §Error Handling",
           "If the requested resource does not exist, servers MUST return a JSON-RPC error with code `-32602` (Invalid Params). (Checked on the exchange: a `resources/read` answered with the retired `-32002`.)",
           R5, Reply;
         McpErrorInvalidCursor = "mcp.error.invalid-cursor", Should, "MCP server/utilities/pagination §Error Handling",
           "Invalid cursors SHOULD result in an error with code -32602 (Invalid params).",
-          MCP, Session("needs to know which cursors the server issued");
+          MCP, Unchecked("needs to know which cursors the server issued: a cursor may come from an earlier connection the capture does not hold (the live runner judges it with a cursor it never received)");
 
         // ---- MCP batching -----------------------------------------------------------
         McpBatchNoneR1 = "mcp.batch.none-r1", ShouldNot, "MCP 2024-11-05 (silent); MCP 2025-03-26 basic/lifecycle §Initialization",
@@ -218,28 +218,28 @@ rule_table! {
           R1_R4, Reply;
         McpLifecycleInitializeFirst = "mcp.lifecycle.initialize-first", Must, "MCP basic/lifecycle §Initialization",
           "The initialization phase MUST be the first interaction between client and server.",
-          R1_R4, Session("needs the order of the session's frames");
+          R1_R4, Session;
         McpLifecycleInitializedNotification = "mcp.lifecycle.initialized-notification", Must, "MCP basic/lifecycle §Initialization",
           "After successful initialization, the client MUST send an `initialized` notification to indicate it is ready to begin normal operations.",
-          R1_R4, Session("needs the order of the session's frames");
+          R1_R4, Session;
         McpLifecycleClientPreInitRequests = "mcp.lifecycle.client-pre-init-requests", ShouldNot, "MCP basic/lifecycle §Initialization",
           "The client SHOULD NOT send requests other than pings before the server has responded to the `initialize` request.",
-          R1_R4, Session("needs the order of the session's frames");
+          R1_R4, Session;
         McpLifecycleServerPreInitializedRequests = "mcp.lifecycle.server-pre-initialized-requests", ShouldNot, "MCP basic/lifecycle §Initialization",
           "The server SHOULD NOT send requests other than pings and logging before receiving the `initialized` notification. (Logging is a notification: ambiguity A8.)",
-          R1_R4, Session("needs the order of the session's frames");
+          R1_R4, Session;
         McpLifecycleVersionServer = "mcp.lifecycle.version-server", Must, "MCP basic/lifecycle §Version Negotiation",
           "If the server supports the requested protocol version, it MUST respond with the same version. Otherwise, the server MUST respond with another protocol version it supports. (The §Error Handling example answers -32602 instead: ambiguity A7; both are accepted.)",
-          R1_R4, Session("needs to know which versions the server supports");
+          R1_R4, Unchecked("needs to know which versions the server supports; the wire shows only the one it answered (the live runner asks for each revision and checks the answer)");
         McpCancelNotInitialize = "mcp.cancel.not-initialize", MustNot, "MCP basic/utilities/cancellation §Behavior Requirements",
           "The `initialize` request MUST NOT be cancelled by clients",
-          R1_R4, Session("needs the id of the session's `initialize` request");
+          R1_R4, Session;
         McpCancelSameDirection = "mcp.cancel.same-direction", Must, "MCP basic/utilities/cancellation §Behavior Requirements",
           "Cancellation notifications MUST only reference requests that: Were previously issued in the same direction; Are believed to still be in-progress",
-          R1_R4, Session("needs the requests in flight in each direction");
+          R1_R4, Session;
         McpCancelClientOnly = "mcp.cancel.client-only", Must, "MCP basic/patterns/cancellation §Behavior Requirements",
           "Server-sent cancellation notifications MUST reference a `subscriptions/listen` request, to terminate that subscription stream",
-          R5, Session("needs the id of the `subscriptions/listen` request");
+          R5, Session;
         McpPingRespond = "mcp.ping.respond", Must, "MCP basic/utilities/ping §Behavior Requirements",
           "The receiver MUST respond promptly with an empty response. (Schema `EmptyResult`: an object; `_meta` is allowed: ambiguity A14.)",
           R1_R4, Reply;
@@ -248,32 +248,32 @@ rule_table! {
           MCP, Frame;
         McpProgressTokenUnique = "mcp.progress.token-unique", Must, "MCP basic/utilities/progress §Progress Flow | 2026-07-28: MCP basic/patterns/progress §Progress Flow",
           "Progress tokens … MUST be unique across all active requests.",
-          MCP, Session("needs the requests in flight");
+          MCP, Session;
         McpProgressIncrease = "mcp.progress.increase", Must, "MCP basic/utilities/progress §Progress Flow | 2026-07-28: MCP basic/patterns/progress §Progress Flow",
           "The `progress` value MUST increase with each notification, even if the total is unknown.",
-          MCP, Session("needs the earlier notifications for the token (ambiguity A10: read as strictly increasing)");
+          MCP, Session;
 
         McpProgressActiveTokenOnly = "mcp.progress.active-token-only", Must, "MCP basic/utilities/progress §Behavior Requirements | 2026-07-28: MCP basic/patterns/progress §Behavior Requirements",
           "Progress notifications MUST only reference tokens that: Were provided in an active request; Are associated with an in-progress operation",
-          MCP, Session("needs the requests in flight");
+          MCP, Session;
         McpCancelReceiverShould = "mcp.cancel.receiver-should", Should, "MCP basic/utilities/cancellation §Behavior Requirements | 2026-07-28: MCP basic/patterns/cancellation §Behavior Requirements",
           "Receivers of cancellation notifications SHOULD: Stop processing the cancelled request; Free associated resources; Not send a response for the cancelled request",
-          MCP, Session("needs the cancellation that came before the response");
+          MCP, Session;
         McpLifecycleOperationRespectR1 = "mcp.lifecycle.operation-respect-r1", Should, "MCP basic/lifecycle §Operation",
           "Both parties SHOULD: Respect the negotiated protocol version; Only use capabilities that were successfully negotiated",
-          Revisions::range(Revision::Mcp2024_11_05, Revision::Mcp2025_03_26), Session("needs what the handshake negotiated");
+          Revisions::range(Revision::Mcp2024_11_05, Revision::Mcp2025_03_26), Session;
         McpLifecycleOperationRespect = "mcp.lifecycle.operation-respect", Must, "MCP basic/lifecycle §Operation",
           "Both parties MUST: Respect the negotiated protocol version; Only use capabilities that were successfully negotiated",
-          Revisions::range(Revision::Mcp2025_06_18, Revision::Mcp2025_11_25), Session("needs what the handshake negotiated");
+          Revisions::range(Revision::Mcp2025_06_18, Revision::Mcp2025_11_25), Session;
         McpTasksInitialWorking = "mcp.tasks.initial-working", Must, "MCP basic/utilities/tasks §Behavior Requirements",
           "Tasks MUST begin in the `working` status when created. (Checked on the `CreateTaskResult` answering a task-augmented request.)",
           R4, Reply;
         McpTasksTerminalFinal = "mcp.tasks.terminal-final", MustNot, "MCP basic/utilities/tasks §Behavior Requirements",
           "Tasks with a `completed`, `failed`, or `cancelled` status are in a terminal state and MUST NOT transition to any other status",
-          R4, Session("needs the task's earlier statuses");
+          R4, Unchecked("not yet checked by the session judge: needs the task statuses from `tasks/get`, `tasks/list` and `notifications/tasks/status` followed per task id");
         McpTasksUnknownId = "mcp.tasks.unknown-id", Must, "MCP basic/utilities/tasks §Error Handling › Protocol Errors",
           "Receivers MUST return standard JSON-RPC errors for the following protocol error cases: Invalid or nonexistent `taskId` in `tasks/get`, `tasks/result`, or `tasks/cancel`: `-32602` (Invalid params)",
-          R4, Session("needs the task ids the receiver created");
+          R4, Unchecked("needs the task ids the receiver created: a task may come from an earlier connection (the live runner judges it with a task id it never received)");
 
         // ---- MCP 2026-07-28: stateless requests ------------------------------------
         McpR5MetaRequiredFields = "mcp.r5.meta.required-fields", Must, "MCP basic/index §_meta › Per-request protocol fields",
@@ -302,7 +302,7 @@ rule_table! {
           R5, Frame;
         McpR5NoPriorContext = "mcp.r5.no-prior-context", MustNot, "MCP basic/index §Statelessness",
           "Servers MUST NOT rely on prior requests over the same connection to establish context (e.g., capabilities, protocol version, client identity).",
-          R5, Session("needs the server's behaviour across requests");
+          R5, Unchecked("needs the server's internals: what it relied on is not on the wire");
         McpR5SubscriptionIdMeta = "mcp.r5.subscription-id-meta", Must, "MCP basic/patterns/subscriptions",
           "The server MUST send `notifications/subscriptions/acknowledged` as the first message carrying the subscription's ID in `_meta` under `io.modelcontextprotocol/subscriptionId`. (Checked on that notification; other notifications need to know which stream they travel on.)",
           R5, Frame;
@@ -314,22 +314,22 @@ rule_table! {
           R5, Frame;
         McpR5CapabilityMissing = "mcp.r5.capability-missing", Must, "MCP basic/index §_meta › Per-request protocol fields",
           "If processing a request requires a capability the client did not include in `io.modelcontextprotocol/clientCapabilities`, the server MUST return a MissingRequiredClientCapabilityError (`-32021`) whose `data.requiredCapabilities` lists the missing capabilities.",
-          R5, Session("needs to know which capabilities the server needs for the request");
+          R5, Unchecked("needs to know which capabilities the server needs for the request");
         McpR5ExplicitStateHandles = "mcp.r5.explicit-state-handles", Must, "MCP basic/index §Statelessness",
           "State that needs to span multiple requests (e.g., long-running tasks, application-level handles) MUST be referenced by an explicit identifier the client passes on each request.",
-          R5, Session("needs the server's behaviour across requests");
+          R5, Unchecked("needs the server's internals: which state spans requests");
         McpR5SubscriptionsRequestedOnly = "mcp.r5.subscriptions.requested-only", MustNot, "MCP basic/patterns/subscriptions",
           "The server MUST NOT send notification types the client has not explicitly requested.",
-          R5, Session("needs the `subscriptions/listen` request the stream answers");
+          R5, Unchecked("not yet checked by the session judge: needs the notification types of each `subscriptions/listen` request matched to its stream");
         McpResourcesNotFoundEmpty = "mcp.resources.not-found-empty", MustNot, "MCP server/resources §Error Handling",
           "Servers MUST NOT return an empty `contents` array for a non-existent resource.",
-          R5, Session("needs to know that the resource does not exist");
+          R5, Unchecked("needs to know that the resource does not exist, which only the server knows");
         McpR5MrtrRetryId = "mcp.r5.mrtr.retry-id", Must, "MCP basic/patterns/mrtr",
           "The JSON-RPC `id` MUST be different between the initial request and the retry, as they are independent requests.",
-          R5, Session("needs the initial request");
+          R5, Session;
         McpR5LoggingPerRequest = "mcp.r5.logging.per-request", MustNot, "MCP server/utilities/logging §Per-request log level",
           "The server MUST NOT emit `notifications/message` for a request that does not include this field.",
-          R5, Session("needs the request the notification belongs to");
+          R5, Session;
 
         // ---- MCP methods, params and results, from the schemas ----------------------
         McpMethodOtherRevision = "mcp.method.other-revision", ShouldNot, "MCP schema (method unions of each revision)",
@@ -358,7 +358,7 @@ rule_table! {
           R4_R5, Reply;
         McpToolsOutputSchemaConform = "mcp.tools.output-schema-conform", Must, "MCP server/tools §Output Schema",
           "If an output schema is provided: Servers MUST provide structured results that conform to this schema.",
-          R3_R5, Session("needs the tool's `outputSchema` from `tools/list`");
+          R3_R5, Unchecked("needs a JSON Schema validator for the tool's `outputSchema`; the harness holds none");
         McpCompletionMax100 = "mcp.completion.max-100", MustNot, "MCP server/utilities/completion §Data Types; schema `CompleteResult`",
           "Maximum 100 items per response. (Schema: \"An array of completion values. Must not exceed 100 items.\")",
           MCP, Reply;
@@ -379,6 +379,22 @@ rule_table! {
         McpMetaOtelException = "mcp.meta.otel-exception", Must, "MCP basic/index §General fields › `_meta` › OpenTelemetry trace context",
           "The keys `traceparent`, `tracestate`, and `baggage` are reserved for OpenTelemetry trace context propagation. When present, their values MUST follow W3C Trace Context and W3C Baggage formats respectively. (Checked: each is a string; `traceparent` has the version-traceid-parentid-flags shape.)",
           R5, Frame;
+
+        // ---- Whole conversations: the session judge (harness::session) ----------
+        // Rules the catalogue above lacked; a notification answered, progress,
+        // cancellation and id reuse in MCP are the rows above.
+        SessionResponseDuplicate = "session.response.duplicate", Must, "JSON-RPC 2.0 §5 | 2025-11-25: JSON-RPC 2.0 §5; MCP basic/index §Messages › Responses",
+          "When a rpc call is made, the Server MUST reply with a Response, except for in the case of Notifications. (\"a Response\": one. MCP basic/index: \"Responses are sent in reply to requests\". wirecheck's stance: a second answer to an id already answered replies to no call and breaks this rule.)",
+          ALL, Session;
+        SessionResponseUnknownId = "session.response.unknown-id", Must, "JSON-RPC 2.0 §5",
+          "id: This member is REQUIRED. It MUST be the same as the value of the id member in the Request Object. (An answer whose id no request of the other side ever carried echoes no request's id.)",
+          ALL, Session;
+        SessionIdReusedInflight = "session.id.reused-inflight", ShouldNot, "JSON-RPC 2.0 §6",
+          "The Client SHOULD match contexts between the set of Request objects and the resulting set of Response objects based on the id member within each Object. (JSON-RPC 2.0 has no uniqueness rule; two requests in flight with one id cannot be told apart by their answers, so wirecheck reports the reuse at SHOULD NOT. MCP revisions forbid it outright: mcp.base.id-unique-session, mcp.base.id-unique-inflight.)",
+          JSONRPC, Session;
+        SessionBatchAnyOrder = "session.batch.any-order", May, "JSON-RPC 2.0 §6",
+          "The Response objects being returned from a batch call MAY be returned in any order within the Array. The Client SHOULD match contexts between the set of Request objects and the resulting set of Response objects based on the id member within each Object. (Never a finding: the judge pairs every answer in a batch by id, so an answer out of order is conformant and one matching no request is session.response.unknown-id.)",
+          BATCHES, Session;
     }
 }
 

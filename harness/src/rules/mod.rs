@@ -170,17 +170,28 @@ pub enum Check {
     Frame,
     /// On a request and its reply, by [`validate_reply`].
     Reply,
-    /// Not checkable on one frame or one exchange: it needs the session (earlier
-    /// frames, ids in flight, what was negotiated) or the peer's internals. The
-    /// reason says what it would take.
-    Session(&'static str),
+    /// On a whole conversation, by the session judge ([`crate::session`]):
+    /// earlier frames, ids in flight, what was negotiated.
+    Session,
+    /// Not checked: no conversation on the wire can show it (it needs the
+    /// peer's internals, what it supports, what it stored), or the session
+    /// judge does not check it yet. The reason says which, and what it would take.
+    Unchecked(&'static str),
 }
 
 impl Check {
-    /// Whether [`validate`], [`validate_frame`] or [`validate_reply`] can report it.
+    /// Whether some judge of the harness reports it: the codec, the frame and
+    /// exchange checks, or the session judge.
     #[must_use]
     pub fn is_checked(self) -> bool {
-        !matches!(self, Check::Session(_))
+        !matches!(self, Check::Unchecked(_))
+    }
+
+    /// Whether [`validate`], [`validate_frame`] or [`validate_reply`] can
+    /// report it: one frame or one exchange shows it.
+    #[must_use]
+    pub fn is_per_frame(self) -> bool {
+        matches!(self, Check::Codec | Check::Frame | Check::Reply)
     }
 }
 

@@ -1,0 +1,361 @@
+#!/usr/bin/env python3
+"""Writes the session vectors: conformance/sessions/<profile>/<topic>/{y,n,i}_<name>.json.
+
+Each vector is a transcript (the lines of the project's transcript format), the
+rules it exercises, and the exact set of findings expected, each as its rule and
+the index of the event that makes it certain (the last event the finding
+points at). The expectations are written here by hand from the specification,
+never taken from the judge's output.
+
+    python3 gen_sessions.py          # rewrite the vectors
+    python3 gen_sessions.py --check  # exit 1 if the committed files differ
+"""
+
+import json
+import pathlib
+import sys
+
+HERE = pathlib.Path(__file__).resolve().parent
+JSONRPC = "jsonrpc-2.0"
+R1, R2, R3, R4, R5 = "2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"
+HANDSHAKE = [R1, R2, R3, R4]
+MCP = HANDSHAKE + [R5]
+ALL = [JSONRPC] + MCP
+
+
+def enc(obj):
+    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+
+
+def client(msg):
+    return {"from": "client", "frame": enc(msg)}
+
+
+def server(msg):
+    return {"from": "server", "frame": enc(msg)}
+
+
+CLOSED = {"event": "closed"}
+WAIT = {"event": "wait-elapsed"}
+
+
+def meta5(extra=None):
+    """The per-request `_meta` every 2026-07-28 client request carries."""
+    m = {
+        "io.modelcontextprotocol/protocolVersion": R5,
+        "io.modelcontextprotocol/clientCapabilities": {},
+        "io.modelcontextprotocol/clientInfo": {"name": "c", "version": "1"},
+    }
+    m.update(extra or {})
+    return m
+
+
+def call(rev, id_, meta=None, params=None):
+    """A client request that needs no capability, in `rev`'s words."""
+    if rev == JSONRPC:
+        return {"jsonrpc": "2.0", "id": id_, "method": "sum", "params": [1, 2]}
+    if rev == R5:
+        p = {"name": "t", "_meta": meta5(meta)}
+        p.update(params or {})
+        return {"jsonrpc": "2.0", "id": id_, "method": "tools/call", "params": p}
+    p = dict(params or {})
+    if meta:
+        p["_meta"] = meta
+    msg = {"jsonrpc": "2.0", "id": id_, "method": "ping"}
+    if p:
+        msg["params"] = p
+    return msg
+
+
+def result(rev, id_, result_type="complete"):
+    """The answer to `call`."""
+    if rev == JSONRPC:
+        return {"jsonrpc": "2.0", "id": id_, "result": 3}
+    if rev == R5:
+        body = {"resultType": result_type, "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "s", "version": "1"}}}
+        if result_type == "complete":
+            body["content"] = []
+        else:
+            body["requestState"] = "opaque"
+        return {"jsonrpc": "2.0", "id": id_, "result": body}
+    return {"jsonrpc": "2.0", "id": id_, "result": {}}
+
+
+def note(method, params=None):
+    msg = {"jsonrpc": "2.0", "method": method}
+    if params is not None:
+        msg["params"] = params
+    return msg
+
+
+def init(rev, client_caps=None, server_caps=None):
+    """The handshake of 2024-11-05 to 2025-11-25, ids 0; nothing for the others."""
+    if rev not in HANDSHAKE:
+        return []
+    return [
+        client({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+            "protocolVersion": rev, "capabilities": client_caps or {}, "clientInfo": {"name": "c", "version": "1"}}}),
+        server({"jsonrpc": "2.0", "id": 0, "result": {
+            "protocolVersion": rev, "capabilities": server_caps or {}, "serverInfo": {"name": "s", "version": "1"}}}),
+        client(note("notifications/initialized")),
+    ]
+
+
+def progress(token, value):
+    return server(note("notifications/progress", {"progressToken": token, "progress": value}))
+
+
+def cancel(id_, sender=client):
+    return sender(note("notifications/cancelled", {"requestId": id_, "reason": "no longer needed"}))
+
+
+VECTORS = {}
+
+
+def vector(rev, topic, name, description, rules, transcript, expect):
+    """Records one vector; `expect` is a list of (rule, event index)."""
+    VECTORS[pathlib.Path(rev) / topic / f"{name}.json"] = {
+        "description": description,
+        "revision": rev,
+        "rules": rules,
+        "expect": [{"rule": r, "frame": i} for r, i in expect],
+        "transcript": transcript,
+    }
+
+
+def id_rules(rev):
+    return {JSONRPC: "session.id.reused-inflight", R5: "mcp.base.id-unique-inflight"}.get(rev, "mcp.base.id-unique-session")
+
+
+def notification_rule(rev):
+    return "jsonrpc.notification.no-reply" if rev in (JSONRPC, R1) else "mcp.base.notification-no-response"
+
+
+def build():
+    for rev in ALL:
+        h = init(rev)
+        n = len(h)
+        # ---- answers -------------------------------------------------------
+        vector(rev, "answers", "y_each-answered-once", "Two requests, each answered once, in the opposite order.",
+               ["session.response.duplicate", "session.response.unknown-id", "jsonrpc.response.required"],
+               h + [client(call(rev, 1)), client(call(rev, 2)), server(result(rev, 2)), server(result(rev, 1)), CLOSED], [])
+        vector(rev, "answers", "n_answered-twice", "The server answers id 1 twice (JSON-RPC 2.0 §5: a Response).",
+               ["session.response.duplicate"],
+               h + [client(call(rev, 1)), server(result(rev, 1)), server(result(rev, 1))],
+               [("session.response.duplicate", n + 2)])
+        vector(rev, "answers", "n_unknown-id", "The server answers id 7, which the client never sent.",
+               ["session.response.unknown-id"],
+               h + [client(call(rev, 1)), server(result(rev, 7)), server(result(rev, 1))],
+               [("session.response.unknown-id", n + 1)])
+        vector(rev, "answers", "n_unanswered-at-close", "The stream closes with request 1 unanswered.",
+               ["jsonrpc.response.required"],
+               h + [client(call(rev, 1)), CLOSED], [("jsonrpc.response.required", n + 1)])
+        vector(rev, "answers", "n_unanswered-after-wait", "The wait for an answer to request 1 runs out.",
+               ["jsonrpc.response.required"],
+               h + [client(call(rev, 1)), WAIT], [("jsonrpc.response.required", n + 1)])
+        vector(rev, "answers", "i_unanswered-capture-stops", "The capture stops with request 1 unanswered: not observed, not a finding.",
+               ["jsonrpc.response.required"], h + [client(call(rev, 1))], [])
+        vector(rev, "answers", "y_notification-not-answered", "A notification followed by an answered request.",
+               [notification_rule(rev)],
+               h + [client(note("notifications/x-progress-hint")), client(call(rev, 1)), server(result(rev, 1))], [])
+        vector(rev, "answers", "n_notification-answered", "The server answers a notification (with id null).",
+               [notification_rule(rev)],
+               h + [client(note("notifications/x-progress-hint")), server(result(rev, None))],
+               [(notification_rule(rev), n + 1)])
+        # ---- ids -------------------------------------------------------------
+        vector(rev, "ids", "y_distinct-ids", "Every request takes a new id.", [id_rules(rev)],
+               h + [client(call(rev, 1)), client(call(rev, 2)), server(result(rev, 1)), server(result(rev, 2))], [])
+        inflight = h + [client(call(rev, 1)), client(call(rev, 1)), server(result(rev, 1))]
+        expect = [(id_rules(rev), n + 1)]
+        vector(rev, "ids", "n_reused-in-flight", "The client sends id 1 again while the first is in flight.",
+               [id_rules(rev)], inflight, expect)
+        if rev in HANDSHAKE:
+            vector(rev, "ids", "n_reused-in-session", "The client reuses id 1 after it was answered.",
+                   ["mcp.base.id-unique-session"],
+                   h + [client(call(rev, 1)), server(result(rev, 1)), client(call(rev, 1)), server(result(rev, 1))],
+                   [("mcp.base.id-unique-session", n + 2)])
+        else:
+            vector(rev, "ids", "y_reused-after-answer", "Reusing an id after its answer is allowed here.",
+                   [id_rules(rev)],
+                   h + [client(call(rev, 1)), server(result(rev, 1)), client(call(rev, 1)), server(result(rev, 1))], [])
+        # ---- batches ---------------------------------------------------------
+        if rev in (JSONRPC, R2):
+            calls = [call(rev, 1), call(rev, 2)]
+            vector(rev, "batch", "y_answers-any-order", "A batch answered in the reverse order (JSON-RPC 2.0 §6: MAY).",
+                   ["session.batch.any-order"],
+                   h + [{"from": "client", "frame": enc(calls)},
+                        {"from": "server", "frame": enc([result(rev, 2), result(rev, 1)])}], [])
+            vector(rev, "batch", "n_answer-to-no-request", "A batch answer carries id 9, which no request of the batch had.",
+                   ["session.batch.any-order", "session.response.unknown-id"],
+                   h + [{"from": "client", "frame": enc(calls)},
+                        {"from": "server", "frame": enc([result(rev, 2), result(rev, 1), result(rev, 9)])}],
+                   [("session.response.unknown-id", n + 1)])
+        if rev == JSONRPC:
+            continue
+        # ---- progress --------------------------------------------------------
+        def req_tok(id_, token):
+            return client(call(rev, id_, meta={"progressToken": token}))
+        vector(rev, "progress", "y_increasing", "Progress for the request's own token, increasing, then the answer.",
+               ["mcp.progress.increase", "mcp.progress.active-token-only", "mcp.progress.token-unique"],
+               h + [req_tok(1, "t1"), progress("t1", 1), progress("t1", 2.5), server(result(rev, 1))], [])
+        vector(rev, "progress", "n_not-increasing", "The second progress value equals the first (ambiguity A10: strictly).",
+               ["mcp.progress.increase"],
+               h + [req_tok(1, "t1"), progress("t1", 2), progress("t1", 2), server(result(rev, 1))],
+               [("mcp.progress.increase", n + 2)])
+        vector(rev, "progress", "n_unknown-token", "Progress for a token no request carried.",
+               ["mcp.progress.active-token-only"],
+               h + [req_tok(1, "t1"), progress("t2", 1), server(result(rev, 1))],
+               [("mcp.progress.active-token-only", n + 1)])
+        vector(rev, "progress", "n_after-answer", "Progress for a token whose request was already answered.",
+               ["mcp.progress.active-token-only"],
+               h + [req_tok(1, "t1"), server(result(rev, 1)), progress("t1", 1)],
+               [("mcp.progress.active-token-only", n + 2)])
+        vector(rev, "progress", "n_token-reused", "Two requests in flight carry one token.",
+               ["mcp.progress.token-unique"],
+               h + [req_tok(1, "t1"), req_tok(2, "t1"), server(result(rev, 1)), server(result(rev, 2))],
+               [("mcp.progress.token-unique", n + 1)])
+        vector(rev, "progress", "y_token-reused-after-answer", "A token used again after its request was answered.",
+               ["mcp.progress.token-unique"],
+               h + [req_tok(1, "t1"), server(result(rev, 1)), req_tok(2, "t1"), server(result(rev, 2))], [])
+        # ---- cancellation ----------------------------------------------------
+        if rev != R5:
+            vector(rev, "cancel", "y_cancelled-not-answered", "A request cancelled and never answered; the stream then closes.",
+                   ["mcp.cancel.receiver-should", "mcp.cancel.same-direction", "jsonrpc.response.required"],
+                   h + [client(call(rev, 1)), cancel(1), CLOSED], [])
+            vector(rev, "cancel", "n_answered-after-cancel", "The server answers a request the client cancelled (SHOULD).",
+                   ["mcp.cancel.receiver-should"],
+                   h + [client(call(rev, 1)), cancel(1), server(result(rev, 1))],
+                   [("mcp.cancel.receiver-should", n + 2)])
+            vector(rev, "cancel", "n_cancel-unknown-request", "The client cancels id 5, which it never sent.",
+                   ["mcp.cancel.same-direction"],
+                   h + [client(call(rev, 1)), cancel(5), server(result(rev, 1))],
+                   [("mcp.cancel.same-direction", n + 1)])
+            vector(rev, "cancel", "y_cancel-after-answer", "A cancellation racing the answer (§Timing Considerations).",
+                   ["mcp.cancel.same-direction"],
+                   h + [client(call(rev, 1)), server(result(rev, 1)), cancel(1)], [])
+            vector(rev, "cancel", "n_initialize-cancelled", "The client cancels its initialize request.",
+                   ["mcp.cancel.not-initialize"],
+                   [h[0], cancel(0), h[1], h[2]], [("mcp.cancel.not-initialize", 1)])
+            vector(rev, "cancel", "y_initialize-not-cancelled", "The handshake completes; another request is cancelled.",
+                   ["mcp.cancel.not-initialize"], h + [client(call(rev, 1)), cancel(1)], [])
+        else:
+            listen = client({"jsonrpc": "2.0", "id": 1, "method": "subscriptions/listen", "params": {
+                "notifications": {}, "_meta": meta5()}})
+            vector(rev, "cancel", "y_server-cancels-listen", "The server ends a subscriptions/listen stream by cancelling it.",
+                   ["mcp.cancel.client-only"], [listen, cancel(1, server)], [])
+            vector(rev, "cancel", "n_server-cancels-call", "The server cancels a tools/call, not a subscription.",
+                   ["mcp.cancel.client-only"],
+                   [client(call(rev, 1)), cancel(1, server), server(result(rev, 1))],
+                   [("mcp.cancel.client-only", 1)])
+            vector(rev, "cancel", "y_cancelled-not-answered", "A request cancelled by the client and never answered.",
+                   ["mcp.cancel.receiver-should"], [client(call(rev, 1)), cancel(1), CLOSED], [])
+            vector(rev, "cancel", "n_answered-after-cancel", "The server answers a request the client cancelled (SHOULD).",
+                   ["mcp.cancel.receiver-should"],
+                   [client(call(rev, 1)), cancel(1), server(result(rev, 1))],
+                   [("mcp.cancel.receiver-should", 2)])
+            # ---- 2026-07-28: per-request fields ------------------------------
+            vector(rev, "logging", "y_log-for-request-that-asked", "notifications/message while a request with logLevel is in flight.",
+                   ["mcp.r5.logging.per-request"],
+                   [client(call(rev, 1, meta={"io.modelcontextprotocol/logLevel": "info"})),
+                    server(note("notifications/message", {"level": "info", "data": "x"})), server(result(rev, 1))], [])
+            vector(rev, "logging", "n_log-nobody-asked-for", "notifications/message while no request carries logLevel.",
+                   ["mcp.r5.logging.per-request"],
+                   [client(call(rev, 1)), server(note("notifications/message", {"level": "info", "data": "x"})),
+                    server(result(rev, 1))], [("mcp.r5.logging.per-request", 1)])
+            retry = {"inputResponses": {}, "requestState": "opaque"}
+            vector(rev, "mrtr", "y_retry-new-id", "The retry after an input-required answer takes a new id.",
+                   ["mcp.r5.mrtr.retry-id"],
+                   [client(call(rev, 1)), server(result(rev, 1, "input_required")),
+                    client(call(rev, 2, params=retry)), server(result(rev, 2))], [])
+            vector(rev, "mrtr", "n_retry-same-id", "The retry reuses the initial request's id.",
+                   ["mcp.r5.mrtr.retry-id"],
+                   [client(call(rev, 1)), server(result(rev, 1, "input_required")),
+                    client(call(rev, 1, params=retry)), server(result(rev, 1))], [("mcp.r5.mrtr.retry-id", 2)])
+            continue
+        # ---- lifecycle (handshake revisions) ---------------------------------
+        vector(rev, "lifecycle", "y_handshake", "initialize, its answer, notifications/initialized, then operation.",
+               ["mcp.lifecycle.initialize-first", "mcp.lifecycle.initialized-notification",
+                "mcp.lifecycle.client-pre-init-requests", "mcp.lifecycle.server-pre-initialized-requests"],
+               h + [client(call(rev, 1)), server(result(rev, 1)), CLOSED], [])
+        vector(rev, "lifecycle", "n_request-before-initialize", "The client's first frame is a request other than initialize.",
+               ["mcp.lifecycle.initialize-first"],
+               [client(call(rev, 1))] + h + [server(result(rev, 1))], [("mcp.lifecycle.initialize-first", 0)])
+        vector(rev, "lifecycle", "n_initialized-never-sent", "The stream closes and notifications/initialized never came.",
+               ["mcp.lifecycle.initialized-notification"], h[:2] + [CLOSED],
+               [("mcp.lifecycle.initialized-notification", 2)])
+        vector(rev, "lifecycle", "n_operation-before-initialized", "The client calls tools/list before notifications/initialized.",
+               ["mcp.lifecycle.initialized-notification"],
+               init(rev, server_caps={"tools": {}})[:2]
+               + [client({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}),
+                  server({"jsonrpc": "2.0", "id": 1, "result": {"tools": []}}), h[2]],
+               [("mcp.lifecycle.initialized-notification", 2)])
+        vector(rev, "lifecycle", "i_initialized-capture-stops", "The capture stops before notifications/initialized: not observed.",
+               ["mcp.lifecycle.initialized-notification"], h[:2], [])
+        vector(rev, "lifecycle", "y_ping-before-answer", "A ping while initialize is unanswered is allowed.",
+               ["mcp.lifecycle.client-pre-init-requests"],
+               [h[0], client({"jsonrpc": "2.0", "id": 1, "method": "ping"}), server(result(rev, 1)), h[1], h[2]], [])
+        vector(rev, "lifecycle", "n_request-before-answer", "The client lists tools before initialize is answered (SHOULD NOT).",
+               ["mcp.lifecycle.client-pre-init-requests"],
+               [h[0], client({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}), h[1], h[2],
+                server({"jsonrpc": "2.0", "id": 1, "error": {"code": -32601, "message": "Method not found"}})],
+               [("mcp.lifecycle.client-pre-init-requests", 1)])
+        sample = {"jsonrpc": "2.0", "id": "s1", "method": "roots/list"}
+        h_roots = init(rev, client_caps={"roots": {}})
+        vector(rev, "lifecycle", "y_server-request-after-initialized", "The server asks for roots after notifications/initialized.",
+               ["mcp.lifecycle.server-pre-initialized-requests"],
+               h_roots + [server(sample), client({"jsonrpc": "2.0", "id": "s1", "result": {"roots": []}})], [])
+        vector(rev, "lifecycle", "n_server-request-before-initialized", "The server asks for roots before notifications/initialized (SHOULD NOT).",
+               ["mcp.lifecycle.server-pre-initialized-requests"],
+               h_roots[:2] + [server(sample), client({"jsonrpc": "2.0", "id": "s1", "result": {"roots": []}}), h_roots[2]],
+               [("mcp.lifecycle.server-pre-initialized-requests", 2)])
+        # ---- capabilities ------------------------------------------------------
+        respect = "mcp.lifecycle.operation-respect-r1" if rev in (R1, R2) else "mcp.lifecycle.operation-respect"
+        tools = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
+        tools_ok = server({"jsonrpc": "2.0", "id": 1, "result": {"tools": []}})
+        vector(rev, "capabilities", "y_declared-tools", "tools/list and a list_changed after the server declared tools.listChanged.",
+               [respect],
+               init(rev, server_caps={"tools": {"listChanged": True}})
+               + [client(tools), tools_ok, server(note("notifications/tools/list_changed"))], [])
+        vector(rev, "capabilities", "n_undeclared-tools", "The client calls tools/list; the server declared no tools.",
+               [respect], h + [client(tools), tools_ok], [(respect, 3)])
+        vector(rev, "capabilities", "n_undeclared-logging", "The server logs without declaring logging.",
+               [respect], h + [server(note("notifications/message", {"level": "info", "data": "x"}))], [(respect, 3)])
+        vector(rev, "capabilities", "n_list-changed-not-declared", "tools/list_changed while tools.listChanged is not declared.",
+               [respect], init(rev, server_caps={"tools": {}}) + [server(note("notifications/tools/list_changed"))],
+               [(respect, 3)])
+
+
+def render(doc):
+    return json.dumps(doc, indent=1, ensure_ascii=False) + "\n"
+
+
+def main():
+    build()
+    check = "--check" in sys.argv[1:]
+    stale = []
+    wanted = {HERE / p for p in VECTORS}
+    for rel, doc in sorted(VECTORS.items()):
+        path = HERE / rel
+        text = render(doc)
+        if check:
+            if not path.exists() or path.read_text(encoding="utf-8") != text:
+                stale.append(str(rel))
+        else:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+    extra = [p for p in HERE.rglob("*.json") if p not in wanted]
+    if check:
+        stale += [str(p.relative_to(HERE)) + " (not generated)" for p in extra]
+        if stale:
+            print("session vectors out of date; run gen_sessions.py:\n  " + "\n  ".join(stale))
+            return 1
+        print(f"{len(VECTORS)} session vectors up to date")
+        return 0
+    for p in extra:
+        p.unlink()
+    print(f"wrote {len(VECTORS)} session vectors")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,205 @@
+//! `wirecheck check`: judge captured two-sided conversations (transcripts, see
+//! [`crate::transcript`]) with the session judge ([`harness::session`]): one
+//! record per finding, through the one report model.
+
+use std::fs::File;
+use std::io::BufReader;
+use std::path::{Path, PathBuf};
+
+use harness::session::{self, At, Finding, Judge, Unobserved};
+use harness::{Outcome, Revision};
+
+use super::args::OutputArgs;
+use crate::report::sink::Sink;
+use crate::report::{Check, Command, Place, Record, Report, Subject};
+use crate::transcript::{Entry, Reader};
+
+/// Judge captured two-sided conversations with the session judge.
+///
+/// Each TRANSCRIPT has one JSON object per line: {"from":"client"|"server",
+/// "frame":"<exact text>"} (or "frame_hex"), or {"event":"closed"|"wait-elapsed"},
+/// each with an optional "t" in seconds (schemas/transcript.schema.json). One
+/// record per finding: the rule, its level and reference, the index of the
+/// frame where it became certain, every frame involved (with times) in
+/// `notes`, and what was found. A request still unanswered when the capture
+/// simply stops is "not observed", never a pass or a failure.
+///
+/// Exit codes: 0 when no MUST is broken, 1 when one is (with --strict, also
+/// on SHOULD-level findings), 2 on usage or I/O errors.
+#[derive(Debug, Clone, clap::Args)]
+pub struct Args {
+    /// The revision (an MCP revision or jsonrpc-2.0), or `auto` to read it from
+    /// `initialize` or the per-request `_meta` (plain JSON-RPC 2.0 when neither names one).
+    #[arg(long, value_name = "R|auto", default_value = "auto")]
+    revision: String,
+    /// Fail (exit 1) on SHOULD-level findings too.
+    #[arg(long)]
+    strict: bool,
+    /// The longest transcript line read, in bytes.
+    #[arg(long, default_value_t = crate::transcript::DEFAULT_MAX_LINE, value_name = "BYTES")]
+    max_line: usize,
+    /// Transcript files.
+    #[arg(value_name = "TRANSCRIPT", required = true)]
+    transcripts: Vec<PathBuf>,
+    #[command(flatten)]
+    output: OutputArgs,
+}
+
+impl Args {
+    /// Where the report goes.
+    #[must_use]
+    pub fn output(&self) -> &OutputArgs {
+        &self.output
+    }
+}
+
+/// The empty report the records belong to.
+#[must_use]
+pub fn header(args: &Args) -> Report {
+    let mut report = Report::new(Command::Check);
+    report.strict = args.strict;
+    report
+}
+
+/// Runs `wirecheck check` with its arguments.
+pub fn run(args: &Args) -> super::Exit {
+    super::stream(header(args), args.output(), |sink| judge_all(args, sink))
+}
+
+/// Judges every transcript `args` names, each finding into `sink`. Stops at
+/// the first unreadable file or malformed line: a transcript that cannot be
+/// read cannot be judged, and the error names the file and line.
+fn judge_all(args: &Args, sink: &mut dyn Sink) -> Result<(), String> {
+    let fixed = match args.revision.as_str() {
+        "auto" => None,
+        name => Some(
+            name.parse::<Revision>()
+                .map_err(|e| format!("--revision: {e}, or auto"))?,
+        ),
+    };
+    for path in &args.transcripts {
+        let revision = match fixed {
+            Some(r) => r,
+            None => detect(path, args.max_line)?,
+        };
+        judge_one(path, revision, args.max_line, sink)?;
+    }
+    Ok(())
+}
+
+fn judge_one(
+    path: &Path,
+    revision: Revision,
+    max_line: usize,
+    sink: &mut dyn Sink,
+) -> Result<(), String> {
+    let name = path.display().to_string();
+    let mut judge = Judge::new(revision);
+    let mut findings = Vec::new();
+    for entry in open(path, max_line)? {
+        let entry = entry.map_err(|e| format!("{name}: {e}"))?;
+        judge.feed(entry.event(), entry.time(), &mut findings);
+        // A finding made now became certain at this entry: its bytes are the
+        // record's subject.
+        let bytes = match &entry {
+            Entry::Frame { bytes, .. } => bytes.as_slice(),
+            Entry::Event { .. } => &[],
+        };
+        for f in findings.drain(..) {
+            sink.accept(finding_record(&name, revision, &f, bytes.to_vec()));
+        }
+    }
+    let ending = judge.finish();
+    for f in &ending.findings {
+        sink.accept(finding_record(&name, revision, f, Vec::new()));
+    }
+    for u in &ending.not_observed {
+        sink.accept(unobserved_record(&name, revision, u));
+    }
+    Ok(())
+}
+
+fn place(file: &str, revision: Revision, frames: &[At]) -> Place {
+    Place {
+        file: Some(file.to_owned()),
+        frame: frames.last().and_then(|a| usize::try_from(a.index).ok()),
+        revision: Some(revision),
+        ..Place::default()
+    }
+}
+
+/// The frames involved, for a person: `#3 (t=0.500s), #7`.
+fn involved(frames: &[At]) -> String {
+    let each: Vec<String> = frames
+        .iter()
+        .map(|a| match a.time {
+            Some(t) => format!("#{} (t={t:.3}s)", a.index),
+            None => format!("#{}", a.index),
+        })
+        .collect();
+    format!("frames involved: {}", each.join(", "))
+}
+
+fn finding_record(file: &str, revision: Revision, f: &Finding, subject: Vec<u8>) -> Record {
+    let v = &f.violation;
+    let outcome = if v.level.is_mandatory() {
+        Outcome::Fail
+    } else {
+        Outcome::Warning
+    };
+    let mut record = Record::new(
+        place(file, revision, &f.frames),
+        Subject::Frame(subject),
+        outcome,
+    );
+    record.check = Some(Check {
+        rule: v.rule.as_str().into(),
+        level: v.level,
+        spec: v.spec.into(),
+    });
+    record.violations = Some(vec![v.clone()]);
+    record.notes.push(involved(&f.frames));
+    record
+}
+
+fn unobserved_record(file: &str, revision: Revision, u: &Unobserved) -> Record {
+    let info = u.rule.info();
+    let mut record = Record::new(
+        place(file, revision, &u.frames),
+        Subject::Frame(Vec::new()),
+        Outcome::NotObserved { why: u.why.clone() },
+    );
+    record.check = Some(Check {
+        rule: u.rule.as_str().into(),
+        level: info.level,
+        spec: info.cite(revision).into(),
+    });
+    record.notes.push(involved(&u.frames));
+    record
+}
+
+fn open(path: &Path, max_line: usize) -> Result<Reader<BufReader<File>>, String> {
+    let file = File::open(path).map_err(|e| format!("{}: cannot open: {e}", path.display()))?;
+    Ok(Reader::new(BufReader::new(file), max_line))
+}
+
+/// The revision `path` speaks, read from its frames (see
+/// [`session::detect_revision`]); plain JSON-RPC 2.0 when none names one.
+fn detect(path: &Path, max_line: usize) -> Result<Revision, String> {
+    let mut entries = Vec::new();
+    for entry in open(path, max_line)? {
+        match entry.map_err(|e| format!("{}: {e}", path.display()))? {
+            Entry::Frame { from, bytes, .. } => entries.push((from, bytes)),
+            Entry::Event { .. } => {}
+        }
+        // The handshake or the first request names the revision; stop looking
+        // well before holding a whole capture in memory.
+        if entries.len() >= 64 {
+            break;
+        }
+    }
+    Ok(
+        session::detect_revision(entries.iter().map(|(d, b)| (*d, b.as_slice())))
+            .unwrap_or(Revision::JsonRpc2),
+    )
+}

@@ -1,0 +1,821 @@
+//! The judge's state and what each event does to it.
+
+use super::capabilities::{declared, needed};
+use super::key::{History, Key, KeyMap, Past};
+use super::{finding, At, Ending, Event, Finding, Unobserved};
+use std::borrow::Cow;
+
+use crate::ir::{Frame, Id, JsonStr, Message, Raw, ValueKind};
+use crate::profile::{Direction, Profile, Revision};
+use crate::rules::{self, RuleId};
+
+const PROTOCOL_LOG_LEVEL: &str = "io.modelcontextprotocol/logLevel";
+
+/// Follows one conversation under one revision. See the [module docs](super).
+pub struct Judge {
+    revision: Revision,
+    /// Whether each frame and each pair is also judged by the rule model.
+    frame_rules: bool,
+    next: u64,
+    /// Why and where the stream ended, once it has.
+    ended: Option<(&'static str, At)>,
+    /// Requests each side sent: `[client's, server's]`.
+    sides: [Side; 2],
+    handshake: Handshake,
+    /// The event index of each sender's latest message when it was a
+    /// notification (`[client, server]`): an id-less answer right after one
+    /// answers it.
+    last_notification: [Option<At>; 2],
+}
+
+/// What one side has asked of the other.
+struct Side {
+    in_flight: KeyMap<Open>,
+    history: History,
+    /// Progress tokens of this side's requests in flight.
+    tokens: KeyMap<Token>,
+}
+
+/// A request waiting for its answer.
+struct Open {
+    request: Message<'static>,
+    at: At,
+    cancelled: Option<At>,
+    token: Option<Key>,
+    log_level: bool,
+    listen: bool,
+}
+
+/// A progress token in use.
+struct Token {
+    request: Key,
+    last: Option<(f64, At)>,
+}
+
+/// The handshake of 2024-11-05 to 2025-11-25 (basic/lifecycle §Initialization).
+#[derive(Default)]
+struct Handshake {
+    /// The `initialize` request's id and where it was sent.
+    request: Option<(Key, At)>,
+    /// Where the server answered `initialize` with a result.
+    answered: Option<At>,
+    initialized: bool,
+    /// The first frame before `initialize` has been reported.
+    first_flagged: bool,
+    /// Normal operation before `notifications/initialized` has been reported.
+    initialized_flagged: bool,
+    client_caps: Option<Raw<'static>>,
+    server_caps: Option<Raw<'static>>,
+}
+
+const fn slot(d: Direction) -> usize {
+    match d {
+        Direction::ClientToServer => 0,
+        Direction::ServerToClient => 1,
+    }
+}
+
+const fn other(d: Direction) -> Direction {
+    match d {
+        Direction::ClientToServer => Direction::ServerToClient,
+        Direction::ServerToClient => Direction::ClientToServer,
+    }
+}
+
+fn meta_member<'r>(params: Option<&'r Raw<'_>>, name: &str) -> Option<Raw<'r>> {
+    params?
+        .get("_meta")
+        .and_then(|m| m.get(name).map(Raw::into_owned))
+}
+
+impl Side {
+    fn new() -> Self {
+        Self {
+            in_flight: KeyMap::default(),
+            history: History::new(),
+            tokens: KeyMap::default(),
+        }
+    }
+
+    /// The request in flight carrying `id`, taken out.
+    fn take(&mut self, key: Key, id: &Id<'_>) -> Option<Open> {
+        let same = self
+            .in_flight
+            .get(&key)
+            .and_then(|o| o.request.id())
+            .is_some_and(|rid| rid.matches(id));
+        if !same {
+            return None;
+        }
+        let open = self.in_flight.remove(&key)?;
+        if let Some(token) = open.token {
+            self.tokens.remove(&token);
+        }
+        Some(open)
+    }
+}
+
+impl Judge {
+    /// A judge for a conversation under `revision`.
+    #[must_use]
+    pub fn new(revision: Revision) -> Self {
+        Self {
+            revision,
+            frame_rules: true,
+            next: 0,
+            ended: None,
+            sides: [Side::new(), Side::new()],
+            handshake: Handshake::default(),
+            last_notification: [None, None],
+        }
+    }
+
+    /// A judge of the session rules alone: frames and pairs are not judged by
+    /// [`rules::validate_frame`] and [`rules::validate_reply`] (a frame that does
+    /// not lift is still its refusal). For callers that judge frames elsewhere,
+    /// and to measure what the session state costs on its own.
+    #[must_use]
+    pub fn session_rules_only(revision: Revision) -> Self {
+        Self {
+            frame_rules: false,
+            ..Self::new(revision)
+        }
+    }
+
+    /// The revision judged under.
+    #[must_use]
+    pub fn revision(&self) -> Revision {
+        self.revision
+    }
+
+    /// Requests in flight, both directions: what the judge's memory grows with.
+    #[must_use]
+    pub fn in_flight(&self) -> usize {
+        self.sides.iter().map(|s| s.in_flight.len()).sum()
+    }
+
+    /// Finished ids remembered, both directions: bounded by
+    /// [`HISTORY_CAP`](super::HISTORY_CAP) per side.
+    #[must_use]
+    pub fn remembered(&self) -> usize {
+        self.sides.iter().map(|s| s.history.len()).sum()
+    }
+
+    /// Judges one event that happened `time` seconds from the start (when
+    /// known), appending what it made certain to `out`.
+    pub fn feed(&mut self, event: Event<'_>, time: Option<f64>, out: &mut Vec<Finding>) {
+        let at = At {
+            index: self.next,
+            time,
+        };
+        self.next += 1;
+        match event {
+            Event::Frame { from, bytes } => self.frame(from, bytes, at, out),
+            Event::Closed => self.give_up("the stream closed", at, out),
+            Event::WaitElapsed => self.give_up("the wait for an answer ran out", at, out),
+        }
+    }
+
+    /// The end of the capture: what only the end can decide.
+    #[must_use]
+    pub fn finish(self) -> Ending {
+        let mut end = Ending::default();
+        let mut open: Vec<&Open> = self
+            .sides
+            .iter()
+            .flat_map(|s| s.in_flight.values())
+            .filter(|o| o.cancelled.is_none())
+            .collect();
+        open.sort_by_key(|o| o.at.index);
+        for o in open {
+            end.not_observed.push(Unobserved {
+                rule: RuleId::JsonrpcResponseRequired,
+                frames: vec![o.at],
+                why: format!(
+                    "the capture ended before an answer to `{}` (id {})",
+                    o.request.method().unwrap_or_default(),
+                    o.request.id().map_or("none", Id::raw)
+                ),
+            });
+        }
+        let hs = &self.handshake;
+        if self.lifecycle() && hs.answered.is_some() && !hs.initialized && !hs.initialized_flagged {
+            let frames: Vec<At> = hs.answered.into_iter().collect();
+            match self.ended {
+                Some((why, ended)) => end.findings.extend(finding(
+                    RuleId::McpLifecycleInitializedNotification,
+                    self.revision,
+                    String::new(),
+                    format!("{why} and the client never sent `notifications/initialized`"),
+                    frames.into_iter().chain([ended]).collect(),
+                )),
+                None => end.not_observed.push(Unobserved {
+                    rule: RuleId::McpLifecycleInitializedNotification,
+                    frames,
+                    why: "the capture ended before `notifications/initialized`".into(),
+                }),
+            }
+        }
+        end
+    }
+
+    /// Whether the revision has the `initialize` handshake.
+    fn lifecycle(&self) -> bool {
+        self.revision.is_mcp() && self.revision < Revision::Mcp2026_07_28
+    }
+
+    fn flag(&self, id: RuleId, message: String, frames: Vec<At>, out: &mut Vec<Finding>) {
+        out.extend(finding(id, self.revision, String::new(), message, frames));
+    }
+
+    /// Every request in flight is unanswered from `at` on.
+    fn give_up(&mut self, why: &'static str, at: At, out: &mut Vec<Finding>) {
+        self.ended = Some((why, at));
+        let mut open: Vec<(usize, Key, Open)> = Vec::new();
+        for (n, side) in self.sides.iter_mut().enumerate() {
+            side.tokens.clear();
+            open.extend(side.in_flight.drain().map(|(k, o)| (n, k, o)));
+        }
+        open.sort_by_key(|(_, _, o)| o.at.index);
+        for (n, key, o) in open {
+            self.sides[n].history.insert(key, Past::GaveUp);
+            if o.cancelled.is_some() {
+                continue;
+            }
+            let message = format!(
+                "{why} before `{}` (id {}) was answered",
+                o.request.method().unwrap_or_default(),
+                o.request.id().map_or("none", Id::raw)
+            );
+            out.extend(finding(
+                RuleId::JsonrpcResponseRequired,
+                self.revision,
+                String::new(),
+                message,
+                vec![o.at, at],
+            ));
+        }
+    }
+
+    fn frame(&mut self, from: Direction, bytes: &[u8], at: At, out: &mut Vec<Finding>) {
+        let profile = Profile {
+            revision: self.revision,
+            direction: from,
+        };
+        let lifted = match crate::lift(bytes) {
+            Ok(frame) => frame,
+            Err(_) => {
+                for v in rules::validate(bytes, profile) {
+                    out.push(Finding {
+                        violation: v,
+                        frames: vec![at],
+                    });
+                }
+                self.last_notification[slot(from)] = None;
+                return;
+            }
+        };
+        if self.frame_rules {
+            for v in rules::validate_frame(&lifted, profile) {
+                out.push(Finding {
+                    violation: v,
+                    frames: vec![at],
+                });
+            }
+        }
+        for m in lifted.messages() {
+            self.message(from, m, at, out);
+        }
+    }
+
+    fn message(&mut self, from: Direction, m: &Message<'_>, at: At, out: &mut Vec<Finding>) {
+        // Frames before `initialize` are followed for their ids, but not judged
+        // against a handshake that has not begun.
+        let lifecycle = self.lifecycle() && !self.before_initialize(from, m, at, out);
+        match m {
+            Message::Request(r) => {
+                self.last_notification[slot(from)] = None;
+                let method = r.method.decoded();
+                if lifecycle {
+                    self.handshake_request(from, &method, at, out);
+                    self.capability(from, &method, at, out);
+                }
+                self.request(from, m, &method, r.params.as_ref(), at, out);
+            }
+            Message::Notification(n) => {
+                let method = n.method.decoded();
+                if lifecycle {
+                    if from == Direction::ClientToServer && method == "notifications/initialized" {
+                        self.handshake.initialized = true;
+                    }
+                    self.capability(from, &method, at, out);
+                }
+                self.notification(from, &method, n.params.as_ref(), at, out);
+                self.last_notification[slot(from)] = Some(at);
+            }
+            Message::Success(_) | Message::Error(_) => {
+                self.response(from, m, at, out);
+                self.last_notification[slot(from)] = None;
+            }
+        }
+    }
+
+    /// Frames before the client's `initialize` request: the first is reported
+    /// (mcp.lifecycle.initialize-first), and none is held to the handshake's
+    /// ordering rules, so a misplaced handshake is one finding, not a cascade.
+    /// Returns whether `m` came before `initialize`.
+    fn before_initialize(
+        &mut self,
+        from: Direction,
+        m: &Message<'_>,
+        at: At,
+        out: &mut Vec<Finding>,
+    ) -> bool {
+        if self.handshake.request.is_some() {
+            return false;
+        }
+        if let (Direction::ClientToServer, Message::Request(r)) = (from, m) {
+            if r.method.decoded() == "initialize" {
+                if let Some(caps) = r.params.as_ref().and_then(|p| p.get("capabilities")) {
+                    self.handshake.client_caps = Some(caps.into_owned());
+                }
+                return false;
+            }
+        }
+        if !self.handshake.first_flagged {
+            self.handshake.first_flagged = true;
+            let what = m.method().map_or_else(
+                || format!("a {}", m.kind().name()),
+                |method| format!("`{method}`"),
+            );
+            self.flag(
+                RuleId::McpLifecycleInitializeFirst,
+                format!(
+                    "the {} sent {what} before the client's `initialize` request",
+                    from.sender()
+                ),
+                vec![at],
+                out,
+            );
+        }
+        true
+    }
+
+    /// The ordering rules of basic/lifecycle §Initialization for a request.
+    fn handshake_request(&mut self, from: Direction, method: &str, at: At, out: &mut Vec<Finding>) {
+        if method == "ping" || method == "initialize" {
+            return;
+        }
+        let hs = &self.handshake;
+        match from {
+            Direction::ClientToServer if hs.answered.is_none() => self.flag(
+                RuleId::McpLifecycleClientPreInitRequests,
+                format!("the client sent `{method}` before the server answered `initialize`"),
+                vec![at],
+                out,
+            ),
+            // Normal operation began without the notification the spec requires
+            // first: certain here, not only at the end.
+            Direction::ClientToServer if !hs.initialized && !hs.initialized_flagged => {
+                let frames = hs.answered.into_iter().chain([at]).collect();
+                self.handshake.initialized_flagged = true;
+                self.flag(
+                    RuleId::McpLifecycleInitializedNotification,
+                    format!("the client sent `{method}` after `initialize` was answered but before `notifications/initialized`"),
+                    frames,
+                    out,
+                );
+            }
+            Direction::ServerToClient if !hs.initialized => self.flag(
+                RuleId::McpLifecycleServerPreInitializedRequests,
+                format!(
+                    "the server sent `{method}` before the client's `notifications/initialized`"
+                ),
+                vec![at],
+                out,
+            ),
+            _ => {}
+        }
+    }
+
+    /// basic/lifecycle §Operation: only capabilities that were negotiated.
+    fn capability(&self, from: Direction, method: &str, at: At, out: &mut Vec<Finding>) {
+        let Some(answered) = self.handshake.answered else {
+            return;
+        };
+        let Some(need) = needed(method, from, self.revision) else {
+            return;
+        };
+        let caps = match need.holder {
+            Direction::ClientToServer => self.handshake.client_caps.as_ref(),
+            Direction::ServerToClient => self.handshake.server_caps.as_ref(),
+        };
+        if declared(caps, need) {
+            return;
+        }
+        let wanted = need.flag.map_or_else(
+            || format!("`{}`", need.capability),
+            |flag| format!("`{}.{flag}`", need.capability),
+        );
+        let message = format!(
+            "the {} sent `{method}`, which needs {wanted}, but the {} did not declare it",
+            from.sender(),
+            need.holder.sender()
+        );
+        for id in [
+            RuleId::McpLifecycleOperationRespectR1,
+            RuleId::McpLifecycleOperationRespect,
+        ] {
+            self.flag(id, message.clone(), vec![answered, at], out);
+        }
+    }
+
+    fn request(
+        &mut self,
+        from: Direction,
+        m: &Message<'_>,
+        method: &str,
+        params: Option<&Raw<'_>>,
+        at: At,
+        out: &mut Vec<Finding>,
+    ) {
+        let Some(id) = m.id() else { return };
+        let key = Key::of(id);
+        let revision = self.revision;
+        if self.lifecycle() && method == "initialize" && from == Direction::ClientToServer {
+            self.handshake.request.get_or_insert((key, at));
+        }
+        let side = &self.sides[slot(from)];
+        if let Some(prev) = side.in_flight.get(&key) {
+            let message = format!(
+                "the {} reused id {id} while its request at event {} was still in flight",
+                from.sender(),
+                prev.at.index
+            );
+            let frames = vec![prev.at, at];
+            for rule in [
+                RuleId::SessionIdReusedInflight,
+                RuleId::McpBaseIdUniqueInflight,
+                RuleId::McpBaseIdUniqueSession,
+            ] {
+                self.flag(rule, message.clone(), frames.clone(), out);
+            }
+            // The first request keeps the id: its answer pairs with it.
+            return;
+        }
+        match side.history.get(key) {
+            Some(Past::Answered { input_required, .. }) => {
+                let retry = params.is_some_and(|p| {
+                    p.get("requestState").is_some() || p.get("inputResponses").is_some()
+                });
+                if retry && input_required {
+                    self.flag(
+                        RuleId::McpR5MrtrRetryId,
+                        format!("the retry of `{method}` reuses id {id}, which the input-required answer closed"),
+                        vec![at],
+                        out,
+                    );
+                }
+                self.flag(
+                    RuleId::McpBaseIdUniqueSession,
+                    format!(
+                        "the {} reused id {id}, already used in this session",
+                        from.sender()
+                    ),
+                    vec![at],
+                    out,
+                );
+            }
+            Some(Past::GaveUp) => self.flag(
+                RuleId::McpBaseIdUniqueSession,
+                format!(
+                    "the {} reused id {id}, already used in this session",
+                    from.sender()
+                ),
+                vec![at],
+                out,
+            ),
+            None => {}
+        }
+        let token = meta_member(params, "progressToken").map(|t| Key::of_token(&t));
+        if let Some(token) = token {
+            let side = &self.sides[slot(from)];
+            if let Some(owner) = side
+                .tokens
+                .get(&token)
+                .and_then(|t| side.in_flight.get(&t.request))
+            {
+                let frames = vec![owner.at, at];
+                self.flag(
+                    RuleId::McpProgressTokenUnique,
+                    format!("the progress token of `{method}` is already used by the request at event {}", owner.at.index),
+                    frames,
+                    out,
+                );
+            }
+        }
+        let side = &mut self.sides[slot(from)];
+        if let Some(token) = token {
+            side.tokens.entry(token).or_insert(Token {
+                request: key,
+                last: None,
+            });
+        }
+        let log_level = revision == Revision::Mcp2026_07_28
+            && meta_member(params, PROTOCOL_LOG_LEVEL).is_some();
+        side.in_flight.insert(
+            key,
+            Open {
+                request: m.clone().into_owned(),
+                at,
+                cancelled: None,
+                token,
+                log_level,
+                listen: method == "subscriptions/listen",
+            },
+        );
+    }
+
+    fn notification(
+        &mut self,
+        from: Direction,
+        method: &str,
+        params: Option<&Raw<'_>>,
+        at: At,
+        out: &mut Vec<Finding>,
+    ) {
+        match method {
+            "notifications/cancelled" => self.cancelled(from, params, at, out),
+            "notifications/progress" => self.progress(from, params, at, out),
+            "notifications/message"
+                if self.revision == Revision::Mcp2026_07_28
+                    && from == Direction::ServerToClient =>
+            {
+                let asked = self.sides[0].in_flight.values().any(|o| o.log_level);
+                if !asked {
+                    self.flag(
+                        RuleId::McpR5LoggingPerRequest,
+                        "the server sent `notifications/message` while no request in flight carried `io.modelcontextprotocol/logLevel`".into(),
+                        vec![at],
+                        out,
+                    );
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// basic/utilities/cancellation §Behavior Requirements.
+    fn cancelled(
+        &mut self,
+        from: Direction,
+        params: Option<&Raw<'_>>,
+        at: At,
+        out: &mut Vec<Finding>,
+    ) {
+        let Some(request_id) = params.and_then(|p| p.get("requestId")) else {
+            return;
+        };
+        let id = match request_id.kind() {
+            ValueKind::String => Id::String(JsonStr::trusted(request_id.as_str())),
+            ValueKind::Number => Id::Number(Cow::Borrowed(request_id.as_str())),
+            // Any other type names no request; the frame rules judge its shape.
+            _ => return,
+        };
+        let id = &id;
+        let key = Key::of(id);
+        if self.revision == Revision::Mcp2026_07_28 && from == Direction::ServerToClient {
+            // basic/patterns/cancellation: a server cancels only a client's
+            // `subscriptions/listen`.
+            match self.sides[0].in_flight.get_mut(&key) {
+                Some(o) if o.listen => o.cancelled = Some(at),
+                _ => self.flag(
+                    RuleId::McpCancelClientOnly,
+                    format!("the server cancelled id {id}, which is no `subscriptions/listen` request in flight"),
+                    vec![at],
+                    out,
+                ),
+            }
+            return;
+        }
+        if from == Direction::ClientToServer {
+            if let Some((init, init_at)) = self.handshake.request {
+                if init == key && self.lifecycle() {
+                    self.flag(
+                        RuleId::McpCancelNotInitialize,
+                        "the client cancelled its `initialize` request".into(),
+                        vec![init_at, at],
+                        out,
+                    );
+                    return;
+                }
+            }
+        }
+        let side = &mut self.sides[slot(from)];
+        if let Some(o) = side.in_flight.get_mut(&key) {
+            o.cancelled.get_or_insert(at);
+        } else if side.history.get(key).is_none() {
+            self.flag(
+                RuleId::McpCancelSameDirection,
+                format!(
+                    "the {} cancelled id {id}, which it never sent a request with",
+                    from.sender()
+                ),
+                vec![at],
+                out,
+            );
+        }
+        // An id already answered is the race §Timing Considerations allows.
+    }
+
+    /// basic/utilities/progress §Progress Flow and §Behavior Requirements: the
+    /// token is one the other side put on a request still in flight, and each
+    /// value is above the last (ambiguity A10: strictly).
+    fn progress(
+        &mut self,
+        from: Direction,
+        params: Option<&Raw<'_>>,
+        at: At,
+        out: &mut Vec<Finding>,
+    ) {
+        let Some(token) = params.and_then(|p| p.get("progressToken")) else {
+            return;
+        };
+        let key = Key::of_token(&token);
+        let value = params
+            .and_then(|p| p.get("progress"))
+            .and_then(|v| v.as_str().parse::<f64>().ok());
+        let Some(entry) = self.sides[slot(other(from))].tokens.get_mut(&key) else {
+            self.flag(
+                RuleId::McpProgressActiveTokenOnly,
+                format!(
+                    "the {} sent progress for token {token}, which no request in flight carries",
+                    from.sender()
+                ),
+                vec![at],
+                out,
+            );
+            return;
+        };
+        let Some(value) = value else { return };
+        match entry.last {
+            Some((last, last_at)) if value <= last => {
+                self.flag(
+                    RuleId::McpProgressIncrease,
+                    format!("progress for token {token} went from {last} to {value}"),
+                    vec![last_at, at],
+                    out,
+                );
+            }
+            _ => entry.last = Some((value, at)),
+        }
+    }
+
+    fn response(&mut self, from: Direction, m: &Message<'_>, at: At, out: &mut Vec<Finding>) {
+        let asker = other(from);
+        let Some(id) = m.id() else {
+            // An error without an id answers a request whose id could not be
+            // read; the frame rules judge whether the revision allows it.
+            return;
+        };
+        let key = Key::of(id);
+        if let Some(open) = self.sides[slot(asker)].take(key, id) {
+            self.pair(asker, key, open, m, at, out);
+            return;
+        }
+        match self.sides[slot(asker)].history.get(key) {
+            Some(Past::Answered { index, .. }) => {
+                let first = At { index, time: None };
+                self.flag(
+                    RuleId::SessionResponseDuplicate,
+                    format!(
+                        "the {} answered id {id} again; it was answered at event {index}",
+                        from.sender()
+                    ),
+                    vec![first, at],
+                    out,
+                );
+                return;
+            }
+            // Late: already reported unanswered.
+            Some(Past::GaveUp) => return,
+            None => {}
+        }
+        if matches!(id, Id::Null) {
+            match (m, self.last_notification[slot(asker)]) {
+                (Message::Success(_), Some(notified)) => {
+                    for rule in [
+                        RuleId::JsonrpcNotificationNoReply,
+                        RuleId::McpBaseNotificationNoResponse,
+                    ] {
+                        self.flag(
+                            rule,
+                            format!(
+                                "the {} answered the notification at event {}",
+                                from.sender(),
+                                notified.index
+                            ),
+                            vec![notified, at],
+                            out,
+                        );
+                    }
+                    return;
+                }
+                // The answer to a frame whose id could not be read.
+                (Message::Error(_), _) => return,
+                _ => {}
+            }
+        }
+        // An answer whose id changed type (`"1"` for `1`): paired with the
+        // request it meant, so the id-echo rules name what is wrong.
+        let loose = Key::loose(id);
+        let meant = self.sides[slot(asker)]
+            .in_flight
+            .iter()
+            .filter(|(_, o)| o.request.id().is_some_and(|rid| Key::loose(rid) == loose))
+            .min_by_key(|(_, o)| o.at.index)
+            .map(|(k, _)| *k);
+        if let Some(meant) = meant {
+            let side = &mut self.sides[slot(asker)];
+            if let Some(open) = side.in_flight.remove(&meant) {
+                if let Some(token) = open.token {
+                    side.tokens.remove(&token);
+                }
+                self.pair(asker, meant, open, m, at, out);
+                return;
+            }
+        }
+        self.flag(
+            RuleId::SessionResponseUnknownId,
+            format!(
+                "the {} answered id {id}, which no request of the {} carried",
+                from.sender(),
+                asker.sender()
+            ),
+            vec![at],
+            out,
+        );
+    }
+
+    /// A request and its answer: the exchange rules, the cancellation that came
+    /// before, and what the handshake learns from it.
+    fn pair(
+        &mut self,
+        asker: Direction,
+        key: Key,
+        open: Open,
+        reply: &Message<'_>,
+        at: At,
+        out: &mut Vec<Finding>,
+    ) {
+        let profile = Profile {
+            revision: self.revision,
+            direction: asker,
+        };
+        if self.frame_rules {
+            let request = Frame::Single(open.request);
+            let answer = Frame::Single(reply.clone());
+            for v in rules::validate_reply(&request, Some(&answer), profile) {
+                out.push(Finding {
+                    violation: v,
+                    frames: vec![open.at, at],
+                });
+            }
+        }
+        if let Some(cancelled) = open.cancelled {
+            self.flag(
+                RuleId::McpCancelReceiverShould,
+                format!(
+                    "the {} answered a request cancelled at event {}",
+                    other(asker).sender(),
+                    cancelled.index
+                ),
+                vec![cancelled, at],
+                out,
+            );
+        }
+        let mut input_required = false;
+        if let Message::Success(s) = reply {
+            input_required = self.revision == Revision::Mcp2026_07_28
+                && s.result
+                    .get("resultType")
+                    .and_then(|t| t.as_string().map(|t| t == "input_required"))
+                    .unwrap_or(false);
+            let is_init = self
+                .handshake
+                .request
+                .is_some_and(|(init, _)| init == key && asker == Direction::ClientToServer);
+            if is_init && self.handshake.answered.is_none() {
+                self.handshake.answered = Some(at);
+                self.handshake.server_caps = s.result.get("capabilities").map(Raw::into_owned);
+            }
+        }
+        self.sides[slot(asker)].history.insert(
+            key,
+            Past::Answered {
+                index: at.index,
+                input_required,
+            },
+        );
+    }
+}

@@ -1,0 +1,174 @@
+//! The session judge: every rule that needs a whole conversation.
+//!
+//! A [`Judge`] is fed one [`Event`] at a time (a frame and who sent it, the
+//! peer closing its end, a wait for an answer running out), each with an
+//! optional timestamp taken from the event, never from a clock. It reports
+//! violations as soon as they are certain and the rest at [`Judge::finish`]: a
+//! request still unanswered at the end is a violation of
+//! `jsonrpc.response.required` when the stream closed or the wait ran out, and
+//! [`Outcome::NotObserved`](crate::Outcome::NotObserved) when the capture simply
+//! stopped.
+//!
+//! Each frame is lifted by the codec and judged on its own by
+//! [`rules::validate_frame`]; each request and the answer paired with it by
+//! [`rules::validate_reply`]. The judge adds the state: requests in flight per
+//! direction, progress tokens, cancellations, the handshake (2024-11-05 to
+//! 2025-11-25: `initialize` first, then `notifications/initialized`, the
+//! capabilities both sides declared) and, for 2026-07-28, what each request's
+//! `_meta` carries. Memory is bounded by what is in flight, plus a fixed-size
+//! memory of finished ids ([`HISTORY_CAP`] per side) for duplicate answers and
+//! id reuse within the session.
+//!
+//! Event indexes count every event fed, from 0: a transcript's non-blank lines.
+
+mod capabilities;
+mod judge;
+mod key;
+
+pub use judge::Judge;
+
+use crate::profile::{Direction, Revision};
+use crate::rules::{Check, RuleId, Violation};
+
+/// Finished ids remembered per side for `session.response.duplicate` and
+/// `mcp.base.id-unique-session`; older ones are forgotten.
+pub const HISTORY_CAP: usize = key::History::CAP;
+
+/// The rules this judge checks: the catalogue's rules marked
+/// [`Check::Session`] (every other rule that needs a conversation is marked
+/// [`Check::Unchecked`] there, with its reason).
+pub fn judged_rules() -> impl Iterator<Item = RuleId> {
+    RuleId::ALL
+        .into_iter()
+        .filter(|r| r.info().check == Check::Session)
+}
+
+/// One thing a conversation can show.
+#[derive(Debug, Clone, Copy)]
+pub enum Event<'a> {
+    /// A frame's exact bytes and who sent it.
+    Frame {
+        /// Who sent it.
+        from: Direction,
+        /// The frame as it travelled.
+        bytes: &'a [u8],
+    },
+    /// The stream ended: a peer closed its end. Every request still in flight
+    /// is unanswered from here on.
+    Closed,
+    /// The wait for an answer ran out: every request still in flight is
+    /// unanswered.
+    WaitElapsed,
+}
+
+/// Where a finding points: an event's index and, when the capture had one,
+/// its time in seconds from the start.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct At {
+    /// The event's index, from 0.
+    pub index: u64,
+    /// Seconds from the start, when known.
+    #[serde(rename = "t", skip_serializing_if = "Option::is_none")]
+    pub time: Option<f64>,
+}
+
+/// A rule broken, and every event involved (oldest first; the last is the
+/// event that made it certain).
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Finding {
+    /// The rule, its level and reference, and what was found.
+    #[serde(flatten)]
+    pub violation: Violation,
+    /// The events involved.
+    pub frames: Vec<At>,
+}
+
+/// A check that applied but had nothing to decide on: the capture stopped
+/// before it could.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Unobserved {
+    /// The rule that could not be decided.
+    pub rule: RuleId,
+    /// The events it concerns.
+    pub frames: Vec<At>,
+    /// What was missing.
+    pub why: String,
+}
+
+/// What [`Judge::finish`] adds at the end.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Ending {
+    /// Violations certain only at the end.
+    pub findings: Vec<Finding>,
+    /// Checks the capture ended too early to decide.
+    pub not_observed: Vec<Unobserved>,
+}
+
+/// The one place the judge's own findings are built: rule `id` broken under
+/// `revision`, or nothing when the rule does not apply to it.
+fn finding(
+    id: RuleId,
+    revision: Revision,
+    pointer: String,
+    message: String,
+    frames: Vec<At>,
+) -> Option<Finding> {
+    let info = id.info();
+    info.applies_to(revision).then(|| Finding {
+        violation: Violation {
+            rule: id,
+            level: info.level,
+            spec: info.cite(revision),
+            pointer,
+            message,
+        },
+        frames,
+    })
+}
+
+/// The revision a conversation speaks, read from it: the version the server's
+/// `initialize` answer chose, else the one the client's `initialize` asked for,
+/// else a 2026-07-28 request's `_meta` `io.modelcontextprotocol/protocolVersion`.
+/// `None` when no frame names a revision wirecheck knows.
+pub fn detect_revision<'a>(
+    frames: impl IntoIterator<Item = (Direction, &'a [u8])>,
+) -> Option<Revision> {
+    let (mut asked, mut meta, mut init_ids) = (None, None, Vec::new());
+    let known = |v: Option<crate::Raw<'_>>| -> Option<Revision> {
+        v?.as_string()?
+            .parse()
+            .ok()
+            .filter(|r: &Revision| r.is_mcp())
+    };
+    for (from, bytes) in frames {
+        let Ok(frame) = crate::lift(bytes) else {
+            continue;
+        };
+        for m in frame.messages() {
+            match (from, m) {
+                (Direction::ClientToServer, crate::Message::Request(r)) => {
+                    let params = r.params.as_ref();
+                    if r.method.decoded() == "initialize" {
+                        init_ids.push(r.id.clone().into_owned());
+                        asked =
+                            asked.or_else(|| known(params.and_then(|p| p.get("protocolVersion"))));
+                    } else if meta.is_none() {
+                        meta = known(params.and_then(|p| p.get("_meta")).and_then(|m| {
+                            m.get("io.modelcontextprotocol/protocolVersion")
+                                .map(crate::Raw::into_owned)
+                        }));
+                    }
+                }
+                (Direction::ServerToClient, crate::Message::Success(s))
+                    if init_ids.iter().any(|id| id.matches(&s.id)) =>
+                {
+                    if let Some(r) = known(s.result.get("protocolVersion")) {
+                        return Some(r);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    asked.or(meta)
+}

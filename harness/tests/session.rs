@@ -1,0 +1,347 @@
+//! The session judge: the conversation property (clean by construction, one
+//! defect gives exactly its rule), events that never make it panic, bounded
+//! memory, the end of a capture, revision detection, and the rule table.
+
+use std::collections::BTreeSet;
+
+use arbitrary::Unstructured;
+use harness::fuzzing::conversation::{
+    check_conversation, check_never_panics, Conversation, Defect,
+};
+use harness::fuzzing::mutate::Rng;
+use harness::rules::{Check, RuleId};
+use harness::session::{self, detect_revision, Event, Judge, HISTORY_CAP};
+use harness::{Direction, Revision};
+use proptest::prelude::*;
+
+const C: Direction = Direction::ClientToServer;
+const S: Direction = Direction::ServerToClient;
+
+fn bytes(seed: u64, len: usize) -> Vec<u8> {
+    let mut rng = Rng::new(seed);
+    (0..len).map(|_| rng.next_u64().to_le_bytes()[0]).collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    #[test]
+    fn conversations_are_clean_and_each_defect_gives_its_rule(data in proptest::collection::vec(any::<u8>(), 64..1024)) {
+        if let Ok(result) = check_conversation(&mut Unstructured::new(&data)) {
+            result.map_err(|f| TestCaseError::fail(f.to_string()))?;
+        }
+    }
+
+    #[test]
+    fn the_judge_never_panics(data in proptest::collection::vec(any::<u8>(), 0..2048)) {
+        prop_assert!(check_never_panics(&mut Unstructured::new(&data)).is_ok());
+    }
+}
+
+#[test]
+fn every_defect_kind_is_applied_and_caught_in_every_revision_it_fits() {
+    let mut applied = BTreeSet::new();
+    for seed in 0..3000 {
+        let data = bytes(seed, 512);
+        let mut u = Unstructured::new(&data);
+        let Ok(conversation) = u.arbitrary::<Conversation>() else {
+            continue;
+        };
+        assert!(
+            conversation.judge().is_empty(),
+            "seed {seed}: {:?}",
+            conversation.judge()
+        );
+        for defect in Defect::ALL {
+            let mut u = Unstructured::new(&data[data.len() / 2..]);
+            let Ok(Some((broken, mut expected))) = conversation.with_defect(defect, &mut u) else {
+                continue;
+            };
+            let mut got = broken.judge();
+            got.sort_unstable();
+            expected.sort_unstable();
+            assert_eq!(
+                got, expected,
+                "seed {seed}, {defect:?} under {}",
+                conversation.revision
+            );
+            applied.insert((format!("{defect:?}"), conversation.revision.name()));
+        }
+    }
+    for defect in Defect::ALL {
+        for revision in Revision::ALL {
+            let fits = match defect {
+                Defect::ReorderInitialize => {
+                    revision.is_mcp() && revision != Revision::Mcp2026_07_28
+                }
+                Defect::ProgressOtherToken | Defect::LowerProgress => revision.is_mcp(),
+                _ => true,
+            };
+            assert_eq!(
+                applied.contains(&(format!("{defect:?}"), revision.name())),
+                fits,
+                "{defect:?} under {revision}"
+            );
+        }
+    }
+}
+
+/// A planted bug must be found: a judge that ignored duplicate answers would
+/// leave the `DuplicateAnswer` defect unreported. Here the duplicate is fed and
+/// the finding asserted, so removing the check fails this test.
+#[test]
+fn a_duplicate_answer_is_reported_at_the_second_answer() {
+    let mut judge = Judge::new(Revision::JsonRpc2);
+    let mut out = Vec::new();
+    let frames: [(Direction, &str); 3] = [
+        (
+            C,
+            r#"{"jsonrpc":"2.0","id":1,"method":"sum","params":[1,2]}"#,
+        ),
+        (S, r#"{"jsonrpc":"2.0","id":1,"result":3}"#),
+        (S, r#"{"jsonrpc":"2.0","id":1.0,"result":3}"#),
+    ];
+    for (n, (from, f)) in frames.iter().enumerate() {
+        judge.feed(
+            Event::Frame {
+                from: *from,
+                bytes: f.as_bytes(),
+            },
+            Some(n as f64 / 2.0),
+            &mut out,
+        );
+    }
+    assert_eq!(out.len(), 1, "{out:?}");
+    assert_eq!(out[0].violation.rule, "session.response.duplicate");
+    assert_eq!(
+        out[0].frames.iter().map(|a| a.index).collect::<Vec<_>>(),
+        [1, 2]
+    );
+    assert_eq!(out[0].frames[1].time, Some(1.0));
+}
+
+#[test]
+fn an_unanswered_request_is_a_finding_only_when_the_stream_ended() {
+    let request = br#"{"jsonrpc":"2.0","id":"a","method":"sum"}"#;
+    let mut stopped = Judge::new(Revision::JsonRpc2);
+    let mut out = Vec::new();
+    stopped.feed(
+        Event::Frame {
+            from: C,
+            bytes: request,
+        },
+        None,
+        &mut out,
+    );
+    let ending = stopped.finish();
+    assert!(out.is_empty() && ending.findings.is_empty());
+    assert_eq!(ending.not_observed.len(), 1);
+    assert_eq!(ending.not_observed[0].rule, "jsonrpc.response.required");
+
+    for event in [Event::Closed, Event::WaitElapsed] {
+        let mut judge = Judge::new(Revision::JsonRpc2);
+        judge.feed(
+            Event::Frame {
+                from: C,
+                bytes: request,
+            },
+            None,
+            &mut out,
+        );
+        judge.feed(event, Some(30.0), &mut out);
+        assert_eq!(out.len(), 1);
+        assert_eq!(out[0].violation.rule, "jsonrpc.response.required");
+        assert_eq!(out[0].frames[1].time, Some(30.0));
+        // A late answer is not judged again.
+        judge.feed(
+            Event::Frame {
+                from: S,
+                bytes: br#"{"jsonrpc":"2.0","id":"a","result":3}"#,
+            },
+            None,
+            &mut out,
+        );
+        assert_eq!(out.len(), 1);
+        let ending = judge.finish();
+        assert!(ending.findings.is_empty() && ending.not_observed.is_empty());
+        out.clear();
+    }
+}
+
+#[test]
+fn frames_that_do_not_lift_are_their_refusal() {
+    let mut judge = Judge::new(Revision::Mcp2025_06_18);
+    let mut out = Vec::new();
+    judge.feed(
+        Event::Frame {
+            from: C,
+            bytes: b"{\"jsonrpc\":",
+        },
+        None,
+        &mut out,
+    );
+    assert_eq!(out.len(), 1);
+    assert_eq!(out[0].violation.rule, "json.syntax");
+    assert_eq!(out[0].frames[0].index, 0);
+}
+
+#[test]
+fn memory_is_bounded_by_what_is_in_flight() {
+    let mut judge = Judge::new(Revision::Mcp2026_07_28);
+    let mut out = Vec::new();
+    let meta = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"c","version":"1"}}"#;
+    let n = 3 * HISTORY_CAP / 2;
+    for i in 0..n {
+        let req = format!(
+            r#"{{"jsonrpc":"2.0","id":{i},"method":"tools/call","params":{{"name":"t",{meta}}}}}"#
+        );
+        let ans = format!(
+            r#"{{"jsonrpc":"2.0","id":{i},"result":{{"resultType":"complete","content":[],"_meta":{{"io.modelcontextprotocol/serverInfo":{{"name":"s","version":"1"}}}}}}}}"#
+        );
+        judge.feed(
+            Event::Frame {
+                from: C,
+                bytes: req.as_bytes(),
+            },
+            None,
+            &mut out,
+        );
+        assert_eq!(judge.in_flight(), 1);
+        judge.feed(
+            Event::Frame {
+                from: S,
+                bytes: ans.as_bytes(),
+            },
+            None,
+            &mut out,
+        );
+    }
+    assert!(out.is_empty(), "{:?}", out.first());
+    assert_eq!(judge.in_flight(), 0);
+    assert_eq!(judge.remembered(), HISTORY_CAP);
+}
+
+#[test]
+fn judging_is_deterministic() {
+    let data = bytes(7, 2048);
+    let run = || {
+        let mut u = Unstructured::new(&data);
+        let revision = Revision::Mcp2025_03_26;
+        let mut judge = Judge::new(revision);
+        let mut out = Vec::new();
+        while let Ok(frame) = u.arbitrary::<&[u8]>() {
+            if u.is_empty() {
+                break;
+            }
+            judge.feed(
+                Event::Frame {
+                    from: C,
+                    bytes: frame,
+                },
+                None,
+                &mut out,
+            );
+        }
+        judge.feed(Event::Closed, None, &mut out);
+        (out, judge.finish())
+    };
+    assert_eq!(run(), run());
+}
+
+#[test]
+fn the_revision_is_read_from_the_handshake_or_the_meta() {
+    let init = br#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18"}}"#;
+    let answer = br#"{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-03-26"}}"#;
+    assert_eq!(
+        detect_revision([(C, &init[..])]),
+        Some(Revision::Mcp2025_06_18)
+    );
+    assert_eq!(
+        detect_revision([(C, &init[..]), (S, &answer[..])]),
+        Some(Revision::Mcp2025_03_26)
+    );
+    let r5 = br#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}"#;
+    assert_eq!(
+        detect_revision([(C, &r5[..])]),
+        Some(Revision::Mcp2026_07_28)
+    );
+    let plain = br#"{"jsonrpc":"2.0","id":1,"method":"sum"}"#;
+    assert_eq!(detect_revision([(C, &plain[..])]), None);
+}
+
+/// The rule variants the judge's sources name (`RuleId::McpProgressIncrease`).
+fn variants_in(source: &str) -> BTreeSet<String> {
+    let code = source.split("#[cfg(test)]").next().unwrap_or_default();
+    code.split("RuleId::")
+        .skip(1)
+        .map(|rest| {
+            rest.chars()
+                .take_while(char::is_ascii_alphanumeric)
+                .collect::<String>()
+        })
+        .filter(|v| !v.is_empty())
+        .collect()
+}
+
+/// Every rule the catalogue marks `Session` is one the judge can report (its
+/// source names it), except `session.batch.any-order`, which is a MAY and never
+/// a finding; every other rule that needs a conversation is `Unchecked` with a
+/// reason. The 29 rules that were once all "needs the session" are each in one
+/// of the two.
+#[test]
+fn every_session_rule_is_judged_or_keeps_a_reason() {
+    let named = variants_in(include_str!("../src/session/judge.rs"));
+    let judged: Vec<RuleId> = session::judged_rules().collect();
+    for rule in &judged {
+        if *rule == RuleId::SessionBatchAnyOrder {
+            continue;
+        }
+        assert!(
+            named.contains(&format!("{rule:?}")),
+            "`{rule}` is marked Session but the judge never names it"
+        );
+    }
+    let unchecked: Vec<RuleId> = RuleId::ALL
+        .into_iter()
+        .filter(|r| matches!(r.info().check, Check::Unchecked(_)))
+        .collect();
+    for rule in &unchecked {
+        let Check::Unchecked(reason) = rule.info().check else {
+            unreachable!()
+        };
+        assert!(!reason.is_empty(), "`{rule}` has no reason");
+    }
+    let former = judged
+        .iter()
+        .filter(|r| !r.as_str().starts_with("session."))
+        .count();
+    assert_eq!(
+        former + unchecked.len(),
+        30,
+        "the catalogue's 29 rules once marked as needing the session, and mcp.tasks.unknown-id, each placed once"
+    );
+}
+
+#[test]
+fn the_session_rules_alone_leave_frame_rules_out() {
+    // `"id":null` on a request breaks mcp.base.id-not-null, a frame rule.
+    let frame = br#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#;
+    let judged = |mut judge: Judge| {
+        let mut out = Vec::new();
+        judge.feed(
+            Event::Frame {
+                from: C,
+                bytes: frame,
+            },
+            None,
+            &mut out,
+        );
+        out.into_iter()
+            .map(|f| f.violation.rule)
+            .collect::<Vec<_>>()
+    };
+    let full = judged(Judge::new(Revision::Mcp2025_06_18));
+    assert!(full.contains(&RuleId::McpBaseIdNotNull), "{full:?}");
+    let session = judged(Judge::session_rules_only(Revision::Mcp2025_06_18));
+    assert!(!session.contains(&RuleId::McpBaseIdNotNull), "{session:?}");
+}
