@@ -21,6 +21,9 @@ pub(crate) enum Flavor {
     JsonRpc,
 }
 
+/// Sees each frame before it is queued.
+pub(crate) type OnFrame = Arc<dyn Fn(&[u8]) + Send + Sync>;
+
 /// Everything one POST needs, moved onto its task.
 pub(crate) struct Post {
     pub client: Client,
@@ -40,7 +43,7 @@ pub(crate) async fn run(
     post: Post,
     sink: Sink,
     on_response: impl FnOnce(&HeaderMap, u16) + Send,
-    on_frame: Arc<dyn Fn(&[u8]) + Send + Sync>,
+    on_frame: OnFrame,
 ) {
     exchange(post, &sink, on_response, &*on_frame).await;
     sink.done().await;

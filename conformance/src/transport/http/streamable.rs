@@ -172,12 +172,12 @@ impl StreamableHttpPeer {
 /// encoding of the UTF-8 representation" as `=?base64?…?=`.
 #[must_use]
 pub fn header_safe(value: &str) -> String {
-    let plain = value
+    let visible = value
         .bytes()
-        .all(|b| matches!(b, 0x21..=0x7e | b' ' | b'\t'))
-        && !value.starts_with([' ', '\t'])
-        && !value.ends_with([' ', '\t'])
-        && !(value.starts_with("=?base64?") && value.ends_with("?="));
+        .all(|b| matches!(b, 0x21..=0x7e | b' ' | b'\t'));
+    let padded = value.starts_with([' ', '\t']) || value.ends_with([' ', '\t']);
+    let sentinel = value.starts_with("=?base64?") && value.ends_with("?=");
+    let plain = visible && !padded && !sentinel;
     if plain {
         value.to_owned()
     } else {
@@ -242,7 +242,7 @@ impl Transport for StreamableHttpPeer {
                 lock(&session).id = Some(String::from_utf8_lossy(id.as_bytes()).into_owned());
             }
         };
-        let on_frame: Arc<dyn Fn(&[u8]) + Send + Sync> = Arc::new(move |bytes: &[u8]| {
+        let on_frame: post::OnFrame = Arc::new(move |bytes: &[u8]| {
             if !initialize {
                 return;
             }
