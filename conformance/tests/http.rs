@@ -492,3 +492,49 @@ fn serve_prints_the_bound_address_and_refuses_a_remote_one() {
     assert_eq!(answer["result"], 0);
     assert!(url.starts_with("http://127.0.0.1:"), "{url}");
 }
+
+#[tokio::test]
+async fn a_2026_only_peer_has_no_sessions_get_or_delete() {
+    let url = format!("{}/mcp", start(Serve::Mcp(Revision::Mcp2026_07_28)).await);
+    let client = reqwest::Client::new();
+    for method in [reqwest::Method::GET, reqwest::Method::DELETE] {
+        let response = client
+            .request(method.clone(), &url)
+            .header("mcp-session-id", "0123")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), 405, "{method}");
+        assert_eq!(response.headers()["allow"], "POST", "{method}");
+    }
+    // A legacy `initialize` (no header, no `_meta`): rejected per §Server
+    // Validation ("A server that does not support such clients MUST reject a
+    // request without the header"), 400 with -32020, and no session.
+    let mut peer = StreamableHttpPeer::connect(&url, Limits::default()).unwrap();
+    peer.send(&initialize(1, "2025-06-18")).await.unwrap();
+    assert_eq!(frame(&mut peer).await["error"]["code"], -32020);
+    assert_eq!(peer.http_facts().last().unwrap().status, 400);
+    assert_eq!(peer.session_id(), None);
+    // A modern `initialize`: not a 2026-07-28 method, so 404 with -32601.
+    peer.send(&modern(2, "initialize", json!({})))
+        .await
+        .unwrap();
+    assert_eq!(frame(&mut peer).await["error"]["code"], -32601);
+    assert_eq!(peer.http_facts().last().unwrap().status, 404);
+    assert_eq!(peer.session_id(), None);
+}
+
+#[tokio::test]
+async fn a_2025_03_26_session_answers_a_batch_in_one_body() {
+    let url = format!("{}/mcp", start(Serve::Negotiate).await);
+    let mut peer = StreamableHttpPeer::connect(&url, Limits::default()).unwrap();
+    peer.send(&initialize(1, "2025-03-26")).await.unwrap();
+    frame(&mut peer).await;
+    peer.send(INITIALIZED).await.unwrap();
+    nothing(&mut peer).await;
+    let batch = br#"[{"jsonrpc":"2.0","id":2,"method":"ping"},{"jsonrpc":"2.0","id":3,"method":"tools/list"}]"#;
+    peer.send(batch).await.unwrap();
+    let answers = frame(&mut peer).await;
+    assert_eq!(answers.as_array().map(Vec::len), Some(2), "{answers}");
+    assert_eq!(peer.http_facts().last().unwrap().status, 200);
+}

@@ -151,3 +151,75 @@ pub(super) async fn body(headers: &HeaderMap, body: Body, max: usize) -> Result<
             None => too_long(),
         })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn with(name: header::HeaderName, value: &'static str) -> HeaderMap {
+        let mut headers = HeaderMap::new();
+        headers.insert(name, HeaderValue::from_static(value));
+        headers
+    }
+
+    #[test]
+    fn accept_ranges_and_wildcards() {
+        let both = with(header::ACCEPT, "application/json, text/event-stream");
+        assert!(accepts(&both, "application/json") && accepts(&both, "text/event-stream"));
+        let json_only = with(header::ACCEPT, "application/json");
+        assert!(!accepts(&json_only, "text/event-stream"));
+        assert!(accepts(&with(header::ACCEPT, "*/*"), "text/event-stream"));
+        assert!(accepts(
+            &with(header::ACCEPT, "text/*;q=0.5"),
+            "text/event-stream"
+        ));
+        assert!(!accepts(
+            &with(header::ACCEPT, "text/event-stream;q=0"),
+            "text/event-stream"
+        ));
+        assert!(!accepts(&HeaderMap::new(), "application/json"));
+    }
+
+    #[test]
+    fn origins_loopback_foreign_and_same_host() {
+        let local = Config {
+            serve: crate::peer::Serve::Negotiate,
+            max_frame: 1 << 20,
+            allow_remote: false,
+        };
+        assert!(
+            origin(&local, &HeaderMap::new()).is_ok(),
+            "no Origin: not a browser"
+        );
+        for own in [
+            "http://localhost:3000",
+            "http://127.0.0.1",
+            "https://[::1]:8443",
+        ] {
+            let mut headers = HeaderMap::new();
+            headers.insert(header::ORIGIN, HeaderValue::from_str(own).unwrap());
+            assert!(origin(&local, &headers).is_ok(), "{own}");
+        }
+        for foreign in [
+            "http://evil.example",
+            "null",
+            "http://localhost.evil.example",
+        ] {
+            let mut headers = HeaderMap::new();
+            headers.insert(header::ORIGIN, HeaderValue::from_str(foreign).unwrap());
+            let refused = origin(&local, &headers).unwrap_err();
+            assert_eq!(refused.status(), StatusCode::FORBIDDEN, "{foreign}");
+        }
+        let mut headers = with(header::ORIGIN, "http://10.0.0.5:8080");
+        headers.insert(header::HOST, HeaderValue::from_static("10.0.0.5:8080"));
+        assert!(
+            origin(&local, &headers).is_err(),
+            "same host only with --allow-remote"
+        );
+        let remote = Config {
+            allow_remote: true,
+            ..local
+        };
+        assert!(origin(&remote, &headers).is_ok());
+    }
+}

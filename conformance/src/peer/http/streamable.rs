@@ -24,7 +24,7 @@ use harness::Revision;
 
 use super::guard::{self, refuse};
 use super::{fresh_id, lock, App, MAX_SESSIONS};
-use crate::peer::Peer;
+use crate::peer::{Peer, Serve};
 
 /// 2026-07-28 schema `HeaderMismatchError`.
 const HEADER_MISMATCH: i64 = -32020;
@@ -125,7 +125,8 @@ async fn post_checked(app: &App, headers: &HeaderMap, body: Body) -> Result<Resp
         return Err(frames_response(StatusCode::BAD_REQUEST, answer));
     }
     let version = header(headers, "mcp-protocol-version")?;
-    if outline.meta_version.is_some() && outline.method.as_deref() != Some("initialize") {
+    let modern = outline.meta_version.is_some() && outline.method.as_deref() != Some("initialize");
+    if modern || only_2026(app) {
         return stateless(app, headers, &body, &outline, version);
     }
     // 2025-06-18 §Protocol Version Header: "If the server receives a request
@@ -188,6 +189,12 @@ async fn post_checked(app: &App, headers: &HeaderMap, body: Body) -> Result<Resp
         return Err(frames_response(StatusCode::BAD_REQUEST, frames));
     }
     Ok(frames_response(StatusCode::OK, frames))
+}
+
+/// Whether the peer serves exactly 2026-07-28, which has no sessions, so
+/// every POST is checked and answered the session-free way.
+fn only_2026(app: &App) -> bool {
+    app.config.serve == Serve::Mcp(Revision::Mcp2026_07_28)
 }
 
 /// `initialize`: a fresh peer; a result opens a session whose id rides on
@@ -357,9 +364,14 @@ pub(super) async fn get(State(app): State<Arc<App>>, headers: HeaderMap) -> Resp
         harness::codes::INVALID_REQUEST,
         "Method Not Allowed: this server offers no GET stream",
     );
+    let allow = if only_2026(&app) {
+        "POST"
+    } else {
+        "POST, DELETE"
+    };
     response
         .headers_mut()
-        .insert(header::ALLOW, HeaderValue::from_static("POST, DELETE"));
+        .insert(header::ALLOW, HeaderValue::from_static(allow));
     response
 }
 
@@ -367,6 +379,19 @@ pub(super) async fn get(State(app): State<Arc<App>>, headers: HeaderMap) -> Resp
 pub(super) async fn delete(State(app): State<Arc<App>>, headers: HeaderMap) -> Response {
     if let Err(refused) = guard::origin(&app.config, &headers) {
         return refused;
+    }
+    if only_2026(&app) {
+        // 2026-07-28 §Earlier Streamable HTTP Revisions: "HTTP GET or DELETE to
+        // the MCP endpoint: respond with 405 Method Not Allowed" (SHOULD).
+        let mut response = refuse(
+            StatusCode::METHOD_NOT_ALLOWED,
+            harness::codes::INVALID_REQUEST,
+            "Method Not Allowed: 2026-07-28 has no sessions to end",
+        );
+        response
+            .headers_mut()
+            .insert(header::ALLOW, HeaderValue::from_static("POST"));
+        return response;
     }
     let id = match header(&headers, "mcp-session-id") {
         Ok(Some(id)) => id,
@@ -387,5 +412,27 @@ pub(super) async fn delete(State(app): State<Arc<App>>, headers: HeaderMap) -> R
             harness::codes::INVALID_REQUEST,
             "Not Found: no such session (unknown, or terminated)",
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sentinel_values_decode_and_plain_ones_pass_through() {
+        assert_eq!(decode_sentinel("get_weather").unwrap(), "get_weather");
+        assert_eq!(
+            decode_sentinel("=?base64?SGVsbG8sIOS4lueVjA==?=").unwrap(),
+            "Hello, \u{4e16}\u{754c}"
+        );
+        assert!(decode_sentinel("=?base64?not base64!?=").is_err());
+        // The markers are case-sensitive: an uppercase one is a plain value.
+        assert_eq!(
+            decode_sentinel("=?BASE64?eA==?=").unwrap(),
+            "=?BASE64?eA==?="
+        );
+        let encoded = crate::transport::http::header_safe("=?base64?literal?=");
+        assert_eq!(decode_sentinel(&encoded).unwrap(), "=?base64?literal?=");
     }
 }

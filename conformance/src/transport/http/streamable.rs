@@ -22,6 +22,9 @@ struct Session {
     /// The negotiated revision, sent as `MCP-Protocol-Version` (2025-06-18 on,
     /// §Protocol Version Header: "MUST include" it "on all subsequent requests").
     version: Option<String>,
+    /// Whether `version` goes out as the header: a negotiated 2024-11-05 or
+    /// 2025-03-26 predates it; one set by hand always goes.
+    send_version: bool,
 }
 
 /// A peer reached over Streamable HTTP: one POST per frame.
@@ -78,7 +81,9 @@ impl StreamableHttpPeer {
 
     /// Replaces the `MCP-Protocol-Version` sent (`None` sends none).
     pub fn set_protocol_version(&mut self, version: Option<String>) {
-        lock(&self.session).version = version;
+        let mut session = lock(&self.session);
+        session.send_version = version.is_some();
+        session.version = version;
     }
 
     /// Sends `name: value` on every later request, over whatever the transport
@@ -137,10 +142,8 @@ impl StreamableHttpPeer {
         }
         // 2026-07-28 §Request Metadata: the header "MUST match" the `_meta`
         // version, so a frame naming one sends that one.
-        let version = outline
-            .meta_version
-            .as_deref()
-            .or(session.version.as_deref());
+        let learnt = session.version.as_deref().filter(|_| session.send_version);
+        let version = outline.meta_version.as_deref().or(learnt);
         if let Some(version) = version.and_then(|v| HeaderValue::from_str(v).ok()) {
             headers.insert("mcp-protocol-version", version);
         }
@@ -254,7 +257,12 @@ impl Transport for StreamableHttpPeer {
                         .map(str::to_owned)
                 });
             if let Some(version) = version {
-                lock(&learn).version = Some(version);
+                let mut session = lock(&learn);
+                // Unknown revisions go out too: the server decides what it supports.
+                session.send_version = version
+                    .parse::<harness::Revision>()
+                    .map_or(true, |r| r >= harness::Revision::Mcp2025_06_18);
+                session.version = Some(version);
             }
         });
         self.queue
