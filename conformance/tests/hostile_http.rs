@@ -176,6 +176,14 @@ async fn fixture() -> String {
                 )
             }),
         )
+        // An endpoint on another origin: the runner must not POST there.
+        .route(
+            "/sse-elsewhere",
+            get(|| async {
+                let event = "event: endpoint\ndata: http://198.51.100.7/messages\n\n";
+                typed(StatusCode::OK, "text/event-stream", Body::from(event))
+            }),
+        )
         .route(
             "/sse-html",
             get(|| async {
@@ -406,16 +414,18 @@ async fn jsonrpc_bodies_null_and_empty_array_are_findings() {
 #[tokio::test]
 async fn an_http_sse_peer_without_an_endpoint_event_fails_its_handshake() {
     let base = fixture().await;
-    for path in ["/sse-no-endpoint", "/sse-html"] {
+    for path in ["/sse-no-endpoint", "/sse-html", "/sse-elsewhere"] {
         let started = Instant::now();
         let result = SsePeer::with_options(&format!("{base}{path}"), small(), quick()).await;
         let Err(ConnectError::Handshake(why)) = result else {
             panic!("{path}: expected a handshake error");
         };
-        assert!(
-            why.contains("endpoint") || why.contains("500"),
-            "{path}: {why}"
-        );
+        let expected = match path {
+            "/sse-html" => "500",
+            "/sse-elsewhere" => "another origin",
+            _ => "no endpoint event",
+        };
+        assert!(why.contains(expected), "{path}: {why}");
         assert!(started.elapsed() < BOUND);
     }
 }

@@ -133,6 +133,16 @@ async fn streamable_session_is_issued_required_and_ended() {
     frame(&mut peer).await;
     assert_eq!(peer.http_facts().last().unwrap().status, 404);
     assert_eq!(peer.delete_session().await.unwrap(), 404);
+    // 2025-06-18 on, a batch is input the server cannot accept: 400.
+    let mut batcher = StreamableHttpPeer::connect(&url, Limits::default()).unwrap();
+    batcher.send(&initialize(1, "2025-06-18")).await.unwrap();
+    frame(&mut batcher).await;
+    batcher
+        .send(br#"[{"jsonrpc":"2.0","id":2,"method":"ping"}]"#)
+        .await
+        .unwrap();
+    assert_eq!(frame(&mut batcher).await["error"]["code"], -32600);
+    assert_eq!(batcher.http_facts().last().unwrap().status, 400);
     assert!(
         peer.http_findings().is_empty(),
         "{:?}",

@@ -36,6 +36,7 @@ const UNSUPPORTED_VERSION: i64 = -32022;
 #[derive(Debug, Default)]
 struct Outline {
     json: bool,
+    batch: bool,
     requests: usize,
     id: Option<serde_json::Value>,
     method: Option<String>,
@@ -52,6 +53,7 @@ impl Outline {
         if let serde_json::Value::Array(items) = &value {
             return Outline {
                 json: true,
+                batch: true,
                 requests: items
                     .iter()
                     .filter(|v| is_request(v))
@@ -64,6 +66,7 @@ impl Outline {
         let params = value.get("params");
         Outline {
             json: true,
+            batch: false,
             requests: usize::from(is_request(&value) || !value.is_object()),
             id: value.get("id").cloned(),
             method: text(value.get("method")),
@@ -178,6 +181,7 @@ async fn post_checked(app: &App, headers: &HeaderMap, body: Body) -> Result<Resp
             ));
         }
     }
+    let revision = peer.revision();
     let frames = peer.handle(&body);
     drop(peer);
     if frames.is_empty() {
@@ -185,7 +189,11 @@ async fn post_checked(app: &App, headers: &HeaderMap, body: Body) -> Result<Resp
         // Accepted with no body".
         return Ok(StatusCode::ACCEPTED.into_response());
     }
-    if outline.requests == 0 {
+    // 2025-06-18 on, "The body of the POST request MUST be a single JSON-RPC
+    // request, notification, or response": an array is input the server
+    // "cannot accept", so an HTTP error status with the peer's -32600.
+    let batchless = revision.is_some_and(|r| r >= Revision::Mcp2025_06_18);
+    if outline.requests == 0 || (outline.batch && batchless) {
         return Err(frames_response(StatusCode::BAD_REQUEST, frames));
     }
     Ok(frames_response(StatusCode::OK, frames))

@@ -117,6 +117,13 @@ impl SsePeer {
         let endpoint = base
             .join(endpoint.trim())
             .map_err(|e| ConnectError::Handshake(format!("endpoint `{endpoint}`: {e}")))?;
+        // The spec only says "a URI"; one on another origin would have the
+        // runner POST wherever a hostile peer points it, so it is refused.
+        if endpoint.origin() != base.origin() {
+            return Err(ConnectError::Handshake(format!(
+                "endpoint `{endpoint}` is on another origin than the stream `{base}`"
+            )));
+        }
         Ok(SsePeer {
             client,
             endpoint: endpoint.into(),
