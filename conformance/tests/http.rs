@@ -392,6 +392,12 @@ async fn http_sse_endpoint_event_then_answers_on_the_stream() {
         .map(|f| f.status)
         .collect();
     assert_eq!(posts, [202, 202, 202]);
+    let stream = &peer.http_facts()[0];
+    assert_eq!(
+        (stream.method.as_str(), stream.frames),
+        ("GET", 2),
+        "{stream:?}"
+    );
 
     // Clients do not share a peer: a second one starts uninitialized.
     let mut other = SsePeer::connect(&format!("{base}/sse"), Limits::default())

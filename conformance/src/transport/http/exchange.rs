@@ -254,21 +254,31 @@ pub(crate) fn essence(content_type: Option<&str>) -> Option<String> {
     })
 }
 
-/// Records the fact of a response and returns its status and content type.
+/// What [`record`] learnt of a response.
+pub(crate) struct Recorded {
+    pub status: u16,
+    pub content_type: Option<String>,
+    /// Where the fact sits in [`Shared::facts`], for [`count_frame`]:
+    /// exchanges run concurrently, so "the last fact" may be another's.
+    pub index: usize,
+}
+
+/// Records the fact of a response.
 pub(crate) fn record(
     shared: &Shared,
     method: &str,
     url: &str,
     response: &Response,
     expected_answer: bool,
-) -> (u16, Option<String>) {
+) -> Recorded {
     let status = response.status().as_u16();
     let content_type = header_text(response.headers(), "content-type");
     let headers = HEADERS_OF_INTEREST
         .iter()
         .filter_map(|name| header_text(response.headers(), name).map(|v| ((*name).to_owned(), v)))
         .collect();
-    lock(&shared.facts).push(HttpFact {
+    let mut facts = lock(&shared.facts);
+    facts.push(HttpFact {
         method: method.to_owned(),
         url: url.to_owned(),
         status,
@@ -277,12 +287,16 @@ pub(crate) fn record(
         expected_answer,
         frames: 0,
     });
-    (status, content_type)
+    Recorded {
+        status,
+        content_type,
+        index: facts.len() - 1,
+    }
 }
 
-/// Counts a frame against the last recorded fact.
-pub(crate) fn count_frame(shared: &Shared) {
-    if let Some(fact) = lock(&shared.facts).last_mut() {
+/// Counts a frame against the fact at `index`.
+pub(crate) fn count_frame(shared: &Shared, index: usize) {
+    if let Some(fact) = lock(&shared.facts).get_mut(index) {
         fact.frames += 1;
     }
 }

@@ -77,12 +77,13 @@ async fn exchange(
         }
         Ok(Ok(response)) => response,
     };
-    let (status, content_type) = record(shared, "POST", &post.url, &response, post.expected_answer);
+    let recorded = record(shared, "POST", &post.url, &response, post.expected_answer);
+    let (status, content_type, index) = (recorded.status, recorded.content_type, recorded.index);
     on_response(response.headers(), status);
     let media = essence(content_type.as_deref());
     let frame = |bytes: Vec<u8>| {
         on_frame(&bytes);
-        count_frame(shared);
+        count_frame(shared, index);
         sink.event(Event::Frame(bytes));
     };
     if (300..400).contains(&status) {

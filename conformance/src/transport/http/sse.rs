@@ -11,8 +11,8 @@ use tokio::sync::oneshot;
 use tokio::time::{timeout_at, Instant};
 
 use super::exchange::{
-    error_chain, essence, lock, read_bounded, read_sse, record, snippet, FindingKind, HttpFact,
-    HttpFinding, HttpOptions, Queue, StreamEnd,
+    count_frame, error_chain, essence, lock, read_bounded, read_sse, record, snippet, FindingKind,
+    HttpFact, HttpFinding, HttpOptions, Queue, StreamEnd,
 };
 use super::streamable::client;
 use super::ConnectError;
@@ -52,7 +52,10 @@ impl SsePeer {
         };
         let mut queue = Queue::new(&limits);
         let shared = Arc::clone(&queue.sink().shared);
-        let (status, content_type) = record(&shared, "GET", url, &response, false);
+        let recorded = record(&shared, "GET", url, &response, false);
+        let (status, content_type) = (recorded.status, recorded.content_type);
+        // The stream's frames are counted against the GET that opened it.
+        let stream_fact = recorded.index;
         if essence(content_type.as_deref()).as_deref() != Some("text/event-stream") {
             let body = read_bounded(response, 4096, deadline)
                 .await
@@ -82,7 +85,10 @@ impl SsePeer {
                     return false;
                 }
                 match event.event.as_str() {
-                    "" | "message" => sink.event(Event::Frame(event.data.into_bytes())),
+                    "" | "message" => {
+                        count_frame(&sink.shared, stream_fact);
+                        sink.event(Event::Frame(event.data.into_bytes()));
+                    }
                     other => sink.shared.finding(
                         FindingKind::UnexpectedEventType,
                         Some(status),
@@ -175,7 +181,8 @@ impl Transport for SsePeer {
             Ok(Ok(response)) => response,
         };
         let shared = self.queue.shared();
-        let (status, content_type) = record(shared, "POST", &self.endpoint, &response, false);
+        let recorded = record(shared, "POST", &self.endpoint, &response, false);
+        let (status, content_type) = (recorded.status, recorded.content_type);
         let body = read_bounded(response, 4096, deadline).await;
         if !(200..300).contains(&status) {
             let text = body.as_deref().map(snippet).unwrap_or_default();

@@ -105,7 +105,7 @@ impl StreamableHttpPeer {
             .await
             .map_err(|e| super::exchange::error_chain(&e))?;
         let shared = self.queue.shared();
-        let (status, _) = super::exchange::record(shared, "DELETE", &self.url, &response, false);
+        let status = super::exchange::record(shared, "DELETE", &self.url, &response, false).status;
         if response.status().is_success() {
             lock(&self.session).id = None;
         }
