@@ -223,6 +223,46 @@ async fn streamable_refusals_origin_accept_version_get() {
 }
 
 #[tokio::test]
+async fn a_2025_11_25_stream_opens_with_a_priming_event() {
+    let url = format!("{}/mcp", start(Serve::Negotiate).await);
+    let mut peer = StreamableHttpPeer::connect(&url, Limits::default()).unwrap();
+    peer.send(&initialize(1, "2025-11-25")).await.unwrap();
+    frame(&mut peer).await;
+    let session = peer.session_id().unwrap();
+    let call = request(
+        2,
+        "tools/call",
+        json!({"name": "long_job", "arguments": {"steps": 1}, "_meta": {"progressToken": 7}}),
+    );
+    let response = reqwest::Client::new()
+        .post(&url)
+        .header("accept", "application/json, text/event-stream")
+        .header("content-type", "application/json")
+        .header("mcp-session-id", session)
+        .header("mcp-protocol-version", "2025-11-25")
+        .body(call.clone())
+        .send()
+        .await
+        .unwrap();
+    let text = String::from_utf8(response.bytes().await.unwrap().to_vec()).unwrap();
+    let first = text.split("\n\n").next().unwrap();
+    assert!(first.lines().any(|l| l.starts_with("id: ")), "{text}");
+    assert!(
+        !first.contains("jsonrpc"),
+        "the priming event carries no message: {text}"
+    );
+    // The client transport reads past it: two frames, no finding.
+    peer.send(&call).await.unwrap();
+    assert_eq!(frame(&mut peer).await["method"], "notifications/progress");
+    assert_eq!(frame(&mut peer).await["id"], 2);
+    assert!(
+        peer.http_findings().is_empty(),
+        "{:?}",
+        peer.http_findings()
+    );
+}
+
+#[tokio::test]
 async fn streamable_progress_arrives_on_an_sse_stream_before_the_answer() {
     let url = format!("{}/mcp", start(Serve::Negotiate).await);
     let mut peer = StreamableHttpPeer::connect(&url, Limits::default()).unwrap();

@@ -196,7 +196,11 @@ async fn post_checked(app: &App, headers: &HeaderMap, body: Body) -> Result<Resp
     if outline.requests == 0 || (outline.batch && batchless) {
         return Err(frames_response(StatusCode::BAD_REQUEST, frames));
     }
-    Ok(frames_response(StatusCode::OK, frames))
+    // 2025-11-25 §Sending Messages 6: a stream "SHOULD immediately send an SSE
+    // event consisting of an event ID and an empty data field"; 2026-07-28
+    // dropped resumption, and earlier revisions never asked for it.
+    let prime = revision == Some(Revision::Mcp2025_11_25);
+    Ok(stream_response(StatusCode::OK, frames, prime))
 }
 
 /// Whether the peer serves exactly 2026-07-28, which has no sessions, so
@@ -339,11 +343,23 @@ fn error_code(frame: &[u8]) -> Option<i64> {
 /// progress, then the answer) as an SSE stream of `message` events, which
 /// ends after the answer (§Sending Messages 6: "After the JSON-RPC response
 /// has been sent, the server SHOULD terminate the SSE stream").
-pub(super) fn frames_response(status: StatusCode, mut frames: Vec<Vec<u8>>) -> Response {
+pub(super) fn frames_response(status: StatusCode, frames: Vec<Vec<u8>>) -> Response {
+    stream_response(status, frames, false)
+}
+
+/// [`frames_response`], with the SSE stream opened by a priming event (an id
+/// unique within the session) when `prime`. axum writes no `data:` line for
+/// empty data, so the event is `id:` alone: the SSE standard still records it
+/// as the last event id, which is what priming is for.
+fn stream_response(status: StatusCode, mut frames: Vec<Vec<u8>>, prime: bool) -> Response {
     if frames.len() == 1 {
         return guard::json_response(status, frames.remove(0));
     }
-    let events: Vec<Result<Event, Infallible>> = frames.iter().map(|f| Ok(sse_event(f))).collect();
+    let priming = prime.then(|| Ok(Event::default().id(fresh_id()).data("")));
+    let events: Vec<Result<Event, Infallible>> = priming
+        .into_iter()
+        .chain(frames.iter().map(|f| Ok(sse_event(f))))
+        .collect();
     let mut response = (status, Sse::new(futures_util::stream::iter(events))).into_response();
     // 2026-07-28 §Receiving Messages: "servers SHOULD include the
     // X-Accel-Buffering: no header".
@@ -355,7 +371,8 @@ pub(super) fn frames_response(status: StatusCode, mut frames: Vec<Vec<u8>>) -> R
 
 /// A frame as an SSE `message` event. The codec's frames are JSON, so UTF-8;
 /// a raw CR can only be whitespace between tokens (one inside a string is not
-/// JSON), and SSE cannot carry it, so it goes as a space.
+/// JSON). SSE ends a line at a CR, so it would come back as LF; it goes as a
+/// space instead, the same whitespace either way, one byte for one byte.
 pub(super) fn sse_event(frame: &[u8]) -> Event {
     let text = String::from_utf8_lossy(frame).replace('\r', " ");
     Event::default().event("message").data(text)
