@@ -331,8 +331,8 @@ async fn a_gibibyte_body_ends_in_a_bounded_error() {
         assert!(took < BOUND, "{path}: {took:?}");
     }
     if let Some(peak) = peak_rss() {
-        // A buffered GiB would be past this; the bound keeps it near 1 MiB.
-        assert!(peak < 256 << 20, "peak RSS {peak} bytes");
+        // A buffered GiB would be far past this (measured: about 10 MiB).
+        assert!(peak < 64 << 20, "peak RSS {peak} bytes");
     }
 }
 

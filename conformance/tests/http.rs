@@ -11,7 +11,9 @@ use serde_json::{json, Value};
 use wirecheck::driver::{Driver, DriverConfig};
 use wirecheck::peer::http::{Config, Server};
 use wirecheck::peer::Serve;
-use wirecheck::transport::http::{header_safe, JsonRpcHttpPeer, SsePeer, StreamableHttpPeer};
+use wirecheck::transport::http::{
+    header_safe, session_id_concerns, JsonRpcHttpPeer, SsePeer, StreamableHttpPeer,
+};
 use wirecheck::transport::{Event, Limits, Transport};
 
 /// Serves `serve` on 127.0.0.1:0 in this runtime; returns `http://ADDR`.
@@ -111,7 +113,8 @@ async fn streamable_session_is_issued_required_and_ended() {
     let mut other = StreamableHttpPeer::connect(&url, Limits::default()).unwrap();
     other.send(&initialize(1, "2025-03-26")).await.unwrap();
     frame(&mut other).await;
-    assert_ne!(other.session_id(), Some(session.clone()));
+    let issued = [session.clone(), other.session_id().unwrap()];
+    assert_eq!(session_id_concerns(&issued), Vec::<String>::new());
 
     // Without the id: 400, with the error surfaced as a frame for the judge.
     peer.set_session_id(None);

@@ -25,11 +25,13 @@
 mod exchange;
 mod jsonrpc;
 mod post;
+mod session_id;
 mod sse;
 mod streamable;
 
 pub use exchange::{FindingKind, HttpFact, HttpFinding, HttpOptions};
 pub use jsonrpc::JsonRpcHttpPeer;
+pub use session_id::session_id_concerns;
 pub use sse::SsePeer;
 pub use streamable::{header_safe, StreamableHttpPeer};
 
