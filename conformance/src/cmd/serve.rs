@@ -12,6 +12,9 @@ use crate::peer::{stdio, Peer, Serve};
 /// at exactly R; --profile jsonrpc-2.0 serves the JSON-RPC 2.0 §7 methods
 /// (subtract, sum, update, get_data, notify_hello, notify_sum).
 ///
+/// With --http IP:PORT it serves over HTTP instead (loopback only unless
+/// --allow-remote), until killed.
+///
 /// Exit codes: 0 at end of input, 2 on a usage or I/O error.
 #[derive(clap::Args)]
 pub struct Args {
