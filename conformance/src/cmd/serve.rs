@@ -12,6 +12,9 @@ use crate::peer::{stdio, Peer, Serve};
 /// at exactly R; --profile jsonrpc-2.0 serves the JSON-RPC 2.0 §7 methods
 /// (subtract, sum, update, get_data, notify_hello, notify_sum).
 ///
+/// With --http IP:PORT it serves over HTTP instead (loopback only unless
+/// --allow-remote), until killed.
+///
 /// Exit codes: 0 at end of input, 2 on a usage or I/O error.
 #[derive(clap::Args)]
 pub struct Args {
@@ -24,11 +27,33 @@ pub struct Args {
     /// The largest frame accepted, in bytes; a longer line is answered with -32700.
     #[arg(long, default_value_t = harness::Limits::DEFAULT_MAX_FRAME_BYTES, value_name = "BYTES")]
     pub max_frame: usize,
+    /// Serve over HTTP on IP:PORT instead of stdio: Streamable HTTP at /mcp and
+    /// HTTP+SSE at /sse (MCP), or JSON-RPC at / (--profile jsonrpc-2.0). Port 0
+    /// picks one; `listening on http://IP:PORT` goes to stderr.
+    #[arg(long, value_name = "ADDR")]
+    pub http: Option<String>,
+    /// Allow --http on a non-loopback address (and accept an Origin equal to Host).
+    #[arg(long, requires = "http")]
+    pub allow_remote: bool,
 }
 
 /// Runs `wirecheck serve` with its arguments.
 pub fn run(args: &Args) -> Exit {
     match choose(args.profile.as_deref(), args.revision) {
+        Ok(serve) if args.http.is_some() => {
+            let config = crate::peer::http::Config {
+                serve,
+                max_frame: args.max_frame,
+                allow_remote: args.allow_remote,
+            };
+            match crate::peer::http::run(config, args.http.as_deref().unwrap_or_default()) {
+                Ok(()) => Exit::Clean,
+                Err(e) => {
+                    eprintln!("wirecheck serve: {e}");
+                    Exit::Trouble
+                }
+            }
+        }
         Ok(serve) => main(serve, args.max_frame),
         Err(e) => {
             eprintln!("wirecheck serve: {e}");

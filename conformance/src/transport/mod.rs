@@ -14,6 +14,7 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
+pub mod http;
 pub mod lines;
 pub mod stdio;
 

@@ -1,0 +1,157 @@
+//! The reference peer over HTTP (`wirecheck serve --http ADDR`).
+//!
+//! - MCP Streamable HTTP at `/mcp` ([`streamable`]; 2025-03-26 on, and the
+//!   session-free shape of 2026-07-28);
+//! - the 2024-11-05 HTTP+SSE transport at `/sse` and `/messages` ([`sse`]);
+//! - with `--profile jsonrpc-2.0`, plain JSON-RPC 2.0 over HTTP at `/`
+//!   ([`jsonrpc`]).
+//!
+//! Every frame goes through one [`Peer`](super::Peer) per MCP session (per
+//! SSE client for HTTP+SSE; one for the JSON-RPC service, whose methods keep
+//! no state). HTTP is axum on hyper; SSE is axum's encoder. Every endpoint
+//! checks `Origin` (2025-11-25 basic/transports §Security Warning 1, MUST: "If
+//! the `Origin` header is present and invalid, servers MUST respond with HTTP
+//! 403 Forbidden"), and the listener is loopback unless `--allow-remote`
+//! (§Security Warning 2, SHOULD: "bind only to localhost").
+
+mod guard;
+mod jsonrpc;
+mod sse;
+mod streamable;
+
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
+
+use axum::routing::{get, post};
+use axum::Router;
+use tokio::net::TcpListener;
+
+use super::{Peer, Serve};
+
+/// How many MCP sessions (or SSE clients) may be live at once: a client that
+/// floods `initialize` meets 503, not an unbounded map.
+const MAX_SESSIONS: usize = 4096;
+
+/// What `wirecheck serve --http` serves, and how.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Config {
+    /// The profile and revision served.
+    pub serve: Serve,
+    /// The largest request body accepted, in bytes; a longer one is answered
+    /// with 413 and -32700.
+    pub max_frame: usize,
+    /// Also accept an `Origin` equal to the request's `Host` (a peer served
+    /// on a non-loopback address is reached by that address).
+    pub allow_remote: bool,
+}
+
+/// The state every handler shares.
+struct App {
+    config: Config,
+    /// Streamable HTTP sessions by `Mcp-Session-Id`. A terminated session is
+    /// removed: an unknown id and an ended one both get 404.
+    sessions: Mutex<HashMap<String, Arc<Mutex<Peer>>>>,
+    /// HTTP+SSE clients by the `sessionId` of their endpoint URI.
+    sse_clients: Mutex<HashMap<String, sse::Client>>,
+    /// The JSON-RPC 2.0 service's one peer.
+    jsonrpc: Mutex<Peer>,
+}
+
+/// A poisoned lock still guards consistent data: every critical section here
+/// is a map operation or one `Peer::handle`.
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// A fresh id: 128 bits from the OS as 32 lowercase hex digits, visible ASCII
+/// as 2025-11-25 §Session Management 1 requires ("SHOULD be globally unique
+/// and cryptographically secure").
+fn fresh_id() -> String {
+    let mut bytes = [0u8; 16];
+    // The OS source failing is not recoverable, and a guessable id is worse
+    // than no server.
+    getrandom::fill(&mut bytes).expect("the OS random source is available");
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Checks `addr` is loopback unless remote serving was asked for.
+pub fn check_addr(addr: &str, allow_remote: bool) -> Result<SocketAddr, String> {
+    let parsed: SocketAddr = addr
+        .parse()
+        .map_err(|e| format!("--http {addr}: expected IP:PORT ({e})"))?;
+    if !parsed.ip().is_loopback() && !allow_remote {
+        return Err(format!(
+            "--http {addr} is not a loopback address; the transports say servers running \
+             locally SHOULD bind only to localhost: pass --allow-remote to serve on it anyway"
+        ));
+    }
+    Ok(parsed)
+}
+
+/// The routes `config` serves.
+fn router(config: Config) -> Router {
+    let app = Arc::new(App {
+        config,
+        sessions: Mutex::default(),
+        sse_clients: Mutex::default(),
+        jsonrpc: Mutex::new(Peer::new(config.serve)),
+    });
+    let routes = match config.serve {
+        Serve::JsonRpc => Router::new().route("/", post(jsonrpc::post)),
+        Serve::Negotiate | Serve::Mcp(_) => Router::new()
+            .route(
+                "/mcp",
+                post(streamable::post)
+                    .get(streamable::get)
+                    .delete(streamable::delete),
+            )
+            .route("/sse", get(sse::open))
+            .route("/messages", post(sse::message)),
+    };
+    routes.with_state(app)
+}
+
+/// A bound server: its address, and the future that serves until dropped.
+pub struct Server {
+    /// The address actually bound (port 0 resolved).
+    pub addr: SocketAddr,
+    listener: TcpListener,
+    router: Router,
+}
+
+impl Server {
+    /// Binds `addr` (checked with [`check_addr`] first by the caller).
+    pub async fn bind(addr: SocketAddr, config: Config) -> std::io::Result<Server> {
+        let listener = TcpListener::bind(addr).await?;
+        Ok(Server {
+            addr: listener.local_addr()?,
+            listener,
+            router: router(config),
+        })
+    }
+
+    /// Serves until the process ends (or the future is dropped).
+    pub async fn serve(self) -> std::io::Result<()> {
+        axum::serve(self.listener, self.router).await
+    }
+}
+
+/// `wirecheck serve --http ADDR`: binds, prints `listening on http://ADDR` on
+/// stderr (so a caller that asked for port 0 learns the port), and serves.
+pub fn run(config: Config, addr: &str) -> Result<(), String> {
+    let addr = check_addr(addr, config.allow_remote)?;
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("tokio runtime: {e}"))?;
+    runtime.block_on(async {
+        let server = Server::bind(addr, config)
+            .await
+            .map_err(|e| format!("--http {addr}: {e}"))?;
+        eprintln!("listening on http://{}", server.addr);
+        server.serve().await.map_err(|e| format!("serving: {e}"))
+    })
+}

@@ -1,0 +1,463 @@
+//! MCP Streamable HTTP at `/mcp`, the server side.
+//!
+//! Sessions (2025-03-26 to 2025-11-25 basic/transports §Session Management):
+//! an `initialize` answered with a result opens one and its response carries
+//! `Mcp-Session-Id`; every later request needs it (400 without: "SHOULD
+//! respond … with HTTP 400 Bad Request"), an unknown or terminated one gets
+//! 404 ("MUST respond to requests containing that session ID with HTTP 404"),
+//! and DELETE ends it. A request whose `_meta` names its protocol version is
+//! 2026-07-28's session-free shape (2026-07-28 basic/transports/streamable-http
+//! §Request Metadata): its headers are checked against its body and it is
+//! answered by a fresh peer, an `Mcp-Session-Id` on it ignored (§Earlier
+//! Streamable HTTP Revisions, SHOULD).
+
+use std::convert::Infallible;
+use std::sync::{Arc, Mutex};
+
+use axum::body::Body;
+use axum::extract::State;
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::response::sse::{Event, Sse};
+use axum::response::{IntoResponse, Response};
+use base64::Engine as _;
+use harness::Revision;
+
+use super::guard::{self, refuse};
+use super::{fresh_id, lock, App, MAX_SESSIONS};
+use crate::peer::{Peer, Serve};
+
+/// 2026-07-28 schema `HeaderMismatchError`.
+const HEADER_MISMATCH: i64 = -32020;
+/// 2026-07-28 schema `UnsupportedProtocolVersionError`.
+const UNSUPPORTED_VERSION: i64 = -32022;
+
+/// What routing needs of a body: a guess from `serde_json` (the peer's codec
+/// judges the bytes themselves).
+#[derive(Debug, Default)]
+struct Outline {
+    json: bool,
+    batch: bool,
+    requests: usize,
+    id: Option<serde_json::Value>,
+    method: Option<String>,
+    meta_version: Option<String>,
+    name: Option<String>,
+}
+
+impl Outline {
+    fn of(body: &[u8]) -> Outline {
+        let Ok(value) = serde_json::from_slice::<serde_json::Value>(body) else {
+            return Outline::default();
+        };
+        let is_request = |v: &serde_json::Value| v.get("method").is_some() && v.get("id").is_some();
+        if let serde_json::Value::Array(items) = &value {
+            return Outline {
+                json: true,
+                batch: true,
+                requests: items
+                    .iter()
+                    .filter(|v| is_request(v))
+                    .count()
+                    .max(usize::from(items.is_empty())),
+                ..Outline::default()
+            };
+        }
+        let text = |v: Option<&serde_json::Value>| v.and_then(|v| v.as_str()).map(str::to_owned);
+        let params = value.get("params");
+        Outline {
+            json: true,
+            batch: false,
+            requests: usize::from(is_request(&value) || !value.is_object()),
+            id: value.get("id").cloned(),
+            method: text(value.get("method")),
+            meta_version: text(
+                params
+                    .and_then(|p| p.get("_meta"))
+                    .and_then(|m| m.get("io.modelcontextprotocol/protocolVersion")),
+            ),
+            name: text(params.and_then(|p| p.get("name").or_else(|| p.get("uri")))),
+        }
+    }
+}
+
+#[expect(
+    clippy::result_large_err,
+    reason = "the refusal is the HTTP response itself, made once and handed straight to axum; boxing it buys nothing"
+)]
+fn header<'h>(headers: &'h HeaderMap, name: &str) -> Result<Option<&'h str>, Response> {
+    match headers.get(name) {
+        None => Ok(None),
+        Some(value) => value.to_str().map(Some).map_err(|_| {
+            refuse(
+                StatusCode::BAD_REQUEST,
+                harness::codes::INVALID_REQUEST,
+                &format!("Bad Request: the {name} header is not visible ASCII"),
+            )
+        }),
+    }
+}
+
+/// POST `/mcp`: one JSON-RPC message (or, in 2025-03-26, a batch).
+pub(super) async fn post(State(app): State<Arc<App>>, headers: HeaderMap, body: Body) -> Response {
+    match post_checked(&app, &headers, body).await {
+        Ok(response) | Err(response) => response,
+    }
+}
+
+async fn post_checked(app: &App, headers: &HeaderMap, body: Body) -> Result<Response, Response> {
+    guard::origin(&app.config, headers)?;
+    // §Sending Messages 2: the client "MUST include an Accept header, listing
+    // both application/json and text/event-stream"; without both, the server
+    // could send neither answer it may choose: 406 Not Acceptable.
+    if !(guard::accepts(headers, "application/json")
+        && guard::accepts(headers, "text/event-stream"))
+    {
+        return Err(refuse(
+            StatusCode::NOT_ACCEPTABLE,
+            harness::codes::INVALID_REQUEST,
+            "Not Acceptable: the Accept header must list application/json and text/event-stream",
+        ));
+    }
+    guard::json_content_type(headers)?;
+    let body = guard::body(headers, body, app.config.max_frame).await?;
+    let outline = Outline::of(&body);
+    if !outline.json {
+        // "If the server cannot accept the input, it MUST return an HTTP error
+        // status code (e.g., 400 Bad Request)": the peer's -32700 in the body.
+        let answer = Peer::new(app.config.serve).handle(&body);
+        return Err(frames_response(StatusCode::BAD_REQUEST, answer));
+    }
+    let version = header(headers, "mcp-protocol-version")?;
+    let modern = outline.meta_version.is_some() && outline.method.as_deref() != Some("initialize");
+    if modern || only_2026(app) {
+        return stateless(app, headers, &body, &outline, version);
+    }
+    // 2025-06-18 §Protocol Version Header: "If the server receives a request
+    // with an invalid or unsupported MCP-Protocol-Version, it MUST respond
+    // with 400 Bad Request."
+    let known = version.map(|v| {
+        v.parse::<Revision>()
+            .ok()
+            .filter(|r| *r != Revision::JsonRpc2)
+    });
+    if let Some(None) = known {
+        return Err(refuse(
+            StatusCode::BAD_REQUEST,
+            harness::codes::INVALID_REQUEST,
+            &format!(
+                "Bad Request: unsupported MCP-Protocol-Version `{}`",
+                version.unwrap_or_default()
+            ),
+        ));
+    }
+    if outline.method.as_deref() == Some("initialize") && outline.requests == 1 {
+        return Ok(initialize(app, &body));
+    }
+    let Some(id) = header(headers, "mcp-session-id")? else {
+        return Err(refuse(
+            StatusCode::BAD_REQUEST,
+            harness::codes::INVALID_REQUEST,
+            "Bad Request: Mcp-Session-Id header required (issued with the initialize result)",
+        ));
+    };
+    let Some(peer) = lock(&app.sessions).get(id).cloned() else {
+        return Err(refuse(
+            StatusCode::NOT_FOUND,
+            harness::codes::INVALID_REQUEST,
+            "Not Found: no such session (unknown, or terminated)",
+        ));
+    };
+    let mut peer = lock(&peer);
+    if let (Some(Some(sent)), Some(negotiated)) = (known, peer.revision()) {
+        if sent != negotiated {
+            return Err(refuse(
+                StatusCode::BAD_REQUEST,
+                harness::codes::INVALID_REQUEST,
+                &format!(
+                    "Bad Request: MCP-Protocol-Version {} is not the session's {}",
+                    sent.name(),
+                    negotiated.name()
+                ),
+            ));
+        }
+    }
+    let revision = peer.revision();
+    let frames = peer.handle(&body);
+    drop(peer);
+    if frames.is_empty() {
+        // §Sending Messages 4: "the server MUST return HTTP status code 202
+        // Accepted with no body".
+        return Ok(StatusCode::ACCEPTED.into_response());
+    }
+    // 2025-06-18 on, "The body of the POST request MUST be a single JSON-RPC
+    // request, notification, or response": an array is input the server
+    // "cannot accept", so an HTTP error status with the peer's -32600.
+    let batchless = revision.is_some_and(|r| r >= Revision::Mcp2025_06_18);
+    if outline.requests == 0 || (outline.batch && batchless) {
+        return Err(frames_response(StatusCode::BAD_REQUEST, frames));
+    }
+    // 2025-11-25 §Sending Messages 6: a stream "SHOULD immediately send an SSE
+    // event consisting of an event ID and an empty data field"; 2026-07-28
+    // dropped resumption, and earlier revisions never asked for it.
+    let prime = revision == Some(Revision::Mcp2025_11_25);
+    Ok(stream_response(StatusCode::OK, frames, prime))
+}
+
+/// Whether the peer serves exactly 2026-07-28, which has no sessions, so
+/// every POST is checked and answered the session-free way.
+fn only_2026(app: &App) -> bool {
+    app.config.serve == Serve::Mcp(Revision::Mcp2026_07_28)
+}
+
+/// `initialize`: a fresh peer; a result opens a session whose id rides on
+/// the response (§Session Management 1).
+fn initialize(app: &App, body: &[u8]) -> Response {
+    let mut peer = Peer::new(app.config.serve);
+    let frames = peer.handle(body);
+    let succeeded = frames.len() == 1
+        && serde_json::from_slice::<serde_json::Value>(&frames[0])
+            .is_ok_and(|v| v.get("result").is_some());
+    if !succeeded {
+        return frames_response(StatusCode::OK, frames);
+    }
+    let id = fresh_id();
+    {
+        let mut sessions = lock(&app.sessions);
+        if sessions.len() >= MAX_SESSIONS {
+            return refuse(
+                StatusCode::SERVICE_UNAVAILABLE,
+                harness::codes::INTERNAL_ERROR,
+                "Service Unavailable: too many live sessions",
+            );
+        }
+        sessions.insert(id.clone(), Arc::new(Mutex::new(peer)));
+    }
+    let mut response = frames_response(StatusCode::OK, frames);
+    if let Ok(value) = HeaderValue::from_str(&id) {
+        response.headers_mut().insert("mcp-session-id", value);
+    }
+    response
+}
+
+/// A 2026-07-28 request: headers checked against the body (§Server
+/// Validation: "Servers that process the request body MUST reject requests
+/// where the values specified in the headers do not match the corresponding
+/// values in the request body", with 400 and -32020), then a fresh peer.
+#[expect(
+    clippy::result_large_err,
+    reason = "the refusal is the HTTP response itself, made once and handed straight to axum; boxing it buys nothing"
+)]
+fn stateless(
+    app: &App,
+    headers: &HeaderMap,
+    body: &[u8],
+    outline: &Outline,
+    version: Option<&str>,
+) -> Result<Response, Response> {
+    let mismatch = |why: String| {
+        let answer = serde_json::json!({
+            "jsonrpc": "2.0",
+            "id": outline.id.clone().unwrap_or(serde_json::Value::Null),
+            "error": { "code": HEADER_MISMATCH, "message": format!("Header mismatch: {why}") },
+        });
+        guard::json_response(StatusCode::BAD_REQUEST, answer.to_string().into_bytes())
+    };
+    let meta = outline.meta_version.as_deref().unwrap_or_default();
+    match version {
+        None => {
+            return Err(mismatch(
+                "the MCP-Protocol-Version header is missing".into(),
+            ))
+        }
+        Some(sent) if sent != meta => {
+            return Err(mismatch(format!(
+                "MCP-Protocol-Version header value '{sent}' does not match body value '{meta}'"
+            )))
+        }
+        Some(_) => {}
+    }
+    if outline.requests > 0 {
+        let method = outline.method.as_deref().unwrap_or_default();
+        match header(headers, "mcp-method")? {
+            None => return Err(mismatch("the Mcp-Method header is missing".into())),
+            Some(sent) if sent != method => {
+                return Err(mismatch(format!(
+                    "Mcp-Method header value '{sent}' does not match body value '{method}'"
+                )))
+            }
+            Some(_) => {}
+        }
+        if matches!(method, "tools/call" | "resources/read" | "prompts/get") {
+            let name = outline.name.as_deref().unwrap_or_default();
+            match header(headers, "mcp-name")?.map(decode_sentinel) {
+                None => return Err(mismatch("the Mcp-Name header is missing".into())),
+                Some(Err(why)) => return Err(mismatch(why)),
+                Some(Ok(sent)) if sent != name => {
+                    return Err(mismatch(format!(
+                        "Mcp-Name header value '{sent}' does not match body value '{name}'"
+                    )))
+                }
+                Some(Ok(_)) => {}
+            }
+        }
+    }
+    let frames = Peer::new(app.config.serve).handle(body);
+    if frames.is_empty() {
+        return Ok(StatusCode::ACCEPTED.into_response());
+    }
+    // §Protocol Version Header: an unimplemented version "MUST respond with
+    // 400 Bad Request and an UnsupportedProtocolVersionError"; an unimplemented
+    // method "MUST respond with 404 Not Found and a JSON-RPC error with code
+    // -32601".
+    let status = match frames.last().and_then(|f| error_code(f)) {
+        Some(UNSUPPORTED_VERSION | HEADER_MISMATCH) => StatusCode::BAD_REQUEST,
+        Some(harness::codes::METHOD_NOT_FOUND) => StatusCode::NOT_FOUND,
+        _ => StatusCode::OK,
+    };
+    Ok(frames_response(status, frames))
+}
+
+/// 2026-07-28 §Value Encoding: `=?base64?…?=` (markers lowercase, exactly)
+/// carries the Base64 of the UTF-8 value; anything else is the value itself.
+fn decode_sentinel(value: &str) -> Result<String, String> {
+    let Some(inner) = value
+        .strip_prefix("=?base64?")
+        .and_then(|v| v.strip_suffix("?="))
+    else {
+        return Ok(value.to_owned());
+    };
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(inner)
+        .map_err(|e| format!("Mcp-Name is not valid Base64: {e}"))?;
+    String::from_utf8(bytes).map_err(|_| "Mcp-Name's Base64 is not UTF-8".to_owned())
+}
+
+fn error_code(frame: &[u8]) -> Option<i64> {
+    serde_json::from_slice::<serde_json::Value>(frame)
+        .ok()?
+        .pointer("/error/code")?
+        .as_i64()
+}
+
+/// One frame as an `application/json` body; several (notifications such as
+/// progress, then the answer) as an SSE stream of `message` events, which
+/// ends after the answer (§Sending Messages 6: "After the JSON-RPC response
+/// has been sent, the server SHOULD terminate the SSE stream").
+pub(super) fn frames_response(status: StatusCode, frames: Vec<Vec<u8>>) -> Response {
+    stream_response(status, frames, false)
+}
+
+/// [`frames_response`], with the SSE stream opened by a priming event (an id
+/// unique within the session) when `prime`. axum writes no `data:` line for
+/// empty data, so the event is `id:` alone: the SSE standard still records it
+/// as the last event id, which is what priming is for.
+fn stream_response(status: StatusCode, mut frames: Vec<Vec<u8>>, prime: bool) -> Response {
+    if frames.len() == 1 {
+        return guard::json_response(status, frames.remove(0));
+    }
+    let priming = prime.then(|| Ok(Event::default().id(fresh_id()).data("")));
+    let events: Vec<Result<Event, Infallible>> = priming
+        .into_iter()
+        .chain(frames.iter().map(|f| Ok(sse_event(f))))
+        .collect();
+    let mut response = (status, Sse::new(futures_util::stream::iter(events))).into_response();
+    // 2026-07-28 §Receiving Messages: "servers SHOULD include the
+    // X-Accel-Buffering: no header".
+    response
+        .headers_mut()
+        .insert("x-accel-buffering", HeaderValue::from_static("no"));
+    response
+}
+
+/// A frame as an SSE `message` event. The codec's frames are JSON, so UTF-8;
+/// a raw CR can only be whitespace between tokens (one inside a string is not
+/// JSON). SSE ends a line at a CR, so it would come back as LF; it goes as a
+/// space instead, the same whitespace either way, one byte for one byte.
+pub(super) fn sse_event(frame: &[u8]) -> Event {
+    let text = String::from_utf8_lossy(frame).replace('\r', " ");
+    Event::default().event("message").data(text)
+}
+
+/// GET `/mcp`: this server offers no standalone stream (2025-11-25 §Listening
+/// for Messages 3: "or else return HTTP 405 Method Not Allowed").
+pub(super) async fn get(State(app): State<Arc<App>>, headers: HeaderMap) -> Response {
+    if let Err(refused) = guard::origin(&app.config, &headers) {
+        return refused;
+    }
+    let mut response = refuse(
+        StatusCode::METHOD_NOT_ALLOWED,
+        harness::codes::INVALID_REQUEST,
+        "Method Not Allowed: this server offers no GET stream",
+    );
+    let allow = if only_2026(&app) {
+        "POST"
+    } else {
+        "POST, DELETE"
+    };
+    response
+        .headers_mut()
+        .insert(header::ALLOW, HeaderValue::from_static(allow));
+    response
+}
+
+/// DELETE `/mcp`: ends the session named (§Session Management 5).
+pub(super) async fn delete(State(app): State<Arc<App>>, headers: HeaderMap) -> Response {
+    if let Err(refused) = guard::origin(&app.config, &headers) {
+        return refused;
+    }
+    if only_2026(&app) {
+        // 2026-07-28 §Earlier Streamable HTTP Revisions: "HTTP GET or DELETE to
+        // the MCP endpoint: respond with 405 Method Not Allowed" (SHOULD).
+        let mut response = refuse(
+            StatusCode::METHOD_NOT_ALLOWED,
+            harness::codes::INVALID_REQUEST,
+            "Method Not Allowed: 2026-07-28 has no sessions to end",
+        );
+        response
+            .headers_mut()
+            .insert(header::ALLOW, HeaderValue::from_static("POST"));
+        return response;
+    }
+    let id = match header(&headers, "mcp-session-id") {
+        Ok(Some(id)) => id,
+        Ok(None) => {
+            return refuse(
+                StatusCode::BAD_REQUEST,
+                harness::codes::INVALID_REQUEST,
+                "Bad Request: DELETE names the session to end in Mcp-Session-Id",
+            )
+        }
+        Err(refused) => return refused,
+    };
+    if lock(&app.sessions).remove(id).is_some() {
+        StatusCode::NO_CONTENT.into_response()
+    } else {
+        refuse(
+            StatusCode::NOT_FOUND,
+            harness::codes::INVALID_REQUEST,
+            "Not Found: no such session (unknown, or terminated)",
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sentinel_values_decode_and_plain_ones_pass_through() {
+        assert_eq!(decode_sentinel("get_weather").unwrap(), "get_weather");
+        assert_eq!(
+            decode_sentinel("=?base64?SGVsbG8sIOS4lueVjA==?=").unwrap(),
+            "Hello, \u{4e16}\u{754c}"
+        );
+        assert!(decode_sentinel("=?base64?not base64!?=").is_err());
+        // The markers are case-sensitive: an uppercase one is a plain value.
+        assert_eq!(
+            decode_sentinel("=?BASE64?eA==?=").unwrap(),
+            "=?BASE64?eA==?="
+        );
+        let encoded = crate::transport::http::header_safe("=?base64?literal?=");
+        assert_eq!(decode_sentinel(&encoded).unwrap(), "=?base64?literal?=");
+    }
+}

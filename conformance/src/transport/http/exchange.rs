@@ -1,0 +1,525 @@
+//! What the three HTTP client transports share: the bounded event queue, the
+//! side channels (facts and findings), and reading one response — a JSON body
+//! or an SSE stream — within [`Limits::max_frame`] and a deadline.
+
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use eventsource_stream::{EventStreamError, Eventsource};
+use futures_util::StreamExt;
+use reqwest::header::HeaderMap;
+use reqwest::Response;
+use tokio::sync::mpsc;
+use tokio::task::JoinHandle;
+use tokio::time::{timeout_at, Instant};
+
+use crate::transport::{Event, Limits};
+
+/// Bounds the HTTP transports add to [`Limits`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HttpOptions {
+    /// How long one HTTP exchange may take, from sending the request to the
+    /// end of its body or SSE stream; past it the exchange is abandoned and
+    /// reported as [`FindingKind::TimedOut`].
+    pub request_timeout: Duration,
+    /// How long opening a TCP connection may take.
+    pub connect_timeout: Duration,
+}
+
+impl Default for HttpOptions {
+    fn default() -> Self {
+        HttpOptions {
+            request_timeout: Duration::from_secs(30),
+            connect_timeout: Duration::from_secs(5),
+        }
+    }
+}
+
+/// One HTTP exchange as the transport judge needs it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HttpFact {
+    /// `POST`, `GET` or `DELETE`.
+    pub method: String,
+    /// The URL requested.
+    pub url: String,
+    /// The response status.
+    pub status: u16,
+    /// The response's `Content-Type`, as sent.
+    pub content_type: Option<String>,
+    /// The response headers of interest, names lowercase, values as text
+    /// (lossy for bytes that are not visible ASCII, which a finding names).
+    pub headers: Vec<(String, String)>,
+    /// Whether the request body held a JSON-RPC request (so an answer is due).
+    pub expected_answer: bool,
+    /// How many frames the response carried.
+    pub frames: usize,
+}
+
+/// Response headers a transport rule reads.
+const HEADERS_OF_INTEREST: &[&str] = &[
+    "mcp-session-id",
+    "mcp-protocol-version",
+    "allow",
+    "location",
+    "x-accel-buffering",
+    "cache-control",
+    "content-length",
+];
+
+/// What HTTP itself did wrong, or what it did that a frame cannot carry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum FindingKind {
+    /// No HTTP response: connection refused or reset before the headers.
+    Connect,
+    /// A 3xx; redirects are never followed (a loop cannot hold the runner).
+    Redirect,
+    /// A 4xx or 5xx whose body is not JSON (an HTML error page, say).
+    ErrorStatus,
+    /// A body whose `Content-Type` is not the one the transport requires.
+    WrongContentType,
+    /// A body or one SSE event longer than [`Limits::max_frame`]; reading
+    /// stopped there and the connection was dropped.
+    BodyTooLong,
+    /// The connection ended inside a body or a stream.
+    BodyCut,
+    /// SSE that the parser refused (bad UTF-8, bad framing), or bytes after
+    /// the last event that no blank line ever dispatched.
+    MalformedSse,
+    /// An SSE event of a type the transport does not define.
+    UnexpectedEventType,
+    /// A request got no JSON-RPC response (202, 204, an empty body, or a
+    /// stream that ended without one).
+    NoAnswer,
+    /// A body where none belongs (202 Accepted with content).
+    UnexpectedBody,
+    /// A JSON-RPC body of `null`: not a JSON-RPC message at all.
+    NullBody,
+    /// A JSON-RPC body of `[]`: JSON-RPC 2.0 §6 sends nothing rather than an
+    /// empty array.
+    EmptyBatchBody,
+    /// An `Mcp-Session-Id` with bytes outside visible ASCII (0x21–0x7E).
+    SessionIdNotVisibleAscii,
+    /// The exchange outlived [`HttpOptions::request_timeout`].
+    TimedOut,
+}
+
+/// One finding, with the exchange it came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HttpFinding {
+    /// What went wrong.
+    pub kind: FindingKind,
+    /// The response status, when a response came.
+    pub status: Option<u16>,
+    /// What was seen, for the report (untrusted text: escape it per view).
+    pub detail: String,
+}
+
+/// What a request task sends the transport.
+pub(crate) enum Msg {
+    Event(Event),
+    /// The exchange is over; nothing more comes from it.
+    Done,
+}
+
+/// The side channels and counters a transport and its tasks share.
+#[derive(Debug, Default)]
+pub(crate) struct Shared {
+    pub facts: Mutex<Vec<HttpFact>>,
+    pub findings: Mutex<Vec<HttpFinding>>,
+    pub dropped: AtomicU64,
+}
+
+impl Shared {
+    pub fn finding(&self, kind: FindingKind, status: Option<u16>, detail: impl Into<String>) {
+        lock(&self.findings).push(HttpFinding {
+            kind,
+            status,
+            detail: detail.into(),
+        });
+    }
+}
+
+/// A poisoned lock still holds data worth reporting.
+pub(crate) fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Where a request task puts what it read.
+#[derive(Clone)]
+pub(crate) struct Sink {
+    tx: mpsc::Sender<Msg>,
+    pub shared: Arc<Shared>,
+}
+
+impl Sink {
+    /// Queues an event; a full queue drops it and counts the drop, as stdio does.
+    pub fn event(&self, event: Event) {
+        if self.tx.try_send(Msg::Event(event)).is_err() {
+            self.shared.dropped.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
+    pub async fn done(&self) {
+        // Never dropped: `recv` counts exchanges in flight by these.
+        let _ = self.tx.send(Msg::Done).await;
+    }
+}
+
+/// The receiving end: events in arrival order, exchanges in flight counted.
+pub(crate) struct Queue {
+    rx: mpsc::Receiver<Msg>,
+    sink: Sink,
+    in_flight: usize,
+    tasks: Vec<JoinHandle<()>>,
+}
+
+impl Queue {
+    pub fn new(limits: &Limits) -> Queue {
+        let (tx, rx) = mpsc::channel(limits.queue_cap.max(1));
+        Queue {
+            rx,
+            sink: Sink {
+                tx,
+                shared: Arc::default(),
+            },
+            in_flight: 0,
+            tasks: Vec::new(),
+        }
+    }
+
+    pub fn sink(&self) -> Sink {
+        self.sink.clone()
+    }
+
+    pub fn shared(&self) -> &Shared {
+        &self.sink.shared
+    }
+
+    /// Runs one exchange on its own task; it must end with [`Sink::done`].
+    pub fn spawn(&mut self, exchange: impl std::future::Future<Output = ()> + Send + 'static) {
+        self.tasks.retain(|task| !task.is_finished());
+        self.in_flight += 1;
+        self.tasks.push(tokio::spawn(exchange));
+    }
+
+    /// A task that is not an exchange (the HTTP+SSE stream): never counted.
+    pub fn spawn_stream(&mut self, stream: impl std::future::Future<Output = ()> + Send + 'static) {
+        self.tasks.push(tokio::spawn(stream));
+    }
+
+    /// The next event; with `wait_idle` false, [`Event::TimedOut`] at once
+    /// when no exchange is in flight and nothing is queued.
+    pub async fn recv(&mut self, deadline: Instant, wait_idle: bool) -> Event {
+        loop {
+            match self.rx.try_recv() {
+                Ok(Msg::Event(event)) => return event,
+                Ok(Msg::Done) => {
+                    self.in_flight = self.in_flight.saturating_sub(1);
+                    continue;
+                }
+                Err(_) => {}
+            }
+            if self.in_flight == 0 && !wait_idle {
+                return Event::TimedOut;
+            }
+            match timeout_at(deadline, self.rx.recv()).await {
+                Ok(Some(Msg::Event(event))) => return event,
+                Ok(Some(Msg::Done)) => self.in_flight = self.in_flight.saturating_sub(1),
+                // The queue holds a sender itself, so it never closes.
+                Ok(None) | Err(_) => return Event::TimedOut,
+            }
+        }
+    }
+}
+
+impl Drop for Queue {
+    fn drop(&mut self) {
+        for task in &self.tasks {
+            task.abort();
+        }
+    }
+}
+
+/// The media type of a `Content-Type`, lowercase, parameters dropped.
+pub(crate) fn essence(content_type: Option<&str>) -> Option<String> {
+    content_type.map(|ct| {
+        ct.split(';')
+            .next()
+            .unwrap_or_default()
+            .trim()
+            .to_ascii_lowercase()
+    })
+}
+
+/// What [`record`] learnt of a response.
+pub(crate) struct Recorded {
+    pub status: u16,
+    pub content_type: Option<String>,
+    /// Where the fact sits in [`Shared::facts`], for [`count_frame`]:
+    /// exchanges run concurrently, so "the last fact" may be another's.
+    pub index: usize,
+}
+
+/// Records the fact of a response.
+pub(crate) fn record(
+    shared: &Shared,
+    method: &str,
+    url: &str,
+    response: &Response,
+    expected_answer: bool,
+) -> Recorded {
+    let status = response.status().as_u16();
+    let content_type = header_text(response.headers(), "content-type");
+    let headers = HEADERS_OF_INTEREST
+        .iter()
+        .filter_map(|name| header_text(response.headers(), name).map(|v| ((*name).to_owned(), v)))
+        .collect();
+    let mut facts = lock(&shared.facts);
+    facts.push(HttpFact {
+        method: method.to_owned(),
+        url: url.to_owned(),
+        status,
+        content_type: content_type.clone(),
+        headers,
+        expected_answer,
+        frames: 0,
+    });
+    Recorded {
+        status,
+        content_type,
+        index: facts.len() - 1,
+    }
+}
+
+/// Counts a frame against the fact at `index`.
+pub(crate) fn count_frame(shared: &Shared, index: usize) {
+    if let Some(fact) = lock(&shared.facts).get_mut(index) {
+        fact.frames += 1;
+    }
+}
+
+fn header_text(headers: &HeaderMap, name: &str) -> Option<String> {
+    headers
+        .get(name)
+        .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned())
+}
+
+/// How reading a body ended, when it did not end with the whole body.
+#[derive(Debug)]
+pub(crate) enum BodyError {
+    /// Longer than the bound: `read` bytes were read (or declared) before
+    /// reading stopped.
+    TooLong { read: u64 },
+    /// The connection failed inside the body.
+    Cut { read: u64, why: String },
+    /// The deadline passed inside the body.
+    TimedOut { read: u64 },
+}
+
+impl BodyError {
+    /// Files the matching finding.
+    pub fn report(&self, shared: &Shared, status: u16, max: usize) {
+        match self {
+            BodyError::TooLong { read } => shared.finding(
+                FindingKind::BodyTooLong,
+                Some(status),
+                format!("body exceeds the limit of {max} bytes ({read} bytes read or declared); abandoned"),
+            ),
+            BodyError::Cut { read, why } => shared.finding(
+                FindingKind::BodyCut,
+                Some(status),
+                format!("connection ended after {read} body bytes: {why}"),
+            ),
+            BodyError::TimedOut { read } => shared.finding(
+                FindingKind::TimedOut,
+                Some(status),
+                format!("body not complete within the request timeout ({read} bytes read)"),
+            ),
+        }
+    }
+}
+
+/// Reads a whole body, never more than `max` bytes of it: a longer one is
+/// abandoned (the connection dropped), not drained, so a 1 GiB body costs
+/// `max` bytes of memory and the time to read them.
+pub(crate) async fn read_bounded(
+    mut response: Response,
+    max: usize,
+    deadline: Instant,
+) -> Result<Vec<u8>, BodyError> {
+    if let Some(declared) = response.content_length() {
+        if declared > max as u64 {
+            return Err(BodyError::TooLong { read: declared });
+        }
+    }
+    let mut body = Vec::new();
+    loop {
+        let read = body.len() as u64;
+        match timeout_at(deadline, response.chunk()).await {
+            Err(_) => return Err(BodyError::TimedOut { read }),
+            Ok(Err(e)) => {
+                return Err(BodyError::Cut {
+                    read,
+                    why: error_chain(&e),
+                })
+            }
+            Ok(Ok(None)) => return Ok(body),
+            Ok(Ok(Some(chunk))) => {
+                if body.len() + chunk.len() > max {
+                    return Err(BodyError::TooLong {
+                        read: read + chunk.len() as u64,
+                    });
+                }
+                body.extend_from_slice(&chunk);
+            }
+        }
+    }
+}
+
+/// An error with its causes, which is where reqwest puts the useful part.
+pub(crate) fn error_chain(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        text.push_str(": ");
+        text.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    text
+}
+
+/// The first bytes of a body, as text for a report.
+pub(crate) fn snippet(body: &[u8]) -> String {
+    let cut = &body[..body.len().min(160)];
+    let mut text = String::from_utf8_lossy(cut).into_owned();
+    if body.len() > cut.len() {
+        text.push('…');
+    }
+    text
+}
+
+/// An SSE stream's bytes, bounded per event.
+#[derive(Debug)]
+pub(crate) enum StreamError {
+    Transport(String),
+    TooLong(usize),
+}
+
+impl std::fmt::Display for StreamError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StreamError::Transport(why) => f.write_str(why),
+            StreamError::TooLong(n) => write!(f, "{n} bytes without a complete event"),
+        }
+    }
+}
+
+/// One SSE event the transport read.
+pub(crate) struct SseEvent {
+    pub event: String,
+    pub data: String,
+}
+
+/// How an SSE stream ended.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum StreamEnd {
+    /// The server ended the stream (or the handler asked to stop).
+    Ended,
+    /// A finding was filed and reading stopped.
+    Failed,
+}
+
+/// Reads SSE events from `response` until it ends, `deadline` passes, or
+/// `on_event` returns false, filing a finding for anything wrong. No event may
+/// take more than `max` bytes (plus its field names) to arrive, so a stream
+/// that never dispatches one costs bounded memory.
+pub(crate) async fn read_sse(
+    response: Response,
+    max: usize,
+    deadline: Option<Instant>,
+    shared: &Shared,
+    status: u16,
+    mut on_event: impl FnMut(SseEvent) -> bool,
+) -> StreamEnd {
+    // Bytes received since the last dispatched event: the parser buffers them.
+    let pending = Arc::new(AtomicUsize::new(0));
+    let bound = max.saturating_add(4096);
+    let counter = Arc::clone(&pending);
+    let bytes = response.bytes_stream().map(move |chunk| match chunk {
+        Ok(chunk) => {
+            let now = counter.fetch_add(chunk.len(), Ordering::Relaxed) + chunk.len();
+            if now > bound {
+                Err(StreamError::TooLong(now))
+            } else {
+                Ok(chunk)
+            }
+        }
+        Err(e) => Err(StreamError::Transport(error_chain(&e))),
+    });
+    let mut events = bytes.eventsource();
+    loop {
+        let next = match deadline {
+            Some(deadline) => match timeout_at(deadline, events.next()).await {
+                Ok(next) => next,
+                Err(_) => {
+                    shared.finding(
+                        FindingKind::TimedOut,
+                        Some(status),
+                        "SSE stream still open at the request timeout; abandoned",
+                    );
+                    return StreamEnd::Failed;
+                }
+            },
+            None => events.next().await,
+        };
+        match next {
+            None => {
+                let left = pending.load(Ordering::Relaxed);
+                if left > 0 {
+                    shared.finding(
+                        FindingKind::MalformedSse,
+                        Some(status),
+                        format!("{left} bytes after the last event were never dispatched (no blank line ended them)"),
+                    );
+                }
+                return StreamEnd::Ended;
+            }
+            Some(Ok(event)) => {
+                pending.store(0, Ordering::Relaxed);
+                if !on_event(SseEvent {
+                    event: event.event,
+                    data: event.data,
+                }) {
+                    return StreamEnd::Ended;
+                }
+            }
+            Some(Err(EventStreamError::Transport(StreamError::TooLong(n)))) => {
+                shared.finding(
+                    FindingKind::BodyTooLong,
+                    Some(status),
+                    format!("SSE: {n} bytes without a complete event exceed the limit of {max} bytes; abandoned"),
+                );
+                return StreamEnd::Failed;
+            }
+            Some(Err(EventStreamError::Transport(StreamError::Transport(why)))) => {
+                shared.finding(
+                    FindingKind::BodyCut,
+                    Some(status),
+                    format!("SSE stream cut: {why}"),
+                );
+                return StreamEnd::Failed;
+            }
+            Some(Err(other)) => {
+                shared.finding(
+                    FindingKind::MalformedSse,
+                    Some(status),
+                    format!("SSE: {other}"),
+                );
+                return StreamEnd::Failed;
+            }
+        }
+    }
+}

@@ -1,0 +1,107 @@
+//! Plain JSON-RPC 2.0 over HTTP, the client side: one POST per frame or
+//! batch, the answer in the body.
+//!
+//! JSON-RPC 2.0 defines no HTTP binding; this follows the common practice the
+//! issue names: `Content-Type: application/json` both ways, a notification or
+//! an all-notification batch answered with 204 or an empty 200 (reported as
+//! facts), and a body of `null` or `[]` reported as the finding it is (§4.1:
+//! "The Server MUST NOT reply to a Notification"; §6: "the Server MUST NOT
+//! return an empty Array and should return nothing at all").
+
+use std::sync::Arc;
+
+use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
+use reqwest::Client;
+use tokio::time::Instant;
+
+use super::exchange::{lock, HttpFact, HttpFinding, HttpOptions, Queue};
+use super::post::{self, Flavor, Outline, Post};
+use super::streamable::client;
+use super::ConnectError;
+use crate::transport::{Event, Limits, SendError, Transport};
+
+/// A JSON-RPC 2.0 service reached over HTTP.
+pub struct JsonRpcHttpPeer {
+    client: Client,
+    url: String,
+    limits: Limits,
+    options: HttpOptions,
+    extra: HeaderMap,
+    queue: Queue,
+}
+
+impl JsonRpcHttpPeer {
+    /// A transport to the service at `url`; nothing is sent yet.
+    pub fn connect(url: &str, limits: Limits) -> Result<Self, ConnectError> {
+        Self::with_options(url, limits, HttpOptions::default())
+    }
+
+    /// [`connect`](Self::connect) with explicit HTTP bounds.
+    pub fn with_options(
+        url: &str,
+        limits: Limits,
+        options: HttpOptions,
+    ) -> Result<Self, ConnectError> {
+        Ok(JsonRpcHttpPeer {
+            client: client(url, &options)?,
+            url: url.to_owned(),
+            limits,
+            options,
+            extra: HeaderMap::new(),
+            queue: Queue::new(&limits),
+        })
+    }
+
+    /// Sends `name: value` on every later request.
+    pub fn set_header(&mut self, name: HeaderName, value: HeaderValue) {
+        self.extra.insert(name, value);
+    }
+
+    /// Every HTTP exchange so far.
+    #[must_use]
+    pub fn http_facts(&self) -> Vec<HttpFact> {
+        lock(&self.queue.shared().facts).clone()
+    }
+
+    /// Every HTTP-level problem so far.
+    #[must_use]
+    pub fn http_findings(&self) -> Vec<HttpFinding> {
+        lock(&self.queue.shared().findings).clone()
+    }
+}
+
+impl Transport for JsonRpcHttpPeer {
+    async fn send(&mut self, frame: &[u8]) -> Result<(), SendError> {
+        let mut headers = HeaderMap::new();
+        headers.insert("content-type", HeaderValue::from_static("application/json"));
+        headers.insert("accept", HeaderValue::from_static("application/json"));
+        for (name, value) in &self.extra {
+            headers.insert(name.clone(), value.clone());
+        }
+        let post = Post {
+            client: self.client.clone(),
+            url: self.url.clone(),
+            headers,
+            body: frame.to_vec(),
+            expected_answer: Outline::of(frame).requests > 0,
+            max_frame: self.limits.max_frame,
+            deadline: Instant::now() + self.options.request_timeout,
+            flavor: Flavor::JsonRpc,
+        };
+        let sink = self.queue.sink();
+        self.queue
+            .spawn(post::run(post, sink, |_, _| {}, Arc::new(|_: &[u8]| {})));
+        Ok(())
+    }
+
+    async fn recv(&mut self, deadline: Instant) -> Event {
+        self.queue.recv(deadline, false).await
+    }
+
+    fn dropped(&self) -> u64 {
+        self.queue
+            .shared()
+            .dropped
+            .load(std::sync::atomic::Ordering::Relaxed)
+    }
+}

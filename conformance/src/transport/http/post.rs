@@ -1,0 +1,272 @@
+//! One POSTed frame and its response: the exchange Streamable HTTP and plain
+//! JSON-RPC over HTTP share, with the rules where they differ.
+
+use std::sync::Arc;
+
+use reqwest::header::HeaderMap;
+use reqwest::Client;
+use tokio::time::Instant;
+
+use super::exchange::{
+    count_frame, error_chain, essence, read_bounded, read_sse, record, snippet, FindingKind, Sink,
+};
+use crate::transport::Event;
+
+/// Which transport's rules judge the response.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Flavor {
+    /// MCP Streamable HTTP: JSON or SSE; 202 for notifications and responses.
+    Streamable,
+    /// JSON-RPC 2.0 over HTTP: JSON only; 204 or an empty 200 for notifications.
+    JsonRpc,
+}
+
+/// Sees each frame before it is queued.
+pub(crate) type OnFrame = Arc<dyn Fn(&[u8]) + Send + Sync>;
+
+/// Everything one POST needs, moved onto its task.
+pub(crate) struct Post {
+    pub client: Client,
+    pub url: String,
+    pub headers: HeaderMap,
+    pub body: Vec<u8>,
+    pub expected_answer: bool,
+    pub max_frame: usize,
+    pub deadline: Instant,
+    pub flavor: Flavor,
+}
+
+/// Runs the POST and queues every frame its response carries; `on_response`
+/// sees the headers first (to keep a session id) and `on_frame` each frame
+/// before it is queued (to learn the negotiated version).
+pub(crate) async fn run(
+    post: Post,
+    sink: Sink,
+    on_response: impl FnOnce(&HeaderMap, u16) + Send,
+    on_frame: OnFrame,
+) {
+    exchange(post, &sink, on_response, &*on_frame).await;
+    sink.done().await;
+}
+
+async fn exchange(
+    post: Post,
+    sink: &Sink,
+    on_response: impl FnOnce(&HeaderMap, u16),
+    on_frame: &(dyn Fn(&[u8]) + Send + Sync),
+) {
+    let shared = &*sink.shared;
+    let sent = post
+        .client
+        .post(&post.url)
+        .headers(post.headers)
+        .body(post.body)
+        .send();
+    let response = match tokio::time::timeout_at(post.deadline, sent).await {
+        Err(_) => {
+            shared.finding(
+                FindingKind::TimedOut,
+                None,
+                "no response headers within the request timeout",
+            );
+            return;
+        }
+        Ok(Err(e)) => {
+            shared.finding(FindingKind::Connect, None, error_chain(&e));
+            return;
+        }
+        Ok(Ok(response)) => response,
+    };
+    let recorded = record(shared, "POST", &post.url, &response, post.expected_answer);
+    let (status, content_type, index) = (recorded.status, recorded.content_type, recorded.index);
+    on_response(response.headers(), status);
+    let media = essence(content_type.as_deref());
+    let frame = |bytes: Vec<u8>| {
+        on_frame(&bytes);
+        count_frame(shared, index);
+        sink.event(Event::Frame(bytes));
+    };
+    if (300..400).contains(&status) {
+        let location = response
+            .headers()
+            .get("location")
+            .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned())
+            .unwrap_or_default();
+        shared.finding(
+            FindingKind::Redirect,
+            Some(status),
+            format!("redirect to `{location}` not followed: a transport endpoint answers in place"),
+        );
+        return;
+    }
+    if post.flavor == Flavor::Streamable && media.as_deref() == Some("text/event-stream") {
+        let mut answered = false;
+        read_sse(
+            response,
+            post.max_frame,
+            Some(post.deadline),
+            shared,
+            status,
+            |event| {
+                match event.event.as_str() {
+                    "" | "message" => {}
+                    other => shared.finding(
+                        FindingKind::UnexpectedEventType,
+                        Some(status),
+                        format!("SSE event type `{other}` on a POST response stream"),
+                    ),
+                }
+                // An event with an id and empty data primes a reconnect
+                // (2025-11-25 §Sending Messages 6): no message in it.
+                if !event.data.is_empty() {
+                    answered |= is_response(event.data.as_bytes());
+                    frame(event.data.into_bytes());
+                }
+                true
+            },
+        )
+        .await;
+        if post.expected_answer && !answered {
+            shared.finding(
+                FindingKind::NoAnswer,
+                Some(status),
+                "SSE stream ended without a JSON-RPC response",
+            );
+        }
+        return;
+    }
+    let body = match read_bounded(response, post.max_frame, post.deadline).await {
+        Ok(body) => body,
+        Err(e) => {
+            e.report(shared, status, post.max_frame);
+            return;
+        }
+    };
+    let success = (200..300).contains(&status);
+    let json = media.as_deref() == Some("application/json");
+    if !success && !json {
+        shared.finding(
+            FindingKind::ErrorStatus,
+            Some(status),
+            format!(
+                "HTTP {status} with {} body: {}",
+                content_type.as_deref().unwrap_or("an untyped"),
+                snippet(&body)
+            ),
+        );
+        return;
+    }
+    let empty = body.iter().all(u8::is_ascii_whitespace);
+    if empty {
+        if post.expected_answer {
+            shared.finding(
+                FindingKind::NoAnswer,
+                Some(status),
+                format!("HTTP {status} with no body to a request"),
+            );
+        }
+        return;
+    }
+    if post.flavor == Flavor::Streamable && status == 202 {
+        shared.finding(
+            FindingKind::UnexpectedBody,
+            Some(status),
+            format!("202 Accepted must have no body; got {}", snippet(&body)),
+        );
+    }
+    if !json {
+        shared.finding(
+            FindingKind::WrongContentType,
+            Some(status),
+            format!(
+                "a JSON-RPC body sent as {}",
+                content_type.as_deref().unwrap_or("no Content-Type")
+            ),
+        );
+    }
+    if post.flavor == Flavor::JsonRpc {
+        match body.trim_ascii() {
+            b"null" => {
+                shared.finding(
+                    FindingKind::NullBody,
+                    Some(status),
+                    "body `null`: not a JSON-RPC message",
+                );
+                return;
+            }
+            b"[]" => {
+                shared.finding(
+                    FindingKind::EmptyBatchBody,
+                    Some(status),
+                    "body `[]`: JSON-RPC 2.0 §6 sends nothing rather than an empty array",
+                );
+                return;
+            }
+            _ => {}
+        }
+    }
+    frame(body);
+}
+
+/// Whether a frame holds a JSON-RPC response (or a batch with one): an object
+/// with `result` or `error`. A routing guess only; the codec judges the frame.
+fn is_response(frame: &[u8]) -> bool {
+    let is_one = |v: &serde_json::Value| v.get("result").is_some() || v.get("error").is_some();
+    match serde_json::from_slice::<serde_json::Value>(frame) {
+        Ok(serde_json::Value::Array(items)) => items.iter().any(is_one),
+        Ok(value) => is_one(&value),
+        Err(_) => false,
+    }
+}
+
+/// What the transport needs to know of a frame it sends: whether it holds a
+/// request, and its method, `_meta` version and name for the headers.
+#[derive(Debug, Default)]
+pub(crate) struct Outline {
+    pub requests: usize,
+    pub method: Option<String>,
+    pub meta_version: Option<String>,
+    pub name: Option<String>,
+}
+
+impl Outline {
+    /// A routing guess only (the codec judges the frame itself): a frame that
+    /// is not JSON counts as a request, so its answer is waited for.
+    pub fn of(frame: &[u8]) -> Outline {
+        let Ok(value) = serde_json::from_slice::<serde_json::Value>(frame) else {
+            return Outline {
+                requests: 1,
+                ..Outline::default()
+            };
+        };
+        let is_request = |v: &serde_json::Value| {
+            v.get("method").is_some() && v.get("id").is_some() || !v.is_object()
+        };
+        match &value {
+            serde_json::Value::Array(items) => Outline {
+                // An empty array is answered with an error (JSON-RPC 2.0 §7).
+                requests: items
+                    .iter()
+                    .filter(|v| is_request(v))
+                    .count()
+                    .max(usize::from(items.is_empty())),
+                ..Outline::default()
+            },
+            one => {
+                let params = one.get("params");
+                let text =
+                    |v: Option<&serde_json::Value>| v.and_then(|v| v.as_str()).map(str::to_owned);
+                Outline {
+                    requests: usize::from(is_request(one)),
+                    method: text(one.get("method")),
+                    meta_version: text(
+                        params
+                            .and_then(|p| p.get("_meta"))
+                            .and_then(|m| m.get("io.modelcontextprotocol/protocolVersion")),
+                    ),
+                    name: text(params.and_then(|p| p.get("name").or_else(|| p.get("uri")))),
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,283 @@
+//! MCP Streamable HTTP, the client side (2025-03-26 on; 2025-11-25
+//! basic/transports §Streamable HTTP, 2026-07-28 basic/transports/streamable-http).
+
+use std::sync::{Arc, Mutex};
+
+use base64::Engine as _;
+use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
+use reqwest::Client;
+use tokio::time::Instant;
+
+use super::exchange::{lock, FindingKind, HttpFact, HttpFinding, HttpOptions, Queue};
+use super::post::{self, Flavor, Outline, Post};
+use super::ConnectError;
+use crate::transport::{Event, Limits, SendError, Transport};
+
+/// What the client has learnt of the session.
+#[derive(Debug, Default)]
+struct Session {
+    /// `Mcp-Session-Id` from the `initialize` response, sent on every later
+    /// request (2025-11-25 §Session Management 2: clients "MUST include it").
+    id: Option<String>,
+    /// The negotiated revision, sent as `MCP-Protocol-Version` (2025-06-18 on,
+    /// §Protocol Version Header: "MUST include" it "on all subsequent requests").
+    version: Option<String>,
+    /// Whether `version` goes out as the header: a negotiated 2024-11-05 or
+    /// 2025-03-26 predates it; one set by hand always goes.
+    send_version: bool,
+}
+
+/// A peer reached over Streamable HTTP: one POST per frame.
+pub struct StreamableHttpPeer {
+    client: Client,
+    url: String,
+    limits: Limits,
+    options: HttpOptions,
+    session: Arc<Mutex<Session>>,
+    extra: HeaderMap,
+    queue: Queue,
+}
+
+impl StreamableHttpPeer {
+    /// A transport to the MCP endpoint at `url`; nothing is sent yet.
+    pub fn connect(url: &str, limits: Limits) -> Result<Self, ConnectError> {
+        Self::with_options(url, limits, HttpOptions::default())
+    }
+
+    /// [`connect`](Self::connect) with explicit HTTP bounds.
+    pub fn with_options(
+        url: &str,
+        limits: Limits,
+        options: HttpOptions,
+    ) -> Result<Self, ConnectError> {
+        Ok(StreamableHttpPeer {
+            client: client(url, &options)?,
+            url: url.to_owned(),
+            limits,
+            options,
+            session: Arc::default(),
+            extra: HeaderMap::new(),
+            queue: Queue::new(&limits),
+        })
+    }
+
+    /// The session id the server issued, if any.
+    #[must_use]
+    pub fn session_id(&self) -> Option<String> {
+        lock(&self.session).id.clone()
+    }
+
+    /// Replaces the session id sent (`None` sends none): for the checks that a
+    /// server requires it and refuses an unknown one.
+    pub fn set_session_id(&mut self, id: Option<String>) {
+        lock(&self.session).id = id;
+    }
+
+    /// The `MCP-Protocol-Version` sent, learnt from the `initialize` result.
+    #[must_use]
+    pub fn protocol_version(&self) -> Option<String> {
+        lock(&self.session).version.clone()
+    }
+
+    /// Replaces the `MCP-Protocol-Version` sent (`None` sends none).
+    pub fn set_protocol_version(&mut self, version: Option<String>) {
+        let mut session = lock(&self.session);
+        session.send_version = version.is_some();
+        session.version = version;
+    }
+
+    /// Sends `name: value` on every later request, over whatever the transport
+    /// would send (a foreign `Origin`, a wrong `Accept`).
+    pub fn set_header(&mut self, name: HeaderName, value: HeaderValue) {
+        self.extra.insert(name, value);
+    }
+
+    /// Ends the session with DELETE (2025-11-25 §Session Management 5) and
+    /// returns the status; the session id is forgotten on a 2xx.
+    pub async fn delete_session(&mut self) -> Result<u16, String> {
+        let mut request = self
+            .client
+            .delete(&self.url)
+            .headers(self.headers(&Outline::default()));
+        request = request.timeout(self.options.request_timeout);
+        let response = request
+            .send()
+            .await
+            .map_err(|e| super::exchange::error_chain(&e))?;
+        let shared = self.queue.shared();
+        let status = super::exchange::record(shared, "DELETE", &self.url, &response, false).status;
+        if response.status().is_success() {
+            lock(&self.session).id = None;
+        }
+        Ok(status)
+    }
+
+    /// Every HTTP exchange so far.
+    #[must_use]
+    pub fn http_facts(&self) -> Vec<HttpFact> {
+        lock(&self.queue.shared().facts).clone()
+    }
+
+    /// Every HTTP-level problem so far.
+    #[must_use]
+    pub fn http_findings(&self) -> Vec<HttpFinding> {
+        lock(&self.queue.shared().findings).clone()
+    }
+
+    fn headers(&self, outline: &Outline) -> HeaderMap {
+        let mut headers = HeaderMap::new();
+        headers.insert("content-type", HeaderValue::from_static("application/json"));
+        // §Sending Messages 2: "listing both application/json and text/event-stream".
+        headers.insert(
+            "accept",
+            HeaderValue::from_static("application/json, text/event-stream"),
+        );
+        let session = lock(&self.session);
+        if let Some(id) = session
+            .id
+            .as_deref()
+            .and_then(|id| HeaderValue::from_str(id).ok())
+        {
+            headers.insert("mcp-session-id", id);
+        }
+        // 2026-07-28 §Request Metadata: the header "MUST match" the `_meta`
+        // version, so a frame naming one sends that one.
+        let learnt = session.version.as_deref().filter(|_| session.send_version);
+        let version = outline.meta_version.as_deref().or(learnt);
+        if let Some(version) = version.and_then(|v| HeaderValue::from_str(v).ok()) {
+            headers.insert("mcp-protocol-version", version);
+        }
+        if outline.meta_version.is_some() {
+            // 2026-07-28 §Standard Request Headers: `Mcp-Method` on every
+            // request, `Mcp-Name` on tools/call, resources/read, prompts/get.
+            if let Some(method) = outline.method.as_deref() {
+                if let Ok(value) = HeaderValue::from_str(&header_safe(method)) {
+                    headers.insert("mcp-method", value);
+                }
+                let named = matches!(method, "tools/call" | "resources/read" | "prompts/get");
+                if let (true, Some(name)) = (named, outline.name.as_deref()) {
+                    if let Ok(value) = HeaderValue::from_str(&header_safe(name)) {
+                        headers.insert("mcp-name", value);
+                    }
+                }
+            }
+        }
+        drop(session);
+        for (name, value) in &self.extra {
+            headers.insert(name.clone(), value.clone());
+        }
+        headers
+    }
+}
+
+/// 2026-07-28 §Value Encoding: a value that is not plain visible ASCII (or
+/// space/tab inside), or that looks like the sentinel, "MUST use Base64
+/// encoding of the UTF-8 representation" as `=?base64?…?=`.
+#[must_use]
+pub fn header_safe(value: &str) -> String {
+    let visible = value
+        .bytes()
+        .all(|b| matches!(b, 0x21..=0x7e | b' ' | b'\t'));
+    let padded = value.starts_with([' ', '\t']) || value.ends_with([' ', '\t']);
+    let sentinel = value.starts_with("=?base64?") && value.ends_with("?=");
+    let plain = visible && !padded && !sentinel;
+    if plain {
+        value.to_owned()
+    } else {
+        format!(
+            "=?base64?{}?=",
+            base64::engine::general_purpose::STANDARD.encode(value)
+        )
+    }
+}
+
+/// The HTTP client the transports share: no redirects followed, bounded
+/// connects, `http://` only.
+pub(crate) fn client(url: &str, options: &HttpOptions) -> Result<Client, ConnectError> {
+    if !url.starts_with("http://") {
+        return Err(ConnectError::BadUrl(format!(
+            "`{url}`: only http:// is supported (loopback peers; no TLS)"
+        )));
+    }
+    Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .connect_timeout(options.connect_timeout)
+        .build()
+        .map_err(|e| ConnectError::Client(e.to_string()))
+}
+
+impl Transport for StreamableHttpPeer {
+    async fn send(&mut self, frame: &[u8]) -> Result<(), SendError> {
+        let outline = Outline::of(frame);
+        let initialize = outline.method.as_deref() == Some("initialize") && outline.requests == 1;
+        let post = Post {
+            client: self.client.clone(),
+            url: self.url.clone(),
+            headers: self.headers(&outline),
+            body: frame.to_vec(),
+            expected_answer: outline.requests > 0,
+            max_frame: self.limits.max_frame,
+            deadline: Instant::now() + self.options.request_timeout,
+            flavor: Flavor::Streamable,
+        };
+        let sink = self.queue.sink();
+        let shared = Arc::clone(&sink.shared);
+        let session = Arc::clone(&self.session);
+        let learn = Arc::clone(&self.session);
+        let on_response = move |headers: &HeaderMap, status: u16| {
+            let Some(id) = headers.get("mcp-session-id") else {
+                return;
+            };
+            if !id.as_bytes().iter().all(|b| (0x21..=0x7e).contains(b)) {
+                shared.finding(
+                    FindingKind::SessionIdNotVisibleAscii,
+                    Some(status),
+                    format!(
+                        "Mcp-Session-Id {:?}",
+                        String::from_utf8_lossy(id.as_bytes())
+                    ),
+                );
+            }
+            // §Session Management 1: assigned "on the HTTP response containing
+            // the InitializeResult"; one on a later response is recorded in the
+            // facts, not adopted.
+            if initialize && (200..300).contains(&status) {
+                lock(&session).id = Some(String::from_utf8_lossy(id.as_bytes()).into_owned());
+            }
+        };
+        let on_frame: post::OnFrame = Arc::new(move |bytes: &[u8]| {
+            if !initialize {
+                return;
+            }
+            let version = serde_json::from_slice::<serde_json::Value>(bytes)
+                .ok()
+                .and_then(|v| {
+                    v.pointer("/result/protocolVersion")?
+                        .as_str()
+                        .map(str::to_owned)
+                });
+            if let Some(version) = version {
+                let mut session = lock(&learn);
+                // Unknown revisions go out too: the server decides what it supports.
+                session.send_version = version
+                    .parse::<harness::Revision>()
+                    .map_or(true, |r| r >= harness::Revision::Mcp2025_06_18);
+                session.version = Some(version);
+            }
+        });
+        self.queue
+            .spawn(post::run(post, sink, on_response, on_frame));
+        Ok(())
+    }
+
+    async fn recv(&mut self, deadline: Instant) -> Event {
+        self.queue.recv(deadline, false).await
+    }
+
+    fn dropped(&self) -> u64 {
+        self.queue
+            .shared()
+            .dropped
+            .load(std::sync::atomic::Ordering::Relaxed)
+    }
+}
