@@ -121,7 +121,9 @@ impl<W: Write> Sink for Stream<W> {
                 line.push(b'\n');
             }
             Lines::Terminal { colour } => {
-                line.extend_from_slice(terminal::record_lines(&record, colour).as_bytes());
+                if terminal::listed(self.report.command, &record) {
+                    line.extend_from_slice(terminal::record_lines(&record, colour).as_bytes());
+                }
             }
         }
         self.write(&line);

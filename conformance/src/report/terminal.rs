@@ -7,7 +7,7 @@
 use std::fmt::Write as _;
 
 use super::text::{preview, printable_str};
-use super::{rule_id, Place, Record, Report, Subject};
+use super::{rule_id, Command, Place, Record, Report, Subject};
 
 /// How many characters of a frame the view shows.
 const PREVIEW_CHARS: usize = 120;
@@ -23,11 +23,20 @@ pub fn colour_wanted(stdout_is_terminal: bool, no_color: Option<&std::ffi::OsStr
 #[must_use]
 pub fn render(report: &Report, colour: bool) -> String {
     let mut out = String::new();
-    for record in &report.records {
+    for record in report.records.iter().filter(|r| listed(report.command, r)) {
         out.push_str(&record_lines(record, colour));
     }
     out.push_str(&closing(report, colour));
     out
+}
+
+/// Whether the view lists `record`: a rule-by-rule command (`run`, `check`)
+/// makes hundreds of passing checks, so a person sees what did not pass and
+/// the tally counts the rest (JSON lists every record); the per-frame
+/// commands list every frame.
+#[must_use]
+pub fn listed(command: Command, record: &Record) -> bool {
+    !matches!(command, Command::Run | Command::Check) || record.outcome != super::Outcome::Pass
 }
 
 /// One record's lines: the outcome and place, and for one that did not pass
@@ -81,11 +90,17 @@ pub fn record_lines(record: &Record, colour: bool) -> String {
         }
         (None, None) => {}
     }
+    for note in &record.notes {
+        let _ = writeln!(out, "    note: {}", printable_str(note));
+    }
     let subject = match &record.subject {
-        Subject::Frame(bytes) => preview(bytes, PREVIEW_CHARS),
-        Subject::TooLong { len } => format!("({len} bytes, not read)"),
+        Subject::Frame(bytes) if bytes.is_empty() => None,
+        Subject::Frame(bytes) => Some(preview(bytes, PREVIEW_CHARS)),
+        Subject::TooLong { len } => Some(format!("({len} bytes, not read)")),
     };
-    let _ = writeln!(out, "    frame: {subject}");
+    if let Some(subject) = subject {
+        let _ = writeln!(out, "    frame: {subject}");
+    }
     out
 }
 
@@ -101,6 +116,9 @@ pub fn closing(report: &Report, colour: bool) -> String {
     }
     if tally.total() == 0 {
         out.push_str(" nothing to judge");
+    }
+    if matches!(report.command, Command::Run | Command::Check) && tally.count("pass") > 0 {
+        out.push_str(" (passes counted, not listed: --format json lists every check)");
     }
     out.push('\n');
     if let Some(error) = &report.error {

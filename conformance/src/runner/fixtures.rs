@@ -68,6 +68,11 @@ pub struct Allowed {
 /// capabilities say which optional features it offers).
 fn capability(method: &str, revision: Revision) -> Option<&'static str> {
     Some(match method {
+        // 2026-07-28 replaced them with subscriptions/listen: there they are
+        // methods of another revision, whose answer is judged.
+        "resources/subscribe" | "resources/unsubscribe" if revision == Revision::Mcp2026_07_28 => {
+            return None
+        }
         "resources/subscribe" | "resources/unsubscribe" => "resources.subscribe",
         // 2024-11-05 had completion without a capability to declare.
         "completion/complete" if revision == Revision::Mcp2024_11_05 => return None,
