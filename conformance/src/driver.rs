@@ -354,6 +354,17 @@ impl<T: Transport> Driver<T> {
         self.log_omitted
     }
 
+    /// The transport, for what only it knows (an HTTP exchange's facts).
+    #[must_use]
+    pub fn transport(&self) -> &T {
+        &self.transport
+    }
+
+    /// The transport, to change what it sends (a header, a session id).
+    pub fn transport_mut(&mut self) -> &mut T {
+        &mut self.transport
+    }
+
     /// The transport, for shutting it down; the log is returned with it.
     pub fn into_parts(self) -> (T, Vec<WireEvent>) {
         (self.transport, self.log)
