@@ -446,7 +446,14 @@ impl Peers<'_> {
         let facts_before = driver.transport().http_facts().len();
         let findings_before = driver.transport().http_findings().len();
         let expects_answer = !matches!(vector.answer, Some(Answer::Nothing) | None);
-        let report = driver.probe(&vector.frame, expects_answer).await;
+        // Over Streamable HTTP a handshake frame may open no session (it is
+        // refused), and then no ping can follow it: the end of its own
+        // exchange is the answer.
+        let liveness =
+            !(matches!(driver.transport(), Wire::Streamable(_)) && plan::is_opening(vector));
+        let report = driver
+            .probe_with(&vector.frame, expects_answer, liveness)
+            .await;
         let mut frames: Vec<Vec<u8>> = report
             .frames
             .iter()
