@@ -108,6 +108,39 @@ pub fn refused_notification(
     })
 }
 
+/// When a 2026-07-28 request whose body lacks the `_meta` protocol version
+/// was refused as a header mismatch over Streamable HTTP: the note saying so.
+///
+/// Over HTTP the client MUST send `MCP-Protocol-Version` on every POST, and
+/// "The header value MUST match the `io.modelcontextprotocol/protocolVersion`
+/// field carried in the request body's `_meta`. If the values do not match,
+/// the server MUST reject the request with `400 Bad Request` and a
+/// `HeaderMismatch` JSON-RPC error" (2026-07-28 basic/transports/
+/// streamable-http §Protocol Version Header). A body without the field does
+/// not match the header, so -32020 is the answer there where stdio's is
+/// -32602; any other error code still fails.
+#[must_use]
+pub fn header_mismatch_answer(
+    wire: &Wire,
+    revision: Revision,
+    expects_error: bool,
+    frames: &[Vec<u8>],
+) -> Option<String> {
+    if revision != Revision::Mcp2026_07_28 || !expects_error || !matches!(wire, Wire::Streamable(_))
+    {
+        return None;
+    }
+    let all_mismatch = !frames.is_empty()
+        && frames.iter().all(|bytes| {
+            serde_json::from_slice::<serde_json::Value>(bytes).is_ok_and(|v| {
+                v.pointer("/error/code").and_then(serde_json::Value::as_i64) == Some(-32020)
+            })
+        });
+    all_mismatch.then(|| {
+        "over Streamable HTTP the MCP-Protocol-Version header does not match a body without `_meta` protocol version: 400 with -32020 HeaderMismatch is the answer the transport requires (MCP 2026-07-28 basic/transports/streamable-http §Protocol Version Header, MUST); over stdio -32602 is".to_owned()
+    })
+}
+
 /// A foreign origin: what a DNS-rebinding page would send.
 const FOREIGN_ORIGIN: &str = "http://wirecheck-foreign-origin.invalid";
 /// A protocol version no server supports.
@@ -407,7 +440,7 @@ impl Judge {
             return;
         };
         streamable(&mut driver).set_session_id(None);
-        match ping_status(&mut driver, config).await {
+        match ping_status(&mut driver, revision, config).await {
             Ok(400) => self.verdict(RuleId::McpHttpSessionRequired400, Vec::new(), Vec::new()),
             Ok(status) => self.verdict(
                 RuleId::McpHttpSessionRequired400,
@@ -427,7 +460,7 @@ impl Judge {
             ),
             Ok(status) if (200..300).contains(&status) => {
                 streamable(&mut driver).set_session_id(Some(id));
-                match ping_status(&mut driver, config).await {
+                match ping_status(&mut driver, revision, config).await {
                     Ok(404) => self.verdict(RuleId::McpHttpSessionTerminated404, Vec::new(), Vec::new()),
                     Ok(status) => self.verdict(
                         RuleId::McpHttpSessionTerminated404,
@@ -453,11 +486,17 @@ impl Judge {
             Err(why) => return self.not_observed(rule, why),
         };
         streamable(&mut driver).set_protocol_version(Some(BOGUS_VERSION.into()));
-        match ping_status(&mut driver, config).await {
+        // 2026-07-28 requests carry their version in `_meta`, and the
+        // transport derives the header from it: set it over that too.
+        streamable(&mut driver).set_header(
+            HeaderName::from_static("mcp-protocol-version"),
+            HeaderValue::from_static(BOGUS_VERSION),
+        );
+        match ping_status(&mut driver, revision, config).await {
             Ok(400) => self.verdict(rule, Vec::new(), Vec::new()),
             Ok(status) => self.verdict(
                 rule,
-                vec![format!("a ping with `MCP-Protocol-Version: {BOGUS_VERSION}` was answered {status}, not 400")],
+                vec![format!("a request with `MCP-Protocol-Version: {BOGUS_VERSION}` was answered {status}, not 400")],
                 Vec::new(),
             ),
             Err(why) => self.not_observed(rule, why),
@@ -558,12 +597,20 @@ async fn handshaken(
 }
 
 /// The status of a `ping` sent on `driver`'s session as it stands.
-async fn ping_status(driver: &mut Driver<Wire>, config: &Config) -> Probe {
+async fn ping_status(driver: &mut Driver<Wire>, revision: Revision, config: &Config) -> Probe {
     let before = driver.transport().http_facts().len();
+    // A 2026-07-28 server may route by method before it checks the version,
+    // and `ping` is not among its methods (a 404 -32601 would hide the
+    // check); `server/discover` is.
+    let method = if revision == Revision::Mcp2026_07_28 {
+        "server/discover"
+    } else {
+        "ping"
+    };
     // Whether it is answered does not matter here: the status does.
     let _ = driver
         .request(
-            "ping",
+            method,
             None,
             config.driver.answer_timeout.min(Duration::from_secs(5)),
         )

@@ -479,10 +479,19 @@ impl Peers<'_> {
         let observed = if frames.is_empty() {
             Observed::Silence(silence)
         } else {
-            Observed::Frames(frames)
+            Observed::Frames(frames.clone())
         };
         let judgement = judge::reply_with(vector, &observed, self.config.strictness);
         let mut outcome = judgement.outcome.clone();
+        let mismatch = if outcome == Outcome::Fail {
+            let expects_error = matches!(vector.answer, Some(Answer::Error { .. }));
+            http_judge::header_mismatch_answer(driver.transport(), revision, expects_error, &frames)
+        } else {
+            None
+        };
+        if mismatch.is_some() {
+            outcome = Outcome::Pass;
+        }
         if report.transport_dropped > 0 && matches!(observed, Observed::Silence(_)) {
             // The queue overflowed: the answer may be among what was dropped.
             outcome = Outcome::NotObserved {
@@ -495,7 +504,11 @@ impl Peers<'_> {
         let wire = wire_since(&driver, before);
         let transport = self.config.peer.transport();
         let mut record = vector_record(vector, revision, outcome, transport);
-        record.violations = Some(judgement.violations().cloned().collect());
+        record.violations = Some(if mismatch.is_some() {
+            Vec::new()
+        } else {
+            judgement.violations().cloned().collect()
+        });
         record.notes = judgement
             .mismatches
             .iter()
@@ -503,6 +516,7 @@ impl Peers<'_> {
             .cloned()
             .collect();
         record.notes.extend(refusal);
+        record.notes.extend(mismatch);
         let findings = driver.transport().http_findings();
         record.notes.extend(
             findings
