@@ -141,6 +141,41 @@ pub fn header_mismatch_answer(
     })
 }
 
+/// Why a failed 2026-07-28 handshake over Streamable HTTP is a legacy server
+/// declining the revision, not a broken one: its first POST was answered 400
+/// (or 404, 405) with a body holding no modern MCP error. "On `400 Bad
+/// Request`, the client SHOULD inspect the response body before falling back
+/// […] If the body is empty or is not a recognized modern JSON-RPC error, fall
+/// back to `initialize`" (2026-07-28 basic/transports/streamable-http
+/// §Backward Compatibility): the revision is then not applicable.
+#[must_use]
+pub fn legacy_refusal(wire: &Wire, revision: Revision, answers: &[Vec<u8>]) -> Option<String> {
+    if revision != Revision::Mcp2026_07_28 || !matches!(wire, Wire::Streamable(_)) {
+        return None;
+    }
+    let facts = wire.http_facts();
+    let first = facts
+        .iter()
+        .find(|f| f.method == "POST" && f.expected_answer)?;
+    if !matches!(first.status, 400 | 404 | 405) {
+        return None;
+    }
+    // -32020 to -32099: the codes 2026-07-28 reserves for the MCP specification.
+    let modern = answers.iter().any(|bytes| {
+        serde_json::from_slice::<serde_json::Value>(bytes).is_ok_and(|v| {
+            v.pointer("/error/code")
+                .and_then(serde_json::Value::as_i64)
+                .is_some_and(|c| (-32099..=-32020).contains(&c))
+        })
+    });
+    (!modern).then(|| {
+        format!(
+            "the server answered server/discover with HTTP {} and no modern MCP error: a legacy server, which a client falls back from (MCP 2026-07-28 basic/transports/streamable-http §Backward Compatibility)",
+            first.status
+        )
+    })
+}
+
 /// A foreign origin: what a DNS-rebinding page would send.
 const FOREIGN_ORIGIN: &str = "http://wirecheck-foreign-origin.invalid";
 /// A protocol version no server supports.

@@ -754,7 +754,24 @@ impl Runner<'_, '_, '_> {
         driver: &Driver<Wire>,
         e: &HandshakeError,
     ) -> Option<Accepted> {
+        let answers: Vec<Vec<u8>> = driver
+            .log()
+            .iter()
+            .filter(|e| e.from == Side::Server)
+            .filter_map(|e| match &e.kind {
+                WireKind::Frame(bytes) => Some(bytes.clone()),
+                _ => None,
+            })
+            .collect();
+        let legacy = http_judge::legacy_refusal(driver.transport(), revision, &answers);
         let (outcome, accepted, subject) = match e {
+            _ if legacy.is_some() => (
+                Outcome::NotApplicable {
+                    why: legacy.unwrap_or_default(),
+                },
+                Some(Accepted::No),
+                answers.concat(),
+            ),
             HandshakeError::Refused { answer, why } => (
                 Outcome::NotApplicable {
                     why: format!("the peer declined {revision}: {why}"),
