@@ -764,22 +764,20 @@ impl Runner<'_, '_, '_> {
             })
             .collect();
         let legacy = http_judge::legacy_refusal(driver.transport(), revision, &answers);
-        let (outcome, accepted, subject) = match e {
-            _ if legacy.is_some() => (
-                Outcome::NotApplicable {
-                    why: legacy.unwrap_or_default(),
-                },
+        let (outcome, accepted, subject) = match (legacy, e) {
+            (Some(why), _) => (
+                Outcome::NotApplicable { why },
                 Some(Accepted::No),
                 answers.concat(),
             ),
-            HandshakeError::Refused { answer, why } => (
+            (None, HandshakeError::Refused { answer, why }) => (
                 Outcome::NotApplicable {
                     why: format!("the peer declined {revision}: {why}"),
                 },
                 Some(Accepted::No),
                 answer.clone(),
             ),
-            other => (Outcome::Fail, None, other.to_string().into_bytes()),
+            (None, other) => (Outcome::Fail, None, other.to_string().into_bytes()),
         };
         let transport = self.config.peer.transport();
         let mut record = negotiation_record(revision, outcome, subject, RULE_HANDSHAKE, transport);
