@@ -354,6 +354,17 @@ impl<T: Transport> Driver<T> {
         self.log_omitted
     }
 
+    /// The transport, for what only it knows (an HTTP exchange's facts).
+    #[must_use]
+    pub fn transport(&self) -> &T {
+        &self.transport
+    }
+
+    /// The transport, to change what it sends (a header, a session id).
+    pub fn transport_mut(&mut self) -> &mut T {
+        &mut self.transport
+    }
+
     /// The transport, for shutting it down; the log is returned with it.
     pub fn into_parts(self) -> (T, Vec<WireEvent>) {
         (self.transport, self.log)
@@ -569,6 +580,20 @@ impl<T: Transport> Driver<T> {
     /// everything received until the liveness answer plus
     /// [`DriverConfig::grace`], classified against the probe's ids.
     pub async fn probe(&mut self, frame: &[u8], expects_answer: bool) -> ProbeReport {
+        self.probe_with(frame, expects_answer, true).await
+    }
+
+    /// [`probe`](Self::probe), with the liveness request left out when
+    /// `liveness` is false: for a transport that knows when an exchange is
+    /// over (Streamable HTTP answers each POST in its own response), where a
+    /// liveness request would need a session the probe's frame may not have
+    /// opened. The peer then counts as live once every exchange has ended.
+    pub async fn probe_with(
+        &mut self,
+        frame: &[u8],
+        expects_answer: bool,
+        liveness: bool,
+    ) -> ProbeReport {
         let probe_ids = request_ids(frame);
         let reused_ids = probe_ids
             .iter()
@@ -595,8 +620,8 @@ impl<T: Transport> Driver<T> {
             self.with_meta(None),
         );
         let sent = match self.send_logged(frame).await {
-            Ok(()) => self.send_logged(&ping).await,
-            Err(e) => Err(e),
+            Ok(()) if liveness => self.send_logged(&ping).await,
+            other => other,
         };
         if let Err(e) = sent {
             // Whatever the peer said before it stopped reading still counts.
@@ -619,6 +644,14 @@ impl<T: Transport> Driver<T> {
                             status: status.map(|s| s.to_string()),
                             leaky,
                         };
+                    }
+                    break;
+                }
+                // Without a liveness request, the end of the exchanges is the
+                // answer: a transport that knows it says so before the deadline.
+                Event::TimedOut if !liveness && Instant::now() < deadline => {
+                    if !matches!(report.live, Live::SendFailed(_)) {
+                        report.live = Live::Answered(ping_sent.elapsed());
                     }
                     break;
                 }

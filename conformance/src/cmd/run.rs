@@ -1,4 +1,4 @@
-//! `wirecheck run`: the golden vectors against a live peer over stdio.
+//! `wirecheck run`: the golden vectors against a live peer over stdio or HTTP.
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -10,14 +10,20 @@ use crate::baseline::Baseline;
 use crate::driver::{DriverConfig, Liveness};
 use crate::judge::Strictness;
 use crate::report::{Command, Place, Record, Report, Subject};
-use crate::runner::{self, fixtures::Allowed, Config, Peer, Revisions};
+use crate::runner::{self, fixtures::Allowed, Config, HttpKind, Peer, Revisions};
 use crate::transport::stdio::PeerCommand;
 use crate::transport::Limits;
 use crate::vectors;
 
-/// Play the golden vectors against a live server over stdio.
+/// Play the golden vectors against a live server over stdio or HTTP.
 ///
-/// With no `--stdio`, starts the reference peer (`wirecheck serve`). Every
+/// With neither `--stdio` nor `--http`, starts the reference peer (`wirecheck
+/// serve`) over stdio; `--reference-http` starts it over HTTP instead.
+/// `--http URL` reaches a server already listening: Streamable HTTP for MCP
+/// (the MCP endpoint), `--transport sse` for the 2024-11-05 HTTP+SSE
+/// transport (the SSE stream's URL), JSON-RPC over HTTP with `--profile
+/// jsonrpc-2.0`. Over HTTP the transport's own rules are judged too
+/// (`run/<revision>/http/*` records). Every
 /// vector a server receives under the revision is sent inside a live session
 /// and the answer judged; a peer is never failed for lacking a tool, prompt
 /// or resource it did not list, and no tool is called unless allowed.
@@ -31,8 +37,22 @@ use crate::vectors;
 pub struct Args {
     /// The server to run, as one shell-like line (`"node server.js --stdio"`);
     /// no shell runs it. Default: this binary's own `serve`.
-    #[arg(long, value_name = "CMD ARGS…")]
+    #[arg(long, value_name = "CMD ARGS…", conflicts_with_all = ["http", "reference_http"])]
     stdio: Option<String>,
+    /// The server's HTTP endpoint (`http://127.0.0.1:3001/mcp`); loopback or
+    /// any host, plain `http://` only.
+    // Boxed, like `--transport` parsed to a byte: `run::Args` stays within
+    // clippy's bound on the size gap between `Command` variants.
+    #[arg(long, value_name = "URL", conflicts_with = "reference_http", value_parser = boxed)]
+    http: Option<Box<str>>,
+    /// Start the reference peer over HTTP (`serve --http 127.0.0.1:0`, one
+    /// per revision) and run over it.
+    #[arg(long)]
+    reference_http: bool,
+    /// `streamable-http`, `sse` or `jsonrpc-http`; default `streamable-http`
+    /// for MCP, `jsonrpc-http` under `--profile jsonrpc-2.0`.
+    #[arg(long, value_name = "T", value_parser = str::parse::<HttpKind>)]
+    transport: Option<HttpKind>,
     /// A revision (`2025-06-18`), `auto` (what the peer answers) or `all`
     /// (every revision the peer accepts; a declined one is not applicable).
     #[arg(long, default_value = "all", value_name = "R|auto|all")]
@@ -83,6 +103,10 @@ impl Args {
     pub fn out(&self) -> Option<&PathBuf> {
         self.out.as_ref()
     }
+}
+
+fn boxed(s: &str) -> Result<Box<str>, std::convert::Infallible> {
+    Ok(s.into())
 }
 
 /// `5s`, `50ms`, `1.5s`, `2m`.
@@ -147,18 +171,42 @@ fn prepare(args: &Args) -> Result<(Config, Vec<vectors::Vector>), String> {
                 })?,
         ),
     };
-    let peer_choice = if args.stdio.is_some() {
+    let peer_choice = if args.stdio.is_some() || args.http.is_some() {
         PeerChoice::Command
     } else {
         PeerChoice::Reference
     };
-    let peer = match &args.stdio {
-        Some(line) => Peer::Command(PeerCommand::parse(line).map_err(|e| e.to_string())?),
-        None => Peer::Reference {
-            program: std::env::current_exe()
-                .map_err(|e| format!("cannot find this binary to start `serve`: {e}"))?
-                .into_os_string(),
+    let kind: HttpKind = match args.transport {
+        Some(kind) => kind,
+        None if jsonrpc => HttpKind::JsonRpc,
+        None => HttpKind::Streamable,
+    };
+    if jsonrpc != (kind == HttpKind::JsonRpc) && (args.http.is_some() || args.reference_http) {
+        return Err(format!(
+            "--transport {} {} --profile jsonrpc-2.0",
+            kind.name(),
+            if jsonrpc { "does not carry" } else { "needs" }
+        ));
+    }
+    if args.transport.is_some() && args.http.is_none() && !args.reference_http {
+        return Err("--transport needs --http URL or --reference-http".into());
+    }
+    let this = || {
+        std::env::current_exe()
+            .map(std::path::PathBuf::into_os_string)
+            .map_err(|e| format!("cannot find this binary to start `serve`: {e}"))
+    };
+    let peer = match (&args.stdio, &args.http) {
+        (Some(line), _) => Peer::Command(PeerCommand::parse(line).map_err(|e| e.to_string())?),
+        (None, Some(url)) => Peer::Http {
+            url: url.to_string(),
+            kind,
         },
+        (None, None) if args.reference_http => Peer::ReferenceHttp {
+            program: this()?,
+            kind,
+        },
+        (None, None) => Peer::Reference { program: this()? },
     };
     let (vectors, errors) = match &args.vectors {
         Some(dir) => vectors::load_all(dir),

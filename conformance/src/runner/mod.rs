@@ -11,9 +11,13 @@
 //! revision, is a [`RunError`] (exit 2).
 
 pub mod fixtures;
+pub mod http_judge;
 pub mod plan;
+pub mod reference;
+pub mod wire;
 
 use std::collections::BTreeMap;
+use std::sync::Mutex;
 use std::time::Duration;
 
 use futures::StreamExt as _;
@@ -24,10 +28,13 @@ use serde_json::Value;
 use crate::driver::{Class, Driver, DriverConfig, Handshake, HandshakeError, Live, Side, WireKind};
 use crate::judge::{self, Observed, Silence, Strictness};
 use crate::report::{Check, Place, Record, Subject, WireEvent};
+use crate::transport::http::{JsonRpcHttpPeer, SsePeer, StreamableHttpPeer};
 use crate::transport::stdio::{PeerCommand, StdioPeer};
 use crate::transport::Limits;
 use crate::vectors::{Answer, Vector};
 use fixtures::{Allowed, Catalogue};
+use http_judge::Trace;
+pub use wire::{HttpKind, Wire};
 
 /// Which revisions a run plays.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -75,14 +82,32 @@ pub enum Peer {
         /// This program.
         program: std::ffi::OsString,
     },
+    /// A server already listening (`--http URL`), one HTTP session (or SSE
+    /// stream) per runner session.
+    Http {
+        /// The endpoint: the MCP endpoint, the SSE stream, or the JSON-RPC URL.
+        url: String,
+        /// Which HTTP transport it speaks.
+        kind: HttpKind,
+    },
+    /// The reference peer over HTTP (`--reference-http`): `serve --http
+    /// 127.0.0.1:0` started once per revision, as [`Peer::Reference`] is.
+    ReferenceHttp {
+        /// This program.
+        program: std::ffi::OsString,
+        /// Which of its HTTP transports to drive.
+        kind: HttpKind,
+    },
 }
 
 impl Peer {
-    /// What to run for a session under `revision` (`None`: any, negotiated).
+    /// What to run for a session under `revision` (`None`: any, negotiated);
+    /// `None` for a peer reached over HTTP, which is not a process per session.
     #[must_use]
-    pub fn command(&self, revision: Option<Revision>) -> PeerCommand {
-        match self {
+    pub fn command(&self, revision: Option<Revision>) -> Option<PeerCommand> {
+        Some(match self {
             Peer::Command(c) => c.clone(),
+            Peer::Http { .. } | Peer::ReferenceHttp { .. } => return None,
             Peer::Reference { program } => {
                 let mut args = vec!["serve".into()];
                 match revision {
@@ -97,6 +122,15 @@ impl Peer {
                     args,
                 }
             }
+        })
+    }
+
+    /// The `transport` every record of the run names.
+    #[must_use]
+    pub fn transport(&self) -> &'static str {
+        match self {
+            Peer::Command(_) | Peer::Reference { .. } => "stdio",
+            Peer::Http { kind, .. } | Peer::ReferenceHttp { kind, .. } => kind.name(),
         }
     }
 }
@@ -127,7 +161,6 @@ const SESSIONS_AT_ONCE: usize = 4;
 /// Called after each check: how many are done of how many planned, and which.
 pub type Progress<'a> = dyn FnMut(usize, usize, &str) + 'a;
 
-const TRANSPORT: &str = "stdio";
 // The runner's own checks name rules of the one catalogue.
 const RULE_NEGOTIATION: RuleId = RuleId::McpLifecycleVersionServer;
 const RULE_HANDSHAKE: RuleId = RuleId::McpLifecycleServerResponds;
@@ -224,7 +257,7 @@ struct Runner<'c, 'p, 'q> {
 
 /// A live session and what its handshake said.
 struct Session {
-    driver: Driver<StdioPeer>,
+    driver: Driver<Wire>,
     handshake: Option<Handshake>,
 }
 
@@ -233,13 +266,41 @@ struct Session {
 #[derive(Clone, Copy)]
 struct Peers<'c> {
     config: &'c Config,
+    /// The HTTP endpoint, for a peer reached over HTTP.
+    url: Option<&'c str>,
+    /// What each closed HTTP connection saw, for the transport judge.
+    traces: &'c Mutex<Vec<Trace>>,
+}
+
+/// Where a revision's sessions connect: the HTTP URL, and the reference
+/// server behind it when the runner started one (kept alive by holding it).
+struct Endpoint {
+    url: Option<String>,
+    _server: Option<reference::Server>,
 }
 
 impl Runner<'_, '_, '_> {
-    fn peers(&self) -> Peers<'_> {
-        Peers {
-            config: self.config,
-        }
+    /// The endpoint for sessions under `revision` (`None`: negotiated).
+    async fn endpoint(&self, revision: Option<Revision>) -> Result<Endpoint, RunError> {
+        Ok(match &self.config.peer {
+            Peer::Command(_) | Peer::Reference { .. } => Endpoint {
+                url: None,
+                _server: None,
+            },
+            Peer::Http { url, .. } => Endpoint {
+                url: Some(url.clone()),
+                _server: None,
+            },
+            Peer::ReferenceHttp { program, kind } => {
+                let server = reference::start(program, revision)
+                    .await
+                    .map_err(RunError::Start)?;
+                Endpoint {
+                    url: Some(format!("{}{}", server.base, kind.reference_path())),
+                    _server: Some(server),
+                }
+            }
+        })
     }
 
     fn tick(&mut self, what: &str) {
@@ -255,15 +316,39 @@ impl Runner<'_, '_, '_> {
 }
 
 impl Peers<'_> {
-    fn spawn(&self, revision: Option<Revision>) -> Result<Driver<StdioPeer>, RunError> {
-        let peer = StdioPeer::spawn(&self.config.peer.command(revision), self.config.limits)
-            .map_err(|e| RunError::Start(e.to_string()))?;
-        Ok(Driver::new(peer, self.config.driver.clone()))
+    /// A fresh connection: a process over stdio, a new HTTP session, or a new
+    /// HTTP+SSE stream.
+    async fn spawn(&self, revision: Option<Revision>) -> Result<Driver<Wire>, RunError> {
+        let limits = self.config.limits;
+        let start = |e: &dyn std::fmt::Display| RunError::Start(e.to_string());
+        let wire = match (&self.config.peer, self.url) {
+            (Peer::Http { kind, .. } | Peer::ReferenceHttp { kind, .. }, Some(url)) => match kind {
+                HttpKind::Streamable => Wire::Streamable(
+                    StreamableHttpPeer::connect(url, limits).map_err(|e| start(&e))?,
+                ),
+                HttpKind::Sse => {
+                    Wire::Sse(SsePeer::connect(url, limits).await.map_err(|e| start(&e))?)
+                }
+                HttpKind::JsonRpc => {
+                    Wire::JsonRpc(JsonRpcHttpPeer::connect(url, limits).map_err(|e| start(&e))?)
+                }
+            },
+            (peer, _) => {
+                let command = peer
+                    .command(revision)
+                    .ok_or_else(|| RunError::Start("an HTTP peer without a URL".into()))?;
+                Wire::Stdio(StdioPeer::spawn(&command, limits).map_err(|e| start(&e))?)
+            }
+        };
+        Ok(Driver::new(wire, self.config.driver.clone()))
     }
 
-    async fn close(&self, driver: Driver<StdioPeer>) {
-        let (peer, _) = driver.into_parts();
-        peer.shutdown(self.config.shutdown_grace).await;
+    /// Ends a connection, keeping what HTTP showed for the transport judge.
+    async fn close(&self, driver: Driver<Wire>) {
+        let (wire, _) = driver.into_parts();
+        let mut trace = Trace::of(&wire);
+        trace.delete_status = wire.close(self.config.shutdown_grace).await;
+        http_judge::lock(self.traces).push(trace);
     }
 
     /// A fresh process with its handshake under `revision` done, or why the
@@ -272,8 +357,8 @@ impl Peers<'_> {
         &self,
         revision: Revision,
         serving: Option<Revision>,
-    ) -> Result<Result<Session, (Driver<StdioPeer>, HandshakeError)>, RunError> {
-        let mut driver = self.spawn(serving)?;
+    ) -> Result<Result<Session, (Driver<Wire>, HandshakeError)>, RunError> {
+        let mut driver = self.spawn(serving).await?;
         if !revision.is_mcp() {
             return Ok(Ok(Session {
                 driver,
@@ -297,13 +382,13 @@ impl Peers<'_> {
         revision: Revision,
         session: plan::Session,
         playable: &[&Vector],
-        reuse: Option<Driver<StdioPeer>>,
+        reuse: Option<Driver<Wire>>,
     ) -> Result<Vec<Record>, RunError> {
         let mut records = Vec::new();
         let vectors: Vec<&Vector> = session.vectors.iter().map(|i| playable[*i]).collect();
         if session.opening {
             // The vector's own frame opens the session: no handshake first.
-            let driver = self.spawn(Some(revision))?;
+            let driver = self.spawn(Some(revision)).await?;
             if let Some(d) = self.play(driver, vectors[0], revision, &mut records).await {
                 self.close(d).await;
             }
@@ -321,6 +406,7 @@ impl Peers<'_> {
                     Outcome::NotObserved {
                         why: "the peer could not be restarted after it failed".into(),
                     },
+                    self.config.peer.transport(),
                 ));
                 continue;
             };
@@ -336,7 +422,7 @@ impl Peers<'_> {
     }
 
     /// A fresh process after a crash, or `None` when its handshake fails.
-    async fn reopen(&self, revision: Revision) -> Result<Option<Driver<StdioPeer>>, RunError> {
+    async fn reopen(&self, revision: Revision) -> Result<Option<Driver<Wire>>, RunError> {
         Ok(match self.open(revision, Some(revision)).await? {
             Ok(s) => Some(s.driver),
             Err((driver, _)) => {
@@ -351,15 +437,24 @@ impl Peers<'_> {
     /// (then the failure is recorded too, and the process ended).
     async fn play(
         &self,
-        mut driver: Driver<StdioPeer>,
+        mut driver: Driver<Wire>,
         vector: &Vector,
         revision: Revision,
         records: &mut Vec<Record>,
-    ) -> Option<Driver<StdioPeer>> {
+    ) -> Option<Driver<Wire>> {
         let before = driver.log().len();
+        let facts_before = driver.transport().http_facts().len();
+        let findings_before = driver.transport().http_findings().len();
         let expects_answer = !matches!(vector.answer, Some(Answer::Nothing) | None);
-        let report = driver.probe(&vector.frame, expects_answer).await;
-        let frames: Vec<Vec<u8>> = report
+        // Over Streamable HTTP a handshake frame may open no session (it is
+        // refused), and then no ping can follow it: the end of its own
+        // exchange is the answer.
+        let liveness =
+            !(matches!(driver.transport(), Wire::Streamable(_)) && plan::is_opening(vector));
+        let report = driver
+            .probe_with(&vector.frame, expects_answer, liveness)
+            .await;
+        let mut frames: Vec<Vec<u8>> = report
             .frames
             .iter()
             .filter(|r| !matches!(r.class, Class::LivenessAnswer | Class::TooLong(_)))
@@ -369,13 +464,34 @@ impl Peers<'_> {
             Live::Closed { .. } | Live::SendFailed(_) => Silence::PeerClosed,
             Live::Answered(_) | Live::Unresponsive => Silence::TimedOut,
         };
+        let facts = driver.transport().http_facts();
+        let refusal = http_judge::refused_notification(
+            driver.transport(),
+            facts.get(facts_before..).unwrap_or_default(),
+            &frames,
+            expects_answer,
+            revision,
+        );
+        if refusal.is_some() {
+            // The refusal's body is HTTP's answer, not a JSON-RPC reply.
+            frames.clear();
+        }
         let observed = if frames.is_empty() {
             Observed::Silence(silence)
         } else {
-            Observed::Frames(frames)
+            Observed::Frames(frames.clone())
         };
         let judgement = judge::reply_with(vector, &observed, self.config.strictness);
         let mut outcome = judgement.outcome.clone();
+        let mismatch = if outcome == Outcome::Fail {
+            let expects_error = matches!(vector.answer, Some(Answer::Error { .. }));
+            http_judge::header_mismatch_answer(driver.transport(), revision, expects_error, &frames)
+        } else {
+            None
+        };
+        if mismatch.is_some() {
+            outcome = Outcome::Pass;
+        }
         if report.transport_dropped > 0 && matches!(observed, Observed::Silence(_)) {
             // The queue overflowed: the answer may be among what was dropped.
             outcome = Outcome::NotObserved {
@@ -386,14 +502,29 @@ impl Peers<'_> {
             };
         }
         let wire = wire_since(&driver, before);
-        let mut record = vector_record(vector, revision, outcome);
-        record.violations = Some(judgement.violations().cloned().collect());
+        let transport = self.config.peer.transport();
+        let mut record = vector_record(vector, revision, outcome, transport);
+        record.violations = Some(if mismatch.is_some() {
+            Vec::new()
+        } else {
+            judgement.violations().cloned().collect()
+        });
         record.notes = judgement
             .mismatches
             .iter()
             .chain(&judgement.notes)
             .cloned()
             .collect();
+        record.notes.extend(refusal);
+        record.notes.extend(mismatch);
+        let findings = driver.transport().http_findings();
+        record.notes.extend(
+            findings
+                .get(findings_before..)
+                .unwrap_or_default()
+                .iter()
+                .map(http_judge::describe),
+        );
         record.wire = wire.clone();
         records.push(record);
 
@@ -403,7 +534,7 @@ impl Peers<'_> {
         // answering the ping breaks a MUST (basic/utilities/ping).
         let failure = match &report.live {
             Live::Answered(_) => return Some(driver),
-            Live::Closed { status, leaky } => (
+            Live::Closed { status, leaky } if transport == "stdio" => (
                 None,
                 Level::May,
                 Outcome::Warning,
@@ -414,6 +545,15 @@ impl Peers<'_> {
                     if *leaky { ", a child holding stdout" } else { "" }
                 ),
             ),
+            // Over HTTP only the HTTP+SSE stream can end; the server may
+            // close it too (its session ends), so this is a warning as well.
+            Live::Closed { .. } => (
+                None,
+                Level::May,
+                Outcome::Warning,
+                "MCP 2024-11-05 basic/transports §HTTP with SSE: the server's SSE stream carries every answer",
+                "the server ended the SSE stream after this frame; a fresh stream runs the rest".to_owned(),
+            ),
             Live::Unresponsive | Live::SendFailed(_) => (
                 Some(RULE_UNRESPONSIVE),
                 Level::Must,
@@ -422,17 +562,15 @@ impl Peers<'_> {
                 "the peer stopped answering the liveness ping after this frame; a fresh process runs the rest".to_owned(),
             ),
         };
-        let (peer, _) = driver.into_parts();
-        let (stderr, _) = peer.stderr();
-        peer.shutdown(self.config.shutdown_grace).await;
+        let tail = driver.transport().stderr_tail();
+        self.close(driver).await;
         let (rule, level, outcome, spec, mut message) = failure;
-        if !stderr.is_empty() {
-            let tail = &stderr[stderr.len().saturating_sub(400)..];
+        if !tail.is_empty() {
             message.push_str("; stderr ends: ");
-            message.push_str(&String::from_utf8_lossy(tail));
+            message.push_str(&String::from_utf8_lossy(&tail));
         }
         let mut crash = Record::new(
-            place(vector, revision),
+            place(vector, revision, transport),
             Subject::Frame(vector.frame.clone()),
             outcome,
         );
@@ -465,8 +603,15 @@ impl Runner<'_, '_, '_> {
     /// `initialize` revision, or 2026-07-28 when it only speaks `server/discover`.
     async fn auto(&mut self) -> Result<Revision, RunError> {
         let mut why = String::new();
+        let endpoint = self.endpoint(None).await?;
+        let traces = Mutex::new(Vec::new());
+        let peers = Peers {
+            config: self.config,
+            url: endpoint.url.as_deref(),
+            traces: &traces,
+        };
         for ask in [Revision::Mcp2025_11_25, Revision::Mcp2026_07_28] {
-            let (driver, answer) = match self.peers().open(ask, None).await? {
+            let (driver, answer) = match peers.open(ask, None).await? {
                 Ok(s) => {
                     let v = s.handshake.as_ref().and_then(|h| {
                         if h.method == "initialize" {
@@ -484,7 +629,7 @@ impl Runner<'_, '_, '_> {
                     (driver, None)
                 }
             };
-            self.peers().close(driver).await;
+            peers.close(driver).await;
             if let Some(r) = answer
                 .and_then(|v| v.parse::<Revision>().ok())
                 .filter(|r| r.is_mcp())
@@ -501,11 +646,18 @@ impl Runner<'_, '_, '_> {
         revision: Revision,
         probes: &[&Vector],
     ) -> Result<Accepted, RunError> {
-        let first = match self.peers().open(revision, Some(revision)).await? {
+        let endpoint = self.endpoint(Some(revision)).await?;
+        let traces = Mutex::new(Vec::new());
+        let peers = Peers {
+            config: self.config,
+            url: endpoint.url.as_deref(),
+            traces: &traces,
+        };
+        let first = match peers.open(revision, Some(revision)).await? {
             Ok(session) => session,
             Err((driver, e)) => {
                 let accepted = self.handshake_failed(revision, &driver, &e);
-                self.peers().close(driver).await;
+                peers.close(driver).await;
                 self.done += probes.len();
                 return match accepted {
                     Some(a) => Ok(a),
@@ -520,7 +672,7 @@ impl Runner<'_, '_, '_> {
         };
         if accepted != Accepted::Yes {
             if let Some(s) = first.take() {
-                self.peers().close(s.driver).await;
+                peers.close(s.driver).await;
             }
             self.done += probes.len();
             return Ok(accepted);
@@ -533,14 +685,21 @@ impl Runner<'_, '_, '_> {
         self.total += own.len();
         let mut as_is: Vec<&Vector> = Vec::new();
         let mut bound: Vec<Vector> = Vec::new();
+        let transport = self.config.peer.transport();
         for vector in probes {
-            let fit = match stdio_unfit(vector) {
+            let unfit = if transport == "stdio" {
+                stdio_unfit(vector)
+            } else {
+                None
+            };
+            let fit = match unfit {
                 Some(why) => Err(why),
                 None => fixtures::bind(vector, &catalogue, &self.config.allowed),
             };
             match fit {
                 Err(why) => {
-                    let record = vector_record(vector, revision, Outcome::NotApplicable { why });
+                    let record =
+                        vector_record(vector, revision, Outcome::NotApplicable { why }, transport);
                     self.push(record);
                 }
                 Ok(None) => as_is.push(*vector),
@@ -553,16 +712,13 @@ impl Runner<'_, '_, '_> {
         // `SESSIONS_AT_ONCE` run at the same time (their records kept in
         // plan order); each waits mostly on its peer, not on a core.
         let mut first = first.map(|s| s.driver);
-        let jobs: Vec<(plan::Session, Option<Driver<StdioPeer>>)> = plan::pack(&playable)
+        let jobs: Vec<(plan::Session, Option<Driver<Wire>>)> = plan::pack(&playable)
             .into_iter()
             .map(|s| {
                 let reuse = if s.opening { None } else { first.take() };
                 (s, reuse)
             })
             .collect();
-        let peers = Peers {
-            config: self.config,
-        };
         let playable = &playable;
         let mut results = futures::stream::iter(
             jobs.into_iter()
@@ -571,6 +727,17 @@ impl Runner<'_, '_, '_> {
         .buffered(SESSIONS_AT_ONCE);
         while let Some(records) = results.next().await {
             for record in records? {
+                self.push(record);
+            }
+        }
+        drop(results);
+        if let (Some(url), Peer::Http { kind, .. } | Peer::ReferenceHttp { kind, .. }) =
+            (peers.url, &self.config.peer)
+        {
+            let traces = std::mem::take(&mut *http_judge::lock(&traces));
+            let records = http_judge::judge(revision, *kind, url, &traces, self.config).await;
+            self.total += records.len();
+            for record in records {
                 self.push(record);
             }
         }
@@ -584,20 +751,36 @@ impl Runner<'_, '_, '_> {
     fn handshake_failed(
         &mut self,
         revision: Revision,
-        driver: &Driver<StdioPeer>,
+        driver: &Driver<Wire>,
         e: &HandshakeError,
     ) -> Option<Accepted> {
-        let (outcome, accepted, subject) = match e {
-            HandshakeError::Refused { answer, why } => (
+        let answers: Vec<Vec<u8>> = driver
+            .log()
+            .iter()
+            .filter(|e| e.from == Side::Server)
+            .filter_map(|e| match &e.kind {
+                WireKind::Frame(bytes) => Some(bytes.clone()),
+                _ => None,
+            })
+            .collect();
+        let legacy = http_judge::legacy_refusal(driver.transport(), revision, &answers);
+        let (outcome, accepted, subject) = match (legacy, e) {
+            (Some(why), _) => (
+                Outcome::NotApplicable { why },
+                Some(Accepted::No),
+                answers.concat(),
+            ),
+            (None, HandshakeError::Refused { answer, why }) => (
                 Outcome::NotApplicable {
                     why: format!("the peer declined {revision}: {why}"),
                 },
                 Some(Accepted::No),
                 answer.clone(),
             ),
-            other => (Outcome::Fail, None, other.to_string().into_bytes()),
+            (None, other) => (Outcome::Fail, None, other.to_string().into_bytes()),
         };
-        let mut record = negotiation_record(revision, outcome, subject, RULE_HANDSHAKE);
+        let transport = self.config.peer.transport();
+        let mut record = negotiation_record(revision, outcome, subject, RULE_HANDSHAKE, transport);
         if accepted.is_none() {
             record.violations = Some(vec![Violation {
                 rule: RULE_HANDSHAKE,
@@ -621,7 +804,7 @@ impl Runner<'_, '_, '_> {
         &mut self,
         revision: Revision,
         handshake: &Handshake,
-        driver: Option<&Driver<StdioPeer>>,
+        driver: Option<&Driver<Wire>>,
     ) -> Accepted {
         let (outcome, accepted) = if handshake.method == "server/discover" {
             let versions = supported(handshake);
@@ -656,6 +839,7 @@ impl Runner<'_, '_, '_> {
             outcome.clone(),
             handshake.answer.clone(),
             RULE_NEGOTIATION,
+            self.config.peer.transport(),
         );
         let mut violations = harness::rules::validate(
             &handshake.answer,
@@ -704,6 +888,7 @@ impl Runner<'_, '_, '_> {
                     Outcome::Fail,
                     v.clone().into_bytes(),
                     RULE_NEGOTIATION,
+                    self.config.peer.transport(),
                 );
                 record.violations = Some(vec![Violation {
                     rule: RULE_NEGOTIATION,
@@ -750,9 +935,9 @@ fn stdio_unfit(vector: &Vector) -> Option<String> {
 /// A vector's record: the vector is the check, named by the first rule it
 /// exercises (its level and where it is written), so every finding carries
 /// a rule id, a level and a spec reference even when nothing broke.
-fn vector_record(vector: &Vector, revision: Revision, outcome: Outcome) -> Record {
+fn vector_record(vector: &Vector, revision: Revision, outcome: Outcome, transport: &str) -> Record {
     let mut record = Record::new(
-        place(vector, revision),
+        place(vector, revision, transport),
         Subject::Frame(vector.frame.clone()),
         outcome,
     );
@@ -771,11 +956,11 @@ fn vector_record(vector: &Vector, revision: Revision, outcome: Outcome) -> Recor
     record
 }
 
-fn place(vector: &Vector, revision: Revision) -> Place {
+fn place(vector: &Vector, revision: Revision, transport: &str) -> Place {
     Place {
         vector: Some(vector.id.clone()),
         revision: Some(revision),
-        transport: Some(TRANSPORT.into()),
+        transport: Some(transport.into()),
         ..Place::default()
     }
 }
@@ -791,12 +976,13 @@ fn negotiation_record(
     outcome: Outcome,
     subject: Vec<u8>,
     rule: RuleId,
+    transport: &str,
 ) -> Record {
     let mut record = Record::new(
         Place {
             vector: Some(negotiation_id(revision)),
             revision: Some(revision),
-            transport: Some(TRANSPORT.into()),
+            transport: Some(transport.into()),
             ..Place::default()
         },
         Subject::Frame(subject),
@@ -811,7 +997,7 @@ fn negotiation_record(
 }
 
 /// The frames of the driver's wire log from entry `from` on.
-fn wire_since(driver: &Driver<StdioPeer>, from: usize) -> Vec<WireEvent> {
+fn wire_since(driver: &Driver<Wire>, from: usize) -> Vec<WireEvent> {
     driver.log()[from.min(driver.log().len())..]
         .iter()
         .filter_map(|e| match &e.kind {
@@ -834,7 +1020,7 @@ const MAX_PAGES: usize = 16;
 /// What the peer offers: its capabilities, then its tools, prompts and
 /// resources, each list read only when its capability is declared.
 async fn learn(
-    driver: &mut Driver<StdioPeer>,
+    driver: &mut Driver<Wire>,
     handshake: Option<&Handshake>,
     config: &Config,
 ) -> Catalogue {

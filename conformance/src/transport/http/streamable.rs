@@ -224,6 +224,8 @@ impl Transport for StreamableHttpPeer {
         let shared = Arc::clone(&sink.shared);
         let session = Arc::clone(&self.session);
         let learn = Arc::clone(&self.session);
+        let (seen_tx, seen_rx) = tokio::sync::oneshot::channel::<()>();
+        let seen_tx = Mutex::new(Some(seen_tx));
         let on_response = move |headers: &HeaderMap, status: u16| {
             let Some(id) = headers.get("mcp-session-id") else {
                 return;
@@ -264,9 +266,20 @@ impl Transport for StreamableHttpPeer {
                     .map_or(true, |r| r >= harness::Revision::Mcp2025_06_18);
                 session.version = Some(version);
             }
+            // The answer is in and learnt from: `send` may return.
+            if let Some(tx) = lock(&seen_tx).take() {
+                let _ = tx.send(());
+            }
         });
         self.queue
             .spawn(post::run(post, sink, on_response, on_frame));
+        if initialize {
+            // The session id rides on this response's headers and the version
+            // in its body, and every later request must carry both (§Session
+            // Management 2, §Protocol Version Header): nothing else goes out
+            // before the answer (or the end of the exchange) arrives.
+            let _ = tokio::time::timeout(self.options.request_timeout, seen_rx).await;
+        }
         Ok(())
     }
 

@@ -1,0 +1,697 @@
+//! The transport judge: what HTTP itself did during a revision's sessions,
+//! and a few probes of its own, as records against the `mcp.http.*` and
+//! `jsonrpc.http.*` rules of the catalogue.
+//!
+//! Frames are judged by the codec and the library judge as over stdio; this
+//! module reads what no frame carries: each exchange's status, content type
+//! and session id ([`HttpFact`]), what HTTP did wrong ([`HttpFinding`]), and
+//! the answers to four probes a client can make without calling anything
+//! (a foreign `Origin`, no session id, a terminated session id, an
+//! unsupported `MCP-Protocol-Version`). Every record is
+//! `run/<revision>/http/<rule>` and names its transport.
+
+use std::sync::Mutex;
+use std::time::Duration;
+
+use harness::rules::{RuleId, Violation};
+use harness::{Outcome, Revision};
+use reqwest::header::{HeaderName, HeaderValue};
+
+use super::wire::{HttpKind, Wire};
+use super::Config;
+use crate::driver::Driver;
+use crate::report::{Check, Place, Record, Subject};
+use crate::transport::http::{
+    session_id_concerns, FindingKind, HttpFact, HttpFinding, StreamableHttpPeer,
+};
+
+/// A poisoned lock still holds traces worth judging.
+pub(crate) fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// What one closed connection showed.
+#[derive(Debug, Clone, Default)]
+pub struct Trace {
+    /// Every HTTP exchange.
+    pub facts: Vec<HttpFact>,
+    /// Every HTTP-level problem.
+    pub findings: Vec<HttpFinding>,
+    /// The `Mcp-Session-Id` issued at `initialize`, if any.
+    pub session_id: Option<String>,
+    /// The status of the DELETE that ended the session, if one was sent.
+    pub delete_status: Option<u16>,
+}
+
+impl Trace {
+    /// What `wire` saw so far.
+    #[must_use]
+    pub fn of(wire: &Wire) -> Trace {
+        Trace {
+            facts: wire.http_facts(),
+            findings: wire.http_findings(),
+            session_id: match wire {
+                Wire::Streamable(p) => p.session_id(),
+                _ => None,
+            },
+            delete_status: None,
+        }
+    }
+}
+
+/// A finding as one line of a record's notes.
+#[must_use]
+pub fn describe(finding: &HttpFinding) -> String {
+    match finding.status {
+        Some(status) => format!("HTTP {:?} ({status}): {}", finding.kind, finding.detail),
+        None => format!("HTTP {:?}: {}", finding.kind, finding.detail),
+    }
+}
+
+/// When a notification's POST was refused with an HTTP error status whose
+/// body is at most an error response without an `id`: the note saying so.
+///
+/// Streamable HTTP allows exactly that ("If the server cannot accept the
+/// input, it MUST return an HTTP error status code […]. The HTTP response body
+/// MAY comprise a JSON-RPC error response that has no `id`", 2025-11-25
+/// basic/transports §Sending Messages to the Server 4), so the body is not a
+/// reply to the notification; over stdio the same bytes answer a
+/// notification, which JSON-RPC 2.0 §4.1 forbids, and the judge says so.
+#[must_use]
+pub fn refused_notification(
+    wire: &Wire,
+    new_facts: &[HttpFact],
+    frames: &[Vec<u8>],
+    expects_answer: bool,
+    revision: Revision,
+) -> Option<String> {
+    if expects_answer || !matches!(wire, Wire::Streamable(_)) {
+        return None;
+    }
+    let post = new_facts.iter().find(|f| f.method == "POST")?;
+    if post.expected_answer || !(400..600).contains(&post.status) || post.frames != frames.len() {
+        return None;
+    }
+    let idless_errors = frames.iter().all(|bytes| {
+        serde_json::from_slice::<serde_json::Value>(bytes).is_ok_and(|v| {
+            v.get("error").is_some() && v.get("id").is_none_or(serde_json::Value::is_null)
+        })
+    });
+    idless_errors.then(|| {
+        format!(
+            "over Streamable HTTP the server refused the notification with HTTP {} and {} id-less error body: allowed (MCP {revision} basic/transports, Sending Messages, MAY); over stdio the same body would answer a notification",
+            post.status,
+            frames.len()
+        )
+    })
+}
+
+/// When a 2026-07-28 request whose body lacks the `_meta` protocol version
+/// was refused as a header mismatch over Streamable HTTP: the note saying so.
+///
+/// Over HTTP the client MUST send `MCP-Protocol-Version` on every POST, and
+/// "The header value MUST match the `io.modelcontextprotocol/protocolVersion`
+/// field carried in the request body's `_meta`. If the values do not match,
+/// the server MUST reject the request with `400 Bad Request` and a
+/// `HeaderMismatch` JSON-RPC error" (2026-07-28 basic/transports/
+/// streamable-http §Protocol Version Header). A body without the field does
+/// not match the header, so -32020 is the answer there where stdio's is
+/// -32602; any other error code still fails.
+#[must_use]
+pub fn header_mismatch_answer(
+    wire: &Wire,
+    revision: Revision,
+    expects_error: bool,
+    frames: &[Vec<u8>],
+) -> Option<String> {
+    if revision != Revision::Mcp2026_07_28 || !expects_error || !matches!(wire, Wire::Streamable(_))
+    {
+        return None;
+    }
+    let all_mismatch = !frames.is_empty()
+        && frames.iter().all(|bytes| {
+            serde_json::from_slice::<serde_json::Value>(bytes).is_ok_and(|v| {
+                v.pointer("/error/code").and_then(serde_json::Value::as_i64) == Some(-32020)
+            })
+        });
+    all_mismatch.then(|| {
+        "over Streamable HTTP the MCP-Protocol-Version header does not match a body without `_meta` protocol version: 400 with -32020 HeaderMismatch is the answer the transport requires (MCP 2026-07-28 basic/transports/streamable-http §Protocol Version Header, MUST); over stdio -32602 is".to_owned()
+    })
+}
+
+/// Why a failed 2026-07-28 handshake over Streamable HTTP is a legacy server
+/// declining the revision, not a broken one: its first POST was answered 400
+/// (or 404, 405) with a body holding no modern MCP error. "On `400 Bad
+/// Request`, the client SHOULD inspect the response body before falling back
+/// […] If the body is empty or is not a recognized modern JSON-RPC error, fall
+/// back to `initialize`" (2026-07-28 basic/transports/streamable-http
+/// §Backward Compatibility): the revision is then not applicable.
+#[must_use]
+pub fn legacy_refusal(wire: &Wire, revision: Revision, answers: &[Vec<u8>]) -> Option<String> {
+    if revision != Revision::Mcp2026_07_28 || !matches!(wire, Wire::Streamable(_)) {
+        return None;
+    }
+    let facts = wire.http_facts();
+    let first = facts
+        .iter()
+        .find(|f| f.method == "POST" && f.expected_answer)?;
+    if !matches!(first.status, 400 | 404 | 405) {
+        return None;
+    }
+    // -32020 to -32099: the codes 2026-07-28 reserves for the MCP specification.
+    let modern = answers.iter().any(|bytes| {
+        serde_json::from_slice::<serde_json::Value>(bytes).is_ok_and(|v| {
+            v.pointer("/error/code")
+                .and_then(serde_json::Value::as_i64)
+                .is_some_and(|c| (-32099..=-32020).contains(&c))
+        })
+    });
+    (!modern).then(|| {
+        format!(
+            "the server answered server/discover with HTTP {} and no modern MCP error: a legacy server, which a client falls back from (MCP 2026-07-28 basic/transports/streamable-http §Backward Compatibility)",
+            first.status
+        )
+    })
+}
+
+/// A foreign origin: what a DNS-rebinding page would send.
+const FOREIGN_ORIGIN: &str = "http://wirecheck-foreign-origin.invalid";
+/// A protocol version no server supports.
+const BOGUS_VERSION: &str = "1999-01-01";
+
+/// The transport records of one revision, after its sessions closed.
+pub async fn judge(
+    revision: Revision,
+    kind: HttpKind,
+    url: &str,
+    traces: &[Trace],
+    config: &Config,
+) -> Vec<Record> {
+    let mut judge = Judge {
+        revision,
+        kind,
+        records: Vec::new(),
+    };
+    let facts: Vec<&HttpFact> = traces.iter().flat_map(|t| &t.facts).collect();
+    let findings: Vec<&HttpFinding> = traces.iter().flat_map(|t| &t.findings).collect();
+    match kind {
+        HttpKind::Streamable => {
+            judge.streamable_facts(&facts, &findings, traces);
+            judge.origin(streamable_origin(revision, url, config).await);
+            if RuleId::McpHttpSessionRequired400
+                .info()
+                .revisions
+                .contains(revision)
+            {
+                judge.sessions(revision, url, config).await;
+            }
+            if RuleId::McpHttpProtocolVersion400
+                .info()
+                .revisions
+                .contains(revision)
+            {
+                judge.protocol_version(revision, url, config).await;
+            }
+        }
+        HttpKind::Sse => {
+            let broken: Vec<String> = findings
+                .iter()
+                .filter(|f| f.kind == FindingKind::UnexpectedEventType)
+                .map(|f| describe(f))
+                .collect();
+            judge.verdict(RuleId::McpHttpSseMessageEvent, broken, Vec::new());
+            judge.origin(sse_origin(url, config).await);
+        }
+        HttpKind::JsonRpc => {
+            for (rule, finding) in [
+                (RuleId::JsonRpcHttpNullBody, FindingKind::NullBody),
+                (
+                    RuleId::JsonRpcHttpEmptyArrayBody,
+                    FindingKind::EmptyBatchBody,
+                ),
+            ] {
+                let broken = findings
+                    .iter()
+                    .filter(|f| f.kind == finding)
+                    .map(|f| describe(f))
+                    .collect();
+                judge.verdict(rule, broken, Vec::new());
+            }
+        }
+    }
+    judge.exchanges(&findings);
+    judge.records
+}
+
+struct Judge {
+    revision: Revision,
+    kind: HttpKind,
+    records: Vec<Record>,
+}
+
+/// What a probe saw: the status, or why there was none.
+type Probe = Result<u16, String>;
+
+impl Judge {
+    fn record(
+        &mut self,
+        rule: RuleId,
+        outcome: Outcome,
+        violations: Vec<String>,
+        notes: Vec<String>,
+    ) {
+        let info = rule.info();
+        let spec = info.cite(self.revision);
+        let suffix = rule
+            .as_str()
+            .rsplit_once('.')
+            .map_or(rule.as_str(), |(_, s)| s);
+        let mut record = Record::new(
+            Place {
+                vector: Some(format!("run/{}/http/{suffix}", self.revision)),
+                revision: Some(self.revision),
+                transport: Some(self.kind.name().into()),
+                ..Place::default()
+            },
+            Subject::Frame(Vec::new()),
+            outcome,
+        );
+        record.check = Some(Check {
+            rule: rule.as_str().into(),
+            level: info.level,
+            spec: spec.into(),
+        });
+        record.violations = Some(
+            violations
+                .into_iter()
+                .map(|message| Violation {
+                    rule,
+                    level: info.level,
+                    spec,
+                    pointer: String::new(),
+                    message,
+                })
+                .collect(),
+        );
+        record.notes = notes;
+        self.records.push(record);
+    }
+
+    /// Pass when nothing broke the rule, else a failure at its level (a
+    /// SHOULD fails as a warning, as the library judge does).
+    fn verdict(&mut self, rule: RuleId, broken: Vec<String>, notes: Vec<String>) {
+        if !rule.info().revisions.contains(self.revision) {
+            return;
+        }
+        let outcome = if broken.is_empty() {
+            Outcome::Pass
+        } else if rule.info().level.is_mandatory() {
+            Outcome::Fail
+        } else {
+            Outcome::Warning
+        };
+        self.record(rule, outcome, broken, notes);
+    }
+
+    fn not_applicable(&mut self, rule: RuleId, why: String) {
+        if rule.info().revisions.contains(self.revision) {
+            self.record(rule, Outcome::NotApplicable { why }, Vec::new(), Vec::new());
+        }
+    }
+
+    fn not_observed(&mut self, rule: RuleId, why: String) {
+        if rule.info().revisions.contains(self.revision) {
+            self.record(rule, Outcome::NotObserved { why }, Vec::new(), Vec::new());
+        }
+    }
+
+    /// The rules every Streamable HTTP exchange of the run is held to.
+    fn streamable_facts(
+        &mut self,
+        facts: &[&HttpFact],
+        findings: &[&HttpFinding],
+        traces: &[Trace],
+    ) {
+        let posts = facts.iter().filter(|f| f.method == "POST");
+        let (requests, others): (Vec<&&HttpFact>, Vec<&&HttpFact>) =
+            posts.partition(|f| f.expected_answer);
+        let mut broken: Vec<String> = others
+            .iter()
+            .filter(|f| (200..300).contains(&f.status) && f.status != 202)
+            .map(|f| {
+                format!(
+                    "a notification or response POSTed to {} was answered {}, not 202 Accepted",
+                    f.url, f.status
+                )
+            })
+            .collect();
+        broken.extend(
+            findings
+                .iter()
+                .filter(|f| f.kind == FindingKind::UnexpectedBody)
+                .map(|f| describe(f)),
+        );
+        let refused = others.iter().filter(|f| f.status >= 400).count();
+        let notes = if refused > 0 {
+            vec![format!(
+                "{refused} notification POSTs were refused with an HTTP error status (allowed)"
+            )]
+        } else {
+            Vec::new()
+        };
+        if others.is_empty() {
+            self.not_observed(
+                RuleId::McpHttpNotification202,
+                "no notification was POSTed".into(),
+            );
+        } else {
+            self.verdict(RuleId::McpHttpNotification202, broken, notes);
+        }
+
+        let mut broken: Vec<String> = requests
+            .iter()
+            .filter(|f| (200..300).contains(&f.status))
+            .filter(|f| {
+                !matches!(
+                    essence(f.content_type.as_deref()).as_str(),
+                    "application/json" | "text/event-stream"
+                )
+            })
+            .map(|f| {
+                format!(
+                    "a request POSTed to {} was answered {} with Content-Type {}",
+                    f.url,
+                    f.status,
+                    f.content_type.as_deref().unwrap_or("(none)")
+                )
+            })
+            .collect();
+        broken.extend(
+            findings
+                .iter()
+                .filter(|f| f.kind == FindingKind::WrongContentType)
+                .map(|f| describe(f)),
+        );
+        broken.dedup();
+        self.verdict(RuleId::McpHttpRequestContentType, broken, Vec::new());
+
+        let ids: Vec<String> = traces.iter().filter_map(|t| t.session_id.clone()).collect();
+        if ids.is_empty() {
+            let why = "the server issued no Mcp-Session-Id (sessions are optional: MAY)";
+            self.not_applicable(RuleId::McpHttpSessionIdVisibleAscii, why.into());
+            self.not_applicable(RuleId::McpHttpSessionIdSecure, why.into());
+        } else {
+            let broken = findings
+                .iter()
+                .filter(|f| f.kind == FindingKind::SessionIdNotVisibleAscii)
+                .map(|f| describe(f))
+                .collect();
+            let seen = vec![format!("{} session ids seen", ids.len())];
+            self.verdict(RuleId::McpHttpSessionIdVisibleAscii, broken, seen.clone());
+            self.verdict(
+                RuleId::McpHttpSessionIdSecure,
+                session_id_concerns(&ids),
+                seen,
+            );
+        }
+    }
+
+    /// The foreign-`Origin` probe: 403 where the revision names it (2025-11-25
+    /// on), any 4xx before (the rule only says "validate").
+    fn origin(&mut self, probe: Probe) {
+        let strict = RuleId::McpHttpOrigin403
+            .info()
+            .revisions
+            .contains(self.revision);
+        let rule = if strict {
+            RuleId::McpHttpOrigin403
+        } else {
+            RuleId::McpHttpOriginValidate
+        };
+        if !rule.info().revisions.contains(self.revision) {
+            return;
+        }
+        match probe {
+            Err(why) => self.not_observed(rule, why),
+            Ok(status) => {
+                let refused = if strict {
+                    status == 403
+                } else {
+                    (400..500).contains(&status)
+                };
+                let broken = if refused {
+                    Vec::new()
+                } else {
+                    vec![format!(
+                        "a request with `Origin: {FOREIGN_ORIGIN}` was answered {status}{}",
+                        if strict {
+                            ", not 403 Forbidden"
+                        } else {
+                            ": it was not refused"
+                        }
+                    )]
+                };
+                self.verdict(rule, broken, vec![format!("answered {status}")]);
+            }
+        }
+    }
+
+    /// Without the session id: 400 (SHOULD); after DELETE: 404 (MUST).
+    async fn sessions(&mut self, revision: Revision, url: &str, config: &Config) {
+        let mut driver = match handshaken(revision, url, config, None).await {
+            Ok(d) => d,
+            Err(why) => {
+                self.not_observed(RuleId::McpHttpSessionRequired400, why.clone());
+                self.not_observed(RuleId::McpHttpSessionTerminated404, why);
+                return;
+            }
+        };
+        let Some(id) = streamable(&mut driver).session_id() else {
+            let why = "the server issued no Mcp-Session-Id (sessions are optional: MAY)".to_owned();
+            self.not_applicable(RuleId::McpHttpSessionRequired400, why.clone());
+            self.not_applicable(RuleId::McpHttpSessionTerminated404, why);
+            return;
+        };
+        streamable(&mut driver).set_session_id(None);
+        match ping_status(&mut driver, revision, config).await {
+            Ok(400) => self.verdict(RuleId::McpHttpSessionRequired400, Vec::new(), Vec::new()),
+            Ok(status) => self.verdict(
+                RuleId::McpHttpSessionRequired400,
+                vec![format!(
+                    "a ping without Mcp-Session-Id was answered {status}, not 400"
+                )],
+                Vec::new(),
+            ),
+            Err(why) => self.not_observed(RuleId::McpHttpSessionRequired400, why),
+        }
+        streamable(&mut driver).set_session_id(Some(id.clone()));
+        match streamable(&mut driver).delete_session().await {
+            Ok(405) => self.not_applicable(
+                RuleId::McpHttpSessionTerminated404,
+                "the server answered DELETE with 405: it does not let clients end sessions (MAY)"
+                    .into(),
+            ),
+            Ok(status) if (200..300).contains(&status) => {
+                streamable(&mut driver).set_session_id(Some(id));
+                match ping_status(&mut driver, revision, config).await {
+                    Ok(404) => self.verdict(RuleId::McpHttpSessionTerminated404, Vec::new(), Vec::new()),
+                    Ok(status) => self.verdict(
+                        RuleId::McpHttpSessionTerminated404,
+                        vec![format!("a ping with the id of a session ended by DELETE was answered {status}, not 404")],
+                        Vec::new(),
+                    ),
+                    Err(why) => self.not_observed(RuleId::McpHttpSessionTerminated404, why),
+                }
+            }
+            Ok(status) => self.not_observed(
+                RuleId::McpHttpSessionTerminated404,
+                format!("DELETE of the session was answered {status}; the session may still live"),
+            ),
+            Err(why) => self.not_observed(RuleId::McpHttpSessionTerminated404, why),
+        }
+    }
+
+    /// An unsupported `MCP-Protocol-Version` on a request of a live session.
+    async fn protocol_version(&mut self, revision: Revision, url: &str, config: &Config) {
+        let rule = RuleId::McpHttpProtocolVersion400;
+        let mut driver = match handshaken(revision, url, config, None).await {
+            Ok(d) => d,
+            Err(why) => return self.not_observed(rule, why),
+        };
+        streamable(&mut driver).set_protocol_version(Some(BOGUS_VERSION.into()));
+        // 2026-07-28 requests carry their version in `_meta`, and the
+        // transport derives the header from it: set it over that too.
+        streamable(&mut driver).set_header(
+            HeaderName::from_static("mcp-protocol-version"),
+            HeaderValue::from_static(BOGUS_VERSION),
+        );
+        match ping_status(&mut driver, revision, config).await {
+            Ok(400) => self.verdict(rule, Vec::new(), Vec::new()),
+            Ok(status) => self.verdict(
+                rule,
+                vec![format!("a request with `MCP-Protocol-Version: {BOGUS_VERSION}` was answered {status}, not 400")],
+                Vec::new(),
+            ),
+            Err(why) => self.not_observed(rule, why),
+        }
+        let (wire, _) = driver.into_parts();
+        wire.close(config.shutdown_grace).await;
+    }
+
+    /// What HTTP did wrong that no rule above covers (a redirect, an HTML
+    /// error page, a cut body): a warning for a person to read, since the
+    /// vectors it cost an answer have failed in their own records.
+    fn exchanges(&mut self, findings: &[&HttpFinding]) {
+        let named = [
+            FindingKind::UnexpectedBody,
+            FindingKind::WrongContentType,
+            FindingKind::SessionIdNotVisibleAscii,
+            FindingKind::UnexpectedEventType,
+            FindingKind::NullBody,
+            FindingKind::EmptyBatchBody,
+            // A request without an answer fails its vector's record.
+            FindingKind::NoAnswer,
+        ];
+        let rest: Vec<String> = findings
+            .iter()
+            .filter(|f| !named.contains(&f.kind))
+            .map(|f| describe(f))
+            .collect();
+        if rest.is_empty() {
+            return;
+        }
+        let mut record = Record::new(
+            Place {
+                vector: Some(format!("run/{}/http/exchanges", self.revision)),
+                revision: Some(self.revision),
+                transport: Some(self.kind.name().into()),
+                ..Place::default()
+            },
+            Subject::Frame(Vec::new()),
+            Outcome::Warning,
+        );
+        record.check = Some(Check {
+            rule: CHECK_EXCHANGES.into(),
+            level: harness::rules::Level::Must,
+            spec: "RFC 9110 (HTTP semantics); the transport's page: a transport endpoint answers each POST in place".into(),
+        });
+        record.violations = Some(Vec::new());
+        let total = rest.len();
+        record.notes = rest.into_iter().take(40).collect();
+        if total > 40 {
+            record.notes.push(format!("… {} more", total - 40));
+        }
+        self.records.push(record);
+    }
+}
+
+/// Not a rule: HTTP trouble the transport rules do not name.
+const CHECK_EXCHANGES: &str = "http.exchanges";
+
+fn essence(content_type: Option<&str>) -> String {
+    content_type
+        .and_then(|ct| ct.split(';').next())
+        .unwrap_or_default()
+        .trim()
+        .to_ascii_lowercase()
+}
+
+/// The Streamable HTTP peer inside a driver this module built.
+fn streamable(driver: &mut Driver<Wire>) -> &mut StreamableHttpPeer {
+    match driver.transport_mut() {
+        Wire::Streamable(p) => p,
+        // Only `handshaken` builds these drivers, always over Streamable HTTP.
+        _ => unreachable!("the transport judge's own drivers are Streamable HTTP"),
+    }
+}
+
+/// A fresh Streamable HTTP session with its handshake done, the `Origin`
+/// header set when given.
+async fn handshaken(
+    revision: Revision,
+    url: &str,
+    config: &Config,
+    origin: Option<&str>,
+) -> Result<Driver<Wire>, String> {
+    let mut peer = StreamableHttpPeer::connect(url, config.limits).map_err(|e| e.to_string())?;
+    if let Some(origin) = origin.and_then(|o| HeaderValue::from_str(o).ok()) {
+        peer.set_header(HeaderName::from_static("origin"), origin);
+    }
+    let mut driver = Driver::new(Wire::Streamable(peer), config.driver.clone());
+    match driver.handshake(revision).await {
+        Ok(_) => Ok(driver),
+        Err(e) if origin.is_some() => {
+            // The refusal is the point; the status is in the facts.
+            let _ = e;
+            Ok(driver)
+        }
+        Err(e) => Err(format!("the probe's handshake failed: {e}")),
+    }
+}
+
+/// The status of a `ping` sent on `driver`'s session as it stands.
+async fn ping_status(driver: &mut Driver<Wire>, revision: Revision, config: &Config) -> Probe {
+    let before = driver.transport().http_facts().len();
+    // A 2026-07-28 server may route by method before it checks the version,
+    // and `ping` is not among its methods (a 404 -32601 would hide the
+    // check); `server/discover` is.
+    let method = if revision == Revision::Mcp2026_07_28 {
+        "server/discover"
+    } else {
+        "ping"
+    };
+    // Whether it is answered does not matter here: the status does.
+    let _ = driver
+        .request(
+            method,
+            None,
+            config.driver.answer_timeout.min(Duration::from_secs(5)),
+        )
+        .await;
+    driver
+        .transport()
+        .http_facts()
+        .get(before..)
+        .unwrap_or_default()
+        .iter()
+        // The handshake's notification may finish later than it started.
+        .find(|f| f.method == "POST" && f.expected_answer)
+        .map(|f| f.status)
+        .ok_or_else(|| "the ping got no HTTP response".to_owned())
+}
+
+/// The status of the first POST of a handshake with a foreign `Origin`.
+async fn streamable_origin(revision: Revision, url: &str, config: &Config) -> Probe {
+    let driver = handshaken(revision, url, config, Some(FOREIGN_ORIGIN)).await?;
+    let status = driver
+        .transport()
+        .http_facts()
+        .iter()
+        .find(|f| f.method == "POST")
+        .map(|f| f.status)
+        .ok_or_else(|| "the handshake with a foreign Origin got no HTTP response".to_owned());
+    let (wire, _) = driver.into_parts();
+    wire.close(config.shutdown_grace).await;
+    status
+}
+
+/// The status of the HTTP+SSE stream's GET with a foreign `Origin` (an SSE
+/// connection refused at the GET never reaches the `endpoint` event).
+async fn sse_origin(url: &str, config: &Config) -> Probe {
+    let client = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .timeout(config.limits.write_timeout)
+        .build()
+        .map_err(|e| e.to_string())?;
+    let response = client
+        .get(url)
+        .header("accept", "text/event-stream")
+        .header("origin", FOREIGN_ORIGIN)
+        .send()
+        .await
+        .map_err(|e| format!("the GET with a foreign Origin failed: {e}"))?;
+    // Only the status is read: an accepted stream is dropped unread.
+    Ok(response.status().as_u16())
+}

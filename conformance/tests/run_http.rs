@@ -1,0 +1,278 @@
+//! `wirecheck run` over HTTP, end to end: the reference peer passes the whole
+//! suite over Streamable HTTP, HTTP+SSE and JSON-RPC over HTTP, every record
+//! names its transport and the transport judge's records are there; a
+//! hostile Streamable HTTP server ends the run with findings, not a hang.
+
+mod common;
+
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::post;
+use axum::Router;
+use serde_json::Value;
+
+fn outcome(record: &Value) -> &str {
+    record["outcome"]["outcome"].as_str().unwrap_or("")
+}
+
+fn by_vector<'a>(records: &'a [Value], id: &str) -> Vec<&'a Value> {
+    records.iter().filter(|r| r["vector"] == id).collect()
+}
+
+fn show(out: &std::process::Output) -> String {
+    let failing: Vec<String> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter(|l| l.contains("\"fail\"") || l.contains("not-observed"))
+        .take(20)
+        .map(str::to_owned)
+        .collect();
+    format!(
+        "{}\n{}",
+        failing.join("\n"),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+/// Runs `wirecheck run ARGS --format json`; the output and how long it took.
+fn run(args: &[&str]) -> (std::process::Output, Vec<Value>, Duration) {
+    let mut all = vec!["run", "--format", "json"];
+    all.extend_from_slice(args);
+    let started = Instant::now();
+    let out = common::wirecheck(&all, b"");
+    let took = started.elapsed();
+    let records = if out.stdout.is_empty() {
+        Vec::new()
+    } else {
+        common::records(&out)
+    };
+    (out, records, took)
+}
+
+/// Every record names `transport`, and every MCP revision was negotiated.
+fn assert_whole_suite(records: &[Value], transport: &str) {
+    assert!(records.len() > 300, "{} records", records.len());
+    for record in records {
+        assert_eq!(record["transport"], transport, "{record}");
+    }
+    for revision in harness::Revision::MCP {
+        let id = format!("run/{revision}/negotiation");
+        let negotiation = by_vector(records, &id);
+        assert_eq!(negotiation.len(), 1, "{id}");
+        assert_eq!(outcome(negotiation[0]), "pass", "{}", negotiation[0]);
+    }
+}
+
+#[test]
+fn the_reference_peer_passes_over_streamable_http() {
+    let (out, records, took) = run(&["--reference-http"]);
+    assert_eq!(out.status.code(), Some(0), "{}", show(&out));
+    assert_whole_suite(&records, "streamable-http");
+    // The transport judge ran and its probes passed, per revision's rules.
+    for id in [
+        "run/2025-11-25/http/origin-403",
+        "run/2025-11-25/http/session-required-400",
+        "run/2025-11-25/http/session-terminated-404",
+        "run/2025-11-25/http/protocol-version-400",
+        "run/2025-11-25/http/notification-202",
+        "run/2025-03-26/http/origin-validate",
+        "run/2026-07-28/http/protocol-version-400",
+    ] {
+        let found = by_vector(&records, id);
+        assert_eq!(found.len(), 1, "{id}");
+        assert_eq!(outcome(found[0]), "pass", "{}", found[0]);
+    }
+    // 2026-07-28 has no sessions: no session rules are judged there.
+    assert!(by_vector(&records, "run/2026-07-28/http/session-required-400").is_empty());
+    assert!(took < Duration::from_secs(120), "{took:?}");
+}
+
+#[test]
+fn the_reference_peer_passes_over_http_sse() {
+    let (out, records, took) = run(&["--reference-http", "--transport", "sse"]);
+    assert_eq!(out.status.code(), Some(0), "{}", show(&out));
+    assert_whole_suite(&records, "sse");
+    let events = by_vector(&records, "run/2024-11-05/http/sse-message-event");
+    assert_eq!(events.len(), 1);
+    assert_eq!(outcome(events[0]), "pass", "{}", events[0]);
+    let origin = by_vector(&records, "run/2024-11-05/http/origin-validate");
+    assert_eq!(outcome(origin[0]), "pass", "{}", origin[0]);
+    assert!(took < Duration::from_secs(180), "{took:?}");
+}
+
+#[test]
+fn the_reference_peer_passes_jsonrpc_over_http() {
+    let (out, records, _) = run(&["--reference-http", "--profile", "jsonrpc-2.0"]);
+    assert_eq!(out.status.code(), Some(0), "{}", show(&out));
+    assert!(records.len() > 50, "{} records", records.len());
+    assert!(records.iter().all(|r| r["transport"] == "jsonrpc-http"));
+    for id in [
+        "run/jsonrpc-2.0/http/null-body",
+        "run/jsonrpc-2.0/http/empty-array-body",
+    ] {
+        let found = by_vector(&records, id);
+        assert_eq!(found.len(), 1, "{id}");
+        assert_eq!(outcome(found[0]), "pass", "{}", found[0]);
+    }
+}
+
+/// `wirecheck serve --http 127.0.0.1:0 ARGS`, killed when dropped.
+struct Served {
+    child: Child,
+    base: String,
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn serve(args: &[&str]) -> Served {
+    use std::io::BufRead as _;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_wirecheck"))
+        .args(["serve", "--http", "127.0.0.1:0"])
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("serve starts");
+    let stderr = child.stderr.take().expect("stderr is piped");
+    let mut line = String::new();
+    std::io::BufReader::new(stderr)
+        .read_line(&mut line)
+        .expect("serve prints its address");
+    let base = line
+        .trim()
+        .strip_prefix("listening on ")
+        .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
+        .to_owned();
+    Served { child, base }
+}
+
+#[test]
+fn http_url_reaches_a_server_already_listening() {
+    let served = serve(&["--revision", "2025-11-25"]);
+    let url = format!("{}/mcp", served.base);
+    let (out, records, _) = run(&["--http", &url, "--revision", "2025-11-25"]);
+    assert_eq!(out.status.code(), Some(0), "{}", show(&out));
+    assert!(records.iter().all(|r| r["transport"] == "streamable-http"));
+    let origin = by_vector(&records, "run/2025-11-25/http/origin-403");
+    assert_eq!(outcome(origin[0]), "pass", "{}", origin[0]);
+}
+
+#[test]
+fn a_transport_that_does_not_fit_the_profile_is_a_usage_error() {
+    let (out, _, _) = run(&[
+        "--reference-http",
+        "--profile",
+        "jsonrpc-2.0",
+        "--transport",
+        "sse",
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", show(&out));
+    let (out, _, _) = run(&["--transport", "sse"]);
+    assert_eq!(out.status.code(), Some(2), "{}", show(&out));
+}
+
+/// A Streamable HTTP server that gets the transport wrong in every way the
+/// judge looks at: a counter for a session id, notifications answered 200,
+/// no `Origin` check, no session check, every request after `initialize`
+/// answered with a 500 HTML page.
+async fn hostile(headers: HeaderMap, body: String) -> Response {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    let frame: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
+    let _ = headers;
+    match (frame.get("method").and_then(Value::as_str), frame.get("id")) {
+        (Some("initialize"), Some(id)) => {
+            let session = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let answer = serde_json::json!({
+                "jsonrpc": "2.0", "id": id,
+                "result": {
+                    "protocolVersion": "2025-11-25",
+                    "capabilities": {},
+                    "serverInfo": {"name": "hostile", "version": "0"}
+                }
+            });
+            (
+                StatusCode::OK,
+                [
+                    (header::CONTENT_TYPE, "application/json".to_owned()),
+                    (
+                        header::HeaderName::from_static("mcp-session-id"),
+                        session.to_string(),
+                    ),
+                ],
+                answer.to_string(),
+            )
+                .into_response()
+        }
+        (_, None) => (StatusCode::OK, "").into_response(),
+        (_, Some(_)) => (
+            StatusCode::INTERNAL_SERVER_ERROR,
+            [(header::CONTENT_TYPE, "text/html")],
+            "<html><body>oops</body></html>",
+        )
+            .into_response(),
+    }
+}
+
+#[test]
+fn a_hostile_http_server_ends_the_run_with_findings() {
+    // The fixture serves from its own thread and runtime while the test
+    // blocks on the binary; the thread ends with the test process.
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("a runtime");
+        runtime.block_on(async move {
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+                .await
+                .expect("a loopback port");
+            tx.send(listener.local_addr().expect("an address"))
+                .expect("the test waits");
+            let app = Router::new().route("/mcp", post(hostile));
+            let _ = axum::serve(listener, app).await;
+        });
+    });
+    let addr = rx.recv().expect("the fixture listens");
+    let url = format!("http://{addr}/mcp");
+    let (out, records, took) = run(&[
+        "--http",
+        &url,
+        "--revision",
+        "2025-11-25",
+        "--timeout",
+        "1s",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", show(&out));
+    assert!(took < Duration::from_secs(120), "{took:?}");
+    let verdict = |id: &str| {
+        let found = by_vector(&records, id);
+        assert_eq!(found.len(), 1, "{id}");
+        outcome(found[0]).to_owned()
+    };
+    assert_eq!(verdict("run/2025-11-25/http/origin-403"), "fail");
+    assert_eq!(verdict("run/2025-11-25/http/notification-202"), "fail");
+    assert_eq!(verdict("run/2025-11-25/http/session-id-secure"), "warning");
+    assert_eq!(
+        verdict("run/2025-11-25/http/session-required-400"),
+        "warning"
+    );
+    // The 500 pages are HTTP trouble, reported as such.
+    let exchanges = by_vector(&records, "run/2025-11-25/http/exchanges");
+    assert_eq!(exchanges.len(), 1);
+    assert!(
+        exchanges[0].to_string().contains("ErrorStatus"),
+        "{}",
+        exchanges[0]
+    );
+    // And the vectors it never answered failed in their own records.
+    assert!(records.iter().filter(|r| outcome(r) == "fail").count() > 10);
+}
