@@ -286,6 +286,7 @@ fn check_name(check: Check) -> &'static str {
         Check::Frame => "frame",
         Check::Reply => "reply",
         Check::Session => "session",
+        Check::Transport => "transport",
         Check::Unchecked(_) => "unchecked",
     }
 }
@@ -446,6 +447,9 @@ fn traceability(vectors: &[Vector]) -> String {
             .filter(|i| i.applies_to(r) && !cov.contains_key(&(i.id.as_str(), r)))
             .map(|i| match i.check {
                 Check::Session => format!("- `{}` (session: covered by the session vectors)", i.id),
+                Check::Transport => {
+                    format!("- `{}` (transport: judged by `wirecheck run --http`)", i.id)
+                }
                 Check::Unchecked(why) => format!("- `{}` (unchecked: {why})", i.id),
                 c => format!("- `{}` ({})", i.id, check_name(c)),
             })

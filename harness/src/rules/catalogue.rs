@@ -32,7 +32,7 @@ const R4_R5: Revisions = Revisions::range(Revision::Mcp2025_11_25, Revision::Mcp
 /// Plain JSON-RPC 2.0 and 2025-03-26: the profiles where batches exist.
 const BATCHES: Revisions = JSONRPC.with(R2);
 
-use Check::{Frame, Reply, Session, Unchecked};
+use Check::{Frame, Reply, Session, Transport, Unchecked};
 use Level::{May, Must, MustNot, Should, ShouldNot};
 
 // The table, grouped as the specification is. Kept as written, one row per rule,
@@ -404,40 +404,40 @@ rule_table! {
         // judges them from the HTTP exchanges and its own probes.
         McpHttpNotification202 = "mcp.http.notification-202", Must, "MCP basic/transports §Streamable HTTP › Sending Messages to the Server 4 | 2026-07-28: MCP basic/transports/streamable-http §Sending Messages 5",
           "If the input is a JSON-RPC _response_ or _notification_: If the server accepts the input, the server MUST return HTTP status code 202 Accepted with no body. If the server cannot accept the input, it MUST return an HTTP error status code (e.g., 400 Bad Request). The HTTP response body MAY comprise a JSON-RPC _error response_ that has no `id`.",
-          R2_R5, Unchecked("HTTP statuses are not in any frame; the live runner judges every POST of a notification (`wirecheck run --http`)");
+          R2_R5, Transport;
         McpHttpRequestContentType = "mcp.http.request-content-type", Must, "MCP basic/transports §Streamable HTTP › Sending Messages to the Server 5 | 2026-07-28: MCP basic/transports/streamable-http §Sending Messages 6",
           "If the input is a JSON-RPC _request_, the server MUST either return `Content-Type: text/event-stream`, to initiate an SSE stream, or `Content-Type: application/json`, to return one JSON object.",
-          R2_R5, Unchecked("HTTP headers are not in any frame; the live runner judges every POST of a request (`wirecheck run --http`)");
+          R2_R5, Transport;
         McpHttpSessionIdVisibleAscii = "mcp.http.session-id-visible-ascii", Must, "MCP basic/transports §Streamable HTTP › Session Management 1",
           "The session ID MUST only contain visible ASCII characters (ranging from 0x21 to 0x7E).",
-          R2_R4, Unchecked("HTTP headers are not in any frame; the live runner judges every `Mcp-Session-Id` it is issued (`wirecheck run --http`)");
+          R2_R4, Transport;
         McpHttpSessionIdSecure = "mcp.http.session-id-secure", Should, "MCP basic/transports §Streamable HTTP › Session Management 1",
           "The session ID SHOULD be globally unique and cryptographically secure (e.g., a securely generated UUID, a JWT, or a cryptographic hash). (Checked as far as a client can: ids that are short, sequential, share a counter-like prefix or repeat across sessions are reported.)",
-          R2_R4, Unchecked("needs several sessions' ids; the live runner opens them (`wirecheck run --http`)");
+          R2_R4, Transport;
         McpHttpSessionRequired400 = "mcp.http.session-required-400", Should, "MCP basic/transports §Streamable HTTP › Session Management 2",
           "Servers that require a session ID SHOULD respond to requests without an `Mcp-Session-Id` header (other than initialization) with HTTP 400 Bad Request.",
-          R2_R4, Unchecked("HTTP statuses are not in any frame; the live runner sends a request without the session id (`wirecheck run --http`)");
+          R2_R4, Transport;
         McpHttpSessionTerminated404 = "mcp.http.session-terminated-404", Must, "MCP basic/transports §Streamable HTTP › Session Management 3",
           "The server MAY terminate the session at any time, after which it MUST respond to requests containing that session ID with HTTP 404 Not Found. (Probed after the runner's DELETE of §Session Management 5; a 405 to the DELETE makes it not applicable.)",
-          R2_R4, Unchecked("HTTP statuses are not in any frame; the live runner ends a session and reuses its id (`wirecheck run --http`)");
+          R2_R4, Transport;
         McpHttpProtocolVersion400 = "mcp.http.protocol-version-400", Must, "MCP basic/transports §Streamable HTTP › Protocol Version Header | 2026-07-28: MCP basic/transports/streamable-http §Protocol Version Header",
           "If the server receives a request with an invalid or unsupported `MCP-Protocol-Version`, it MUST respond with `400 Bad Request`. (2026-07-28: \"If the server does not implement the requested protocol version […], it MUST respond with `400 Bad Request` and an `UnsupportedProtocolVersionError`\".)",
-          R3_R5, Unchecked("HTTP headers are not in any frame; the live runner sends an unsupported version (`wirecheck run --http`)");
+          R3_R5, Transport;
         McpHttpOriginValidate = "mcp.http.origin-validate", Must, "MCP basic/transports §HTTP with SSE › Security Warning 1 | 2025-03-26: MCP basic/transports §Streamable HTTP › Security Warning 1 | 2025-06-18: MCP basic/transports §Streamable HTTP › Security Warning 1",
           "Servers MUST validate the `Origin` header on all incoming connections to prevent DNS rebinding attacks. (No status is named before 2025-11-25: a foreign `Origin` answered with any 4xx is refused, a 2xx is not.)",
-          R1_R3, Unchecked("HTTP headers are not in any frame; the live runner sends a foreign `Origin` (`wirecheck run --http`)");
+          R1_R3, Transport;
         McpHttpOrigin403 = "mcp.http.origin-403", Must, "MCP basic/transports §Streamable HTTP › Security Warning 1 | 2026-07-28: MCP basic/transports/streamable-http §Security Warning 1",
           "Servers MUST validate the `Origin` header on all incoming connections to prevent DNS rebinding attacks. If the `Origin` header is present and invalid, servers MUST respond with HTTP 403 Forbidden. The HTTP response body MAY comprise a JSON-RPC _error response_ that has no `id`.",
-          R4_R5, Unchecked("HTTP headers are not in any frame; the live runner sends a foreign `Origin` (`wirecheck run --http`)");
+          R4_R5, Transport;
         McpHttpSseMessageEvent = "mcp.http.sse-message-event", Must, "MCP basic/transports §HTTP with SSE",
           "When a client connects, the server MUST send an `endpoint` event containing a URI for the client to use for sending messages. […] Server messages are sent as SSE `message` events, with the message content encoded as JSON in the event data.",
-          R1, Unchecked("SSE framing is not in any frame; the live runner reads the stream (`wirecheck run --http --transport sse`)");
+          R1, Transport;
         JsonRpcHttpNullBody = "jsonrpc.http.null-body", MustNot, "JSON-RPC 2.0 §4.1",
           "The Server MUST NOT reply to a Notification, including those that are within a batch request. (Over HTTP the body is the reply: a body of `null` answers the notification with a JSON value that is no Response object; 204 or an empty 200 is silence.)",
-          JSONRPC, Unchecked("HTTP bodies that are not frames are not in a capture; the live runner judges them (`wirecheck run --profile jsonrpc-2.0 --http`)");
+          JSONRPC, Transport;
         JsonRpcHttpEmptyArrayBody = "jsonrpc.http.empty-array-body", MustNot, "JSON-RPC 2.0 §6",
           "If there are no Response objects contained within the Response array as it is to be sent to the client, the server MUST NOT return an empty Array and should return nothing at all.",
-          JSONRPC, Unchecked("HTTP bodies that are not frames are not in a capture; the live runner judges them (`wirecheck run --profile jsonrpc-2.0 --http`)");
+          JSONRPC, Transport;
     }
 }
 

@@ -173,6 +173,9 @@ pub enum Check {
     /// On a whole conversation, by the session judge ([`crate::session`]):
     /// earlier frames, ids in flight, what was negotiated.
     Session,
+    /// By the live runner's transport judge (`wirecheck run --http`): HTTP
+    /// statuses and headers, which no frame carries.
+    Transport,
     /// Not checked: no conversation on the wire can show it (it needs the
     /// peer's internals, what it supports, what it stored), or the session
     /// judge does not check it yet. The reason says which, and what it would take.
