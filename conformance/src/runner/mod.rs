@@ -707,6 +707,23 @@ impl Runner<'_, '_, '_> {
             }
         }
         let playable: Vec<&Vector> = own.iter().chain(as_is).chain(bound.iter()).collect();
+        // Vectors not about ids get fresh ones, so they need no session of
+        // their own (each is a peer process, the run's main cost).
+        let refreshed = plan::fresh_ids(&playable);
+        let rewritten: BTreeMap<&str, String> = refreshed
+            .iter()
+            .filter_map(|r| {
+                let (old, new) = r.rewritten.as_ref()?;
+                Some((
+                    r.vector.id.as_str(),
+                    format!(
+                        "sent with request id {new} instead of {old}: the vector is not about ids, \
+                         and a request id MUST NOT be reused within a session (MCP basic/index §Requests)"
+                    ),
+                ))
+            })
+            .collect();
+        let playable: Vec<&Vector> = refreshed.iter().map(|r| r.vector.as_ref()).collect();
         // The first session reuses the handshake's process; the rest start
         // their own. Sessions are independent processes, so up to
         // `SESSIONS_AT_ONCE` run at the same time (their records kept in
@@ -726,7 +743,13 @@ impl Runner<'_, '_, '_> {
         )
         .buffered(SESSIONS_AT_ONCE);
         while let Some(records) = results.next().await {
-            for record in records? {
+            for mut record in records? {
+                let note = record
+                    .place
+                    .vector
+                    .as_deref()
+                    .and_then(|v| rewritten.get(v));
+                record.notes.extend(note.cloned());
                 self.push(record);
             }
         }
