@@ -31,7 +31,7 @@ use crate::report::{Check, Place, Record, Subject, WireEvent};
 use crate::transport::http::{JsonRpcHttpPeer, SsePeer, StreamableHttpPeer};
 use crate::transport::stdio::{PeerCommand, StdioPeer};
 use crate::transport::Limits;
-use crate::vectors::{Answer, Vector};
+use crate::vectors::{Answer, Basis, Vector};
 use fixtures::{Allowed, Catalogue};
 use http_judge::Trace;
 pub use wire::{HttpKind, Wire};
@@ -504,11 +504,13 @@ impl Peers<'_> {
         let wire = wire_since(&driver, before);
         let transport = self.config.peer.transport();
         let mut record = vector_record(vector, revision, outcome, transport);
-        record.violations = Some(if mismatch.is_some() {
+        let violations: Vec<Violation> = if mismatch.is_some() {
             Vec::new()
         } else {
             judgement.violations().cloned().collect()
-        });
+        };
+        record.check = Some(answer_check(vector, revision, &violations));
+        record.violations = Some(violations);
         record.notes = judgement
             .mismatches
             .iter()
@@ -707,6 +709,23 @@ impl Runner<'_, '_, '_> {
             }
         }
         let playable: Vec<&Vector> = own.iter().chain(as_is).chain(bound.iter()).collect();
+        // Vectors not about ids get fresh ones, so they need no session of
+        // their own (each is a peer process, the run's main cost).
+        let refreshed = plan::fresh_ids(&playable);
+        let rewritten: BTreeMap<&str, String> = refreshed
+            .iter()
+            .filter_map(|r| {
+                let (old, new) = r.rewritten.as_ref()?;
+                Some((
+                    r.vector.id.as_str(),
+                    format!(
+                        "sent with request id {new} instead of {old}: the vector is not about ids, \
+                         and a request id MUST NOT be reused within a session (MCP basic/index §Requests)"
+                    ),
+                ))
+            })
+            .collect();
+        let playable: Vec<&Vector> = refreshed.iter().map(|r| r.vector.as_ref()).collect();
         // The first session reuses the handshake's process; the rest start
         // their own. Sessions are independent processes, so up to
         // `SESSIONS_AT_ONCE` run at the same time (their records kept in
@@ -726,7 +745,13 @@ impl Runner<'_, '_, '_> {
         )
         .buffered(SESSIONS_AT_ONCE);
         while let Some(records) = results.next().await {
-            for record in records? {
+            for mut record in records? {
+                let note = record
+                    .place
+                    .vector
+                    .as_deref()
+                    .and_then(|v| rewritten.get(v));
+                record.notes.extend(note.cloned());
                 self.push(record);
             }
         }
@@ -941,7 +966,41 @@ fn vector_record(vector: &Vector, revision: Revision, outcome: Outcome, transpor
         Subject::Frame(vector.frame.clone()),
         outcome,
     );
-    record.check = Some(match vector.rules.first() {
+    record.check = Some(vector_check(vector));
+    record
+}
+
+/// The check of an answer judged against `vector`: the rule that mandates
+/// the answer (its basis), else the most severe rule among the `violations`
+/// found, else the vector's first rule. The first rule alone would name what
+/// the *request* breaks (`mcp.base.id-not-null` for a request with a null
+/// id), not what the peer's answer is held to.
+fn answer_check(vector: &Vector, revision: Revision, violations: &[Violation]) -> Check {
+    if let Some(Basis::MandatedBy { rule, level }) = &vector.basis {
+        let spec = vector
+            .rules
+            .iter()
+            .find(|r| r.id == *rule)
+            .map_or_else(|| rule.info().cite(revision).to_owned(), |r| r.spec.clone());
+        return Check {
+            rule: rule.as_str().into(),
+            level: *level,
+            spec,
+        };
+    }
+    // `Level` orders strongest first; the first of equals is kept.
+    if let Some(v) = violations.iter().min_by_key(|v| v.level) {
+        return Check {
+            rule: v.rule.as_str().into(),
+            level: v.level,
+            spec: v.spec.into(),
+        };
+    }
+    vector_check(vector)
+}
+
+fn vector_check(vector: &Vector) -> Check {
+    match vector.rules.first() {
         Some(rule) => Check {
             rule: rule.id.as_str().into(),
             level: rule.level,
@@ -952,8 +1011,7 @@ fn vector_record(vector: &Vector, revision: Revision, outcome: Outcome, transpor
             level: Level::Must,
             spec: vector.description.clone(),
         },
-    });
-    record
+    }
 }
 
 fn place(vector: &Vector, revision: Revision, transport: &str) -> Place {

@@ -2,17 +2,23 @@
 //!
 //! A request id MUST NOT be reused within a session (MCP 2025-11-25,
 //! basic/index, "Requests", MUST), and most vectors use small ids (`1`, `2`).
-//! Rewriting a repeated id to a fresh one of the same JSON type would change
-//! what many vectors test (`1.0`, `9007199254740993`, `"1"` against `1`), so a
-//! vector whose id was already sent goes to another session instead: vectors
-//! are packed greedily into sessions whose request ids are pairwise distinct,
+//! A vector that is not about ids gets a fresh id of the same JSON type
+//! ([`fresh_ids`]), rewritten in its exact bytes and in the answer it pins,
+//! so it can share a session with any other. A vector about ids keeps its
+//! id (`1.0`, `9007199254740993`, `"1"` against `1` are its point), and one
+//! whose id was already sent goes to another session instead: vectors are
+//! packed greedily into sessions whose request ids are pairwise distinct,
 //! each session a fresh peer process. Opening requests (`initialize`,
 //! `server/discover`) are sent as the first frame of a session of their own,
 //! where a handshake request belongs.
 
-use harness::{lift, Id, Message};
+use std::borrow::Cow;
+use std::ops::Range;
 
-use crate::vectors::Vector;
+use harness::rules::RuleId;
+use harness::{lift, Frame, Id, Message, Raw};
+
+use crate::vectors::{Answer, Basis, Vector};
 
 /// The vectors of one session, by index into the slice given to [`pack`].
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -82,4 +88,275 @@ pub fn pack(vectors: &[&Vector]) -> Vec<Session> {
         .map(|(s, _)| s)
         .chain(opening)
         .collect()
+}
+
+/// Whether `rule` is about request or response ids, so a vector naming it
+/// must keep the id it was written with.
+///
+/// Decided on the rule id's words: a dotted segment that is `id`, or a
+/// hyphenated word that is `id` (`jsonrpc.id-type`,
+/// `jsonrpc.request.id-no-fraction`, `jsonrpc.response.id-echo`,
+/// `mcp.base.error-id-null`, `mcp.base.response-id-match`,
+/// `mcp.base.notification-no-id`, `session.id.reused-inflight`,
+/// `session.response.unknown-id`). This also takes in rules on other ids
+/// (`mcp.http.session-id-secure`, `mcp.tasks.unknown-id`,
+/// `mcp.r5.subscription-id-meta`, `mcp.r5.mrtr.retry-id`): keeping their
+/// vector's id costs at most a session, rewriting an id a rule is about
+/// would change what it tests, so the doubt goes to keeping.
+#[must_use]
+pub fn is_id_rule(rule: &str) -> bool {
+    rule.split('.')
+        .flat_map(|segment| segment.split('-'))
+        .any(|word| word == "id")
+}
+
+/// Whether any rule `vector` names (exercised, reported, or mandating its
+/// answer) is an id rule.
+fn about_ids(vector: &Vector) -> bool {
+    let basis = match &vector.basis {
+        Some(Basis::MandatedBy { rule, .. }) => Some(*rule),
+        _ => None,
+    };
+    vector
+        .rules
+        .iter()
+        .map(|r| r.id)
+        .chain(vector.violations.iter().copied())
+        .chain(vector.advisories.iter().copied())
+        .chain(basis)
+        .any(|r: RuleId| is_id_rule(r.as_str()))
+}
+
+/// The byte range of the `id` member's value in `frame`, when the frame is
+/// one request whose id is spelt plainly: an integer (`-?[0-9]+`) or a string
+/// without escapes. A batch, a duplicate `id` member, a fraction, an
+/// exponent or an escape is left alone: each is some vector's point.
+fn id_span(frame: &[u8]) -> Option<Range<usize>> {
+    let Ok(Frame::Single(Message::Request(_))) = lift(frame) else {
+        return None;
+    };
+    let text = std::str::from_utf8(frame).ok()?;
+    let raw = Raw::parse(text).ok()?;
+    let mut ids = raw.members().filter(|(key, _)| key.decoded() == "id");
+    let (_, value) = ids.next()?;
+    if ids.next().is_some() {
+        return None;
+    }
+    let token = value.as_str();
+    if !plain(token) {
+        return None;
+    }
+    // `Raw::parse` and `members` borrow from `text`, so the token is a
+    // slice of it; its offset is where it starts.
+    let start = (token.as_ptr() as usize).checked_sub(text.as_ptr() as usize)?;
+    let span = start..start + token.len();
+    (text.get(span.clone()) == Some(token)).then_some(span)
+}
+
+/// An integer without fraction or exponent, or a string without escapes.
+fn plain(token: &str) -> bool {
+    let digits = token.strip_prefix('-').unwrap_or(token);
+    let integer = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
+    let string = token.len() >= 2
+        && token.starts_with('"')
+        && token.ends_with('"')
+        && !token[1..token.len() - 1].contains('\\');
+    integer || string
+}
+
+/// The id tokens [`fresh_ids`] hands out: integers and strings far from the
+/// small ids vectors are written with and from the driver's own (which start
+/// at [`crate::driver::DriverConfig::first_id`], 1000 by default).
+const FRESH_FROM: u64 = 1_000_000;
+
+/// `answer` with every pinned id spelt `old` spelt `new` instead (through
+/// "any of" alternatives); other pinned ids (`null`) are left as they are.
+fn repin(answer: &mut Answer, old: &str, new: &str) {
+    match answer {
+        Answer::Error { id, .. } | Answer::Result { id, .. } => {
+            if id.as_deref() == Some(old) {
+                *id = Some(new.to_owned());
+            }
+        }
+        Answer::AnyOf(all) | Answer::Batch(all) => {
+            for a in all {
+                repin(a, old, new);
+            }
+        }
+        Answer::Nothing | Answer::Stream { .. } => {}
+    }
+}
+
+/// A vector played with a fresh request id, and the id it was written with.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Refreshed<'v> {
+    /// What is sent and judged.
+    pub vector: Cow<'v, Vector>,
+    /// `(written, sent)` id tokens, when the id was rewritten.
+    pub rewritten: Option<(String, String)>,
+}
+
+/// Every vector not about ids ([`is_id_rule`]) with its request id rewritten
+/// to a fresh one of the same JSON type, in the frame's bytes (the id token
+/// only, everything else byte-identical) and in the answer's pinned id, so
+/// the judge still checks the echo. Opening requests are left alone: each
+/// has a session of its own anyway.
+#[must_use]
+pub fn fresh_ids<'v>(vectors: &[&'v Vector]) -> Vec<Refreshed<'v>> {
+    let mut next = FRESH_FROM;
+    vectors
+        .iter()
+        .map(|vector| {
+            let span = (!about_ids(vector) && !is_opening(vector))
+                .then(|| id_span(&vector.frame))
+                .flatten();
+            let Some(span) = span else {
+                return Refreshed {
+                    vector: Cow::Borrowed(*vector),
+                    rewritten: None,
+                };
+            };
+            let old = String::from_utf8_lossy(&vector.frame[span.clone()]).into_owned();
+            let new = if old.starts_with('"') {
+                format!("\"wirecheck-{next}\"")
+            } else {
+                next.to_string()
+            };
+            next += 1;
+            let mut owned = (*vector).clone();
+            owned.frame.splice(span, new.bytes());
+            if let Some(answer) = owned.answer.as_mut() {
+                repin(answer, &old, &new);
+            }
+            Refreshed {
+                vector: Cow::Owned(owned),
+                rewritten: Some((old, new)),
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::vectors;
+    use harness::Revision;
+
+    fn probes(revision: Revision) -> Vec<Vector> {
+        let (all, errors) = vectors::embedded();
+        assert!(errors.is_empty(), "{errors:?}");
+        all.into_iter()
+            .filter(|v| v.profile.revision == revision && crate::runner::is_probe(v))
+            .collect()
+    }
+
+    fn named<'v>(all: &'v [Vector], id: &str) -> &'v Vector {
+        all.iter()
+            .find(|v| v.id == id)
+            .unwrap_or_else(|| panic!("no vector {id}"))
+    }
+
+    #[test]
+    fn id_rules_are_told_apart_by_their_words() {
+        for id in [
+            "jsonrpc.id-type",
+            "jsonrpc.request.id-no-fraction",
+            "jsonrpc.response.id-echo",
+            "mcp.base.error-id-null",
+            "mcp.base.response-id-match",
+            "mcp.base.notification-no-id",
+            "session.id.reused-inflight",
+            "session.response.unknown-id",
+        ] {
+            assert!(is_id_rule(id), "{id}");
+        }
+        for id in [
+            "jsonrpc.version-invalid",
+            "jsonrpc.batch.invalid-single-response",
+            "mcp.error.invalid-cursor",
+            "mcp.base.params-object",
+        ] {
+            assert!(!is_id_rule(id), "{id}");
+        }
+    }
+
+    #[test]
+    fn the_id_token_alone_is_rewritten() {
+        let span = |f: &str| id_span(f.as_bytes()).map(|r| f[r].to_owned());
+        let frame = r#"{ "jsonrpc" : "2.0", "method":"ping" , "id" :  17 ,"params":{"id":3}}"#;
+        assert_eq!(span(frame).as_deref(), Some("17"));
+        assert_eq!(
+            span(r#"{"jsonrpc":"2.0","id":"a-1","method":"ping"}"#).as_deref(),
+            Some(r#""a-1""#)
+        );
+        // Spellings that are some vector's point, and frames that are not one request.
+        for kept in [
+            r#"{"jsonrpc":"2.0","id":1.0,"method":"ping"}"#,
+            r#"{"jsonrpc":"2.0","id":1e0,"method":"ping"}"#,
+            r#"{"jsonrpc":"2.0","id":"\u0031","method":"ping"}"#,
+            r#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#,
+            r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+            r#"[{"jsonrpc":"2.0","id":1,"method":"ping"}]"#,
+            r#"{"jsonrpc":"2.0","id":1,"result":{}}"#,
+        ] {
+            assert_eq!(span(kept), None, "{kept}");
+        }
+    }
+
+    #[test]
+    fn a_vector_not_about_ids_gets_a_fresh_id_and_a_repinned_answer() {
+        let all = probes(Revision::Mcp2025_06_18);
+        let refreshed = fresh_ids(&all.iter().collect::<Vec<_>>());
+        let mut rewritten = 0;
+        for (before, after) in all.iter().zip(&refreshed) {
+            let Some((old, new)) = &after.rewritten else {
+                assert_eq!(after.vector.as_ref(), before);
+                continue;
+            };
+            rewritten += 1;
+            assert!(!about_ids(before), "{}", before.id);
+            // Byte-identical but for the id token: what surrounds the fresh
+            // id (which appears nowhere else) surrounds the old one.
+            let sent = &after.vector.frame;
+            let at = sent
+                .windows(new.len())
+                .position(|w| w == new.as_bytes())
+                .unwrap_or_else(|| panic!("{}: {new} not in the frame", before.id));
+            let expected = [&sent[..at], old.as_bytes(), &sent[at + new.len()..]].concat();
+            assert_eq!(before.frame, expected, "{}", before.id);
+            assert_eq!(old.starts_with('"'), new.starts_with('"'), "{}", before.id);
+            assert!(lift(&after.vector.frame).is_ok(), "{}", before.id);
+            let pinned = |v: &Vector| {
+                v.answer.as_ref().and_then(|a| match a {
+                    Answer::Error { id, .. } | Answer::Result { id, .. } => id.clone(),
+                    _ => None,
+                })
+            };
+            if pinned(before).as_deref() == Some(old) {
+                assert_eq!(pinned(&after.vector).as_deref(), Some(new.as_str()));
+            }
+        }
+        assert!(rewritten > 20, "only {rewritten} rewritten");
+        let id_vector = named(&all, "mcp/2025-06-18/base/request-id-null");
+        assert!(about_ids(id_vector));
+    }
+
+    #[test]
+    fn fresh_ids_pack_into_far_fewer_sessions() {
+        let all = probes(Revision::Mcp2025_06_18);
+        let as_written = pack(&all.iter().collect::<Vec<_>>()).len();
+        let refreshed = fresh_ids(&all.iter().collect::<Vec<_>>());
+        let fresh = pack(
+            &refreshed
+                .iter()
+                .map(|r| r.vector.as_ref())
+                .collect::<Vec<_>>(),
+        )
+        .len();
+        // 42 as written, 15 with fresh ids (2025-06-18, when this was written).
+        assert!(
+            fresh * 2 < as_written,
+            "{fresh} sessions, {as_written} as written"
+        );
+    }
 }
