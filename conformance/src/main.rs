@@ -21,7 +21,8 @@ enum Command {
     Classify(classify::Args),
     Serve(serve::Args),
     Report(cmd::report::Args),
-    Run(run::Args),
+    // Boxed: `run` has many more options than the other commands.
+    Run(Box<run::Args>),
     Check(check::Args),
 }
 
@@ -38,11 +39,9 @@ fn main() -> ExitCode {
         Command::Report(args) => cmd::report::run(args),
         Command::Run(args) => {
             let report = run::run(args);
-            if let Some(path) = args.out() {
-                if let Err(e) = cmd::write_json(&report, path) {
-                    eprintln!("wirecheck run: {e}");
-                    return ExitCode::from(2);
-                }
+            if let Err(e) = args.write_files(&report) {
+                eprintln!("wirecheck run: {e}");
+                return ExitCode::from(2);
             }
             cmd::emit(&report, args.output())
         }

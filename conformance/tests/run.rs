@@ -251,3 +251,69 @@ fn a_listed_tool_is_called_only_when_the_user_allows_it() {
     assert!(!by_vector(&records, "run/2025-11-25/tools-call/echo").is_empty());
     assert!(records.iter().any(|r| r["rule"] == "stdio.peer-exited"));
 }
+
+/// `--out`, `--sarif` and `--html` write the run as the one document (which
+/// reads back), a SARIF log and a page, each from the same report; a check
+/// that answers a record's rule is the rule that mandates the answer.
+#[test]
+fn the_run_is_written_as_a_document_sarif_and_html() {
+    let dir = std::env::temp_dir().join(format!("wirecheck-run-files-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (doc, sarif, html) = (
+        dir.join("run.json"),
+        dir.join("run.sarif"),
+        dir.join("run.html"),
+    );
+    let out = common::wirecheck(
+        &[
+            "run",
+            "--profile",
+            "jsonrpc-2.0",
+            "--format",
+            "json",
+            "--out",
+            doc.to_str().unwrap(),
+            "--sarif",
+            sarif.to_str().unwrap(),
+            "--html",
+            html.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report = wirecheck::report::Report::read_json(&doc).expect("the run document reads back");
+    assert_eq!(report.records.len(), parsed(&out).len());
+    let log: Value = serde_json::from_slice(&std::fs::read(&sarif).unwrap()).unwrap();
+    assert_eq!(log["version"], "2.1.0");
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(
+        page.starts_with("<!DOCTYPE html>"),
+        "{}",
+        &page[..page.len().min(80)]
+    );
+    // A record names the rule that mandates the answer, not the vector's
+    // first rule: `y_id-integer` is about the request's id type
+    // (`jsonrpc.id-type`), and its answer is mandated by the id echo.
+    let records = parsed(&out);
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/vectors/jsonrpc-2.0/request/y_id-integer.json"
+    );
+    let vector: Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+    let mandated = vector["mandated_by"]["rule"]
+        .as_str()
+        .expect("the vector names its basis");
+    assert_ne!(
+        vector["rules"][0]["id"], mandated,
+        "the case must tell the two apart"
+    );
+    let record = by_vector(&records, "jsonrpc-2.0/request/id-integer");
+    assert_eq!(record.len(), 1);
+    assert_eq!(record[0]["rule"], mandated);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

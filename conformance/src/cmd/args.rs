@@ -33,9 +33,10 @@ impl InputArgs {
 /// Where the report goes.
 #[derive(Debug, Clone, clap::Args)]
 pub struct OutputArgs {
-    /// What standard output carries: `json` (one JSON object per line, the
-    /// default, for scripts) or `terminal` (for people; coloured on a terminal
-    /// unless NO_COLOR is set).
+    /// What standard output carries: `json` (one JSON object per line, for
+    /// scripts; the default of roundtrip, classify and check) or `terminal`
+    /// (for people, the default of run; coloured on a terminal unless
+    /// NO_COLOR is set).
     #[arg(long, value_enum, default_value_t = Format::Json, value_name = "FORMAT")]
     pub format: Format,
     /// Also write the report as JUnit XML to FILE (one test case per frame).

@@ -81,9 +81,17 @@ pub struct Args {
     /// The arguments for the allowed tools, as a JSON object.
     #[arg(long, value_name = "JSON")]
     tool_args: Option<String>,
-    /// Also write the JSON-lines report to FILE.
+    /// Also write the whole run as one JSON document to FILE (the source of
+    /// truth: schemas/report.schema.json; `wirecheck report` renders it again).
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
+    /// Also write a SARIF 2.1.0 log to FILE (for code-scanning dashboards).
+    #[arg(long, value_name = "FILE")]
+    sarif: Option<PathBuf>,
+    /// Also write one self-contained HTML page to FILE: the rules × revisions
+    /// matrix, each cell linking to its findings and their wire logs.
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
     /// The largest frame accepted from the peer, in bytes.
     #[arg(long, default_value_t = Limits::default().max_frame, value_name = "BYTES")]
     max_frame: usize,
@@ -98,10 +106,25 @@ impl Args {
         &self.output
     }
 
-    /// Where the JSON-lines copy of the report goes.
-    #[must_use]
-    pub fn out(&self) -> Option<&PathBuf> {
-        self.out.as_ref()
+    /// Writes the files the run was asked for beside its standard output: the
+    /// run document (`--out`), SARIF (`--sarif`), HTML (`--html`).
+    ///
+    /// # Errors
+    /// A file that cannot be written, named.
+    pub fn write_files(&self, report: &crate::report::Report) -> Result<(), String> {
+        if let Some(path) = &self.out {
+            super::write_json(report, path)?;
+        }
+        if let Some(path) = &self.sarif {
+            let mut log = serde_json::to_vec_pretty(&crate::report::sarif::render(report))
+                .map_err(|e| format!("cannot render SARIF: {e}"))?;
+            log.push(b'\n');
+            super::write_file(path, &log)?;
+        }
+        if let Some(path) = &self.html {
+            super::write_file(path, crate::report::html::render(report).as_bytes())?;
+        }
+        Ok(())
     }
 }
 
