@@ -9,7 +9,7 @@
 use quick_junit::{NonSuccessKind, Property, TestCase, TestCaseStatus, TestSuite};
 
 use super::text::{preview, printable_str};
-use super::{rule_id, Outcome, Record, Report, Subject};
+use super::{findings, Outcome, Record, Report, Subject};
 
 /// How many characters of a frame a test case carries.
 const PREVIEW_CHARS: usize = 2000;
@@ -89,43 +89,6 @@ fn name(record: &Record) -> String {
         name.push_str(&format!(" {}", printable_str(&check.rule)));
     }
     name
-}
-
-/// One line per finding: each violation, or the refusal.
-fn findings(record: &Record) -> Vec<String> {
-    let mut lines = Vec::new();
-    if let Some(check) = &record.check {
-        lines.push(format!(
-            "{} {} ({})",
-            check.level.name(),
-            printable_str(&check.rule),
-            printable_str(&check.spec)
-        ));
-    }
-    match (&record.violations, &record.refusal) {
-        (Some(violations), _) => lines.extend(violations.iter().map(|v| {
-            format!(
-                "{} {} at `{}`: {} ({})",
-                v.level.name(),
-                printable_str(rule_id(v)),
-                printable_str(&v.pointer),
-                printable_str(&v.message),
-                printable_str(v.spec)
-            )
-        })),
-        (None, Some(r)) => lines.push(format!(
-            "refused {} {} at `{}` (line {}, column {}): {} ({})",
-            r.code,
-            r.rule,
-            printable_str(&r.pointer),
-            r.line,
-            r.column,
-            printable_str(&r.message),
-            r.spec
-        )),
-        (None, None) => {}
-    }
-    lines
 }
 
 fn first_line(record: &Record, findings: &[String]) -> String {

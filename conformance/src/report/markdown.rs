@@ -8,7 +8,7 @@
 use std::fmt::Write as _;
 
 use super::text::printable_str;
-use super::{rule_id, Record, Report};
+use super::{findings, Record, Report};
 
 /// The most failing records listed; the rest are counted. A streamed report
 /// keeps no more than these ([`super::sink`]).
@@ -135,41 +135,6 @@ fn place(record: &Record) -> String {
         let _ = write!(s, " #{frame}");
     }
     s
-}
-
-fn findings(record: &Record) -> Vec<String> {
-    let mut lines = Vec::new();
-    if let Some(why) = record.outcome.reason() {
-        lines.push(printable_str(why));
-    }
-    if let Some(check) = &record.check {
-        lines.push(format!(
-            "{} {} ({})",
-            check.level.name(),
-            printable_str(&check.rule),
-            printable_str(&check.spec)
-        ));
-    }
-    match (&record.violations, &record.refusal) {
-        (Some(vs), _) => lines.extend(vs.iter().map(|v| {
-            format!(
-                "{} {} at {}: {}",
-                v.level.name(),
-                printable_str(rule_id(v)),
-                printable_str(&v.pointer),
-                printable_str(&v.message)
-            )
-        })),
-        (None, Some(r)) => lines.push(format!(
-            "refused {} {} at {}: {}",
-            r.code,
-            r.rule,
-            printable_str(&r.pointer),
-            printable_str(&r.message)
-        )),
-        (None, None) => {}
-    }
-    lines
 }
 
 /// Text safe inside a Markdown list item or table cell: HTML's three

@@ -199,6 +199,58 @@ impl Refusal {
     }
 }
 
+/// What a record found, one line per item, every peer-supplied byte made
+/// printable: why it was not decided (not observed, not applicable), the rule
+/// checked, each violation or the refusal, and the notes. The one wording the
+/// terminal, JUnit and Markdown views share (each escapes it for its own
+/// format on top).
+#[must_use]
+pub fn findings(record: &Record) -> Vec<String> {
+    use text::printable_str;
+    let mut lines = Vec::new();
+    if let Some(why) = record.outcome.reason() {
+        lines.push(printable_str(why));
+    }
+    if let Some(check) = &record.check {
+        lines.push(format!(
+            "{} {} ({})",
+            check.level.name(),
+            printable_str(&check.rule),
+            printable_str(&check.spec)
+        ));
+    }
+    match (&record.violations, &record.refusal) {
+        (Some(violations), _) => lines.extend(violations.iter().map(|v| {
+            format!(
+                "{} {} at `{}`: {} ({})",
+                v.level.name(),
+                printable_str(rule_id(v)),
+                printable_str(&v.pointer),
+                printable_str(&v.message),
+                printable_str(v.spec)
+            )
+        })),
+        (None, Some(r)) => lines.push(format!(
+            "refused {} {} at `{}` (line {}, column {}): {} ({})",
+            r.code,
+            r.rule,
+            printable_str(&r.pointer),
+            r.line,
+            r.column,
+            printable_str(&r.message),
+            r.spec
+        )),
+        (None, None) => {}
+    }
+    lines.extend(
+        record
+            .notes
+            .iter()
+            .map(|n| format!("note: {}", printable_str(n))),
+    );
+    lines
+}
+
 /// A violation's rule id. The one place this crate reads `Violation::rule`,
 /// so the move to a typed rule id touches one line.
 #[must_use]

@@ -7,7 +7,7 @@
 use std::fmt::Write as _;
 
 use super::text::{preview, printable_str};
-use super::{rule_id, Command, Place, Record, Report, Subject};
+use super::{Command, Place, Record, Report, Subject};
 
 /// How many characters of a frame the view shows.
 const PREVIEW_CHARS: usize = 120;
@@ -49,49 +49,8 @@ pub fn record_lines(record: &Record, colour: bool) -> String {
     if record.outcome == super::Outcome::Pass {
         return out;
     }
-    if let Some(why) = record.outcome.reason() {
-        let _ = writeln!(out, "    {}", printable_str(why));
-    }
-    if let Some(check) = &record.check {
-        let _ = writeln!(
-            out,
-            "    {} {} ({})",
-            check.level.name(),
-            printable_str(&check.rule),
-            printable_str(&check.spec)
-        );
-    }
-    match (&record.violations, &record.refusal) {
-        (Some(violations), _) => {
-            for v in violations {
-                let _ = writeln!(
-                    out,
-                    "    {} {} at `{}`: {} ({})",
-                    v.level.name(),
-                    printable_str(rule_id(v)),
-                    printable_str(&v.pointer),
-                    printable_str(&v.message),
-                    printable_str(v.spec)
-                );
-            }
-        }
-        (None, Some(r)) => {
-            let _ = writeln!(
-                out,
-                "    refused {} {} at `{}` (line {}, column {}): {} ({})",
-                r.code,
-                r.rule,
-                printable_str(&r.pointer),
-                r.line,
-                r.column,
-                printable_str(&r.message),
-                r.spec
-            );
-        }
-        (None, None) => {}
-    }
-    for note in &record.notes {
-        let _ = writeln!(out, "    note: {}", printable_str(note));
+    for line in super::findings(record) {
+        let _ = writeln!(out, "    {line}");
     }
     let subject = match &record.subject {
         Subject::Frame(bytes) if bytes.is_empty() => None,
