@@ -14,12 +14,64 @@ pub enum Line {
     TooLong(usize),
 }
 
+/// One line being read off a stream, chunk by chunk: the bounded-memory rule
+/// both readers (this one and the async one of [`crate::transport`]) share.
+/// A line longer than `max` is counted, never kept.
+#[derive(Debug)]
+pub(crate) struct Accumulator {
+    line: Vec<u8>,
+    seen: usize,
+    too_long: bool,
+    max: usize,
+}
+
+impl Accumulator {
+    pub(crate) fn new(max: usize) -> Self {
+        Self {
+            line: Vec::new(),
+            seen: 0,
+            too_long: false,
+            max,
+        }
+    }
+
+    /// Takes what of `available` belongs to this line: how many bytes to
+    /// consume, and whether the line ended (its `\n` is consumed, not kept).
+    pub(crate) fn take(&mut self, available: &[u8]) -> (usize, bool) {
+        let (chunk, done) = match available.iter().position(|&b| b == b'\n') {
+            Some(i) => (&available[..i], Some(i + 1)),
+            None => (available, None),
+        };
+        self.seen += chunk.len();
+        if !self.too_long {
+            if self.line.len() + chunk.len() > self.max {
+                self.too_long = true;
+                self.line = Vec::new();
+            } else {
+                self.line.extend_from_slice(chunk);
+            }
+        }
+        (done.unwrap_or(chunk.len()), done.is_some())
+    }
+
+    /// Whether the input ended with nothing of a line read (no more lines).
+    pub(crate) fn is_empty(&self) -> bool {
+        self.seen == 0
+    }
+
+    pub(crate) fn finish(self) -> Line {
+        if self.too_long {
+            Line::TooLong(self.seen)
+        } else {
+            Line::Frame(self.line)
+        }
+    }
+}
+
 /// Reads the next line (up to `\n`, which is not included; a final line without
 /// one counts), keeping at most `max` bytes of it. `Ok(None)` at end of input.
 pub fn read_line(reader: &mut impl BufRead, max: usize) -> io::Result<Option<Line>> {
-    let mut line = Vec::new();
-    let mut seen = 0usize;
-    let mut too_long = false;
+    let mut acc = Accumulator::new(max);
     loop {
         let available = match reader.fill_buf() {
             Ok(buf) => buf,
@@ -27,35 +79,18 @@ pub fn read_line(reader: &mut impl BufRead, max: usize) -> io::Result<Option<Lin
             Err(e) => return Err(e),
         };
         if available.is_empty() {
-            if seen == 0 {
+            if acc.is_empty() {
                 return Ok(None);
             }
             break;
         }
-        let (chunk, done) = match available.iter().position(|&b| b == b'\n') {
-            Some(i) => (&available[..i], Some(i + 1)),
-            None => (available, None),
-        };
-        seen += chunk.len();
-        if !too_long {
-            if line.len() + chunk.len() > max {
-                too_long = true;
-                line = Vec::new();
-            } else {
-                line.extend_from_slice(chunk);
-            }
-        }
-        let consumed = done.unwrap_or(chunk.len());
+        let (consumed, done) = acc.take(available);
         reader.consume(consumed);
-        if done.is_some() {
+        if done {
             break;
         }
     }
-    Ok(Some(if too_long {
-        Line::TooLong(seen)
-    } else {
-        Line::Frame(line)
-    }))
+    Ok(Some(acc.finish()))
 }
 
 /// Where frames come from: the named files in order, or standard input.

@@ -275,7 +275,7 @@ impl StdioPeer {
                 read = self.lines.recv() => match read {
                     Some(Read::Line(Line::Frame(bytes))) => return Event::Frame(bytes),
                     Some(Read::Line(Line::TooLong(n))) => {
-                        return Event::TooLong { bytes_skipped: n }
+                        return Event::TooLong { bytes_skipped: n as u64 }
                     }
                     Some(Read::End) | None => {
                         let until = deadline.min(Instant::now() + self.limits.leak_grace);
