@@ -183,13 +183,6 @@ pub enum Check {
 }
 
 impl Check {
-    /// Whether some judge of the harness reports it: the codec, the frame and
-    /// exchange checks, or the session judge.
-    #[must_use]
-    pub fn is_checked(self) -> bool {
-        !matches!(self, Check::Unchecked(_))
-    }
-
     /// Whether [`validate`], [`validate_frame`] or [`validate_reply`] can
     /// report it: one frame or one exchange shows it.
     #[must_use]
