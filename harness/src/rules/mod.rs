@@ -4,10 +4,12 @@
 //! One table holds every rule the model knows ([`rules`]): its stable id, its
 //! level (MUST … MAY), where it is written and the sentence that says it, the
 //! revisions it applies to, and how it is checked. The checks name rules by
-//! [`RuleId`] only, so a misspelt rule does not compile; the table decides whether a rule applies under a profile, so a revision
-//! range is written once. Rules that a single frame or exchange cannot show
-//! (id uniqueness within a session, `initialize` ordering) are in the table,
-//! marked [`Check::Session`] with the reason, and never faked.
+//! [`RuleId`] only, so a misspelt rule does not compile; the table decides
+//! whether a rule applies under a profile, so a revision range is written once.
+//! Rules that a single frame or exchange cannot show are in the table too:
+//! [`Check::Session`] (id uniqueness, `initialize` ordering: the session judge,
+//! [`crate::session`]), [`Check::Transport`] (HTTP statuses and headers: the
+//! live runner), or [`Check::Unchecked`] with the reason; never faked here.
 //!
 //! The codec's refusals ([`crate::Rule`]) are rules too: a frame that does not
 //! lift gives exactly one violation, its refusal, at level MUST.
