@@ -93,7 +93,11 @@ fn every_corpus_file_passes_its_targets_oracle() {
 /// The structured targets' seeds must build an input, or they seed nothing.
 #[test]
 fn structured_seeds_build_inputs() {
-    for target in [Target::RoundtripStructured, Target::ReplyMatching] {
+    for target in [
+        Target::RoundtripStructured,
+        Target::ReplyMatching,
+        Target::Session,
+    ] {
         let dir = repo().join("corpus/seeds").join(target.seeds());
         let seeds = files(&dir);
         assert!(!seeds.is_empty(), "no seeds in {}", dir.display());

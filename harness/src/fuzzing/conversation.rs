@@ -542,16 +542,22 @@ pub fn check_never_panics(u: &mut Unstructured<'_>) -> arbitrary::Result<()> {
 }
 
 /// Both properties on one fuzz input, as the `session` fuzz target runs them.
+/// `Ok(true)` when the input built a conversation (the seeds must), `Ok(false)`
+/// when it ran out before one was built.
 ///
 /// # Errors
 /// The conversation property broken (a panic in the judge propagates).
-pub fn check_session_input(data: &[u8]) -> Result<(), Failure> {
-    if let Ok(result) = check_conversation(&mut Unstructured::new(data)) {
-        result?;
-    }
+pub fn check_session_input(data: &[u8]) -> Result<bool, Failure> {
+    let built = match check_conversation(&mut Unstructured::new(data)) {
+        Ok(result) => {
+            result?;
+            true
+        }
+        Err(_) => false,
+    };
     // Out of input is the only error: nothing to check.
     let _ = check_never_panics(&mut Unstructured::new(data));
-    Ok(())
+    Ok(built)
 }
 
 #[cfg(test)]
@@ -567,7 +573,7 @@ mod tests {
             let c = Conversation::arbitrary(&mut Unstructured::new(&data)).expect("builds");
             assert_eq!(c.steps.last().map(|s| &s.role), Some(&Role::Closed));
             assert!(c.judge().is_empty(), "{len}: {:?}", c.judge());
-            check_session_input(&data).unwrap_or_else(|f| panic!("{f}"));
+            assert_eq!(check_session_input(&data), Ok(true), "{len}");
         }
     }
 

@@ -152,16 +152,20 @@ pub enum Target {
     ReplyMatching,
     /// Any bytes through [`check_rules`].
     Rules,
+    /// A generated conversation, or arbitrary events, through
+    /// [`conversation::check_session_input`].
+    Session,
 }
 
 impl Target {
     /// Every target.
-    pub const ALL: [Target; 5] = [
+    pub const ALL: [Target; 6] = [
         Target::RoundtripBytes,
         Target::RoundtripStructured,
         Target::LiftRefusals,
         Target::ReplyMatching,
         Target::Rules,
+        Target::Session,
     ];
 
     /// The target's name: its file in `fuzz/fuzz_targets/`, its corpus folders.
@@ -173,6 +177,7 @@ impl Target {
             Target::LiftRefusals => "lift_refusals",
             Target::ReplyMatching => "reply_matching",
             Target::Rules => "rules",
+            Target::Session => "session",
         }
     }
 
@@ -183,7 +188,7 @@ impl Target {
     pub fn seeds(self) -> &'static str {
         match self {
             Target::RoundtripBytes | Target::LiftRefusals | Target::Rules => "frames",
-            Target::RoundtripStructured | Target::ReplyMatching => self.name(),
+            Target::RoundtripStructured | Target::ReplyMatching | Target::Session => self.name(),
         }
     }
 
@@ -201,6 +206,7 @@ impl Target {
             Target::RoundtripBytes => check_roundtrip(input).map(|_| true),
             Target::LiftRefusals => check_refusal(input).map(|_| true),
             Target::Rules => check_rules(input).map(|()| true),
+            Target::Session => conversation::check_session_input(input),
             Target::RoundtripStructured => {
                 match GenFrame::arbitrary_take_rest(Unstructured::new(input)) {
                     Ok(frame) => check_generated(&frame).map(|()| true),
