@@ -25,6 +25,13 @@ use wirecheck::baseline::Baseline;
 use wirecheck::judge::{self, Audit};
 use wirecheck::vectors::{self, Basis, Reply, Vector, Verdict};
 
+#[path = "../spec/trace.rs"]
+#[expect(
+    dead_code,
+    reason = "this file reads the counts; tests/spec_inventory.rs runs the checks"
+)]
+mod trace;
+
 fn main() {
     // insta writes `.snap.new` files beside the snapshots unless told not to;
     // tests never write into the tree unless asked (`INSTA_UPDATE=always`).
@@ -69,7 +76,8 @@ fn main() {
     }));
     trials.push(Trial::test("traceability::readme-counts", {
         let summary = summary(&vectors);
-        move || check_readme(&summary)
+        let sentences = sentence_summary(&vectors);
+        move || check_readme(&summary).and_then(|()| check_readme(&sentences))
     }));
     trials.push(Trial::test(
         "traceability::every-mcp-revision-has-vectors",
@@ -462,6 +470,85 @@ fn traceability(vectors: &[Vector]) -> String {
             out.push_str("\n\n");
         }
     }
+    out.push_str(&sentences_section());
+    out
+}
+
+/// Per revision, what the mapping (`conformance/spec/mapping.json`) does with
+/// each normative sentence of the inventory, and the list of what is left.
+fn sentences_section() -> String {
+    let mut out = String::from("## Normative sentences\n\n");
+    let (inventory, mapping) = match trace::load(&trace::spec_dir()) {
+        Ok(pair) => pair,
+        Err(e) => return format!("{out}The inventory does not load: {e}\n"),
+    };
+    out.push_str("Every sentence with MUST, MUST NOT, SHOULD, SHOULD NOT, REQUIRED, SHALL or\nRECOMMENDED in each revision's pages (`conformance/spec/inventory.json`; JSON-RPC 2.0\nfrom the catalogue's quotes of §4 to §6, see `conformance/spec/README.md`), and what\n`conformance/spec/mapping.json` does with it. *Checked* counts a sentence once; the\nkind columns count it under each kind of check its rules use, so they can add up to\nmore. *Not yet checked* says in brackets how many bind the server.\n\n");
+    out.push_str("| profile | sentences | checked | codec | frame | reply | session | transport |");
+    for d in trace::Disposition::SET_ASIDE {
+        let _ = write!(out, " {} |", d.name());
+    }
+    out.push_str(
+        " not yet checked (server) |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
+    );
+    for r in Revision::ALL {
+        let c = trace::counts(&inventory, &mapping, r);
+        let _ = write!(out, "| {} | {} | {} |", r.name(), c.sentences, c.checked);
+        for k in trace::KINDS {
+            let _ = write!(out, " {} |", c.by_kind.get(k).copied().unwrap_or(0));
+        }
+        for d in trace::Disposition::SET_ASIDE {
+            let _ = write!(out, " {} |", c.set_aside.get(&d).copied().unwrap_or(0));
+        }
+        let _ = writeln!(out, " {} ({}) |", c.not_yet, c.not_yet_server);
+    }
+    out.push_str("\n### Not yet checked, by page\n\nEach sentence's id (revision/page#section/hash), keyword and whom it binds: the\nwork left.\n");
+    for r in Revision::ALL {
+        let mut pages: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+        for s in inventory
+            .sentences
+            .iter()
+            .filter(|s| s.revision == r.name())
+        {
+            let entry = mapping.sentences.get(&s.id);
+            if trace::status(entry) == trace::Status::NotYetChecked {
+                let binds = format!("{:?}", trace::binds(s, entry)).to_lowercase();
+                pages
+                    .entry(&s.page)
+                    .or_default()
+                    .push(format!("- `{}` {} ({binds})", s.id, s.keyword));
+            }
+        }
+        let _ = writeln!(out, "\n#### {}\n", r.name());
+        if pages.is_empty() {
+            out.push_str("None.\n");
+        }
+        for (page, lines) in pages {
+            let _ = writeln!(out, "{page} ({}):\n\n{}\n", lines.len(), lines.join("\n"));
+        }
+    }
+    out
+}
+
+/// The README's table of sentences, rules and vectors per revision.
+fn sentence_summary(vectors: &[Vector]) -> String {
+    let mut out = String::from("| profile | normative sentences | checked | set aside | not yet checked | rules known | vectors |\n|---|---|---|---|---|---|---|\n");
+    let Ok((inventory, mapping)) = trace::load(&trace::spec_dir()) else {
+        return out;
+    };
+    for r in Revision::ALL {
+        let c = trace::counts(&inventory, &mapping, r);
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {} | {} | {} |",
+            r.name(),
+            c.sentences,
+            c.checked,
+            c.set_aside_total(),
+            c.not_yet,
+            rules::rules().iter().filter(|i| i.applies_to(r)).count(),
+            vectors.iter().filter(|v| v.profile.revision == r).count()
+        );
+    }
     out
 }
 
@@ -518,7 +605,7 @@ fn check_readme(summary: &str) -> Result<(), Failed> {
         Ok(())
     } else {
         Err(format!(
-            "README.md's \"Golden vectors\" counts are stale; paste this table (also in conformance/TRACEABILITY.md):\n\n{summary}"
+            "README.md's counts are stale; paste this table (also in conformance/TRACEABILITY.md):\n\n{summary}"
         )
         .into())
     }
