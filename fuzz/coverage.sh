@@ -50,11 +50,11 @@ for t in "${targets[@]}"; do
         fuzz/seeds.sh "$t" "$seeds"
     fi
     echo "coverage.sh: $t" >&2
-    cargo +nightly fuzz coverage -a "$t" "fuzz/corpus/$t" "$seeds" >"$out/$t.coverage.log" 2>&1 || {
+    cargo +nightly fuzz coverage -a --target-dir fuzz/target/coverage "$t" "fuzz/corpus/$t" "$seeds" >"$out/$t.coverage.log" 2>&1 || {
         tail -n 20 "$out/$t.coverage.log" >&2
         exit 2
     }
-    bin="fuzz/target/$triple/coverage/$triple/release/$t"
+    bin="fuzz/target/coverage/$triple/release/$t"
     profile="fuzz/coverage/$t/coverage.profdata"
     objects+=(-object "$bin")
     profiles+=("$profile")
