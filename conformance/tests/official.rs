@@ -46,8 +46,8 @@ fn expected_json_has_the_shape_compare_mjs_reads() {
     let clients = expected["clients"].as_object().unwrap();
     assert_eq!(
         clients.len(),
-        6,
-        "ts stdio/http, python stdio/http × auto/legacy"
+        8,
+        "ts stdio/http/sse, python stdio/http × auto/legacy and sse"
     );
     for (label, name, entry) in entries(&expected).into_iter().chain(
         clients
@@ -84,7 +84,7 @@ fn expected_json_has_the_shape_compare_mjs_reads() {
             other => panic!("{label} {name}: outcome {other:?} is none of pass, warn, fail"),
         }
     }
-    assert_eq!(units, 96);
+    assert_eq!(units, 98);
 }
 
 /// The request a verdict says the suite made, rebuilt from the backquoted name

@@ -6,13 +6,15 @@
 //
 //   node client.mjs stdio WIRECHECK_BINARY   spawns `WIRECHECK_BINARY serve` as its child
 //   node client.mjs http URL                 Streamable HTTP, e.g. http://127.0.0.1:PORT/mcp
+//   node client.mjs sse URL                  the 2024-11-05 HTTP+SSE transport, …/sse
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 
 const [mode, target] = process.argv.slice(2);
-if (!["stdio", "http"].includes(mode) || !target) {
-  console.error("usage: node client.mjs stdio WIRECHECK_BINARY | node client.mjs http URL");
+if (!["stdio", "http", "sse"].includes(mode) || !target) {
+  console.error("usage: node client.mjs stdio WIRECHECK_BINARY | node client.mjs http|sse URL");
   process.exit(2);
 }
 // A peer that never answers must not hang the driver: the whole exchange gets 20 s.
@@ -39,7 +41,9 @@ async function main() {
   const transport =
     mode === "stdio"
       ? new StdioClientTransport({ command: target, args: ["serve"], stderr: "inherit" })
-      : new StreamableHTTPClientTransport(new URL(target));
+      : mode === "http"
+        ? new StreamableHTTPClientTransport(new URL(target))
+        : new SSEClientTransport(new URL(target));
   const client = new Client({ name: "wirecheck-official-ts-client", version: "1.0.0" });
   await client.connect(transport);
   const tools = await all((p) => client.listTools(p), "tools");
@@ -57,7 +61,7 @@ async function main() {
     JSON.stringify({
       client: "ts-sdk",
       transport: mode,
-      // Only the HTTP transport keeps the negotiated version (for its header).
+      // Only the Streamable HTTP transport keeps the negotiated version (for its header).
       protocolVersion: transport.protocolVersion ?? null,
       server: client.getServerVersion(),
       tools: names,

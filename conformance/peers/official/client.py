@@ -6,6 +6,7 @@ not the one the catalogue (conformance/src/peer/catalogue.rs) implies.
 
     python client.py stdio WIRECHECK_BINARY [--mode auto|legacy]
     python client.py http URL [--mode auto|legacy]
+    python client.py sse URL          (the 2024-11-05 HTTP+SSE transport, .../sse)
 
 `--mode auto` (the SDK's default) probes `server/discover` first and so reaches 2026-07-28
 when the peer negotiates it; `--mode legacy` forces the initialize handshake.
@@ -21,6 +22,8 @@ from typing import Any
 
 import anyio
 from mcp import Client, StdioServerParameters
+from mcp.client import Transport
+from mcp.client.sse import sse_client
 
 # A peer that never answers must not hang the driver.
 DEADLINE_SECONDS = 20
@@ -39,7 +42,7 @@ async def every_page(list_page: Callable[[str | None], Awaitable[Any]], key: str
             return items
 
 
-async def exchange(server: StdioServerParameters | str, transport: str, mode: str) -> dict[str, Any]:
+async def exchange(server: StdioServerParameters | Transport | str, transport: str, mode: str) -> dict[str, Any]:
     # cache=None: every list goes to the peer, never to the SDK's response cache.
     async with Client(server, mode=mode, cache=None, raise_exceptions=True) as client:
         tools = await every_page(lambda c: client.list_tools(cursor=c), "tools")
@@ -66,13 +69,17 @@ async def exchange(server: StdioServerParameters | str, transport: str, mode: st
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("transport", choices=["stdio", "http"])
-    parser.add_argument("target", help="the wirecheck binary (stdio) or the /mcp URL (http)")
+    parser.add_argument("transport", choices=["stdio", "http", "sse"])
+    parser.add_argument("target", help="the wirecheck binary (stdio), the /mcp URL (http) or the /sse URL (sse)")
     parser.add_argument("--mode", choices=["auto", "legacy"], default="auto")
     args = parser.parse_args()
-    server: StdioServerParameters | str = (
-        StdioServerParameters(command=args.target, args=["serve"]) if args.transport == "stdio" else args.target
-    )
+    server: StdioServerParameters | Transport | str
+    if args.transport == "stdio":
+        server = StdioServerParameters(command=args.target, args=["serve"])
+    elif args.transport == "sse":
+        server = sse_client(args.target)
+    else:
+        server = args.target
 
     async def bounded() -> dict[str, Any]:
         with anyio.fail_after(DEADLINE_SECONDS):

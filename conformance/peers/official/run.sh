@@ -2,8 +2,8 @@
 # The reference peer checked by someone else's code: the official MCP conformance suite's
 # server scenarios against `wirecheck serve --http` for each revision the suite covers
 # (2025-06-18, 2025-11-25; the peer serving exactly that revision, then negotiating), and the official
-# TypeScript and Python SDK clients against `wirecheck serve` over stdio and Streamable
-# HTTP. Prints one line per scenario and client run, and exits 1 when any outcome (or the
+# TypeScript and Python SDK clients against `wirecheck serve` over stdio, Streamable
+# HTTP and the 2024-11-05 HTTP+SSE transport. Prints one line per scenario and client run, and exits 1 when any outcome (or the
 # suite's message for a failure) differs from expected.json, 2 when the run could not be
 # made, 0 otherwise. Every server is on 127.0.0.1 and killed on exit, whatever happens.
 #
@@ -112,6 +112,9 @@ start_peer clients
 client ts-sdk-http "$node" "$here/client.mjs" http "$url"
 client python-sdk-http-auto "$python" "$here/client.py" http "$url" --mode auto
 client python-sdk-http-legacy "$python" "$here/client.py" http "$url" --mode legacy
+sse="${url%/mcp}/sse"
+client ts-sdk-sse "$node" "$here/client.mjs" sse "$sse"
+client python-sdk-sse "$python" "$here/client.py" sse "$sse" --mode legacy
 stop_peer
 
 "$node" "$here/compare.mjs" "$results" "$here/expected.json"
