@@ -7,6 +7,7 @@ pub mod driver;
 pub mod judge;
 pub mod lines;
 pub mod peer;
+pub mod proxy;
 pub mod report;
 pub mod runner;
 pub mod transcript;

@@ -140,7 +140,12 @@ fn involved(frames: &[At]) -> String {
     format!("frames involved: {}", each.join(", "))
 }
 
-fn finding_record(file: &str, revision: Revision, f: &Finding, subject: Vec<u8>) -> Record {
+pub(crate) fn finding_record(
+    file: &str,
+    revision: Revision,
+    f: &Finding,
+    subject: Vec<u8>,
+) -> Record {
     let v = &f.violation;
     let outcome = if v.level.is_mandatory() {
         Outcome::Fail
@@ -162,7 +167,7 @@ fn finding_record(file: &str, revision: Revision, f: &Finding, subject: Vec<u8>)
     record
 }
 
-fn unobserved_record(file: &str, revision: Revision, u: &Unobserved) -> Record {
+pub(crate) fn unobserved_record(file: &str, revision: Revision, u: &Unobserved) -> Record {
     let info = u.rule.info();
     let mut record = Record::new(
         place(file, revision, &u.frames),

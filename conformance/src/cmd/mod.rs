@@ -4,6 +4,7 @@
 pub mod args;
 pub mod check;
 pub mod classify;
+pub mod proxy;
 pub mod report;
 pub mod roundtrip;
 pub mod run;
@@ -24,19 +25,36 @@ pub fn stream(
     output: &OutputArgs,
     produce: impl FnOnce(&mut dyn Sink) -> Result<(), String>,
 ) -> Exit {
+    use std::io::IsTerminal as _;
     let stdout = std::io::stdout();
-    let out = std::io::BufWriter::new(stdout.lock());
+    let tty = stdout.is_terminal();
+    stream_to(
+        header,
+        output,
+        Box::new(std::io::BufWriter::new(stdout.lock())),
+        tty,
+        produce,
+    )
+}
+
+/// [`stream`] onto another destination than standard output (`wirecheck
+/// proxy`, whose standard output is the protocol's): `tty` says whether it is
+/// a terminal, for colour.
+pub fn stream_to(
+    header: Report,
+    output: &OutputArgs,
+    out: Box<dyn std::io::Write + '_>,
+    tty: bool,
+    produce: impl FnOnce(&mut dyn Sink) -> Result<(), String>,
+) -> Exit {
     let lines = match output.format {
         Format::Json => Lines::Json,
-        Format::Terminal => {
-            use std::io::IsTerminal as _;
-            Lines::Terminal {
-                colour: crate::report::terminal::colour_wanted(
-                    std::io::stdout().is_terminal(),
-                    std::env::var_os("NO_COLOR").as_deref(),
-                ),
-            }
-        }
+        Format::Terminal => Lines::Terminal {
+            colour: crate::report::terminal::colour_wanted(
+                tty,
+                std::env::var_os("NO_COLOR").as_deref(),
+            ),
+        },
     };
     let keep = Keep {
         all: output.junit.is_some(),

@@ -36,6 +36,8 @@ pub enum Command {
     Run,
     /// `wirecheck check`: captured conversations judged by the session judge.
     Check,
+    /// `wirecheck proxy`: a live conversation judged as it passes through.
+    Proxy,
 }
 
 impl Command {
@@ -47,6 +49,7 @@ impl Command {
             Command::Classify => "classify",
             Command::Run => "run",
             Command::Check => "check",
+            Command::Proxy => "proxy",
         }
     }
 
@@ -58,6 +61,7 @@ impl Command {
             Command::Classify,
             Command::Run,
             Command::Check,
+            Command::Proxy,
         ]
         .into_iter()
         .find(|c| c.name() == name)

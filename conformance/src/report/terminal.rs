@@ -36,7 +36,8 @@ pub fn render(report: &Report, colour: bool) -> String {
 /// commands list every frame.
 #[must_use]
 pub fn listed(command: Command, record: &Record) -> bool {
-    !matches!(command, Command::Run | Command::Check) || record.outcome != super::Outcome::Pass
+    !matches!(command, Command::Run | Command::Check | Command::Proxy)
+        || record.outcome != super::Outcome::Pass
 }
 
 /// One record's lines: the outcome and place, and for one that did not pass
@@ -76,7 +77,11 @@ pub fn closing(report: &Report, colour: bool) -> String {
     if tally.total() == 0 {
         out.push_str(" nothing to judge");
     }
-    if matches!(report.command, Command::Run | Command::Check) && tally.count("pass") > 0 {
+    if matches!(
+        report.command,
+        Command::Run | Command::Check | Command::Proxy
+    ) && tally.count("pass") > 0
+    {
         out.push_str(" (passes counted, not listed: --format json lists every check)");
     }
     out.push('\n');

@@ -133,6 +133,25 @@ fn finding(
 pub fn detect_revision<'a>(
     frames: impl IntoIterator<Item = (Direction, &'a [u8])>,
 ) -> Option<Revision> {
+    let (chosen, named) = scan_revision(frames);
+    chosen.or(named)
+}
+
+/// The revision the server's answer to `initialize` chose, when `frames` hold
+/// it: the point from which [`detect_revision`] can no longer change its
+/// mind, so a live judge may start there.
+pub fn negotiated_revision<'a>(
+    frames: impl IntoIterator<Item = (Direction, &'a [u8])>,
+) -> Option<Revision> {
+    scan_revision(frames).0
+}
+
+/// What the frames say of the revision: the one the server's `initialize`
+/// answer chose (scanning stops there), and else the one the client asked
+/// for or a request's `_meta` named.
+fn scan_revision<'a>(
+    frames: impl IntoIterator<Item = (Direction, &'a [u8])>,
+) -> (Option<Revision>, Option<Revision>) {
     let (mut asked, mut meta, mut init_ids) = (None, None, Vec::new());
     let known = |v: Option<crate::Raw<'_>>| -> Option<Revision> {
         v?.as_string()?
@@ -163,12 +182,12 @@ pub fn detect_revision<'a>(
                     if init_ids.iter().any(|id| id.matches(&s.id)) =>
                 {
                     if let Some(r) = known(s.result.get("protocolVersion")) {
-                        return Some(r);
+                        return (Some(r), asked.or(meta));
                     }
                 }
                 _ => {}
             }
         }
     }
-    asked.or(meta)
+    (None, asked.or(meta))
 }

@@ -1,0 +1,374 @@
+//! The stdio proxy's plumbing: a server started as a child, every byte the
+//! client writes forwarded to it and every byte it writes forwarded back,
+//! unchanged and at once, while a copy of each direction is cut into frames
+//! for whoever judges them (`wirecheck proxy`, [`crate::cmd::proxy`]).
+//!
+//! Forwarding never waits for judging. Each direction has its own thread that
+//! reads what is there, writes it through and flushes, then hands a copy of the
+//! chunk to the observing thread over a channel; frames are cut from those
+//! copies there, with the bounded line rule of [`crate::lines`]. A frame that
+//! does not lift is forwarded like any other: the proxy changes nothing a side
+//! sees, so a client's bug reaches the server as it would without it.
+
+use std::io::{self, Read, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use harness::Direction;
+
+use crate::lines::{Accumulator, Line};
+
+/// What the observing side is told, in the order it happened on each side.
+#[derive(Debug, PartialEq)]
+pub enum Seen {
+    /// A complete frame (its newline not included) and when it ended, in
+    /// seconds from the start.
+    Frame {
+        /// Who sent it.
+        from: Direction,
+        /// Its exact bytes.
+        bytes: Vec<u8>,
+        /// Seconds from the start.
+        t: f64,
+    },
+    /// A line longer than the bound: forwarded whole, not kept.
+    TooLong {
+        /// Who sent it.
+        from: Direction,
+        /// How long it was.
+        len: usize,
+        /// Seconds from the start.
+        t: f64,
+    },
+    /// A side closed its end (the client its output, the server its output).
+    Closed {
+        /// Who closed.
+        from: Direction,
+        /// Seconds from the start.
+        t: f64,
+    },
+}
+
+/// How the proxy runs.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// The longest frame kept for judging; a longer one is still forwarded.
+    pub max_frame: usize,
+    /// After the client closes its end, how long the server has to close its
+    /// own before it is terminated (the stdio transport's shutdown sequence:
+    /// close the input, wait, then SIGTERM, then SIGKILL).
+    pub shutdown_grace: Duration,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Self {
+            max_frame: harness::Limits::DEFAULT_MAX_FRAME_BYTES,
+            shutdown_grace: Duration::from_secs(5),
+        }
+    }
+}
+
+/// How the child ended.
+#[derive(Debug)]
+pub struct Ended {
+    /// Its exit status, when it could be waited for.
+    pub status: Option<ExitStatus>,
+    /// Whether the proxy had to terminate it after the shutdown grace.
+    pub terminated: bool,
+}
+
+/// A chunk one direction read, or its end.
+enum Chunk {
+    Data(Direction, Vec<u8>, Instant),
+    End(Direction, Instant),
+}
+
+/// Starts `command` (program and arguments, no shell) and proxies between
+/// `client_in`/`client_out` and its standard input/output until the server
+/// closes its output; `observe` is called on this thread with each frame
+/// and end, in order per side. The server's standard error is inherited.
+///
+/// # Errors
+/// The command is empty or cannot be started.
+pub fn stdio(
+    command: &[String],
+    client_in: impl Read + Send + 'static,
+    client_out: impl Write + Send + 'static,
+    options: &Options,
+    mut observe: impl FnMut(Seen),
+) -> Result<Ended, String> {
+    let (program, args) = command
+        .split_first()
+        .ok_or("no server command (give it after `--`)")?;
+    let mut child = Command::new(program)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .map_err(|e| format!("cannot start `{program}`: {e}"))?;
+    let start = Instant::now();
+    let (tx, rx) = mpsc::channel();
+    let to_server = child
+        .stdin
+        .take()
+        .ok_or("the server's stdin is not piped")?;
+    let from_server = child
+        .stdout
+        .take()
+        .ok_or("the server's stdout is not piped")?;
+    spawn_upstream(client_in, to_server, tx.clone());
+    spawn_downstream(from_server, client_out, tx);
+    let terminated = observe_until_server_closes(&rx, start, options, &mut child, &mut observe);
+    Ok(Ended {
+        status: child.wait().ok(),
+        terminated,
+    })
+}
+
+/// Client → server. When the client closes its end the server's input is
+/// closed too (dropped), which is how a stdio client asks a server to exit.
+fn spawn_upstream(mut from: impl Read + Send + 'static, to: ChildStdin, tx: Sender<Chunk>) {
+    thread::spawn(move || {
+        let mut to = Some(to);
+        forward(&mut from, &mut to, Direction::ClientToServer, &tx);
+    });
+}
+
+/// Server → client.
+fn spawn_downstream(mut from: ChildStdout, to: impl Write + Send + 'static, tx: Sender<Chunk>) {
+    thread::spawn(move || {
+        let mut to = Some(to);
+        forward(&mut from, &mut to, Direction::ServerToClient, &tx);
+    });
+}
+
+/// Copies `from` to `to` chunk by chunk, flushing each, and sends a copy of
+/// each chunk to the observer. A destination that fails (the other side went
+/// away) is dropped and reading goes on, so the sender is never blocked and
+/// what it still says is judged.
+fn forward<W: Write>(
+    from: &mut impl Read,
+    to: &mut Option<W>,
+    direction: Direction,
+    tx: &Sender<Chunk>,
+) {
+    let mut buf = vec![0u8; 64 * 1024];
+    loop {
+        let n = match from.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(_) => break,
+        };
+        let chunk = &buf[..n];
+        if let Some(w) = to.as_mut() {
+            if w.write_all(chunk).and_then(|()| w.flush()).is_err() {
+                *to = None;
+            }
+        }
+        if tx
+            .send(Chunk::Data(direction, chunk.to_vec(), Instant::now()))
+            .is_err()
+        {
+            break;
+        }
+    }
+    // Dropping the destination closes it: for the upstream, the server's input.
+    *to = None;
+    let _ = tx.send(Chunk::End(direction, Instant::now()));
+}
+
+/// Cuts frames from the chunks and hands them to `observe` until the server
+/// has closed its output. Returns whether the server had to be terminated.
+fn observe_until_server_closes(
+    rx: &Receiver<Chunk>,
+    start: Instant,
+    options: &Options,
+    child: &mut Child,
+    observe: &mut impl FnMut(Seen),
+) -> bool {
+    let mut client = Framer::new(Direction::ClientToServer, options.max_frame);
+    let mut server = Framer::new(Direction::ServerToClient, options.max_frame);
+    let mut client_closed_at: Option<Instant> = None;
+    let mut terminated = false;
+    loop {
+        // Once the client has closed, the server has the grace to follow.
+        let chunk = match client_closed_at {
+            None => match rx.recv() {
+                Ok(c) => c,
+                Err(_) => break,
+            },
+            Some(at) => {
+                let left = options.shutdown_grace.saturating_sub(at.elapsed());
+                match rx.recv_timeout(left) {
+                    Ok(c) => c,
+                    Err(mpsc::RecvTimeoutError::Timeout) if !terminated => {
+                        terminate(child);
+                        terminated = true;
+                        continue;
+                    }
+                    Err(mpsc::RecvTimeoutError::Timeout) => {
+                        // Terminated and still silent: the output pipe is
+                        // held by something else; stop waiting for it.
+                        let _ = child.kill();
+                        break;
+                    }
+                    Err(mpsc::RecvTimeoutError::Disconnected) => break,
+                }
+            }
+        };
+        let secs = |at: Instant| at.duration_since(start).as_secs_f64();
+        match chunk {
+            Chunk::Data(Direction::ClientToServer, bytes, at) => {
+                client.feed(&bytes, secs(at), observe);
+            }
+            Chunk::Data(Direction::ServerToClient, bytes, at) => {
+                server.feed(&bytes, secs(at), observe);
+            }
+            Chunk::End(Direction::ClientToServer, at) => {
+                client.end(secs(at), observe);
+                client_closed_at = Some(Instant::now());
+            }
+            Chunk::End(Direction::ServerToClient, at) => {
+                server.end(secs(at), observe);
+                break;
+            }
+        }
+    }
+    terminated
+}
+
+/// SIGTERM, then SIGKILL a second later if the child is still there.
+fn terminate(child: &mut Child) {
+    use nix::sys::signal::{kill, Signal};
+    use nix::unistd::Pid;
+    let asked = i32::try_from(child.id())
+        .ok()
+        .is_some_and(|pid| kill(Pid::from_raw(pid), Signal::SIGTERM).is_ok());
+    if asked {
+        for _ in 0..20 {
+            if matches!(child.try_wait(), Ok(Some(_))) {
+                return;
+            }
+            thread::sleep(Duration::from_millis(50));
+        }
+    }
+    let _ = child.kill();
+}
+
+/// One direction's frames, cut from its chunks.
+struct Framer {
+    from: Direction,
+    max: usize,
+    line: Accumulator,
+}
+
+impl Framer {
+    fn new(from: Direction, max: usize) -> Self {
+        Self {
+            from,
+            max,
+            line: Accumulator::new(max),
+        }
+    }
+
+    fn feed(&mut self, mut bytes: &[u8], t: f64, observe: &mut impl FnMut(Seen)) {
+        while !bytes.is_empty() {
+            let (used, ended) = self.line.take(bytes);
+            bytes = &bytes[used..];
+            if ended {
+                let line = std::mem::replace(&mut self.line, Accumulator::new(self.max));
+                observe(self.seen(line.finish(), t));
+            }
+        }
+    }
+
+    /// The end of the stream: a last line without its newline is a frame too.
+    fn end(&mut self, t: f64, observe: &mut impl FnMut(Seen)) {
+        let line = std::mem::replace(&mut self.line, Accumulator::new(self.max));
+        if !line.is_empty() {
+            observe(self.seen(line.finish(), t));
+        }
+        observe(Seen::Closed { from: self.from, t });
+    }
+
+    fn seen(&self, line: Line, t: f64) -> Seen {
+        match line {
+            Line::Frame(bytes) => Seen::Frame {
+                from: self.from,
+                bytes,
+                t,
+            },
+            Line::TooLong(len) => Seen::TooLong {
+                from: self.from,
+                len,
+                t,
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn frames(chunks: &[&[u8]], max: usize) -> Vec<Seen> {
+        let mut out = Vec::new();
+        let mut f = Framer::new(Direction::ClientToServer, max);
+        for c in chunks {
+            f.feed(c, 0.0, &mut |s| out.push(s));
+        }
+        f.end(1.0, &mut |s| out.push(s));
+        out
+    }
+
+    fn frame(bytes: &[u8]) -> Seen {
+        Seen::Frame {
+            from: Direction::ClientToServer,
+            bytes: bytes.to_vec(),
+            t: 0.0,
+        }
+    }
+
+    #[test]
+    fn frames_are_cut_across_chunks_and_a_last_line_without_newline_counts() {
+        let seen = frames(&[b"{\"a\":", b"1}\n{\"b\"", b":2}\n\nlast"], 1024);
+        assert_eq!(seen[0], frame(b"{\"a\":1}"));
+        assert_eq!(seen[1], frame(b"{\"b\":2}"));
+        assert_eq!(seen[2], frame(b""));
+        assert_eq!(
+            seen[3],
+            Seen::Frame {
+                from: Direction::ClientToServer,
+                bytes: b"last".to_vec(),
+                t: 1.0
+            }
+        );
+        assert_eq!(
+            seen[4],
+            Seen::Closed {
+                from: Direction::ClientToServer,
+                t: 1.0
+            }
+        );
+        assert_eq!(seen.len(), 5);
+    }
+
+    #[test]
+    fn a_line_over_the_bound_is_counted_not_kept() {
+        let seen = frames(&[b"0123456789", b"abc\nok\n"], 8);
+        assert_eq!(
+            seen[0],
+            Seen::TooLong {
+                from: Direction::ClientToServer,
+                len: 13,
+                t: 0.0
+            }
+        );
+        assert_eq!(seen[1], frame(b"ok"));
+    }
+}
