@@ -457,7 +457,12 @@ impl Peers<'_> {
         let mut frames: Vec<Vec<u8>> = report
             .frames
             .iter()
-            .filter(|r| !matches!(r.class, Class::LivenessAnswer | Class::TooLong(_)))
+            .filter(|r| {
+                !matches!(
+                    r.class,
+                    Class::LivenessAnswer | Class::TooLong(_) | Class::OtherExchange
+                )
+            })
             .map(|r| r.bytes.clone())
             .collect();
         let silence = match report.live {

@@ -36,6 +36,8 @@ pub struct StreamableHttpPeer {
     session: Arc<Mutex<Session>>,
     extra: HeaderMap,
     queue: Queue,
+    /// The exchange (POST) the last `send` opened.
+    sent: Option<u64>,
 }
 
 impl StreamableHttpPeer {
@@ -58,6 +60,7 @@ impl StreamableHttpPeer {
             session: Arc::default(),
             extra: HeaderMap::new(),
             queue: Queue::new(&limits),
+            sent: None,
         })
     }
 
@@ -220,8 +223,7 @@ impl Transport for StreamableHttpPeer {
             deadline: Instant::now() + self.options.request_timeout,
             flavor: Flavor::Streamable,
         };
-        let sink = self.queue.sink();
-        let shared = Arc::clone(&sink.shared);
+        let shared = Arc::clone(&self.queue.sink().shared);
         let session = Arc::clone(&self.session);
         let learn = Arc::clone(&self.session);
         let (seen_tx, seen_rx) = tokio::sync::oneshot::channel::<()>();
@@ -271,8 +273,10 @@ impl Transport for StreamableHttpPeer {
                 let _ = tx.send(());
             }
         });
-        self.queue
-            .spawn(post::run(post, sink, on_response, on_frame));
+        self.sent = Some(
+            self.queue
+                .spawn(|sink| post::run(post, sink, on_response, on_frame)),
+        );
         if initialize {
             // The session id rides on this response's headers and the version
             // in its body, and every later request must carry both (§Session
@@ -285,6 +289,18 @@ impl Transport for StreamableHttpPeer {
 
     async fn recv(&mut self, deadline: Instant) -> Event {
         self.queue.recv(deadline, false).await
+    }
+
+    fn sent_exchange(&self) -> Option<u64> {
+        self.sent
+    }
+
+    fn received_from(&self) -> Option<u64> {
+        self.queue.origin()
+    }
+
+    fn exchange_open(&self, exchange: u64) -> bool {
+        self.queue.is_open(exchange)
     }
 
     fn dropped(&self) -> u64 {
