@@ -190,6 +190,9 @@ pub struct ProbeReport {
     /// Ids in the probe that were already sent in this session: a duplicate
     /// the peer may refuse, and the runner's doing, not the peer's.
     pub reused_ids: Vec<Id<'static>>,
+    /// The exchange that carried the probe, on a transport with exchanges
+    /// ([`Transport::sent_exchange`]).
+    pub exchange: Option<u64>,
 }
 
 impl ProbeReport {
@@ -617,6 +620,7 @@ impl<T: Transport> Driver<T> {
             transport_dropped: 0,
             took: Duration::ZERO,
             reused_ids,
+            exchange: None,
         };
         let ping = request_document(
             liveness_id.clone(),
@@ -640,6 +644,7 @@ impl<T: Transport> Driver<T> {
             }
             other => other,
         };
+        report.exchange = probe_exchange;
         if let Err(e) = sent {
             // Whatever the peer said before it stopped reading still counts.
             report.live = Live::SendFailed(e);
@@ -714,7 +719,11 @@ impl<T: Transport> Driver<T> {
             // answer came before the liveness answer has nothing left to wait
             // for (a second, duplicate answer after it would go unseen: the
             // price of not waiting a grace on every one of hundreds of probes).
-            if liveness && expects_answer && report.answered() {
+            // Where the probe has an exchange of its own, that exchange
+            // ending is what says every answer is in (a batch answered one
+            // response per SSE event has several).
+            let own_open = probe_exchange.is_some_and(|p| self.transport.exchange_open(p));
+            if liveness && expects_answer && report.answered() && !own_open {
                 break;
             }
         }

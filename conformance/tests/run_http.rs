@@ -276,3 +276,110 @@ fn a_hostile_http_server_ends_the_run_with_findings() {
     // And the vectors it never answered failed in their own records.
     assert!(records.iter().filter(|r| outcome(r) == "fail").count() > 10);
 }
+
+/// A 2025-03-26 Streamable HTTP server that answers a batch on an SSE stream,
+/// one response per event (last request first), as §Sending Messages to the
+/// Server 6 allows ("These responses MAY be batched"); single requests in a
+/// JSON body, notifications with 202.
+async fn batch_per_event(body: String) -> Response {
+    let frame: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
+    if let Some(calls) = frame.as_array() {
+        let events: String = calls
+            .iter()
+            .rev()
+            .filter(|call| call.get("id").is_some())
+            .map(|call| {
+                let answer = serde_json::json!({
+                    "jsonrpc": "2.0", "id": call["id"], "result": result_of(call)
+                });
+                format!("event: message\ndata: {answer}\n\n")
+            })
+            .collect();
+        return (
+            StatusCode::OK,
+            [(header::CONTENT_TYPE, "text/event-stream")],
+            events,
+        )
+            .into_response();
+    }
+    let Some(id) = frame.get("id") else {
+        return StatusCode::ACCEPTED.into_response();
+    };
+    let answer = serde_json::json!({"jsonrpc": "2.0", "id": id, "result": result_of(&frame)});
+    (
+        StatusCode::OK,
+        [(header::CONTENT_TYPE, "application/json")],
+        answer.to_string(),
+    )
+        .into_response()
+}
+
+/// The fixture's result for a request: empty lists, and a 2025-03-26
+/// handshake offering tools and prompts (so the batch vector applies).
+fn result_of(request: &Value) -> Value {
+    match request["method"].as_str() {
+        Some("initialize") => serde_json::json!({
+            "protocolVersion": "2025-03-26",
+            "capabilities": {"tools": {}, "prompts": {}},
+            "serverInfo": {"name": "batch-per-event", "version": "0"}
+        }),
+        Some("tools/list") => serde_json::json!({"tools": []}),
+        Some("prompts/list") => serde_json::json!({"prompts": []}),
+        _ => serde_json::json!({}),
+    }
+}
+
+/// Serves `app` on 127.0.0.1 from its own thread and runtime while the test
+/// blocks on the binary; the thread ends with the test process.
+fn listen(app: Router) -> std::net::SocketAddr {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("a runtime");
+        runtime.block_on(async move {
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+                .await
+                .expect("a loopback port");
+            tx.send(listener.local_addr().expect("an address"))
+                .expect("the test waits");
+            let _ = axum::serve(listener, app).await;
+        });
+    });
+    rx.recv().expect("the fixture listens")
+}
+
+#[test]
+fn a_batch_answered_one_response_per_sse_event_is_judged_as_a_whole() {
+    let addr = listen(Router::new().route("/mcp", post(batch_per_event)));
+    // Only the batch vector: a directory of vectors outside the tree.
+    let dir = std::env::temp_dir().join(format!("wirecheck-run-http-batch-{}", std::process::id()));
+    let batch = dir.join("mcp/2025-03-26/batch");
+    std::fs::create_dir_all(&batch).unwrap();
+    std::fs::create_dir_all(dir.join("jsonrpc-2.0")).unwrap();
+    let source = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/vectors/mcp/2025-03-26/batch/y_batch-requests.json"
+    );
+    std::fs::copy(source, batch.join("y_batch-requests.json")).unwrap();
+    let url = format!("http://{addr}/mcp");
+    let (out, records, _) = run(&[
+        "--http",
+        &url,
+        "--revision",
+        "2025-03-26",
+        "--timeout",
+        "2s",
+        "--vectors",
+        dir.to_str().unwrap(),
+    ]);
+    std::fs::remove_dir_all(&dir).ok();
+    let found = by_vector(&records, "mcp/2025-03-26/batch/batch-requests");
+    assert_eq!(found.len(), 1, "{}", show(&out));
+    let record = found[0];
+    assert_eq!(outcome(record), "pass", "{record}");
+    let text = record.to_string();
+    assert!(!text.contains("single object"), "{record}");
+    assert!(text.contains("2 response event(s) gathered"), "{record}");
+}

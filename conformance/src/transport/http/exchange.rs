@@ -55,6 +55,10 @@ pub struct HttpFact {
     pub expected_answer: bool,
     /// How many frames the response carried.
     pub frames: usize,
+    /// The exchange number the transport gave the request (see
+    /// [`Transport::sent_exchange`](crate::transport::Transport::sent_exchange));
+    /// `None` for the HTTP+SSE stream and a DELETE.
+    pub exchange: Option<u64>,
 }
 
 /// Response headers a transport rule reads.
@@ -154,7 +158,7 @@ pub(crate) fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 pub(crate) struct Sink {
     tx: mpsc::Sender<Msg>,
     pub shared: Arc<Shared>,
-    exchange: Option<u64>,
+    pub exchange: Option<u64>,
 }
 
 impl Sink {
@@ -329,6 +333,7 @@ pub(crate) fn record(
     url: &str,
     response: &Response,
     expected_answer: bool,
+    exchange: Option<u64>,
 ) -> Recorded {
     let status = response.status().as_u16();
     let content_type = header_text(response.headers(), "content-type");
@@ -345,6 +350,7 @@ pub(crate) fn record(
         headers,
         expected_answer,
         frames: 0,
+        exchange,
     });
     Recorded {
         status,

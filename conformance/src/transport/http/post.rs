@@ -77,7 +77,14 @@ async fn exchange(
         }
         Ok(Ok(response)) => response,
     };
-    let recorded = record(shared, "POST", &post.url, &response, post.expected_answer);
+    let recorded = record(
+        shared,
+        "POST",
+        &post.url,
+        &response,
+        post.expected_answer,
+        sink.exchange,
+    );
     let (status, content_type, index) = (recorded.status, recorded.content_type, recorded.index);
     on_response(response.headers(), status);
     let media = essence(content_type.as_deref());

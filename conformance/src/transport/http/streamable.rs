@@ -108,7 +108,8 @@ impl StreamableHttpPeer {
             .await
             .map_err(|e| super::exchange::error_chain(&e))?;
         let shared = self.queue.shared();
-        let status = super::exchange::record(shared, "DELETE", &self.url, &response, false).status;
+        let status =
+            super::exchange::record(shared, "DELETE", &self.url, &response, false, None).status;
         if response.status().is_success() {
             lock(&self.session).id = None;
         }
