@@ -119,15 +119,26 @@ pub fn refused_notification(
 /// is not "a batch answered with a single object". Each response keeps its
 /// bytes (they are joined with `,` inside `[` `]`, nothing re-encoded), so
 /// the codec still judges every member of each; the wire log keeps the
-/// events as they came.
+/// events as they came. Only where batches exist (2025-03-26): from
+/// 2025-06-18 on the POST body "MUST be a single JSON-RPC request,
+/// notification, or response", so a batch there is judged as the fault it
+/// is, and answers to its elements are not gathered into a batch answer.
 #[must_use]
 pub fn gathered_batch(
     wire: &Wire,
+    revision: Revision,
     probe: &[u8],
     report: &ProbeReport,
     new_facts: &[HttpFact],
 ) -> Option<(Vec<Vec<u8>>, String)> {
-    if !matches!(wire, Wire::Streamable(_)) || !probe.trim_ascii_start().starts_with(b"[") {
+    let batches = RuleId::McpBatchMustReceive
+        .info()
+        .revisions
+        .contains(revision);
+    if !batches
+        || !matches!(wire, Wire::Streamable(_))
+        || !probe.trim_ascii_start().starts_with(b"[")
+    {
         return None;
     }
     let exchange = report.exchange?;
@@ -482,14 +493,19 @@ impl Judge {
         }
     }
 
-    /// The foreign-`Origin` probe: 403 where the revision names it (2025-11-25
-    /// on), any 4xx before (the rule only says "validate").
+    /// The foreign-`Origin` probe: over Streamable HTTP 403 where the revision
+    /// names it (2025-11-25 on), any 4xx before (the rule only says
+    /// "validate"); over HTTP+SSE the 2024-11-05 page's own sentence, which
+    /// names no status, whatever the revision negotiated.
     fn origin(&mut self, probe: Probe) {
-        let strict = RuleId::McpHttpOrigin403
-            .info()
-            .revisions
-            .contains(self.revision);
-        let rule = if strict {
+        let strict = self.kind == HttpKind::Streamable
+            && RuleId::McpHttpOrigin403
+                .info()
+                .revisions
+                .contains(self.revision);
+        let rule = if self.kind == HttpKind::Sse {
+            RuleId::McpHttpSseOriginValidate
+        } else if strict {
             RuleId::McpHttpOrigin403
         } else {
             RuleId::McpHttpOriginValidate

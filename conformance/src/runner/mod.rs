@@ -468,6 +468,7 @@ impl Peers<'_> {
         let facts = driver.transport().http_facts();
         let gathered = http_judge::gathered_batch(
             driver.transport(),
+            revision,
             &vector.frame,
             &report,
             facts.get(facts_before..).unwrap_or_default(),

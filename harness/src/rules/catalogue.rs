@@ -423,9 +423,12 @@ rule_table! {
         McpHttpProtocolVersion400 = "mcp.http.protocol-version-400", Must, "MCP basic/transports §Streamable HTTP › Protocol Version Header | 2026-07-28: MCP basic/transports/streamable-http §Protocol Version Header",
           "If the server receives a request with an invalid or unsupported `MCP-Protocol-Version`, it MUST respond with `400 Bad Request`. (2026-07-28: \"If the server does not implement the requested protocol version […], it MUST respond with `400 Bad Request` and an `UnsupportedProtocolVersionError`\".)",
           R3_R5, Transport;
-        McpHttpOriginValidate = "mcp.http.origin-validate", Must, "MCP basic/transports §HTTP with SSE › Security Warning 1 | 2025-03-26: MCP basic/transports §Streamable HTTP › Security Warning 1 | 2025-06-18: MCP basic/transports §Streamable HTTP › Security Warning 1",
-          "Servers MUST validate the `Origin` header on all incoming connections to prevent DNS rebinding attacks. (No status is named before 2025-11-25: a foreign `Origin` answered with any 4xx is refused, a 2xx is not.)",
+        McpHttpOriginValidate = "mcp.http.origin-validate", Must, "MCP basic/transports §Streamable HTTP › Security Warning 1 | 2024-11-05: MCP 2025-03-26 basic/transports §Streamable HTTP › Security Warning 1",
+          "Servers MUST validate the `Origin` header on all incoming connections to prevent DNS rebinding attacks. (Streamable HTTP; 2024-11-05 has no Streamable HTTP, so a 2024-11-05 session over it is held to the transport's first text, 2025-03-26. No status is named before 2025-11-25: a foreign `Origin` answered with any 4xx is refused, a 2xx is not. HTTP+SSE is mcp.http.sse-origin-validate.)",
           R1_R3, Transport;
+        McpHttpSseOriginValidate = "mcp.http.sse-origin-validate", Must, "MCP 2024-11-05 basic/transports §HTTP with SSE › Security Warning 1",
+          "When implementing HTTP with SSE transport: 1. Servers MUST validate the `Origin` header on all incoming connections to prevent DNS rebinding attacks. (The HTTP+SSE transport's own sentence, and its only one: from 2025-03-26 on the transport pages describe HTTP+SSE only under Backwards Compatibility, with no Origin sentence of their own, and no revision names a status for it; so over HTTP+SSE under any revision a foreign `Origin` answered with any 4xx is refused, a 2xx is not.)",
+          MCP, Transport;
         McpHttpOrigin403 = "mcp.http.origin-403", Must, "MCP basic/transports §Streamable HTTP › Security Warning 1 | 2026-07-28: MCP basic/transports/streamable-http §Security Warning 1",
           "Servers MUST validate the `Origin` header on all incoming connections to prevent DNS rebinding attacks. If the `Origin` header is present and invalid, servers MUST respond with HTTP 403 Forbidden. The HTTP response body MAY comprise a JSON-RPC _error response_ that has no `id`.",
           R4_R5, Transport;
