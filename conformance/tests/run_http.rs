@@ -399,3 +399,191 @@ fn a_batch_answered_one_response_per_sse_event_is_judged_as_a_whole() {
     assert!(!text.contains("single object"), "{record}");
     assert!(text.contains("2 response event(s) gathered"), "{record}");
 }
+
+/// A 2025-11-25 Streamable HTTP server that breaks one GET-stream or
+/// resumption rule, chosen by the first path segment:
+/// - `html`: GET answered 200 with an HTML page (neither SSE nor 405);
+/// - `response`: a fresh GET stream carries a JSON-RPC response;
+/// - `dup`: the GET stream's event ids repeat (`a`, `b`, `a`);
+/// - `foreign`: `ping` is answered on an SSE stream (event id `p1`), and a
+///   GET resumed at its own first event id replays that POST's response.
+async fn resumption(
+    axum::extract::Path(mode): axum::extract::Path<String>,
+    method: axum::http::Method,
+    headers: HeaderMap,
+    body: String,
+) -> Response {
+    let sse = |events: &[(&str, String)]| {
+        let text: String = events
+            .iter()
+            .map(|(id, data)| format!("id: {id}\nevent: message\ndata: {data}\n\n"))
+            .collect();
+        (
+            StatusCode::OK,
+            [(header::CONTENT_TYPE, "text/event-stream")],
+            text,
+        )
+            .into_response()
+    };
+    let ping_answer = r#"{"jsonrpc":"2.0","id":"x","result":{}}"#.to_owned();
+    let ping = r#"{"jsonrpc":"2.0","id":"server-ping","method":"ping"}"#.to_owned();
+    if method == axum::http::Method::GET {
+        let resuming = headers.contains_key("last-event-id");
+        return match (mode.as_str(), resuming) {
+            ("html", _) => (
+                StatusCode::OK,
+                [(header::CONTENT_TYPE, "text/html")],
+                "<html></html>",
+            )
+                .into_response(),
+            ("response", _) => sse(&[("r1", ping_answer)]),
+            ("dup", _) => sse(&[("a", ping.clone()), ("b", ping.clone()), ("a", ping)]),
+            ("foreign", true) => sse(&[("p1", ping_answer)]),
+            _ => sse(&[("g1", ping)]),
+        };
+    }
+    if method == axum::http::Method::DELETE {
+        return StatusCode::NO_CONTENT.into_response();
+    }
+    let frame: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
+    let Some(id) = frame.get("id") else {
+        return StatusCode::ACCEPTED.into_response();
+    };
+    let result = match frame["method"].as_str() {
+        Some("initialize") => serde_json::json!({
+            "protocolVersion": "2025-11-25",
+            "capabilities": {},
+            "serverInfo": {"name": "resumption", "version": "0"}
+        }),
+        _ => serde_json::json!({}),
+    };
+    let answer = serde_json::json!({"jsonrpc": "2.0", "id": id, "result": result}).to_string();
+    if mode == "foreign" && frame["method"] == "ping" {
+        return sse(&[("p1", answer)]);
+    }
+    (
+        StatusCode::OK,
+        [
+            (header::CONTENT_TYPE, "application/json".to_owned()),
+            (
+                header::HeaderName::from_static("mcp-session-id"),
+                "9f2c4e1a7b3d4f6e8a0c2e4f6a8b0d1e".to_owned(),
+            ),
+        ],
+        answer,
+    )
+        .into_response()
+}
+
+/// The outcome of `rule`'s record in a 2025-11-25 run against the
+/// resumption fixture in `mode`, with no vectors (only the handshake and the
+/// transport judge run).
+fn resumption_verdict(mode: &str, rule: &str) -> (String, Value) {
+    let app = Router::new().route("/{mode}/mcp", axum::routing::any(resumption));
+    let addr = listen(app);
+    let dir = std::env::temp_dir().join(format!(
+        "wirecheck-run-http-resume-{mode}-{}",
+        std::process::id()
+    ));
+    std::fs::create_dir_all(dir.join("mcp")).unwrap();
+    std::fs::create_dir_all(dir.join("jsonrpc-2.0")).unwrap();
+    let url = format!("http://{addr}/{mode}/mcp");
+    let (out, records, _) = run(&[
+        "--http",
+        &url,
+        "--revision",
+        "2025-11-25",
+        "--timeout",
+        "2s",
+        "--vectors",
+        dir.to_str().unwrap(),
+    ]);
+    std::fs::remove_dir_all(&dir).ok();
+    let id = format!("run/2025-11-25/http/{rule}");
+    let found = by_vector(&records, &id);
+    assert_eq!(found.len(), 1, "{id}: {}", show(&out));
+    (outcome(found[0]).to_owned(), found[0].clone())
+}
+
+#[test]
+fn a_get_answered_with_neither_sse_nor_405_fails() {
+    let (verdict, record) = resumption_verdict("html", "get-stream-or-405");
+    assert_eq!(verdict, "fail", "{record}");
+    // Nothing to judge on a stream that is not one.
+    let (verdict, record) = resumption_verdict("html", "get-no-response");
+    assert_eq!(verdict, "not-applicable", "{record}");
+}
+
+#[test]
+fn a_response_on_a_fresh_get_stream_fails() {
+    let (verdict, record) = resumption_verdict("response", "get-no-response");
+    assert_eq!(verdict, "fail", "{record}");
+}
+
+#[test]
+fn a_repeated_event_id_within_a_session_fails() {
+    let (verdict, record) = resumption_verdict("dup", "event-id-unique");
+    assert_eq!(verdict, "fail", "{record}");
+    assert!(
+        record.to_string().contains("\\\"a\\\" was sent twice"),
+        "{record}"
+    );
+}
+
+#[test]
+fn a_replay_of_another_streams_message_fails() {
+    let (verdict, record) = resumption_verdict("foreign", "replay-same-stream");
+    assert_eq!(verdict, "fail", "{record}");
+    // The fixture's ids are unique across its streams (`g1`, `p1`); the
+    // replay repeating `p1` is a replay, not a second id.
+    let (verdict, record) = resumption_verdict("foreign", "event-id-unique");
+    assert_eq!(verdict, "pass", "{record}");
+}
+
+#[test]
+fn the_reference_peer_offers_a_get_stream_event_ids_and_replay() {
+    let (out, records, _) = run(&["--reference-http", "--revision", "2025-11-25"]);
+    assert_eq!(out.status.code(), Some(0), "{}", show(&out));
+    for rule in [
+        "get-stream-or-405",
+        "get-no-response",
+        "event-id-unique",
+        "replay-same-stream",
+    ] {
+        let found = by_vector(&records, &format!("run/2025-11-25/http/{rule}"));
+        assert_eq!(found.len(), 1, "{rule}");
+        // Pass, never not-observed: the reference peer offers all of it.
+        assert_eq!(outcome(found[0]), "pass", "{}", found[0]);
+    }
+    let (_, records, _) = run(&["--reference-http", "--revision", "2026-07-28"]);
+    let found = by_vector(&records, "run/2026-07-28/http/get-405");
+    assert_eq!(outcome(found[0]), "pass", "{}", found[0]);
+}
+
+#[test]
+fn a_server_without_a_get_stream_leaves_the_stream_rules_unjudged_never_passed() {
+    // axum answers a GET on a POST-only route 405: no GET stream offered.
+    let addr = listen(Router::new().route("/mcp", post(batch_per_event)));
+    let dir = std::env::temp_dir().join(format!("wirecheck-run-http-noget-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("mcp")).unwrap();
+    std::fs::create_dir_all(dir.join("jsonrpc-2.0")).unwrap();
+    let url = format!("http://{addr}/mcp");
+    let (out, records, _) = run(&[
+        "--http",
+        &url,
+        "--revision",
+        "2025-03-26",
+        "--vectors",
+        dir.to_str().unwrap(),
+    ]);
+    std::fs::remove_dir_all(&dir).ok();
+    let verdict = |rule: &str| {
+        let found = by_vector(&records, &format!("run/2025-03-26/http/{rule}"));
+        assert_eq!(found.len(), 1, "{rule}: {}", show(&out));
+        outcome(found[0]).to_owned()
+    };
+    assert_eq!(verdict("get-stream-or-405"), "pass");
+    assert_eq!(verdict("get-no-response"), "not-applicable");
+    assert_eq!(verdict("replay-same-stream"), "not-applicable");
+    assert_eq!(verdict("event-id-unique"), "not-observed");
+}

@@ -22,7 +22,7 @@ use super::Config;
 use crate::driver::{Class, Driver, ProbeReport};
 use crate::report::{Check, Place, Record, Subject};
 use crate::transport::http::{
-    session_id_concerns, FindingKind, HttpFact, HttpFinding, StreamableHttpPeer,
+    session_id_concerns, FindingKind, GetStream, HttpFact, HttpFinding, StreamableHttpPeer,
 };
 
 /// A poisoned lock still holds traces worth judging.
@@ -289,6 +289,7 @@ pub async fn judge(
             {
                 judge.protocol_version(revision, url, config).await;
             }
+            judge.get_stream(revision, url, config, traces).await;
         }
         HttpKind::Sse => {
             let broken: Vec<String> = findings
@@ -538,6 +539,212 @@ impl Judge {
         }
     }
 
+    /// The GET stream and resumption (2025-03-26 to 2025-11-25 §Listening for
+    /// Messages from the Server, §Resumability and Redelivery; 2026-07-28: a
+    /// GET is answered 405). A fresh session opens the GET stream and reads
+    /// it for a moment, answers any `ping` on it, then resumes it with
+    /// `Last-Event-ID` at its first event id.
+    async fn get_stream(
+        &mut self,
+        revision: Revision,
+        url: &str,
+        config: &Config,
+        traces: &[Trace],
+    ) {
+        let stream_rules = [
+            RuleId::McpHttpGetStreamOr405,
+            RuleId::McpHttpGetNoResponse,
+            RuleId::McpHttpEventIdUnique,
+            RuleId::McpHttpReplaySameStream,
+        ];
+        let listen = config.driver.answer_timeout.min(GET_LISTEN);
+        let mut driver = match handshaken(revision, url, config, None).await {
+            Ok(d) => d,
+            Err(why) => {
+                for rule in stream_rules.into_iter().chain([RuleId::McpHttpGet405]) {
+                    self.not_observed(rule, why.clone());
+                }
+                return;
+            }
+        };
+        let first = streamable(&mut driver).get_stream(None, listen).await;
+        if revision == Revision::Mcp2026_07_28 {
+            match &first {
+                Err(why) => self.not_observed(RuleId::McpHttpGet405, why.clone()),
+                Ok(g) => {
+                    let broken = if g.status == 405 {
+                        Vec::new()
+                    } else {
+                        vec![format!(
+                            "a GET of the MCP endpoint was answered {}, not 405",
+                            g.status
+                        )]
+                    };
+                    let notes = vec![format!(
+                        "answered {} (the SHOULD is for a server that supports only 2026-07-28)",
+                        g.status
+                    )];
+                    self.verdict(RuleId::McpHttpGet405, broken, notes);
+                }
+            }
+            let (wire, _) = driver.into_parts();
+            wire.close(config.shutdown_grace).await;
+            return;
+        }
+        let first = match first {
+            Ok(g) => g,
+            Err(why) => {
+                for rule in stream_rules {
+                    self.not_observed(rule, format!("the GET stream: {why}"));
+                }
+                return;
+            }
+        };
+        let sse = essence(first.content_type.as_deref()) == "text/event-stream";
+        let shown = format!(
+            "GET answered {} with {}",
+            first.status,
+            first.content_type.as_deref().unwrap_or("no Content-Type")
+        );
+        let broken = if sse || first.status == 405 {
+            Vec::new()
+        } else {
+            vec![format!(
+                "{shown}: neither an SSE stream nor 405 Method Not Allowed"
+            )]
+        };
+        self.verdict(RuleId::McpHttpGetStreamOr405, broken, vec![shown.clone()]);
+        // The session's own frames so far: what its POST answers delivered.
+        let posted: Vec<Vec<u8>> = server_frames(&driver);
+        if sse {
+            let responses: Vec<String> = first
+                .events
+                .iter()
+                .filter(|e| is_response(&e.data))
+                .map(|e| {
+                    format!(
+                        "a JSON-RPC response on a fresh GET stream: {}",
+                        snippet(&e.data)
+                    )
+                })
+                .collect();
+            if first.events.is_empty() {
+                self.not_observed(
+                    RuleId::McpHttpGetNoResponse,
+                    "the GET stream carried no message in the time read".into(),
+                );
+            } else {
+                let notes = vec![format!(
+                    "{} messages read from the GET stream",
+                    first.events.len()
+                )];
+                self.verdict(RuleId::McpHttpGetNoResponse, responses, notes);
+            }
+            answer_pings(&mut driver, &first).await;
+        } else {
+            let why = format!("{shown}: the server offers no GET stream");
+            self.not_applicable(RuleId::McpHttpGetNoResponse, why.clone());
+            self.not_applicable(RuleId::McpHttpReplaySameStream, why);
+        }
+        // Event ids over every stream of each session: the suite's sessions
+        // and this one (before its resume, whose replay repeats ids).
+        let mut sessions: Vec<Vec<String>> = traces
+            .iter()
+            .map(|t| t.facts.iter().flat_map(|f| f.event_ids.clone()).collect())
+            .collect();
+        sessions.push(
+            driver
+                .transport()
+                .http_facts()
+                .iter()
+                .flat_map(|f| f.event_ids.clone())
+                .collect(),
+        );
+        self.event_ids(&sessions);
+        if sse {
+            self.replay(&mut driver, &first, &posted, listen).await;
+        }
+        let (wire, _) = driver.into_parts();
+        wire.close(config.shutdown_grace).await;
+    }
+
+    /// `mcp.http.event-id-unique` over each session's event ids.
+    fn event_ids(&mut self, sessions: &[Vec<String>]) {
+        let total: usize = sessions.iter().map(Vec::len).sum();
+        if total == 0 {
+            self.not_observed(
+                RuleId::McpHttpEventIdUnique,
+                "no SSE event carried an id (event ids are MAY)".into(),
+            );
+            return;
+        }
+        let mut broken = Vec::new();
+        for ids in sessions {
+            let mut seen = std::collections::BTreeSet::new();
+            for id in ids {
+                if !seen.insert(id) && broken.len() < 8 {
+                    broken.push(format!("event id {id:?} was sent twice within one session"));
+                }
+            }
+        }
+        let notes = vec![format!(
+            "{total} event ids over {} sessions",
+            sessions.len()
+        )];
+        self.verdict(RuleId::McpHttpEventIdUnique, broken, notes);
+    }
+
+    /// Resumes the GET stream at its first event id: what is replayed must
+    /// be that stream's own (a response, or a message one of the session's
+    /// POST answers delivered, is another stream's).
+    async fn replay(
+        &mut self,
+        driver: &mut Driver<Wire>,
+        first: &GetStream,
+        posted: &[Vec<u8>],
+        listen: Duration,
+    ) {
+        let rule = RuleId::McpHttpReplaySameStream;
+        let Some(last) = first.events.iter().find_map(|e| e.id.clone()) else {
+            self.not_observed(
+                rule,
+                "the GET stream offered no event id to resume from (MAY)".into(),
+            );
+            return;
+        };
+        let resumed = match streamable(driver).get_stream(Some(&last), listen).await {
+            Ok(r) => r,
+            Err(why) => return self.not_observed(rule, format!("the resumed GET: {why}")),
+        };
+        if essence(resumed.content_type.as_deref()) != "text/event-stream" {
+            let why = format!(
+                "the GET with Last-Event-ID was answered {} with {}: no stream resumed (replay is MAY)",
+                resumed.status,
+                resumed.content_type.as_deref().unwrap_or("no Content-Type")
+            );
+            return self.not_observed(rule, why);
+        }
+        if resumed.events.is_empty() {
+            return self.not_observed(rule, format!("nothing was replayed after {last:?}"));
+        }
+        let broken: Vec<String> = resumed
+            .events
+            .iter()
+            .filter(|e| is_response(&e.data) || posted.contains(&e.data))
+            .map(|e| {
+                format!(
+                    "replayed after {last:?} a message of another stream: {}",
+                    snippet(&e.data)
+                )
+            })
+            .collect();
+        let notes = vec![format!(
+            "resumed after {last:?}: {} messages replayed",
+            resumed.events.len()
+        )];
+        self.verdict(rule, broken, notes);
+    }
+
     /// Without the session id: 400 (SHOULD); after DELETE: 404 (MUST).
     async fn sessions(&mut self, revision: Revision, url: &str, config: &Config) {
         let mut driver = match handshaken(revision, url, config, None).await {
@@ -676,6 +883,62 @@ fn essence(content_type: Option<&str>) -> String {
         .unwrap_or_default()
         .trim()
         .to_ascii_lowercase()
+}
+
+/// How long a GET stream is read before the probe moves on.
+const GET_LISTEN: Duration = Duration::from_secs(1);
+
+/// Whether `data` holds a JSON-RPC response (or a batch with one). A routing
+/// guess; the codec judges the bytes.
+fn is_response(data: &[u8]) -> bool {
+    let one = |v: &serde_json::Value| {
+        v.get("method").is_none() && (v.get("result").is_some() || v.get("error").is_some())
+    };
+    match serde_json::from_slice::<serde_json::Value>(data) {
+        Ok(serde_json::Value::Array(items)) => items.iter().any(one),
+        Ok(value) => one(&value),
+        Err(_) => false,
+    }
+}
+
+/// The first bytes of a message, for a report.
+fn snippet(data: &[u8]) -> String {
+    let text = String::from_utf8_lossy(&data[..data.len().min(160)]).into_owned();
+    if data.len() > 160 {
+        format!("{text}…")
+    } else {
+        text
+    }
+}
+
+/// Every frame the server sent on `driver`'s session so far.
+fn server_frames(driver: &Driver<Wire>) -> Vec<Vec<u8>> {
+    driver
+        .log()
+        .iter()
+        .filter(|e| e.from == crate::driver::Side::Server)
+        .filter_map(|e| match &e.kind {
+            crate::driver::WireKind::Frame(bytes) => Some(bytes.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Answers each `ping` the GET stream carried: the receiver "MUST respond
+/// promptly" (basic/utilities/ping), whichever side asked.
+async fn answer_pings(driver: &mut Driver<Wire>, stream: &GetStream) {
+    use crate::transport::Transport as _;
+    for event in &stream.events {
+        let Ok(value) = serde_json::from_slice::<serde_json::Value>(&event.data) else {
+            continue;
+        };
+        if value.get("method").and_then(serde_json::Value::as_str) != Some("ping") {
+            continue;
+        }
+        let Some(id) = value.get("id") else { continue };
+        let answer = serde_json::json!({"jsonrpc": "2.0", "id": id, "result": {}});
+        let _ = streamable(driver).send(answer.to_string().as_bytes()).await;
+    }
 }
 
 /// The Streamable HTTP peer inside a driver this module built.

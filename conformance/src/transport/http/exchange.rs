@@ -59,6 +59,9 @@ pub struct HttpFact {
     /// [`Transport::sent_exchange`](crate::transport::Transport::sent_exchange));
     /// `None` for the HTTP+SSE stream and a DELETE.
     pub exchange: Option<u64>,
+    /// The SSE event ids the response's stream carried, in order (2025-03-26
+    /// §Resumability and Redelivery 1: servers "MAY attach an `id` field").
+    pub event_ids: Vec<String>,
 }
 
 /// Response headers a transport rule reads.
@@ -351,6 +354,7 @@ pub(crate) fn record(
         expected_answer,
         frames: 0,
         exchange,
+        event_ids: Vec::new(),
     });
     Recorded {
         status,
@@ -358,6 +362,20 @@ pub(crate) fn record(
         index: facts.len() - 1,
     }
 }
+
+/// Notes an SSE event id against the fact at `index`.
+pub(crate) fn note_event_id(shared: &Shared, index: usize, id: &str) {
+    if let Some(fact) = lock(&shared.facts).get_mut(index) {
+        // Bounded like everything a peer sends: a stream of ids is counted
+        // up to a point, not kept without end.
+        if fact.event_ids.len() < MAX_EVENT_IDS {
+            fact.event_ids.push(id.to_owned());
+        }
+    }
+}
+
+/// The most SSE event ids kept per response.
+const MAX_EVENT_IDS: usize = 4096;
 
 /// Counts a frame against the fact at `index`.
 pub(crate) fn count_frame(shared: &Shared, index: usize) {
@@ -486,6 +504,8 @@ impl std::fmt::Display for StreamError {
 pub(crate) struct SseEvent {
     pub event: String,
     pub data: String,
+    /// The event's `id` field (empty: none).
+    pub id: String,
 }
 
 /// How an SSE stream ended.
@@ -557,6 +577,7 @@ pub(crate) async fn read_sse(
                 if !on_event(SseEvent {
                     event: event.event,
                     data: event.data,
+                    id: event.id,
                 }) {
                     return StreamEnd::Ended;
                 }
