@@ -556,8 +556,11 @@ fn the_reference_peer_offers_a_get_stream_event_ids_and_replay() {
         assert_eq!(outcome(found[0]), "pass", "{}", found[0]);
     }
     let (_, records, _) = run(&["--reference-http", "--revision", "2026-07-28"]);
-    let found = by_vector(&records, "run/2026-07-28/http/get-405");
-    assert_eq!(outcome(found[0]), "pass", "{}", found[0]);
+    for rule in ["get-405", "header-body-match", "header-mismatch-400"] {
+        let found = by_vector(&records, &format!("run/2026-07-28/http/{rule}"));
+        assert_eq!(found.len(), 1, "{rule}");
+        assert_eq!(outcome(found[0]), "pass", "{}", found[0]);
+    }
 }
 
 #[test]
@@ -586,4 +589,86 @@ fn a_server_without_a_get_stream_leaves_the_stream_rules_unjudged_never_passed()
     assert_eq!(verdict("get-no-response"), "not-applicable");
     assert_eq!(verdict("replay-same-stream"), "not-applicable");
     assert_eq!(verdict("event-id-unique"), "not-observed");
+}
+
+/// A 2026-07-28 server that reads only the body: `lax` answers whatever the
+/// headers say; `wrong-code` refuses a header mismatch with 400 but -32602.
+async fn header_blind(
+    axum::extract::Path(mode): axum::extract::Path<String>,
+    headers: HeaderMap,
+    body: String,
+) -> Response {
+    let frame: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
+    let Some(id) = frame.get("id") else {
+        return StatusCode::ACCEPTED.into_response();
+    };
+    let method = frame["method"].as_str().unwrap_or_default();
+    let sent = headers.get("mcp-method").and_then(|v| v.to_str().ok());
+    if mode == "wrong-code" && sent != Some(method) {
+        let answer = serde_json::json!({"jsonrpc": "2.0", "id": id,
+            "error": {"code": -32602, "message": "bad header"}});
+        return (
+            StatusCode::BAD_REQUEST,
+            [(header::CONTENT_TYPE, "application/json")],
+            answer.to_string(),
+        )
+            .into_response();
+    }
+    let result = match method {
+        "server/discover" => serde_json::json!({
+            "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "blind", "version": "0"}},
+            "cacheScope": "public", "capabilities": {}, "resultType": "complete",
+            "supportedVersions": ["2026-07-28"], "ttlMs": 1000
+        }),
+        _ => serde_json::json!({"resultType": "complete"}),
+    };
+    let answer = serde_json::json!({"jsonrpc": "2.0", "id": id, "result": result});
+    (
+        StatusCode::OK,
+        [(header::CONTENT_TYPE, "application/json")],
+        answer.to_string(),
+    )
+        .into_response()
+}
+
+fn header_verdicts(mode: &str) -> (String, String) {
+    let addr = listen(Router::new().route("/{mode}/mcp", post(header_blind)));
+    let dir = std::env::temp_dir().join(format!(
+        "wirecheck-run-http-headers-{mode}-{}",
+        std::process::id()
+    ));
+    std::fs::create_dir_all(dir.join("mcp")).unwrap();
+    std::fs::create_dir_all(dir.join("jsonrpc-2.0")).unwrap();
+    let url = format!("http://{addr}/{mode}/mcp");
+    let (out, records, _) = run(&[
+        "--http",
+        &url,
+        "--revision",
+        "2026-07-28",
+        "--vectors",
+        dir.to_str().unwrap(),
+    ]);
+    std::fs::remove_dir_all(&dir).ok();
+    let verdict = |rule: &str| {
+        let found = by_vector(&records, &format!("run/2026-07-28/http/{rule}"));
+        assert_eq!(found.len(), 1, "{rule}: {}", show(&out));
+        outcome(found[0]).to_owned()
+    };
+    (verdict("header-body-match"), verdict("header-mismatch-400"))
+}
+
+#[test]
+fn a_2026_server_that_ignores_a_header_mismatch_fails() {
+    assert_eq!(
+        header_verdicts("lax"),
+        ("fail".to_owned(), "not-applicable".to_owned())
+    );
+}
+
+#[test]
+fn a_2026_header_mismatch_refused_without_32020_fails() {
+    assert_eq!(
+        header_verdicts("wrong-code"),
+        ("pass".to_owned(), "fail".to_owned())
+    );
 }

@@ -290,6 +290,13 @@ pub async fn judge(
                 judge.protocol_version(revision, url, config).await;
             }
             judge.get_stream(revision, url, config, traces).await;
+            if RuleId::McpHttpHeaderBodyMatch
+                .info()
+                .revisions
+                .contains(revision)
+            {
+                judge.header_mismatch(revision, url, config).await;
+            }
         }
         HttpKind::Sse => {
             let broken: Vec<String> = findings
@@ -827,6 +834,79 @@ impl Judge {
         wire.close(config.shutdown_grace).await;
     }
 
+    /// 2026-07-28 §Server Validation: a `server/discover` whose `Mcp-Method`
+    /// header names another method must be refused with 400 and -32020.
+    async fn header_mismatch(&mut self, revision: Revision, url: &str, config: &Config) {
+        let (matching, refusal) = (
+            RuleId::McpHttpHeaderBodyMatch,
+            RuleId::McpHttpHeaderMismatch400,
+        );
+        let mut driver = match handshaken(revision, url, config, None).await {
+            Ok(d) => d,
+            Err(why) => {
+                self.not_observed(matching, why.clone());
+                return self.not_observed(refusal, why);
+            }
+        };
+        // Set over the header the transport derives from the body.
+        streamable(&mut driver).set_header(
+            HeaderName::from_static("mcp-method"),
+            HeaderValue::from_static("tools/list"),
+        );
+        let before = driver.transport().http_facts().len();
+        let answered = driver
+            .request(
+                "server/discover",
+                None,
+                config.driver.answer_timeout.min(Duration::from_secs(5)),
+            )
+            .await;
+        let status = driver
+            .transport()
+            .http_facts()
+            .get(before..)
+            .unwrap_or_default()
+            .iter()
+            .find(|f| f.method == "POST" && f.expected_answer)
+            .map(|f| f.status);
+        let (wire, _) = driver.into_parts();
+        wire.close(config.shutdown_grace).await;
+        let Some(status) = status else {
+            let why = "the mismatched request got no HTTP response".to_owned();
+            self.not_observed(matching, why.clone());
+            return self.not_observed(refusal, why);
+        };
+        let shown = format!("`Mcp-Method: tools/list` on a server/discover was answered {status}");
+        if (200..300).contains(&status) {
+            self.verdict(
+                matching,
+                vec![format!("{shown}: the mismatch was accepted")],
+                Vec::new(),
+            );
+            return self.not_applicable(refusal, format!("{shown}: not refused"));
+        }
+        self.verdict(matching, Vec::new(), vec![shown.clone()]);
+        let code = answered.ok().and_then(|a| {
+            serde_json::from_slice::<serde_json::Value>(&a.bytes)
+                .ok()?
+                .pointer("/error/code")?
+                .as_i64()
+        });
+        let mut broken = Vec::new();
+        if status != 400 {
+            broken.push(format!("{shown}, not 400 Bad Request"));
+        }
+        if code != Some(HEADER_MISMATCH) {
+            broken.push(match code {
+                Some(code) => format!(
+                    "the refusal's JSON-RPC error code is {code}, not -32020 HeaderMismatch"
+                ),
+                None => "the refusal carries no JSON-RPC error response for the request".to_owned(),
+            });
+        }
+        self.verdict(refusal, broken, vec![shown]);
+    }
+
     /// What HTTP did wrong that no rule above covers (a redirect, an HTML
     /// error page, a cut body): a warning for a person to read, since the
     /// vectors it cost an answer have failed in their own records.
@@ -884,6 +964,9 @@ fn essence(content_type: Option<&str>) -> String {
         .trim()
         .to_ascii_lowercase()
 }
+
+/// 2026-07-28 schema `HeaderMismatchError`.
+const HEADER_MISMATCH: i64 = -32020;
 
 /// How long a GET stream is read before the probe moves on.
 const GET_LISTEN: Duration = Duration::from_secs(1);

@@ -447,6 +447,12 @@ rule_table! {
         McpHttpGet405 = "mcp.http.get-405", Should, "MCP basic/transports/streamable-http §Backward Compatibility › Earlier Streamable HTTP Revisions",
           "A server that supports only this revision and receives such traffic from an older client SHOULD respond as follows: HTTP GET or DELETE to the MCP endpoint: respond with `405 Method Not Allowed`. […] A `Last-Event-ID` header: ignore it; streams are not resumable. (Probed with a GET carrying `Accept: text/event-stream`.)",
           R5, Transport;
+        McpHttpHeaderBodyMatch = "mcp.http.header-body-match", Must, "MCP basic/transports/streamable-http §Server Validation",
+          "Servers that process the request body MUST reject requests where the values specified in the headers do not match the corresponding values in the request body. (Probed with a `server/discover` whose `Mcp-Method` header names `tools/list`: a 2xx answer accepted the mismatch.)",
+          R5, Transport;
+        McpHttpHeaderMismatch400 = "mcp.http.header-mismatch-400", Must, "MCP basic/transports/streamable-http §Server Validation",
+          "When rejecting a request due to header validation failure, servers MUST return HTTP status `400 Bad Request` and MUST include a JSON-RPC error response using the following error code: `-32020` HeaderMismatch. (Judged on the refusal of the same probe; not applicable when it was accepted.)",
+          R5, Transport;
         McpHttpSseMessageEvent = "mcp.http.sse-message-event", Must, "MCP basic/transports §HTTP with SSE",
           "When a client connects, the server MUST send an `endpoint` event containing a URI for the client to use for sending messages. […] Server messages are sent as SSE `message` events, with the message content encoded as JSON in the event data.",
           R1, Transport;
