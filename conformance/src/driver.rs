@@ -134,6 +134,10 @@ pub enum Class {
     Unreadable,
     /// A line longer than the transport's bound, skipped.
     TooLong(u64),
+    /// A frame carried by an exchange that is neither the probe's nor the
+    /// liveness request's (an earlier POST's late answer, say): whatever its
+    /// id, it answers another request.
+    OtherExchange,
 }
 
 /// A frame received during a probe.
@@ -186,6 +190,9 @@ pub struct ProbeReport {
     /// Ids in the probe that were already sent in this session: a duplicate
     /// the peer may refuse, and the runner's doing, not the peer's.
     pub reused_ids: Vec<Id<'static>>,
+    /// The exchange that carried the probe, on a transport with exchanges
+    /// ([`Transport::sent_exchange`]).
+    pub exchange: Option<u64>,
 }
 
 impl ProbeReport {
@@ -613,16 +620,31 @@ impl<T: Transport> Driver<T> {
             transport_dropped: 0,
             took: Duration::ZERO,
             reused_ids,
+            exchange: None,
         };
         let ping = request_document(
             liveness_id.clone(),
             self.config.liveness.method(),
             self.with_meta(None),
         );
+        // Where the transport answers each frame in its own exchange, the
+        // exchange says whose answer a frame is, never arrival order.
+        let mut probe_exchange = None;
+        let mut ping_exchange = None;
         let sent = match self.send_logged(frame).await {
-            Ok(()) if liveness => self.send_logged(&ping).await,
+            Ok(()) => {
+                probe_exchange = self.transport.sent_exchange();
+                if liveness {
+                    let sent = self.send_logged(&ping).await;
+                    ping_exchange = self.transport.sent_exchange().filter(|_| sent.is_ok());
+                    sent
+                } else {
+                    Ok(())
+                }
+            }
             other => other,
         };
+        report.exchange = probe_exchange;
         if let Err(e) = sent {
             // Whatever the peer said before it stopped reading still counts.
             report.live = Live::SendFailed(e);
@@ -634,7 +656,19 @@ impl<T: Transport> Driver<T> {
             let t = self.started.elapsed();
             let (bytes, class) = match self.recv_logged(deadline).await {
                 Event::Frame(bytes) => {
-                    let class = classify(&bytes, &probe_ids, Some(&liveness_id));
+                    let class = match self.transport.received_from() {
+                        None => classify(&bytes, &probe_ids, Some(&liveness_id)),
+                        Some(from) if Some(from) == probe_exchange => {
+                            classify(&bytes, &probe_ids, None)
+                        }
+                        Some(from) if Some(from) == ping_exchange => {
+                            match classify(&bytes, &[], Some(&liveness_id)) {
+                                Class::LivenessAnswer => Class::LivenessAnswer,
+                                _ => Class::OtherExchange,
+                            }
+                        }
+                        Some(_) => Class::OtherExchange,
+                    };
                     (bytes, class)
                 }
                 Event::TooLong { bytes_skipped } => (Vec::new(), Class::TooLong(bytes_skipped)),
@@ -655,6 +689,18 @@ impl<T: Transport> Driver<T> {
                     }
                     break;
                 }
+                // The grace is over but the probe's own exchange is still
+                // open: its answer is still coming on it (a slow answer is
+                // no other probe's), so wait on, up to the answer timeout.
+                Event::TimedOut
+                    if answered_at.is_some()
+                        && probe_exchange.is_some_and(|p| self.transport.exchange_open(p))
+                        && Instant::now() < ping_sent + self.config.answer_timeout =>
+                {
+                    deadline = (Instant::now() + self.config.grace)
+                        .min(ping_sent + self.config.answer_timeout);
+                    continue;
+                }
                 // Past the grace, or past the answer timeout.
                 Event::TimedOut => break,
             };
@@ -673,7 +719,11 @@ impl<T: Transport> Driver<T> {
             // answer came before the liveness answer has nothing left to wait
             // for (a second, duplicate answer after it would go unseen: the
             // price of not waiting a grace on every one of hundreds of probes).
-            if liveness && expects_answer && report.answered() {
+            // Where the probe has an exchange of its own, that exchange
+            // ending is what says every answer is in (a batch answered one
+            // response per SSE event has several).
+            let own_open = probe_exchange.is_some_and(|p| self.transport.exchange_open(p));
+            if liveness && expects_answer && report.answered() && !own_open {
                 break;
             }
         }

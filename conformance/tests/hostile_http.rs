@@ -12,6 +12,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
 use futures_util::stream::{self, StreamExt};
+use wirecheck::driver::{Class, Driver, DriverConfig, Live, ProbeReport};
 use wirecheck::transport::http::{
     ConnectError, FindingKind, HttpFinding, HttpOptions, JsonRpcHttpPeer, SsePeer,
     StreamableHttpPeer,
@@ -440,4 +441,96 @@ async fn a_refused_connection_is_a_finding() {
     peer.send(REQUEST).await.unwrap();
     assert!(drain(&mut peer).await.is_empty());
     assert_eq!(kinds(&peer.http_findings()), [FindingKind::Connect]);
+}
+
+/// Answers every POST in its own response, but `resources/subscribe` only
+/// after `slow_ms` and `tools/list` after `list_ms`; anything else (the
+/// liveness `ping`) at once. So a probe's answer arrives after the ping's,
+/// and a late one inside the next probe: only the POST says whose it is.
+async fn out_of_order(slow_ms: u64, list_ms: u64) -> String {
+    let answer = move |body: Bytes| async move {
+        let request: serde_json::Value = serde_json::from_slice(&body).unwrap();
+        let delay = match request["method"].as_str() {
+            Some("resources/subscribe") => slow_ms,
+            Some("tools/list") => list_ms,
+            _ => 0,
+        };
+        tokio::time::sleep(Duration::from_millis(delay)).await;
+        let reply = serde_json::json!({"jsonrpc": "2.0", "id": request["id"], "result": {}});
+        typed(
+            StatusCode::OK,
+            "application/json",
+            Body::from(reply.to_string()),
+        )
+    };
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+    tokio::spawn(async move {
+        axum::serve(listener, Router::new().route("/mcp", post(answer)))
+            .await
+            .unwrap();
+    });
+    url
+}
+
+fn driver(url: &str, answer_timeout: Duration) -> Driver<StreamableHttpPeer> {
+    let peer = StreamableHttpPeer::with_options(url, small(), quick()).unwrap();
+    let config = DriverConfig {
+        answer_timeout,
+        ..DriverConfig::default()
+    };
+    Driver::new(peer, config)
+}
+
+fn ids_of(report: &ProbeReport, class: &Class) -> Vec<serde_json::Value> {
+    report
+        .of(class)
+        .map(|r| serde_json::from_slice::<serde_json::Value>(&r.bytes).unwrap()["id"].clone())
+        .collect()
+}
+
+#[tokio::test]
+async fn a_probe_answered_after_its_ping_still_gets_its_own_answer() {
+    // 300 ms is well past the ping's answer plus the 50 ms grace.
+    let url = out_of_order(300, 0).await;
+    let mut driver = driver(&url, Duration::from_secs(3));
+    let subscribe =
+        br#"{"jsonrpc":"2.0","id":1,"method":"resources/subscribe","params":{"uri":"x:/a"}}"#;
+    let first = driver.probe(subscribe, true).await;
+    assert!(matches!(first.live, Live::Answered(_)), "{first:?}");
+    assert_eq!(ids_of(&first, &Class::ProbeAnswer), [serde_json::json!(1)]);
+    let second = driver
+        .probe(br#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#, true)
+        .await;
+    assert_eq!(ids_of(&second, &Class::ProbeAnswer), [serde_json::json!(2)]);
+    assert!(
+        second
+            .frames
+            .iter()
+            .all(|r| matches!(r.class, Class::ProbeAnswer | Class::LivenessAnswer)),
+        "{second:?}"
+    );
+}
+
+#[tokio::test]
+async fn a_late_answer_on_an_earlier_post_is_no_later_probes() {
+    // The subscribe answer (1500 ms) outlives its probe (answer timeout
+    // 1000 ms) and lands while the tools/list probe (sent at about 1000 ms,
+    // answered 800 ms later) is listening: arrival order would take it for
+    // that probe's.
+    let url = out_of_order(1500, 800).await;
+    let mut driver = driver(&url, Duration::from_millis(1000));
+    let subscribe =
+        br#"{"jsonrpc":"2.0","id":1,"method":"resources/subscribe","params":{"uri":"x:/a"}}"#;
+    let first = driver.probe(subscribe, true).await;
+    assert!(!first.answered(), "{first:?}");
+    let second = driver
+        .probe(br#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#, true)
+        .await;
+    assert_eq!(ids_of(&second, &Class::ProbeAnswer), [serde_json::json!(2)]);
+    assert_eq!(
+        ids_of(&second, &Class::OtherExchange),
+        [serde_json::json!(1)],
+        "{second:?}"
+    );
 }

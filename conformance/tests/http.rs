@@ -201,15 +201,14 @@ async fn streamable_refusals_origin_accept_version_get() {
     frame(&mut local).await;
     assert_eq!(local.http_facts().last().unwrap().status, 400);
 
-    // No standalone stream is offered: GET is 405 with Allow.
+    // The GET stream is the session's: without a session id, 400.
     let response = reqwest::Client::new()
         .get(&url)
         .header("accept", "text/event-stream")
         .send()
         .await
         .unwrap();
-    assert_eq!(response.status(), 405);
-    assert_eq!(response.headers()["allow"], "POST, DELETE");
+    assert_eq!(response.status(), 400);
 
     // A body past --max-frame: 413 with -32700, never buffered.
     let response = reqwest::Client::new()

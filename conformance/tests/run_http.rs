@@ -97,8 +97,24 @@ fn the_reference_peer_passes_over_http_sse() {
     let events = by_vector(&records, "run/2024-11-05/http/sse-message-event");
     assert_eq!(events.len(), 1);
     assert_eq!(outcome(events[0]), "pass", "{}", events[0]);
-    let origin = by_vector(&records, "run/2024-11-05/http/origin-validate");
-    assert_eq!(outcome(origin[0]), "pass", "{}", origin[0]);
+    // HTTP+SSE is held to its own page's Origin sentence under every
+    // revision, never to the Streamable HTTP section.
+    for revision in harness::Revision::MCP {
+        let origin = by_vector(
+            &records,
+            &format!("run/{revision}/http/sse-origin-validate"),
+        );
+        assert_eq!(origin.len(), 1, "{revision}");
+        assert_eq!(outcome(origin[0]), "pass", "{}", origin[0]);
+        assert_eq!(
+            origin[0]["spec"],
+            "MCP 2024-11-05 basic/transports §HTTP with SSE › Security Warning 1"
+        );
+    }
+    assert!(records.iter().all(
+        |r| !r["spec"].as_str().unwrap_or("").contains("Streamable HTTP")
+            || !r["vector"].as_str().unwrap_or("").contains("origin")
+    ));
     assert!(took < Duration::from_secs(180), "{took:?}");
 }
 
@@ -275,4 +291,384 @@ fn a_hostile_http_server_ends_the_run_with_findings() {
     );
     // And the vectors it never answered failed in their own records.
     assert!(records.iter().filter(|r| outcome(r) == "fail").count() > 10);
+}
+
+/// A 2025-03-26 Streamable HTTP server that answers a batch on an SSE stream,
+/// one response per event (last request first), as §Sending Messages to the
+/// Server 6 allows ("These responses MAY be batched"); single requests in a
+/// JSON body, notifications with 202.
+async fn batch_per_event(body: String) -> Response {
+    let frame: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
+    if let Some(calls) = frame.as_array() {
+        let events: String = calls
+            .iter()
+            .rev()
+            .filter(|call| call.get("id").is_some())
+            .map(|call| {
+                let answer = serde_json::json!({
+                    "jsonrpc": "2.0", "id": call["id"], "result": result_of(call)
+                });
+                format!("event: message\ndata: {answer}\n\n")
+            })
+            .collect();
+        return (
+            StatusCode::OK,
+            [(header::CONTENT_TYPE, "text/event-stream")],
+            events,
+        )
+            .into_response();
+    }
+    let Some(id) = frame.get("id") else {
+        return StatusCode::ACCEPTED.into_response();
+    };
+    let answer = serde_json::json!({"jsonrpc": "2.0", "id": id, "result": result_of(&frame)});
+    (
+        StatusCode::OK,
+        [(header::CONTENT_TYPE, "application/json")],
+        answer.to_string(),
+    )
+        .into_response()
+}
+
+/// The fixture's result for a request: empty lists, and a 2025-03-26
+/// handshake offering tools and prompts (so the batch vector applies).
+fn result_of(request: &Value) -> Value {
+    match request["method"].as_str() {
+        Some("initialize") => serde_json::json!({
+            "protocolVersion": "2025-03-26",
+            "capabilities": {"tools": {}, "prompts": {}},
+            "serverInfo": {"name": "batch-per-event", "version": "0"}
+        }),
+        Some("tools/list") => serde_json::json!({"tools": []}),
+        Some("prompts/list") => serde_json::json!({"prompts": []}),
+        _ => serde_json::json!({}),
+    }
+}
+
+/// Serves `app` on 127.0.0.1 from its own thread and runtime while the test
+/// blocks on the binary; the thread ends with the test process.
+fn listen(app: Router) -> std::net::SocketAddr {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("a runtime");
+        runtime.block_on(async move {
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+                .await
+                .expect("a loopback port");
+            tx.send(listener.local_addr().expect("an address"))
+                .expect("the test waits");
+            let _ = axum::serve(listener, app).await;
+        });
+    });
+    rx.recv().expect("the fixture listens")
+}
+
+#[test]
+fn a_batch_answered_one_response_per_sse_event_is_judged_as_a_whole() {
+    let addr = listen(Router::new().route("/mcp", post(batch_per_event)));
+    // Only the batch vector: a directory of vectors outside the tree.
+    let dir = std::env::temp_dir().join(format!("wirecheck-run-http-batch-{}", std::process::id()));
+    let batch = dir.join("mcp/2025-03-26/batch");
+    std::fs::create_dir_all(&batch).unwrap();
+    std::fs::create_dir_all(dir.join("jsonrpc-2.0")).unwrap();
+    let source = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/vectors/mcp/2025-03-26/batch/y_batch-requests.json"
+    );
+    std::fs::copy(source, batch.join("y_batch-requests.json")).unwrap();
+    let url = format!("http://{addr}/mcp");
+    let (out, records, _) = run(&[
+        "--http",
+        &url,
+        "--revision",
+        "2025-03-26",
+        "--timeout",
+        "2s",
+        "--vectors",
+        dir.to_str().unwrap(),
+    ]);
+    std::fs::remove_dir_all(&dir).ok();
+    let found = by_vector(&records, "mcp/2025-03-26/batch/batch-requests");
+    assert_eq!(found.len(), 1, "{}", show(&out));
+    let record = found[0];
+    assert_eq!(outcome(record), "pass", "{record}");
+    let text = record.to_string();
+    assert!(!text.contains("single object"), "{record}");
+    assert!(text.contains("2 response event(s) gathered"), "{record}");
+}
+
+/// A 2025-11-25 Streamable HTTP server that breaks one GET-stream or
+/// resumption rule, chosen by the first path segment:
+/// - `html`: GET answered 200 with an HTML page (neither SSE nor 405);
+/// - `response`: a fresh GET stream carries a JSON-RPC response;
+/// - `dup`: the GET stream's event ids repeat (`a`, `b`, `a`);
+/// - `foreign`: `ping` is answered on an SSE stream (event id `p1`), and a
+///   GET resumed at its own first event id replays that POST's response.
+async fn resumption(
+    axum::extract::Path(mode): axum::extract::Path<String>,
+    method: axum::http::Method,
+    headers: HeaderMap,
+    body: String,
+) -> Response {
+    let sse = |events: &[(&str, String)]| {
+        let text: String = events
+            .iter()
+            .map(|(id, data)| format!("id: {id}\nevent: message\ndata: {data}\n\n"))
+            .collect();
+        (
+            StatusCode::OK,
+            [(header::CONTENT_TYPE, "text/event-stream")],
+            text,
+        )
+            .into_response()
+    };
+    let ping_answer = r#"{"jsonrpc":"2.0","id":"x","result":{}}"#.to_owned();
+    let ping = r#"{"jsonrpc":"2.0","id":"server-ping","method":"ping"}"#.to_owned();
+    if method == axum::http::Method::GET {
+        let resuming = headers.contains_key("last-event-id");
+        return match (mode.as_str(), resuming) {
+            ("html", _) => (
+                StatusCode::OK,
+                [(header::CONTENT_TYPE, "text/html")],
+                "<html></html>",
+            )
+                .into_response(),
+            ("response", _) => sse(&[("r1", ping_answer)]),
+            ("dup", _) => sse(&[("a", ping.clone()), ("b", ping.clone()), ("a", ping)]),
+            ("foreign", true) => sse(&[("p1", ping_answer)]),
+            _ => sse(&[("g1", ping)]),
+        };
+    }
+    if method == axum::http::Method::DELETE {
+        return StatusCode::NO_CONTENT.into_response();
+    }
+    let frame: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
+    let Some(id) = frame.get("id") else {
+        return StatusCode::ACCEPTED.into_response();
+    };
+    let result = match frame["method"].as_str() {
+        Some("initialize") => serde_json::json!({
+            "protocolVersion": "2025-11-25",
+            "capabilities": {},
+            "serverInfo": {"name": "resumption", "version": "0"}
+        }),
+        _ => serde_json::json!({}),
+    };
+    let answer = serde_json::json!({"jsonrpc": "2.0", "id": id, "result": result}).to_string();
+    if mode == "foreign" && frame["method"] == "ping" {
+        return sse(&[("p1", answer)]);
+    }
+    (
+        StatusCode::OK,
+        [
+            (header::CONTENT_TYPE, "application/json".to_owned()),
+            (
+                header::HeaderName::from_static("mcp-session-id"),
+                "9f2c4e1a7b3d4f6e8a0c2e4f6a8b0d1e".to_owned(),
+            ),
+        ],
+        answer,
+    )
+        .into_response()
+}
+
+/// The outcome of `rule`'s record in a 2025-11-25 run against the
+/// resumption fixture in `mode`, with no vectors (only the handshake and the
+/// transport judge run).
+fn resumption_verdict(mode: &str, rule: &str) -> (String, Value) {
+    let app = Router::new().route("/{mode}/mcp", axum::routing::any(resumption));
+    let addr = listen(app);
+    let dir = std::env::temp_dir().join(format!(
+        "wirecheck-run-http-resume-{mode}-{}",
+        std::process::id()
+    ));
+    std::fs::create_dir_all(dir.join("mcp")).unwrap();
+    std::fs::create_dir_all(dir.join("jsonrpc-2.0")).unwrap();
+    let url = format!("http://{addr}/{mode}/mcp");
+    let (out, records, _) = run(&[
+        "--http",
+        &url,
+        "--revision",
+        "2025-11-25",
+        "--timeout",
+        "2s",
+        "--vectors",
+        dir.to_str().unwrap(),
+    ]);
+    std::fs::remove_dir_all(&dir).ok();
+    let id = format!("run/2025-11-25/http/{rule}");
+    let found = by_vector(&records, &id);
+    assert_eq!(found.len(), 1, "{id}: {}", show(&out));
+    (outcome(found[0]).to_owned(), found[0].clone())
+}
+
+#[test]
+fn a_get_answered_with_neither_sse_nor_405_fails() {
+    let (verdict, record) = resumption_verdict("html", "get-stream-or-405");
+    assert_eq!(verdict, "fail", "{record}");
+    // Nothing to judge on a stream that is not one.
+    let (verdict, record) = resumption_verdict("html", "get-no-response");
+    assert_eq!(verdict, "not-applicable", "{record}");
+}
+
+#[test]
+fn a_response_on_a_fresh_get_stream_fails() {
+    let (verdict, record) = resumption_verdict("response", "get-no-response");
+    assert_eq!(verdict, "fail", "{record}");
+}
+
+#[test]
+fn a_repeated_event_id_within_a_session_fails() {
+    let (verdict, record) = resumption_verdict("dup", "event-id-unique");
+    assert_eq!(verdict, "fail", "{record}");
+    assert!(
+        record.to_string().contains("\\\"a\\\" was sent twice"),
+        "{record}"
+    );
+}
+
+#[test]
+fn a_replay_of_another_streams_message_fails() {
+    let (verdict, record) = resumption_verdict("foreign", "replay-same-stream");
+    assert_eq!(verdict, "fail", "{record}");
+    // The fixture's ids are unique across its streams (`g1`, `p1`); the
+    // replay repeating `p1` is a replay, not a second id.
+    let (verdict, record) = resumption_verdict("foreign", "event-id-unique");
+    assert_eq!(verdict, "pass", "{record}");
+}
+
+#[test]
+fn the_reference_peer_offers_a_get_stream_event_ids_and_replay() {
+    let (out, records, _) = run(&["--reference-http", "--revision", "2025-11-25"]);
+    assert_eq!(out.status.code(), Some(0), "{}", show(&out));
+    for rule in [
+        "get-stream-or-405",
+        "get-no-response",
+        "event-id-unique",
+        "replay-same-stream",
+    ] {
+        let found = by_vector(&records, &format!("run/2025-11-25/http/{rule}"));
+        assert_eq!(found.len(), 1, "{rule}");
+        // Pass, never not-observed: the reference peer offers all of it.
+        assert_eq!(outcome(found[0]), "pass", "{}", found[0]);
+    }
+    let (_, records, _) = run(&["--reference-http", "--revision", "2026-07-28"]);
+    for rule in ["get-405", "header-body-match", "header-mismatch-400"] {
+        let found = by_vector(&records, &format!("run/2026-07-28/http/{rule}"));
+        assert_eq!(found.len(), 1, "{rule}");
+        assert_eq!(outcome(found[0]), "pass", "{}", found[0]);
+    }
+}
+
+#[test]
+fn a_server_without_a_get_stream_leaves_the_stream_rules_unjudged_never_passed() {
+    // axum answers a GET on a POST-only route 405: no GET stream offered.
+    let addr = listen(Router::new().route("/mcp", post(batch_per_event)));
+    let dir = std::env::temp_dir().join(format!("wirecheck-run-http-noget-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("mcp")).unwrap();
+    std::fs::create_dir_all(dir.join("jsonrpc-2.0")).unwrap();
+    let url = format!("http://{addr}/mcp");
+    let (out, records, _) = run(&[
+        "--http",
+        &url,
+        "--revision",
+        "2025-03-26",
+        "--vectors",
+        dir.to_str().unwrap(),
+    ]);
+    std::fs::remove_dir_all(&dir).ok();
+    let verdict = |rule: &str| {
+        let found = by_vector(&records, &format!("run/2025-03-26/http/{rule}"));
+        assert_eq!(found.len(), 1, "{rule}: {}", show(&out));
+        outcome(found[0]).to_owned()
+    };
+    assert_eq!(verdict("get-stream-or-405"), "pass");
+    assert_eq!(verdict("get-no-response"), "not-applicable");
+    assert_eq!(verdict("replay-same-stream"), "not-applicable");
+    assert_eq!(verdict("event-id-unique"), "not-observed");
+}
+
+/// A 2026-07-28 server that reads only the body: `lax` answers whatever the
+/// headers say; `wrong-code` refuses a header mismatch with 400 but -32602.
+async fn header_blind(
+    axum::extract::Path(mode): axum::extract::Path<String>,
+    headers: HeaderMap,
+    body: String,
+) -> Response {
+    let frame: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
+    let Some(id) = frame.get("id") else {
+        return StatusCode::ACCEPTED.into_response();
+    };
+    let method = frame["method"].as_str().unwrap_or_default();
+    let sent = headers.get("mcp-method").and_then(|v| v.to_str().ok());
+    if mode == "wrong-code" && sent != Some(method) {
+        let answer = serde_json::json!({"jsonrpc": "2.0", "id": id,
+            "error": {"code": -32602, "message": "bad header"}});
+        return (
+            StatusCode::BAD_REQUEST,
+            [(header::CONTENT_TYPE, "application/json")],
+            answer.to_string(),
+        )
+            .into_response();
+    }
+    let result = match method {
+        "server/discover" => serde_json::json!({
+            "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "blind", "version": "0"}},
+            "cacheScope": "public", "capabilities": {}, "resultType": "complete",
+            "supportedVersions": ["2026-07-28"], "ttlMs": 1000
+        }),
+        _ => serde_json::json!({"resultType": "complete"}),
+    };
+    let answer = serde_json::json!({"jsonrpc": "2.0", "id": id, "result": result});
+    (
+        StatusCode::OK,
+        [(header::CONTENT_TYPE, "application/json")],
+        answer.to_string(),
+    )
+        .into_response()
+}
+
+fn header_verdicts(mode: &str) -> (String, String) {
+    let addr = listen(Router::new().route("/{mode}/mcp", post(header_blind)));
+    let dir = std::env::temp_dir().join(format!(
+        "wirecheck-run-http-headers-{mode}-{}",
+        std::process::id()
+    ));
+    std::fs::create_dir_all(dir.join("mcp")).unwrap();
+    std::fs::create_dir_all(dir.join("jsonrpc-2.0")).unwrap();
+    let url = format!("http://{addr}/{mode}/mcp");
+    let (out, records, _) = run(&[
+        "--http",
+        &url,
+        "--revision",
+        "2026-07-28",
+        "--vectors",
+        dir.to_str().unwrap(),
+    ]);
+    std::fs::remove_dir_all(&dir).ok();
+    let verdict = |rule: &str| {
+        let found = by_vector(&records, &format!("run/2026-07-28/http/{rule}"));
+        assert_eq!(found.len(), 1, "{rule}: {}", show(&out));
+        outcome(found[0]).to_owned()
+    };
+    (verdict("header-body-match"), verdict("header-mismatch-400"))
+}
+
+#[test]
+fn a_2026_server_that_ignores_a_header_mismatch_fails() {
+    assert_eq!(
+        header_verdicts("lax"),
+        ("fail".to_owned(), "not-applicable".to_owned())
+    );
+}
+
+#[test]
+fn a_2026_header_mismatch_refused_without_32020_fails() {
+    assert_eq!(
+        header_verdicts("wrong-code"),
+        ("pass".to_owned(), "fail".to_owned())
+    );
 }

@@ -16,6 +16,7 @@
 
 mod guard;
 mod jsonrpc;
+mod resume;
 mod sse;
 mod streamable;
 
@@ -52,6 +53,8 @@ struct App {
     /// Streamable HTTP sessions by `Mcp-Session-Id`. A terminated session is
     /// removed: an unknown id and an ended one both get 404.
     sessions: Mutex<HashMap<String, Arc<Mutex<Peer>>>>,
+    /// Each Streamable HTTP session's SSE event ids and replay buffer.
+    streams: Mutex<HashMap<String, resume::Log>>,
     /// HTTP+SSE clients by the `sessionId` of their endpoint URI.
     sse_clients: Mutex<HashMap<String, sse::Client>>,
     /// The JSON-RPC 2.0 service's one peer.
@@ -96,6 +99,7 @@ fn router(config: Config) -> Router {
     let app = Arc::new(App {
         config,
         sessions: Mutex::default(),
+        streams: Mutex::default(),
         sse_clients: Mutex::default(),
         jsonrpc: Mutex::new(Peer::new(config.serve)),
     });

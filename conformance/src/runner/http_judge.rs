@@ -19,10 +19,10 @@ use reqwest::header::{HeaderName, HeaderValue};
 
 use super::wire::{HttpKind, Wire};
 use super::Config;
-use crate::driver::Driver;
+use crate::driver::{Class, Driver, ProbeReport};
 use crate::report::{Check, Place, Record, Subject};
 use crate::transport::http::{
-    session_id_concerns, FindingKind, HttpFact, HttpFinding, StreamableHttpPeer,
+    session_id_concerns, FindingKind, GetStream, HttpFact, HttpFinding, StreamableHttpPeer,
 };
 
 /// A poisoned lock still holds traces worth judging.
@@ -106,6 +106,81 @@ pub fn refused_notification(
             frames.len()
         )
     })
+}
+
+/// A batch probe answered over a Streamable HTTP SSE stream one response per
+/// event: the responses gathered into the one array the judge reads, with the
+/// note saying so; `None` for anything else.
+///
+/// MCP 2025-03-26 basic/transports §Sending Messages to the Server 6: "The SSE
+/// stream SHOULD eventually include one JSON-RPC _response_ per each JSON-RPC
+/// _request_ sent in the POST body. These _responses_ **MAY** be batched." So
+/// the stream, not one event of it, answers the batch: the first event alone
+/// is not "a batch answered with a single object". Each response keeps its
+/// bytes (they are joined with `,` inside `[` `]`, nothing re-encoded), so
+/// the codec still judges every member of each; the wire log keeps the
+/// events as they came. Only where batches exist (2025-03-26): from
+/// 2025-06-18 on the POST body "MUST be a single JSON-RPC request,
+/// notification, or response", so a batch there is judged as the fault it
+/// is, and answers to its elements are not gathered into a batch answer.
+#[must_use]
+pub fn gathered_batch(
+    wire: &Wire,
+    revision: Revision,
+    probe: &[u8],
+    report: &ProbeReport,
+    new_facts: &[HttpFact],
+) -> Option<(Vec<Vec<u8>>, String)> {
+    let batches = RuleId::McpBatchMustReceive
+        .info()
+        .revisions
+        .contains(revision);
+    if !batches
+        || !matches!(wire, Wire::Streamable(_))
+        || !probe.trim_ascii_start().starts_with(b"[")
+    {
+        return None;
+    }
+    let exchange = report.exchange?;
+    let post = new_facts.iter().find(|f| f.exchange == Some(exchange))?;
+    let streamed = post.content_type.as_deref().is_some_and(|ct| {
+        ct.trim_start()
+            .to_ascii_lowercase()
+            .starts_with("text/event-stream")
+    });
+    let single = |bytes: &[u8]| bytes.trim_ascii_start().starts_with(b"{");
+    let answers: Vec<&[u8]> = report
+        .of(&Class::ProbeAnswer)
+        .map(|r| r.bytes.as_slice())
+        .filter(|b| single(b))
+        .collect();
+    if !streamed || answers.is_empty() {
+        return None;
+    }
+    let mut batch = b"[".to_vec();
+    batch.extend(answers.join(&b","[..]));
+    batch.push(b']');
+    // The peer's own frames keep their place before the answer, as the judge
+    // reads them (a stream's notifications come before its responses).
+    let mut frames: Vec<Vec<u8>> = Vec::new();
+    let mut placed = false;
+    for r in &report.frames {
+        match r.class {
+            Class::ProbeAnswer if single(&r.bytes) => {
+                if !placed {
+                    frames.push(std::mem::take(&mut batch));
+                    placed = true;
+                }
+            }
+            Class::LivenessAnswer | Class::TooLong(_) | Class::OtherExchange => {}
+            _ => frames.push(r.bytes.clone()),
+        }
+    }
+    let note = format!(
+        "the batch was answered on an SSE stream, {} response event(s) gathered into one array for the judge (MCP 2025-03-26 basic/transports §Sending Messages to the Server 6: the responses \"MAY be batched\", so one per event is allowed)",
+        answers.len()
+    );
+    Some((frames, note))
 }
 
 /// When a 2026-07-28 request whose body lacks the `_meta` protocol version
@@ -213,6 +288,14 @@ pub async fn judge(
                 .contains(revision)
             {
                 judge.protocol_version(revision, url, config).await;
+            }
+            judge.get_stream(revision, url, config, traces).await;
+            if RuleId::McpHttpHeaderBodyMatch
+                .info()
+                .revisions
+                .contains(revision)
+            {
+                judge.header_mismatch(revision, url, config).await;
             }
         }
         HttpKind::Sse => {
@@ -418,14 +501,19 @@ impl Judge {
         }
     }
 
-    /// The foreign-`Origin` probe: 403 where the revision names it (2025-11-25
-    /// on), any 4xx before (the rule only says "validate").
+    /// The foreign-`Origin` probe: over Streamable HTTP 403 where the revision
+    /// names it (2025-11-25 on), any 4xx before (the rule only says
+    /// "validate"); over HTTP+SSE the 2024-11-05 page's own sentence, which
+    /// names no status, whatever the revision negotiated.
     fn origin(&mut self, probe: Probe) {
-        let strict = RuleId::McpHttpOrigin403
-            .info()
-            .revisions
-            .contains(self.revision);
-        let rule = if strict {
+        let strict = self.kind == HttpKind::Streamable
+            && RuleId::McpHttpOrigin403
+                .info()
+                .revisions
+                .contains(self.revision);
+        let rule = if self.kind == HttpKind::Sse {
+            RuleId::McpHttpSseOriginValidate
+        } else if strict {
             RuleId::McpHttpOrigin403
         } else {
             RuleId::McpHttpOriginValidate
@@ -456,6 +544,212 @@ impl Judge {
                 self.verdict(rule, broken, vec![format!("answered {status}")]);
             }
         }
+    }
+
+    /// The GET stream and resumption (2025-03-26 to 2025-11-25 §Listening for
+    /// Messages from the Server, §Resumability and Redelivery; 2026-07-28: a
+    /// GET is answered 405). A fresh session opens the GET stream and reads
+    /// it for a moment, answers any `ping` on it, then resumes it with
+    /// `Last-Event-ID` at its first event id.
+    async fn get_stream(
+        &mut self,
+        revision: Revision,
+        url: &str,
+        config: &Config,
+        traces: &[Trace],
+    ) {
+        let stream_rules = [
+            RuleId::McpHttpGetStreamOr405,
+            RuleId::McpHttpGetNoResponse,
+            RuleId::McpHttpEventIdUnique,
+            RuleId::McpHttpReplaySameStream,
+        ];
+        let listen = config.driver.answer_timeout.min(GET_LISTEN);
+        let mut driver = match handshaken(revision, url, config, None).await {
+            Ok(d) => d,
+            Err(why) => {
+                for rule in stream_rules.into_iter().chain([RuleId::McpHttpGet405]) {
+                    self.not_observed(rule, why.clone());
+                }
+                return;
+            }
+        };
+        let first = streamable(&mut driver).get_stream(None, listen).await;
+        if revision == Revision::Mcp2026_07_28 {
+            match &first {
+                Err(why) => self.not_observed(RuleId::McpHttpGet405, why.clone()),
+                Ok(g) => {
+                    let broken = if g.status == 405 {
+                        Vec::new()
+                    } else {
+                        vec![format!(
+                            "a GET of the MCP endpoint was answered {}, not 405",
+                            g.status
+                        )]
+                    };
+                    let notes = vec![format!(
+                        "answered {} (the SHOULD is for a server that supports only 2026-07-28)",
+                        g.status
+                    )];
+                    self.verdict(RuleId::McpHttpGet405, broken, notes);
+                }
+            }
+            let (wire, _) = driver.into_parts();
+            wire.close(config.shutdown_grace).await;
+            return;
+        }
+        let first = match first {
+            Ok(g) => g,
+            Err(why) => {
+                for rule in stream_rules {
+                    self.not_observed(rule, format!("the GET stream: {why}"));
+                }
+                return;
+            }
+        };
+        let sse = essence(first.content_type.as_deref()) == "text/event-stream";
+        let shown = format!(
+            "GET answered {} with {}",
+            first.status,
+            first.content_type.as_deref().unwrap_or("no Content-Type")
+        );
+        let broken = if sse || first.status == 405 {
+            Vec::new()
+        } else {
+            vec![format!(
+                "{shown}: neither an SSE stream nor 405 Method Not Allowed"
+            )]
+        };
+        self.verdict(RuleId::McpHttpGetStreamOr405, broken, vec![shown.clone()]);
+        // The session's own frames so far: what its POST answers delivered.
+        let posted: Vec<Vec<u8>> = server_frames(&driver);
+        if sse {
+            let responses: Vec<String> = first
+                .events
+                .iter()
+                .filter(|e| is_response(&e.data))
+                .map(|e| {
+                    format!(
+                        "a JSON-RPC response on a fresh GET stream: {}",
+                        snippet(&e.data)
+                    )
+                })
+                .collect();
+            if first.events.is_empty() {
+                self.not_observed(
+                    RuleId::McpHttpGetNoResponse,
+                    "the GET stream carried no message in the time read".into(),
+                );
+            } else {
+                let notes = vec![format!(
+                    "{} messages read from the GET stream",
+                    first.events.len()
+                )];
+                self.verdict(RuleId::McpHttpGetNoResponse, responses, notes);
+            }
+            answer_pings(&mut driver, &first).await;
+        } else {
+            let why = format!("{shown}: the server offers no GET stream");
+            self.not_applicable(RuleId::McpHttpGetNoResponse, why.clone());
+            self.not_applicable(RuleId::McpHttpReplaySameStream, why);
+        }
+        // Event ids over every stream of each session: the suite's sessions
+        // and this one (before its resume, whose replay repeats ids).
+        let mut sessions: Vec<Vec<String>> = traces
+            .iter()
+            .map(|t| t.facts.iter().flat_map(|f| f.event_ids.clone()).collect())
+            .collect();
+        sessions.push(
+            driver
+                .transport()
+                .http_facts()
+                .iter()
+                .flat_map(|f| f.event_ids.clone())
+                .collect(),
+        );
+        self.event_ids(&sessions);
+        if sse {
+            self.replay(&mut driver, &first, &posted, listen).await;
+        }
+        let (wire, _) = driver.into_parts();
+        wire.close(config.shutdown_grace).await;
+    }
+
+    /// `mcp.http.event-id-unique` over each session's event ids.
+    fn event_ids(&mut self, sessions: &[Vec<String>]) {
+        let total: usize = sessions.iter().map(Vec::len).sum();
+        if total == 0 {
+            self.not_observed(
+                RuleId::McpHttpEventIdUnique,
+                "no SSE event carried an id (event ids are MAY)".into(),
+            );
+            return;
+        }
+        let mut broken = Vec::new();
+        for ids in sessions {
+            let mut seen = std::collections::BTreeSet::new();
+            for id in ids {
+                if !seen.insert(id) && broken.len() < 8 {
+                    broken.push(format!("event id {id:?} was sent twice within one session"));
+                }
+            }
+        }
+        let notes = vec![format!(
+            "{total} event ids over {} sessions",
+            sessions.len()
+        )];
+        self.verdict(RuleId::McpHttpEventIdUnique, broken, notes);
+    }
+
+    /// Resumes the GET stream at its first event id: what is replayed must
+    /// be that stream's own (a response, or a message one of the session's
+    /// POST answers delivered, is another stream's).
+    async fn replay(
+        &mut self,
+        driver: &mut Driver<Wire>,
+        first: &GetStream,
+        posted: &[Vec<u8>],
+        listen: Duration,
+    ) {
+        let rule = RuleId::McpHttpReplaySameStream;
+        let Some(last) = first.events.iter().find_map(|e| e.id.clone()) else {
+            self.not_observed(
+                rule,
+                "the GET stream offered no event id to resume from (MAY)".into(),
+            );
+            return;
+        };
+        let resumed = match streamable(driver).get_stream(Some(&last), listen).await {
+            Ok(r) => r,
+            Err(why) => return self.not_observed(rule, format!("the resumed GET: {why}")),
+        };
+        if essence(resumed.content_type.as_deref()) != "text/event-stream" {
+            let why = format!(
+                "the GET with Last-Event-ID was answered {} with {}: no stream resumed (replay is MAY)",
+                resumed.status,
+                resumed.content_type.as_deref().unwrap_or("no Content-Type")
+            );
+            return self.not_observed(rule, why);
+        }
+        if resumed.events.is_empty() {
+            return self.not_observed(rule, format!("nothing was replayed after {last:?}"));
+        }
+        let broken: Vec<String> = resumed
+            .events
+            .iter()
+            .filter(|e| is_response(&e.data) || posted.contains(&e.data))
+            .map(|e| {
+                format!(
+                    "replayed after {last:?} a message of another stream: {}",
+                    snippet(&e.data)
+                )
+            })
+            .collect();
+        let notes = vec![format!(
+            "resumed after {last:?}: {} messages replayed",
+            resumed.events.len()
+        )];
+        self.verdict(rule, broken, notes);
     }
 
     /// Without the session id: 400 (SHOULD); after DELETE: 404 (MUST).
@@ -540,6 +834,79 @@ impl Judge {
         wire.close(config.shutdown_grace).await;
     }
 
+    /// 2026-07-28 §Server Validation: a `server/discover` whose `Mcp-Method`
+    /// header names another method must be refused with 400 and -32020.
+    async fn header_mismatch(&mut self, revision: Revision, url: &str, config: &Config) {
+        let (matching, refusal) = (
+            RuleId::McpHttpHeaderBodyMatch,
+            RuleId::McpHttpHeaderMismatch400,
+        );
+        let mut driver = match handshaken(revision, url, config, None).await {
+            Ok(d) => d,
+            Err(why) => {
+                self.not_observed(matching, why.clone());
+                return self.not_observed(refusal, why);
+            }
+        };
+        // Set over the header the transport derives from the body.
+        streamable(&mut driver).set_header(
+            HeaderName::from_static("mcp-method"),
+            HeaderValue::from_static("tools/list"),
+        );
+        let before = driver.transport().http_facts().len();
+        let answered = driver
+            .request(
+                "server/discover",
+                None,
+                config.driver.answer_timeout.min(Duration::from_secs(5)),
+            )
+            .await;
+        let status = driver
+            .transport()
+            .http_facts()
+            .get(before..)
+            .unwrap_or_default()
+            .iter()
+            .find(|f| f.method == "POST" && f.expected_answer)
+            .map(|f| f.status);
+        let (wire, _) = driver.into_parts();
+        wire.close(config.shutdown_grace).await;
+        let Some(status) = status else {
+            let why = "the mismatched request got no HTTP response".to_owned();
+            self.not_observed(matching, why.clone());
+            return self.not_observed(refusal, why);
+        };
+        let shown = format!("`Mcp-Method: tools/list` on a server/discover was answered {status}");
+        if (200..300).contains(&status) {
+            self.verdict(
+                matching,
+                vec![format!("{shown}: the mismatch was accepted")],
+                Vec::new(),
+            );
+            return self.not_applicable(refusal, format!("{shown}: not refused"));
+        }
+        self.verdict(matching, Vec::new(), vec![shown.clone()]);
+        let code = answered.ok().and_then(|a| {
+            serde_json::from_slice::<serde_json::Value>(&a.bytes)
+                .ok()?
+                .pointer("/error/code")?
+                .as_i64()
+        });
+        let mut broken = Vec::new();
+        if status != 400 {
+            broken.push(format!("{shown}, not 400 Bad Request"));
+        }
+        if code != Some(HEADER_MISMATCH) {
+            broken.push(match code {
+                Some(code) => format!(
+                    "the refusal's JSON-RPC error code is {code}, not -32020 HeaderMismatch"
+                ),
+                None => "the refusal carries no JSON-RPC error response for the request".to_owned(),
+            });
+        }
+        self.verdict(refusal, broken, vec![shown]);
+    }
+
     /// What HTTP did wrong that no rule above covers (a redirect, an HTML
     /// error page, a cut body): a warning for a person to read, since the
     /// vectors it cost an answer have failed in their own records.
@@ -596,6 +963,65 @@ fn essence(content_type: Option<&str>) -> String {
         .unwrap_or_default()
         .trim()
         .to_ascii_lowercase()
+}
+
+/// 2026-07-28 schema `HeaderMismatchError`.
+const HEADER_MISMATCH: i64 = -32020;
+
+/// How long a GET stream is read before the probe moves on.
+const GET_LISTEN: Duration = Duration::from_secs(1);
+
+/// Whether `data` holds a JSON-RPC response (or a batch with one). A routing
+/// guess; the codec judges the bytes.
+fn is_response(data: &[u8]) -> bool {
+    let one = |v: &serde_json::Value| {
+        v.get("method").is_none() && (v.get("result").is_some() || v.get("error").is_some())
+    };
+    match serde_json::from_slice::<serde_json::Value>(data) {
+        Ok(serde_json::Value::Array(items)) => items.iter().any(one),
+        Ok(value) => one(&value),
+        Err(_) => false,
+    }
+}
+
+/// The first bytes of a message, for a report.
+fn snippet(data: &[u8]) -> String {
+    let text = String::from_utf8_lossy(&data[..data.len().min(160)]).into_owned();
+    if data.len() > 160 {
+        format!("{text}…")
+    } else {
+        text
+    }
+}
+
+/// Every frame the server sent on `driver`'s session so far.
+fn server_frames(driver: &Driver<Wire>) -> Vec<Vec<u8>> {
+    driver
+        .log()
+        .iter()
+        .filter(|e| e.from == crate::driver::Side::Server)
+        .filter_map(|e| match &e.kind {
+            crate::driver::WireKind::Frame(bytes) => Some(bytes.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Answers each `ping` the GET stream carried: the receiver "MUST respond
+/// promptly" (basic/utilities/ping), whichever side asked.
+async fn answer_pings(driver: &mut Driver<Wire>, stream: &GetStream) {
+    use crate::transport::Transport as _;
+    for event in &stream.events {
+        let Ok(value) = serde_json::from_slice::<serde_json::Value>(&event.data) else {
+            continue;
+        };
+        if value.get("method").and_then(serde_json::Value::as_str) != Some("ping") {
+            continue;
+        }
+        let Some(id) = value.get("id") else { continue };
+        let answer = serde_json::json!({"jsonrpc": "2.0", "id": id, "result": {}});
+        let _ = streamable(driver).send(answer.to_string().as_bytes()).await;
+    }
 }
 
 /// The Streamable HTTP peer inside a driver this module built.

@@ -457,14 +457,30 @@ impl Peers<'_> {
         let mut frames: Vec<Vec<u8>> = report
             .frames
             .iter()
-            .filter(|r| !matches!(r.class, Class::LivenessAnswer | Class::TooLong(_)))
+            .filter(|r| {
+                !matches!(
+                    r.class,
+                    Class::LivenessAnswer | Class::TooLong(_) | Class::OtherExchange
+                )
+            })
             .map(|r| r.bytes.clone())
             .collect();
+        let facts = driver.transport().http_facts();
+        let gathered = http_judge::gathered_batch(
+            driver.transport(),
+            revision,
+            &vector.frame,
+            &report,
+            facts.get(facts_before..).unwrap_or_default(),
+        );
+        let gathered_note = gathered.as_ref().map(|(_, note)| note.clone());
+        if let Some((batch, _)) = gathered {
+            frames = batch;
+        }
         let silence = match report.live {
             Live::Closed { .. } | Live::SendFailed(_) => Silence::PeerClosed,
             Live::Answered(_) | Live::Unresponsive => Silence::TimedOut,
         };
-        let facts = driver.transport().http_facts();
         let refusal = http_judge::refused_notification(
             driver.transport(),
             facts.get(facts_before..).unwrap_or_default(),
@@ -518,6 +534,7 @@ impl Peers<'_> {
             .cloned()
             .collect();
         record.notes.extend(refusal);
+        record.notes.extend(gathered_note);
         record.notes.extend(mismatch);
         let findings = driver.transport().http_findings();
         record.notes.extend(

@@ -151,6 +151,30 @@ impl Transport for Wire {
         }
     }
 
+    fn sent_exchange(&self) -> Option<u64> {
+        match self {
+            Wire::Streamable(p) => p.sent_exchange(),
+            Wire::JsonRpc(p) => p.sent_exchange(),
+            Wire::Stdio(_) | Wire::Sse(_) => None,
+        }
+    }
+
+    fn received_from(&self) -> Option<u64> {
+        match self {
+            Wire::Streamable(p) => p.received_from(),
+            Wire::JsonRpc(p) => p.received_from(),
+            Wire::Stdio(_) | Wire::Sse(_) => None,
+        }
+    }
+
+    fn exchange_open(&self, exchange: u64) -> bool {
+        match self {
+            Wire::Streamable(p) => p.exchange_open(exchange),
+            Wire::JsonRpc(p) => p.exchange_open(exchange),
+            Wire::Stdio(_) | Wire::Sse(_) => false,
+        }
+    }
+
     fn dropped(&self) -> u64 {
         match self {
             Wire::Stdio(p) => p.dropped(),

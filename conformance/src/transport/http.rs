@@ -33,7 +33,7 @@ pub use exchange::{FindingKind, HttpFact, HttpFinding, HttpOptions};
 pub use jsonrpc::JsonRpcHttpPeer;
 pub use session_id::session_id_concerns;
 pub use sse::SsePeer;
-pub use streamable::{header_safe, StreamableHttpPeer};
+pub use streamable::{header_safe, GetStream, StreamEvent, StreamableHttpPeer, MAX_GET_EVENTS};
 
 /// Why a client transport could not be set up.
 #[derive(Debug, Clone, PartialEq, Eq)]

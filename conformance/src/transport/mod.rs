@@ -100,4 +100,25 @@ pub trait Transport {
     fn recv(&mut self, deadline: Instant) -> impl Future<Output = Event> + Send;
     /// How many received frames were dropped so far because the queue was full.
     fn dropped(&self) -> u64;
+
+    /// On a transport that answers each sent frame in an exchange of its own
+    /// (an HTTP POST and its response): the number of the exchange the last
+    /// `send` opened. `None` on a shared stream (stdio, HTTP+SSE), where
+    /// only ids say whose answer a frame is.
+    fn sent_exchange(&self) -> Option<u64> {
+        None
+    }
+
+    /// The exchange that carried the frame `recv` returned last, on a
+    /// transport with exchanges: a frame answers the request of its own
+    /// exchange, never another's, whatever order frames arrive in.
+    fn received_from(&self) -> Option<u64> {
+        None
+    }
+
+    /// Whether `exchange` may still carry frames (its end not yet read).
+    fn exchange_open(&self, exchange: u64) -> bool {
+        let _ = exchange;
+        false
+    }
 }

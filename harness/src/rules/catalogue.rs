@@ -423,12 +423,36 @@ rule_table! {
         McpHttpProtocolVersion400 = "mcp.http.protocol-version-400", Must, "MCP basic/transports §Streamable HTTP › Protocol Version Header | 2026-07-28: MCP basic/transports/streamable-http §Protocol Version Header",
           "If the server receives a request with an invalid or unsupported `MCP-Protocol-Version`, it MUST respond with `400 Bad Request`. (2026-07-28: \"If the server does not implement the requested protocol version […], it MUST respond with `400 Bad Request` and an `UnsupportedProtocolVersionError`\".)",
           R3_R5, Transport;
-        McpHttpOriginValidate = "mcp.http.origin-validate", Must, "MCP basic/transports §HTTP with SSE › Security Warning 1 | 2025-03-26: MCP basic/transports §Streamable HTTP › Security Warning 1 | 2025-06-18: MCP basic/transports §Streamable HTTP › Security Warning 1",
-          "Servers MUST validate the `Origin` header on all incoming connections to prevent DNS rebinding attacks. (No status is named before 2025-11-25: a foreign `Origin` answered with any 4xx is refused, a 2xx is not.)",
+        McpHttpOriginValidate = "mcp.http.origin-validate", Must, "MCP basic/transports §Streamable HTTP › Security Warning 1 | 2024-11-05: MCP 2025-03-26 basic/transports §Streamable HTTP › Security Warning 1",
+          "Servers MUST validate the `Origin` header on all incoming connections to prevent DNS rebinding attacks. (Streamable HTTP; 2024-11-05 has no Streamable HTTP, so a 2024-11-05 session over it is held to the transport's first text, 2025-03-26. No status is named before 2025-11-25: a foreign `Origin` answered with any 4xx is refused, a 2xx is not. HTTP+SSE is mcp.http.sse-origin-validate.)",
           R1_R3, Transport;
+        McpHttpSseOriginValidate = "mcp.http.sse-origin-validate", Must, "MCP 2024-11-05 basic/transports §HTTP with SSE › Security Warning 1",
+          "When implementing HTTP with SSE transport: 1. Servers MUST validate the `Origin` header on all incoming connections to prevent DNS rebinding attacks. (The HTTP+SSE transport's own sentence, and its only one: from 2025-03-26 on the transport pages describe HTTP+SSE only under Backwards Compatibility, with no Origin sentence of their own, and no revision names a status for it; so over HTTP+SSE under any revision a foreign `Origin` answered with any 4xx is refused, a 2xx is not.)",
+          MCP, Transport;
         McpHttpOrigin403 = "mcp.http.origin-403", Must, "MCP basic/transports §Streamable HTTP › Security Warning 1 | 2026-07-28: MCP basic/transports/streamable-http §Security Warning 1",
           "Servers MUST validate the `Origin` header on all incoming connections to prevent DNS rebinding attacks. If the `Origin` header is present and invalid, servers MUST respond with HTTP 403 Forbidden. The HTTP response body MAY comprise a JSON-RPC _error response_ that has no `id`.",
           R4_R5, Transport;
+        McpHttpGetStreamOr405 = "mcp.http.get-stream-or-405", Must, "MCP basic/transports §Streamable HTTP › Listening for Messages from the Server 3",
+          "The server MUST either return `Content-Type: text/event-stream` in response to this HTTP GET, or else return HTTP 405 Method Not Allowed, indicating that the server does not offer an SSE stream at this endpoint. (Probed with a GET carrying `Accept: text/event-stream` and the session id.)",
+          R2_R4, Transport;
+        McpHttpGetNoResponse = "mcp.http.get-no-response", MustNot, "MCP basic/transports §Streamable HTTP › Listening for Messages from the Server 4",
+          "The server MUST NOT send a JSON-RPC _response_ on the stream **unless** resuming a stream associated with a previous client request. (Judged on a fresh GET stream, which resumes nothing; not applicable after a 405, not observed when the stream carried no message.)",
+          R2_R4, Transport;
+        McpHttpEventIdUnique = "mcp.http.event-id-unique", Must, "MCP basic/transports §Streamable HTTP › Resumability and Redelivery 1",
+          "Servers MAY attach an `id` field to their SSE events […] If present, the ID MUST be globally unique across all streams within that session—or all streams with that specific client, if session management is not in use. (Judged over every SSE stream of each session, the POST answers and the GET stream; a replay's events keep their ids and are left out. Not observed when no event carried an id. The SSE parser carries an id forward to events without one, so only an id that changes counts, and a server repeating one id on consecutive events of one stream goes unseen.)",
+          R2_R4, Transport;
+        McpHttpReplaySameStream = "mcp.http.replay-same-stream", MustNot, "MCP basic/transports §Streamable HTTP › Resumability and Redelivery 2",
+          "The server MAY use this header to replay messages that would have been sent after the last event ID, _on the stream that was disconnected_, and to resume the stream from that point. The server MUST NOT replay messages that would have been delivered on a different stream. (Probed by resuming the GET stream with `Last-Event-ID` set to its first event id: a response, or a message delivered on one of the session's POST streams, is from a different stream. Not observed when the GET stream offered no event id or nothing was replayed.)",
+          R2_R4, Transport;
+        McpHttpGet405 = "mcp.http.get-405", Should, "MCP basic/transports/streamable-http §Backward Compatibility › Earlier Streamable HTTP Revisions",
+          "A server that supports only this revision and receives such traffic from an older client SHOULD respond as follows: HTTP GET or DELETE to the MCP endpoint: respond with `405 Method Not Allowed`. […] A `Last-Event-ID` header: ignore it; streams are not resumable. (Probed with a GET carrying `Accept: text/event-stream`.)",
+          R5, Transport;
+        McpHttpHeaderBodyMatch = "mcp.http.header-body-match", Must, "MCP basic/transports/streamable-http §Server Validation",
+          "Servers that process the request body MUST reject requests where the values specified in the headers do not match the corresponding values in the request body. (Probed with a `server/discover` whose `Mcp-Method` header names `tools/list`: a 2xx answer accepted the mismatch.)",
+          R5, Transport;
+        McpHttpHeaderMismatch400 = "mcp.http.header-mismatch-400", Must, "MCP basic/transports/streamable-http §Server Validation",
+          "When rejecting a request due to header validation failure, servers MUST return HTTP status `400 Bad Request` and MUST include a JSON-RPC error response using the following error code: `-32020` HeaderMismatch. (Judged on the refusal of the same probe; not applicable when it was accepted.)",
+          R5, Transport;
         McpHttpSseMessageEvent = "mcp.http.sse-message-event", Must, "MCP basic/transports §HTTP with SSE",
           "When a client connects, the server MUST send an `endpoint` event containing a URI for the client to use for sending messages. […] Server messages are sent as SSE `message` events, with the message content encoded as JSON in the event data.",
           R1, Transport;

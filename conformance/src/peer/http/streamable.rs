@@ -200,7 +200,12 @@ async fn post_checked(app: &App, headers: &HeaderMap, body: Body) -> Result<Resp
     // event consisting of an event ID and an empty data field"; 2026-07-28
     // dropped resumption, and earlier revisions never asked for it.
     let prime = revision == Some(Revision::Mcp2025_11_25);
-    Ok(stream_response(StatusCode::OK, frames, prime))
+    Ok(stream_response(
+        StatusCode::OK,
+        frames,
+        prime,
+        Some((app, id)),
+    ))
 }
 
 /// Whether the peer serves exactly 2026-07-28, which has no sessions, so
@@ -344,22 +349,47 @@ fn error_code(frame: &[u8]) -> Option<i64> {
 /// ends after the answer (§Sending Messages 6: "After the JSON-RPC response
 /// has been sent, the server SHOULD terminate the SSE stream").
 pub(super) fn frames_response(status: StatusCode, frames: Vec<Vec<u8>>) -> Response {
-    stream_response(status, frames, false)
+    stream_response(status, frames, false, None)
 }
 
 /// [`frames_response`], with the SSE stream opened by a priming event (an id
 /// unique within the session) when `prime`. axum writes no `data:` line for
 /// empty data, so the event is `id:` alone: the SSE standard still records it
-/// as the last event id, which is what priming is for.
-fn stream_response(status: StatusCode, mut frames: Vec<Vec<u8>>, prime: bool) -> Response {
+/// as the last event id, which is what priming is for. Within a session
+/// (`session`: the app and the session id) every event carries an id from
+/// the session's [`resume::Log`], kept for replay.
+fn stream_response(
+    status: StatusCode,
+    mut frames: Vec<Vec<u8>>,
+    prime: bool,
+    session: Option<(&App, &str)>,
+) -> Response {
     if frames.len() == 1 {
         return guard::json_response(status, frames.remove(0));
     }
-    let priming = prime.then(|| Ok(Event::default().id(fresh_id()).data("")));
-    let events: Vec<Result<Event, Infallible>> = priming
-        .into_iter()
-        .chain(frames.iter().map(|f| Ok(sse_event(f))))
-        .collect();
+    let mut streams = session.map(|(app, _)| lock(&app.streams));
+    let mut log = streams
+        .as_mut()
+        .zip(session)
+        .map(|(streams, (_, id))| streams.entry(id.to_owned()).or_default());
+    let stream = log.as_mut().map(|log| log.open());
+    let mut id_for = |data: &str| match (log.as_mut(), stream) {
+        (Some(log), Some(stream)) => log.event(stream, data),
+        _ => fresh_id(),
+    };
+    let mut events: Vec<Result<Event, Infallible>> = Vec::new();
+    if prime {
+        events.push(Ok(Event::default().id(id_for("")).data("")));
+    }
+    for frame in &frames {
+        let event = sse_event(frame);
+        events.push(Ok(if session.is_some() {
+            event.id(id_for(&sse_data(frame)))
+        } else {
+            event
+        }));
+    }
+    drop(streams);
     let mut response = (status, Sse::new(futures_util::stream::iter(events))).into_response();
     // 2026-07-28 §Receiving Messages: "servers SHOULD include the
     // X-Accel-Buffering: no header".
@@ -374,29 +404,109 @@ fn stream_response(status: StatusCode, mut frames: Vec<Vec<u8>>, prime: bool) ->
 /// JSON). SSE ends a line at a CR, so it would come back as LF; it goes as a
 /// space instead, the same whitespace either way, one byte for one byte.
 pub(super) fn sse_event(frame: &[u8]) -> Event {
-    let text = String::from_utf8_lossy(frame).replace('\r', " ");
-    Event::default().event("message").data(text)
+    Event::default().event("message").data(sse_data(frame))
 }
 
-/// GET `/mcp`: this server offers no standalone stream (2025-11-25 §Listening
-/// for Messages 3: "or else return HTTP 405 Method Not Allowed").
+/// The `data` [`sse_event`] sends for `frame`.
+fn sse_data(frame: &[u8]) -> String {
+    String::from_utf8_lossy(frame).replace('\r', " ")
+}
+
+/// How many `ping` requests a fresh GET stream carries before it closes.
+const GET_PINGS: usize = 2;
+
+/// GET `/mcp` (2025-03-26 to 2025-11-25 §Listening for Messages from the
+/// Server): an SSE stream for the session named. A fresh one carries
+/// [`GET_PINGS`] `ping` requests (the server "MAY send JSON-RPC requests and
+/// notifications on the stream", never a response) with event ids, then
+/// closes with a `retry` ("The server MAY close the SSE stream at any
+/// time"); with `Last-Event-ID` it replays what came after that id on that
+/// id's stream, then closes (§Resumability and Redelivery). 2026-07-28 has no
+/// GET stream: 405 ("HTTP GET or DELETE to the MCP endpoint: respond with
+/// 405 Method Not Allowed").
 pub(super) async fn get(State(app): State<Arc<App>>, headers: HeaderMap) -> Response {
     if let Err(refused) = guard::origin(&app.config, &headers) {
         return refused;
     }
+    if only_2026(&app) {
+        return no_get_stream();
+    }
+    match get_stream(&app, &headers) {
+        Ok(response) | Err(response) => response,
+    }
+}
+
+#[expect(
+    clippy::result_large_err,
+    reason = "the refusal is the HTTP response itself, made once and handed straight to axum; boxing it buys nothing"
+)]
+fn get_stream(app: &App, headers: &HeaderMap) -> Result<Response, Response> {
+    // §Listening for Messages 2: the client "MUST include an Accept header,
+    // listing text/event-stream".
+    if !guard::accepts(headers, "text/event-stream") {
+        return Err(refuse(
+            StatusCode::NOT_ACCEPTABLE,
+            harness::codes::INVALID_REQUEST,
+            "Not Acceptable: the Accept header must list text/event-stream",
+        ));
+    }
+    let Some(session) = header(headers, "mcp-session-id")? else {
+        return Err(refuse(
+            StatusCode::BAD_REQUEST,
+            harness::codes::INVALID_REQUEST,
+            "Bad Request: Mcp-Session-Id header required (issued with the initialize result)",
+        ));
+    };
+    if !lock(&app.sessions).contains_key(session) {
+        return Err(refuse(
+            StatusCode::NOT_FOUND,
+            harness::codes::INVALID_REQUEST,
+            "Not Found: no such session (unknown, or terminated)",
+        ));
+    }
+    let last = header(headers, "last-event-id")?;
+    let mut streams = lock(&app.streams);
+    let log = streams.entry(session.to_owned()).or_default();
+    let mut events: Vec<Result<Event, Infallible>> = Vec::new();
+    if let Some(last) = last {
+        // An id of no stream of this session replays nothing.
+        for (id, data) in log.replay(last).unwrap_or_default() {
+            events.push(Ok(Event::default().event("message").id(id).data(data)));
+        }
+    } else {
+        let stream = log.open();
+        for _ in 0..GET_PINGS {
+            let ping = serde_json::json!({
+                "jsonrpc": "2.0",
+                "id": format!("wirecheck-get-ping-{}", fresh_id()),
+                "method": "ping",
+            })
+            .to_string();
+            let id = log.event(stream, &ping);
+            events.push(Ok(Event::default().event("message").id(id).data(ping)));
+        }
+    }
+    drop(streams);
+    if let Some(Ok(last)) = events.pop() {
+        events.push(Ok(last.retry(std::time::Duration::from_secs(1))));
+    }
+    let mut response = Sse::new(futures_util::stream::iter(events)).into_response();
+    response
+        .headers_mut()
+        .insert("x-accel-buffering", HeaderValue::from_static("no"));
+    Ok(response)
+}
+
+/// 405 to a GET where there is no GET stream.
+fn no_get_stream() -> Response {
     let mut response = refuse(
         StatusCode::METHOD_NOT_ALLOWED,
         harness::codes::INVALID_REQUEST,
         "Method Not Allowed: this server offers no GET stream",
     );
-    let allow = if only_2026(&app) {
-        "POST"
-    } else {
-        "POST, DELETE"
-    };
     response
         .headers_mut()
-        .insert(header::ALLOW, HeaderValue::from_static(allow));
+        .insert(header::ALLOW, HeaderValue::from_static("POST"));
     response
 }
 
@@ -429,6 +539,7 @@ pub(super) async fn delete(State(app): State<Arc<App>>, headers: HeaderMap) -> R
         }
         Err(refused) => return refused,
     };
+    lock(&app.streams).remove(id);
     if lock(&app.sessions).remove(id).is_some() {
         StatusCode::NO_CONTENT.into_response()
     } else {

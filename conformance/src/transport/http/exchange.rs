@@ -2,6 +2,7 @@
 //! side channels (facts and findings), and reading one response — a JSON body
 //! or an SSE stream — within [`Limits::max_frame`] and a deadline.
 
+use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -54,6 +55,13 @@ pub struct HttpFact {
     pub expected_answer: bool,
     /// How many frames the response carried.
     pub frames: usize,
+    /// The exchange number the transport gave the request (see
+    /// [`Transport::sent_exchange`](crate::transport::Transport::sent_exchange));
+    /// `None` for the HTTP+SSE stream and a DELETE.
+    pub exchange: Option<u64>,
+    /// The SSE event ids the response's stream carried, in order (2025-03-26
+    /// §Resumability and Redelivery 1: servers "MAY attach an `id` field").
+    pub event_ids: Vec<String>,
 }
 
 /// Response headers a transport rule reads.
@@ -115,11 +123,12 @@ pub struct HttpFinding {
     pub detail: String,
 }
 
-/// What a request task sends the transport.
+/// What a request task sends the transport, tagged with its exchange (`None`
+/// for the HTTP+SSE stream, which is no one request's).
 pub(crate) enum Msg {
-    Event(Event),
+    Event(Option<u64>, Event),
     /// The exchange is over; nothing more comes from it.
-    Done,
+    Done(u64),
 }
 
 /// The side channels and counters a transport and its tasks share.
@@ -147,32 +156,48 @@ pub(crate) fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
         .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-/// Where a request task puts what it read.
+/// Where a request task puts what it read, tagged with its exchange.
 #[derive(Clone)]
 pub(crate) struct Sink {
     tx: mpsc::Sender<Msg>,
     pub shared: Arc<Shared>,
+    pub exchange: Option<u64>,
 }
 
 impl Sink {
     /// Queues an event; a full queue drops it and counts the drop, as stdio does.
     pub fn event(&self, event: Event) {
-        if self.tx.try_send(Msg::Event(event)).is_err() {
+        if self.tx.try_send(Msg::Event(self.exchange, event)).is_err() {
             self.shared.dropped.fetch_add(1, Ordering::Relaxed);
         }
     }
 
     pub async fn done(&self) {
-        // Never dropped: `recv` counts exchanges in flight by these.
-        let _ = self.tx.send(Msg::Done).await;
+        // Never dropped: `recv` tracks the exchanges in flight by these.
+        if let Some(exchange) = self.exchange {
+            let _ = self.tx.send(Msg::Done(exchange)).await;
+        }
     }
 }
 
-/// The receiving end: events in arrival order, exchanges in flight counted.
+/// The receiving end: events in arrival order, each with the exchange that
+/// carried it, and the exchanges in flight.
+///
+/// Exchanges run concurrently (a probe's POST and the liveness ping's POST,
+/// or an earlier POST still streaming), so arrival order says nothing about
+/// whose answer a frame is: the exchange does (2025-11-25 basic/transports
+/// §Sending Messages 5: the SSE stream answers "the JSON-RPC request sent in
+/// the POST body"). [`origin`](Self::origin) names it.
 pub(crate) struct Queue {
     rx: mpsc::Receiver<Msg>,
     sink: Sink,
-    in_flight: usize,
+    /// Exchanges spawned whose `Done` has not been read yet. One task sends
+    /// an exchange's events and then its `Done` down the one channel, so once
+    /// `Done(n)` is read every event of `n` has been returned.
+    open: BTreeSet<u64>,
+    next: u64,
+    /// The exchange of the event `recv` returned last.
+    last_origin: Option<u64>,
     tasks: Vec<JoinHandle<()>>,
 }
 
@@ -184,12 +209,16 @@ impl Queue {
             sink: Sink {
                 tx,
                 shared: Arc::default(),
+                exchange: None,
             },
-            in_flight: 0,
+            open: BTreeSet::new(),
+            next: 0,
+            last_origin: None,
             tasks: Vec::new(),
         }
     }
 
+    /// A sink that belongs to no exchange (the HTTP+SSE stream).
     pub fn sink(&self) -> Sink {
         self.sink.clone()
     }
@@ -198,11 +227,22 @@ impl Queue {
         &self.sink.shared
     }
 
-    /// Runs one exchange on its own task; it must end with [`Sink::done`].
-    pub fn spawn(&mut self, exchange: impl std::future::Future<Output = ()> + Send + 'static) {
+    /// Runs one exchange on its own task, handing it a sink tagged with its
+    /// number (returned); the task must end with [`Sink::done`].
+    pub fn spawn<F>(&mut self, exchange: impl FnOnce(Sink) -> F) -> u64
+    where
+        F: std::future::Future<Output = ()> + Send + 'static,
+    {
         self.tasks.retain(|task| !task.is_finished());
-        self.in_flight += 1;
-        self.tasks.push(tokio::spawn(exchange));
+        let number = self.next;
+        self.next += 1;
+        self.open.insert(number);
+        let sink = Sink {
+            exchange: Some(number),
+            ..self.sink.clone()
+        };
+        self.tasks.push(tokio::spawn(exchange(sink)));
+        number
     }
 
     /// A task that is not an exchange (the HTTP+SSE stream): never counted.
@@ -210,24 +250,50 @@ impl Queue {
         self.tasks.push(tokio::spawn(stream));
     }
 
+    /// The exchange that carried the event [`recv`](Self::recv) returned
+    /// last (`None`: the HTTP+SSE stream, or no event yet).
+    pub fn origin(&self) -> Option<u64> {
+        self.last_origin
+    }
+
+    /// Whether `exchange` may still carry events: spawned, and its end not
+    /// yet read by [`recv`](Self::recv).
+    pub fn is_open(&self, exchange: u64) -> bool {
+        self.open.contains(&exchange)
+    }
+
+    fn take(&mut self, msg: Msg) -> Option<Event> {
+        match msg {
+            Msg::Event(origin, event) => {
+                self.last_origin = origin;
+                Some(event)
+            }
+            Msg::Done(exchange) => {
+                self.open.remove(&exchange);
+                None
+            }
+        }
+    }
+
     /// The next event; with `wait_idle` false, [`Event::TimedOut`] at once
     /// when no exchange is in flight and nothing is queued.
     pub async fn recv(&mut self, deadline: Instant, wait_idle: bool) -> Event {
         loop {
-            match self.rx.try_recv() {
-                Ok(Msg::Event(event)) => return event,
-                Ok(Msg::Done) => {
-                    self.in_flight = self.in_flight.saturating_sub(1);
-                    continue;
+            if let Ok(msg) = self.rx.try_recv() {
+                if let Some(event) = self.take(msg) {
+                    return event;
                 }
-                Err(_) => {}
+                continue;
             }
-            if self.in_flight == 0 && !wait_idle {
+            if self.open.is_empty() && !wait_idle {
                 return Event::TimedOut;
             }
             match timeout_at(deadline, self.rx.recv()).await {
-                Ok(Some(Msg::Event(event))) => return event,
-                Ok(Some(Msg::Done)) => self.in_flight = self.in_flight.saturating_sub(1),
+                Ok(Some(msg)) => {
+                    if let Some(event) = self.take(msg) {
+                        return event;
+                    }
+                }
                 // The queue holds a sender itself, so it never closes.
                 Ok(None) | Err(_) => return Event::TimedOut,
             }
@@ -270,6 +336,7 @@ pub(crate) fn record(
     url: &str,
     response: &Response,
     expected_answer: bool,
+    exchange: Option<u64>,
 ) -> Recorded {
     let status = response.status().as_u16();
     let content_type = header_text(response.headers(), "content-type");
@@ -286,6 +353,8 @@ pub(crate) fn record(
         headers,
         expected_answer,
         frames: 0,
+        exchange,
+        event_ids: Vec::new(),
     });
     Recorded {
         status,
@@ -293,6 +362,20 @@ pub(crate) fn record(
         index: facts.len() - 1,
     }
 }
+
+/// Notes an SSE event id against the fact at `index`.
+pub(crate) fn note_event_id(shared: &Shared, index: usize, id: &str) {
+    if let Some(fact) = lock(&shared.facts).get_mut(index) {
+        // Bounded like everything a peer sends: a stream of ids is counted
+        // up to a point, not kept without end.
+        if fact.event_ids.len() < MAX_EVENT_IDS {
+            fact.event_ids.push(id.to_owned());
+        }
+    }
+}
+
+/// The most SSE event ids kept per response.
+const MAX_EVENT_IDS: usize = 4096;
 
 /// Counts a frame against the fact at `index`.
 pub(crate) fn count_frame(shared: &Shared, index: usize) {
@@ -421,6 +504,8 @@ impl std::fmt::Display for StreamError {
 pub(crate) struct SseEvent {
     pub event: String,
     pub data: String,
+    /// The event's `id` field (empty: none).
+    pub id: String,
 }
 
 /// How an SSE stream ended.
@@ -492,6 +577,7 @@ pub(crate) async fn read_sse(
                 if !on_event(SseEvent {
                     event: event.event,
                     data: event.data,
+                    id: event.id,
                 }) {
                     return StreamEnd::Ended;
                 }

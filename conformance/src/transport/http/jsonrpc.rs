@@ -28,6 +28,8 @@ pub struct JsonRpcHttpPeer {
     options: HttpOptions,
     extra: HeaderMap,
     queue: Queue,
+    /// The exchange (POST) the last `send` opened.
+    sent: Option<u64>,
 }
 
 impl JsonRpcHttpPeer {
@@ -49,6 +51,7 @@ impl JsonRpcHttpPeer {
             options,
             extra: HeaderMap::new(),
             queue: Queue::new(&limits),
+            sent: None,
         })
     }
 
@@ -88,10 +91,23 @@ impl Transport for JsonRpcHttpPeer {
             deadline: Instant::now() + self.options.request_timeout,
             flavor: Flavor::JsonRpc,
         };
-        let sink = self.queue.sink();
-        self.queue
-            .spawn(post::run(post, sink, |_, _| {}, Arc::new(|_: &[u8]| {})));
+        self.sent = Some(
+            self.queue
+                .spawn(|sink| post::run(post, sink, |_, _| {}, Arc::new(|_: &[u8]| {}))),
+        );
         Ok(())
+    }
+
+    fn sent_exchange(&self) -> Option<u64> {
+        self.sent
+    }
+
+    fn received_from(&self) -> Option<u64> {
+        self.queue.origin()
+    }
+
+    fn exchange_open(&self, exchange: u64) -> bool {
+        self.queue.is_open(exchange)
     }
 
     async fn recv(&mut self, deadline: Instant) -> Event {

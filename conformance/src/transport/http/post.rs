@@ -8,7 +8,8 @@ use reqwest::Client;
 use tokio::time::Instant;
 
 use super::exchange::{
-    count_frame, error_chain, essence, read_bounded, read_sse, record, snippet, FindingKind, Sink,
+    count_frame, error_chain, essence, note_event_id, read_bounded, read_sse, record, snippet,
+    FindingKind, Sink,
 };
 use crate::transport::Event;
 
@@ -77,7 +78,14 @@ async fn exchange(
         }
         Ok(Ok(response)) => response,
     };
-    let recorded = record(shared, "POST", &post.url, &response, post.expected_answer);
+    let recorded = record(
+        shared,
+        "POST",
+        &post.url,
+        &response,
+        post.expected_answer,
+        sink.exchange,
+    );
     let (status, content_type, index) = (recorded.status, recorded.content_type, recorded.index);
     on_response(response.headers(), status);
     let media = essence(content_type.as_deref());
@@ -101,6 +109,7 @@ async fn exchange(
     }
     if post.flavor == Flavor::Streamable && media.as_deref() == Some("text/event-stream") {
         let mut answered = false;
+        let mut previous_id = String::new();
         read_sse(
             response,
             post.max_frame,
@@ -116,6 +125,13 @@ async fn exchange(
                         format!("SSE event type `{other}` on a POST response stream"),
                     ),
                 }
+                // The parser carries the last id forward to events without
+                // one (the SSE standard's lastEventId): only a change is an id
+                // this event carried.
+                if !event.id.is_empty() && event.id != previous_id {
+                    note_event_id(shared, index, &event.id);
+                }
+                previous_id.clone_from(&event.id);
                 // An event with an id and empty data primes a reconnect
                 // (2025-11-25 §Sending Messages 6): no message in it.
                 if !event.data.is_empty() {

@@ -36,6 +36,8 @@ pub struct StreamableHttpPeer {
     session: Arc<Mutex<Session>>,
     extra: HeaderMap,
     queue: Queue,
+    /// The exchange (POST) the last `send` opened.
+    sent: Option<u64>,
 }
 
 impl StreamableHttpPeer {
@@ -58,6 +60,7 @@ impl StreamableHttpPeer {
             session: Arc::default(),
             extra: HeaderMap::new(),
             queue: Queue::new(&limits),
+            sent: None,
         })
     }
 
@@ -105,11 +108,82 @@ impl StreamableHttpPeer {
             .await
             .map_err(|e| super::exchange::error_chain(&e))?;
         let shared = self.queue.shared();
-        let status = super::exchange::record(shared, "DELETE", &self.url, &response, false).status;
+        let status =
+            super::exchange::record(shared, "DELETE", &self.url, &response, false, None).status;
         if response.status().is_success() {
             lock(&self.session).id = None;
         }
         Ok(status)
+    }
+
+    /// Opens the GET stream of the session as it stands (2025-11-25
+    /// §Listening for Messages from the Server), resuming after
+    /// `last_event_id` when given (§Resumability and Redelivery 2), and reads
+    /// it for at most `listen` and [`MAX_GET_EVENTS`] events. A stream still
+    /// open then is dropped: a GET stream may rightly stay open, so that is
+    /// no finding. The exchange is recorded as a `GET` fact with its event ids.
+    ///
+    /// # Errors
+    /// No response came (the connection failed, or `listen` passed first).
+    pub async fn get_stream(
+        &self,
+        last_event_id: Option<&str>,
+        listen: std::time::Duration,
+    ) -> Result<GetStream, String> {
+        let mut headers = self.headers(&Outline::default());
+        headers.remove("content-type");
+        // §Listening for Messages 2: "listing text/event-stream".
+        headers.insert("accept", HeaderValue::from_static("text/event-stream"));
+        if let Some(id) = last_event_id.and_then(|id| HeaderValue::from_str(id).ok()) {
+            headers.insert("last-event-id", id);
+        }
+        let deadline = Instant::now() + listen;
+        let sent = self.client.get(&self.url).headers(headers).send();
+        let response = match tokio::time::timeout_at(deadline, sent).await {
+            Err(_) => return Err(format!("no response headers within {listen:?}")),
+            Ok(Err(e)) => return Err(super::exchange::error_chain(&e)),
+            Ok(Ok(response)) => response,
+        };
+        let shared = self.queue.shared();
+        let recorded = super::exchange::record(shared, "GET", &self.url, &response, false, None);
+        let mut stream = GetStream {
+            status: recorded.status,
+            content_type: recorded.content_type.clone(),
+            events: Vec::new(),
+        };
+        let sse = super::exchange::essence(recorded.content_type.as_deref()).as_deref()
+            == Some("text/event-stream");
+        if !sse {
+            return Ok(stream);
+        }
+        let mut previous = String::new();
+        let events = &mut stream.events;
+        let read = super::exchange::read_sse(
+            response,
+            self.limits.max_frame,
+            None,
+            shared,
+            recorded.status,
+            |event| {
+                // The parser carries the last id forward to events that have
+                // none (the SSE standard's lastEventId): only a change is an
+                // id this event carried.
+                let id = (!event.id.is_empty() && event.id != previous).then(|| event.id.clone());
+                previous = event.id;
+                if let Some(id) = &id {
+                    super::exchange::note_event_id(shared, recorded.index, id);
+                }
+                if !event.data.is_empty() {
+                    events.push(StreamEvent {
+                        id,
+                        data: event.data.into_bytes(),
+                    });
+                }
+                events.len() < MAX_GET_EVENTS
+            },
+        );
+        let _ = tokio::time::timeout_at(deadline, read).await;
+        Ok(stream)
     }
 
     /// Every HTTP exchange so far.
@@ -170,6 +244,30 @@ impl StreamableHttpPeer {
     }
 }
 
+/// The most events [`StreamableHttpPeer::get_stream`] reads from one stream.
+pub const MAX_GET_EVENTS: usize = 64;
+
+/// What one GET of the MCP endpoint showed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GetStream {
+    /// The response status.
+    pub status: u16,
+    /// The response's `Content-Type`, as sent.
+    pub content_type: Option<String>,
+    /// The SSE events with data read, in order (none unless the answer was
+    /// `text/event-stream`).
+    pub events: Vec<StreamEvent>,
+}
+
+/// One SSE event of a GET stream.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StreamEvent {
+    /// The event id it carried, if it carried one.
+    pub id: Option<String>,
+    /// The event's data: a JSON-RPC message, for the codec to judge.
+    pub data: Vec<u8>,
+}
+
 /// 2026-07-28 §Value Encoding: a value that is not plain visible ASCII (or
 /// space/tab inside), or that looks like the sentinel, "MUST use Base64
 /// encoding of the UTF-8 representation" as `=?base64?…?=`.
@@ -220,8 +318,7 @@ impl Transport for StreamableHttpPeer {
             deadline: Instant::now() + self.options.request_timeout,
             flavor: Flavor::Streamable,
         };
-        let sink = self.queue.sink();
-        let shared = Arc::clone(&sink.shared);
+        let shared = Arc::clone(&self.queue.sink().shared);
         let session = Arc::clone(&self.session);
         let learn = Arc::clone(&self.session);
         let (seen_tx, seen_rx) = tokio::sync::oneshot::channel::<()>();
@@ -271,8 +368,10 @@ impl Transport for StreamableHttpPeer {
                 let _ = tx.send(());
             }
         });
-        self.queue
-            .spawn(post::run(post, sink, on_response, on_frame));
+        self.sent = Some(
+            self.queue
+                .spawn(|sink| post::run(post, sink, on_response, on_frame)),
+        );
         if initialize {
             // The session id rides on this response's headers and the version
             // in its body, and every later request must carry both (§Session
@@ -285,6 +384,18 @@ impl Transport for StreamableHttpPeer {
 
     async fn recv(&mut self, deadline: Instant) -> Event {
         self.queue.recv(deadline, false).await
+    }
+
+    fn sent_exchange(&self) -> Option<u64> {
+        self.sent
+    }
+
+    fn received_from(&self) -> Option<u64> {
+        self.queue.origin()
+    }
+
+    fn exchange_open(&self, exchange: u64) -> bool {
+        self.queue.is_open(exchange)
     }
 
     fn dropped(&self) -> u64 {
