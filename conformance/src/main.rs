@@ -3,7 +3,7 @@
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use wirecheck::cmd::{self, check, classify, roundtrip, run, serve};
+use wirecheck::cmd::{self, check, classify, fuzz, replay, roundtrip, run, serve};
 
 /// Conformance and fuzzing harness for JSON-RPC 2.0 and the Model Context Protocol.
 ///
@@ -24,6 +24,8 @@ enum Command {
     // Boxed: `run` has many more options than the other commands.
     Run(Box<run::Args>),
     Check(check::Args),
+    Fuzz(Box<fuzz::Args>),
+    Replay(replay::Args),
 }
 
 fn main() -> ExitCode {
@@ -46,6 +48,8 @@ fn main() -> ExitCode {
             cmd::emit(&report, args.output())
         }
         Command::Check(args) => check::run(args),
+        Command::Fuzz(args) => cmd::emit(&fuzz::run(args), &args.output),
+        Command::Replay(args) => cmd::emit(&replay::run(args), &args.output),
     }
     .into()
 }

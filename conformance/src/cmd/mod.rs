@@ -4,6 +4,8 @@
 pub mod args;
 pub mod check;
 pub mod classify;
+pub mod fuzz;
+pub mod replay;
 pub mod report;
 pub mod roundtrip;
 pub mod run;

@@ -133,7 +133,7 @@ fn boxed(s: &str) -> Result<Box<str>, std::convert::Infallible> {
 }
 
 /// `5s`, `50ms`, `1.5s`, `2m`.
-fn duration(s: &str) -> Result<Duration, String> {
+pub(crate) fn duration(s: &str) -> Result<Duration, String> {
     let (number, unit) = s
         .find(|c: char| c.is_ascii_alphabetic())
         .map_or((s, "s"), |i| s.split_at(i));
