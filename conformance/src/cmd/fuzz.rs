@@ -55,6 +55,9 @@ pub struct Args {
     /// Report breaches as found, without confirming or shrinking them.
     #[arg(long)]
     pub no_minimize: bool,
+    /// The most time spent confirming and shrinking findings, all together.
+    #[arg(long, default_value = "60s", value_parser = super::run::duration, value_name = "DURATION")]
+    pub minimize_budget: Duration,
     /// Where the report goes.
     #[command(flatten)]
     pub output: OutputArgs,
@@ -137,6 +140,7 @@ pub(crate) fn config(
             ..Limits::default()
         },
         minimize: true,
+        minimize_budget: Duration::from_secs(60),
         vectors,
     })
 }
@@ -185,6 +189,7 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
         None
     });
     config.minimize = !args.no_minimize;
+    config.minimize_budget = args.minimize_budget;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()

@@ -141,6 +141,15 @@ pub fn expect(frame: &[u8]) -> Expect {
             Rule::DuplicateMember | Rule::JsonDepthLimit | Rule::JsonFrameTooLarge => {
                 Expect::Unsettled
             }
+            // A broken *response* is no rpc call: JSON-RPC 2.0 says what a
+            // server answers to a call, nothing of what it does with a bad
+            // response (MCP likewise), so dropping one is no finding.
+            Rule::ResultAndError
+            | Rule::ResponseIdMissing
+            | Rule::ErrorType
+            | Rule::ErrorCode
+            | Rule::ErrorMessage
+            | Rule::MethodWithResponse => Expect::Unsettled,
             rule => Expect::Error(rule),
         },
     }
@@ -242,9 +251,19 @@ pub fn judge(frame: &[u8], report: &ProbeReport, revision: Revision, strict: boo
                 direction: Direction::ClientToServer,
             };
             // A notification's "answer" has no id to match: an id-null error.
+            // A response under another id (a rounded one) is still this
+            // frame's answer when nothing else came: judged as an echo, not
+            // as a silence.
+            let strays: Vec<&[u8]> = report
+                .frames
+                .iter()
+                .filter(|r| r.class == Class::Stray)
+                .map(|r| r.bytes.as_slice())
+                .collect();
             let reply_bytes = answers
                 .first()
                 .or(null_errors.first())
+                .or(strays.first().filter(|_| expected == Expect::Answer))
                 .copied()
                 .filter(|_| alive);
             if alive
@@ -267,8 +286,18 @@ pub fn judge(frame: &[u8], report: &ProbeReport, revision: Revision, strict: boo
                 // Unliftable replies were judged as peer frames above.
                 return out;
             }
+            // A request its revision makes invalid (an id of 1.5, a null id
+            // under MCP) may be refused as an invalid request, whose error
+            // carries `"id": null` when the id is unusable (JSON-RPC 2.0 §5):
+            // for it only an answer is due, not the echo.
+            let invalid = rules::validate_frame(&request, client)
+                .iter()
+                .any(|v| v.level.is_mandatory());
             for v in rules::validate_reply(&request, reply.as_ref(), client) {
                 if !counts(v.level, strict) {
+                    continue;
+                }
+                if invalid && v.rule != RuleId::JsonrpcResponseRequired {
                     continue;
                 }
                 let kind = match v.rule.as_str() {
@@ -291,7 +320,7 @@ pub fn judge(frame: &[u8], report: &ProbeReport, revision: Revision, strict: boo
             }
         }
     }
-    out.sort_by(|a, b| (a.kind, a.rule).cmp(&(b.kind, b.rule)));
+    out.sort_by_key(|b| (b.kind, b.rule));
     out.dedup_by(|a, b| a.kind == b.kind && a.rule == b.rule);
     out
 }
@@ -336,8 +365,11 @@ pub fn shape(frame: &[u8], revision: Revision) -> String {
         .messages()
         .iter()
         .map(|m| {
+            // Which notification was answered matters little: one finding.
+            let notification = m.kind() == harness::MessageKind::Notification;
             let method = m
                 .method()
+                .filter(|_| !notification)
                 .map(|name| {
                     if known(&name) {
                         name.into_owned()

@@ -30,6 +30,9 @@ pub struct Minimized {
 
 struct Budget {
     left: usize,
+    /// A slow peer (a Node server starts in a third of a second) must not
+    /// turn minimizing into the longest part of the run.
+    until: tokio::time::Instant,
 }
 
 /// Whether `frames`, sent to a fresh peer, break `target` on their last frame
@@ -40,7 +43,8 @@ async fn reproduces(
     target: &Candidate,
     budget: &mut Budget,
 ) -> Option<Vec<WireEvent>> {
-    if budget.left == 0 {
+    if budget.left == 0 || tokio::time::Instant::now() >= budget.until {
+        budget.left = 0;
         return None;
     }
     budget.left -= 1;
@@ -70,8 +74,15 @@ async fn reproduces(
 
 /// Confirms `candidate` against fresh peers and shrinks it; `None` when no
 /// fresh peer breaks it again.
-pub async fn minimize(config: &Config, candidate: &Candidate) -> Option<Minimized> {
-    let mut budget = Budget { left: ATTEMPTS };
+pub async fn minimize(
+    config: &Config,
+    candidate: &Candidate,
+    until: tokio::time::Instant,
+) -> Option<Minimized> {
+    let mut budget = Budget {
+        left: ATTEMPTS,
+        until,
+    };
     let frame = candidate.frame.clone();
     let mut frames = vec![frame.clone()];
     let mut log = reproduces(config, &frames, candidate, &mut budget).await;

@@ -52,6 +52,9 @@ pub struct Config {
     pub limits: Limits,
     /// Confirm and shrink each finding (off: report it as found).
     pub minimize: bool,
+    /// The most time spent confirming and shrinking all findings; each gets
+    /// an equal share of what is left, at most [`PER_FINDING`].
+    pub minimize_budget: Duration,
     /// The golden vectors whose frames are mutated.
     pub vectors: Vec<Vector>,
 }
@@ -118,6 +121,9 @@ impl Stats {
         self.frames as f64 / self.fuzz_time.as_secs_f64().max(1e-9)
     }
 }
+
+/// The most time one finding's confirmation and shrinking may take.
+pub const PER_FINDING: Duration = Duration::from_secs(10);
 
 /// How many earlier frames a candidate keeps for the minimizer.
 const CONTEXT: usize = 32;
@@ -226,10 +232,13 @@ pub async fn fuzz(
     stats.rss_kib = rss_first.zip(rss_last);
     let mut findings = Vec::new();
     let minimizing = Instant::now();
-    for candidate in candidates {
+    let total = candidates.len();
+    for (n, candidate) in candidates.into_iter().enumerate() {
         let key = key(&candidate.breach, &candidate.shape);
+        let left = config.minimize_budget.saturating_sub(minimizing.elapsed());
+        let share = (left / u32::try_from(total - n).unwrap_or(u32::MAX)).min(PER_FINDING);
         let confirmed = if config.minimize && !stop.load(Ordering::Relaxed) {
-            minimize::minimize(config, &candidate).await
+            minimize::minimize(config, &candidate, Instant::now() + share).await
         } else {
             None
         };

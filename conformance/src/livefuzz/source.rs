@@ -102,8 +102,8 @@ impl Source {
             let pick = self.rng.next_u64() % 100;
             let (origin, frame) = match pick {
                 0..=44 => (Origin::Generated, self.generated()),
-                45..=84 if !self.vectors.is_empty() => (Origin::Vector, self.from_vector()),
-                85..=94 if !self.echoes.is_empty() => (Origin::Echo, self.from_echo()),
+                45..=84 if !self.vectors.is_empty() => (Origin::Vector, self.mutated_vector()),
+                85..=94 if !self.echoes.is_empty() => (Origin::Echo, self.mutated_echo()),
                 95..=99 if !self.tools.is_empty() => (Origin::Tool, Some(self.tool_call())),
                 _ => (Origin::Generated, self.generated()),
             };
@@ -130,7 +130,7 @@ impl Source {
             .map(|f| f.text.into_bytes())
     }
 
-    fn from_vector(&mut self) -> Option<Vec<u8>> {
+    fn mutated_vector(&mut self) -> Option<Vec<u8>> {
         let i = self.index(self.vectors.len());
         let frame = self.vectors[i].clone();
         // One in five as it is: a golden frame is a good probe on its own.
@@ -145,7 +145,7 @@ impl Source {
         Some(out)
     }
 
-    fn from_echo(&mut self) -> Option<Vec<u8>> {
+    fn mutated_echo(&mut self) -> Option<Vec<u8>> {
         let i = self.index(self.echoes.len());
         let frame = self.echoes[i].clone();
         mutate_json(&frame, self.rng.next_u64())
