@@ -3,7 +3,7 @@
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use wirecheck::cmd::{self, check, classify, fuzz, replay, roundtrip, run, serve};
+use wirecheck::cmd::{self, check, classify, diff, fuzz, replay, roundtrip, run, serve};
 
 /// Conformance and fuzzing harness for JSON-RPC 2.0 and the Model Context Protocol.
 ///
@@ -26,6 +26,7 @@ enum Command {
     Check(check::Args),
     Fuzz(Box<fuzz::Args>),
     Replay(replay::Args),
+    Diff(diff::Args),
 }
 
 fn main() -> ExitCode {
@@ -50,6 +51,7 @@ fn main() -> ExitCode {
         Command::Check(args) => check::run(args),
         Command::Fuzz(args) => cmd::emit(&fuzz::run(args), &args.output),
         Command::Replay(args) => cmd::emit(&replay::run(args), &args.output),
+        Command::Diff(args) => cmd::emit(&diff::run(args), &args.output),
     }
     .into()
 }

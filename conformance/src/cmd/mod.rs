@@ -4,6 +4,7 @@
 pub mod args;
 pub mod check;
 pub mod classify;
+pub mod diff;
 pub mod fuzz;
 pub mod replay;
 pub mod report;
