@@ -125,6 +125,12 @@ impl Stats {
 /// The most time one finding's confirmation and shrinking may take.
 pub const PER_FINDING: Duration = Duration::from_secs(10);
 
+/// Frames per session before the peer is started afresh. The driver checks
+/// each probe's ids against every id sent in the session (MCP forbids reuse),
+/// a cost that grows with the session; a fresh session every so often keeps
+/// the rate flat, and costs one handshake.
+const SESSION_FRAMES: u64 = 1000;
+
 /// How many earlier frames a candidate keeps for the minimizer.
 const CONTEXT: usize = 32;
 
@@ -203,9 +209,10 @@ pub async fn fuzz(
                 });
             }
         }
-        if restart {
+        let rotate = stats.frames % SESSION_FRAMES == 0;
+        if restart || rotate {
             live.stop().await;
-            stats.restarts += 1;
+            stats.restarts += u64::from(restart);
             before.clear();
             live = Live::start(&config.command, config.revision, &waits, config.limits).await?;
         } else {
