@@ -208,7 +208,7 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
     let (findings, stats) = runtime.block_on(livefuzz::fuzz(&config, &stop, &mut progress))?;
     eprintln!(
         "wirecheck fuzz: {} frames in {:.1}s ({:.0} frames/s), {} restarts, {} breaches, \
-         {} findings ({} dropped as not reproduced), minimizing took {:.1}s{}",
+         {} findings ({} dropped: not reproduced on a fresh peer, or past --minimize-budget), minimizing took {:.1}s{}",
         stats.frames,
         stats.fuzz_time.as_secs_f64(),
         stats.rate(),
