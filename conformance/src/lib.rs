@@ -6,6 +6,7 @@ pub mod cmd;
 pub mod driver;
 pub mod judge;
 pub mod lines;
+pub mod livefuzz;
 pub mod peer;
 pub mod proxy;
 pub mod report;

@@ -3,7 +3,7 @@
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use wirecheck::cmd::{self, check, classify, proxy, roundtrip, run, serve};
+use wirecheck::cmd::{self, check, classify, diff, fuzz, proxy, replay, roundtrip, run, serve};
 
 /// Conformance and fuzzing harness for JSON-RPC 2.0 and the Model Context Protocol.
 ///
@@ -25,6 +25,9 @@ enum Command {
     Run(Box<run::Args>),
     Check(check::Args),
     Proxy(proxy::Args),
+    Fuzz(Box<fuzz::Args>),
+    Replay(replay::Args),
+    Diff(diff::Args),
 }
 
 fn main() -> ExitCode {
@@ -48,6 +51,9 @@ fn main() -> ExitCode {
         }
         Command::Check(args) => check::run(args),
         Command::Proxy(args) => proxy::run(args),
+        Command::Fuzz(args) => cmd::emit(&fuzz::run(args), &args.output),
+        Command::Replay(args) => cmd::emit(&replay::run(args), &args.output),
+        Command::Diff(args) => cmd::emit(&diff::run(args), &args.output),
     }
     .into()
 }

@@ -4,7 +4,10 @@
 pub mod args;
 pub mod check;
 pub mod classify;
+pub mod diff;
+pub mod fuzz;
 pub mod proxy;
+pub mod replay;
 pub mod report;
 pub mod roundtrip;
 pub mod run;

@@ -28,10 +28,21 @@ pub struct GenFrame {
 
 impl<'a> Arbitrary<'a> for GenFrame {
     fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
+        GenFrame::steered(u, &[])
+    }
+}
+
+impl GenFrame {
+    /// A frame whose requests and notifications mostly (three in four) name one
+    /// of `methods`: the live fuzzer steers to the methods a peer's revision
+    /// defines, so frames reach its handlers instead of stopping at -32601.
+    /// With no methods it is the plain [`Arbitrary`] generator.
+    pub fn steered(u: &mut Unstructured<'_>, methods: &[&str]) -> Result<GenFrame> {
         let mut g = Gen {
             u,
             out: String::new(),
             spaced: false,
+            methods,
         };
         g.spaced = g.u.ratio(1, 4)?;
         let batch = g.u.ratio(1, 6)?;
@@ -71,17 +82,20 @@ impl<'a> Arbitrary<'a> for GenId {
             u,
             out: String::new(),
             spaced: false,
+            methods: &[],
         };
         g.id(false)?;
         Ok(GenId(g.out))
     }
 }
 
-struct Gen<'u, 'a> {
+struct Gen<'u, 'a, 'm> {
     u: &'u mut Unstructured<'a>,
     out: String,
     /// Whether to sprinkle insignificant whitespace between tokens.
     spaced: bool,
+    /// Method names to steer to ([`GenFrame::steered`]); empty: any string.
+    methods: &'m [&'m str],
 }
 
 /// Numbers at the edges that lossy codecs get wrong.
@@ -176,7 +190,7 @@ pub(crate) const EXTRA_NAMES: &[&str] = &[
     "🦀",
 ];
 
-impl Gen<'_, '_> {
+impl Gen<'_, '_, '_> {
     fn ws(&mut self) -> Result<()> {
         if self.spaced && self.u.ratio(1, 3)? {
             let ws = *self.u.choose(&[" ", "\n", "\t", "\r\n", "  ", " \t\n "])?;
@@ -527,7 +541,14 @@ impl Gen<'_, '_> {
                 }
                 2 => {
                     g.member("method")?;
-                    g.string()?;
+                    if !g.methods.is_empty() && g.u.ratio(3, 4)? {
+                        let method = *g.u.choose(g.methods)?;
+                        g.out.push('"');
+                        g.out.push_str(method);
+                        g.out.push('"');
+                    } else {
+                        g.string()?;
+                    }
                 }
                 3 => {
                     g.member("params")?;

@@ -1,0 +1,311 @@
+//! `wirecheck fuzz`: generated and mutated frames against a live peer, judged
+//! by invariants that hold whatever the input ([`crate::livefuzz`]).
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use harness::{Outcome, Revision};
+
+use super::OutputArgs;
+use crate::livefuzz::{self, store, Config, Finding, Stats};
+use crate::report::{Check, Command, Place, Record, Report, Subject, WireEvent};
+use crate::transport::stdio::PeerCommand;
+use crate::transport::Limits;
+
+/// Fuzz a live peer over stdio: every request answered once with its id
+/// exactly, no notification answered, every frame it sends valid under the
+/// revision, invalid frames answered with an error, the peer alive after each.
+///
+/// Findings are de-duplicated, confirmed and minimized against fresh peers,
+/// and saved as transcripts under `--out-dir` (`wirecheck replay` plays them
+/// again). Exit codes as `run`: 0 nothing found, 1 findings, 2 the run could
+/// not be made.
+#[derive(Debug, Clone, clap::Args)]
+#[command(mut_arg("format", |a| a.default_value("terminal")))]
+pub struct Args {
+    /// The server to fuzz, as one shell-like line; default this binary's `serve`.
+    #[arg(long, value_name = "CMD ARGS…")]
+    pub stdio: Option<String>,
+    /// The revision the sessions open with.
+    #[arg(long, default_value = "2025-11-25", value_name = "R")]
+    pub revision: String,
+    /// Same seed, same frames.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Stop after this many frames.
+    #[arg(long, value_name = "N")]
+    pub frames: Option<u64>,
+    /// Stop after this long (`60s`, `10m`); with neither budget, 10s.
+    #[arg(long, value_parser = super::run::duration, value_name = "DURATION")]
+    pub duration: Option<Duration>,
+    /// A tool the fuzzer may call (repeatable); no other is ever called.
+    #[arg(long = "allow-tool", value_name = "NAME")]
+    pub allow_tool: Vec<String>,
+    /// The longest wait for any one answer.
+    #[arg(long, default_value = "2s", value_parser = super::run::duration, value_name = "DURATION")]
+    pub timeout: Duration,
+    /// Where findings go; default `corpus/peers/<name>/`, the name from the command.
+    #[arg(long, value_name = "DIR")]
+    pub out_dir: Option<PathBuf>,
+    /// SHOULD-level breaches are findings too.
+    #[arg(long)]
+    pub strict: bool,
+    /// Report breaches as found, without confirming or shrinking them.
+    #[arg(long)]
+    pub no_minimize: bool,
+    /// The most time spent confirming and shrinking findings, all together.
+    #[arg(long, default_value = "60s", value_parser = super::run::duration, value_name = "DURATION")]
+    pub minimize_budget: Duration,
+    /// Where the report goes.
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+/// The peer command: `--stdio`, or this binary's own `serve`.
+pub(crate) fn peer_command(stdio: Option<&str>) -> Result<PeerCommand, String> {
+    match stdio {
+        Some(line) => PeerCommand::parse(line).map_err(|e| e.to_string()),
+        None => {
+            let exe = std::env::current_exe()
+                .map_err(|e| format!("cannot find this binary to start `serve`: {e}"))?;
+            Ok(PeerCommand {
+                program: exe.into_os_string(),
+                args: vec!["serve".into()],
+            })
+        }
+    }
+}
+
+/// A folder name for a peer: its program's file name, plus the script's for
+/// an interpreter (`node index.js` → `node-index`).
+#[must_use]
+pub fn peer_name(command: &PeerCommand) -> String {
+    let stem = |s: &std::ffi::OsStr| {
+        std::path::Path::new(s)
+            .file_stem()
+            .map(|f| f.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    };
+    let mut name = stem(&command.program);
+    if let Some(script) = command
+        .args
+        .iter()
+        .find(|a| !a.to_string_lossy().starts_with('-'))
+    {
+        name = format!("{name}-{}", stem(script));
+    }
+    name.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+pub(crate) fn revision(name: &str) -> Result<Revision, String> {
+    name.parse::<Revision>()
+        .ok()
+        .filter(|r| r.is_mcp())
+        .ok_or_else(|| format!("--revision `{name}` is not an MCP revision"))
+}
+
+pub(crate) fn config(
+    command: PeerCommand,
+    revision: Revision,
+    timeout: Duration,
+    strict: bool,
+    tools: Vec<String>,
+) -> Result<Config, String> {
+    let (vectors, errors) = crate::vectors::embedded();
+    if let Some(e) = errors.first() {
+        return Err(format!("the built-in vectors do not load: {e}"));
+    }
+    Ok(Config {
+        command,
+        revision,
+        seed: 0,
+        frames: None,
+        duration: None,
+        tools,
+        timeout,
+        confirm_grace: Duration::from_millis(100),
+        strict,
+        limits: Limits {
+            write_timeout: timeout,
+            ..Limits::default()
+        },
+        minimize: true,
+        minimize_budget: Duration::from_secs(60),
+        vectors,
+    })
+}
+
+/// A stop flag set by Ctrl-C, so the run ends cleanly and still reports.
+pub(crate) fn ctrl_c(runtime: &tokio::runtime::Runtime) -> Arc<AtomicBool> {
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = Arc::clone(&stop);
+    runtime.spawn(async move {
+        if tokio::signal::ctrl_c().await.is_ok() {
+            flag.store(true, Ordering::Relaxed);
+        }
+    });
+    stop
+}
+
+/// Runs the fuzzer as `args` asks and reports what it found.
+#[must_use]
+pub fn run(args: &Args) -> Report {
+    let mut report = Report::new(Command::Run);
+    report.strict = args.strict;
+    if let Err(e) = execute(args, &mut report) {
+        report.error = Some(e);
+    }
+    report
+}
+
+fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
+    let command = peer_command(args.stdio.as_deref())?;
+    let revision = revision(&args.revision)?;
+    let out_dir = args
+        .out_dir
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("corpus/peers").join(peer_name(&command)));
+    let mut tools = args.allow_tool.clone();
+    if args.stdio.is_none() {
+        // The reference peer's tools stay inside it.
+        tools.extend(crate::peer::tool_names().into_iter().map(String::from));
+    }
+    let mut config = config(command, revision, args.timeout, args.strict, tools)?;
+    config.seed = args.seed;
+    config.frames = args.frames;
+    config.duration = args.duration.or(if args.frames.is_none() {
+        Some(Duration::from_secs(10))
+    } else {
+        None
+    });
+    config.minimize = !args.no_minimize;
+    config.minimize_budget = args.minimize_budget;
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the async runtime: {e}"))?;
+    let stop = ctrl_c(&runtime);
+    let quiet = args.output.quiet;
+    let mut progress = |stats: &Stats, findings: usize| {
+        if !quiet {
+            eprintln!(
+                "wirecheck fuzz: {} frames, {:.0} frames/s, {findings} distinct findings",
+                stats.frames,
+                stats.rate()
+            );
+        }
+    };
+    let (findings, stats) = runtime.block_on(livefuzz::fuzz(&config, &stop, &mut progress))?;
+    eprintln!(
+        "wirecheck fuzz: {} frames in {:.1}s ({:.0} frames/s), {} restarts, {} breaches, \
+         {} findings ({} dropped: not reproduced on a fresh peer, or past --minimize-budget), minimizing took {:.1}s{}",
+        stats.frames,
+        stats.fuzz_time.as_secs_f64(),
+        stats.rate(),
+        stats.restarts,
+        stats.breaches,
+        findings.len(),
+        stats.unconfirmed,
+        stats.minimize_time.as_secs_f64(),
+        if stats.interrupted {
+            " (interrupted)"
+        } else {
+            ""
+        }
+    );
+    for finding in &findings {
+        let name = store::file_name(finding.breach.kind, revision, &finding.key);
+        let path = store::save(&out_dir, &name, &store::entries(&finding.log))?;
+        report
+            .records
+            .push(record(finding, revision, Some(path.display().to_string())));
+    }
+    if findings.is_empty() {
+        let mut pass = Record::new(
+            Place {
+                vector: Some(format!("fuzz/{revision}")),
+                revision: Some(revision),
+                transport: Some("stdio".into()),
+                ..Place::default()
+            },
+            Subject::Frame(Vec::new()),
+            Outcome::Pass,
+        );
+        pass.notes.push(format!(
+            "{} frames (seed {}), no invariant broken",
+            stats.frames, args.seed
+        ));
+        report.records.push(pass);
+    }
+    Ok(())
+}
+
+/// One finding as a report record.
+#[must_use]
+pub fn record(finding: &Finding, revision: Revision, file: Option<String>) -> Record {
+    let breach = &finding.breach;
+    let outcome = if breach.level.is_mandatory() {
+        Outcome::Fail
+    } else {
+        Outcome::Warning
+    };
+    let mut record = Record::new(
+        Place {
+            file,
+            vector: Some(format!("fuzz/{}/{}", breach.kind.name(), finding.shape)),
+            frame: Some(usize::try_from(finding.index).unwrap_or(usize::MAX)),
+            revision: Some(revision),
+            transport: Some("stdio".into()),
+            line: None,
+        },
+        Subject::Frame(finding.frames.last().cloned().unwrap_or_default()),
+        outcome,
+    );
+    record.check = Some(Check {
+        rule: breach
+            .rule
+            .map_or_else(|| breach.kind.name().to_owned(), |r| r.as_str().to_owned()),
+        level: breach.level,
+        spec: breach.spec.clone(),
+    });
+    record.notes.push(breach.detail.clone());
+    if let Some(rule) = breach.rule {
+        record
+            .notes
+            .push(format!("spec: \"{}\"", rule.info().quote));
+    }
+    record.notes.push(if finding.confirmed {
+        format!(
+            "confirmed on a fresh peer; {} frame(s) after minimizing",
+            finding.frames.len()
+        )
+    } else {
+        "not confirmed on a fresh peer".to_owned()
+    });
+    record.wire = finding
+        .log
+        .iter()
+        .filter_map(|e| match &e.kind {
+            crate::driver::WireKind::Frame(bytes) => Some(WireEvent {
+                from: match e.from {
+                    crate::driver::Side::Client => harness::Direction::ClientToServer,
+                    crate::driver::Side::Server => harness::Direction::ServerToClient,
+                },
+                frame: bytes.clone(),
+                at: Some(e.t),
+            }),
+            _ => None,
+        })
+        .collect();
+    record
+}

@@ -1,0 +1,125 @@
+//! `wirecheck replay`: the findings `wirecheck fuzz` saved, played against a
+//! peer again: which still break (a regression suite for the peer's own CI).
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use harness::Outcome;
+
+use super::OutputArgs;
+use crate::livefuzz::{self, store, Finding};
+use crate::report::{Command, Place, Record, Report, Subject};
+
+/// Replay saved findings (`DIR/*.jsonl`) against a peer over stdio; each one
+/// that still breaks fails, each fixed one passes. Exit codes as `run`.
+#[derive(Debug, Clone, clap::Args)]
+#[command(mut_arg("format", |a| a.default_value("terminal")))]
+pub struct Args {
+    /// The folder `wirecheck fuzz --out-dir` wrote.
+    pub dir: PathBuf,
+    /// The server, as one shell-like line; default this binary's `serve`.
+    #[arg(long, value_name = "CMD ARGS…")]
+    pub stdio: Option<String>,
+    /// A tool the frames may call (repeatable), as for `fuzz`.
+    #[arg(long = "allow-tool", value_name = "NAME")]
+    pub allow_tool: Vec<String>,
+    /// The longest wait for any one answer.
+    #[arg(long, default_value = "2s", value_parser = super::run::duration, value_name = "DURATION")]
+    pub timeout: Duration,
+    /// SHOULD-level breaches count too.
+    #[arg(long)]
+    pub strict: bool,
+    /// Where the report goes.
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+/// Replays every finding under `args.dir`.
+#[must_use]
+pub fn run(args: &Args) -> Report {
+    let mut report = Report::new(Command::Run);
+    report.strict = args.strict;
+    if let Err(e) = execute(args, &mut report) {
+        report.error = Some(e);
+    }
+    report
+}
+
+fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
+    let command = super::fuzz::peer_command(args.stdio.as_deref())?;
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&args.dir)
+        .map_err(|e| format!("cannot read {}: {e}", args.dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
+        .collect();
+    files.sort();
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the async runtime: {e}"))?;
+    for path in files {
+        let file = Some(path.display().to_string());
+        let Some((kind, revision)) = store::parse_name(&path) else {
+            return Err(format!(
+                "{}: not a finding's name (<kind>.<revision>.<hash>.jsonl)",
+                path.display()
+            ));
+        };
+        let frames = store::load_frames(&path)?;
+        let config = super::fuzz::config(
+            command.clone(),
+            revision,
+            args.timeout,
+            args.strict,
+            args.allow_tool.clone(),
+        )?;
+        if frames
+            .iter()
+            .any(|f| !livefuzz::source::safe(f, &config.tools))
+        {
+            return Err(format!(
+                "{}: a frame calls a tool not allowed by --allow-tool",
+                path.display()
+            ));
+        }
+        let (breaches, log) = runtime.block_on(livefuzz::replay(&config, &frames, kind))?;
+        match breaches.into_iter().next() {
+            Some(breach) => {
+                let shape = livefuzz::invariant::shape(
+                    frames.last().map_or(&[][..], Vec::as_slice),
+                    revision,
+                );
+                let finding = Finding {
+                    key: livefuzz::key(&breach, &shape),
+                    breach,
+                    shape,
+                    frames,
+                    log,
+                    confirmed: true,
+                    index: 0,
+                };
+                let mut record = super::fuzz::record(&finding, revision, file);
+                record.notes.push("still breaks".into());
+                report.records.push(record);
+            }
+            None => {
+                let mut record = Record::new(
+                    Place {
+                        file,
+                        vector: Some(format!("replay/{}", kind.name())),
+                        revision: Some(revision),
+                        transport: Some("stdio".into()),
+                        ..Place::default()
+                    },
+                    Subject::Frame(frames.last().cloned().unwrap_or_default()),
+                    Outcome::Pass,
+                );
+                record
+                    .notes
+                    .push(format!("{} no longer breaks", kind.name()));
+                report.records.push(record);
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,406 @@
+//! The invariants a live peer must keep whatever it is sent, each a named
+//! finding kind tied to the rule of [`harness::rules`] that states it.
+//!
+//! Only what the specification backs is a finding: a departure from a
+//! convention (which error code a bad frame gets: JSON-RPC 2.0 binds the codes'
+//! meaning, not the choice between them) is not one, nor is a peer accepting a
+//! frame our codec refuses for a SHOULD (duplicate member names, RFC 8259 §4)
+//! or a MAY (depth and size limits, RFC 8259 §9).
+
+use harness::rules::{self, Level, RuleId};
+use harness::{lift, Direction, Message, Profile, Revision, Rule};
+
+use crate::driver::{Class, Live, ProbeReport};
+
+/// What kind of invariant a peer broke.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Kind {
+    /// A request got no answer (JSON-RPC 2.0 §5: "the Server MUST reply").
+    Unanswered,
+    /// A request got more than one answer.
+    AnsweredTwice,
+    /// The answer's id is not the request's (type and value, exactly).
+    IdNotEchoed,
+    /// A notification was answered (JSON-RPC 2.0 §4.1 MUST NOT).
+    NotificationAnswered,
+    /// Another rule of the exchange (a result missing a required member).
+    Reply,
+    /// A frame the peer sent breaks a rule on its own (does not lift, or
+    /// breaks its revision's rules).
+    PeerFrame,
+    /// An unreadable or invalid frame got nothing back (JSON-RPC 2.0 §5, §7).
+    SilentDrop,
+    /// An unreadable frame's error does not carry `"id": null`.
+    ErrorIdNotNull,
+    /// The peer exited, or stopped reading.
+    Crash,
+    /// The peer stopped answering the liveness ping.
+    Hang,
+    /// The peer's resident memory kept growing over the run.
+    MemoryGrowth,
+}
+
+impl Kind {
+    /// The kind's stable name (file names, report ids).
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Unanswered => "unanswered",
+            Kind::AnsweredTwice => "answered-twice",
+            Kind::IdNotEchoed => "id-not-echoed",
+            Kind::NotificationAnswered => "notification-answered",
+            Kind::Reply => "reply-rule",
+            Kind::PeerFrame => "peer-frame-invalid",
+            Kind::SilentDrop => "silent-drop",
+            Kind::ErrorIdNotNull => "error-id-not-null",
+            Kind::Crash => "crash",
+            Kind::Hang => "hang",
+            Kind::MemoryGrowth => "memory-growth",
+        }
+    }
+
+    /// The kind named `name`.
+    #[must_use]
+    pub fn from_name(name: &str) -> Option<Kind> {
+        ALL.into_iter().find(|k| k.name() == name)
+    }
+}
+
+const ALL: [Kind; 11] = [
+    Kind::Unanswered,
+    Kind::AnsweredTwice,
+    Kind::IdNotEchoed,
+    Kind::NotificationAnswered,
+    Kind::Reply,
+    Kind::PeerFrame,
+    Kind::SilentDrop,
+    Kind::ErrorIdNotNull,
+    Kind::Crash,
+    Kind::Hang,
+    Kind::MemoryGrowth,
+];
+
+/// One invariant broken by one exchange.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Breach {
+    /// Which invariant.
+    pub kind: Kind,
+    /// The rule that states it, where the model has one.
+    pub rule: Option<RuleId>,
+    /// How binding it is.
+    pub level: Level,
+    /// Where the spec writes it, revision named.
+    pub spec: String,
+    /// What was seen, in words.
+    pub detail: String,
+}
+
+impl Breach {
+    fn of_rule(kind: Kind, rule: RuleId, revision: Revision, detail: String) -> Breach {
+        let info = rule.info();
+        Breach {
+            kind,
+            rule: Some(rule),
+            level: info.level,
+            spec: info.cite(revision).to_owned(),
+            detail,
+        }
+    }
+}
+
+/// What one frame is to its receiver, decided by the reference codec.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Expect {
+    /// It lifts and holds a request: an answer is due.
+    Answer,
+    /// It lifts and holds no request: nothing is due.
+    Nothing,
+    /// It does not lift for a reason the spec makes an error: an error
+    /// response with `"id": null` is due.
+    Error(Rule),
+    /// It does not lift for a reason the spec leaves to the receiver (a
+    /// duplicate name, a depth or size limit): anything goes.
+    Unsettled,
+}
+
+/// What `frame` calls for.
+#[must_use]
+pub fn expect(frame: &[u8]) -> Expect {
+    match lift(frame) {
+        Ok(f) => {
+            if f.messages()
+                .iter()
+                .any(|m| matches!(m, Message::Request(_)))
+            {
+                Expect::Answer
+            } else {
+                Expect::Nothing
+            }
+        }
+        Err(refusal) => match refusal.rule() {
+            Rule::DuplicateMember | Rule::JsonDepthLimit | Rule::JsonFrameTooLarge => {
+                Expect::Unsettled
+            }
+            // A broken *response* is no rpc call: JSON-RPC 2.0 says what a
+            // server answers to a call, nothing of what it does with a bad
+            // response (MCP likewise), so dropping one is no finding.
+            Rule::ResultAndError
+            | Rule::ResponseIdMissing
+            | Rule::ErrorType
+            | Rule::ErrorCode
+            | Rule::ErrorMessage
+            | Rule::MethodWithResponse => Expect::Unsettled,
+            rule => Expect::Error(rule),
+        },
+    }
+}
+
+/// Whether a breach at `level` is reported: MUST and MUST NOT always, the
+/// rest only under `--strict`.
+fn counts(level: Level, strict: bool) -> bool {
+    strict || level.is_mandatory()
+}
+
+/// The invariants `report` (the exchange of `frame`) breaks under `revision`.
+#[must_use]
+pub fn judge(frame: &[u8], report: &ProbeReport, revision: Revision, strict: bool) -> Vec<Breach> {
+    let mut out = Vec::new();
+    let server = Profile {
+        revision,
+        direction: Direction::ServerToClient,
+    };
+    for received in &report.frames {
+        if received.bytes.is_empty() {
+            continue;
+        }
+        for v in rules::validate(&received.bytes, server) {
+            if counts(v.level, strict) {
+                out.push(Breach::of_rule(
+                    Kind::PeerFrame,
+                    v.rule,
+                    revision,
+                    format!("{} at {}", v.message, v.pointer),
+                ));
+            }
+        }
+    }
+    match &report.live {
+        Live::Answered(_) => {}
+        Live::Unresponsive => out.push(Breach {
+            kind: Kind::Hang,
+            rule: Some(RuleId::McpPingRespond),
+            level: Level::Must,
+            spec: RuleId::McpPingRespond.info().cite(revision).to_owned(),
+            detail: "the liveness ping got no answer within the timeout".into(),
+        }),
+        Live::Closed { status, .. } => out.push(crash(format!(
+            "the peer's output ended ({})",
+            status.as_deref().unwrap_or("still running")
+        ))),
+        Live::SendFailed(e) => out.push(crash(format!("cannot send: {e}"))),
+    }
+    let answers: Vec<&[u8]> = report
+        .frames
+        .iter()
+        .filter(|r| r.class == Class::ProbeAnswer)
+        .map(|r| r.bytes.as_slice())
+        .collect();
+    let null_errors: Vec<&[u8]> = report
+        .frames
+        .iter()
+        .filter(|r| r.class == Class::NullIdError)
+        .map(|r| r.bytes.as_slice())
+        .collect();
+    let alive = matches!(report.live, Live::Answered(_));
+    match expect(frame) {
+        Expect::Unsettled => {}
+        Expect::Error(rule) => {
+            if null_errors.is_empty() && answers.is_empty() && alive {
+                out.push(Breach::of_rule(
+                    Kind::SilentDrop,
+                    RuleId::JsonrpcResponseRequired,
+                    revision,
+                    format!(
+                        "refused by the codec ({}, {}), and the peer sent nothing back; \
+                         JSON-RPC 2.0 §5.1 names {} for it and §7 shows the answer",
+                        rule.id(),
+                        rule.spec(),
+                        rule.code()
+                    ),
+                ));
+            }
+            for bytes in &null_errors {
+                if let Some(id) = error_id(bytes) {
+                    if id != "null" {
+                        out.push(Breach::of_rule(
+                            Kind::ErrorIdNotNull,
+                            RuleId::JsonrpcResponseIdRequired,
+                            revision,
+                            format!("the error for an unreadable frame has id {id}"),
+                        ));
+                    }
+                }
+            }
+        }
+        expected @ (Expect::Answer | Expect::Nothing) => {
+            let Ok(request) = lift(frame) else {
+                return out;
+            };
+            let client = Profile {
+                revision,
+                direction: Direction::ClientToServer,
+            };
+            // A notification's "answer" has no id to match: an id-null error.
+            // A response under another id (a rounded one) is still this
+            // frame's answer when nothing else came: judged as an echo, not
+            // as a silence.
+            let strays: Vec<&[u8]> = report
+                .frames
+                .iter()
+                .filter(|r| r.class == Class::Stray)
+                .map(|r| r.bytes.as_slice())
+                .collect();
+            let reply_bytes = answers
+                .first()
+                .or(null_errors.first())
+                .or(strays.first().filter(|_| expected == Expect::Answer))
+                .copied()
+                .filter(|_| alive);
+            if alive
+                && expected == Expect::Answer
+                && answers.len() > 1
+                && !matches!(request, harness::Frame::Batch(_))
+            {
+                out.push(Breach::of_rule(
+                    Kind::AnsweredTwice,
+                    RuleId::JsonrpcResponseRequired,
+                    revision,
+                    format!("{} answers to one request", answers.len()),
+                ));
+            }
+            if !alive && reply_bytes.is_none() {
+                return out;
+            }
+            let reply = reply_bytes.and_then(|b| lift(b).ok());
+            if reply_bytes.is_some() && reply.is_none() {
+                // Unliftable replies were judged as peer frames above.
+                return out;
+            }
+            // A request its revision makes invalid (an id of 1.5, a null id
+            // under MCP) may be refused as an invalid request, whose error
+            // carries `"id": null` when the id is unusable (JSON-RPC 2.0 §5):
+            // for it only an answer is due, not the echo.
+            let invalid = rules::validate_frame(&request, client)
+                .iter()
+                .any(|v| v.level.is_mandatory());
+            for v in rules::validate_reply(&request, reply.as_ref(), client) {
+                if !counts(v.level, strict) {
+                    continue;
+                }
+                if invalid && v.rule != RuleId::JsonrpcResponseRequired {
+                    continue;
+                }
+                let kind = match v.rule.as_str() {
+                    "jsonrpc.response.required" => Kind::Unanswered,
+                    "jsonrpc.response.id-echo"
+                    | "mcp.base.response-id-match"
+                    | "mcp.base.result-response-id"
+                    | "mcp.base.error-response-id" => Kind::IdNotEchoed,
+                    "jsonrpc.notification.no-reply" | "mcp.base.notification-no-response" => {
+                        Kind::NotificationAnswered
+                    }
+                    _ => Kind::Reply,
+                };
+                out.push(Breach::of_rule(
+                    kind,
+                    v.rule,
+                    revision,
+                    format!("{} at {}", v.message, v.pointer),
+                ));
+            }
+        }
+    }
+    out.sort_by_key(|b| (b.kind, b.rule));
+    out.dedup_by(|a, b| a.kind == b.kind && a.rule == b.rule);
+    out
+}
+
+fn crash(detail: String) -> Breach {
+    Breach {
+        kind: Kind::Crash,
+        rule: None,
+        level: Level::Must,
+        spec: "MCP basic/utilities/ping (the peer must stay able to answer)".into(),
+        detail,
+    }
+}
+
+/// The id member's text of a lone error response, if it has one.
+fn error_id(bytes: &[u8]) -> Option<String> {
+    match lift(bytes).ok()? {
+        harness::Frame::Single(Message::Error(e)) => e.id.map(|id| match id {
+            harness::Id::Null => "null".to_owned(),
+            harness::Id::Number(n) => n.into_owned(),
+            harness::Id::String(s) => format!("{s:?}"),
+        }),
+        _ => None,
+    }
+}
+
+/// The shape of a frame, for de-duplication: what kind of message it is, which
+/// method (when the revision defines it), what kind of id. Two frames of one
+/// shape that break one invariant are one finding.
+#[must_use]
+pub fn shape(frame: &[u8], revision: Revision) -> String {
+    let lifted = match lift(frame) {
+        Ok(f) => f,
+        Err(refusal) => return format!("refused:{}", refusal.rule().id()),
+    };
+    let known = |m: &str| {
+        rules::schema::methods()
+            .iter()
+            .any(|d| d.revision == revision && d.method == m)
+    };
+    let parts: Vec<String> = lifted
+        .messages()
+        .iter()
+        .map(|m| {
+            // Which notification was answered matters little: one finding.
+            let notification = m.kind() == harness::MessageKind::Notification;
+            let method = m
+                .method()
+                .filter(|_| !notification)
+                .map(|name| {
+                    if known(&name) {
+                        name.into_owned()
+                    } else {
+                        "other".into()
+                    }
+                })
+                .unwrap_or_default();
+            let id = match m.id() {
+                None => "none",
+                Some(harness::Id::Null) => "null",
+                Some(harness::Id::String(_)) => "string",
+                Some(harness::Id::Number(n)) => number_shape(n),
+            };
+            format!("{:?}:{method}:{id}", m.kind()).to_lowercase()
+        })
+        .collect();
+    if matches!(lifted, harness::Frame::Batch(_)) {
+        format!("batch[{}]", parts.join(","))
+    } else {
+        parts.join(",")
+    }
+}
+
+fn number_shape(n: &str) -> &'static str {
+    let digits = n.trim_start_matches('-');
+    if n.contains(['.', 'e', 'E']) {
+        "number-spelled"
+    } else if digits.len() > 15 && digits.parse::<u64>().map_or(true, |v| v > (1 << 53)) {
+        "integer-past-2^53"
+    } else {
+        "integer"
+    }
+}

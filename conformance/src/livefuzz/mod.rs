@@ -1,0 +1,355 @@
+//! The live fuzzer behind `wirecheck fuzz`, `replay` and `diff`: frames a
+//! peer was never meant to get, sent one at a time inside a live session, each
+//! answer judged by invariants that hold whatever the input
+//! ([`invariant`]); every finding de-duplicated by the invariant and the
+//! frame's shape, confirmed and minimized against fresh peers ([`minimize`]),
+//! and saved as a transcript ([`store`]) a replay can play again.
+
+pub mod invariant;
+pub mod minimize;
+pub mod peer;
+pub mod source;
+pub mod store;
+
+use std::collections::BTreeSet;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use harness::ir::Id;
+use harness::{lift, Message, Revision};
+use tokio::time::Instant;
+
+use crate::driver::{Class, WireEvent};
+use crate::transport::stdio::PeerCommand;
+use crate::transport::Limits;
+use crate::vectors::Vector;
+use invariant::{expect, judge, shape, Breach, Expect, Kind};
+use peer::{Live, Waits};
+use source::Source;
+
+/// What a fuzz run is asked to do.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// The peer.
+    pub command: PeerCommand,
+    /// The revision its sessions open with.
+    pub revision: Revision,
+    /// Same seed, same frames.
+    pub seed: u64,
+    /// Stop after this many frames.
+    pub frames: Option<u64>,
+    /// Stop after this long.
+    pub duration: Option<Duration>,
+    /// Tools the fuzzer may call.
+    pub tools: Vec<String>,
+    /// The longest wait for an answer.
+    pub timeout: Duration,
+    /// How long a confirming run listens after each ping.
+    pub confirm_grace: Duration,
+    /// SHOULD-level breaches count too.
+    pub strict: bool,
+    /// The transport's bounds.
+    pub limits: Limits,
+    /// Confirm and shrink each finding (off: report it as found).
+    pub minimize: bool,
+    /// The most time spent confirming and shrinking all findings; each gets
+    /// an equal share of what is left, at most [`PER_FINDING`].
+    pub minimize_budget: Duration,
+    /// The golden vectors whose frames are mutated.
+    pub vectors: Vec<Vector>,
+}
+
+/// A breach seen while fuzzing, before it is confirmed.
+#[derive(Debug, Clone)]
+pub struct Candidate {
+    /// What was broken.
+    pub breach: Breach,
+    /// The frame that broke it.
+    pub frame: Vec<u8>,
+    /// Its shape ([`invariant::shape`]).
+    pub shape: String,
+    /// The frames sent before it in the same session (the latest few).
+    pub before: Vec<Vec<u8>>,
+    /// Which frame of the run it was (0-based).
+    pub index: u64,
+}
+
+/// A finding, ready for the report and the store.
+#[derive(Debug, Clone)]
+pub struct Finding {
+    /// What was broken.
+    pub breach: Breach,
+    /// The shape of the breaking frame.
+    pub shape: String,
+    /// The de-duplication key: kind, rule, shape.
+    pub key: String,
+    /// The frames that break it, last one breaking.
+    pub frames: Vec<Vec<u8>>,
+    /// The wire log of the confirming run (or of the fuzz session).
+    pub log: Vec<WireEvent>,
+    /// Whether a fresh peer broke it again.
+    pub confirmed: bool,
+    /// Which frame of the run first broke it.
+    pub index: u64,
+}
+
+/// What a run did.
+#[derive(Debug, Clone, Default)]
+pub struct Stats {
+    /// Frames sent (liveness pings not counted).
+    pub frames: u64,
+    /// Wall time of the fuzzing (minimization not included).
+    pub fuzz_time: Duration,
+    /// Wall time of confirming and minimizing.
+    pub minimize_time: Duration,
+    /// Peers started again after a crash or hang.
+    pub restarts: u64,
+    /// Breaches that no fresh peer reproduced: dropped.
+    pub unconfirmed: u64,
+    /// Breaches seen, before de-duplication.
+    pub breaches: u64,
+    /// Resident memory at the first and the last sample, KiB.
+    pub rss_kib: Option<(u64, u64)>,
+    /// Whether the run was interrupted (Ctrl-C).
+    pub interrupted: bool,
+}
+
+impl Stats {
+    /// Frames per second of fuzzing.
+    #[must_use]
+    pub fn rate(&self) -> f64 {
+        self.frames as f64 / self.fuzz_time.as_secs_f64().max(1e-9)
+    }
+}
+
+/// The most time one finding's confirmation and shrinking may take.
+pub const PER_FINDING: Duration = Duration::from_secs(10);
+
+/// Frames per session before the peer is started afresh. The driver checks
+/// each probe's ids against every id sent in the session (MCP forbids reuse),
+/// a cost that grows with the session; a fresh session every so often keeps
+/// the rate flat, and costs one handshake.
+const SESSION_FRAMES: u64 = 1000;
+
+/// How many earlier frames a candidate keeps for the minimizer.
+const CONTEXT: usize = 32;
+
+/// Memory growth past this over the run (after warm-up) is a finding.
+const RSS_GROWTH_KIB: u64 = 256 << 10;
+
+/// Runs the fuzzer as `config` asks until its budget is spent or `stop` is
+/// set; `progress` is called about once a second with the stats so far and
+/// the number of distinct findings.
+///
+/// # Errors
+/// The peer does not start or no session opens.
+pub async fn fuzz(
+    config: &Config,
+    stop: &AtomicBool,
+    progress: &mut dyn FnMut(&Stats, usize),
+) -> Result<(Vec<Finding>, Stats), String> {
+    let waits = Waits {
+        answer_timeout: config.timeout,
+        grace: Duration::ZERO,
+    };
+    let mut live = Live::start(&config.command, config.revision, &waits, config.limits).await?;
+    let mut source = Source::new(
+        config.seed,
+        config.revision,
+        &config.vectors,
+        &config.tools,
+        true,
+    );
+    let mut stats = Stats::default();
+    let mut seen: BTreeSet<String> = BTreeSet::new();
+    let mut candidates: Vec<Candidate> = Vec::new();
+    let mut before: Vec<Vec<u8>> = Vec::new();
+    let started = Instant::now();
+    let mut next_tick = started + Duration::from_secs(1);
+    let mut rss_first = None;
+    let mut rss_last = None;
+    loop {
+        if stop.load(Ordering::Relaxed) {
+            stats.interrupted = true;
+            break;
+        }
+        if config.frames.is_some_and(|n| stats.frames >= n)
+            || config.duration.is_some_and(|d| started.elapsed() >= d)
+        {
+            break;
+        }
+        let (_, frame) = source.next_frame();
+        let expects = expect(&frame) != Expect::Nothing;
+        let report = live.exchange(&frame, expects).await;
+        stats.frames += 1;
+        for received in &report.frames {
+            if matches!(received.class, Class::Unsolicited | Class::ProbeAnswer) {
+                source.saw(&received.bytes);
+            }
+        }
+        let breaches = judge(&frame, &report, config.revision, config.strict);
+        let mut restart = false;
+        for breach in breaches {
+            stats.breaches += 1;
+            restart |= matches!(breach.kind, Kind::Crash | Kind::Hang);
+            if breach.kind == Kind::Unanswered {
+                for id in request_ids(&frame) {
+                    live.cancel(&id).await;
+                }
+            }
+            let shape = shape(&frame, config.revision);
+            let key = key(&breach, &shape);
+            if seen.insert(key) {
+                candidates.push(Candidate {
+                    breach,
+                    frame: frame.clone(),
+                    shape,
+                    before: before.clone(),
+                    index: stats.frames - 1,
+                });
+            }
+        }
+        let rotate = stats.frames % SESSION_FRAMES == 0;
+        if restart || rotate {
+            live.stop().await;
+            stats.restarts += u64::from(restart);
+            before.clear();
+            live = Live::start(&config.command, config.revision, &waits, config.limits).await?;
+        } else {
+            if before.len() == CONTEXT {
+                before.remove(0);
+            }
+            before.push(frame);
+        }
+        if Instant::now() >= next_tick {
+            next_tick += Duration::from_secs(1);
+            let rss = live.rss_kib();
+            // The first second is warm-up: a runtime's heap settles there.
+            if rss_first.is_none() && started.elapsed() >= Duration::from_secs(2) {
+                rss_first = rss;
+            }
+            rss_last = rss.or(rss_last);
+            stats.fuzz_time = started.elapsed();
+            progress(&stats, candidates.len());
+        }
+    }
+    stats.fuzz_time = started.elapsed();
+    rss_last = live.rss_kib().or(rss_last);
+    live.stop().await;
+    stats.rss_kib = rss_first.zip(rss_last);
+    let mut findings = Vec::new();
+    let minimizing = Instant::now();
+    let total = candidates.len();
+    for (n, candidate) in candidates.into_iter().enumerate() {
+        let key = key(&candidate.breach, &candidate.shape);
+        let left = config.minimize_budget.saturating_sub(minimizing.elapsed());
+        let share = (left / u32::try_from(total - n).unwrap_or(u32::MAX)).min(PER_FINDING);
+        let confirmed = if config.minimize && !stop.load(Ordering::Relaxed) {
+            minimize::minimize(config, &candidate, Instant::now() + share).await
+        } else {
+            None
+        };
+        match confirmed {
+            Some(m) => findings.push(Finding {
+                breach: candidate.breach,
+                shape: candidate.shape,
+                key,
+                frames: m.frames,
+                log: m.log,
+                confirmed: true,
+                index: candidate.index,
+            }),
+            // A crash or hang is reported even when it does not come back:
+            // it happened; anything else unconfirmed may be the fuzz loop's
+            // short grace, and is dropped.
+            None if !config.minimize
+                || matches!(candidate.breach.kind, Kind::Crash | Kind::Hang) =>
+            {
+                let mut frames = candidate.before;
+                frames.push(candidate.frame);
+                findings.push(Finding {
+                    breach: candidate.breach,
+                    shape: candidate.shape,
+                    key,
+                    frames,
+                    log: Vec::new(),
+                    confirmed: false,
+                    index: candidate.index,
+                });
+            }
+            None => stats.unconfirmed += 1,
+        }
+    }
+    if let Some((first, last)) = stats.rss_kib {
+        if last > first + RSS_GROWTH_KIB {
+            findings.push(Finding {
+                breach: Breach {
+                    kind: Kind::MemoryGrowth,
+                    rule: None,
+                    level: harness::rules::Level::Should,
+                    spec: "resource use (no rule: reported for the peer's authors)".into(),
+                    detail: format!("VmRSS grew from {first} KiB to {last} KiB over the run"),
+                },
+                shape: String::new(),
+                key: "memory-growth".into(),
+                frames: Vec::new(),
+                log: Vec::new(),
+                confirmed: false,
+                index: stats.frames,
+            });
+        }
+    }
+    stats.minimize_time = minimizing.elapsed();
+    Ok((findings, stats))
+}
+
+/// A finding's de-duplication key.
+#[must_use]
+pub fn key(breach: &Breach, shape: &str) -> String {
+    format!(
+        "{}|{}|{shape}",
+        breach.kind.name(),
+        breach.rule.map_or("-", |r| r.as_str())
+    )
+}
+
+/// The ids of the requests in `frame` that a cancellation can name (string or
+/// integer, MCP's `RequestId`).
+fn request_ids(frame: &[u8]) -> Vec<Id<'static>> {
+    let Ok(lifted) = lift(frame) else {
+        return Vec::new();
+    };
+    lifted
+        .messages()
+        .iter()
+        .filter(|m| matches!(m, Message::Request(_)))
+        .filter_map(|m| m.id().cloned().map(Id::into_owned))
+        .filter(|id| !matches!(id, Id::Null))
+        .collect()
+}
+
+/// Replays each finding's frames against a fresh peer: which still break.
+pub async fn replay(
+    config: &Config,
+    frames: &[Vec<u8>],
+    kind: Kind,
+) -> Result<(Vec<Breach>, Vec<WireEvent>), String> {
+    let waits = Waits {
+        answer_timeout: config.timeout,
+        grace: config.confirm_grace,
+    };
+    let mut live = Live::start(&config.command, config.revision, &waits, config.limits).await?;
+    let mut found = Vec::new();
+    for frame in frames {
+        let report = live.exchange(frame, expect(frame) != Expect::Nothing).await;
+        found.extend(
+            judge(frame, &report, config.revision, config.strict)
+                .into_iter()
+                .filter(|b| b.kind == kind),
+        );
+        if !matches!(report.live, crate::driver::Live::Answered(_)) {
+            break;
+        }
+    }
+    Ok((found, live.stop().await))
+}

@@ -1,0 +1,142 @@
+//! `wirecheck fuzz` and `wirecheck replay` against live peers: nothing found
+//! on the reference peer, exactly the planted bugs on a fixture peer
+//! (`fixtures/livefuzz_peer.py`), minimized, and replayed.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use wirecheck::livefuzz::store;
+
+const FIXTURE: &str = concat!(
+    "python3 ",
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/fixtures/livefuzz_peer.py"
+);
+
+fn wirecheck(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_wirecheck"))
+        .args(args)
+        .output()
+        .expect("wirecheck runs")
+}
+
+/// A fresh folder outside the source tree.
+fn scratch(name: &str) -> PathBuf {
+    let dir =
+        std::env::temp_dir().join(format!("wirecheck-livefuzz-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn findings(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
+        .unwrap_or_default();
+    files.sort();
+    files
+}
+
+#[test]
+fn the_reference_peer_breaks_nothing() {
+    let dir = scratch("reference");
+    let out = wirecheck(&[
+        "fuzz",
+        "--frames",
+        "400",
+        "--seed",
+        "5",
+        "--out-dir",
+        dir.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains("400 frames (seed 5), no invariant broken"),
+        "{stdout}"
+    );
+    assert!(findings(&dir).is_empty());
+}
+
+#[test]
+fn the_planted_bugs_are_found_minimized_and_replayed() {
+    let dir = scratch("fixture");
+    let d = dir.to_str().unwrap();
+    let out = wirecheck(&[
+        "fuzz",
+        "--stdio",
+        FIXTURE,
+        "--revision",
+        "2025-06-18",
+        "--frames",
+        "600",
+        "--seed",
+        "3",
+        "--out-dir",
+        d,
+        "--format",
+        "json",
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let files = findings(&dir);
+    let mut kinds: Vec<&str> = files
+        .iter()
+        .map(|f| store::parse_name(f).expect("a finding's name").0.name())
+        .collect();
+    kinds.dedup();
+    // Exactly the three planted bugs: rounded big ids, an answered
+    // notification, silently dropped invalid frames; nothing else.
+    assert_eq!(
+        kinds,
+        ["id-not-echoed", "notification-answered", "silent-drop"]
+    );
+    let ids: Vec<&PathBuf> = files
+        .iter()
+        .filter(|f| f.to_string_lossy().contains("id-not-echoed"))
+        .collect();
+    for file in &files {
+        let frames = store::load_frames(file).unwrap();
+        assert_eq!(
+            frames.len(),
+            1,
+            "{} is minimized to one frame: {frames:?}",
+            file.display()
+        );
+    }
+    let big = store::load_frames(ids[0]).unwrap();
+    assert!(
+        String::from_utf8_lossy(&big[0]).contains("9007199254740993"),
+        "{big:?}"
+    );
+
+    // Replayed against the same peer, every one still breaks.
+    let out = wirecheck(&["replay", d, "--stdio", FIXTURE, "--format", "json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        stdout.matches(r#""outcome":"fail""#).count(),
+        files.len(),
+        "{stdout}"
+    );
+    // Against the reference peer, none does.
+    let out = wirecheck(&["replay", d, "--format", "json"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert_eq!(
+        stdout.matches("no longer breaks").count(),
+        files.len(),
+        "{stdout}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
