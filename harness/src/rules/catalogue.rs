@@ -333,6 +333,23 @@ rule_table! {
           "The server MUST NOT emit `notifications/message` for a request that does not include this field.",
           R5, Session;
 
+        // ---- Closing the gap (issue 14): sentences of conformance/spec/mapping.json -----
+        McpR5SubscriptionIdNotifications = "mcp.r5.subscription-id-notifications", Must, "MCP basic/index §_meta",
+          "On notifications delivered via a `subscriptions/listen` stream, the server MUST include `io.modelcontextprotocol/subscriptionId` in `_meta` so the client can correlate the notification with the originating subscription request. (Checked on the notifications that 2026-07-28 delivers only on such a stream: the list-changed notifications and `notifications/resources/updated`, server/tools, server/prompts, server/resources §List Changed Notification.)",
+          R5, Frame;
+        McpR5LoggingNotOnSubscription = "mcp.r5.logging.not-on-subscription", MustNot, "MCP server/utilities/logging §Per-request log level",
+          "`notifications/message` is request-scoped: the server MUST NOT deliver it on a `subscriptions/listen` stream or on any stream other than the one carrying the response to the request that set the log level. (Checked on the frame: a `notifications/message` carrying `io.modelcontextprotocol/subscriptionId` says it travels on a subscription stream.)",
+          R5, Frame;
+        McpLoggingInvalidLevel = "mcp.logging.invalid-level", Should, "MCP server/utilities/logging §Error Handling",
+          "Servers SHOULD return standard JSON-RPC errors for common failure cases: Invalid log level: `-32602` (Invalid params) (2026-07-28: \"If the `io.modelcontextprotocol/logLevel` value carried in a request's `_meta` is not a recognized log level, the server SHOULD reject that request with a standard JSON-RPC error: Invalid log level: `-32602` (Invalid params)\". Checked on the exchange: `logging/setLevel`'s `level`, or 2026-07-28's `_meta` log level, that is none of the schema's `LoggingLevel` values, answered with anything but -32602.)",
+          MCP, Reply;
+        McpR5CacheTtlNonNegative = "mcp.r5.cache.ttl-non-negative", Must, "MCP server/utilities/caching §Time-to-live (`ttlMs`) field",
+          "Servers MUST provide a `ttlMs` value that is `>= 0`. (Schema: `ttlMs` has `minimum: 0`. Checked on any result carrying `ttlMs`.)",
+          R5, Reply;
+        McpR5MrtrInputRequestsDeclared = "mcp.r5.mrtr.input-requests-declared", MustNot, "MCP basic/patterns/mrtr §Server Requirements (Basic Workflow)",
+          "Servers MUST NOT send an `inputRequests` that the client has not declared support for in its capabilities. For example, if a client does not declare support for `elicitation`, the server MUST NOT include any `elicitation/create` requests in the `inputRequests` field. (Checked against the answered request's `_meta` `io.modelcontextprotocol/clientCapabilities`: `roots/list` needs `roots`, `sampling/createMessage` `sampling` and, with `tools`, `sampling.tools` (client/sampling §Tools in Sampling), `elicitation/create` the mode's member, an empty `elicitation` counting as `form` (client/elicitation §Capabilities).)",
+          R5, Reply;
+
         // ---- MCP methods, params and results, from the schemas ----------------------
         McpMethodOtherRevision = "mcp.method.other-revision", ShouldNot, "MCP schema (method unions of each revision)",
           "A method the revision's schema does not define but another revision's does (`ping` or `logging/setLevel` in 2026-07-28, `server/discover` before it, `tasks/*` outside 2025-11-25). wirecheck's stance: SHOULD NOT, since an unknown method is answered -32601 and that is conformant, and a custom method may share the name.",

@@ -84,7 +84,16 @@ fn message(m: &Message<'_>, base: &str, profile: Profile, out: &mut Report) {
                 per_request_meta(r.params.as_ref(), base, out);
             }
         }
-        Message::Notification(_) => call(m, base, Kind::Notification, profile, out),
+        Message::Notification(n) => {
+            call(m, base, Kind::Notification, profile, out);
+            super::subscriptions::notification(
+                n.method.decoded().as_ref(),
+                n.params.as_ref(),
+                base,
+                profile,
+                out,
+            );
+        }
         Message::Success(s) => success(s, base, profile, out),
         Message::Error(e) => error(e, base, profile, out),
     }

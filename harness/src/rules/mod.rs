@@ -22,8 +22,10 @@ mod meta;
 // run; left as the script writes it so the check compares like with like.
 #[rustfmt::skip]
 mod methods;
+mod answers;
 mod reply;
 pub mod schema;
+mod subscriptions;
 
 use std::fmt;
 use std::str::FromStr;
