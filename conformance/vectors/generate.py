@@ -1409,6 +1409,13 @@ def mcp(rev):
                   else {"reply_violations": [], "rules": ["mcp.r5.mrtr.input-requests-declared"]})
             vec(f"{Mr}/{verdict}_input-requests-{slug}", f"Exchange: tools/call answered with an InputRequiredResult holding {what}.",
                 call_with(caps), answer=res("content", id="2"), reply=asking(**requests), **kw)
+        sample_ctx = {"method": "sampling/createMessage", "params": {**sample["params"], "includeContext": "thisServer"}}
+        vec(f"{Mr}/y_input-requests-include-context-undeclared", "Exchange: an InputRequiredResult asking for sampling with includeContext \"thisServer\"; the request declares sampling but not sampling.context (SHOULD NOT: reported, not a failure).",
+            call_with({"sampling": {}}), answer=res("content", id="2"), reply=asking(s=sample_ctx), reply_violations=[],
+            reply_advisories=["mcp.r5.mrtr.include-context-declared"])
+        vec(f"{Mr}/y_input-requests-include-context-declared", "Exchange: an InputRequiredResult asking for sampling with includeContext \"thisServer\"; the request declares sampling.context.",
+            call_with({"sampling": {"context": {}}}), answer=res("content", id="2"), reply=asking(s=sample_ctx), reply_violations=[],
+            rules=["mcp.r5.mrtr.include-context-declared"])
 
 
 def main():

@@ -803,6 +803,19 @@ const CASES: &[Case] = &[
         ),
         "/result/inputRequests/ask",
     ),
+    x(
+        "mcp.r5.mrtr.include-context-declared",
+        "2026-07-28",
+        concat!(
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","#,
+            r5_meta!(),
+            "}}"
+        ),
+        Some(
+            r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","inputRequests":{"s":{"method":"sampling/createMessage","params":{"messages":[],"maxTokens":5,"includeContext":"allServers"}}}}}"#,
+        ),
+        "/result/inputRequests/s",
+    ),
 ];
 
 const HUNDRED_AND_ONE: &str = r#"{"jsonrpc":"2.0","id":1,"result":{"completion":{"values":["0","1","2","3","4","5","6","7","8","9","0","1","2","3","4","5","6","7","8","9","0","1","2","3","4","5","6","7","8","9","0","1","2","3","4","5","6","7","8","9","0","1","2","3","4","5","6","7","8","9","0","1","2","3","4","5","6","7","8","9","0","1","2","3","4","5","6","7","8","9","0","1","2","3","4","5","6","7","8","9","0","1","2","3","4","5","6","7","8","9","0","1","2","3","4","5","6","7","8","9","x"]}}}"#;

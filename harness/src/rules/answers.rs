@@ -7,6 +7,7 @@
 //! are exchange checks, called from `reply::pair`.
 
 use super::check::CLIENT_CAPABILITIES;
+use super::client_caps::{self, Why};
 use super::{at, Report, RuleId};
 use crate::codes::INVALID_PARAMS;
 use crate::ir::{Message, Raw, ValueKind};
@@ -100,57 +101,6 @@ pub(super) fn ttl(result: &Raw<'_>, pointer: &str, out: &mut Report) {
     }
 }
 
-/// What one input request needs the client to have declared: a capability,
-/// and optionally a member inside it. Elicitation without `mode` is form mode,
-/// and an empty `elicitation` object declares form mode (client/elicitation
-/// §Capabilities).
-fn input_request_needs(request: &Raw<'_>) -> Vec<(&'static str, Option<&'static str>)> {
-    let method = request
-        .get("method")
-        .and_then(|m| m.as_string().map(|s| s.into_owned()));
-    let params = request.get("params");
-    let param = |name: &str| {
-        params
-            .as_ref()
-            .and_then(|p| p.get(name).map(Raw::into_owned))
-    };
-    match method.as_deref() {
-        Some("roots/list") => vec![("roots", None)],
-        Some("sampling/createMessage") => {
-            let mut needs = vec![("sampling", None)];
-            // Tool-enabled: a `tools` array (client/sampling §Tools in Sampling).
-            if param("tools").is_some_and(|t| t.kind() == ValueKind::Array) {
-                needs.push(("sampling", Some("tools")));
-            }
-            needs
-        }
-        Some("elicitation/create") => {
-            let mode = param("mode").and_then(|m| m.as_string().map(|s| s.into_owned()));
-            match mode.as_deref() {
-                Some("url") => vec![("elicitation", Some("url"))],
-                _ => vec![("elicitation", Some("form"))],
-            }
-        }
-        _ => Vec::new(),
-    }
-}
-
-/// Whether `caps` declares `need`. `elicitation: {}` counts as `form`.
-fn declares(caps: Option<&Raw<'_>>, (capability, member): (&str, Option<&str>)) -> bool {
-    let Some(cap) = caps.and_then(|c| c.get(capability)) else {
-        return false;
-    };
-    if cap.kind() != ValueKind::Object {
-        return false;
-    }
-    match member {
-        None => true,
-        Some(m) if cap.get(m).is_some_and(|v| v.kind() == ValueKind::Object) => true,
-        Some("form") if capability == "elicitation" => cap.members().next().is_none(),
-        Some(_) => false,
-    }
-}
-
 /// 2026-07-28: every input request of an `InputRequiredResult` is one the
 /// request's `_meta` client capabilities declare support for.
 pub(super) fn input_requests(
@@ -167,54 +117,44 @@ pub(super) fn input_requests(
         .and_then(|m| m.get(CLIENT_CAPABILITIES).map(Raw::into_owned));
     let base = at(pointer, "inputRequests");
     for (key, request) in requests.members() {
-        for need in input_request_needs(&request) {
-            if !declares(caps.as_ref(), need) {
-                let wanted = need
-                    .1
-                    .map_or_else(|| format!("`{}`", need.0), |m| format!("`{}.{m}`", need.0));
-                out.flag(
-                    RuleId::McpR5MrtrInputRequestsDeclared,
-                    at(&base, key.decoded().as_ref()),
-                    format!(
-                        "input request `{}` needs {wanted}, which the request's client capabilities do not declare",
-                        key.decoded()
-                    ),
-                );
+        let method = request
+            .get("method")
+            .and_then(|m| m.as_string().map(|s| s.into_owned()))
+            .unwrap_or_default();
+        let params = request.get("params");
+        for need in client_caps::needs(&method, params.as_ref()) {
+            if client_caps::declares(caps.as_ref(), need) {
+                continue;
             }
+            // A feature not declared at all is one finding, not one per mode
+            // or option of it.
+            let feature_missing = need.why != Why::Feature
+                && !client_caps::declares(
+                    caps.as_ref(),
+                    client_caps::Need {
+                        member: None,
+                        ..need
+                    },
+                );
+            if feature_missing {
+                continue;
+            }
+            // `includeContext` is a SHOULD (client/sampling §Capabilities);
+            // the rest is the MRTR page's MUST NOT.
+            let rule = if need.why == Why::SamplingContext {
+                RuleId::McpR5MrtrIncludeContextDeclared
+            } else {
+                RuleId::McpR5MrtrInputRequestsDeclared
+            };
+            out.flag(
+                rule,
+                at(&base, key.decoded().as_ref()),
+                format!(
+                    "input request `{}` (`{method}`) needs {}, which the request's client capabilities do not declare",
+                    key.decoded(),
+                    need.name()
+                ),
+            );
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn raw(text: &str) -> Raw<'static> {
-        Raw::parse(text).expect("valid JSON").into_owned()
-    }
-
-    #[test]
-    fn elicitation_modes_follow_the_capability_object() {
-        let empty = raw(r#"{"elicitation":{}}"#);
-        let url_only = raw(r#"{"elicitation":{"url":{}}}"#);
-        assert!(declares(Some(&empty), ("elicitation", Some("form"))));
-        assert!(!declares(Some(&empty), ("elicitation", Some("url"))));
-        assert!(!declares(Some(&url_only), ("elicitation", Some("form"))));
-        assert!(declares(Some(&url_only), ("elicitation", Some("url"))));
-        assert!(!declares(None, ("roots", None)));
-    }
-
-    #[test]
-    fn tool_enabled_sampling_needs_sampling_tools() {
-        let r = raw(
-            r#"{"method":"sampling/createMessage","params":{"messages":[],"maxTokens":5,"tools":[]}}"#,
-        );
-        assert_eq!(
-            input_request_needs(&r),
-            vec![("sampling", None), ("sampling", Some("tools"))]
-        );
-        let plain =
-            raw(r#"{"method":"sampling/createMessage","params":{"messages":[],"maxTokens":5}}"#);
-        assert_eq!(input_request_needs(&plain), vec![("sampling", None)]);
     }
 }

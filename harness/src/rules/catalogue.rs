@@ -322,7 +322,7 @@ rule_table! {
           R5, Unchecked("needs the server's internals: which state spans requests");
         McpR5SubscriptionsRequestedOnly = "mcp.r5.subscriptions.requested-only", MustNot, "MCP basic/patterns/subscriptions",
           "The server MUST NOT send notification types the client has not explicitly requested.",
-          R5, Unchecked("not yet checked by the session judge: needs the notification types of each `subscriptions/listen` request matched to its stream");
+          R5, Session;
         McpResourcesNotFoundEmpty = "mcp.resources.not-found-empty", MustNot, "MCP server/resources §Error Handling",
           "Servers MUST NOT return an empty `contents` array for a non-existent resource.",
           R5, Unchecked("needs to know that the resource does not exist, which only the server knows");
@@ -349,6 +349,24 @@ rule_table! {
         McpR5MrtrInputRequestsDeclared = "mcp.r5.mrtr.input-requests-declared", MustNot, "MCP basic/patterns/mrtr §Server Requirements (Basic Workflow)",
           "Servers MUST NOT send an `inputRequests` that the client has not declared support for in its capabilities. For example, if a client does not declare support for `elicitation`, the server MUST NOT include any `elicitation/create` requests in the `inputRequests` field. (Checked against the answered request's `_meta` `io.modelcontextprotocol/clientCapabilities`: `roots/list` needs `roots`, `sampling/createMessage` `sampling` and, with `tools`, `sampling.tools` (client/sampling §Tools in Sampling), `elicitation/create` the mode's member, an empty `elicitation` counting as `form` (client/elicitation §Capabilities).)",
           R5, Reply;
+        McpR5MrtrIncludeContextDeclared = "mcp.r5.mrtr.include-context-declared", ShouldNot, "MCP client/sampling §Capabilities",
+          "The `includeContext` parameter values `\"thisServer\"` and `\"allServers\"` are soft-deprecated. Servers SHOULD avoid using these values (e.g. can just omit `includeContext` since it defaults to `\"none\"`), and SHOULD NOT use them unless the client declares `sampling.context` capability. (Checked on the `sampling/createMessage` input requests of an `InputRequiredResult`, against the answered request's `_meta` client capabilities.)",
+          R5, Reply;
+        McpR5SubscriptionAcknowledgedFirst = "mcp.r5.subscription.acknowledged-first", MustNot, "MCP basic/patterns/subscriptions §Acknowledgment",
+          "The server MUST send `notifications/subscriptions/acknowledged` as the first message carrying the subscription's ID in `_meta` under `io.modelcontextprotocol/subscriptionId`, and MUST NOT send any notification on the subscription before it. (Checked by the session judge: a server notification carrying the id of a `subscriptions/listen` request in flight before that subscription's acknowledgment.)",
+          R5, Session;
+        McpCapabilitiesServerDeclares = "mcp.capabilities.server-declares", Must, "MCP server/tools §Capabilities; server/resources §Capabilities; server/prompts §Capabilities; server/utilities/completion §Capabilities",
+          "Servers that support tools MUST declare the `tools` capability … Servers that support resources MUST declare the `resources` capability … Servers that support prompts MUST declare the `prompts` capability … Servers that support completions MUST declare the `completions` capability (Checked by the session judge: a server that answers a `tools/*`, `resources/*`, `prompts/*` or `completion/complete` request with a result supports the feature, so its `initialize` answer must have declared it. `completions` arrives with 2025-03-26.)",
+          R1_R4, Session;
+        McpElicitationModeDeclared = "mcp.elicitation.mode-declared", MustNot, "MCP client/elicitation §Capabilities",
+          "Servers MUST NOT send elicitation requests with modes that are not supported by the client. (Checked by the session judge against the client's `initialize` capabilities: `elicitation.url` for `mode: \"url\"`, `elicitation.form` or an empty `elicitation` otherwise. 2026-07-28: mcp.r5.mrtr.input-requests-declared.)",
+          R4, Session;
+        McpSamplingToolsDeclared = "mcp.sampling.tools-declared", MustNot, "MCP client/sampling §Tools in Sampling",
+          "Servers MUST NOT send tool-enabled sampling requests to Clients that have not declared support for tool use via the `sampling.tools` capability. (Checked by the session judge against the client's `initialize` capabilities: a `sampling/createMessage` with `tools`. 2026-07-28: mcp.r5.mrtr.input-requests-declared.)",
+          R4, Session;
+        McpSamplingIncludeContextDeclared = "mcp.sampling.include-context-declared", ShouldNot, "MCP client/sampling §Capabilities",
+          "The `includeContext` parameter values `\"thisServer\"` and `\"allServers\"` are soft-deprecated. Servers SHOULD avoid using these values (e.g. can just omit `includeContext` since it defaults to `\"none\"`), and SHOULD NOT use them unless the client declares `sampling.context` capability. (Checked by the session judge against the client's `initialize` capabilities. 2026-07-28: mcp.r5.mrtr.include-context-declared.)",
+          R4, Session;
 
         // ---- MCP methods, params and results, from the schemas ----------------------
         McpMethodOtherRevision = "mcp.method.other-revision", ShouldNot, "MCP schema (method unions of each revision)",

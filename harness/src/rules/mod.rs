@@ -23,6 +23,7 @@ mod meta;
 #[rustfmt::skip]
 mod methods;
 mod answers;
+pub(crate) mod client_caps;
 mod reply;
 pub mod schema;
 mod subscriptions;
