@@ -806,11 +806,7 @@ const CASES: &[Case] = &[
     x(
         "mcp.r5.mrtr.include-context-declared",
         "2026-07-28",
-        concat!(
-            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","#,
-            r5_meta!(),
-            "}}"
-        ),
+        r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"sampling":{}},"io.modelcontextprotocol/clientInfo":{"name":"c","version":"1"}}}}"#,
         Some(
             r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","inputRequests":{"s":{"method":"sampling/createMessage","params":{"messages":[],"maxTokens":5,"includeContext":"allServers"}}}}}"#,
         ),
