@@ -564,6 +564,12 @@ def jsonrpc():
         ok(1, None), sender="server", rules=["jsonrpc.result-and-error"])
     vec(f"{s}/y_error", "An error response.", fail(1, -32601, "Method not found"), sender="server",
         rules=["jsonrpc.error-code", "jsonrpc.error-message"])
+    vec(f"{s}/y_error-message-two-sentences", "An error whose message is two sentences: it SHOULD be a concise single sentence (reported, not a failure).",
+        fail(1, -32602, "Invalid params. Expected an object."), sender="server",
+        advisories=["jsonrpc.error.message-single-sentence"])
+    vec(f"{s}/y_error-message-one-sentence", "An error whose message is one sentence, with an abbreviation inside it.",
+        fail(1, -32602, "Invalid params, e.g. a missing name."), sender="server",
+        rules=["jsonrpc.error.message-single-sentence"])
     vec(f"{s}/y_error-id-null", "An error response with \"id\": null, for a request whose id could not be read (parse error).",
         fail(None, -32700, "Parse error"), sender="server", rules=["jsonrpc.response.id-required"])
     vec(f"{s}/y_error-data-nested", "An error with nested data: a relay or client MUST NOT drop it (typescript-sdk#774, vercel/ai#9249); the codec keeps it byte for byte.",

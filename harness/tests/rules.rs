@@ -757,6 +757,13 @@ const CASES: &[Case] = &[
     ),
     // ---- closing the gap (issue 14)
     f(
+        "jsonrpc.error.message-single-sentence",
+        "jsonrpc-2.0",
+        "server",
+        r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"Invalid params. Expected an object."}}"#,
+        "/error/message",
+    ),
+    f(
         "mcp.r5.subscription-id-notifications",
         "2026-07-28",
         "server",

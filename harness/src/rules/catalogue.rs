@@ -114,6 +114,10 @@ rule_table! {
         JsonrpcParamsByName = "jsonrpc.params.by-name", Must, "JSON-RPC 2.0 §4.2",
           "by-name: params MUST be an Object, with member names that match the Server expected parameter names. … The names MUST match exactly, including case, to the method's expected parameters.",
           JSONRPC, Unchecked("needs the server's parameter names, which no frame carries; MCP methods are checked against their schema by mcp.schema.request-params");
+        // Closing the gap (issue 14): a §5.1 sentence no quote carried.
+        JsonrpcErrorMessageSingleSentence = "jsonrpc.error.message-single-sentence", Should, "JSON-RPC 2.0 §5.1",
+          "The message SHOULD be limited to a concise single sentence. (Checked on what is certainly not one sentence: a line break, or a stop followed by a space and a capital. MCP's error responses are JSON-RPC's: every revision.)",
+          ALL, Frame;
 
         // ---- MCP base messages ------------------------------------------------------
         McpBaseIdType = "mcp.base.id-type", Must, "MCP basic/index §Messages › Requests | 2024-11-05: MCP basic/messages §Requests",
