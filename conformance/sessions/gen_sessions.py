@@ -338,6 +338,41 @@ def gap():
         vector(rev, "capabilities", "n_server-answers-undeclared-feature", "The server declared no prompts yet answers prompts/list with a result: a server that supports prompts MUST declare them.",
                [declares, respect], init(rev) + [client(prompts), server({"jsonrpc": "2.0", "id": 1, "result": {"prompts": []}})],
                [(respect, 3), (declares, 4)])
+    # 2026-07-28: capabilities are declared in the server/discover answer.
+    sinfo = {"io.modelcontextprotocol/serverInfo": {"name": "s", "version": "1"}}
+    def discover(caps):
+        return [client({"jsonrpc": "2.0", "id": 0, "method": "server/discover", "params": {"_meta": meta5()}}),
+                server({"jsonrpc": "2.0", "id": 0, "result": {
+                    "supportedVersions": [R5], "capabilities": caps, "resultType": "complete",
+                    "ttlMs": 0, "cacheScope": "public", "_meta": sinfo}})]
+    tools5 = client({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": meta5()}})
+    tools5_ok = server({"jsonrpc": "2.0", "id": 1, "result": {
+        "tools": [], "resultType": "complete", "ttlMs": 0, "cacheScope": "public", "_meta": sinfo}})
+    tools5_missing = server({"jsonrpc": "2.0", "id": 1, "error": {"code": -32601, "message": "Method not found"}})
+    lists, declares = "mcp.r5.capabilities.declared-lists", "mcp.capabilities.server-declares"
+    vector(R5, "capabilities", "y_declared-and-listed", "server/discover declares tools; tools/list is answered with the tools.",
+           [lists, declares], discover({"tools": {}}) + [tools5, tools5_ok], [])
+    vector(R5, "capabilities", "n_declared-not-listed", "server/discover declares tools, then tools/list is answered -32601 (Method not found).",
+           [lists], discover({"tools": {}}) + [tools5, tools5_missing], [(lists, 3)])
+    vector(R5, "capabilities", "n_listed-not-declared", "server/discover declares no tools, yet tools/list is answered with a result: a server that supports tools MUST declare them.",
+           [declares], discover({}) + [tools5, tools5_ok], [(declares, 3)])
+    # server/tools §Embedded Resources: SHOULD implement resources.
+    embedded = [{"type": "resource", "resource": {"uri": "file:///a.txt", "mimeType": "text/plain", "text": "a"}}]
+    embeds = "mcp.tools.embedded-resources-capability"
+    for rev in [R3, R4, R5]:
+        if rev == R5:
+            call_ = client({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "t", "_meta": meta5()}})
+            answer = server({"jsonrpc": "2.0", "id": 1, "result": {"content": embedded, "resultType": "complete", "_meta": sinfo}})
+            start = lambda caps: discover(caps)
+        else:
+            call_ = client({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "t"}})
+            answer = server({"jsonrpc": "2.0", "id": 1, "result": {"content": embedded}})
+            start = lambda caps, rev=rev: init(rev, server_caps=caps)
+        at = len(start({})) + 1
+        vector(rev, "capabilities", "y_embedded-resource-declared", "A tools/call result embeds a resource; the server declared resources.",
+               [embeds], start({"tools": {}, "resources": {}}) + [call_, answer], [])
+        vector(rev, "capabilities", "n_embedded-resource-undeclared", "A tools/call result embeds a resource; the server declared no resources (SHOULD).",
+               [embeds], start({"tools": {}}) + [call_, answer], [(embeds, at)])
     # 2025-11-25: modes and options inside a declared client capability.
     ask_url = {"jsonrpc": "2.0", "id": "e1", "method": "elicitation/create", "params": {
         "mode": "url", "message": "Sign in", "url": "https://example.com/login", "elicitationId": "x-1"}}

@@ -70,6 +70,9 @@ struct Handshake {
     initialized_flagged: bool,
     client_caps: Option<Raw<'static>>,
     server_caps: Option<Raw<'static>>,
+    /// 2026-07-28: where the server answered `server/discover` with a result
+    /// (its capabilities are then `server_caps`).
+    discovered: Option<At>,
 }
 
 const fn slot(d: Direction) -> usize {
@@ -877,8 +880,10 @@ impl Judge {
         at: At,
         out: &mut Vec<Finding>,
     ) {
-        if let (Message::Success(_), Direction::ClientToServer) = (reply, asker) {
-            self.server_declares(&open, at, out);
+        let is_discover = open.request.method().as_deref() == Some("server/discover");
+        if asker == Direction::ClientToServer {
+            self.server_declares(&open, reply, at, out);
+            self.declared_lists(&open, reply, at, out);
         }
         let profile = Profile {
             revision: self.revision,
@@ -908,6 +913,14 @@ impl Judge {
         }
         let mut input_required = false;
         if let Message::Success(s) = reply {
+            if self.revision == Revision::Mcp2026_07_28
+                && asker == Direction::ClientToServer
+                && is_discover
+                && self.handshake.discovered.is_none()
+            {
+                self.handshake.discovered = Some(at);
+                self.handshake.server_caps = s.result.get("capabilities").map(Raw::into_owned);
+            }
             input_required = self.revision == Revision::Mcp2026_07_28
                 && s.result
                     .get("resultType")
@@ -931,13 +944,47 @@ impl Judge {
         );
     }
 
+    /// Where the server's capabilities were declared: its `initialize` answer
+    /// (2024-11-05 to 2025-11-25) or its `server/discover` answer (2026-07-28).
+    fn declared_at(&self) -> Option<(At, &'static str)> {
+        match (self.handshake.answered, self.handshake.discovered) {
+            (Some(at), _) => Some((at, "`initialize`")),
+            (None, Some(at)) => Some((at, "`server/discover`")),
+            (None, None) => None,
+        }
+    }
+
     /// Server feature pages §Capabilities: a server that answers a feature's
-    /// request with a result supports the feature, so it declared it.
-    fn server_declares(&self, open: &Open, at: At, out: &mut Vec<Finding>) {
-        let Some(answered) = self.handshake.answered else {
+    /// request with a result supports the feature, so it declared it; and
+    /// server/tools §Embedded Resources: one that embeds resources in a tool
+    /// result SHOULD implement `resources`.
+    fn server_declares(&self, open: &Open, reply: &Message<'_>, at: At, out: &mut Vec<Finding>) {
+        let Message::Success(s) = reply else { return };
+        let Some((declared_at, answer)) = self.declared_at() else {
             return;
         };
+        let caps = self.handshake.server_caps.as_ref();
         let method = open.request.method().unwrap_or_default();
+        let embeds = method == "tools/call"
+            && s.result.get("content").is_some_and(|c| {
+                c.elements().any(|item| {
+                    item.get("type")
+                        .and_then(|t| t.as_string().map(|t| t == "resource"))
+                        == Some(true)
+                })
+            });
+        if embeds
+            && !caps
+                .and_then(|c| c.get("resources"))
+                .is_some_and(|r| r.kind() == ValueKind::Object)
+        {
+            self.flag(
+                RuleId::McpToolsEmbeddedResourcesCapability,
+                format!("a `tools/call` result embeds a resource, but the server's {answer} answer did not declare `resources`"),
+                vec![declared_at, open.at, at],
+                out,
+            );
+        }
         let Some(need) = needed(&method, Direction::ClientToServer, self.revision) else {
             return;
         };
@@ -946,18 +993,52 @@ impl Judge {
             return;
         }
         let feature = super::capabilities::Need { flag: None, ..need };
-        if declared(self.handshake.server_caps.as_ref(), feature) {
+        if declared(caps, feature) {
             return;
         }
         self.flag(
             RuleId::McpCapabilitiesServerDeclares,
             format!(
-                "the server answered `{method}` with a result but its `initialize` answer did not declare `{}`",
+                "the server answered `{method}` with a result but its {answer} answer did not declare `{}`",
                 need.capability
             ),
-            vec![answered, open.at, at],
+            vec![declared_at, open.at, at],
             out,
         );
+    }
+
+    /// 2026-07-28 server/tools, server/prompts, server/resources §Capabilities:
+    /// a server that declared the feature in `server/discover` responds to its
+    /// list request; -32601 (Method not found) is no such response.
+    fn declared_lists(&self, open: &Open, reply: &Message<'_>, at: At, out: &mut Vec<Finding>) {
+        let Message::Error(e) = reply else { return };
+        let Some(discovered) = self.handshake.discovered else {
+            return;
+        };
+        if e.error.code != crate::codes::METHOD_NOT_FOUND {
+            return;
+        }
+        let method = open.request.method().unwrap_or_default();
+        let capability = match method.as_ref() {
+            "tools/list" => "tools",
+            "prompts/list" => "prompts",
+            "resources/list" => "resources",
+            _ => return,
+        };
+        let declared = self
+            .handshake
+            .server_caps
+            .as_ref()
+            .and_then(|c| c.get(capability))
+            .is_some_and(|v| v.kind() == ValueKind::Object);
+        if declared {
+            self.flag(
+                RuleId::McpR5CapabilitiesDeclaredLists,
+                format!("the server declared `{capability}` in `server/discover` but answered `{method}` with -32601 (Method not found)"),
+                vec![discovered, open.at, at],
+                out,
+            );
+        }
     }
 }
 
