@@ -316,13 +316,109 @@ def build():
                [respect],
                init(rev, server_caps={"tools": {"listChanged": True}})
                + [client(tools), tools_ok, server(note("notifications/tools/list_changed"))], [])
-        vector(rev, "capabilities", "n_undeclared-tools", "The client calls tools/list; the server declared no tools.",
-               [respect], h + [client(tools), tools_ok], [(respect, 3)])
+        vector(rev, "capabilities", "n_undeclared-tools", "The client calls tools/list; the server declared no tools, yet answers it with a result.",
+               [respect, "mcp.capabilities.server-declares"], h + [client(tools), tools_ok],
+               [(respect, 3), ("mcp.capabilities.server-declares", 4)])
         vector(rev, "capabilities", "n_undeclared-logging", "The server logs without declaring logging.",
                [respect], h + [server(note("notifications/message", {"level": "info", "data": "x"}))], [(respect, 3)])
         vector(rev, "capabilities", "n_list-changed-not-declared", "tools/list_changed while tools.listChanged is not declared.",
                [respect], init(rev, server_caps={"tools": {}}) + [server(note("notifications/tools/list_changed"))],
                [(respect, 3)])
+
+
+def gap():
+    """Closing the gap (issue 14): the session rules added for sentences of
+    conformance/spec/mapping.json."""
+    prompts = {"jsonrpc": "2.0", "id": 1, "method": "prompts/list"}
+    for rev in HANDSHAKE:
+        respect = "mcp.lifecycle.operation-respect-r1" if rev in (R1, R2) else "mcp.lifecycle.operation-respect"
+        declares = "mcp.capabilities.server-declares"
+        vector(rev, "capabilities", "y_server-answers-declared-feature", "The server declared prompts and answers prompts/list with a result.",
+               [declares], init(rev, server_caps={"prompts": {}}) + [client(prompts), server({"jsonrpc": "2.0", "id": 1, "result": {"prompts": []}})], [])
+        vector(rev, "capabilities", "n_server-answers-undeclared-feature", "The server declared no prompts yet answers prompts/list with a result: a server that supports prompts MUST declare them.",
+               [declares, respect], init(rev) + [client(prompts), server({"jsonrpc": "2.0", "id": 1, "result": {"prompts": []}})],
+               [(respect, 3), (declares, 4)])
+    # 2026-07-28: capabilities are declared in the server/discover answer.
+    sinfo = {"io.modelcontextprotocol/serverInfo": {"name": "s", "version": "1"}}
+    def discover(caps):
+        return [client({"jsonrpc": "2.0", "id": 0, "method": "server/discover", "params": {"_meta": meta5()}}),
+                server({"jsonrpc": "2.0", "id": 0, "result": {
+                    "supportedVersions": [R5], "capabilities": caps, "resultType": "complete",
+                    "ttlMs": 0, "cacheScope": "public", "_meta": sinfo}})]
+    tools5 = client({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": meta5()}})
+    tools5_ok = server({"jsonrpc": "2.0", "id": 1, "result": {
+        "tools": [], "resultType": "complete", "ttlMs": 0, "cacheScope": "public", "_meta": sinfo}})
+    tools5_missing = server({"jsonrpc": "2.0", "id": 1, "error": {"code": -32601, "message": "Method not found"}})
+    lists, declares = "mcp.r5.capabilities.declared-lists", "mcp.capabilities.server-declares"
+    vector(R5, "capabilities", "y_declared-and-listed", "server/discover declares tools; tools/list is answered with the tools.",
+           [lists, declares], discover({"tools": {}}) + [tools5, tools5_ok], [])
+    vector(R5, "capabilities", "n_declared-not-listed", "server/discover declares tools, then tools/list is answered -32601 (Method not found).",
+           [lists], discover({"tools": {}}) + [tools5, tools5_missing], [(lists, 3)])
+    vector(R5, "capabilities", "n_listed-not-declared", "server/discover declares no tools, yet tools/list is answered with a result: a server that supports tools MUST declare them.",
+           [declares], discover({}) + [tools5, tools5_ok], [(declares, 3)])
+    # server/tools §Embedded Resources: SHOULD implement resources.
+    embedded = [{"type": "resource", "resource": {"uri": "file:///a.txt", "mimeType": "text/plain", "text": "a"}}]
+    embeds = "mcp.tools.embedded-resources-capability"
+    for rev in [R3, R4, R5]:
+        if rev == R5:
+            call_ = client({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "t", "_meta": meta5()}})
+            answer = server({"jsonrpc": "2.0", "id": 1, "result": {"content": embedded, "resultType": "complete", "_meta": sinfo}})
+            start = lambda caps: discover(caps)
+        else:
+            call_ = client({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "t"}})
+            answer = server({"jsonrpc": "2.0", "id": 1, "result": {"content": embedded}})
+            start = lambda caps, rev=rev: init(rev, server_caps=caps)
+        at = len(start({})) + 1
+        vector(rev, "capabilities", "y_embedded-resource-declared", "A tools/call result embeds a resource; the server declared resources.",
+               [embeds], start({"tools": {}, "resources": {}}) + [call_, answer], [])
+        vector(rev, "capabilities", "n_embedded-resource-undeclared", "A tools/call result embeds a resource; the server declared no resources (SHOULD).",
+               [embeds], start({"tools": {}}) + [call_, answer], [(embeds, at)])
+    # 2025-11-25: modes and options inside a declared client capability.
+    ask_url = {"jsonrpc": "2.0", "id": "e1", "method": "elicitation/create", "params": {
+        "mode": "url", "message": "Sign in", "url": "https://example.com/login", "elicitationId": "x-1"}}
+    declined = client({"jsonrpc": "2.0", "id": "e1", "result": {"action": "decline"}})
+    msgs = [{"role": "user", "content": {"type": "text", "text": "hi"}}]
+    def sample(**extra):
+        return {"jsonrpc": "2.0", "id": "s1", "method": "sampling/createMessage",
+                "params": {"messages": msgs, "maxTokens": 10, **extra}}
+    sampled = client({"jsonrpc": "2.0", "id": "s1", "result": {
+        "role": "assistant", "content": {"type": "text", "text": "hello"}, "model": "m", "stopReason": "endTurn"}})
+    tools = [{"name": "search", "inputSchema": {"type": "object"}}]
+    cases = [
+        ("elicitation", "mcp.elicitation.mode-declared", "url-mode", {"elicitation": {"form": {}}}, {"elicitation": {"url": {}}}, ask_url, declined,
+         "a URL-mode elicitation/create"),
+        ("sampling", "mcp.sampling.tools-declared", "tools", {"sampling": {}}, {"sampling": {"tools": {}}}, sample(tools=tools), sampled,
+         "a tool-enabled sampling/createMessage"),
+        ("sampling", "mcp.sampling.include-context-declared", "include-context", {"sampling": {}}, {"sampling": {"context": {}}},
+         sample(includeContext="thisServer"), sampled, "sampling/createMessage with includeContext \"thisServer\""),
+    ]
+    for topic, rule, slug, without, with_, request, answer, what in cases:
+        vector(R4, topic, f"n_{slug}-undeclared", f"The server sends {what}; the client's initialize did not declare {list(with_.values())[0]}.",
+               [rule], init(R4, client_caps=without) + [server(request), answer], [(rule, 3)])
+        vector(R4, topic, f"y_{slug}-declared", f"The server sends {what}; the client declared it.",
+               [rule], init(R4, client_caps=with_) + [server(request), answer], [])
+    # 2026-07-28 basic/patterns/subscriptions: acknowledgment first, then only what was asked for.
+    def listen(filt):
+        return client({"jsonrpc": "2.0", "id": 1, "method": "subscriptions/listen",
+                       "params": {"notifications": filt, "_meta": meta5()}})
+    sub = {"io.modelcontextprotocol/subscriptionId": 1}
+    def ack(filt):
+        return server(note("notifications/subscriptions/acknowledged", {"notifications": filt, "_meta": sub}))
+    def on_sub(method, **params):
+        return server(note(method, {**params, "_meta": sub}))
+    first, only = "mcp.r5.subscription.acknowledged-first", "mcp.r5.subscriptions.requested-only"
+    tools_f = {"toolsListChanged": True}
+    vector(R5, "subscriptions", "y_acknowledged-then-notified", "subscriptions/listen for tool list changes: acknowledged, then a tools/list_changed on the subscription.",
+           [first, only], [listen(tools_f), ack(tools_f), on_sub("notifications/tools/list_changed")], [])
+    vector(R5, "subscriptions", "n_notified-before-acknowledged", "A tools/list_changed on the subscription before its acknowledgment.",
+           [first], [listen(tools_f), on_sub("notifications/tools/list_changed"), ack(tools_f)], [(first, 1)])
+    vector(R5, "subscriptions", "n_type-not-requested", "The subscription asked for tool list changes; the server sends prompts/list_changed on it.",
+           [only], [listen(tools_f), ack(tools_f), on_sub("notifications/prompts/list_changed")], [(only, 2)])
+    res_f = {"resourceSubscriptions": ["file:///a.txt"]}
+    vector(R5, "subscriptions", "y_resource-requested", "The subscription asked for updates to file:///a.txt and gets one.",
+           [only], [listen(res_f), ack(res_f), on_sub("notifications/resources/updated", uri="file:///a.txt")], [])
+    vector(R5, "subscriptions", "n_resource-not-requested", "The subscription asked for updates to file:///a.txt; the server sends one for file:///b.txt.",
+           [only], [listen(res_f), ack(res_f), on_sub("notifications/resources/updated", uri="file:///b.txt")], [(only, 2)])
 
 
 def render(doc):
@@ -331,6 +427,7 @@ def render(doc):
 
 def main():
     build()
+    gap()
     check = "--check" in sys.argv[1:]
     stale = []
     wanted = {HERE / p for p in VECTORS}

@@ -298,6 +298,27 @@ def strip_remarks(quote: str) -> str:
     return quote
 
 
+# JSON-RPC 2.0 sentences of §4 to §6 that no catalogue quote carries, kept by
+# hand: where each is, its keyword, whom it binds and the hash of its text
+# (`digest(clean(sentence))`, computed from a public copy of the specification,
+# https://www.jsonrpc.org/specification; the text itself is not kept here). A
+# lead-in ending in a colon is hashed alone: the members listed under it are
+# each their own sentence. `--hash "TEXT"` prints the hash of a sentence, to
+# check an entry against a copy.
+JSONRPC_UNQUOTED = [
+    # §5, the `result` member: present on success; absent on error.
+    {"section": "s5", "hash": "63610a7bb0", "keyword": "REQUIRED", "binds": "server"},
+    {"section": "s5", "hash": "c0edb22b96", "keyword": "MUST NOT", "binds": "server"},
+    # §5, the `error` member: present on error; absent otherwise.
+    {"section": "s5", "hash": "d3a3ab9ab9", "keyword": "REQUIRED", "binds": "server"},
+    {"section": "s5", "hash": "57e74abd59", "keyword": "MUST NOT", "binds": "server"},
+    # §4.2, by-position params.
+    {"section": "s4-2", "hash": "eb4cf17f43", "keyword": "MUST", "binds": "client"},
+    # §5.1, the lead-in: an error's Response Object has the `error` member.
+    {"section": "s5-1", "hash": "601ec2c181", "keyword": "MUST", "binds": "server"},
+]
+
+
 def jsonrpc_sentences(texts: dict | None = None) -> list[dict]:
     """JSON-RPC 2.0 §4 to §6, from the catalogue's quotes of it."""
     # sentence -> (cited by a rule naming one section only, section)
@@ -326,6 +347,17 @@ def jsonrpc_sentences(texts: dict | None = None) -> list[dict]:
         out.append(e)
         if texts is not None:
             texts[e["id"]] = s
+    quoted = {e["hash"] for e in out}
+    for u in JSONRPC_UNQUOTED:
+        if u["hash"] in quoted:
+            sys.exit(f"inventory.py: JSONRPC_UNQUOTED {u['hash']} is now quoted by the catalogue; drop it")
+        e = {"id": ids.make(f"{JSONRPC}/specification#{u['section']}/{u['hash']}"), "revision": JSONRPC,
+             "page": "specification", "section": u["section"], "hash": u["hash"],
+             "keyword": u["keyword"], "binds": u["binds"]}
+        out.append(e)
+        if texts is not None:
+            texts[e["id"]] = "(not quoted by the catalogue: see JSONRPC_UNQUOTED in inventory.py)"
+    out.sort(key=lambda e: (e["section"], e["hash"]))
     return out
 
 
@@ -372,9 +404,14 @@ def suggest(root: Path) -> None:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--check", action="store_true", help="fail when inventory.json is stale")
+    ap.add_argument("--hash", metavar="TEXT",
+                    help="print the hash the inventory gives a sentence (to check JSONRPC_UNQUOTED against a copy)")
     ap.add_argument("--suggest", action="store_true",
                     help="print unmapped sentences (with their text) and candidate rules")
     args = ap.parse_args()
+    if args.hash is not None:
+        print(digest(clean(args.hash)))
+        return 0
     root = spec_root()
     if not (root / REVISIONS[0]).is_dir():
         message = f"inventory.py: no MCP spec pages at {root} (set WIRECHECK_MCP_SPEC)"

@@ -564,6 +564,12 @@ def jsonrpc():
         ok(1, None), sender="server", rules=["jsonrpc.result-and-error"])
     vec(f"{s}/y_error", "An error response.", fail(1, -32601, "Method not found"), sender="server",
         rules=["jsonrpc.error-code", "jsonrpc.error-message"])
+    vec(f"{s}/y_error-message-two-sentences", "An error whose message is two sentences: it SHOULD be a concise single sentence (reported, not a failure).",
+        fail(1, -32602, "Invalid params. Expected an object."), sender="server",
+        advisories=["jsonrpc.error.message-single-sentence"])
+    vec(f"{s}/y_error-message-one-sentence", "An error whose message is one sentence, with an abbreviation inside it.",
+        fail(1, -32602, "Invalid params, e.g. a missing name."), sender="server",
+        rules=["jsonrpc.error.message-single-sentence"])
     vec(f"{s}/y_error-id-null", "An error response with \"id\": null, for a request whose id could not be read (parse error).",
         fail(None, -32700, "Parse error"), sender="server", rules=["jsonrpc.response.id-required"])
     vec(f"{s}/y_error-data-nested", "An error with nested data: a relay or client MUST NOT drop it (typescript-sdk#774, vercel/ai#9249); the codec keeps it byte for byte.",
@@ -1190,7 +1196,7 @@ def mcp(rev):
         nt("notifications/resources/updated", {"uri": "file:///a.txt", **({} if pre5 else SUB_META)}), sender="server",
         rules=["mcp.schema.request-params"])
     vec(f"{S}/n_updated-without-uri", "notifications/resources/updated without uri.",
-        nt("notifications/resources/updated", {}), sender="server", violations=["mcp.schema.request-params"])
+        nt("notifications/resources/updated", {} if pre5 else dict(SUB_META)), sender="server", violations=["mcp.schema.request-params"])
     if pre5:
         vec(f"{S}/y_subscribe", "resources/subscribe with a uri.", mreq(rev, 3, "resources/subscribe", {"uri": "file:///a.txt"}),
             rules=["mcp.schema.request-params"], answer=res(id="3", example={}))
@@ -1334,6 +1340,88 @@ def mcp(rev):
         sender="server", rules=["mcp.schema.request-params"])
     vec(f"{O}/n_logging-message-without-level", "notifications/message without level.", nt("notifications/message", {"data": "x"}),
         sender="server", violations=["mcp.schema.request-params"])
+
+    # -- closing the gap (issue 14): sentences of conformance/spec/mapping.json ------------
+    # server/utilities/logging §Error Handling: an unrecognized log level SHOULD get -32602.
+    Lg = f"{base}/logging"
+    if pre5:
+        bad_level = mreq(rev, 1, "logging/setLevel", {"level": "verbose"})
+    else:
+        bad_level = mreq(rev, 1, "tools/list", {"_meta": {"io.modelcontextprotocol/logLevel": "verbose"}})
+    where = "logging/setLevel with level \"verbose\"" if pre5 else "tools/list whose _meta io.modelcontextprotocol/logLevel is \"verbose\""
+    vec(f"{Lg}/y_invalid-level-refused", f"Exchange: {where}, no log level; refused with -32602 (Invalid params).",
+        bad_level, answer=err(-32602, id="1"), basis=must("mcp.logging.invalid-level"),
+        reply=fail(1, -32602, "Invalid params"), reply_violations=[], rules=["mcp.logging.invalid-level"])
+    vec(f"{Lg}/y_invalid-level-accepted", f"Exchange: {where} answered with a result: servers SHOULD reject it with -32602 (reported, not a failure).",
+        bad_level, answer=err(-32602, id="1"), basis=must("mcp.logging.invalid-level"),
+        reply=mres(rev, 1, {} if pre5 else {"tools": []}, cacheable=True), reply_violations=[],
+        reply_advisories=["mcp.logging.invalid-level"])
+    if not pre5:
+        vec(f"{Lg}/n_message-on-subscription", "notifications/message carrying io.modelcontextprotocol/subscriptionId: log messages are request-scoped and MUST NOT travel on a subscriptions/listen stream.",
+            nt("notifications/message", {"level": "info", "data": "x", **SUB_META}), sender="server",
+            violations=["mcp.r5.logging.not-on-subscription"])
+        vec(f"{Lg}/y_message-for-request", "notifications/message without a subscription id: on the stream of the request that set the log level.",
+            nt("notifications/message", {"level": "info", "data": "x"}), sender="server",
+            rules=["mcp.r5.logging.not-on-subscription", "mcp.schema.request-params"])
+        # basic/index §_meta: a notification delivered on a subscription stream carries its id.
+        Sb = f"{base}/subscriptions"
+        for method, params in [("notifications/tools/list_changed", {}), ("notifications/prompts/list_changed", {}),
+                               ("notifications/resources/list_changed", {}),
+                               ("notifications/resources/updated", {"uri": "file:///a.txt"})]:
+            slug = method.split("/", 1)[1].replace("/", "-").replace("_", "-")
+            vec(f"{Sb}/n_{slug}-without-subscription-id", f"{method} without io.modelcontextprotocol/subscriptionId in _meta: in 2026-07-28 it travels only on a subscriptions/listen stream, so it MUST carry the id.",
+                nt(method, params or None), sender="server", violations=["mcp.r5.subscription-id-notifications"])
+            vec(f"{Sb}/y_{slug}-with-subscription-id", f"{method} carrying the subscription id in _meta.",
+                nt(method, {**params, **SUB_META}), sender="server",
+                rules=["mcp.r5.subscription-id-notifications"])
+        # server/utilities/caching §Time-to-live: ttlMs >= 0.
+        Ca = f"{base}/caching"
+        vec(f"{Ca}/n_ttl-negative", "Exchange: tools/list answered with ttlMs -1: servers MUST provide a ttlMs value that is >= 0.",
+            mreq(rev, 1, "tools/list"), answer=res("tools", id="1"),
+            reply=ok(1, {"tools": [], "resultType": "complete", "ttlMs": -1, "cacheScope": "public"}),
+            reply_violations=["mcp.r5.cache.ttl-non-negative"])
+        vec(f"{Ca}/y_ttl-zero", "Exchange: tools/list answered with ttlMs 0: immediately stale, and allowed.",
+            mreq(rev, 1, "tools/list"), answer=res("tools", id="1"),
+            reply=ok(1, {"tools": [], "resultType": "complete", "ttlMs": 0, "cacheScope": "private"}),
+            reply_violations=[], rules=["mcp.r5.cache.ttl-non-negative"])
+        # basic/patterns/mrtr §Server Requirements: input requests only for declared capabilities.
+        Mr = f"{base}/mrtr"
+        ask = {"method": "elicitation/create", "params": {"message": "Which repository?", "requestedSchema": {"type": "object", "properties": {"repo": {"type": "string"}}}}}
+        ask_url = {"method": "elicitation/create", "params": {"mode": "url", "message": "Sign in", "url": "https://example.com/login", "elicitationId": "e-1"}}
+        sample = {"method": "sampling/createMessage", "params": {"messages": [{"role": "user", "content": {"type": "text", "text": "hi"}}], "maxTokens": 10}}
+        sample_tools = {"method": "sampling/createMessage", "params": {**sample["params"], "tools": [{"name": "search", "inputSchema": {"type": "object"}}]}}
+        roots = {"method": "roots/list"}
+
+        def call_with(caps):
+            return mreq(rev, 2, "tools/call", {"name": "echo", "arguments": {"text": "hi"},
+                                               "_meta": {"io.modelcontextprotocol/clientCapabilities": caps}})
+
+        def asking(**requests):
+            return ok(2, {"resultType": "input_required", "inputRequests": requests})
+
+        cases = [
+            ("n", "elicitation-undeclared", {}, {"ask": ask}, "an elicitation/create input request, but the request declares no elicitation capability"),
+            ("y", "elicitation-form-declared-empty", {"elicitation": {}}, {"ask": ask}, "a form-mode elicitation; the request declares elicitation: {} (form mode)"),
+            ("n", "elicitation-url-undeclared", {"elicitation": {"form": {}}}, {"login": ask_url}, "a URL-mode elicitation; the request declares form mode only"),
+            ("y", "elicitation-url-declared", {"elicitation": {"url": {}}}, {"login": ask_url}, "a URL-mode elicitation; the request declares elicitation.url"),
+            ("n", "sampling-undeclared", {"roots": {}}, {"s": sample}, "a sampling/createMessage input request, but the request declares no sampling capability"),
+            ("n", "sampling-tools-undeclared", {"sampling": {}}, {"s": sample_tools}, "a tool-enabled sampling request, but the request does not declare sampling.tools"),
+            ("y", "sampling-tools-declared", {"sampling": {"tools": {}}}, {"s": sample_tools}, "a tool-enabled sampling request; the request declares sampling.tools"),
+            ("n", "roots-undeclared", {"sampling": {}}, {"r": roots}, "a roots/list input request, but the request declares no roots capability"),
+            ("y", "roots-declared", {"roots": {}}, {"r": roots}, "a roots/list input request; the request declares roots"),
+        ]
+        for verdict, slug, caps, requests, what in cases:
+            kw = ({"reply_violations": ["mcp.r5.mrtr.input-requests-declared"]} if verdict == "n"
+                  else {"reply_violations": [], "rules": ["mcp.r5.mrtr.input-requests-declared"]})
+            vec(f"{Mr}/{verdict}_input-requests-{slug}", f"Exchange: tools/call answered with an InputRequiredResult holding {what}.",
+                call_with(caps), answer=res("content", id="2"), reply=asking(**requests), **kw)
+        sample_ctx = {"method": "sampling/createMessage", "params": {**sample["params"], "includeContext": "thisServer"}}
+        vec(f"{Mr}/y_input-requests-include-context-undeclared", "Exchange: an InputRequiredResult asking for sampling with includeContext \"thisServer\"; the request declares sampling but not sampling.context (SHOULD NOT: reported, not a failure).",
+            call_with({"sampling": {}}), answer=res("content", id="2"), reply=asking(s=sample_ctx), reply_violations=[],
+            reply_advisories=["mcp.r5.mrtr.include-context-declared"])
+        vec(f"{Mr}/y_input-requests-include-context-declared", "Exchange: an InputRequiredResult asking for sampling with includeContext \"thisServer\"; the request declares sampling.context.",
+            call_with({"sampling": {"context": {}}}), answer=res("content", id="2"), reply=asking(s=sample_ctx), reply_violations=[],
+            rules=["mcp.r5.mrtr.include-context-declared"])
 
 
 def main():

@@ -755,6 +755,70 @@ const CASES: &[Case] = &[
         ),
         "/result/resultType",
     ),
+    // ---- closing the gap (issue 14)
+    f(
+        "jsonrpc.error.message-single-sentence",
+        "jsonrpc-2.0",
+        "server",
+        r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"Invalid params. Expected an object."}}"#,
+        "/error/message",
+    ),
+    f(
+        "mcp.r5.subscription-id-notifications",
+        "2026-07-28",
+        "server",
+        r#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed","params":{}}"#,
+        "/params",
+    ),
+    f(
+        "mcp.r5.logging.not-on-subscription",
+        "2026-07-28",
+        "server",
+        r#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"x","_meta":{"io.modelcontextprotocol/subscriptionId":1}}}"#,
+        "/params/_meta/io.modelcontextprotocol~1subscriptionId",
+    ),
+    x(
+        "mcp.logging.invalid-level",
+        "2025-06-18",
+        r#"{"jsonrpc":"2.0","id":1,"method":"logging/setLevel","params":{"level":"verbose"}}"#,
+        Some(r#"{"jsonrpc":"2.0","id":1,"result":{}}"#),
+        "",
+    ),
+    x(
+        "mcp.r5.cache.ttl-non-negative",
+        "2026-07-28",
+        concat!(
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"#,
+            r5_meta!(),
+            "}}"
+        ),
+        Some(
+            r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","tools":[],"ttlMs":-1,"cacheScope":"public"}}"#,
+        ),
+        "/result/ttlMs",
+    ),
+    x(
+        "mcp.r5.mrtr.input-requests-declared",
+        "2026-07-28",
+        concat!(
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","#,
+            r5_meta!(),
+            "}}"
+        ),
+        Some(
+            r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","inputRequests":{"ask":{"method":"elicitation/create","params":{"message":"?","requestedSchema":{"type":"object","properties":{}}}}}}}"#,
+        ),
+        "/result/inputRequests/ask",
+    ),
+    x(
+        "mcp.r5.mrtr.include-context-declared",
+        "2026-07-28",
+        r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"sampling":{}},"io.modelcontextprotocol/clientInfo":{"name":"c","version":"1"}}}}"#,
+        Some(
+            r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","inputRequests":{"s":{"method":"sampling/createMessage","params":{"messages":[],"maxTokens":5,"includeContext":"allServers"}}}}}"#,
+        ),
+        "/result/inputRequests/s",
+    ),
 ];
 
 const HUNDRED_AND_ONE: &str = r#"{"jsonrpc":"2.0","id":1,"result":{"completion":{"values":["0","1","2","3","4","5","6","7","8","9","0","1","2","3","4","5","6","7","8","9","0","1","2","3","4","5","6","7","8","9","0","1","2","3","4","5","6","7","8","9","0","1","2","3","4","5","6","7","8","9","0","1","2","3","4","5","6","7","8","9","0","1","2","3","4","5","6","7","8","9","0","1","2","3","4","5","6","7","8","9","0","1","2","3","4","5","6","7","8","9","0","1","2","3","4","5","6","7","8","9","x"]}}}"#;

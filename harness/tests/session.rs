@@ -317,8 +317,8 @@ fn every_session_rule_is_judged_or_keeps_a_reason() {
         .count();
     assert_eq!(
         former + unchecked.len(),
-        30,
-        "the catalogue's 29 rules once marked as needing the session, and mcp.tasks.unknown-id, each placed once"
+        37,
+        "the catalogue's 29 rules once marked as needing the session, mcp.tasks.unknown-id, and the 7 session rules added for issue 14 (mcp.r5.subscription.acknowledged-first, mcp.capabilities.server-declares, mcp.r5.capabilities.declared-lists, mcp.tools.embedded-resources-capability, mcp.elicitation.mode-declared, mcp.sampling.tools-declared, mcp.sampling.include-context-declared), each placed once"
     );
 }
 

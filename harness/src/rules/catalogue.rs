@@ -114,6 +114,10 @@ rule_table! {
         JsonrpcParamsByName = "jsonrpc.params.by-name", Must, "JSON-RPC 2.0 §4.2",
           "by-name: params MUST be an Object, with member names that match the Server expected parameter names. … The names MUST match exactly, including case, to the method's expected parameters.",
           JSONRPC, Unchecked("needs the server's parameter names, which no frame carries; MCP methods are checked against their schema by mcp.schema.request-params");
+        // Closing the gap (issue 14): a §5.1 sentence no quote carried.
+        JsonrpcErrorMessageSingleSentence = "jsonrpc.error.message-single-sentence", Should, "JSON-RPC 2.0 §5.1",
+          "The message SHOULD be limited to a concise single sentence. (Checked on what is certainly not one sentence: a line break, or a stop followed by a space and a capital. MCP's error responses are JSON-RPC's: every revision.)",
+          ALL, Frame;
 
         // ---- MCP base messages ------------------------------------------------------
         McpBaseIdType = "mcp.base.id-type", Must, "MCP basic/index §Messages › Requests | 2024-11-05: MCP basic/messages §Requests",
@@ -322,7 +326,7 @@ rule_table! {
           R5, Unchecked("needs the server's internals: which state spans requests");
         McpR5SubscriptionsRequestedOnly = "mcp.r5.subscriptions.requested-only", MustNot, "MCP basic/patterns/subscriptions",
           "The server MUST NOT send notification types the client has not explicitly requested.",
-          R5, Unchecked("not yet checked by the session judge: needs the notification types of each `subscriptions/listen` request matched to its stream");
+          R5, Session;
         McpResourcesNotFoundEmpty = "mcp.resources.not-found-empty", MustNot, "MCP server/resources §Error Handling",
           "Servers MUST NOT return an empty `contents` array for a non-existent resource.",
           R5, Unchecked("needs to know that the resource does not exist, which only the server knows");
@@ -332,6 +336,47 @@ rule_table! {
         McpR5LoggingPerRequest = "mcp.r5.logging.per-request", MustNot, "MCP server/utilities/logging §Per-request log level",
           "The server MUST NOT emit `notifications/message` for a request that does not include this field.",
           R5, Session;
+
+        // ---- Closing the gap (issue 14): sentences of conformance/spec/mapping.json -----
+        McpR5SubscriptionIdNotifications = "mcp.r5.subscription-id-notifications", Must, "MCP basic/index §_meta",
+          "On notifications delivered via a `subscriptions/listen` stream, the server MUST include `io.modelcontextprotocol/subscriptionId` in `_meta` so the client can correlate the notification with the originating subscription request. (Checked on the notifications that 2026-07-28 delivers only on such a stream: the list-changed notifications and `notifications/resources/updated`, server/tools, server/prompts, server/resources §List Changed Notification.)",
+          R5, Frame;
+        McpR5LoggingNotOnSubscription = "mcp.r5.logging.not-on-subscription", MustNot, "MCP server/utilities/logging §Per-request log level",
+          "`notifications/message` is request-scoped: the server MUST NOT deliver it on a `subscriptions/listen` stream or on any stream other than the one carrying the response to the request that set the log level. (Checked on the frame: a `notifications/message` carrying `io.modelcontextprotocol/subscriptionId` says it travels on a subscription stream.)",
+          R5, Frame;
+        McpLoggingInvalidLevel = "mcp.logging.invalid-level", Should, "MCP server/utilities/logging §Error Handling",
+          "Servers SHOULD return standard JSON-RPC errors for common failure cases: Invalid log level: `-32602` (Invalid params) (2026-07-28: \"If the `io.modelcontextprotocol/logLevel` value carried in a request's `_meta` is not a recognized log level, the server SHOULD reject that request with a standard JSON-RPC error: Invalid log level: `-32602` (Invalid params)\". Checked on the exchange: `logging/setLevel`'s `level`, or 2026-07-28's `_meta` log level, that is none of the schema's `LoggingLevel` values, answered with anything but -32602.)",
+          MCP, Reply;
+        McpR5CacheTtlNonNegative = "mcp.r5.cache.ttl-non-negative", Must, "MCP server/utilities/caching §Time-to-live (`ttlMs`) field",
+          "Servers MUST provide a `ttlMs` value that is `>= 0`. (Schema: `ttlMs` has `minimum: 0`. Checked on any result carrying `ttlMs`.)",
+          R5, Reply;
+        McpR5MrtrInputRequestsDeclared = "mcp.r5.mrtr.input-requests-declared", MustNot, "MCP basic/patterns/mrtr §Server Requirements (Basic Workflow)",
+          "Servers MUST NOT send an `inputRequests` that the client has not declared support for in its capabilities. For example, if a client does not declare support for `elicitation`, the server MUST NOT include any `elicitation/create` requests in the `inputRequests` field. (Checked against the answered request's `_meta` `io.modelcontextprotocol/clientCapabilities`: `roots/list` needs `roots`, `sampling/createMessage` `sampling` and, with `tools`, `sampling.tools` (client/sampling §Tools in Sampling), `elicitation/create` the mode's member, an empty `elicitation` counting as `form` (client/elicitation §Capabilities).)",
+          R5, Reply;
+        McpR5MrtrIncludeContextDeclared = "mcp.r5.mrtr.include-context-declared", ShouldNot, "MCP client/sampling §Capabilities",
+          "The `includeContext` parameter values `\"thisServer\"` and `\"allServers\"` are soft-deprecated. Servers SHOULD avoid using these values (e.g. can just omit `includeContext` since it defaults to `\"none\"`), and SHOULD NOT use them unless the client declares `sampling.context` capability. (Checked on the `sampling/createMessage` input requests of an `InputRequiredResult`, against the answered request's `_meta` client capabilities.)",
+          R5, Reply;
+        McpR5SubscriptionAcknowledgedFirst = "mcp.r5.subscription.acknowledged-first", MustNot, "MCP basic/patterns/subscriptions §Acknowledgment",
+          "The server MUST send `notifications/subscriptions/acknowledged` as the first message carrying the subscription's ID in `_meta` under `io.modelcontextprotocol/subscriptionId`, and MUST NOT send any notification on the subscription before it. (Checked by the session judge: a server notification carrying the id of a `subscriptions/listen` request in flight before that subscription's acknowledgment.)",
+          R5, Session;
+        McpCapabilitiesServerDeclares = "mcp.capabilities.server-declares", Must, "MCP server/tools §Capabilities; server/resources §Capabilities; server/prompts §Capabilities; server/utilities/completion §Capabilities",
+          "Servers that support tools MUST declare the `tools` capability … Servers that support resources MUST declare the `resources` capability … Servers that support prompts MUST declare the `prompts` capability … Servers that support completions MUST declare the `completions` capability (Checked by the session judge: a server that answers a `tools/*`, `resources/*`, `prompts/*` or `completion/complete` request with a result supports the feature, so its `initialize` answer (2026-07-28: its `server/discover` answer, \"in their `DiscoverResult`\") must have declared it. `completions` arrives with 2025-03-26.)",
+          MCP, Session;
+        McpR5CapabilitiesDeclaredLists = "mcp.r5.capabilities.declared-lists", Must, "MCP server/tools §Capabilities; server/prompts §Capabilities; server/resources §Capabilities",
+          "Servers that declare the `tools` capability MUST respond to `tools/list` requests with the set of tools currently available to the requesting client. (The same for `prompts` and `prompts/list`, `resources` and `resources/list`. Checked by the session judge: the list request answered -32601 (Method not found) after `server/discover` declared the capability.)",
+          R5, Session;
+        McpToolsEmbeddedResourcesCapability = "mcp.tools.embedded-resources-capability", Should, "MCP server/tools §Embedded Resources",
+          "Servers that use embedded resources SHOULD implement the `resources` capability (Checked by the session judge: a `tools/call` result whose content holds a `resource` item, from a server whose `initialize` (or 2026-07-28 `server/discover`) answer declared no `resources`.)",
+          R3_R5, Session;
+        McpElicitationModeDeclared = "mcp.elicitation.mode-declared", MustNot, "MCP client/elicitation §Capabilities",
+          "Servers MUST NOT send elicitation requests with modes that are not supported by the client. (Checked by the session judge against the client's `initialize` capabilities: `elicitation.url` for `mode: \"url\"`, `elicitation.form` or an empty `elicitation` otherwise. 2026-07-28: mcp.r5.mrtr.input-requests-declared.)",
+          R4, Session;
+        McpSamplingToolsDeclared = "mcp.sampling.tools-declared", MustNot, "MCP client/sampling §Tools in Sampling",
+          "Servers MUST NOT send tool-enabled sampling requests to Clients that have not declared support for tool use via the `sampling.tools` capability. (Checked by the session judge against the client's `initialize` capabilities: a `sampling/createMessage` with `tools`. 2026-07-28: mcp.r5.mrtr.input-requests-declared.)",
+          R4, Session;
+        McpSamplingIncludeContextDeclared = "mcp.sampling.include-context-declared", ShouldNot, "MCP client/sampling §Capabilities",
+          "The `includeContext` parameter values `\"thisServer\"` and `\"allServers\"` are soft-deprecated. Servers SHOULD avoid using these values (e.g. can just omit `includeContext` since it defaults to `\"none\"`), and SHOULD NOT use them unless the client declares `sampling.context` capability. (Checked by the session judge against the client's `initialize` capabilities. 2026-07-28: mcp.r5.mrtr.include-context-declared.)",
+          R4, Session;
 
         // ---- MCP methods, params and results, from the schemas ----------------------
         McpMethodOtherRevision = "mcp.method.other-revision", ShouldNot, "MCP schema (method unions of each revision)",

@@ -84,7 +84,16 @@ fn message(m: &Message<'_>, base: &str, profile: Profile, out: &mut Report) {
                 per_request_meta(r.params.as_ref(), base, out);
             }
         }
-        Message::Notification(_) => call(m, base, Kind::Notification, profile, out),
+        Message::Notification(n) => {
+            call(m, base, Kind::Notification, profile, out);
+            super::subscriptions::notification(
+                n.method.decoded().as_ref(),
+                n.params.as_ref(),
+                base,
+                profile,
+                out,
+            );
+        }
         Message::Success(s) => success(s, base, profile, out),
         Message::Error(e) => error(e, base, profile, out),
     }
@@ -508,6 +517,13 @@ fn error(e: &ErrorResponse<'_>, base: &str, profile: Profile, out: &mut Report) 
         ),
         Some(_) => {}
     }
+    if !single_sentence(e.error.message.decoded().as_ref()) {
+        out.flag(
+            RuleId::JsonrpcErrorMessageSingleSentence,
+            at(&at(base, "error"), "message"),
+            "the error message is more than one sentence (a line break, or a stop followed by a new sentence)".to_owned(),
+        );
+    }
     let code = e.error.code;
     let pointer = at(&at(base, "error"), "code");
     let revision = profile.revision;
@@ -594,4 +610,19 @@ fn error(e: &ErrorResponse<'_>, base: &str, profile: Profile, out: &mut Report) 
         }
         _ => {}
     }
+}
+
+/// JSON-RPC 2.0 §5.1: "a concise single sentence". Only what is certainly
+/// not one sentence is flagged: a line break, or a full stop, `!` or `?`
+/// followed by a space and a capital letter ("Bad params. Expected x").
+/// Length is not judged: no sentence of the specification says how long is
+/// concise.
+fn single_sentence(message: &str) -> bool {
+    if message.contains(['\n', '\r']) {
+        return false;
+    }
+    let chars: Vec<char> = message.trim_end().chars().collect();
+    !chars
+        .windows(3)
+        .any(|w| matches!(w[0], '.' | '!' | '?') && w[1] == ' ' && w[2].is_uppercase())
 }

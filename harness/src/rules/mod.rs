@@ -22,8 +22,11 @@ mod meta;
 // run; left as the script writes it so the check compares like with like.
 #[rustfmt::skip]
 mod methods;
+mod answers;
+pub(crate) mod client_caps;
 mod reply;
 pub mod schema;
+mod subscriptions;
 
 use std::fmt;
 use std::str::FromStr;

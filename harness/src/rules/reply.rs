@@ -293,12 +293,14 @@ fn pair(
     {
         return;
     }
+    super::answers::log_level(method, params, response, base, revision, out);
     match response {
         Message::Success(s) => {
             let pointer = at(base, "result");
             if s.result.kind() != ValueKind::Object {
                 return; // mcp.base.result-object, per frame
             }
+            super::answers::ttl(&s.result, &pointer, out);
             result(method, params, &s.result, &pointer, profile, out);
         }
         Message::Error(e) => {
@@ -444,6 +446,7 @@ fn result(
                 ),
             );
         }
+        super::answers::input_requests(params, result, pointer, out);
         return;
     }
     // 2025-11-25: a task-augmented request is answered with a `CreateTaskResult`

@@ -3,6 +3,7 @@
 use super::capabilities::{declared, needed};
 use super::key::{History, Key, KeyMap, Past};
 use super::{finding, At, Ending, Event, Finding, Unobserved};
+use crate::rules::client_caps::{self, Why};
 use std::borrow::Cow;
 
 use crate::ir::{Frame, Id, JsonStr, Message, Raw, ValueKind};
@@ -10,6 +11,7 @@ use crate::profile::{Direction, Profile, Revision};
 use crate::rules::{self, RuleId};
 
 const PROTOCOL_LOG_LEVEL: &str = "io.modelcontextprotocol/logLevel";
+const SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
 
 /// Follows one conversation under one revision. See the [module docs](super).
 pub struct Judge {
@@ -44,6 +46,8 @@ struct Open {
     token: Option<Key>,
     log_level: bool,
     listen: bool,
+    /// For a `subscriptions/listen`: the server has acknowledged it.
+    acknowledged: bool,
 }
 
 /// A progress token in use.
@@ -66,6 +70,9 @@ struct Handshake {
     initialized_flagged: bool,
     client_caps: Option<Raw<'static>>,
     server_caps: Option<Raw<'static>>,
+    /// 2026-07-28: where the server answered `server/discover` with a result
+    /// (its capabilities are then `server_caps`).
+    discovered: Option<At>,
 }
 
 const fn slot(d: Direction) -> usize {
@@ -299,6 +306,7 @@ impl Judge {
                 if lifecycle {
                     self.handshake_request(from, &method, at, out);
                     self.capability(from, &method, at, out);
+                    self.client_features(from, &method, r.params.as_ref(), at, out);
                 }
                 self.request(from, m, &method, r.params.as_ref(), at, out);
             }
@@ -532,6 +540,7 @@ impl Judge {
                 token,
                 log_level,
                 listen: method == "subscriptions/listen",
+                acknowledged: false,
             },
         );
     }
@@ -546,6 +555,12 @@ impl Judge {
     ) {
         match method {
             "notifications/cancelled" => self.cancelled(from, params, at, out),
+            _ if self.revision == Revision::Mcp2026_07_28
+                && from == Direction::ServerToClient
+                && meta_member(params, SUBSCRIPTION_ID).is_some() =>
+            {
+                self.subscription(method, params, at, out);
+            }
             "notifications/progress" => self.progress(from, params, at, out),
             "notifications/message"
                 if self.revision == Revision::Mcp2026_07_28
@@ -562,6 +577,103 @@ impl Judge {
                 }
             }
             _ => {}
+        }
+    }
+
+    /// 2025-11-25: a server request to the client that needs a mode or an
+    /// option inside a declared capability (client/elicitation §Capabilities,
+    /// client/sampling §Tools in Sampling and §Capabilities). The feature
+    /// itself is [`Self::capability`]'s.
+    fn client_features(
+        &self,
+        from: Direction,
+        method: &str,
+        params: Option<&Raw<'_>>,
+        at: At,
+        out: &mut Vec<Finding>,
+    ) {
+        let Some(answered) = self.handshake.answered else {
+            return;
+        };
+        if from != Direction::ServerToClient {
+            return;
+        }
+        for need in client_caps::needs(method, params) {
+            let rule = match need.why {
+                Why::Feature => continue,
+                Why::ElicitationMode => RuleId::McpElicitationModeDeclared,
+                Why::SamplingTools => RuleId::McpSamplingToolsDeclared,
+                Why::SamplingContext => RuleId::McpSamplingIncludeContextDeclared,
+            };
+            let caps = self.handshake.client_caps.as_ref();
+            let feature = client_caps::Need {
+                member: None,
+                ..need
+            };
+            // A feature not declared at all is mcp.lifecycle.operation-respect's.
+            if client_caps::declares(caps, feature) && !client_caps::declares(caps, need) {
+                self.flag(
+                    rule,
+                    format!(
+                        "the server sent `{method}`, which needs {}, but the client did not declare it",
+                        need.name()
+                    ),
+                    vec![answered, at],
+                    out,
+                );
+            }
+        }
+    }
+
+    /// 2026-07-28 basic/patterns/subscriptions: a server notification carrying
+    /// the id of a `subscriptions/listen` in flight belongs to that
+    /// subscription. Its acknowledgment comes first (§Acknowledgment), and
+    /// nothing the client did not ask for follows (§Opening a Stream).
+    /// A subscription id naming no listen in flight is not judged here: the
+    /// subscription may have begun before the capture.
+    fn subscription(
+        &mut self,
+        method: &str,
+        params: Option<&Raw<'_>>,
+        at: At,
+        out: &mut Vec<Finding>,
+    ) {
+        let Some(id) = meta_member(params, SUBSCRIPTION_ID) else {
+            return;
+        };
+        let key = Key::of_token(&id);
+        let Some(open) = self.sides[0].in_flight.get_mut(&key) else {
+            return;
+        };
+        if !open.listen {
+            return;
+        }
+        if method == "notifications/subscriptions/acknowledged" {
+            open.acknowledged = true;
+            return;
+        }
+        let (listen_at, acknowledged) = (open.at, open.acknowledged);
+        let filter = open
+            .request
+            .params()
+            .and_then(|p| p.get("notifications").map(Raw::into_owned));
+        if !acknowledged {
+            self.flag(
+                RuleId::McpR5SubscriptionAcknowledgedFirst,
+                format!("the server sent `{method}` on subscription {id} before acknowledging it"),
+                vec![listen_at, at],
+                out,
+            );
+        }
+        if let Some(asked) = requested(method, params, filter.as_ref()) {
+            if !asked {
+                self.flag(
+                    RuleId::McpR5SubscriptionsRequestedOnly,
+                    format!("the server sent `{method}` on subscription {id}, whose filter did not ask for it"),
+                    vec![listen_at, at],
+                    out,
+                );
+            }
         }
     }
 
@@ -768,6 +880,11 @@ impl Judge {
         at: At,
         out: &mut Vec<Finding>,
     ) {
+        let is_discover = open.request.method().as_deref() == Some("server/discover");
+        if asker == Direction::ClientToServer {
+            self.server_declares(&open, reply, at, out);
+            self.declared_lists(&open, reply, at, out);
+        }
         let profile = Profile {
             revision: self.revision,
             direction: asker,
@@ -796,6 +913,14 @@ impl Judge {
         }
         let mut input_required = false;
         if let Message::Success(s) = reply {
+            if self.revision == Revision::Mcp2026_07_28
+                && asker == Direction::ClientToServer
+                && is_discover
+                && self.handshake.discovered.is_none()
+            {
+                self.handshake.discovered = Some(at);
+                self.handshake.server_caps = s.result.get("capabilities").map(Raw::into_owned);
+            }
             input_required = self.revision == Revision::Mcp2026_07_28
                 && s.result
                     .get("resultType")
@@ -818,4 +943,128 @@ impl Judge {
             },
         );
     }
+
+    /// Where the server's capabilities were declared: its `initialize` answer
+    /// (2024-11-05 to 2025-11-25) or its `server/discover` answer (2026-07-28).
+    fn declared_at(&self) -> Option<(At, &'static str)> {
+        match (self.handshake.answered, self.handshake.discovered) {
+            (Some(at), _) => Some((at, "`initialize`")),
+            (None, Some(at)) => Some((at, "`server/discover`")),
+            (None, None) => None,
+        }
+    }
+
+    /// Server feature pages §Capabilities: a server that answers a feature's
+    /// request with a result supports the feature, so it declared it; and
+    /// server/tools §Embedded Resources: one that embeds resources in a tool
+    /// result SHOULD implement `resources`.
+    fn server_declares(&self, open: &Open, reply: &Message<'_>, at: At, out: &mut Vec<Finding>) {
+        let Message::Success(s) = reply else { return };
+        let Some((declared_at, answer)) = self.declared_at() else {
+            return;
+        };
+        let caps = self.handshake.server_caps.as_ref();
+        let method = open.request.method().unwrap_or_default();
+        let embeds = method == "tools/call"
+            && s.result.get("content").is_some_and(|c| {
+                c.elements().any(|item| {
+                    item.get("type")
+                        .and_then(|t| t.as_string().map(|t| t == "resource"))
+                        == Some(true)
+                })
+            });
+        if embeds
+            && !caps
+                .and_then(|c| c.get("resources"))
+                .is_some_and(|r| r.kind() == ValueKind::Object)
+        {
+            self.flag(
+                RuleId::McpToolsEmbeddedResourcesCapability,
+                format!("a `tools/call` result embeds a resource, but the server's {answer} answer did not declare `resources`"),
+                vec![declared_at, open.at, at],
+                out,
+            );
+        }
+        let Some(need) = needed(&method, Direction::ClientToServer, self.revision) else {
+            return;
+        };
+        if need.holder != Direction::ServerToClient || need.capability == "logging" {
+            // Logging is the server's own notifications' (mcp.lifecycle.operation-respect).
+            return;
+        }
+        let feature = super::capabilities::Need { flag: None, ..need };
+        if declared(caps, feature) {
+            return;
+        }
+        self.flag(
+            RuleId::McpCapabilitiesServerDeclares,
+            format!(
+                "the server answered `{method}` with a result but its {answer} answer did not declare `{}`",
+                need.capability
+            ),
+            vec![declared_at, open.at, at],
+            out,
+        );
+    }
+
+    /// 2026-07-28 server/tools, server/prompts, server/resources §Capabilities:
+    /// a server that declared the feature in `server/discover` responds to its
+    /// list request; -32601 (Method not found) is no such response.
+    fn declared_lists(&self, open: &Open, reply: &Message<'_>, at: At, out: &mut Vec<Finding>) {
+        let Message::Error(e) = reply else { return };
+        let Some(discovered) = self.handshake.discovered else {
+            return;
+        };
+        if e.error.code != crate::codes::METHOD_NOT_FOUND {
+            return;
+        }
+        let method = open.request.method().unwrap_or_default();
+        let capability = match method.as_ref() {
+            "tools/list" => "tools",
+            "prompts/list" => "prompts",
+            "resources/list" => "resources",
+            _ => return,
+        };
+        let declared = self
+            .handshake
+            .server_caps
+            .as_ref()
+            .and_then(|c| c.get(capability))
+            .is_some_and(|v| v.kind() == ValueKind::Object);
+        if declared {
+            self.flag(
+                RuleId::McpR5CapabilitiesDeclaredLists,
+                format!("the server declared `{capability}` in `server/discover` but answered `{method}` with -32601 (Method not found)"),
+                vec![discovered, open.at, at],
+                out,
+            );
+        }
+    }
+}
+
+/// Whether a subscription's filter (the `subscriptions/listen` request's
+/// `notifications`, schema `SubscriptionFilter`) asked for `method`; `None`
+/// for a notification the filter does not govern.
+fn requested(method: &str, params: Option<&Raw<'_>>, filter: Option<&Raw<'_>>) -> Option<bool> {
+    let flag = |name: &str| {
+        filter
+            .and_then(|f| f.get(name))
+            .is_some_and(|v| v.as_str() == "true")
+    };
+    Some(match method {
+        "notifications/tools/list_changed" => flag("toolsListChanged"),
+        "notifications/prompts/list_changed" => flag("promptsListChanged"),
+        "notifications/resources/list_changed" => flag("resourcesListChanged"),
+        "notifications/resources/updated" => {
+            let uri = params.and_then(|p| p.get("uri").map(Raw::into_owned));
+            let uri = uri.as_ref().and_then(Raw::as_string);
+            filter
+                .and_then(|f| f.get("resourceSubscriptions"))
+                .is_some_and(|list| {
+                    list.elements()
+                        .any(|u| u.as_string().is_some_and(|u| Some(&u) == uri.as_ref()))
+                })
+        }
+        _ => return None,
+    })
 }

@@ -14,8 +14,10 @@
 //! [`rules::validate_reply`]. The judge adds the state: requests in flight per
 //! direction, progress tokens, cancellations, the handshake (2024-11-05 to
 //! 2025-11-25: `initialize` first, then `notifications/initialized`, the
-//! capabilities both sides declared) and, for 2026-07-28, what each request's
-//! `_meta` carries. Memory is bounded by what is in flight, plus a fixed-size
+//! capabilities both sides declared, and the modes and options inside them) and,
+//! for 2026-07-28, what each request's `_meta` carries, the capabilities the
+//! `server/discover` answer declared, and each `subscriptions/listen` in flight
+//! (acknowledged yet, and the notification types its filter asked for). Memory is bounded by what is in flight, plus a fixed-size
 //! memory of finished ids ([`HISTORY_CAP`] per side) for duplicate answers and
 //! id reuse within the session.
 //!
