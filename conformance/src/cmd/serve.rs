@@ -69,7 +69,7 @@ pub enum ScenarioChoice {
     One(Scenario),
 }
 
-fn scenario_names() -> impl clap::builder::TypedValueParser<Value = ScenarioChoice> {
+pub(crate) fn scenario_names() -> impl clap::builder::TypedValueParser<Value = ScenarioChoice> {
     use clap::builder::TypedValueParser as _;
     let mut names = vec!["all"];
     names.extend(Scenario::ALL.iter().map(|s| s.name()));
