@@ -2,6 +2,7 @@
 //! vectors and their runner, and the subcommands of the `wirecheck` binary.
 
 pub mod baseline;
+pub mod clientcheck;
 pub mod cmd;
 pub mod driver;
 pub mod judge;

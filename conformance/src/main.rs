@@ -3,7 +3,9 @@
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use wirecheck::cmd::{self, check, classify, diff, fuzz, proxy, replay, roundtrip, run, serve};
+use wirecheck::cmd::{
+    self, check, classify, diff, fuzz, proxy, replay, roundtrip, run, run_client, serve,
+};
 
 /// Conformance and fuzzing harness for JSON-RPC 2.0 and the Model Context Protocol.
 ///
@@ -25,6 +27,7 @@ enum Command {
     Run(Box<run::Args>),
     Check(check::Args),
     Proxy(proxy::Args),
+    RunClient(run_client::Args),
     Fuzz(Box<fuzz::Args>),
     Replay(replay::Args),
     Diff(diff::Args),
@@ -51,6 +54,7 @@ fn main() -> ExitCode {
         }
         Command::Check(args) => check::run(args),
         Command::Proxy(args) => proxy::run(args),
+        Command::RunClient(args) => run_client::run(args),
         Command::Fuzz(args) => cmd::emit(&fuzz::run(args), &args.output),
         Command::Replay(args) => cmd::emit(&replay::run(args), &args.output),
         Command::Diff(args) => cmd::emit(&diff::run(args), &args.output),

@@ -11,6 +11,7 @@ pub mod replay;
 pub mod report;
 pub mod roundtrip;
 pub mod run;
+pub mod run_client;
 pub mod serve;
 
 use std::path::Path;

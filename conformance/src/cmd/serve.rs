@@ -3,7 +3,9 @@
 use harness::Revision;
 
 use super::Exit;
+use crate::clientcheck::{self, Director, Scenario};
 use crate::peer::{stdio, Peer, Serve};
+use crate::report::{Command, Report};
 
 /// Run the reference peer on standard input and output.
 ///
@@ -15,7 +17,15 @@ use crate::peer::{stdio, Peer, Serve};
 /// With --http IP:PORT it serves over HTTP instead (loopback only unless
 /// --allow-remote), until killed.
 ///
-/// Exit codes: 0 at end of input, 2 on a usage or I/O error.
+/// With --judge it judges the client instead (stdio only): every frame both
+/// ways goes to the session judge, and the scenarios (--scenario, default
+/// all) exercise the client; at end of input the findings and one record per
+/// scenario are written to --report FILE (the run document, for `wirecheck
+/// report`) and counted on stderr. `wirecheck run-client` runs a client
+/// against it.
+///
+/// Exit codes: 0 at end of input (with --judge: and no MUST broken), 1 with
+/// --judge when a MUST was broken, 2 on a usage or I/O error.
 #[derive(clap::Args)]
 pub struct Args {
     /// `jsonrpc-2.0` or `mcp` (the default).
@@ -35,6 +45,52 @@ pub struct Args {
     /// Allow --http on a non-loopback address (and accept an Origin equal to Host).
     #[arg(long, requires = "http")]
     pub allow_remote: bool,
+    /// Judge the client: feed every frame to the session judge and play the
+    /// scenarios (stdio only).
+    #[arg(long, conflicts_with = "http")]
+    pub judge: bool,
+    /// With --judge, the scenarios to play: a name (list-changed, progress,
+    /// logging, server-requests, error-shapes), repeated, or `all` (the
+    /// default).
+    #[arg(long, value_name = "NAME|all", requires = "judge", value_parser = scenario_names())]
+    pub scenario: Vec<ScenarioChoice>,
+    /// With --judge, write the report as one JSON document to FILE at the end
+    /// (schemas/report.schema.json).
+    #[arg(long, value_name = "FILE", requires = "judge")]
+    pub report: Option<std::path::PathBuf>,
+}
+
+/// A `--scenario` value: one scenario or all of them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ScenarioChoice {
+    /// Every scenario.
+    All,
+    /// This one.
+    One(Scenario),
+}
+
+pub(crate) fn scenario_names() -> impl clap::builder::TypedValueParser<Value = ScenarioChoice> {
+    use clap::builder::TypedValueParser as _;
+    let mut names = vec!["all"];
+    names.extend(Scenario::ALL.iter().map(|s| s.name()));
+    clap::builder::PossibleValuesParser::new(names).map(|name| {
+        Scenario::ALL
+            .into_iter()
+            .find(|s| s.name() == name)
+            .map_or(ScenarioChoice::All, ScenarioChoice::One)
+    })
+}
+
+/// The scenarios `choices` select: all when none or `all` is named.
+#[must_use]
+pub fn selected(choices: &[ScenarioChoice]) -> Vec<Scenario> {
+    if choices.is_empty() || choices.contains(&ScenarioChoice::All) {
+        return Scenario::ALL.to_vec();
+    }
+    Scenario::ALL
+        .into_iter()
+        .filter(|s| choices.contains(&ScenarioChoice::One(*s)))
+        .collect()
 }
 
 /// Runs `wirecheck serve` with its arguments.
@@ -54,6 +110,7 @@ pub fn run(args: &Args) -> Exit {
                 }
             }
         }
+        Ok(serve) if args.judge => judged(serve, args),
         Ok(serve) => main(serve, args.max_frame),
         Err(e) => {
             eprintln!("wirecheck serve: {e}");
@@ -94,6 +151,40 @@ pub fn main(serve: Serve, max_frame: usize) -> Exit {
             Exit::Trouble
         }
     }
+}
+
+/// `serve --judge`: the judged peer on standard input and output.
+fn judged(serve: Serve, args: &Args) -> Exit {
+    let mut director = Director::new(serve, &selected(&args.scenario), "stdio");
+    let stdin = std::io::stdin();
+    let stdout = std::io::stdout();
+    let mut input = std::io::BufReader::with_capacity(1 << 16, stdin.lock());
+    let mut output = stdout.lock();
+    let served = clientcheck::stdio::serve(&mut director, &mut input, &mut output, args.max_frame);
+    let revision = director.revision();
+    let mut report = Report::new(Command::RunClient);
+    report.profile = revision.map(|revision| harness::Profile {
+        revision,
+        direction: harness::Direction::ClientToServer,
+    });
+    for mut record in director.finish(true) {
+        record.place.transport = Some("stdio".into());
+        report.records.push(record);
+    }
+    if let Err(e) = served {
+        report.error = Some(format!("serving stopped: {e}"));
+    }
+    if let Some(path) = &args.report {
+        if let Err(e) = super::write_json(&report, path) {
+            eprintln!("wirecheck serve: {e}");
+            return Exit::Trouble;
+        }
+    }
+    eprintln!(
+        "wirecheck serve --judge: {}",
+        crate::report::json::summary(&report)
+    );
+    report.exit_code()
 }
 
 #[cfg(test)]

@@ -86,6 +86,10 @@ pub(crate) struct Session {
     tasks: Tasks,
     /// The ids (as sent) of the `subscriptions/listen` requests still open.
     listening: Vec<String>,
+    /// Declare `tools.listChanged` (only when a judged client is to be sent
+    /// `notifications/tools/list_changed`: server/tools §Capabilities makes
+    /// the notification depend on it, and the plain peer never sends it).
+    pub(crate) tools_list_changed: bool,
 }
 
 impl Session {
@@ -97,6 +101,7 @@ impl Session {
             subscriptions: BTreeSet::new(),
             tasks: Tasks::default(),
             listening: Vec::new(),
+            tools_list_changed: false,
         }
     }
 
@@ -308,7 +313,7 @@ impl Session {
         self.phase = Phase::Initialized(chosen);
         Ok(raw(&json!({
             "protocolVersion": chosen.name(),
-            "capabilities": capabilities(chosen),
+            "capabilities": capabilities(chosen, self.tools_list_changed),
             "serverInfo": server_info(),
             "instructions": "The wirecheck reference peer: tools echo, pay and long_job, the code_review prompt, and file:///project/README.md.",
         })))
@@ -410,7 +415,7 @@ impl Session {
             "ping" => Ok(json!({})),
             "server/discover" => Ok(json!({
                 "supportedVersions": [Revision::Mcp2026_07_28.name()],
-                "capabilities": capabilities(revision),
+                "capabilities": capabilities(revision, self.tools_list_changed),
                 "instructions": "The wirecheck reference peer.",
             })),
             "tools/list" => {
@@ -585,9 +590,14 @@ fn server_info() -> Value {
 }
 
 /// Exactly what the peer implements, in the revision's vocabulary.
-fn capabilities(revision: Revision) -> Value {
+fn capabilities(revision: Revision, tools_list_changed: bool) -> Value {
     let mut caps = Map::new();
-    caps.insert("tools".into(), json!({}));
+    let tools = if tools_list_changed {
+        json!({"listChanged": true})
+    } else {
+        json!({})
+    };
+    caps.insert("tools".into(), tools);
     caps.insert("prompts".into(), json!({}));
     // resources/subscribe exists until 2026-07-28, which replaced it with
     // subscriptions/listen (a request, not a capability).

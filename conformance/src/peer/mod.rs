@@ -99,6 +99,13 @@ impl Peer {
         }
     }
 
+    /// Declares `tools.listChanged` in the answer to `initialize` (and to
+    /// 2026-07-28's `server/discover`), for a judged client that is to be sent
+    /// `notifications/tools/list_changed` ([`crate::clientcheck`]).
+    pub fn declare_tools_list_changed(&mut self) {
+        self.mcp.tools_list_changed = true;
+    }
+
     /// What the peer serves.
     #[must_use]
     pub fn serve(&self) -> Serve {

@@ -121,7 +121,7 @@ pub fn summary(report: &Report) -> String {
             tally.count("not-applicable"),
             tally.count("not-observed")
         ),
-        Command::Check | Command::Proxy => format!(
+        Command::Check | Command::Proxy | Command::RunClient => format!(
             "{} findings: {} breaking a MUST, {} breaking only SHOULD-level rules{}, {} not observed",
             tally.total(),
             tally.count("fail"),

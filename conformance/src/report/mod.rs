@@ -38,6 +38,9 @@ pub enum Command {
     Check,
     /// `wirecheck proxy`: a live conversation judged as it passes through.
     Proxy,
+    /// `wirecheck run-client` (and `serve --judge`): a client judged by the
+    /// reference peer it talks to.
+    RunClient,
 }
 
 impl Command {
@@ -50,6 +53,7 @@ impl Command {
             Command::Run => "run",
             Command::Check => "check",
             Command::Proxy => "proxy",
+            Command::RunClient => "run-client",
         }
     }
 
@@ -62,6 +66,7 @@ impl Command {
             Command::Run,
             Command::Check,
             Command::Proxy,
+            Command::RunClient,
         ]
         .into_iter()
         .find(|c| c.name() == name)

@@ -36,8 +36,10 @@ pub fn render(report: &Report, colour: bool) -> String {
 /// commands list every frame.
 #[must_use]
 pub fn listed(command: Command, record: &Record) -> bool {
-    !matches!(command, Command::Run | Command::Check | Command::Proxy)
-        || record.outcome != super::Outcome::Pass
+    !matches!(
+        command,
+        Command::Run | Command::Check | Command::Proxy | Command::RunClient
+    ) || record.outcome != super::Outcome::Pass
 }
 
 /// One record's lines: the outcome and place, and for one that did not pass
@@ -79,7 +81,7 @@ pub fn closing(report: &Report, colour: bool) -> String {
     }
     if matches!(
         report.command,
-        Command::Run | Command::Check | Command::Proxy
+        Command::Run | Command::Check | Command::Proxy | Command::RunClient
     ) && tally.count("pass") > 0
     {
         out.push_str(" (passes counted, not listed: --format json lists every check)");

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Judges the official TypeScript and Python SDK clients (pinned and installed by
+# ../official/install.sh) with `wirecheck run-client`: each driver script here against the
+# judged reference peer over stdio, every scenario. Each run's outcomes (one per judge
+# finding and per scenario) are held to its committed baseline, <client>.<transport>.json,
+# checked by hand against the spec (README.md here); any difference fails. Usage:
+#   conformance/peers/clients/run.sh [RESULTS_DIR]     (needs `cargo build --release -p wirecheck`)
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../../.." && pwd)"
+wirecheck="${WIRECHECK:-$root/target/release/wirecheck}"
+official="$here/../official"
+node="$official/node_modules/node/bin/node"
+python="$official/.venv/bin/python"
+results="${1:-$(mktemp -d)}"
+mkdir -p "$results"
+[[ -x "$wirecheck" ]] || { echo "no $wirecheck: cargo build --release -p wirecheck" >&2; exit 2; }
+[[ -x "$node" && -x "$python" ]] || { echo "run $official/install.sh first" >&2; exit 2; }
+
+# One run: the report document, reduced to its outcomes, against the baseline.
+judge() {
+  local name="$1"; shift
+  local rc=0
+  timeout 90 "$wirecheck" run-client --timeout 60s --out "$results/$name.json" -q -- "$@" \
+    >"$results/$name.out" 2>"$results/$name.err" || rc=$?
+  if [[ ! -s "$results/$name.json" ]]; then
+    echo "FAIL $name: no report (exit $rc); see $results/$name.err" >&2; cat "$results/$name.err" >&2
+    return 1
+  fi
+  python3 - "$results/$name.json" "$here/$name.json" "$rc" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+seen = sorted(
+    [r.get("vector") or r.get("check", {}).get("rule") or r.get("file"), r.get("outcome", {}).get("outcome")]
+    for r in doc["records"]
+)
+want = json.load(open(sys.argv[2]))
+got = {"exit": int(sys.argv[3]), "outcomes": seen}
+if got != {"exit": want["exit"], "outcomes": sorted(want["outcomes"])}:
+    print(f"FAIL {sys.argv[2]}: expected {json.dumps({'exit': want['exit'], 'outcomes': want['outcomes']})}\n     got {json.dumps(got)}")
+    sys.exit(1)
+print(f"ok   {sys.argv[2].rsplit('/', 1)[1]}: exit {got['exit']}, " + ", ".join(f"{k} {v}" for k, v in seen))
+PY
+}
+
+failed=0
+judge ts-sdk.stdio "$node" "$here/ts-client.mjs" stdio || failed=1
+judge python-sdk.stdio "$python" "$here/py-client.py" stdio || failed=1
+exit "$failed"

@@ -1,0 +1,201 @@
+//! Judging a client (issue 17): the reference peer run for a client under
+//! test, every frame both ways fed to the session judge, and scenarios that
+//! make the peer do what a plain server seldom does (send list-changed
+//! notifications, progress, log messages, requests of its own, errors) so the
+//! client's handling of it is on the wire to be judged.
+//!
+//! [`Director`] is pure like [`Peer`]: one inbound frame in, the outbound
+//! frames out, so `wirecheck serve --judge` puts it behind stdio exactly
+//! where the plain peer sits, and tests drive it frame by frame.
+//!
+//! What the client owes is judged by rules the session judge already checks
+//! (`harness::session`): each server request answered once with its id
+//! (`jsonrpc.response.required`, `session.response.duplicate`,
+//! `session.response.unknown-id`), only negotiated capabilities used
+//! (`mcp.lifecycle.operation-respect`), no id reused in flight
+//! (`mcp.base.id-unique-inflight`), no reply to a notification, and every
+//! answer's shape (`mcp.ping.respond` and the schema's results). The
+//! scenarios add one record each: passed when the client reached it and
+//! answered what it was sent, not observed when it never got there, not
+//! applicable when the revision (or the client's declared capabilities)
+//! rules it out.
+
+mod scenarios;
+pub mod stdio;
+
+use harness::session::{self, Judge};
+use harness::{Direction, Revision};
+
+use crate::peer::{Peer, Serve};
+use crate::report::Record;
+pub use scenarios::Scenario;
+
+/// The reference peer with a judge on both directions and the selected
+/// scenarios playing.
+pub struct Director {
+    peer: Peer,
+    fixed: Option<Revision>,
+    name: String,
+    judge: Option<(Judge, Revision)>,
+    /// Frames held until the conversation names its revision.
+    pending: Vec<(Direction, Vec<u8>, Option<f64>)>,
+    records: Vec<Record>,
+    plays: scenarios::Plays,
+}
+
+/// As `wirecheck proxy` and `wirecheck check`: after this many frames without
+/// a revision named, the conversation is judged as what it names, or as plain
+/// JSON-RPC 2.0.
+const DETECT_WITHIN: usize = 64;
+
+impl Director {
+    /// A judged peer serving `serve`, playing `selected`; `name` names the
+    /// conversation in its records (`stdio`, a client's name).
+    #[must_use]
+    pub fn new(serve: Serve, selected: &[Scenario], name: impl Into<String>) -> Self {
+        let mut peer = Peer::new(serve);
+        if selected.contains(&Scenario::ListChanged) {
+            peer.declare_tools_list_changed();
+        }
+        Self {
+            peer,
+            fixed: match serve {
+                Serve::Mcp(r) => Some(r),
+                Serve::JsonRpc => Some(Revision::JsonRpc2),
+                Serve::Negotiate => None,
+            },
+            name: name.into(),
+            judge: None,
+            pending: Vec::new(),
+            records: Vec::new(),
+            plays: scenarios::Plays::new(selected),
+        }
+    }
+
+    /// Handles one frame from the client (without its newline), `t` seconds
+    /// from the start, and returns the frames to send it, in order.
+    pub fn handle(&mut self, frame: &[u8], t: Option<f64>) -> Vec<Vec<u8>> {
+        self.observe(Direction::ClientToServer, frame, t);
+        let lifted = harness::lift(frame).ok();
+        let message = match &lifted {
+            Some(harness::Frame::Single(m)) => Some(m),
+            _ => None,
+        };
+        let mut out = match message.and_then(|m| self.plays.intercept(m)) {
+            Some(answer) => vec![answer],
+            None => self.peer.handle(frame),
+        };
+        if let Some(m) = message {
+            self.plays.after(m, self.peer.revision(), &mut out);
+        }
+        for f in &out {
+            self.observe(Direction::ServerToClient, f, t);
+        }
+        out
+    }
+
+    /// The answer to a line over the transport's bound, judged as sent.
+    pub fn too_long(&mut self, len: usize, max: usize, t: Option<f64>) -> Vec<u8> {
+        let frame = self.peer.too_long_frame(len, max);
+        self.observe(Direction::ServerToClient, &frame, t);
+        frame
+    }
+
+    /// The client closed its end: the peer's teardown frames, judged as sent.
+    pub fn close(&mut self, t: Option<f64>) -> Vec<Vec<u8>> {
+        let out = self.peer.close();
+        for f in &out {
+            self.observe(Direction::ServerToClient, f, t);
+        }
+        out
+    }
+
+    /// Ends the conversation and returns every record: the judge's findings
+    /// as they were made, then what only the end decides, then one per
+    /// scenario. `closed`: the client closed its end (a request of the
+    /// peer's still unanswered is then unanswered, not merely unobserved).
+    #[must_use]
+    pub fn finish(mut self, closed: bool) -> Vec<Record> {
+        if self.judge.is_none() {
+            let r = self.detected();
+            self.start(r);
+        }
+        if let Some((mut judge, revision)) = self.judge.take() {
+            let mut findings = Vec::new();
+            if closed {
+                judge.feed(session::Event::Closed, None, &mut findings);
+            }
+            let ending = judge.finish();
+            for f in findings.iter().chain(&ending.findings) {
+                self.records.push(crate::cmd::check::finding_record(
+                    &self.name,
+                    revision,
+                    f,
+                    Vec::new(),
+                ));
+            }
+            for u in &ending.not_observed {
+                self.records.push(crate::cmd::check::unobserved_record(
+                    &self.name, revision, u,
+                ));
+            }
+            self.records
+                .extend(self.plays.records(&self.name, revision, closed));
+        }
+        self.records
+    }
+
+    /// The revision the peer is serving, once known.
+    #[must_use]
+    pub fn revision(&self) -> Option<Revision> {
+        self.judge.as_ref().map(|(_, r)| *r)
+    }
+
+    fn observe(&mut self, from: Direction, bytes: &[u8], t: Option<f64>) {
+        if self.judge.is_some() {
+            self.judge_frame(from, bytes, t);
+            return;
+        }
+        self.pending.push((from, bytes.to_vec(), t));
+        let frames = || self.pending.iter().map(|(d, b, _)| (*d, b.as_slice()));
+        if let Some(r) = self
+            .fixed
+            .or_else(|| session::negotiated_revision(frames()))
+        {
+            self.start(r);
+        } else if self.pending.len() >= DETECT_WITHIN {
+            let r = self.detected();
+            self.start(r);
+        }
+    }
+
+    fn detected(&self) -> Revision {
+        let frames = self.pending.iter().map(|(d, b, _)| (*d, b.as_slice()));
+        self.fixed
+            .or_else(|| session::detect_revision(frames))
+            .unwrap_or(Revision::JsonRpc2)
+    }
+
+    fn start(&mut self, revision: Revision) {
+        self.judge = Some((Judge::new(revision), revision));
+        for (from, bytes, t) in std::mem::take(&mut self.pending) {
+            self.judge_frame(from, &bytes, t);
+        }
+    }
+
+    fn judge_frame(&mut self, from: Direction, bytes: &[u8], t: Option<f64>) {
+        let Some((judge, revision)) = self.judge.as_mut() else {
+            return;
+        };
+        let mut findings = Vec::new();
+        judge.feed(session::Event::Frame { from, bytes }, t, &mut findings);
+        for f in &findings {
+            self.records.push(crate::cmd::check::finding_record(
+                &self.name,
+                *revision,
+                f,
+                bytes.to_vec(),
+            ));
+        }
+    }
+}
