@@ -5,5 +5,7 @@
 //! test executable, not one per module.
 
 mod codes;
+mod profiles;
 mod refusal_text;
 mod reply_text;
+mod rule_ids;
