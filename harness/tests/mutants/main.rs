@@ -6,6 +6,7 @@
 
 mod codes;
 mod profiles;
+mod progress_tokens;
 mod refusal_text;
 mod reply_text;
 mod rule_ids;
