@@ -9,4 +9,5 @@ mod profiles;
 mod progress_tokens;
 mod refusal_text;
 mod reply_text;
+mod revision_detection;
 mod rule_ids;
