@@ -10,6 +10,8 @@
 //! unsupported `MCP-Protocol-Version`). Every record is
 //! `run/<revision>/http/<rule>` and names its transport.
 
+mod validation;
+
 use std::sync::Mutex;
 use std::time::Duration;
 
@@ -296,6 +298,15 @@ pub async fn judge(
                 .contains(revision)
             {
                 judge.header_mismatch(revision, url, config).await;
+            }
+            if RuleId::McpHttpMethodNotFound404
+                .info()
+                .revisions
+                .contains(revision)
+            {
+                let probed = judge.validation(revision, url, config).await;
+                let all: Vec<&HttpFact> = facts.iter().copied().chain(&probed).collect();
+                judge.sse_buffering(&all);
             }
         }
         HttpKind::Sse => {
