@@ -737,3 +737,60 @@ fn a_2026_header_mismatch_refused_without_32020_fails() {
         ("pass".to_owned(), "fail".to_owned())
     );
 }
+
+/// A 2025-03-26 Streamable HTTP server that answers every request but
+/// `initialize` on an SSE stream holding one notification and no response,
+/// then ends the stream; GET is 405 (axum's answer on a POST-only route).
+async fn unanswered_stream(body: String) -> Response {
+    let frame: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
+    let Some(id) = frame.get("id") else {
+        return StatusCode::ACCEPTED.into_response();
+    };
+    if frame["method"] == "initialize" {
+        let answer = serde_json::json!({"jsonrpc": "2.0", "id": id, "result": result_of(&frame)});
+        return (
+            StatusCode::OK,
+            [(header::CONTENT_TYPE, "application/json")],
+            answer.to_string(),
+        )
+            .into_response();
+    }
+    let note = r#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"working"}}"#;
+    (
+        StatusCode::OK,
+        [(header::CONTENT_TYPE, "text/event-stream")],
+        format!("event: message\ndata: {note}\n\n"),
+    )
+        .into_response()
+}
+
+#[test]
+fn a_request_stream_that_ends_without_its_response_is_a_warning() {
+    let addr = listen(Router::new().route("/mcp", post(unanswered_stream)));
+    // One vector (a ping), copied out of the tree so the session sends a request.
+    let dir = std::env::temp_dir().join(format!(
+        "wirecheck-run-http-unanswered-{}",
+        std::process::id()
+    ));
+    let ping = dir.join("mcp/2025-03-26/ping");
+    std::fs::create_dir_all(&ping).unwrap();
+    std::fs::create_dir_all(dir.join("jsonrpc-2.0")).unwrap();
+    let source = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("vectors/mcp/2025-03-26/ping/y_ping.json");
+    std::fs::copy(source, ping.join("y_ping.json")).unwrap();
+    let url = format!("http://{addr}/mcp");
+    let (out, records, _) = run(&[
+        "--http",
+        &url,
+        "--revision",
+        "2025-03-26",
+        "--timeout",
+        "2s",
+        "--vectors",
+        dir.to_str().unwrap(),
+    ]);
+    std::fs::remove_dir_all(&dir).ok();
+    let found = by_vector(&records, "run/2025-03-26/http/sse-stream-answers");
+    assert_eq!(found.len(), 1, "{}", show(&out));
+    assert_eq!(outcome(found[0]), "warning", "{}", found[0]);
+}

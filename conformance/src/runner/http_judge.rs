@@ -25,6 +25,7 @@ use crate::driver::{Class, Driver, ProbeReport};
 use crate::report::{Check, Place, Record, Subject};
 use crate::transport::http::{
     session_id_concerns, FindingKind, GetStream, HttpFact, HttpFinding, StreamableHttpPeer,
+    SSE_ENDED_UNANSWERED,
 };
 
 /// A poisoned lock still holds traces worth judging.
@@ -276,6 +277,7 @@ pub async fn judge(
     match kind {
         HttpKind::Streamable => {
             judge.streamable_facts(&facts, &findings, traces);
+            judge.sse_answers(&facts, &findings);
             judge.origin(streamable_origin(revision, url, config).await);
             if RuleId::McpHttpSessionRequired400
                 .info()
@@ -510,6 +512,27 @@ impl Judge {
                 seen,
             );
         }
+    }
+
+    /// 2025-03-26 and 2025-06-18 §Sending Messages to the Server 6: a
+    /// request's SSE stream carries its response before it ends.
+    fn sse_answers(&mut self, facts: &[&HttpFact], findings: &[&HttpFinding]) {
+        let rule = RuleId::McpHttpSseStreamAnswers;
+        let streams = facts
+            .iter()
+            .filter(|f| f.method == "POST" && f.expected_answer)
+            .filter(|f| essence(f.content_type.as_deref()) == "text/event-stream")
+            .count();
+        if streams == 0 {
+            return self.not_observed(rule, "no request was answered with an SSE stream".into());
+        }
+        let broken = findings
+            .iter()
+            .filter(|f| f.kind == FindingKind::NoAnswer && f.detail == SSE_ENDED_UNANSWERED)
+            .map(|f| describe(f))
+            .collect();
+        let seen = vec![format!("{streams} requests answered with an SSE stream")];
+        self.verdict(rule, broken, seen);
     }
 
     /// The foreign-`Origin` probe: over Streamable HTTP 403 where the revision

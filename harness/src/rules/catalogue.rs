@@ -501,6 +501,9 @@ rule_table! {
         McpHttpSseMessageEvent = "mcp.http.sse-message-event", Must, "MCP basic/transports §HTTP with SSE",
           "When a client connects, the server MUST send an `endpoint` event containing a URI for the client to use for sending messages. […] Server messages are sent as SSE `message` events, with the message content encoded as JSON in the event data.",
           R1, Transport;
+        McpHttpSseStreamAnswers = "mcp.http.sse-stream-answers", Should, "MCP basic/transports §Streamable HTTP › Sending Messages to the Server 6",
+          "If the server initiates an SSE stream: The SSE stream SHOULD eventually include JSON-RPC _response_ for the JSON-RPC _request_ sent in the POST body […] The server SHOULD NOT close the SSE stream before sending the JSON-RPC _response_ for the received JSON-RPC _request_, unless the session expires. (2025-06-18; 2025-03-26 says \"one JSON-RPC _response_ per each JSON-RPC _request_ sent in the POST body\". Judged on every request POSTed in the run's sessions and answered with `text/event-stream`: a stream that ended with no response breaks both; a batch with some answers missing is the session judge's. Not observed when no request was answered on a stream. From 2025-11-25 a server may close the connection without ending the stream, so those revisions are not held to it.)",
+          R2.with(R3), Transport;
         // 2026-07-28 probes of the header–body validation and the status
         // codes of basic/transports/streamable-http; each is a request no
         // server acts on (`server/discover`, an unknown method, an unknown tool).
