@@ -556,7 +556,14 @@ fn the_reference_peer_offers_a_get_stream_event_ids_and_replay() {
         assert_eq!(outcome(found[0]), "pass", "{}", found[0]);
     }
     let (_, records, _) = run(&["--reference-http", "--revision", "2026-07-28"]);
-    for rule in ["get-405", "header-body-match", "header-mismatch-400"] {
+    for rule in [
+        "get-405",
+        "header-body-match",
+        "header-mismatch-400",
+        "version-header-mismatch-400",
+        "method-not-found-404",
+        "name-header-decoded",
+    ] {
         let found = by_vector(&records, &format!("run/2026-07-28/http/{rule}"));
         assert_eq!(found.len(), 1, "{rule}");
         assert_eq!(outcome(found[0]), "pass", "{}", found[0]);
@@ -592,7 +599,9 @@ fn a_server_without_a_get_stream_leaves_the_stream_rules_unjudged_never_passed()
 }
 
 /// A 2026-07-28 server that reads only the body: `lax` answers whatever the
-/// headers say; `wrong-code` refuses a header mismatch with 400 but -32602.
+/// headers say; `wrong-code` refuses a header mismatch with 400 but -32602;
+/// `raw-name` compares `Mcp-Name` to the body's name without decoding it;
+/// `sse` answers `lax`ly on SSE streams without `X-Accel-Buffering`.
 async fn header_blind(
     axum::extract::Path(mode): axum::extract::Path<String>,
     headers: HeaderMap,
@@ -614,6 +623,19 @@ async fn header_blind(
         )
             .into_response();
     }
+    if mode == "raw-name" && method == "tools/call" {
+        let sent = headers.get("mcp-name").and_then(|v| v.to_str().ok());
+        if sent != frame["params"]["name"].as_str() {
+            let answer = serde_json::json!({"jsonrpc": "2.0", "id": id,
+                "error": {"code": -32020, "message": "Header mismatch: Mcp-Name"}});
+            return (
+                StatusCode::BAD_REQUEST,
+                [(header::CONTENT_TYPE, "application/json")],
+                answer.to_string(),
+            )
+                .into_response();
+        }
+    }
     let result = match method {
         "server/discover" => serde_json::json!({
             "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "blind", "version": "0"}},
@@ -623,6 +645,14 @@ async fn header_blind(
         _ => serde_json::json!({"resultType": "complete"}),
     };
     let answer = serde_json::json!({"jsonrpc": "2.0", "id": id, "result": result});
+    if mode == "sse" {
+        return (
+            StatusCode::OK,
+            [(header::CONTENT_TYPE, "text/event-stream")],
+            format!("event: message\ndata: {answer}\n\n"),
+        )
+            .into_response();
+    }
     (
         StatusCode::OK,
         [(header::CONTENT_TYPE, "application/json")],
@@ -632,6 +662,12 @@ async fn header_blind(
 }
 
 fn header_verdicts(mode: &str) -> (String, String) {
+    let found = verdicts_2026(mode, &["header-body-match", "header-mismatch-400"]);
+    (found[0].clone(), found[1].clone())
+}
+
+/// The outcomes of `rules` in a 2026-07-28 run against `header_blind` in `mode`.
+fn verdicts_2026(mode: &str, rules: &[&str]) -> Vec<String> {
     let addr = listen(Router::new().route("/{mode}/mcp", post(header_blind)));
     let dir = std::env::temp_dir().join(format!(
         "wirecheck-run-http-headers-{mode}-{}",
@@ -654,7 +690,36 @@ fn header_verdicts(mode: &str) -> (String, String) {
         assert_eq!(found.len(), 1, "{rule}: {}", show(&out));
         outcome(found[0]).to_owned()
     };
-    (verdict("header-body-match"), verdict("header-mismatch-400"))
+    rules.iter().map(|rule| verdict(rule)).collect()
+}
+
+#[test]
+fn a_2026_server_blind_to_the_version_header_and_unknown_methods_fails() {
+    assert_eq!(
+        verdicts_2026(
+            "lax",
+            &[
+                "version-header-mismatch-400",
+                "method-not-found-404",
+                "name-header-decoded",
+                "sse-no-buffering",
+            ]
+        ),
+        ["fail", "fail", "pass", "not-observed"]
+    );
+}
+
+#[test]
+fn a_2026_server_comparing_an_encoded_mcp_name_undecoded_fails() {
+    assert_eq!(
+        verdicts_2026("raw-name", &["name-header-decoded"]),
+        ["fail"]
+    );
+}
+
+#[test]
+fn a_2026_sse_answer_without_x_accel_buffering_is_a_warning() {
+    assert_eq!(verdicts_2026("sse", &["sse-no-buffering"]), ["warning"]);
 }
 
 #[test]
@@ -671,4 +736,61 @@ fn a_2026_header_mismatch_refused_without_32020_fails() {
         header_verdicts("wrong-code"),
         ("pass".to_owned(), "fail".to_owned())
     );
+}
+
+/// A 2025-03-26 Streamable HTTP server that answers every request but
+/// `initialize` on an SSE stream holding one notification and no response,
+/// then ends the stream; GET is 405 (axum's answer on a POST-only route).
+async fn unanswered_stream(body: String) -> Response {
+    let frame: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
+    let Some(id) = frame.get("id") else {
+        return StatusCode::ACCEPTED.into_response();
+    };
+    if frame["method"] == "initialize" {
+        let answer = serde_json::json!({"jsonrpc": "2.0", "id": id, "result": result_of(&frame)});
+        return (
+            StatusCode::OK,
+            [(header::CONTENT_TYPE, "application/json")],
+            answer.to_string(),
+        )
+            .into_response();
+    }
+    let note = r#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"working"}}"#;
+    (
+        StatusCode::OK,
+        [(header::CONTENT_TYPE, "text/event-stream")],
+        format!("event: message\ndata: {note}\n\n"),
+    )
+        .into_response()
+}
+
+#[test]
+fn a_request_stream_that_ends_without_its_response_is_a_warning() {
+    let addr = listen(Router::new().route("/mcp", post(unanswered_stream)));
+    // One vector (a ping), copied out of the tree so the session sends a request.
+    let dir = std::env::temp_dir().join(format!(
+        "wirecheck-run-http-unanswered-{}",
+        std::process::id()
+    ));
+    let ping = dir.join("mcp/2025-03-26/ping");
+    std::fs::create_dir_all(&ping).unwrap();
+    std::fs::create_dir_all(dir.join("jsonrpc-2.0")).unwrap();
+    let source = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("vectors/mcp/2025-03-26/ping/y_ping.json");
+    std::fs::copy(source, ping.join("y_ping.json")).unwrap();
+    let url = format!("http://{addr}/mcp");
+    let (out, records, _) = run(&[
+        "--http",
+        &url,
+        "--revision",
+        "2025-03-26",
+        "--timeout",
+        "2s",
+        "--vectors",
+        dir.to_str().unwrap(),
+    ]);
+    std::fs::remove_dir_all(&dir).ok();
+    let found = by_vector(&records, "run/2025-03-26/http/sse-stream-answers");
+    assert_eq!(found.len(), 1, "{}", show(&out));
+    assert_eq!(outcome(found[0]), "warning", "{}", found[0]);
 }

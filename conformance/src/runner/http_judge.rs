@@ -10,6 +10,8 @@
 //! unsupported `MCP-Protocol-Version`). Every record is
 //! `run/<revision>/http/<rule>` and names its transport.
 
+mod validation;
+
 use std::sync::Mutex;
 use std::time::Duration;
 
@@ -23,6 +25,7 @@ use crate::driver::{Class, Driver, ProbeReport};
 use crate::report::{Check, Place, Record, Subject};
 use crate::transport::http::{
     session_id_concerns, FindingKind, GetStream, HttpFact, HttpFinding, StreamableHttpPeer,
+    SSE_ENDED_UNANSWERED,
 };
 
 /// A poisoned lock still holds traces worth judging.
@@ -274,6 +277,7 @@ pub async fn judge(
     match kind {
         HttpKind::Streamable => {
             judge.streamable_facts(&facts, &findings, traces);
+            judge.sse_answers(&facts, &findings);
             judge.origin(streamable_origin(revision, url, config).await);
             if RuleId::McpHttpSessionRequired400
                 .info()
@@ -296,6 +300,15 @@ pub async fn judge(
                 .contains(revision)
             {
                 judge.header_mismatch(revision, url, config).await;
+            }
+            if RuleId::McpHttpMethodNotFound404
+                .info()
+                .revisions
+                .contains(revision)
+            {
+                let probed = judge.validation(revision, url, config).await;
+                let all: Vec<&HttpFact> = facts.iter().copied().chain(&probed).collect();
+                judge.sse_buffering(&all);
             }
         }
         HttpKind::Sse => {
@@ -499,6 +512,27 @@ impl Judge {
                 seen,
             );
         }
+    }
+
+    /// 2025-03-26 and 2025-06-18 §Sending Messages to the Server 6: a
+    /// request's SSE stream carries its response before it ends.
+    fn sse_answers(&mut self, facts: &[&HttpFact], findings: &[&HttpFinding]) {
+        let rule = RuleId::McpHttpSseStreamAnswers;
+        let streams = facts
+            .iter()
+            .filter(|f| f.method == "POST" && f.expected_answer)
+            .filter(|f| essence(f.content_type.as_deref()) == "text/event-stream")
+            .count();
+        if streams == 0 {
+            return self.not_observed(rule, "no request was answered with an SSE stream".into());
+        }
+        let broken = findings
+            .iter()
+            .filter(|f| f.kind == FindingKind::NoAnswer && f.detail == SSE_ENDED_UNANSWERED)
+            .map(|f| describe(f))
+            .collect();
+        let seen = vec![format!("{streams} requests answered with an SSE stream")];
+        self.verdict(rule, broken, seen);
     }
 
     /// The foreign-`Origin` probe: over Streamable HTTP 403 where the revision

@@ -31,6 +31,7 @@ mod streamable;
 
 pub use exchange::{FindingKind, HttpFact, HttpFinding, HttpOptions};
 pub use jsonrpc::JsonRpcHttpPeer;
+pub use post::SSE_ENDED_UNANSWERED;
 pub use session_id::session_id_concerns;
 pub use sse::SsePeer;
 pub use streamable::{header_safe, GetStream, StreamEvent, StreamableHttpPeer, MAX_GET_EVENTS};

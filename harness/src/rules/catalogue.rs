@@ -501,6 +501,24 @@ rule_table! {
         McpHttpSseMessageEvent = "mcp.http.sse-message-event", Must, "MCP basic/transports §HTTP with SSE",
           "When a client connects, the server MUST send an `endpoint` event containing a URI for the client to use for sending messages. […] Server messages are sent as SSE `message` events, with the message content encoded as JSON in the event data.",
           R1, Transport;
+        McpHttpSseStreamAnswers = "mcp.http.sse-stream-answers", Should, "MCP basic/transports §Streamable HTTP › Sending Messages to the Server 6",
+          "If the server initiates an SSE stream: The SSE stream SHOULD eventually include JSON-RPC _response_ for the JSON-RPC _request_ sent in the POST body […] The server SHOULD NOT close the SSE stream before sending the JSON-RPC _response_ for the received JSON-RPC _request_, unless the session expires. (2025-06-18; 2025-03-26 says \"one JSON-RPC _response_ per each JSON-RPC _request_ sent in the POST body\". Judged on every request POSTed in the run's sessions and answered with `text/event-stream`: a stream that ended with no response breaks both; a batch with some answers missing is the session judge's. Not observed when no request was answered on a stream. From 2025-11-25 a server may close the connection without ending the stream, so those revisions are not held to it.)",
+          R2.with(R3), Transport;
+        // 2026-07-28 probes of the header–body validation and the status
+        // codes of basic/transports/streamable-http; each is a request no
+        // server acts on (`server/discover`, an unknown method, an unknown tool).
+        McpHttpVersionHeaderMismatch400 = "mcp.http.version-header-mismatch-400", Must, "MCP basic/transports/streamable-http §Protocol Version Header",
+          "The header value MUST match the `io.modelcontextprotocol/protocolVersion` field carried in the request body's `_meta`. If the values do not match, the server MUST reject the request with `400 Bad Request` and a `HeaderMismatch` JSON-RPC error (see Server Validation). (Probed with a `server/discover` whose `_meta` names 2026-07-28 and whose header names 2025-11-25: a 2xx accepted the mismatch. A 400 with `UnsupportedProtocolVersionError` -32022 also passes, noted: the next sentence requires it for a version the server does not implement and the page orders neither check.)",
+          R5, Transport;
+        McpHttpMethodNotFound404 = "mcp.http.method-not-found-404", Must, "MCP basic/transports/streamable-http §Protocol Version Header",
+          "If the server does not implement the requested RPC method, it MUST respond with `404 Not Found` and a JSON-RPC error with code `-32601` (`Method not found`). (Probed with a request for `wirecheck/no-such-method`, its `Mcp-Method` header matching the body.)",
+          R5, Transport;
+        McpHttpNameHeaderDecoded = "mcp.http.name-header-decoded", Must, "MCP basic/transports/streamable-http §Value Encoding | §Server Validation",
+          "In particular, servers MUST decode an encoded `Mcp-Name` or `Mcp-Param-{Name}` value before comparing it to the corresponding request body value during Server Validation. (Probed with a `tools/call` of a tool no server has, `wirecheck-no-such-tool`, its `Mcp-Name` the sentinel `=?base64?…?=` of that name: a refusal with -32020 HeaderMismatch compared the encoded value. Not applicable when the server answers 404 -32601: it has no `tools/call`.)",
+          R5, Transport;
+        McpHttpSseNoBuffering = "mcp.http.sse-no-buffering", Should, "MCP basic/transports/streamable-http §Receiving Messages",
+          "When initiating an SSE stream, servers SHOULD include the `X-Accel-Buffering: no` header in the HTTP response. (Judged on every POST answered with `text/event-stream`; not observed when none was.)",
+          R5, Transport;
         JsonRpcHttpNullBody = "jsonrpc.http.null-body", MustNot, "JSON-RPC 2.0 §4.1",
           "The Server MUST NOT reply to a Notification, including those that are within a batch request. (Over HTTP the body is the reply: a body of `null` answers the notification with a JSON value that is no Response object; 204 or an empty 200 is silence.)",
           JSONRPC, Transport;

@@ -13,6 +13,10 @@ use super::exchange::{
 };
 use crate::transport::Event;
 
+/// The detail of the [`FindingKind::NoAnswer`] a POST's SSE stream gets when
+/// it ends with no response: the transport judge tells it from the others.
+pub const SSE_ENDED_UNANSWERED: &str = "SSE stream ended without a JSON-RPC response";
+
 /// Which transport's rules judge the response.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Flavor {
@@ -143,11 +147,7 @@ async fn exchange(
         )
         .await;
         if post.expected_answer && !answered {
-            shared.finding(
-                FindingKind::NoAnswer,
-                Some(status),
-                "SSE stream ended without a JSON-RPC response",
-            );
+            shared.finding(FindingKind::NoAnswer, Some(status), SSE_ENDED_UNANSWERED);
         }
         return;
     }
