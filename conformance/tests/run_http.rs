@@ -555,7 +555,16 @@ fn the_reference_peer_offers_a_get_stream_event_ids_and_replay() {
         // Pass, never not-observed: the reference peer offers all of it.
         assert_eq!(outcome(found[0]), "pass", "{}", found[0]);
     }
-    let (_, records, _) = run(&["--reference-http", "--revision", "2026-07-28"]);
+    // The name probe is a tools/call: it needs a tool the user allows.
+    let (_, records, _) = run(&[
+        "--reference-http",
+        "--revision",
+        "2026-07-28",
+        "--allow-tool",
+        "echo",
+        "--tool-args",
+        r#"{"text":"wirecheck"}"#,
+    ]);
     for rule in [
         "get-405",
         "header-body-match",
@@ -676,14 +685,20 @@ fn verdicts_2026(mode: &str, rules: &[&str]) -> Vec<String> {
     std::fs::create_dir_all(dir.join("mcp")).unwrap();
     std::fs::create_dir_all(dir.join("jsonrpc-2.0")).unwrap();
     let url = format!("http://{addr}/{mode}/mcp");
-    let (out, records, _) = run(&[
+    let mut args = vec![
         "--http",
         &url,
         "--revision",
         "2026-07-28",
         "--vectors",
         dir.to_str().unwrap(),
-    ]);
+    ];
+    // `lax` is run as a user who allowed no tool: the name probe (a
+    // tools/call) must then not be sent.
+    if mode != "lax" {
+        args.extend(["--allow-tool", "wirecheck-probe"]);
+    }
+    let (out, records, _) = run(&args);
     std::fs::remove_dir_all(&dir).ok();
     let verdict = |rule: &str| {
         let found = by_vector(&records, &format!("run/2026-07-28/http/{rule}"));
@@ -705,7 +720,7 @@ fn a_2026_server_blind_to_the_version_header_and_unknown_methods_fails() {
                 "sse-no-buffering",
             ]
         ),
-        ["fail", "fail", "pass", "not-observed"]
+        ["fail", "fail", "not-applicable", "not-observed"]
     );
 }
 

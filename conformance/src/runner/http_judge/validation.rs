@@ -3,10 +3,10 @@
 //! the body's `_meta`, the 404 for an unknown method, a Base64-encoded
 //! `Mcp-Name`, and `X-Accel-Buffering` on SSE answers.
 //!
-//! Each probe is one request no server acts on: `server/discover`, a method
-//! no server has, a `tools/call` of a tool no server has. So a server that
-//! ignores the headers still runs nothing (the brief's rule: never call a
-//! third-party server's tools unless harmless).
+//! Each probe is one request no server acts on (`server/discover`, a method
+//! no server has), except the name probe: a `tools/call`, sent only for a
+//! tool the user allowed with `--allow-tool` (with `--tool-args`), and
+//! not-applicable otherwise, as every tool call of the runner is.
 
 use std::time::Duration;
 
@@ -20,9 +20,8 @@ use harness::rules::RuleId;
 
 /// 2026-07-28 schema `UnsupportedProtocolVersionError`.
 const UNSUPPORTED_VERSION: i64 = -32022;
-/// A method and a tool name no server implements.
+/// A method no server implements.
 const NO_SUCH_METHOD: &str = "wirecheck/no-such-method";
-const NO_SUCH_TOOL: &str = "wirecheck-no-such-tool";
 
 /// What one probe request got: its HTTP status, the JSON-RPC error code of
 /// the answer if it was one, and every exchange of the probe's session (its
@@ -172,11 +171,25 @@ impl Judge {
         config: &Config,
     ) -> Vec<HttpFact> {
         let rule = RuleId::McpHttpNameHeaderDecoded;
+        // A `tools/call` goes only to a tool the user allowed, even one named
+        // for no server: the runner never calls a tool on its own.
+        let Some(tool) = config.allowed.tools.iter().next() else {
+            self.not_applicable(
+                rule,
+                "the probe is a tools/call, and no tool was allowed (--allow-tool NAME)".into(),
+            );
+            return Vec::new();
+        };
         let encoded = format!(
             "=?base64?{}?=",
-            base64::engine::general_purpose::STANDARD.encode(NO_SUCH_TOOL)
+            base64::engine::general_purpose::STANDARD.encode(tool)
         );
-        let params = serde_json::json!({ "name": NO_SUCH_TOOL, "arguments": {} });
+        let arguments = config
+            .allowed
+            .arguments
+            .clone()
+            .unwrap_or_else(|| serde_json::json!({}));
+        let params = serde_json::json!({ "name": tool, "arguments": arguments });
         let headers = [("mcp-name", encoded.clone())];
         let answer = match probe(revision, url, config, "tools/call", Some(params), &headers).await
         {
@@ -187,7 +200,7 @@ impl Judge {
             }
         };
         let shown = format!(
-            "a tools/call of {NO_SUCH_TOOL} with `Mcp-Name: {encoded}` was answered {} with {}",
+            "a tools/call of {tool} with `Mcp-Name: {encoded}` was answered {} with {}",
             answer.status,
             code_text(answer.code)
         );
