@@ -38,6 +38,14 @@ pub enum Command {
     Check,
     /// `wirecheck proxy`: a live conversation judged as it passes through.
     Proxy,
+    /// `wirecheck fuzz`: generated frames against a live peer, each finding
+    /// one record.
+    Fuzz,
+    /// `wirecheck replay`: saved findings played again, one record each.
+    Replay,
+    /// `wirecheck diff`: the same frames to several peers, one record per
+    /// disagreement.
+    Diff,
 }
 
 impl Command {
@@ -50,6 +58,9 @@ impl Command {
             Command::Run => "run",
             Command::Check => "check",
             Command::Proxy => "proxy",
+            Command::Fuzz => "fuzz",
+            Command::Replay => "replay",
+            Command::Diff => "diff",
         }
     }
 
@@ -62,6 +73,9 @@ impl Command {
             Command::Run,
             Command::Check,
             Command::Proxy,
+            Command::Fuzz,
+            Command::Replay,
+            Command::Diff,
         ]
         .into_iter()
         .find(|c| c.name() == name)
