@@ -192,3 +192,66 @@ fn fuzz_replay_and_diff_documents_match_the_schema() {
         assert_eq!(back, report);
     }
 }
+
+/// `wirecheck diff` of the fixture peer against the reference peer (the
+/// default second): every disagreement is one record per kind and frame
+/// shape, and the planted bugs are among them: the dropped malformed JSON,
+/// the answered notification, the rounded id past 2^53.
+#[test]
+fn diff_groups_the_planted_disagreements_by_kind() {
+    let out = wirecheck(&[
+        "diff",
+        "--stdio",
+        FIXTURE,
+        "--revision",
+        "2025-06-18",
+        "--frames",
+        "400",
+        "--seed",
+        "3",
+        "--format",
+        "json",
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let groups: Vec<String> = stdout
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter_map(|v| v["vector"].as_str().map(str::to_owned))
+        .collect();
+    let mut keys = groups.clone();
+    keys.sort();
+    keys.dedup();
+    assert_eq!(keys.len(), groups.len(), "one record per kind and shape");
+    let kinds = [
+        "one-drops",
+        "one-errors-one-answers",
+        "codes-differ",
+        "ids-differ",
+        "one-dies",
+    ];
+    for group in &groups {
+        let kind = group
+            .strip_prefix("diff/")
+            .and_then(|g| g.split('/').next())
+            .unwrap_or("");
+        assert!(kinds.contains(&kind), "{group} is of a known kind");
+    }
+    let has = |prefix: &str, part: &str| {
+        groups
+            .iter()
+            .any(|g| g.starts_with(prefix) && g.contains(part))
+    };
+    assert!(has("diff/one-drops/", "refused:json.syntax"), "{groups:#?}");
+    assert!(has("diff/one-drops/", "notification"), "{groups:#?}");
+    assert!(has("diff/", "integer-past-2^53"), "{groups:#?}");
+    assert!(
+        !has("diff/one-dies/", ""),
+        "neither peer dies: {groups:#?}"
+    );
+}
