@@ -250,8 +250,5 @@ fn diff_groups_the_planted_disagreements_by_kind() {
     assert!(has("diff/one-drops/", "refused:json.syntax"), "{groups:#?}");
     assert!(has("diff/one-drops/", "notification"), "{groups:#?}");
     assert!(has("diff/", "integer-past-2^53"), "{groups:#?}");
-    assert!(
-        !has("diff/one-dies/", ""),
-        "neither peer dies: {groups:#?}"
-    );
+    assert!(!has("diff/one-dies/", ""), "neither peer dies: {groups:#?}");
 }
