@@ -583,6 +583,18 @@ impl<T: Transport> Driver<T> {
         })
     }
 
+    /// A liveness request under a fresh id, not sent: for a caller that
+    /// sends several frames before one liveness check (`wirecheck fuzz`).
+    pub fn liveness_request(&mut self) -> (Id<'static>, Vec<u8>) {
+        let id = self.fresh_id();
+        let doc = request_document(
+            id.clone(),
+            self.config.liveness.method(),
+            self.with_meta(None),
+        );
+        (id, doc)
+    }
+
     /// Sends `frame` exactly as given, then a liveness request, and returns
     /// everything received until the liveness answer plus
     /// [`DriverConfig::grace`], classified against the probe's ids.

@@ -140,3 +140,115 @@ fn the_planted_bugs_are_found_minimized_and_replayed() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+fn schema(name: &str) -> serde_json::Value {
+    let path = format!("{}/schemas/{name}", env!("CARGO_MANIFEST_DIR"));
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// The fuzzing commands' documents are documents like `run`'s: the schema
+/// names each command, and the reader reads each back as the same command.
+#[test]
+fn fuzz_replay_and_diff_documents_match_the_schema() {
+    use wirecheck::report::{document, Command as Cmd, Outcome, Place, Record, Report, Subject};
+    let registry = jsonschema::Registry::new()
+        .add(
+            "https://wirecheck.invalid/schemas/record.schema.json",
+            schema("record.schema.json"),
+        )
+        .unwrap()
+        .prepare()
+        .unwrap();
+    let validator = jsonschema::options()
+        .with_registry(&registry)
+        .build(&schema("report.schema.json"))
+        .unwrap();
+    for (command, name) in [
+        (Cmd::Fuzz, "fuzz"),
+        (Cmd::Replay, "replay"),
+        (Cmd::Diff, "diff"),
+    ] {
+        let mut report = Report::new(command);
+        let mut record = Record::new(
+            Place {
+                vector: Some(format!("{name}/2025-06-18")),
+                ..Place::default()
+            },
+            Subject::Frame(br#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#.to_vec()),
+            Outcome::Fail,
+        );
+        record.notes.push("one frame of this shape".into());
+        report.records.push(record);
+        let bytes = document::to_vec(&report);
+        let doc: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+        assert_eq!(doc["command"], name);
+        let errors: Vec<String> = validator
+            .iter_errors(&doc)
+            .map(|e| format!("{e} at {}", e.instance_path()))
+            .collect();
+        assert!(errors.is_empty(), "{name}: {errors:#?}");
+        let back = document::from_slice(&bytes).expect("the reader takes it");
+        assert_eq!(back.command, command);
+        assert_eq!(back, report);
+    }
+}
+
+/// `wirecheck diff` of the fixture peer against the reference peer (the
+/// default second): every disagreement is one record per kind and frame
+/// shape, and the planted bugs are among them: the dropped malformed JSON,
+/// the answered notification, the rounded id past 2^53.
+#[test]
+fn diff_groups_the_planted_disagreements_by_kind() {
+    let out = wirecheck(&[
+        "diff",
+        "--stdio",
+        FIXTURE,
+        "--revision",
+        "2025-06-18",
+        "--frames",
+        "400",
+        "--seed",
+        "3",
+        "--format",
+        "json",
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let groups: Vec<String> = stdout
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter_map(|v| v["vector"].as_str().map(str::to_owned))
+        .collect();
+    let mut keys = groups.clone();
+    keys.sort();
+    keys.dedup();
+    assert_eq!(keys.len(), groups.len(), "one record per kind and shape");
+    let kinds = [
+        "one-drops",
+        "one-errors-one-answers",
+        "codes-differ",
+        "ids-differ",
+        "one-dies",
+    ];
+    for group in &groups {
+        let kind = group
+            .strip_prefix("diff/")
+            .and_then(|g| g.split('/').next())
+            .unwrap_or("");
+        assert!(kinds.contains(&kind), "{group} is of a known kind");
+    }
+    let has = |prefix: &str, part: &str| {
+        groups
+            .iter()
+            .any(|g| g.starts_with(prefix) && g.contains(part))
+    };
+    assert!(has("diff/one-drops/", "refused:json.syntax"), "{groups:#?}");
+    assert!(has("diff/one-drops/", "notification"), "{groups:#?}");
+    assert!(has("diff/", "integer-past-2^53"), "{groups:#?}");
+    assert!(!has("diff/one-dies/", ""), "neither peer dies: {groups:#?}");
+}

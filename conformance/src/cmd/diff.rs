@@ -112,7 +112,7 @@ fn disagreement(a: &Said, b: &Said) -> Option<&'static str> {
 /// Runs the comparison as `args` asks.
 #[must_use]
 pub fn run(args: &Args) -> Report {
-    let mut report = Report::new(Command::Run);
+    let mut report = Report::new(Command::Diff);
     if let Err(e) = execute(args, &mut report) {
         report.error = Some(e);
     }

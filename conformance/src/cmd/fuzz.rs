@@ -58,6 +58,11 @@ pub struct Args {
     /// The most time spent confirming and shrinking findings, all together.
     #[arg(long, default_value = "60s", value_parser = super::run::duration, value_name = "DURATION")]
     pub minimize_budget: Duration,
+    /// Frames sent back to back before one liveness ping; a window whose
+    /// answers cannot be told apart, or that breaks something new, is sent
+    /// again frame by frame. 1 pings after every frame.
+    #[arg(long, default_value_t = 16, value_name = "N")]
+    pub window: usize,
     /// Where the report goes.
     #[command(flatten)]
     pub output: OutputArgs,
@@ -142,6 +147,7 @@ pub(crate) fn config(
         minimize: true,
         minimize_budget: Duration::from_secs(60),
         vectors,
+        window: 1,
     })
 }
 
@@ -160,7 +166,7 @@ pub(crate) fn ctrl_c(runtime: &tokio::runtime::Runtime) -> Arc<AtomicBool> {
 /// Runs the fuzzer as `args` asks and reports what it found.
 #[must_use]
 pub fn run(args: &Args) -> Report {
-    let mut report = Report::new(Command::Run);
+    let mut report = Report::new(Command::Fuzz);
     report.strict = args.strict;
     if let Err(e) = execute(args, &mut report) {
         report.error = Some(e);
@@ -189,6 +195,7 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
         None
     });
     config.minimize = !args.no_minimize;
+    config.window = args.window.max(1);
     config.minimize_budget = args.minimize_budget;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -207,11 +214,13 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
     };
     let (findings, stats) = runtime.block_on(livefuzz::fuzz(&config, &stop, &mut progress))?;
     eprintln!(
-        "wirecheck fuzz: {} frames in {:.1}s ({:.0} frames/s), {} restarts, {} breaches, \
+        "wirecheck fuzz: {} frames in {:.1}s ({:.0} frames/s, window {}, {} windows sent again frame by frame), {} restarts, {} breaches, \
          {} findings ({} dropped: not reproduced on a fresh peer, or past --minimize-budget), minimizing took {:.1}s{}",
         stats.frames,
         stats.fuzz_time.as_secs_f64(),
         stats.rate(),
+        config.window,
+        stats.rechecks,
         stats.restarts,
         stats.breaches,
         findings.len(),

@@ -37,7 +37,7 @@ pub struct Args {
 /// Replays every finding under `args.dir`.
 #[must_use]
 pub fn run(args: &Args) -> Report {
-    let mut report = Report::new(Command::Run);
+    let mut report = Report::new(Command::Replay);
     report.strict = args.strict;
     if let Err(e) = execute(args, &mut report) {
         report.error = Some(e);

@@ -10,6 +10,7 @@ pub mod minimize;
 pub mod peer;
 pub mod source;
 pub mod store;
+pub mod window;
 
 use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -19,13 +20,14 @@ use harness::ir::Id;
 use harness::{lift, Message, Revision};
 use tokio::time::Instant;
 
-use crate::driver::{Class, WireEvent};
+use crate::driver::{Class, ProbeReport, WireEvent};
 use crate::transport::stdio::PeerCommand;
 use crate::transport::Limits;
 use crate::vectors::Vector;
 use invariant::{expect, judge, shape, Breach, Expect, Kind};
 use peer::{Live, Waits};
 use source::Source;
+use window::Attribution;
 
 /// What a fuzz run is asked to do.
 #[derive(Debug, Clone)]
@@ -57,6 +59,9 @@ pub struct Config {
     pub minimize_budget: Duration,
     /// The golden vectors whose frames are mutated.
     pub vectors: Vec<Vector>,
+    /// Frames sent back to back before one liveness ping ([`window`]); 1
+    /// pings after every frame.
+    pub window: usize,
 }
 
 /// A breach seen while fuzzing, before it is confirmed.
@@ -112,6 +117,9 @@ pub struct Stats {
     pub rss_kib: Option<(u64, u64)>,
     /// Whether the run was interrupted (Ctrl-C).
     pub interrupted: bool,
+    /// Windows probed again frame by frame (ambiguous, a peer that died, or
+    /// a breach not seen before).
+    pub rechecks: u64,
 }
 
 impl Stats {
@@ -125,11 +133,11 @@ impl Stats {
 /// The most time one finding's confirmation and shrinking may take.
 pub const PER_FINDING: Duration = Duration::from_secs(10);
 
-/// Frames per session before the peer is started afresh. The driver checks
-/// each probe's ids against every id sent in the session (MCP forbids reuse),
-/// a cost that grows with the session; a fresh session every so often keeps
-/// the rate flat, and costs one handshake.
-const SESSION_FRAMES: u64 = 1000;
+/// Frames per session before the peer is started afresh: a long session
+/// reuses the generator's small ids more and more (MCP forbids reuse, and a
+/// peer may start refusing them), and a fresh one costs a handshake. The
+/// id history itself is O(1) per frame ([`window::IdHistory`]).
+const SESSION_FRAMES: u64 = 5000;
 
 /// How many earlier frames a candidate keeps for the minimizer.
 const CONTEXT: usize = 32;
@@ -164,6 +172,8 @@ pub async fn fuzz(
     let mut seen: BTreeSet<String> = BTreeSet::new();
     let mut candidates: Vec<Candidate> = Vec::new();
     let mut before: Vec<Vec<u8>> = Vec::new();
+    let mut session_frames = 0u64;
+    let mut held: Option<Vec<u8>> = None;
     let started = Instant::now();
     let mut next_tick = started + Duration::from_secs(1);
     let mut rss_first = None;
@@ -178,48 +188,73 @@ pub async fn fuzz(
         {
             break;
         }
-        let (_, frame) = source.next_frame();
-        let expects = expect(&frame) != Expect::Nothing;
-        let report = live.exchange(&frame, expects).await;
-        stats.frames += 1;
-        for received in &report.frames {
-            if matches!(received.class, Class::Unsolicited | Class::ProbeAnswer) {
-                source.saw(&received.bytes);
+        let left = config.frames.map_or(u64::MAX, |n| n - stats.frames);
+        let to_rotation = SESSION_FRAMES - session_frames;
+        let n =
+            usize::try_from(left.min(to_rotation).min(config.window.max(1) as u64)).unwrap_or(1);
+        // Two frames of a window that share a request id could not be told
+        // apart by their answers: the second waits for the next window.
+        let mut batch: Vec<Vec<u8>> = Vec::with_capacity(n);
+        let mut ids = window::IdHistory::default();
+        while batch.len() < n {
+            let frame = held.take().unwrap_or_else(|| source.next_frame().1);
+            let carried = window::request_ids(&frame);
+            if !batch.is_empty() && carried.iter().any(|id| ids.contains(id)) {
+                held = Some(frame);
+                break;
             }
+            for id in &carried {
+                ids.insert(id);
+            }
+            batch.push(frame);
         }
-        let breaches = judge(&frame, &report, config.revision, config.strict);
+        let (reports, fresh) =
+            exchange(&mut live, &batch, config, &seen, &mut stats, &waits).await?;
+        if let Some(fresh) = fresh {
+            std::mem::replace(&mut live, fresh).stop().await;
+            before.clear();
+            session_frames = 0;
+        }
         let mut restart = false;
-        for breach in breaches {
-            stats.breaches += 1;
-            restart |= matches!(breach.kind, Kind::Crash | Kind::Hang);
-            if breach.kind == Kind::Unanswered {
-                for id in request_ids(&frame) {
-                    live.cancel(&id).await;
+        for (frame, (report, breaches)) in batch.into_iter().zip(reports) {
+            stats.frames += 1;
+            session_frames += 1;
+            for received in &report.frames {
+                if matches!(received.class, Class::Unsolicited | Class::ProbeAnswer) {
+                    source.saw(&received.bytes);
                 }
             }
-            let shape = shape(&frame, config.revision);
-            let key = key(&breach, &shape);
-            if seen.insert(key) {
-                candidates.push(Candidate {
-                    breach,
-                    frame: frame.clone(),
-                    shape,
-                    before: before.clone(),
-                    index: stats.frames - 1,
-                });
+            for breach in breaches {
+                stats.breaches += 1;
+                restart |= matches!(breach.kind, Kind::Crash | Kind::Hang);
+                if breach.kind == Kind::Unanswered && !restart {
+                    for id in request_ids(&frame) {
+                        live.cancel(&id).await;
+                    }
+                }
+                let shape = shape(&frame, config.revision);
+                let key = key(&breach, &shape);
+                if seen.insert(key) {
+                    candidates.push(Candidate {
+                        breach,
+                        frame: frame.clone(),
+                        shape,
+                        before: before.clone(),
+                        index: stats.frames - 1,
+                    });
+                }
             }
-        }
-        let rotate = stats.frames % SESSION_FRAMES == 0;
-        if restart || rotate {
-            live.stop().await;
-            stats.restarts += u64::from(restart);
-            before.clear();
-            live = Live::start(&config.command, config.revision, &waits, config.limits).await?;
-        } else {
             if before.len() == CONTEXT {
                 before.remove(0);
             }
             before.push(frame);
+        }
+        if restart || session_frames >= SESSION_FRAMES {
+            live.stop().await;
+            stats.restarts += u64::from(restart);
+            before.clear();
+            session_frames = 0;
+            live = Live::start(&config.command, config.revision, &waits, config.limits).await?;
         }
         if Instant::now() >= next_tick {
             next_tick += Duration::from_secs(1);
@@ -302,6 +337,91 @@ pub async fn fuzz(
     stats.minimize_time = minimizing.elapsed();
     Ok((findings, stats))
 }
+
+/// Sends `batch` as one window ([`window`]) and returns a report per frame
+/// with the breaches judged in it, and the peer that should go on when the
+/// window's had to be replaced.
+///
+/// A window whose answers cannot be attributed, whose peer did not stay
+/// alive, or whose verdicts hold a breach not seen before is probed again
+/// frame by frame, each frame with its own ping, and those reports are the
+/// ones judged: a window only speeds up what is already known, it never
+/// decides a new finding. A live peer is probed again in the same session
+/// (the frames' ids are then reused: a peer may refuse them, and every
+/// finding is confirmed on a fresh peer before it is reported); a dead one
+/// is replaced first.
+async fn exchange(
+    live: &mut Live,
+    batch: &[Vec<u8>],
+    config: &Config,
+    seen: &BTreeSet<String>,
+    stats: &mut Stats,
+    waits: &Waits,
+) -> Result<(Vec<Judged>, Option<Live>), String> {
+    let judged = |frame: &[u8], report: ProbeReport| {
+        let breaches = judge(frame, &report, config.revision, config.strict);
+        (report, breaches)
+    };
+    if batch.len() == 1 {
+        let frame = &batch[0];
+        let report = live.exchange(frame, expect(frame) != Expect::Nothing).await;
+        return Ok((vec![judged(frame, report)], None));
+    }
+    let (liveness_id, observed) = live.window(batch).await;
+    let verdict = observed.live.clone();
+    let alive = matches!(verdict, Some(crate::driver::Live::Answered(_)));
+    if let Attribution::Clear(reports) = window::attribute(batch, &liveness_id, observed) {
+        let reports: Vec<Judged> = batch
+            .iter()
+            .zip(reports)
+            .map(|(frame, report)| judged(frame, report))
+            .collect();
+        let known = batch.iter().zip(&reports).all(|(frame, (_, breaches))| {
+            breaches
+                .iter()
+                .all(|b| seen.contains(&key(b, &shape(frame, config.revision))))
+        });
+        if known {
+            return Ok((reports, None));
+        }
+    }
+    stats.rechecks += 1;
+    let mut fresh = None;
+    if !alive {
+        stats.restarts += 1;
+        fresh = Some(Live::start(&config.command, config.revision, waits, config.limits).await?);
+    }
+    let target = fresh.as_mut().unwrap_or(live);
+    let mut reports = Vec::with_capacity(batch.len());
+    for frame in batch {
+        let report = target
+            .exchange(frame, expect(frame) != Expect::Nothing)
+            .await;
+        let dead = !matches!(report.live, crate::driver::Live::Answered(_));
+        reports.push(report);
+        if dead {
+            // The rest of the window goes to the next session; what the
+            // dead peer did is reported on this frame.
+            break;
+        }
+    }
+    // A window whose peer died, when no frame kills a fresh one: it still
+    // happened (a crash or hang is reported unconfirmed), on the last frame.
+    if let (false, Some(verdict), Some(last)) = (alive, verdict, reports.last_mut()) {
+        if matches!(last.live, crate::driver::Live::Answered(_)) {
+            last.live = verdict;
+        }
+    }
+    let reports = batch
+        .iter()
+        .zip(reports)
+        .map(|(frame, report)| judged(frame, report))
+        .collect();
+    Ok((reports, fresh))
+}
+
+/// One frame's report and what it breaks.
+type Judged = (ProbeReport, Vec<Breach>);
 
 /// A finding's de-duplication key.
 #[must_use]

@@ -14,9 +14,14 @@ use std::time::Duration;
 use harness::ir::{Id, Raw};
 use harness::Revision;
 
-use crate::driver::{Driver, DriverConfig, Liveness, ProbeReport, WireEvent};
+use tokio::time::Instant;
+
+use super::window::{IdHistory, Observed};
+use crate::driver::{
+    Class, Driver, DriverConfig, Live as Verdict, Liveness, ProbeReport, Received, WireEvent,
+};
 use crate::transport::stdio::{PeerCommand, StdioPeer};
-use crate::transport::Limits;
+use crate::transport::{Event, Limits, Transport};
 
 /// The first id the driver allocates: far above the ids fuzzed frames carry and
 /// below 2^53, so no peer rounds it (as `wirecheck run` does).
@@ -37,6 +42,9 @@ pub struct Waits {
 #[derive(Debug)]
 pub struct Live {
     driver: Driver<StdioPeer>,
+    /// Every request id a window sent, so no ping of ours reuses one.
+    history: IdHistory,
+    answer_timeout: Duration,
 }
 
 impl Live {
@@ -66,12 +74,88 @@ impl Live {
             .handshake(revision)
             .await
             .map_err(|e| format!("{revision}: {e}"))?;
-        Ok(Live { driver })
+        Ok(Live {
+            driver,
+            history: IdHistory::default(),
+            answer_timeout: waits.answer_timeout,
+        })
     }
 
     /// Sends `frame` and a ping, and returns what came back.
     pub async fn exchange(&mut self, frame: &[u8], expects_answer: bool) -> ProbeReport {
         self.driver.probe(frame, expects_answer).await
+    }
+
+    /// Sends `frames` back to back, then one liveness ping, and returns the
+    /// ping's id with everything received until it was answered (or the
+    /// peer died, or the answer timeout passed). Bypasses the driver's wire
+    /// log: a window's frames are kept by the caller.
+    pub async fn window(&mut self, frames: &[Vec<u8>]) -> (Id<'static>, Observed) {
+        for frame in frames {
+            for id in request_ids(frame) {
+                self.history.insert(&id);
+            }
+        }
+        let (liveness_id, ping) = loop {
+            let (id, ping) = self.driver.liveness_request();
+            if !self.history.contains(&id) {
+                break (id, ping);
+            }
+        };
+        let started = Instant::now();
+        let dropped_before = self.driver.transport().dropped();
+        let mut observed = Observed::default();
+        let transport = self.driver.transport_mut();
+        for frame in frames.iter().chain(std::iter::once(&ping)) {
+            if let Err(e) = transport.send(frame).await {
+                observed.live = Some(Verdict::SendFailed(e));
+                break;
+            }
+        }
+        let deadline = Instant::now() + self.answer_timeout;
+        loop {
+            let t = started.elapsed();
+            match transport.recv(deadline).await {
+                Event::Frame(bytes) => {
+                    let liveness = harness::client::read_reply(&liveness_id, &bytes).is_ok();
+                    observed.frames.push(Received {
+                        t,
+                        bytes,
+                        class: if liveness {
+                            Class::LivenessAnswer
+                        } else {
+                            Class::Unsolicited
+                        },
+                    });
+                    if liveness && observed.live.is_none() {
+                        observed.live = Some(Verdict::Answered(t));
+                        break;
+                    }
+                }
+                Event::TooLong { bytes_skipped } => observed.frames.push(Received {
+                    t,
+                    bytes: Vec::new(),
+                    class: Class::TooLong(bytes_skipped),
+                }),
+                Event::Closed { status, leaky } => {
+                    if observed.live.is_none() {
+                        observed.live = Some(Verdict::Closed {
+                            status: status.map(|s| s.to_string()),
+                            leaky,
+                        });
+                    }
+                    break;
+                }
+                Event::TimedOut => {
+                    if observed.live.is_none() {
+                        observed.live = Some(Verdict::Unresponsive);
+                    }
+                    break;
+                }
+            }
+        }
+        observed.transport_dropped = transport.dropped() - dropped_before;
+        (liveness_id, observed)
     }
 
     /// Tells the peer to stop working on `id` (MCP basic/utilities/cancellation:
@@ -121,6 +205,19 @@ impl Live {
         transport.shutdown(Duration::from_millis(200)).await;
         log
     }
+}
+
+/// The ids of the requests in `frame` (one, or a batch's), if it lifts.
+fn request_ids(frame: &[u8]) -> Vec<Id<'static>> {
+    let Ok(lifted) = harness::lift(frame) else {
+        return Vec::new();
+    };
+    lifted
+        .messages()
+        .iter()
+        .filter(|m| matches!(m, harness::Message::Request(_)))
+        .filter_map(|m| m.id().map(|id| id.clone().into_owned()))
+        .collect()
 }
 
 /// The id member's text in a lowered response `{"jsonrpc":"2.0","id":…,"result":null}`.

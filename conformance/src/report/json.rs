@@ -129,6 +129,23 @@ pub fn summary(report: &Report) -> String {
             if report.strict { " (--strict: these fail too)" } else { "" },
             tally.count("not-observed")
         ),
+        Command::Fuzz => format!(
+            "{} findings: {} breaking a MUST, {} breaking only SHOULD-level rules{}",
+            tally.count("fail") + tally.count("warning"),
+            tally.count("fail"),
+            tally.count("warning"),
+            if report.strict { " (--strict: these fail too)" } else { "" }
+        ),
+        Command::Replay => format!(
+            "{} saved findings: {} still break, {} fixed",
+            tally.total(),
+            tally.count("fail") + tally.count("warning"),
+            tally.count("pass")
+        ),
+        Command::Diff => format!(
+            "{} kinds of disagreement between the peers",
+            tally.count("fail")
+        ),
         Command::Classify => {
             let under = report.profile.map_or_else(String::new, |p| {
                 format!(" under {} from the {}", p.revision, p.direction.sender())

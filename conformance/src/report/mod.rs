@@ -41,6 +41,14 @@ pub enum Command {
     /// `wirecheck run-client` (and `serve --judge`): a client judged by the
     /// reference peer it talks to.
     RunClient,
+    /// `wirecheck fuzz`: generated frames against a live peer, each finding
+    /// one record.
+    Fuzz,
+    /// `wirecheck replay`: saved findings played again, one record each.
+    Replay,
+    /// `wirecheck diff`: the same frames to several peers, one record per
+    /// disagreement.
+    Diff,
 }
 
 impl Command {
@@ -54,6 +62,9 @@ impl Command {
             Command::Check => "check",
             Command::Proxy => "proxy",
             Command::RunClient => "run-client",
+            Command::Fuzz => "fuzz",
+            Command::Replay => "replay",
+            Command::Diff => "diff",
         }
     }
 
@@ -67,6 +78,9 @@ impl Command {
             Command::Check,
             Command::Proxy,
             Command::RunClient,
+            Command::Fuzz,
+            Command::Replay,
+            Command::Diff,
         ]
         .into_iter()
         .find(|c| c.name() == name)
