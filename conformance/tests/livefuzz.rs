@@ -252,3 +252,55 @@ fn diff_groups_the_planted_disagreements_by_kind() {
     assert!(has("diff/", "integer-past-2^53"), "{groups:#?}");
     assert!(!has("diff/one-dies/", ""), "neither peer dies: {groups:#?}");
 }
+
+/// A peer that crashes and cannot be started again ends the run early with
+/// what it found, saying so: the findings are not lost, and the run is not
+/// reported as clean.
+#[test]
+fn a_peer_that_cannot_be_restarted_ends_the_run_with_its_findings() {
+    let dir = scratch("dies-once");
+    std::fs::create_dir_all(&dir).unwrap();
+    let marker = dir.join("started");
+    let peer = format!(
+        "python3 {}/tests/fixtures/dies_once_peer.py {}",
+        env!("CARGO_MANIFEST_DIR"),
+        marker.display()
+    );
+    let out_dir = dir.join("findings");
+    let out = wirecheck(&[
+        "fuzz",
+        "--stdio",
+        &peer,
+        "--revision",
+        "2025-06-18",
+        "--frames",
+        "200",
+        "--seed",
+        "3",
+        "--timeout",
+        "1s",
+        "--no-minimize",
+        "--out-dir",
+        out_dir.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stderr.contains("ended early"), "{stderr}");
+    assert!(stderr.contains("would not start, three times"), "{stderr}");
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "the crash is a finding: {stderr}"
+    );
+    assert!(
+        stdout.contains("fuzzing ended early"),
+        "the report says the run was cut short: {stdout}"
+    );
+    assert!(
+        !findings(&out_dir).is_empty(),
+        "what was found before the end is saved"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -232,6 +232,12 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
             ""
         }
     );
+    if let Some(why) = &stats.ended_early {
+        eprintln!(
+            "wirecheck fuzz: ended early after {} frames: {why}",
+            stats.frames
+        );
+    }
     for finding in &findings {
         let name = store::file_name(finding.breach.kind, revision, &finding.key);
         let path = store::save(&out_dir, &name, &store::entries(&finding.log))?;
@@ -239,7 +245,26 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
             .records
             .push(record(finding, revision, Some(path.display().to_string())));
     }
-    if findings.is_empty() {
+    // A run cut short is not a clean bill: what it could not reach is said.
+    if let Some(why) = &stats.ended_early {
+        let mut cut = Record::new(
+            Place {
+                vector: Some(format!("fuzz/{revision}")),
+                revision: Some(revision),
+                transport: Some("stdio".into()),
+                ..Place::default()
+            },
+            Subject::Frame(Vec::new()),
+            Outcome::NotObserved {
+                why: format!("fuzzing ended early after {} frames: {why}", stats.frames),
+            },
+        );
+        cut.notes.push(format!(
+            "fuzzing ended early after {} frames: {why}",
+            stats.frames
+        ));
+        report.records.push(cut);
+    } else if findings.is_empty() {
         let mut pass = Record::new(
             Place {
                 vector: Some(format!("fuzz/{revision}")),

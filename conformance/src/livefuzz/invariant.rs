@@ -325,7 +325,7 @@ pub fn judge(frame: &[u8], report: &ProbeReport, revision: Revision, strict: boo
     out
 }
 
-fn crash(detail: String) -> Breach {
+pub(crate) fn crash(detail: String) -> Breach {
     Breach {
         kind: Kind::Crash,
         rule: None,

@@ -120,6 +120,10 @@ pub struct Stats {
     /// Windows probed again frame by frame (ambiguous, a peer that died, or
     /// a breach not seen before).
     pub rechecks: u64,
+    /// Why the fuzzing stopped before its budget, when it did: a fresh peer
+    /// that would not start or open a session. What was found until then is
+    /// still confirmed, saved and reported.
+    pub ended_early: Option<String>,
 }
 
 impl Stats {
@@ -128,6 +132,23 @@ impl Stats {
     pub fn rate(&self) -> f64 {
         self.frames as f64 / self.fuzz_time.as_secs_f64().max(1e-9)
     }
+}
+
+/// A fresh peer for the fuzz loop. A start can fail on a loaded machine (a
+/// slow runtime misses the handshake's timeout), so it is tried three times
+/// before the run gives up.
+///
+/// # Errors
+/// The last attempt's reason, with how many were made.
+async fn start_again(config: &Config, waits: &Waits) -> Result<Live, String> {
+    let mut last = String::new();
+    for _ in 0..3 {
+        match Live::start(&config.command, config.revision, waits, config.limits).await {
+            Ok(live) => return Ok(live),
+            Err(e) => last = e,
+        }
+    }
+    Err(format!("a fresh peer would not start, three times: {last}"))
 }
 
 /// The most time one finding's confirmation and shrinking may take.
@@ -208,8 +229,34 @@ pub async fn fuzz(
             }
             batch.push(frame);
         }
-        let (reports, fresh) =
-            exchange(&mut live, &batch, config, &seen, &mut stats, &waits).await?;
+        let (reports, fresh) = match exchange(&mut live, &batch, config, &seen, &mut stats, &waits)
+            .await
+        {
+            Ok(done) => done,
+            Err(e) => {
+                // The peer died in this window and no fresh one starts
+                // to tell which frame did it: the window is the finding.
+                let frame = batch.first().cloned().unwrap_or_default();
+                let breach = invariant::crash(format!(
+                        "the peer stopped answering within a window of {} frames starting with this one, and {e}",
+                        batch.len()
+                    ));
+                let shape = shape(&frame, config.revision);
+                if seen.insert(key(&breach, &shape)) {
+                    candidates.push(Candidate {
+                        breach,
+                        frame,
+                        shape,
+                        before: before.clone(),
+                        index: stats.frames,
+                    });
+                }
+                stats.frames += batch.len() as u64;
+                stats.breaches += 1;
+                stats.ended_early = Some(e);
+                break;
+            }
+        };
         if let Some(fresh) = fresh {
             std::mem::replace(&mut live, fresh).stop().await;
             before.clear();
@@ -250,11 +297,18 @@ pub async fn fuzz(
             before.push(frame);
         }
         if restart || session_frames >= SESSION_FRAMES {
-            live.stop().await;
+            // The fresh peer first: if none will start, the old one is still
+            // there to be stopped, and the run ends with what it found.
+            match start_again(config, &waits).await {
+                Ok(fresh) => std::mem::replace(&mut live, fresh).stop().await,
+                Err(e) => {
+                    stats.ended_early = Some(e);
+                    break;
+                }
+            };
             stats.restarts += u64::from(restart);
             before.clear();
             session_frames = 0;
-            live = Live::start(&config.command, config.revision, &waits, config.limits).await?;
         }
         if Instant::now() >= next_tick {
             next_tick += Duration::from_secs(1);
@@ -389,7 +443,7 @@ async fn exchange(
     let mut fresh = None;
     if !alive {
         stats.restarts += 1;
-        fresh = Some(Live::start(&config.command, config.revision, waits, config.limits).await?);
+        fresh = Some(start_again(config, waits).await?);
     }
     let target = fresh.as_mut().unwrap_or(live);
     let mut reports = Vec::with_capacity(batch.len());
