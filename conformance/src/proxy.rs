@@ -3,16 +3,17 @@
 //! unchanged and at once, while a copy of each direction is cut into frames
 //! for whoever judges them (`wirecheck proxy`, [`crate::cmd::proxy`]).
 //!
-//! Forwarding never waits for judging. Each direction has its own thread that
+//! Forwarding does not wait for judging. Each direction has its own thread that
 //! reads what is there, writes it through and flushes, then hands a copy of the
-//! chunk to the observing thread over a channel; frames are cut from those
+//! chunk to the observing thread over a bounded channel (only a flood faster
+//! than the judge is slowed to its pace, so memory stays bounded); frames are cut from those
 //! copies there, with the bounded line rule of [`crate::lines`]. A frame that
 //! does not lift is forwarded like any other: the proxy changes nothing a side
 //! sees, so a client's bug reaches the server as it would without it.
 
 use std::io::{self, Read, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
-use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::mpsc::{self, Receiver, SyncSender};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -111,7 +112,10 @@ pub fn stdio(
         .spawn()
         .map_err(|e| format!("cannot start `{program}`: {e}"))?;
     let start = Instant::now();
-    let (tx, rx) = mpsc::channel();
+    // Bounded: a side that floods faster than frames are judged is slowed to
+    // the judge's pace rather than held in memory (at most this many 64 KiB
+    // chunks wait).
+    let (tx, rx) = mpsc::sync_channel(256);
     let to_server = child
         .stdin
         .take()
@@ -122,16 +126,29 @@ pub fn stdio(
         .ok_or("the server's stdout is not piped")?;
     spawn_upstream(client_in, to_server, tx.clone());
     spawn_downstream(from_server, client_out, tx);
-    let terminated = observe_until_server_closes(&rx, start, options, &mut child, &mut observe);
-    Ok(Ended {
-        status: child.wait().ok(),
-        terminated,
-    })
+    let mut terminated = observe_until_server_closes(&rx, start, options, &mut child, &mut observe);
+    // A server that closed its output but keeps running (its input may still
+    // be open, held by a forwarding thread) gets the grace, then the signals:
+    // the proxy never waits on it for ever.
+    let deadline = Instant::now() + options.shutdown_grace;
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break Some(status),
+            Ok(None) if Instant::now() < deadline => thread::sleep(Duration::from_millis(10)),
+            Ok(None) => {
+                terminate(&mut child);
+                terminated = true;
+                break child.wait().ok();
+            }
+            Err(_) => break None,
+        }
+    };
+    Ok(Ended { status, terminated })
 }
 
 /// Client → server. When the client closes its end the server's input is
 /// closed too (dropped), which is how a stdio client asks a server to exit.
-fn spawn_upstream(mut from: impl Read + Send + 'static, to: ChildStdin, tx: Sender<Chunk>) {
+fn spawn_upstream(mut from: impl Read + Send + 'static, to: ChildStdin, tx: SyncSender<Chunk>) {
     thread::spawn(move || {
         let mut to = Some(to);
         forward(&mut from, &mut to, Direction::ClientToServer, &tx);
@@ -139,7 +156,7 @@ fn spawn_upstream(mut from: impl Read + Send + 'static, to: ChildStdin, tx: Send
 }
 
 /// Server → client.
-fn spawn_downstream(mut from: ChildStdout, to: impl Write + Send + 'static, tx: Sender<Chunk>) {
+fn spawn_downstream(mut from: ChildStdout, to: impl Write + Send + 'static, tx: SyncSender<Chunk>) {
     thread::spawn(move || {
         let mut to = Some(to);
         forward(&mut from, &mut to, Direction::ServerToClient, &tx);
@@ -154,7 +171,7 @@ fn forward<W: Write>(
     from: &mut impl Read,
     to: &mut Option<W>,
     direction: Direction,
-    tx: &Sender<Chunk>,
+    tx: &SyncSender<Chunk>,
 ) {
     let mut buf = vec![0u8; 64 * 1024];
     loop {

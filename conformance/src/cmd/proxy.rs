@@ -169,7 +169,7 @@ fn proxy_and_judge(
     judging.finish();
     if ended.terminated {
         eprintln!(
-            "wirecheck proxy: the server had not exited {:?} after its input closed; terminated",
+            "wirecheck proxy: the server had not exited {:?} after the conversation ended (its input or its output closed); terminated",
             args.shutdown_grace
         );
     }
