@@ -245,41 +245,35 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
             .records
             .push(record(finding, revision, Some(path.display().to_string())));
     }
-    // A run cut short is not a clean bill: what it could not reach is said.
+    // One record for the run as a whole when no finding stands for it: a run
+    // cut short is not a clean bill, so it says what it could not reach.
+    let whole_run = |outcome: Outcome, note: String| {
+        let mut r = Record::new(
+            Place {
+                vector: Some(format!("fuzz/{revision}")),
+                revision: Some(revision),
+                transport: Some("stdio".into()),
+                ..Place::default()
+            },
+            Subject::Frame(Vec::new()),
+            outcome,
+        );
+        r.notes.push(note);
+        r
+    };
     if let Some(why) = &stats.ended_early {
-        let mut cut = Record::new(
-            Place {
-                vector: Some(format!("fuzz/{revision}")),
-                revision: Some(revision),
-                transport: Some("stdio".into()),
-                ..Place::default()
-            },
-            Subject::Frame(Vec::new()),
-            Outcome::NotObserved {
-                why: format!("fuzzing ended early after {} frames: {why}", stats.frames),
-            },
-        );
-        cut.notes.push(format!(
-            "fuzzing ended early after {} frames: {why}",
-            stats.frames
-        ));
-        report.records.push(cut);
+        let why = format!("fuzzing ended early after {} frames: {why}", stats.frames);
+        report
+            .records
+            .push(whole_run(Outcome::NotObserved { why: why.clone() }, why));
     } else if findings.is_empty() {
-        let mut pass = Record::new(
-            Place {
-                vector: Some(format!("fuzz/{revision}")),
-                revision: Some(revision),
-                transport: Some("stdio".into()),
-                ..Place::default()
-            },
-            Subject::Frame(Vec::new()),
+        report.records.push(whole_run(
             Outcome::Pass,
-        );
-        pass.notes.push(format!(
-            "{} frames (seed {}), no invariant broken",
-            stats.frames, args.seed
+            format!(
+                "{} frames (seed {}), no invariant broken",
+                stats.frames, args.seed
+            ),
         ));
-        report.records.push(pass);
     }
     Ok(())
 }
