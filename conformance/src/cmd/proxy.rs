@@ -167,6 +167,9 @@ fn proxy_and_judge(
         |seen| judging.see(seen),
     )?;
     judging.finish();
+    if let Some(status) = ended.status.filter(|s| !s.success()) {
+        eprintln!("wirecheck proxy: the server exited with {status}");
+    }
     if ended.terminated {
         eprintln!(
             "wirecheck proxy: the server had not exited {:?} after the conversation ended (its input or its output closed); terminated",

@@ -895,14 +895,7 @@ impl Judge {
                 config.driver.answer_timeout.min(Duration::from_secs(5)),
             )
             .await;
-        let status = driver
-            .transport()
-            .http_facts()
-            .get(before..)
-            .unwrap_or_default()
-            .iter()
-            .find(|f| f.method == "POST" && f.expected_answer)
-            .map(|f| f.status);
+        let status = probe_status(&driver.transport().http_facts(), before);
         let (wire, _) = driver.into_parts();
         wire.close(config.shutdown_grace).await;
         let Some(status) = status else {
@@ -1154,4 +1147,15 @@ async fn sse_origin(url: &str, config: &Config) -> Probe {
         .map_err(|e| format!("the GET with a foreign Origin failed: {e}"))?;
     // Only the status is read: an accepted stream is dropped unread.
     Ok(response.status().as_u16())
+}
+
+/// The HTTP status of the probe among `facts`: the first POST after index
+/// `before` that expected an answer.
+fn probe_status(facts: &[HttpFact], before: usize) -> Option<u16> {
+    facts
+        .get(before..)
+        .unwrap_or_default()
+        .iter()
+        .find(|f| f.method == "POST" && f.expected_answer)
+        .map(|f| f.status)
 }

@@ -13,8 +13,9 @@ use crate::codes::INVALID_PARAMS;
 use crate::ir::{Message, Raw, ValueKind};
 use crate::profile::Revision;
 
-/// The log levels every revision's schema lists (`LoggingLevel`, RFC 5424).
-const LOG_LEVELS: [&str; 8] = [
+/// The log levels every revision's schema lists (`LoggingLevel`, RFC 5424),
+/// least severe first (server/utilities/logging §Log Levels).
+pub const LOG_LEVELS: [&str; 8] = [
     "debug",
     "info",
     "notice",

@@ -35,6 +35,7 @@ use std::sync::OnceLock;
 use crate::ir::Frame;
 use crate::profile::{Profile, Revision};
 
+pub use answers::LOG_LEVELS;
 pub use id::{RuleId, UnknownRule};
 pub use schema::{Kind, Member, MethodDef, Sender};
 

@@ -14,7 +14,7 @@ use base64::Engine as _;
 use harness::{Raw, Revision};
 use reqwest::header::{HeaderName, HeaderValue};
 
-use super::{essence, handshaken, streamable, Config, Judge, HEADER_MISMATCH};
+use super::{essence, handshaken, probe_status, streamable, Config, Judge, HEADER_MISMATCH};
 use crate::transport::http::HttpFact;
 use harness::rules::RuleId;
 
@@ -56,12 +56,7 @@ async fn probe(
         )
         .await;
     let facts = driver.transport().http_facts();
-    let status = facts
-        .get(before..)
-        .unwrap_or_default()
-        .iter()
-        .find(|f| f.method == "POST" && f.expected_answer)
-        .map(|f| f.status);
+    let status = probe_status(&facts, before);
     let (wire, _) = driver.into_parts();
     wire.close(config.shutdown_grace).await;
     let status = status.ok_or_else(|| format!("the {method} probe got no HTTP response"))?;
