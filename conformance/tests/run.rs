@@ -78,6 +78,107 @@ fn no_arguments_passes_against_the_reference_peer() {
     assert!(started.elapsed() < Duration::from_secs(60));
 }
 
+/// `--transcripts DIR` writes every session the run played in the one
+/// transcript format, and `wirecheck check` reads each back; the session
+/// judge found nothing against the reference peer, and says where it stopped.
+#[test]
+fn every_session_is_written_as_a_transcript_that_check_reads() {
+    let dir =
+        std::env::temp_dir().join(format!("wirecheck-run-transcripts-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = common::wirecheck(
+        &[
+            "run",
+            "--revision",
+            "2025-06-18",
+            "--format",
+            "json",
+            "--transcripts",
+            dir.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let records = parsed(&out);
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("the folder was made")
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    assert!(files.len() >= 2, "{files:?}");
+    let mut client_frames = 0;
+    for file in &files {
+        let name = file.file_name().unwrap().to_str().unwrap();
+        assert!(
+            name.starts_with("2025-06-18.") && name.ends_with(".jsonl"),
+            "{name}"
+        );
+        let text = std::fs::read_to_string(file).unwrap();
+        client_frames += text
+            .lines()
+            .filter(|l| l.contains(r#""from":"client""#))
+            .count();
+        let checked = common::wirecheck(
+            &[
+                "check",
+                "--revision",
+                "2025-06-18",
+                "--format",
+                "json",
+                file.to_str().unwrap(),
+            ],
+            b"",
+        );
+        // 1: the runner's probes break rules on purpose; 2 would be unreadable.
+        assert_ne!(
+            checked.status.code(),
+            Some(2),
+            "{name}: {}",
+            String::from_utf8_lossy(&checked.stderr)
+        );
+    }
+    // Every probe and its liveness ping went out in some session.
+    let probes = records
+        .iter()
+        .filter(|r| {
+            r["vector"]
+                .as_str()
+                .is_some_and(|v| v.starts_with("mcp/2025-06-18/"))
+        })
+        .filter(|r| outcome(r) != "not-applicable")
+        .count();
+    assert!(
+        client_frames >= probes,
+        "{client_frames} client frames, {probes} probes"
+    );
+    // The session judge: nothing against the reference peer, and where it
+    // stopped judging is a record that names the transcript.
+    let session: Vec<&Value> = records
+        .iter()
+        .filter(|r| {
+            r["vector"]
+                .as_str()
+                .is_some_and(|v| v.starts_with("run/2025-06-18/session/"))
+        })
+        .collect();
+    assert!(
+        session.iter().all(|r| outcome(r) == "not-applicable"),
+        "{session:?}"
+    );
+    for r in &session {
+        let file = r["file"]
+            .as_str()
+            .expect("a written session names its file");
+        assert!(files.iter().any(|f| f.to_str() == Some(file)), "{file}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn a_silently_dropping_peer_is_unanswered_not_passed_in_bounded_time() {
     let (out, took) = run(&fixture("drops"), &[]);
@@ -176,11 +277,24 @@ fn a_baseline_turns_listed_failures_known_and_a_passing_entry_stale() {
     std::fs::create_dir_all(&dir).unwrap();
     let (out, _) = run(&fixture("numeric-ids"), &[]);
     let records = parsed(&out);
+    // One entry per subject: the session judge's records share theirs
+    // (`run/<revision>/session/<rule>`), and a baseline lists each once.
     let failing: Vec<Value> = records
         .iter()
         .filter(|r| outcome(r) == "fail")
-        .map(|r| serde_json::json!({ "id": r["vector"], "reason": "numeric-ids fixture" }))
+        .filter_map(|r| r["vector"].as_str().map(str::to_owned))
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .map(|id| serde_json::json!({ "id": id, "reason": "numeric-ids fixture" }))
         .collect();
+    // The id bug shows in the session too: the answer to `"1"` carries 1,
+    // which the session judge reads as a second answer to the earlier 1.
+    assert!(
+        failing
+            .iter()
+            .any(|e| e["id"] == "run/2025-11-25/session/session.response.duplicate"),
+        "{failing:?}"
+    );
     assert!(!failing.is_empty());
     let all_known = dir.join("known.json");
     std::fs::write(&all_known, serde_json::to_vec(&failing).unwrap()).unwrap();

@@ -120,6 +120,54 @@ fn a_duplicate_answer_is_reported_at_the_second_answer() {
     assert_eq!(out[0].frames[1].time, Some(1.0));
 }
 
+/// Found on the reference peer's own live sessions: after a request with id
+/// null was answered with an error (id null), the error answering an
+/// unreadable batch (id null too) was taken for a second answer. Each frame
+/// whose id cannot be read gets its own `"id": null` error (JSON-RPC 2.0 §5).
+#[test]
+fn errors_with_id_null_are_never_duplicates() {
+    let mut judge = Judge::new(Revision::JsonRpc2);
+    let mut out = Vec::new();
+    let frames: [(Direction, &str); 4] = [
+        (C, r#"{"jsonrpc":"2.0","id":null,"method":"sum"}"#),
+        (
+            S,
+            r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request"}}"#,
+        ),
+        (C, r#"{"jsonrpc":"2.0","method":1}"#),
+        (
+            S,
+            r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request"}}"#,
+        ),
+    ];
+    for (from, f) in frames {
+        judge.feed(
+            Event::Frame {
+                from,
+                bytes: f.as_bytes(),
+            },
+            None,
+            &mut out,
+        );
+    }
+    let rules: Vec<&str> = out.iter().map(|f| f.violation.rule.as_str()).collect();
+    assert!(!rules.contains(&"session.response.duplicate"), "{rules:?}");
+    // A success with id null after the answered one is still a second answer.
+    judge.feed(
+        Event::Frame {
+            from: S,
+            bytes: br#"{"jsonrpc":"2.0","id":null,"result":3}"#,
+        },
+        None,
+        &mut out,
+    );
+    assert!(
+        out.iter()
+            .any(|f| f.violation.rule.as_str() == "session.response.duplicate"),
+        "{out:?}"
+    );
+}
+
 #[test]
 fn an_unanswered_request_is_a_finding_only_when_the_stream_ended() {
     let request = br#"{"jsonrpc":"2.0","id":"a","method":"sum"}"#;

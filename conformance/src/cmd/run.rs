@@ -95,6 +95,11 @@ pub struct Args {
     /// The largest frame accepted from the peer, in bytes.
     #[arg(long, default_value_t = Limits::default().max_frame, value_name = "BYTES")]
     max_frame: usize,
+    /// Also write every session played as a transcript in DIR
+    /// (`<revision>.<n>.jsonl`, created if needed), which `wirecheck check`
+    /// judges again; the records of session-rule findings name the file.
+    #[arg(long, value_name = "DIR")]
+    transcripts: Option<PathBuf>,
     #[command(flatten)]
     output: OutputArgs,
 }
@@ -296,6 +301,7 @@ fn prepare(args: &Args) -> Result<(Config, Vec<vectors::Vector>), String> {
             } else {
                 Strictness::Default
             },
+            transcripts: args.transcripts.clone(),
         },
         vectors,
     ))

@@ -14,6 +14,7 @@ pub mod fixtures;
 pub mod http_judge;
 pub mod plan;
 pub mod reference;
+pub mod sessions;
 pub mod wire;
 
 use std::collections::BTreeMap;
@@ -67,6 +68,8 @@ pub struct Config {
     pub allowed: Allowed,
     /// How conventions weigh (`--strict`: a departure is a warning).
     pub strictness: Strictness,
+    /// Where each live session is written as a transcript (`--transcripts`).
+    pub transcripts: Option<std::path::PathBuf>,
 }
 
 /// The peer a run starts.
@@ -142,6 +145,8 @@ pub enum RunError {
     Start(String),
     /// No handshake completed under any revision tried.
     Handshake(String),
+    /// A session's transcript could not be written (`--transcripts`).
+    Transcripts(String),
 }
 
 impl std::fmt::Display for RunError {
@@ -149,6 +154,7 @@ impl std::fmt::Display for RunError {
         match self {
             RunError::Start(e) => write!(f, "the peer does not start: {e}"),
             RunError::Handshake(e) => write!(f, "the peer never completed a handshake: {e}"),
+            RunError::Transcripts(e) => write!(f, "--transcripts: {e}"),
         }
     }
 }
@@ -270,6 +276,8 @@ struct Peers<'c> {
     url: Option<&'c str>,
     /// What each closed HTTP connection saw, for the transport judge.
     traces: &'c Mutex<Vec<Trace>>,
+    /// Each closed session's wire log, for the session judge.
+    logs: &'c Mutex<Vec<Vec<crate::driver::WireEvent>>>,
 }
 
 /// Where a revision's sessions connect: the HTTP URL, and the reference
@@ -345,10 +353,11 @@ impl Peers<'_> {
 
     /// Ends a connection, keeping what HTTP showed for the transport judge.
     async fn close(&self, driver: Driver<Wire>) {
-        let (wire, _) = driver.into_parts();
+        let (wire, log) = driver.into_parts();
         let mut trace = Trace::of(&wire);
         trace.delete_status = wire.close(self.config.shutdown_grace).await;
         http_judge::lock(self.traces).push(trace);
+        http_judge::lock(self.logs).push(log);
     }
 
     /// A fresh process with its handshake under `revision` done, or why the
@@ -624,10 +633,12 @@ impl Runner<'_, '_, '_> {
         let mut why = String::new();
         let endpoint = self.endpoint(None).await?;
         let traces = Mutex::new(Vec::new());
+        let logs = Mutex::new(Vec::new());
         let peers = Peers {
             config: self.config,
             url: endpoint.url.as_deref(),
             traces: &traces,
+            logs: &logs,
         };
         for ask in [Revision::Mcp2025_11_25, Revision::Mcp2026_07_28] {
             let (driver, answer) = match peers.open(ask, None).await? {
@@ -667,10 +678,12 @@ impl Runner<'_, '_, '_> {
     ) -> Result<Accepted, RunError> {
         let endpoint = self.endpoint(Some(revision)).await?;
         let traces = Mutex::new(Vec::new());
+        let logs = Mutex::new(Vec::new());
         let peers = Peers {
             config: self.config,
             url: endpoint.url.as_deref(),
             traces: &traces,
+            logs: &logs,
         };
         let first = match peers.open(revision, Some(revision)).await? {
             Ok(session) => session,
@@ -773,6 +786,8 @@ impl Runner<'_, '_, '_> {
             }
         }
         drop(results);
+        let logs = std::mem::take(&mut *http_judge::lock(&logs));
+        self.judge_sessions(revision, &logs)?;
         if let (Some(url), Peer::Http { kind, .. } | Peer::ReferenceHttp { kind, .. }) =
             (peers.url, &self.config.peer)
         {
@@ -784,6 +799,26 @@ impl Runner<'_, '_, '_> {
             }
         }
         Ok(Accepted::Yes)
+    }
+
+    /// The session judge over every session `revision` played (see
+    /// [`sessions`]), each written as a transcript under `--transcripts`.
+    fn judge_sessions(
+        &mut self,
+        revision: Revision,
+        logs: &[Vec<crate::driver::WireEvent>],
+    ) -> Result<(), RunError> {
+        let dir = self.config.transcripts.as_deref();
+        let transport = self.config.peer.transport();
+        for (n, log) in logs.iter().enumerate() {
+            let judged = sessions::judge_log(revision, n, log, dir, transport)
+                .map_err(RunError::Transcripts)?;
+            self.total += judged.records.len();
+            for record in judged.records {
+                self.push(record);
+            }
+        }
+        Ok(())
     }
 
     /// The record of a handshake that did not complete: a refusal declines

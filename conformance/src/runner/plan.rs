@@ -10,7 +10,9 @@
 //! packed greedily into sessions whose request ids are pairwise distinct,
 //! each session a fresh peer process. Opening requests (`initialize`,
 //! `server/discover`) are sent as the first frame of a session of their own,
-//! where a handshake request belongs.
+//! where a handshake request belongs. A vector that breaks a session rule
+//! itself ([`off_map`]) is played after the others of its session, since the
+//! session judge stops judging the server there (see [`super::sessions`]).
 
 use std::borrow::Cow;
 use std::ops::Range;
@@ -85,9 +87,70 @@ pub fn pack(vectors: &[&Vector]) -> Vec<Session> {
     }
     sessions
         .into_iter()
-        .map(|(s, _)| s)
+        .map(|(mut s, _)| {
+            // Stable: the vectors that take the session off the map go last,
+            // in their order.
+            s.vectors.sort_by_key(|i| off_map(vectors[*i]));
+            s
+        })
         .chain(opening)
         .collect()
+}
+
+/// Every server capability the revisions define: a vector is off the map
+/// for what it does, not for a capability this server lacks (that is the
+/// runner's fixtures' business: they play only what the peer offers).
+const SERVER_CAPS: &str = r#"{"tools":{"listChanged":true},"prompts":{"listChanged":true},"resources":{"subscribe":true,"listChanged":true},"logging":{},"completions":{},"tasks":{"list":{},"cancel":{},"requests":{"tools":{"call":{}}}}}"#;
+
+/// Whether `vector`'s frame, sent by the client inside a clean session under
+/// its revision (the runner's own handshake: the client declares nothing, the
+/// server everything),
+/// breaks a session rule by itself: it cancels an id never sent, answers a
+/// request never made, sends progress for a token nobody handed out, uses a
+/// capability the client did not declare; or it is a batch the codec
+/// refuses, whose requests the session judge cannot follow.
+#[must_use]
+pub fn off_map(vector: &Vector) -> bool {
+    use harness::rules::Check;
+    use harness::session::{Event, Judge};
+    use harness::{Direction, Revision};
+    let revision = vector.profile.revision;
+    let mut judge = Judge::session_rules_only(revision);
+    let mut out = Vec::new();
+    let mut feed = |from, bytes: &[u8], out: &mut Vec<_>| {
+        judge.feed(Event::Frame { from, bytes }, None, out);
+    };
+    if revision.is_mcp() && revision < Revision::Mcp2026_07_28 {
+        let version = revision.name();
+        let asked = format!(
+            r#"{{"jsonrpc":"2.0","id":"wirecheck-plan","method":"initialize","params":{{"protocolVersion":"{version}","capabilities":{{}},"clientInfo":{{"name":"wirecheck","version":"0"}}}}}}"#
+        );
+        let answered = format!(
+            r#"{{"jsonrpc":"2.0","id":"wirecheck-plan","result":{{"protocolVersion":"{version}","capabilities":{SERVER_CAPS},"serverInfo":{{"name":"peer","version":"0"}}}}}}"#
+        );
+        feed(Direction::ClientToServer, asked.as_bytes(), &mut out);
+        feed(Direction::ServerToClient, answered.as_bytes(), &mut out);
+        feed(
+            Direction::ClientToServer,
+            br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+            &mut out,
+        );
+    }
+    out.clear();
+    feed(Direction::ClientToServer, &vector.frame, &mut out);
+    out.iter()
+        .any(|f| f.violation.rule.info().check == Check::Session)
+        || (lift(&vector.frame).is_err() && is_batch_text(&vector.frame))
+}
+
+/// Whether `bytes` reads as a JSON array at its first byte that is not
+/// whitespace: a batch, lifted or not.
+#[must_use]
+pub fn is_batch_text(bytes: &[u8]) -> bool {
+    bytes
+        .iter()
+        .find(|b| !b.is_ascii_whitespace())
+        .is_some_and(|b| *b == b'[')
 }
 
 /// Whether `rule` is about request or response ids, so a vector naming it

@@ -795,6 +795,13 @@ impl Judge {
             self.pair(asker, key, open, m, at, out);
             return;
         }
+        if matches!((id, m), (Id::Null, Message::Error(_))) {
+            // An error with id null answers a frame whose id could not be
+            // read (JSON-RPC 2.0 §5): each unreadable frame gets its own, so a
+            // second one is no duplicate, even after a request with id null
+            // was answered.
+            return;
+        }
         match self.sides[slot(asker)].history.get(key) {
             Some(Past::Answered { index, .. }) => {
                 let first = At { index, time: None };

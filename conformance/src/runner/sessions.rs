@@ -1,0 +1,323 @@
+//! The session judge over the runner's own live sessions.
+//!
+//! Each vector's record judges its answer frame by frame and exchange by
+//! exchange. What only the whole conversation shows (an answer to an id
+//! nobody sent, a second answer, a request before the handshake ended, an
+//! undeclared capability used, a progress token never handed out) is judged
+//! here: every session a run played is fed to [`Judge::session_rules_only`]
+//! (the frame and reply rules are the vector records' own, so nothing is
+//! judged twice), and what the server broke becomes a record.
+//!
+//! The runner breaks rules on purpose: its probes include malformed frames,
+//! reused ids and requests sent out of order. So each finding is blamed on
+//! the side that broke it ([`blame`]), and only the server's are kept. Once
+//! the runner has broken a session rule itself, the conversation is off the
+//! spec's map: what the server does after that is not held against it
+//! ([`judge`] stops keeping findings there, and says so in a record). So is
+//! a batch the codec refuses: the judge cannot follow the requests inside it,
+//! so it would take their answers for answers to nothing. [`plan::off_map`]
+//! plays such vectors last in their session.
+
+use std::path::{Path, PathBuf};
+
+use harness::rules::Check;
+use harness::session::{Finding, Judge};
+use harness::{Direction, Revision};
+
+use super::plan;
+use crate::driver::WireEvent;
+use crate::report::Record;
+use crate::transcript::Entry;
+
+/// Who broke the rule of `finding`, in the conversation `entries` it was
+/// found in (indices as the judge counted them, one per entry).
+///
+/// The last event involved is the one that made the finding certain. When it
+/// is a frame, its sender broke the rule. When it is the end of the stream or
+/// of the wait, the rule broken is an answer owed: the side that owed it is the
+/// one the first frame involved (the request) was sent to.
+#[must_use]
+pub fn blame(entries: &[Entry], finding: &Finding) -> Option<Direction> {
+    let sender = |at: &harness::session::At| match entries.get(usize::try_from(at.index).ok()?)? {
+        Entry::Frame { from, .. } => Some(*from),
+        Entry::Event { .. } => None,
+    };
+    let last = finding.frames.last()?;
+    if let Some(from) = sender(last) {
+        return Some(from);
+    }
+    finding
+        .frames
+        .first()
+        .and_then(sender)
+        .map(|from| match from {
+            Direction::ClientToServer => Direction::ServerToClient,
+            Direction::ServerToClient => Direction::ClientToServer,
+        })
+}
+
+/// What one session showed.
+#[derive(Debug, Default)]
+pub struct Judged {
+    /// A record per session rule the server broke.
+    pub records: Vec<Record>,
+    /// Where `--transcripts` wrote the session, when it did.
+    pub saved: Option<PathBuf>,
+}
+
+/// Judges one live session under `revision`: session `n` of the revision's,
+/// written to `file` when `--transcripts` asked for it. Each record's subject
+/// id is `run/<revision>/session/<rule>`, the same in every run, so a
+/// baseline can name it.
+#[must_use]
+pub fn judge(
+    revision: Revision,
+    n: usize,
+    file: Option<&str>,
+    entries: &[Entry],
+    transport: &str,
+) -> Vec<Record> {
+    let place = |record: &mut Record, check: &str| {
+        record.place.vector = Some(format!("run/{}/session/{check}", revision.name()));
+        record.place.file = file.map(str::to_owned);
+        record.place.transport = Some(transport.to_owned());
+        record
+            .notes
+            .push(format!("session {n} of the run's {revision} sessions"));
+    };
+    let mut judge = Judge::session_rules_only(revision);
+    let mut records = Vec::new();
+    let mut findings = Vec::new();
+    for entry in entries {
+        judge.feed(entry.event(), entry.time(), &mut findings);
+        let bytes = match entry {
+            Entry::Frame { bytes, .. } => bytes.as_slice(),
+            Entry::Event { .. } => &[],
+        };
+        for f in findings.drain(..) {
+            let check = f.violation.rule.info().check;
+            match blame(entries, &f) {
+                // A frame or reply rule the server broke is its vector
+                // record's own finding: only the session rules are new here.
+                Some(Direction::ServerToClient) if check == Check::Session => {
+                    let mut record =
+                        crate::cmd::check::finding_record("", revision, &f, bytes.to_vec());
+                    place(&mut record, f.violation.rule.as_str());
+                    records.push(record);
+                }
+                // The runner broke a session rule (on purpose: an id reused,
+                // a request before `initialized`), or sent a batch the codec
+                // refuses, whose requests the judge cannot follow: stop
+                // judging the server.
+                Some(Direction::ClientToServer)
+                    if check == Check::Session
+                        || (check == Check::Codec && plan::is_batch_text(bytes)) =>
+                {
+                    let mut record = left_unjudged(revision, &f, entries.len());
+                    place(&mut record, "unjudged");
+                    records.push(record);
+                    return records;
+                }
+                _ => {}
+            }
+        }
+    }
+    // What only the end decides (a request never answered) is the vector
+    // records' own: each probe waited for its answer and failed or not there.
+    records
+}
+
+/// The record of a session the runner took off the spec's map at `f`: what
+/// the server did after it is not judged, and the report says so.
+fn left_unjudged(revision: Revision, f: &Finding, entries: usize) -> Record {
+    let at = f.frames.last().map_or(0, |a| a.index);
+    let rest = u64::try_from(entries)
+        .unwrap_or(u64::MAX)
+        .saturating_sub(at + 1);
+    let mut record = Record::new(
+        crate::report::Place {
+            frame: usize::try_from(at).ok(),
+            revision: Some(revision),
+            ..crate::report::Place::default()
+        },
+        crate::report::Subject::Frame(Vec::new()),
+        harness::Outcome::NotApplicable {
+            why: format!(
+                "session rules: the runner broke {} at event {at} on purpose (a probe), so the \
+                 {rest} events after it are not judged against the server",
+                f.violation.rule.as_str()
+            ),
+        },
+    );
+    // Not a rule (like the runner's `stdio.peer-exited`): the record says
+    // how far the session judge went, for a person to read.
+    record.check = Some(crate::report::Check {
+        rule: CHECK_UNJUDGED.into(),
+        level: harness::rules::Level::May,
+        spec: "wirecheck: the session judge over the runner's live sessions".into(),
+    });
+    record.notes.push(f.violation.message.clone());
+    record
+}
+
+/// The check id of a session left unjudged from a point on.
+pub const CHECK_UNJUDGED: &str = "run.session-unjudged";
+
+/// Judges a session's wire log and, when `dir` is given, writes it there as
+/// `<revision>.<n>.jsonl` first, so its records name the file that
+/// `wirecheck check` judges again.
+///
+/// # Errors
+/// The transcript cannot be written.
+pub fn judge_log(
+    revision: Revision,
+    n: usize,
+    log: &[WireEvent],
+    dir: Option<&Path>,
+    transport: &str,
+) -> Result<Judged, String> {
+    let entries = crate::livefuzz::store::entries(log);
+    let saved = match dir {
+        Some(dir) => Some(crate::livefuzz::store::save(
+            dir,
+            &format!("{}.{n:03}.jsonl", revision.name()),
+            &entries,
+        )?),
+        None => None,
+    };
+    let file = saved.as_ref().map(|p| p.display().to_string());
+    Ok(Judged {
+        records: judge(revision, n, file.as_deref(), &entries, transport),
+        saved,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn frame(from: Direction, text: &str) -> Entry {
+        Entry::Frame {
+            from,
+            bytes: text.as_bytes().to_vec(),
+            t: None,
+        }
+    }
+
+    const C: Direction = Direction::ClientToServer;
+    const S: Direction = Direction::ServerToClient;
+
+    fn handshake() -> Vec<Entry> {
+        vec![
+            frame(
+                C,
+                r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#,
+            ),
+            frame(
+                S,
+                r#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}"#,
+            ),
+            frame(
+                C,
+                r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+            ),
+        ]
+    }
+
+    #[test]
+    fn a_second_answer_is_the_servers_finding() {
+        let mut entries = handshake();
+        entries.push(frame(C, r#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#));
+        entries.push(frame(S, r#"{"jsonrpc":"2.0","id":2,"result":{}}"#));
+        entries.push(frame(S, r#"{"jsonrpc":"2.0","id":2,"result":{}}"#));
+        let records = judge(Revision::Mcp2025_06_18, 0, None, &entries, "stdio");
+        let rules: Vec<&str> = records
+            .iter()
+            .filter_map(|r| r.check.as_ref().map(|c| c.rule.as_str()))
+            .collect();
+        assert_eq!(rules, ["session.response.duplicate"], "{records:?}");
+        assert_eq!(records[0].place.frame, Some(5));
+        assert_eq!(records[0].place.transport.as_deref(), Some("stdio"));
+        assert_eq!(
+            records[0].place.vector.as_deref(),
+            Some("run/2025-06-18/session/session.response.duplicate")
+        );
+    }
+
+    #[test]
+    fn a_clean_session_has_no_record() {
+        let mut entries = handshake();
+        entries.push(frame(C, r#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#));
+        entries.push(frame(S, r#"{"jsonrpc":"2.0","id":2,"result":{}}"#));
+        assert!(judge(Revision::Mcp2025_06_18, 0, None, &entries, "stdio").is_empty());
+    }
+
+    #[test]
+    fn after_the_runner_breaks_a_session_rule_the_server_is_not_judged() {
+        let mut entries = handshake();
+        // The runner reuses id 2 while it is in flight (a probe about ids);
+        // the server then answers both: not held against it.
+        entries.push(frame(C, r#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#));
+        entries.push(frame(C, r#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#));
+        entries.push(frame(S, r#"{"jsonrpc":"2.0","id":2,"result":{}}"#));
+        entries.push(frame(S, r#"{"jsonrpc":"2.0","id":2,"result":{}}"#));
+        let records = judge(Revision::Mcp2025_06_18, 0, None, &entries, "stdio");
+        assert_eq!(records.len(), 1, "{records:?}");
+        assert!(
+            matches!(&records[0].outcome, harness::Outcome::NotApplicable { why }
+                if why.contains("at event 4") && why.contains("the 2 events after it")),
+            "{:?}",
+            records[0].outcome
+        );
+    }
+
+    #[test]
+    fn an_answer_owed_at_the_end_is_blamed_on_the_side_asked() {
+        let entries = vec![
+            frame(C, r#"{"jsonrpc":"2.0","id":7,"method":"ping"}"#),
+            Entry::Event {
+                event: crate::transcript::Transport::Closed,
+                from: None,
+                t: None,
+            },
+        ];
+        let mut judge = Judge::new(Revision::JsonRpc2);
+        let mut findings = Vec::new();
+        for e in &entries {
+            judge.feed(e.event(), None, &mut findings);
+        }
+        let unanswered = findings
+            .iter()
+            .find(|f| f.violation.rule.as_str() == "jsonrpc.response.required")
+            .expect("the closed stream leaves the ping unanswered");
+        assert_eq!(blame(&entries, unanswered), Some(S));
+        let asked_by_server = vec![
+            frame(S, r#"{"jsonrpc":"2.0","id":7,"method":"ping"}"#),
+            entries[1].clone(),
+        ];
+        let mut judge = Judge::new(Revision::JsonRpc2);
+        let mut findings = Vec::new();
+        for e in &asked_by_server {
+            judge.feed(e.event(), None, &mut findings);
+        }
+        assert_eq!(blame(&asked_by_server, &findings[0]), Some(C));
+    }
+
+    #[test]
+    fn a_frame_finding_is_blamed_on_its_sender() {
+        let entries = vec![
+            frame(C, r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#),
+            frame(S, r#"{"jsonrpc":"2.0","id":9,"result":{}}"#),
+        ];
+        let mut judge = Judge::new(Revision::JsonRpc2);
+        let mut findings = Vec::new();
+        for e in &entries {
+            judge.feed(e.event(), None, &mut findings);
+        }
+        let unknown = findings
+            .iter()
+            .find(|f| f.violation.rule.as_str() == "session.response.unknown-id")
+            .expect("id 9 was never sent");
+        assert_eq!(blame(&entries, unknown), Some(S));
+    }
+}
