@@ -176,6 +176,27 @@ fn every_session_is_written_as_a_transcript_that_check_reads() {
             .expect("a written session names its file");
         assert!(files.iter().any(|f| f.to_str() == Some(file)), "{file}");
     }
+    // `check --side server` keeps only what the server broke: the reference
+    // peer breaks no MUST in any of them, while the runner's own probes do.
+    let all: Vec<&str> = files.iter().map(|f| f.to_str().unwrap()).collect();
+    let side = |s: &str| {
+        let mut args = vec!["check", "--revision", "2025-06-18", "--side", s];
+        args.extend(&all);
+        common::wirecheck(&args, b"")
+    };
+    let server = side("server");
+    assert_eq!(
+        server.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&server.stdout)
+    );
+    let client = side("client");
+    assert_eq!(
+        client.status.code(),
+        Some(1),
+        "the probes break MUSTs on purpose"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

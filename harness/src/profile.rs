@@ -95,6 +95,15 @@ pub enum Direction {
 }
 
 impl Direction {
+    /// The other way: who answers a frame sent this way.
+    #[must_use]
+    pub const fn reverse(self) -> Self {
+        match self {
+            Direction::ClientToServer => Direction::ServerToClient,
+            Direction::ServerToClient => Direction::ClientToServer,
+        }
+    }
+
     /// `client` or `server`: who sent the frame.
     #[must_use]
     pub fn sender(self) -> &'static str {

@@ -120,6 +120,69 @@ fn a_duplicate_answer_is_reported_at_the_second_answer() {
     assert_eq!(out[0].frames[1].time, Some(1.0));
 }
 
+/// A 2026-07-28 `subscriptions/listen` stays open until the client cancels it
+/// or the server ends it (basic/patterns/subscriptions §Cancellation): an
+/// elapsed wait leaves it open, not unanswered, while a plain request in
+/// flight then is; and its graceful answer later is no answer to nothing.
+#[test]
+fn a_subscription_outlives_an_elapsed_wait() {
+    let mut judge = Judge::new(Revision::Mcp2026_07_28);
+    let mut out = Vec::new();
+    let meta = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"t","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}"#;
+    let listen = format!(
+        r#"{{"jsonrpc":"2.0","id":4,"method":"subscriptions/listen","params":{{"notifications":{{}},{meta}}}}}"#
+    );
+    let call = format!(r#"{{"jsonrpc":"2.0","id":5,"method":"tools/list","params":{{{meta}}}}}"#);
+    let mut feed = |event: Event<'_>, out: &mut Vec<_>| judge.feed(event, None, out);
+    for f in [&listen, &call] {
+        feed(
+            Event::Frame {
+                from: C,
+                bytes: f.as_bytes(),
+            },
+            &mut out,
+        );
+    }
+    feed(Event::WaitElapsed, &mut out);
+    let unanswered: Vec<String> = out
+        .iter()
+        .filter(|f| f.violation.rule.as_str() == "jsonrpc.response.required")
+        .map(|f| f.violation.message.clone())
+        .collect();
+    assert_eq!(unanswered.len(), 1, "{unanswered:?}");
+    assert!(unanswered[0].contains("tools/list"), "{unanswered:?}");
+    out.clear();
+    feed(
+        Event::Frame {
+            from: S,
+            bytes: br#"{"jsonrpc":"2.0","id":4,"result":{"resultType":"complete","_meta":{"io.modelcontextprotocol/subscriptionId":4}}}"#,
+        },
+        &mut out,
+    );
+    assert!(
+        !out.iter()
+            .any(|f| f.violation.rule.as_str().starts_with("session.response")),
+        "{out:?}"
+    );
+}
+
+/// Who broke a rule: the sender of the frame that made it certain, or, for
+/// an answer owed when the stream ended, the side that was asked.
+#[test]
+fn a_finding_is_blamed_on_who_broke_it() {
+    use harness::session::{blame, At};
+    let at = |index| At { index, time: None };
+    let senders = [Some(C), Some(S), None];
+    let sender = |i: u64| senders[i as usize];
+    assert_eq!(blame(&[at(0), at(1)], sender), Some(S));
+    assert_eq!(blame(&[at(1), at(0)], sender), Some(C));
+    // The client's request at 0, the stream closed at 2: the server owed it.
+    assert_eq!(blame(&[at(0), at(2)], sender), Some(S));
+    assert_eq!(blame(&[at(1), at(2)], sender), Some(C));
+    assert_eq!(blame(&[at(2)], sender), None);
+    assert_eq!(blame(&[], sender), None);
+}
+
 /// Found on the reference peer's own live sessions: after a request with id
 /// null was answered with an error (id null), the error answering an
 /// unreadable batch (id null too) was taken for a second answer. Each frame

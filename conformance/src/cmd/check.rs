@@ -7,7 +7,7 @@ use std::io::BufReader;
 use std::path::{Path, PathBuf};
 
 use harness::session::{self, At, Finding, Judge, Unobserved};
-use harness::{Outcome, Revision};
+use harness::{Direction, Outcome, Revision};
 
 use super::args::OutputArgs;
 use crate::report::sink::Sink;
@@ -35,6 +35,12 @@ pub struct Args {
     /// Fail (exit 1) on SHOULD-level findings too.
     #[arg(long)]
     strict: bool,
+    /// Keep only what one side broke: `server` (e.g. for `wirecheck run
+    /// --transcripts`, whose probes break rules on purpose) or `client`. A
+    /// finding is the sender's of the frame that made it certain; an answer
+    /// owed when the capture ended is the side's that was asked.
+    #[arg(long, value_enum, value_name = "SIDE")]
+    side: Option<Side>,
     /// The longest transcript line read, in bytes.
     #[arg(long, default_value_t = crate::transcript::DEFAULT_MAX_LINE, value_name = "BYTES")]
     max_line: usize,
@@ -43,6 +49,24 @@ pub struct Args {
     transcripts: Vec<PathBuf>,
     #[command(flatten)]
     output: OutputArgs,
+}
+
+/// A side of the conversation (`--side`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Side {
+    /// What the server sent or owed.
+    Server,
+    /// What the client sent or owed.
+    Client,
+}
+
+impl Side {
+    fn direction(self) -> Direction {
+        match self {
+            Side::Server => Direction::ServerToClient,
+            Side::Client => Direction::ClientToServer,
+        }
+    }
 }
 
 impl Args {
@@ -82,7 +106,7 @@ fn judge_all(args: &Args, sink: &mut dyn Sink) -> Result<(), String> {
             Some(r) => r,
             None => detect(path, args.max_line)?,
         };
-        judge_one(path, revision, args.max_line, sink)?;
+        judge_one(path, revision, args, sink)?;
     }
     Ok(())
 }
@@ -90,14 +114,31 @@ fn judge_all(args: &Args, sink: &mut dyn Sink) -> Result<(), String> {
 fn judge_one(
     path: &Path,
     revision: Revision,
-    max_line: usize,
+    args: &Args,
     sink: &mut dyn Sink,
 ) -> Result<(), String> {
     let name = path.display().to_string();
     let mut judge = Judge::new(revision);
     let mut findings = Vec::new();
-    for entry in open(path, max_line)? {
+    // Who sent each event, for `--side` (a byte per entry, not the frames).
+    let mut senders: Vec<Option<Direction>> = Vec::new();
+    let sender = |senders: &[Option<Direction>], index: u64| {
+        usize::try_from(index)
+            .ok()
+            .and_then(|i| senders.get(i).copied().flatten())
+    };
+    let keep = |senders: &[Option<Direction>], f: &Finding| match args.side {
+        None => true,
+        Some(side) => session::blame(&f.frames, |i| sender(senders, i)) == Some(side.direction()),
+    };
+    for entry in open(path, args.max_line)? {
         let entry = entry.map_err(|e| format!("{name}: {e}"))?;
+        if args.side.is_some() {
+            senders.push(match &entry {
+                Entry::Frame { from, .. } => Some(*from),
+                Entry::Event { .. } => None,
+            });
+        }
         judge.feed(entry.event(), entry.time(), &mut findings);
         // A finding made now became certain at this entry: its bytes are the
         // record's subject.
@@ -106,15 +147,26 @@ fn judge_one(
             Entry::Event { .. } => &[],
         };
         for f in findings.drain(..) {
-            sink.accept(finding_record(&name, revision, &f, bytes.to_vec()));
+            if keep(&senders, &f) {
+                sink.accept(finding_record(&name, revision, &f, bytes.to_vec()));
+            }
         }
     }
     let ending = judge.finish();
-    for f in &ending.findings {
+    for f in ending.findings.iter().filter(|f| keep(&senders, f)) {
         sink.accept(finding_record(&name, revision, f, Vec::new()));
     }
     for u in &ending.not_observed {
-        sink.accept(unobserved_record(&name, revision, u));
+        // What the capture ended before: owed by the side the first frame
+        // involved was sent to.
+        let owed = u
+            .frames
+            .first()
+            .and_then(|a| sender(&senders, a.index))
+            .map(Direction::reverse);
+        if args.side.is_none_or(|side| owed == Some(side.direction())) {
+            sink.accept(unobserved_record(&name, revision, u));
+        }
     }
     Ok(())
 }

@@ -21,7 +21,7 @@
 use std::path::{Path, PathBuf};
 
 use harness::rules::Check;
-use harness::session::{Finding, Judge};
+use harness::session::{self, Finding, Judge};
 use harness::{Direction, Revision};
 
 use super::plan;
@@ -30,30 +30,16 @@ use crate::report::Record;
 use crate::transcript::Entry;
 
 /// Who broke the rule of `finding`, in the conversation `entries` it was
-/// found in (indices as the judge counted them, one per entry).
-///
-/// The last event involved is the one that made the finding certain. When it
-/// is a frame, its sender broke the rule. When it is the end of the stream or
-/// of the wait, the rule broken is an answer owed: the side that owed it is the
-/// one the first frame involved (the request) was sent to.
+/// found in (indices as the judge counted them, one per entry): see
+/// [`session::blame`].
 #[must_use]
 pub fn blame(entries: &[Entry], finding: &Finding) -> Option<Direction> {
-    let sender = |at: &harness::session::At| match entries.get(usize::try_from(at.index).ok()?)? {
-        Entry::Frame { from, .. } => Some(*from),
-        Entry::Event { .. } => None,
-    };
-    let last = finding.frames.last()?;
-    if let Some(from) = sender(last) {
-        return Some(from);
-    }
-    finding
-        .frames
-        .first()
-        .and_then(sender)
-        .map(|from| match from {
-            Direction::ClientToServer => Direction::ServerToClient,
-            Direction::ServerToClient => Direction::ClientToServer,
-        })
+    session::blame(&finding.frames, |index| {
+        match entries.get(usize::try_from(index).ok()?)? {
+            Entry::Frame { from, .. } => Some(*from),
+            Entry::Event { .. } => None,
+        }
+    })
 }
 
 /// What one session showed.

@@ -122,6 +122,19 @@ impl Side {
     }
 }
 
+/// Whether `o` is a request whose answer ends a stream rather than
+/// answering it: 2026-07-28's `subscriptions/listen` stays open "until the
+/// client cancels it", and the server answers it only when it ends the
+/// subscription itself (SHOULD; basic/patterns/subscriptions §Cancellation,
+/// §Graceful Closure). An elapsed wait leaves it open; a closed stream or the
+/// end of the capture leaves it ended, not unanswered.
+fn long_lived(revision: Revision, o: &Open) -> bool {
+    revision >= Revision::Mcp2026_07_28
+        && o.request
+            .method()
+            .is_some_and(|m| m == "subscriptions/listen")
+}
+
 impl Judge {
     /// A judge for a conversation under `revision`.
     #[must_use]
@@ -178,8 +191,8 @@ impl Judge {
         self.next += 1;
         match event {
             Event::Frame { from, bytes } => self.frame(from, bytes, at, out),
-            Event::Closed => self.give_up("the stream closed", at, out),
-            Event::WaitElapsed => self.give_up("the wait for an answer ran out", at, out),
+            Event::Closed => self.give_up("the stream closed", false, at, out),
+            Event::WaitElapsed => self.give_up("the wait for an answer ran out", true, at, out),
         }
     }
 
@@ -191,7 +204,7 @@ impl Judge {
             .sides
             .iter()
             .flat_map(|s| s.in_flight.values())
-            .filter(|o| o.cancelled.is_none())
+            .filter(|o| o.cancelled.is_none() && !long_lived(self.revision, o))
             .collect();
         open.sort_by_key(|o| o.at.index);
         for o in open {
@@ -226,6 +239,12 @@ impl Judge {
         end
     }
 
+    /// Whether `o` is a request whose answer ends a stream rather than
+    /// answering it: 2026-07-28's `subscriptions/listen` stays open "until the
+    /// client cancels it", and the server answers it only when it ends the
+    /// subscription itself (SHOULD; basic/patterns/subscriptions §Cancellation,
+    /// §Graceful Closure). An end of the wait or of the stream leaves it open,
+    /// not unanswered.
     /// Whether the revision has the `initialize` handshake.
     fn lifecycle(&self) -> bool {
         self.revision.is_mcp() && self.revision < Revision::Mcp2026_07_28
@@ -236,17 +255,28 @@ impl Judge {
     }
 
     /// Every request in flight is unanswered from `at` on.
-    fn give_up(&mut self, why: &'static str, at: At, out: &mut Vec<Finding>) {
+    /// `waited`: the wait ran out, and the stream goes on (a long-lived
+    /// request stays open); else the stream closed.
+    fn give_up(&mut self, why: &'static str, waited: bool, at: At, out: &mut Vec<Finding>) {
         self.ended = Some((why, at));
+        let revision = self.revision;
         let mut open: Vec<(usize, Key, Open)> = Vec::new();
         for (n, side) in self.sides.iter_mut().enumerate() {
             side.tokens.clear();
-            open.extend(side.in_flight.drain().map(|(k, o)| (n, k, o)));
+            let mut kept = KeyMap::default();
+            for (k, o) in side.in_flight.drain() {
+                if waited && long_lived(revision, &o) {
+                    kept.insert(k, o);
+                } else {
+                    open.push((n, k, o));
+                }
+            }
+            side.in_flight = kept;
         }
         open.sort_by_key(|(_, _, o)| o.at.index);
         for (n, key, o) in open {
             self.sides[n].history.insert(key, Past::GaveUp);
-            if o.cancelled.is_some() {
+            if o.cancelled.is_some() || long_lived(revision, &o) {
                 continue;
             }
             let message = format!(

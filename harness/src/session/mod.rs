@@ -128,6 +128,24 @@ fn finding(
     })
 }
 
+/// Who broke the rule of a finding that involves `frames`, where
+/// `sender(index)` says who sent the event at that index (`None` for an event
+/// that is no frame: a closed stream, an elapsed wait).
+///
+/// The last event involved made the finding certain. When it is a frame, its
+/// sender broke the rule. When it is the end of the stream or of the wait,
+/// the rule broken is an answer owed, and the side that owed it is the one
+/// the first frame involved (the request) was sent to. `None` when neither
+/// says.
+#[must_use]
+pub fn blame(frames: &[At], sender: impl Fn(u64) -> Option<Direction>) -> Option<Direction> {
+    let last = frames.last()?;
+    if let Some(from) = sender(last.index) {
+        return Some(from);
+    }
+    sender(frames.first()?.index).map(Direction::reverse)
+}
+
 /// The revision a conversation speaks, read from it: the version the server's
 /// `initialize` answer chose, else the one the client's `initialize` asked for,
 /// else a 2026-07-28 request's `_meta` `io.modelcontextprotocol/protocolVersion`.
