@@ -173,7 +173,7 @@ fn a_finding_is_blamed_on_who_broke_it() {
     use harness::session::{blame, At};
     let at = |index| At { index, time: None };
     let senders = [Some(C), Some(S), None];
-    let sender = |i: u64| senders[i as usize];
+    let sender = |i: u64| usize::try_from(i).ok().and_then(|i| senders[i]);
     assert_eq!(blame(&[at(0), at(1)], sender), Some(S));
     assert_eq!(blame(&[at(1), at(0)], sender), Some(C));
     // The client's request at 0, the stream closed at 2: the server owed it.
