@@ -13,10 +13,20 @@ fn generated(bytes: &[u8]) -> Option<GenFrame> {
     GenFrame::arbitrary(&mut Unstructured::new(bytes)).ok()
 }
 
+/// The cases per property: `default`, or `PROPTEST_CASES` when set (proptest's
+/// own variable, which an explicit count would otherwise override). Mutation
+/// runs lower it: each mutant then costs seconds, not the 90 s of a full run.
+fn cases(default: u32) -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
 proptest! {
     // Tests never write into the source tree: a failure is reported, not persisted;
     // a found case belongs in corpus/regressions/.
-    #![proptest_config(ProptestConfig { cases: 2000, failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(2000), failure_persistence: None, ..ProptestConfig::default() })]
 
     #[test]
     fn generated_frames_round_trip(bytes in proptest::collection::vec(any::<u8>(), 0..4096)) {

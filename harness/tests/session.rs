@@ -22,8 +22,18 @@ fn bytes(seed: u64, len: usize) -> Vec<u8> {
     (0..len).map(|_| rng.next_u64().to_le_bytes()[0]).collect()
 }
 
+/// The cases per property: `default`, or `PROPTEST_CASES` when set (proptest's
+/// own variable, which an explicit count would otherwise override). Mutation
+/// runs lower it: each mutant then costs seconds, not the 90 s of a full run.
+fn cases(default: u32) -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(512))]
+    #![proptest_config(ProptestConfig::with_cases(cases(512)))]
 
     #[test]
     fn conversations_are_clean_and_each_defect_gives_its_rule(data in proptest::collection::vec(any::<u8>(), 64..1024)) {
