@@ -351,6 +351,7 @@ fn fixture() -> (String, Received) {
                 .route("/events", post(record("/events")))
                 .route("/sse", get(record("/sse")))
                 .route("/big", post(record("/big")))
+                .route("/long-event", post(record("/long-event")))
                 .route("/teapot", post(record("/teapot")));
             let _ = axum::serve(listener, app).await;
         });
@@ -367,6 +368,17 @@ fn big_answer() -> Vec<u8> {
     big.extend(std::iter::repeat_n(b'x', 300_000));
     big.extend_from_slice(b"\"}}");
     big
+}
+
+/// An SSE answer whose first event is over the proxy's `--max-frame`, then
+/// one that is not: the long one is counted, the next one still judged.
+fn long_event() -> Vec<u8> {
+    let mut body = b"data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{\"level\":\"info\",\"data\":\"".to_vec();
+    body.extend(std::iter::repeat_n(b'z', 200_000));
+    body.extend_from_slice(
+        b"\"}}\n\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"after\":\"long\"}}\n\n",
+    );
+    body
 }
 
 fn answer(path: &str, body: Bytes, addr: std::net::SocketAddr) -> Response {
@@ -395,6 +407,12 @@ fn answer(path: &str, body: Bytes, addr: std::net::SocketAddr) -> Response {
             // The request's own bytes come back after the big answer, so
             // the client can see they reached the upstream unchanged.
             [big_answer(), body.to_vec()].concat(),
+        )
+            .into_response(),
+        "/long-event" => (
+            StatusCode::OK,
+            [(header::CONTENT_TYPE, "text/event-stream")],
+            long_event(),
         )
             .into_response(),
         _ => (
@@ -440,6 +458,7 @@ fn bytes_pass_exactly_both_ways_and_only_an_absolute_endpoint_is_pointed_at_the_
             ("/json", request_body.clone()),
             ("/events", request_body.clone()),
             ("/big", big_request.clone()),
+            ("/long-event", request_body.clone()),
             ("/teapot", request_body.clone()),
         ] {
             for base in [&upstream, &through.base] {
@@ -467,12 +486,13 @@ fn bytes_pass_exactly_both_ways_and_only_an_absolute_endpoint_is_pointed_at_the_
         pairs[4].2.body,
         [big_answer(), big_request.clone()].concat()
     );
-    assert_eq!(pairs[6].2.status, 418);
+    assert_eq!(pairs[6].2.body, long_event());
+    assert_eq!(pairs[8].2.status, 418);
     // What reached the upstream: the same bytes and end-to-end headers
     // whichever way the request came.
     {
         let received = received.lock().unwrap();
-        for pair in received.chunks(2).take(4) {
+        for pair in received.chunks(2).take(5) {
             assert_eq!(
                 pair[0].2, pair[1].2,
                 "{}: the request bodies differ",
@@ -499,9 +519,10 @@ fn bytes_pass_exactly_both_ways_and_only_an_absolute_endpoint_is_pointed_at_the_
     );
     assert!(!err.contains("panicked"), "{err}");
     // Judged: the odd request and both answers are frames; the 100 kB
-    // request and the 300 kB answer are over --max-frame, said so.
+    // request, the 300 kB answer and the 200 kB event are over --max-frame,
+    // said so, and the event after the long one is still judged.
     let log = std::fs::read_to_string(&log).unwrap();
-    assert_eq!(log.matches("over --max-frame").count(), 2, "{log}");
+    assert_eq!(log.matches("over --max-frame").count(), 3, "{log}");
     let recorded = std::fs::read_to_string(&record).unwrap();
     assert!(
         recorded.contains("\"frame_hex\""),
@@ -511,6 +532,7 @@ fn bytes_pass_exactly_both_ways_and_only_an_absolute_endpoint_is_pointed_at_the_
         recorded.contains(r#"{\"jsonrpc\":\"2.0\",\n\"id\":1,\"result\":{}}"#),
         "the SSE data lines joined: {recorded}"
     );
+    assert!(recorded.contains(r#"\"after\":\"long\""#), "{recorded}");
     // The HTTP+SSE stream is a conversation of its own, the second seen.
     let second = std::fs::read_to_string(dir.join("rec-2.jsonl")).unwrap();
     assert!(
