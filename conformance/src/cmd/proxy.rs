@@ -1,39 +1,58 @@
-//! `wirecheck proxy -- SERVER …`: what a host launches instead of a stdio
-//! server. It starts the server, forwards every byte both ways unchanged, and
-//! judges the conversation as it goes with the session judge, the same judge
-//! and the same records as `wirecheck check` ([`super::check`]), so a
-//! recording (`--record`) re-judged by `wirecheck check` gives the same
-//! findings.
+//! `wirecheck proxy`: stands between a client and a server, forwards every
+//! byte both ways unchanged, and judges the conversation as it goes with the
+//! session judge, the same judge and the same records as `wirecheck check`
+//! ([`super::check`]), so a recording (`--record`) re-judged by `wirecheck
+//! check` gives the same findings.
+//!
+//! Two shapes: `wirecheck proxy -- SERVER …`, which a host launches instead
+//! of a stdio server ([`crate::proxy::stdio`]), and `wirecheck proxy --listen
+//! ADDR --upstream URL`, a reverse proxy in front of a Streamable HTTP or
+//! HTTP+SSE server ([`crate::proxy::http`]), each MCP session judged (and
+//! recorded) as a conversation of its own.
 
+use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{BufWriter, Write};
-use std::path::PathBuf;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use harness::session::{self, Judge};
 use harness::{Direction, Outcome, Revision};
+use reqwest::Url;
 
 use super::args::OutputArgs;
+use crate::proxy::http::{Conversation, HttpOptions, Observed};
 use crate::proxy::{self, Seen};
 use crate::report::sink::Sink;
 use crate::report::{Command, Place, Record, Report, Subject};
 use crate::transcript::{self, Entry, Transport};
 
-/// Stand between a host and a stdio server, forward every byte unchanged, and
+/// Stand between a client and a server, forward every byte unchanged, and
 /// judge the conversation as it passes.
 ///
-/// Put it where the host's configuration names the server: `"command":
-/// "wirecheck", "args": ["proxy", "--record", "/tmp/s.jsonl", "--",
-/// "node", "server.js"]`. Standard input and output are the protocol's,
+/// stdio: put it where the host's configuration names the server:
+/// `"command": "wirecheck", "args": ["proxy", "--record", "/tmp/s.jsonl",
+/// "--", "node", "server.js"]`. Standard input and output are the protocol's,
 /// forwarded byte for byte (a frame that does not lift too); the server's
-/// standard error is passed through. Findings are written as they are made to
-/// standard error, or to `--log FILE`, as in `wirecheck check`; at the end,
-/// what the capture could not decide is "not observed", and `--out`, `--junit`
-/// and `--markdown` are written.
+/// standard error is passed through.
+///
+/// HTTP: `wirecheck proxy --listen 127.0.0.1:8808 --upstream
+/// http://127.0.0.1:3000/mcp`, then point the client at the same path on the
+/// proxy (`http://127.0.0.1:8808/mcp`): every request goes to the upstream's
+/// origin at its own path and query. Runs until Ctrl-C (or SIGTERM), then
+/// writes the report. Each MCP session is its own conversation: `--record
+/// FILE` writes the first to FILE and the N-th to FILE-N (before the
+/// extension).
+///
+/// Findings are written as they are made to standard error, or to `--log
+/// FILE`, as in `wirecheck check`; at the end, what the capture could not
+/// decide is "not observed", and `--out`, `--junit` and `--markdown` are
+/// written.
 ///
 /// Exit codes: 0 when no MUST is broken, 1 when one is (with --strict, also on
-/// SHOULD-level findings), 2 when the server cannot be started or a file
-/// cannot be written.
+/// SHOULD-level findings), 2 when the server cannot be started, the address
+/// cannot be bound, or a file cannot be written.
 #[derive(Debug, Clone, clap::Args)]
 pub struct Args {
     /// The revision (an MCP revision or jsonrpc-2.0), or `auto` to read it
@@ -46,6 +65,7 @@ pub struct Args {
     strict: bool,
     /// Write the conversation to FILE in the transcript format
     /// (schemas/transcript.schema.json), for `wirecheck check` or a bug report.
+    /// Over HTTP, the N-th session after the first goes to FILE-N.
     #[arg(long, value_name = "FILE")]
     record: Option<PathBuf>,
     /// Write the findings to FILE instead of standard error.
@@ -56,16 +76,36 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
     /// The longest frame judged, in bytes; a longer one is still forwarded.
+    /// Over HTTP it bounds each message's judging copy (a POST body, a JSON
+    /// answer, one SSE event's data).
     #[arg(long, default_value_t = harness::Limits::DEFAULT_MAX_FRAME_BYTES, value_name = "BYTES")]
     max_frame: usize,
     /// After the host closes the server's input, how long the server has to
-    /// exit before it gets SIGTERM, then SIGKILL.
+    /// exit before it gets SIGTERM, then SIGKILL (stdio only).
     #[arg(long, default_value = "5s", value_parser = super::run::duration, value_name = "DURATION")]
     shutdown_grace: Duration,
+    /// Be an HTTP reverse proxy listening on IP:PORT (port 0 picks one; the
+    /// address is printed as `listening on http://IP:PORT`). Loopback only
+    /// unless --allow-remote.
+    #[arg(
+        long,
+        value_name = "IP:PORT",
+        requires = "upstream",
+        conflicts_with = "server"
+    )]
+    listen: Option<String>,
+    /// The HTTP server to forward to (`http://HOST:PORT`, any path is only
+    /// where the client is expected to post: requests keep their own path).
+    #[arg(long, value_name = "URL", requires = "listen")]
+    upstream: Option<String>,
+    /// Let --listen bind a non-loopback address. The proxy has no
+    /// authentication of its own: anyone who reaches it reaches the upstream.
+    #[arg(long, requires = "listen")]
+    allow_remote: bool,
     #[command(flatten)]
     output: OutputArgs,
-    /// The server and its arguments (no shell runs them).
-    #[arg(last = true, required = true, value_name = "SERVER")]
+    /// The stdio server and its arguments (no shell runs them).
+    #[arg(last = true, required_unless_present = "listen", value_name = "SERVER")]
     server: Vec<String>,
 }
 
@@ -80,6 +120,19 @@ pub fn run(args: &Args) -> super::Exit {
                 return super::Exit::Trouble;
             }
         },
+    };
+    // A bad address or URL is a usage error before anything is opened.
+    let http = match (&args.listen, &args.upstream) {
+        (Some(listen), Some(upstream)) => {
+            match http_options(listen, upstream, args.allow_remote, args.max_frame) {
+                Ok(o) => Some(o),
+                Err(e) => {
+                    eprintln!("wirecheck proxy: {e}");
+                    return super::Exit::Trouble;
+                }
+            }
+        }
+        _ => None,
     };
     let (log, tty): (Box<dyn Write>, bool) = match &args.log {
         Some(path) => match File::create(path) {
@@ -102,7 +155,10 @@ pub fn run(args: &Args) -> super::Exit {
             sink,
             whole: whole.as_mut(),
         };
-        proxy_and_judge(args, fixed, &mut tee)
+        match &http {
+            Some(options) => proxy_http(args, options, fixed, &mut tee),
+            None => proxy_and_judge(args, fixed, &mut tee),
+        }
     });
     if let (Some(path), Some(mut report)) = (&args.out, whole) {
         report.strict = args.strict;
@@ -112,6 +168,38 @@ pub fn run(args: &Args) -> super::Exit {
         }
     }
     exit
+}
+
+/// Checks `--listen` (loopback unless `allow_remote`: 2025-11-25
+/// basic/transports §Security Warning 2, SHOULD: "When running locally,
+/// servers SHOULD bind only to localhost (127.0.0.1)"; the proxy is such a
+/// server to its client) and `--upstream` (plain `http://`: loopback traffic
+/// needs no TLS, and the workspace's reqwest has none).
+fn http_options(
+    listen: &str,
+    upstream: &str,
+    allow_remote: bool,
+    max_frame: usize,
+) -> Result<HttpOptions, String> {
+    let addr: SocketAddr = listen
+        .parse()
+        .map_err(|e| format!("--listen {listen}: expected IP:PORT ({e})"))?;
+    if !addr.ip().is_loopback() && !allow_remote {
+        return Err(format!(
+            "--listen {listen} is not a loopback address; servers running locally SHOULD              bind only to localhost, and the proxy has no authentication: pass --allow-remote              to listen on it anyway"
+        ));
+    }
+    let url = Url::parse(upstream).map_err(|e| format!("--upstream {upstream}: {e}"))?;
+    if url.scheme() != "http" || url.host_str().is_none() {
+        return Err(format!(
+            "--upstream {upstream}: expected an http:// URL with a host"
+        ));
+    }
+    Ok(HttpOptions {
+        listen: addr,
+        upstream: url,
+        max_frame,
+    })
 }
 
 /// The streamed view and, for `--out`, the whole report.
@@ -134,27 +222,14 @@ fn proxy_and_judge(
     fixed: Option<Revision>,
     sink: &mut dyn Sink,
 ) -> Result<(), String> {
-    let record = match &args.record {
-        Some(path) => {
-            Some(BufWriter::new(File::create(path).map_err(|e| {
-                format!("cannot write {}: {e}", path.display())
-            })?))
-        }
-        None => None,
-    };
     let name = args.record.as_ref().map_or_else(
         || shell_words::join(&args.server),
         |p| p.display().to_string(),
     );
-    let mut judging = Judging {
-        fixed,
-        name,
-        judge: None,
-        pending: Vec::new(),
-        record,
-        record_error: None,
-        sink,
-    };
+    let mut judging = Judging::new(fixed, name, args.record.as_deref());
+    if let Some(e) = judging.record_error.take() {
+        return Err(e);
+    }
     let options = proxy::Options {
         max_frame: args.max_frame,
         shutdown_grace: args.shutdown_grace,
@@ -164,9 +239,9 @@ fn proxy_and_judge(
         std::io::stdin(),
         std::io::stdout(),
         &options,
-        |seen| judging.see(seen),
+        |seen| judging.see(seen, sink),
     )?;
-    judging.finish();
+    judging.finish(sink);
     if let Some(status) = ended.status.filter(|s| !s.success()) {
         eprintln!("wirecheck proxy: the server exited with {status}");
     }
@@ -182,16 +257,91 @@ fn proxy_and_judge(
     }
 }
 
+/// Where the `n`-th conversation (1-based) is recorded: `base` for the
+/// first, `stem-n.ext` beside it for the others.
+fn record_path(base: &Path, n: usize) -> PathBuf {
+    if n == 1 {
+        return base.to_path_buf();
+    }
+    let stem = base
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let name = match base.extension() {
+        Some(ext) => format!("{stem}-{n}.{}", ext.to_string_lossy()),
+        None => format!("{stem}-{n}"),
+    };
+    base.with_file_name(name)
+}
+
+/// The HTTP reverse proxy: one [`Judging`] per conversation, each finished
+/// when its session is deleted or, for the rest, when the proxy stops.
+fn proxy_http(
+    args: &Args,
+    options: &HttpOptions,
+    fixed: Option<Revision>,
+    sink: &mut dyn Sink,
+) -> Result<(), String> {
+    // Ordered by first appearance, so the report ends in a stable order.
+    let mut live: BTreeMap<Conversation, (usize, Judging)> = BTreeMap::new();
+    let mut count = 0usize;
+    let mut record_errors = Vec::new();
+    let upstream = options.upstream.clone();
+    proxy::http::http(options, |observed| match observed {
+        Observed::Listening(addr) => {
+            eprintln!(
+                "listening on http://{addr} (forwarding to {}; point the client at http://{addr}{})",
+                upstream.origin().ascii_serialization(),
+                upstream.path()
+            );
+        }
+        Observed::Note(text) => eprintln!("wirecheck proxy: {text}"),
+        Observed::Seen(conversation, seen) => {
+            let (_, judging) = live.entry(conversation.clone()).or_insert_with(|| {
+                count += 1;
+                let path = args.record.as_deref().map(|p| record_path(p, count));
+                let name = path.as_ref().map_or_else(
+                    || format!("{upstream} ({conversation})"),
+                    |p| p.display().to_string(),
+                );
+                if let Some(p) = &path {
+                    eprintln!(
+                        "wirecheck proxy: {conversation} is recorded to {}",
+                        p.display()
+                    );
+                }
+                (count, Judging::new(fixed, name, path.as_deref()))
+            });
+            judging.see(seen, sink);
+        }
+        Observed::Ended(conversation) => {
+            if let Some((_, mut judging)) = live.remove(&conversation) {
+                judging.finish(sink);
+                record_errors.extend(judging.record_error);
+            }
+        }
+    })?;
+    let mut rest: Vec<(usize, Judging)> = live.into_values().collect();
+    rest.sort_by_key(|(n, _)| *n);
+    for (_, mut judging) in rest {
+        judging.finish(sink);
+        record_errors.extend(judging.record_error);
+    }
+    match record_errors.into_iter().next() {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
 /// The judging side: records each frame, holds frames back until the
 /// conversation names its revision, then feeds the session judge.
-struct Judging<'a> {
+struct Judging {
     fixed: Option<Revision>,
     name: String,
     judge: Option<(Judge, Revision)>,
     pending: Vec<Entry>,
     record: Option<BufWriter<File>>,
     record_error: Option<String>,
-    sink: &'a mut dyn Sink,
 }
 
 /// The frames (not the events) among `entries`, as the revision is read from.
@@ -206,8 +356,35 @@ fn pending_frames(entries: &[Entry]) -> impl Iterator<Item = (Direction, &[u8])>
 /// conversation is judged as plain JSON-RPC 2.0 (as `wirecheck check` reads).
 const DETECT_WITHIN: usize = 64;
 
-impl Judging<'_> {
-    fn see(&mut self, seen: Seen) {
+impl Judging {
+    /// Judging for one conversation named `name`, recorded to `record` when
+    /// given (a file that cannot be created is kept in `record_error`).
+    fn new(fixed: Option<Revision>, name: String, record: Option<&Path>) -> Self {
+        let (record, record_error) = match record.map(File::create) {
+            None => (None, None),
+            Some(Ok(f)) => (Some(BufWriter::new(f)), None),
+            Some(Err(e)) => (
+                None,
+                Some(format!(
+                    "cannot write {}: {e}",
+                    record
+                        .map(Path::display)
+                        .map(|d| d.to_string())
+                        .unwrap_or_default()
+                )),
+            ),
+        };
+        Self {
+            fixed,
+            name,
+            judge: None,
+            pending: Vec::new(),
+            record,
+            record_error,
+        }
+    }
+
+    fn see(&mut self, seen: Seen, sink: &mut dyn Sink) {
         let entry = match seen {
             Seen::Frame { from, bytes, t } => Entry::Frame {
                 from,
@@ -228,13 +405,13 @@ impl Judging<'_> {
             },
             Seen::Closed { .. } => return,
             Seen::TooLong { from, len, t } => {
-                self.too_long(from, len, t);
+                self.too_long(from, len, t, sink);
                 return;
             }
         };
         self.write(&entry);
         if self.judge.is_some() {
-            self.judge_entry(&entry);
+            self.judge_entry(&entry, sink);
             return;
         }
         self.pending.push(entry);
@@ -245,9 +422,9 @@ impl Judging<'_> {
             .fixed
             .or_else(|| session::negotiated_revision(pending_frames(&self.pending)))
         {
-            self.start(r);
+            self.start(r, sink);
         } else if pending_frames(&self.pending).count() >= DETECT_WITHIN {
-            self.start(self.detected());
+            self.start(self.detected(), sink);
         }
     }
 
@@ -258,14 +435,14 @@ impl Judging<'_> {
             .unwrap_or(Revision::JsonRpc2)
     }
 
-    fn start(&mut self, revision: Revision) {
+    fn start(&mut self, revision: Revision, sink: &mut dyn Sink) {
         self.judge = Some((Judge::new(revision), revision));
         for entry in std::mem::take(&mut self.pending) {
-            self.judge_entry(&entry);
+            self.judge_entry(&entry, sink);
         }
     }
 
-    fn judge_entry(&mut self, entry: &Entry) {
+    fn judge_entry(&mut self, entry: &Entry, sink: &mut dyn Sink) {
         let Some((judge, revision)) = self.judge.as_mut() else {
             return;
         };
@@ -276,7 +453,7 @@ impl Judging<'_> {
             Entry::Event { .. } => &[],
         };
         for f in &findings {
-            self.sink.accept(super::check::finding_record(
+            sink.accept(super::check::finding_record(
                 &self.name,
                 *revision,
                 f,
@@ -287,7 +464,7 @@ impl Judging<'_> {
 
     /// A frame over `--max-frame` is forwarded but neither recorded nor
     /// judged; the record says so rather than leaving a silent gap.
-    fn too_long(&mut self, from: Direction, len: usize, t: f64) {
+    fn too_long(&mut self, from: Direction, len: usize, t: f64, sink: &mut dyn Sink) {
         let why = format!(
             "a frame of {len} bytes from the {} at t={t:.3}s is over --max-frame: forwarded, neither recorded nor judged",
             from.sender()
@@ -304,7 +481,7 @@ impl Judging<'_> {
         // it for every view.
         record.notes.push(why);
         record.notes.push("raise --max-frame to judge it".into());
-        self.sink.accept(record);
+        sink.accept(record);
     }
 
     fn write(&mut self, entry: &Entry) {
@@ -321,16 +498,16 @@ impl Judging<'_> {
         }
     }
 
-    fn finish(&mut self) {
+    fn finish(&mut self, sink: &mut dyn Sink) {
         if self.judge.is_none() {
-            self.start(self.detected());
+            self.start(self.detected(), sink);
         }
         let Some((judge, revision)) = self.judge.take() else {
             return;
         };
         let ending = judge.finish();
         for f in &ending.findings {
-            self.sink.accept(super::check::finding_record(
+            sink.accept(super::check::finding_record(
                 &self.name,
                 revision,
                 f,
@@ -338,8 +515,7 @@ impl Judging<'_> {
             ));
         }
         for u in &ending.not_observed {
-            self.sink
-                .accept(super::check::unobserved_record(&self.name, revision, u));
+            sink.accept(super::check::unobserved_record(&self.name, revision, u));
         }
     }
 }

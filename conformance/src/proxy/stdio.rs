@@ -1,7 +1,7 @@
 //! The stdio proxy's plumbing: a server started as a child, every byte the
 //! client writes forwarded to it and every byte it writes forwarded back,
 //! unchanged and at once, while a copy of each direction is cut into frames
-//! for whoever judges them (`wirecheck proxy`, [`crate::cmd::proxy`]).
+//! for whoever judges them (`wirecheck proxy -- SERVER`, [`crate::cmd::proxy`]).
 //!
 //! Forwarding does not wait for judging. Each direction has its own thread that
 //! reads what is there, writes it through and flushes, then hands a copy of the
@@ -21,36 +21,7 @@ use harness::Direction;
 
 use crate::lines::{Accumulator, Line};
 
-/// What the observing side is told, in the order it happened on each side.
-#[derive(Debug, PartialEq)]
-pub enum Seen {
-    /// A complete frame (its newline not included) and when it ended, in
-    /// seconds from the start.
-    Frame {
-        /// Who sent it.
-        from: Direction,
-        /// Its exact bytes.
-        bytes: Vec<u8>,
-        /// Seconds from the start.
-        t: f64,
-    },
-    /// A line longer than the bound: forwarded whole, not kept.
-    TooLong {
-        /// Who sent it.
-        from: Direction,
-        /// How long it was.
-        len: usize,
-        /// Seconds from the start.
-        t: f64,
-    },
-    /// A side closed its end (the client its output, the server its output).
-    Closed {
-        /// Who closed.
-        from: Direction,
-        /// Seconds from the start.
-        t: f64,
-    },
-}
+use super::Seen;
 
 /// How the proxy runs.
 #[derive(Debug, Clone)]

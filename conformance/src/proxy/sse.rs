@@ -1,0 +1,217 @@
+//! Server-sent events cut from a byte stream chunk by chunk, with a bound, for
+//! the HTTP proxy's judging copy (the forwarded bytes never pass through here).
+//!
+//! The rules are the WHATWG HTML Living Standard's §9.2.6 "Interpreting an
+//! event stream": a line ends at CRLF, LF or CR; `field:value` loses one
+//! space after the colon; a line starting with `:` is a comment; `data`
+//! lines are joined with LF; a blank line dispatches the event, and an event
+//! with an empty data buffer is not dispatched. `eventsource-stream`, which
+//! the runner uses, keeps any line however long; here a field value past the
+//! bound is counted, not kept, so an endless event costs nothing.
+
+/// One dispatched event.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct SseEvent {
+    /// The `event` field, empty when absent (the type is then `message`).
+    pub(crate) name: String,
+    /// The joined `data`, or its length when it went past the bound.
+    pub(crate) data: Result<Vec<u8>, usize>,
+    /// Where in the chunk just fed the event's dispatching blank line ended.
+    pub(crate) end: usize,
+}
+
+impl SseEvent {
+    /// Whether this event carries a JSON-RPC message: an unnamed or
+    /// `message` event (2025-11-25 basic/transports §Sending Messages; the
+    /// 2024-11-05 HTTP+SSE transport's "message events").
+    pub(crate) fn is_message(&self) -> bool {
+        self.name.is_empty() || self.name == "message"
+    }
+}
+
+/// The splitter's state between chunks.
+#[derive(Debug)]
+pub(crate) struct Splitter {
+    max: usize,
+    /// The current line, or its length once past the bound.
+    line: Vec<u8>,
+    line_len: usize,
+    /// The last byte was CR: an LF right after it ends nothing more.
+    after_cr: bool,
+    data: Vec<u8>,
+    data_len: usize,
+    has_data: bool,
+    name: String,
+}
+
+impl Splitter {
+    pub(crate) fn new(max: usize) -> Self {
+        Self {
+            max,
+            line: Vec::new(),
+            line_len: 0,
+            after_cr: false,
+            data: Vec::new(),
+            data_len: 0,
+            has_data: false,
+            name: String::new(),
+        }
+    }
+
+    /// Feeds a chunk; the events that ended in it, in order.
+    pub(crate) fn feed(&mut self, chunk: &[u8]) -> Vec<SseEvent> {
+        let mut events = Vec::new();
+        for (i, &b) in chunk.iter().enumerate() {
+            if self.after_cr {
+                self.after_cr = false;
+                if b == b'\n' {
+                    continue;
+                }
+            }
+            match b {
+                b'\r' | b'\n' => {
+                    self.after_cr = b == b'\r';
+                    if let Some(mut event) = self.end_line() {
+                        // A CR may still be followed by its LF; the event has
+                        // ended either way (the LF is skipped above).
+                        event.end = i + 1;
+                        events.push(event);
+                    }
+                }
+                _ => {
+                    self.line_len += 1;
+                    if self.line.len() < self.max + 16 {
+                        self.line.push(b);
+                    }
+                }
+            }
+        }
+        events
+    }
+
+    /// A line ended: process its field, or dispatch on a blank line.
+    fn end_line(&mut self) -> Option<SseEvent> {
+        let line = std::mem::take(&mut self.line);
+        let len = std::mem::replace(&mut self.line_len, 0);
+        if len == 0 {
+            return self.dispatch();
+        }
+        if line.first() == Some(&b':') {
+            return None;
+        }
+        let (field, value, value_len) = match line.iter().position(|&b| b == b':') {
+            Some(colon) => {
+                let skip = usize::from(line.get(colon + 1) == Some(&b' '));
+                let start = colon + 1 + skip;
+                (&line[..colon], &line[start.min(line.len())..], len - start)
+            }
+            None => (&line[..], &[][..], 0),
+        };
+        match field {
+            b"data" => {
+                if self.has_data {
+                    self.data_len += 1;
+                    self.push_data(b"\n");
+                }
+                self.has_data = true;
+                self.data_len += value_len;
+                // A value cut at the line bound is over the data bound too.
+                if value_len == value.len() {
+                    self.push_data(value);
+                }
+            }
+            b"event" => self.name = String::from_utf8_lossy(value).into_owned(),
+            _ => {}
+        }
+        None
+    }
+
+    fn push_data(&mut self, bytes: &[u8]) {
+        if self.data.len() + bytes.len() <= self.max {
+            self.data.extend_from_slice(bytes);
+        }
+    }
+
+    fn dispatch(&mut self) -> Option<SseEvent> {
+        let name = std::mem::take(&mut self.name);
+        let data = std::mem::take(&mut self.data);
+        let len = std::mem::replace(&mut self.data_len, 0);
+        if !std::mem::replace(&mut self.has_data, false) {
+            return None;
+        }
+        Some(SseEvent {
+            name,
+            data: if len == data.len() && len <= self.max {
+                Ok(data)
+            } else {
+                Err(len)
+            },
+            end: 0,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn all(chunks: &[&[u8]], max: usize) -> Vec<(String, Result<Vec<u8>, usize>)> {
+        let mut s = Splitter::new(max);
+        chunks
+            .iter()
+            .flat_map(|c| s.feed(c))
+            .map(|e| (e.name, e.data))
+            .collect()
+    }
+
+    #[test]
+    fn events_are_cut_across_chunks_with_every_line_ending() {
+        let got = all(
+            &[
+                b"event: endpoint\r\ndata: /messages?s",
+                b"essionId=1\r\n\r\n: a comment\n",
+                b"id: 7\ndata:{\"a\":1}\rdata: x\r\r",
+                b"data\n\n",
+            ],
+            1024,
+        );
+        assert_eq!(
+            got,
+            vec![
+                ("endpoint".into(), Ok(b"/messages?sessionId=1".to_vec())),
+                (String::new(), Ok(b"{\"a\":1}\nx".to_vec())),
+                (String::new(), Ok(Vec::new())),
+            ]
+        );
+    }
+
+    #[test]
+    fn an_event_without_data_is_not_dispatched_and_its_name_does_not_leak() {
+        let got = all(&[b"event: ping\nid: 1\n\ndata: z\n\n"], 1024);
+        assert_eq!(got, vec![(String::new(), Ok(b"z".to_vec()))]);
+    }
+
+    #[test]
+    fn data_past_the_bound_is_counted_not_kept() {
+        let mut long = b"data: ".to_vec();
+        long.extend(std::iter::repeat_n(b'x', 100));
+        long.extend_from_slice(b"\ndata: y\n\ndata: ok\n\n");
+        let got = all(&[&long], 16);
+        assert_eq!(
+            got,
+            vec![
+                (String::new(), Err(102)),
+                (String::new(), Ok(b"ok".to_vec()))
+            ]
+        );
+    }
+
+    #[test]
+    fn the_end_offset_points_past_the_blank_line() {
+        let mut s = Splitter::new(64);
+        let chunk = b"data: a\n\ndata: b";
+        let events = s.feed(chunk);
+        assert_eq!(events.len(), 1);
+        assert_eq!(&chunk[..events[0].end], b"data: a\n\n");
+    }
+}
