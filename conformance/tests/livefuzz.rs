@@ -3,7 +3,7 @@
 //! (`fixtures/livefuzz_peer.py`), minimized, and replayed.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Child, Command, Output, Stdio};
 
 use wirecheck::livefuzz::store;
 
@@ -303,4 +303,225 @@ fn a_peer_that_cannot_be_restarted_ends_the_run_with_its_findings() {
         "what was found before the end is saved"
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A server on 127.0.0.1 that prints `listening on URL` first on stderr,
+/// killed when dropped.
+struct Listening {
+    child: Child,
+    url: String,
+}
+
+impl Drop for Listening {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn listening(mut command: Command) -> Listening {
+    use std::io::BufRead as _;
+    let mut child = command
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the server starts");
+    let stderr = child.stderr.take().expect("stderr is piped");
+    let mut line = String::new();
+    std::io::BufReader::new(stderr)
+        .read_line(&mut line)
+        .expect("the server prints its address");
+    let base = line
+        .trim()
+        .strip_prefix("listening on ")
+        .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
+        .to_owned();
+    Listening {
+        child,
+        url: format!("{base}/mcp"),
+    }
+}
+
+/// The `vector` of every record of a JSON report, sorted.
+fn vectors(stdout: &[u8]) -> Vec<String> {
+    let mut out: Vec<String> = String::from_utf8_lossy(stdout)
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter_map(|v| v["vector"].as_str().map(str::to_owned))
+        .collect();
+    out.sort();
+    out
+}
+
+/// Over Streamable HTTP the reference peer keeps every invariant the stdio
+/// one does: nothing unanswered, dropped, rounded or failed at HTTP level in
+/// a few hundred frames, and memory is said to be not observed (the server
+/// is no child of the run).
+///
+/// One finding is known and allowed here: the reference peer's HTTP server
+/// hands a body its JSON reader refuses (a number past the double range,
+/// `1e400`; a lone surrogate `"\udfff"`) to a fresh, uninitialized peer out
+/// of the session, which answers a batch with a batch under 2025-11-25
+/// (`mcp.batch.removed`). When that is fixed, this test still passes; the
+/// allowance should then go.
+#[test]
+fn http_against_the_reference_peer_breaks_nothing_but_the_known_batch_answer() {
+    let mut serve = Command::new(env!("CARGO_BIN_EXE_wirecheck"));
+    serve.args(["serve", "--http", "127.0.0.1:0"]);
+    let server = listening(serve);
+    let dir = scratch("reference-http");
+    let out = wirecheck(&[
+        "fuzz",
+        "--http",
+        &server.url,
+        "--frames",
+        "300",
+        "--seed",
+        "5",
+        "--minimize-budget",
+        "10s",
+        "--out-dir",
+        dir.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("300 frames in"), "{stderr}");
+    assert!(stderr.contains("over http"), "{stderr}");
+    let records = vectors(&out.stdout);
+    assert!(
+        records.contains(&"fuzz/2025-11-25/memory-growth".to_owned()),
+        "{records:#?}"
+    );
+    for file in findings(&dir) {
+        let (kind, _) = store::parse_name(&file).expect("a finding's name");
+        assert_eq!(kind.name(), "peer-frame-invalid", "{}", file.display());
+        let frames = store::load_frames(&file).unwrap();
+        assert!(
+            frames.last().is_some_and(|f| f.starts_with(b"[")),
+            "only batches: {frames:?}"
+        );
+    }
+    for record in &records {
+        assert!(
+            record.starts_with("fuzz/peer-frame-invalid/")
+                || record == "fuzz/2025-11-25/memory-growth",
+            "{record}: {records:#?}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The fixture peer over HTTP (`fixtures/livefuzz_http_peer.py`): its
+/// planted bugs are found over HTTP too (a 202 and silence for a body that
+/// is not JSON is a silent drop), and its 500 for `tools/list` is an
+/// `http-failure` of its own, not an unanswered request; replayed over HTTP
+/// against it, every finding still breaks.
+#[test]
+fn http_finds_the_planted_bugs_and_the_http_failure() {
+    let mut fixture = Command::new("python3");
+    fixture.arg(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/livefuzz_http_peer.py"
+    ));
+    let server = listening(fixture);
+    let dir = scratch("fixture-http");
+    let d = dir.to_str().unwrap();
+    let out = wirecheck(&[
+        "fuzz",
+        "--http",
+        &server.url,
+        "--revision",
+        "2025-06-18",
+        "--frames",
+        "600",
+        "--seed",
+        "3",
+        "--out-dir",
+        d,
+        "--format",
+        "json",
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let files = findings(&dir);
+    let mut kinds: Vec<&str> = files
+        .iter()
+        .map(|f| store::parse_name(f).expect("a finding's name").0.name())
+        .collect();
+    kinds.dedup();
+    assert_eq!(
+        kinds,
+        [
+            "http-failure",
+            "id-not-echoed",
+            "notification-answered",
+            "silent-drop"
+        ]
+    );
+    let records = vectors(&out.stdout);
+    assert!(
+        records
+            .iter()
+            .any(|r| r.starts_with("fuzz/http-failure/request:tools/list")),
+        "{records:#?}"
+    );
+    assert!(
+        !records.iter().any(|r| r.contains("unanswered")),
+        "a 500 is the failure, not also a silence: {records:#?}"
+    );
+    let out = wirecheck(&["replay", d, "--http", &server.url, "--format", "json"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert_eq!(
+        stdout.matches(r#""outcome":"fail""#).count(),
+        files.len(),
+        "{stdout}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `--jobs 2` deals the seed's frame stream out between two peers: with the
+/// peers' own frames not mutated (`--no-echo`), it sends the same frames as
+/// `--jobs 1`, so the frame count and the (merged, de-duplicated) findings
+/// are the same.
+#[test]
+fn two_jobs_send_the_same_frames_and_find_the_same_as_one() {
+    let run = |jobs: &str| {
+        let dir = scratch(&format!("jobs-{jobs}"));
+        let out = wirecheck(&[
+            "fuzz",
+            "--stdio",
+            FIXTURE,
+            "--revision",
+            "2025-06-18",
+            "--frames",
+            "600",
+            "--seed",
+            "3",
+            "--jobs",
+            jobs,
+            "--no-echo",
+            "--no-minimize",
+            "--out-dir",
+            dir.to_str().unwrap(),
+            "--format",
+            "json",
+        ]);
+        let _ = std::fs::remove_dir_all(&dir);
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert_eq!(out.status.code(), Some(1), "{stderr}");
+        assert!(stderr.contains("600 frames in"), "{stderr}");
+        assert!(stderr.contains(&format!("{jobs} job(s)")), "{stderr}");
+        vectors(&out.stdout)
+    };
+    let one = run("1");
+    let two = run("2");
+    assert!(one.len() >= 3, "{one:#?}");
+    assert_eq!(one, two);
 }

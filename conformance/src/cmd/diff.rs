@@ -9,20 +9,24 @@ use harness::{lift, Message, Outcome};
 use super::OutputArgs;
 use crate::driver::{Class, ProbeReport};
 use crate::livefuzz::invariant::{expect, shape, Expect};
-use crate::livefuzz::peer::{Live, Waits};
+use crate::livefuzz::peer::{Live, Target, Waits};
 use crate::livefuzz::source::Source;
 use crate::report::{Command, Place, Record, Report, Subject};
 
-/// Send the same frames to each peer (`--stdio` repeated; with one, the
-/// reference peer is the second) and report where they disagree: one errors
+/// Send the same frames to each peer (`--stdio` and `--http` repeated, stdio
+/// peers first; with one, the reference peer is the second) and report where
+/// they disagree: one errors
 /// where another answers, codes differ, one drops, ids differ. Exit 0 when
 /// all agree, 1 when any disagree, 2 when a peer cannot be run.
 #[derive(Debug, Clone, clap::Args)]
 #[command(mut_arg("format", |a| a.default_value("terminal")))]
 pub struct Args {
     /// A server, as one shell-like line (repeatable).
-    #[arg(long, value_name = "CMD ARGS…", required = true)]
+    #[arg(long, value_name = "CMD ARGS…", required_unless_present = "http")]
     pub stdio: Vec<String>,
+    /// A server's MCP endpoint over Streamable HTTP (repeatable).
+    #[arg(long, value_name = "URL")]
+    pub http: Vec<String>,
     /// The revision the sessions open with.
     #[arg(long, default_value = "2025-11-25", value_name = "R")]
     pub revision: String,
@@ -123,10 +127,19 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
     let revision = super::fuzz::revision(&args.revision)?;
     let mut commands = Vec::new();
     for line in &args.stdio {
-        commands.push((line.clone(), super::fuzz::peer_command(Some(line))?));
+        commands.push((
+            line.clone(),
+            Target::Stdio(super::fuzz::peer_command(Some(line))?),
+        ));
+    }
+    for url in &args.http {
+        commands.push((url.clone(), Target::Http(url.clone())));
     }
     if commands.len() == 1 {
-        commands.push(("wirecheck serve".into(), super::fuzz::peer_command(None)?));
+        commands.push((
+            "wirecheck serve".into(),
+            Target::Stdio(super::fuzz::peer_command(None)?),
+        ));
     }
     let config = super::fuzz::config(
         commands[0].1.clone(),
@@ -203,12 +216,15 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
         }
         Ok::<(), String>(())
     })?;
+    let mut kinds: Vec<&str> = commands.iter().map(|(_, t)| t.transport()).collect();
+    kinds.dedup();
+    let transports = kinds.join("+");
     for ((kind, shape), (count, frame, raws)) in groups {
         let mut record = Record::new(
             Place {
                 vector: Some(format!("diff/{kind}/{shape}")),
                 revision: Some(revision),
-                transport: Some("stdio".into()),
+                transport: Some(transports.clone()),
                 ..Place::default()
             },
             Subject::Frame(frame),

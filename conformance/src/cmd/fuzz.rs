@@ -9,14 +9,15 @@ use std::time::Duration;
 use harness::{Outcome, Revision};
 
 use super::OutputArgs;
-use crate::livefuzz::{self, store, Config, Finding, Stats};
+use crate::livefuzz::{self, store, Config, Finding, Stats, Target};
 use crate::report::{Check, Command, Place, Record, Report, Subject, WireEvent};
 use crate::transport::stdio::PeerCommand;
 use crate::transport::Limits;
 
-/// Fuzz a live peer over stdio: every request answered once with its id
-/// exactly, no notification answered, every frame it sends valid under the
-/// revision, invalid frames answered with an error, the peer alive after each.
+/// Fuzz a live peer over stdio or Streamable HTTP: every request answered once
+/// with its id exactly, no notification answered, every frame it sends valid
+/// under the revision, invalid frames answered with an error, the peer alive
+/// after each (and over HTTP, no 5xx, reset or cut stream).
 ///
 /// Findings are de-duplicated, confirmed and minimized against fresh peers,
 /// and saved as transcripts under `--out-dir` (`wirecheck replay` plays them
@@ -26,8 +27,12 @@ use crate::transport::Limits;
 #[command(mut_arg("format", |a| a.default_value("terminal")))]
 pub struct Args {
     /// The server to fuzz, as one shell-like line; default this binary's `serve`.
-    #[arg(long, value_name = "CMD ARGS…")]
+    #[arg(long, value_name = "CMD ARGS…", conflicts_with = "http")]
     pub stdio: Option<String>,
+    /// The MCP endpoint of a running server (Streamable HTTP), instead of
+    /// `--stdio`: each session a new one, ended with DELETE.
+    #[arg(long, value_name = "URL")]
+    pub http: Option<String>,
     /// The revision the sessions open with.
     #[arg(long, default_value = "2025-11-25", value_name = "R")]
     pub revision: String,
@@ -63,6 +68,14 @@ pub struct Args {
     /// again frame by frame. 1 pings after every frame.
     #[arg(long, default_value_t = 16, value_name = "N")]
     pub window: usize,
+    /// Peers fuzzed at once (children over stdio, sessions over HTTP); the
+    /// seed's frame stream is dealt out among them in turn.
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    pub jobs: usize,
+    /// Do not mutate frames the peer sent: the frames are then a function of
+    /// the seed alone, the same whatever `--jobs` is.
+    #[arg(long)]
+    pub no_echo: bool,
     /// Where the report goes.
     #[command(flatten)]
     pub output: OutputArgs,
@@ -79,6 +92,36 @@ pub(crate) fn peer_command(stdio: Option<&str>) -> Result<PeerCommand, String> {
                 program: exe.into_os_string(),
                 args: vec!["serve".into()],
             })
+        }
+    }
+}
+
+/// The peer: `--http URL`, `--stdio CMD`, or this binary's own `serve`.
+pub(crate) fn target(stdio: Option<&str>, http: Option<&str>) -> Result<Target, String> {
+    match http {
+        Some(url) => Ok(Target::Http(url.to_owned())),
+        None => peer_command(stdio).map(Target::Stdio),
+    }
+}
+
+/// A folder name for a peer: see [`peer_name`]; for an HTTP endpoint, `http-`
+/// and its host and port (`http://127.0.0.1:8080/mcp` → `http-127_0_0_1_8080`).
+#[must_use]
+pub fn target_name(target: &Target) -> String {
+    match target {
+        Target::Stdio(command) => peer_name(command),
+        Target::Http(url) => {
+            let authority = url
+                .strip_prefix("http://")
+                .unwrap_or(url)
+                .split('/')
+                .next()
+                .unwrap_or("");
+            let safe: String = authority
+                .chars()
+                .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+                .collect();
+            format!("http-{safe}")
         }
     }
 }
@@ -120,7 +163,7 @@ pub(crate) fn revision(name: &str) -> Result<Revision, String> {
 }
 
 pub(crate) fn config(
-    command: PeerCommand,
+    target: Target,
     revision: Revision,
     timeout: Duration,
     strict: bool,
@@ -131,7 +174,7 @@ pub(crate) fn config(
         return Err(format!("the built-in vectors do not load: {e}"));
     }
     Ok(Config {
-        command,
+        target,
         revision,
         seed: 0,
         frames: None,
@@ -148,6 +191,8 @@ pub(crate) fn config(
         minimize_budget: Duration::from_secs(60),
         vectors,
         window: 1,
+        jobs: 1,
+        echo: true,
     })
 }
 
@@ -175,18 +220,21 @@ pub fn run(args: &Args) -> Report {
 }
 
 fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
-    let command = peer_command(args.stdio.as_deref())?;
+    let target = target(args.stdio.as_deref(), args.http.as_deref())?;
+    let transport = target.transport();
     let revision = revision(&args.revision)?;
     let out_dir = args
         .out_dir
         .clone()
-        .unwrap_or_else(|| PathBuf::from("corpus/peers").join(peer_name(&command)));
+        .unwrap_or_else(|| PathBuf::from("corpus/peers").join(target_name(&target)));
     let mut tools = args.allow_tool.clone();
-    if args.stdio.is_none() {
+    if args.stdio.is_none() && args.http.is_none() {
         // The reference peer's tools stay inside it.
         tools.extend(crate::peer::tool_names().into_iter().map(String::from));
     }
-    let mut config = config(command, revision, args.timeout, args.strict, tools)?;
+    let mut config = config(target, revision, args.timeout, args.strict, tools)?;
+    config.jobs = args.jobs.max(1);
+    config.echo = !args.no_echo;
     config.seed = args.seed;
     config.frames = args.frames;
     config.duration = args.duration.or(if args.frames.is_none() {
@@ -214,11 +262,12 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
     };
     let (findings, stats) = runtime.block_on(livefuzz::fuzz(&config, &stop, &mut progress))?;
     eprintln!(
-        "wirecheck fuzz: {} frames in {:.1}s ({:.0} frames/s, window {}, {} windows sent again frame by frame), {} restarts, {} breaches, \
+        "wirecheck fuzz: {} frames in {:.1}s ({:.0} frames/s over {transport}, {} job(s), window {}, {} windows sent again frame by frame), {} restarts, {} breaches, \
          {} findings ({} dropped: not reproduced on a fresh peer, or past --minimize-budget), minimizing took {:.1}s{}",
         stats.frames,
         stats.fuzz_time.as_secs_f64(),
         stats.rate(),
+        config.jobs,
         config.window,
         stats.rechecks,
         stats.restarts,
@@ -241,9 +290,12 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
     for finding in &findings {
         let name = store::file_name(finding.breach.kind, revision, &finding.key);
         let path = store::save(&out_dir, &name, &store::entries(&finding.log))?;
-        report
-            .records
-            .push(record(finding, revision, Some(path.display().to_string())));
+        report.records.push(record(
+            finding,
+            revision,
+            transport,
+            Some(path.display().to_string()),
+        ));
     }
     // One record for the run as a whole when no finding stands for it: a run
     // cut short is not a clean bill, so it says what it could not reach.
@@ -252,7 +304,7 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
             Place {
                 vector: Some(format!("fuzz/{revision}")),
                 revision: Some(revision),
-                transport: Some("stdio".into()),
+                transport: Some(transport.into()),
                 ..Place::default()
             },
             Subject::Frame(Vec::new()),
@@ -261,6 +313,22 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
         r.notes.push(note);
         r
     };
+    // Memory is read from /proc of a child this run started; a peer over
+    // HTTP is nobody's child here, so its growth is not observed, and said so.
+    if stats.rss_kib.is_none() {
+        let why = match config.target {
+            Target::Http(_) => "memory growth: the peer is reached over HTTP, no child of this run, so its memory cannot be sampled".to_owned(),
+            Target::Stdio(_) => "memory growth: no sample of the peer's VmRSS was taken (a run shorter than the warm-up, or no /proc)".to_owned(),
+        };
+        let mut r = whole_run(Outcome::NotObserved { why: why.clone() }, why);
+        r.place.vector = Some(format!("fuzz/{revision}/memory-growth"));
+        report.records.push(r);
+    } else if let Some((first, last)) = stats.rss_kib {
+        eprintln!(
+            "wirecheck fuzz: VmRSS {first} KiB → {last} KiB over {} samples (growth is judged per process, on its trend)",
+            stats.rss_samples
+        );
+    }
     if let Some(why) = &stats.ended_early {
         let why = format!("fuzzing ended early after {} frames: {why}", stats.frames);
         report
@@ -280,7 +348,12 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
 
 /// One finding as a report record.
 #[must_use]
-pub fn record(finding: &Finding, revision: Revision, file: Option<String>) -> Record {
+pub fn record(
+    finding: &Finding,
+    revision: Revision,
+    transport: &str,
+    file: Option<String>,
+) -> Record {
     let breach = &finding.breach;
     let outcome = if breach.level.is_mandatory() {
         Outcome::Fail
@@ -293,7 +366,7 @@ pub fn record(finding: &Finding, revision: Revision, file: Option<String>) -> Re
             vector: Some(format!("fuzz/{}/{}", breach.kind.name(), finding.shape)),
             frame: Some(usize::try_from(finding.index).unwrap_or(usize::MAX)),
             revision: Some(revision),
-            transport: Some("stdio".into()),
+            transport: Some(transport.into()),
             line: None,
         },
         Subject::Frame(finding.frames.last().cloned().unwrap_or_default()),

@@ -10,7 +10,8 @@ use super::OutputArgs;
 use crate::livefuzz::{self, store, Finding};
 use crate::report::{Command, Place, Record, Report, Subject};
 
-/// Replay saved findings (`DIR/*.jsonl`) against a peer over stdio; each one
+/// Replay saved findings (`DIR/*.jsonl`) against a peer over stdio or
+/// Streamable HTTP (a fresh session per finding); each one
 /// that still breaks fails, each fixed one passes. Exit codes as `run`.
 #[derive(Debug, Clone, clap::Args)]
 #[command(mut_arg("format", |a| a.default_value("terminal")))]
@@ -18,8 +19,11 @@ pub struct Args {
     /// The folder `wirecheck fuzz --out-dir` wrote.
     pub dir: PathBuf,
     /// The server, as one shell-like line; default this binary's `serve`.
-    #[arg(long, value_name = "CMD ARGS…")]
+    #[arg(long, value_name = "CMD ARGS…", conflicts_with = "http")]
     pub stdio: Option<String>,
+    /// The MCP endpoint of a running server (Streamable HTTP), instead of `--stdio`.
+    #[arg(long, value_name = "URL")]
+    pub http: Option<String>,
     /// A tool the frames may call (repeatable), as for `fuzz`.
     #[arg(long = "allow-tool", value_name = "NAME")]
     pub allow_tool: Vec<String>,
@@ -46,7 +50,8 @@ pub fn run(args: &Args) -> Report {
 }
 
 fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
-    let command = super::fuzz::peer_command(args.stdio.as_deref())?;
+    let target = super::fuzz::target(args.stdio.as_deref(), args.http.as_deref())?;
+    let transport = target.transport();
     let mut files: Vec<PathBuf> = std::fs::read_dir(&args.dir)
         .map_err(|e| format!("cannot read {}: {e}", args.dir.display()))?
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -67,7 +72,7 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
         };
         let frames = store::load_frames(&path)?;
         let config = super::fuzz::config(
-            command.clone(),
+            target.clone(),
             revision,
             args.timeout,
             args.strict,
@@ -98,7 +103,7 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
                     confirmed: true,
                     index: 0,
                 };
-                let mut record = super::fuzz::record(&finding, revision, file);
+                let mut record = super::fuzz::record(&finding, revision, transport, file);
                 record.notes.push("still breaks".into());
                 report.records.push(record);
             }
@@ -108,7 +113,7 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
                         file,
                         vector: Some(format!("replay/{}", kind.name())),
                         revision: Some(revision),
-                        transport: Some("stdio".into()),
+                        transport: Some(transport.into()),
                         ..Place::default()
                     },
                     Subject::Frame(frames.last().cloned().unwrap_or_default()),

@@ -38,6 +38,9 @@ pub enum Kind {
     Hang,
     /// The peer's resident memory kept growing over the run.
     MemoryGrowth,
+    /// Over HTTP, HTTP itself failed: a 5xx, a reset, a body or stream cut
+    /// short, malformed SSE, an exchange past the timeout.
+    HttpFailure,
 }
 
 impl Kind {
@@ -56,6 +59,7 @@ impl Kind {
             Kind::Crash => "crash",
             Kind::Hang => "hang",
             Kind::MemoryGrowth => "memory-growth",
+            Kind::HttpFailure => "http-failure",
         }
     }
 
@@ -66,7 +70,7 @@ impl Kind {
     }
 }
 
-const ALL: [Kind; 11] = [
+const ALL: [Kind; 12] = [
     Kind::Unanswered,
     Kind::AnsweredTwice,
     Kind::IdNotEchoed,
@@ -78,6 +82,7 @@ const ALL: [Kind; 11] = [
     Kind::Crash,
     Kind::Hang,
     Kind::MemoryGrowth,
+    Kind::HttpFailure,
 ];
 
 /// One invariant broken by one exchange.

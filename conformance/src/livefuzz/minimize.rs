@@ -10,7 +10,7 @@
 
 use harness::fuzzing::mutate_json;
 
-use super::invariant::{expect, judge, shape, Expect};
+use super::invariant::{expect, shape, Expect};
 use super::peer::{Live, Waits};
 use super::{Candidate, Config};
 use crate::driver::WireEvent;
@@ -52,19 +52,22 @@ async fn reproduces(
         answer_timeout: config.timeout,
         grace: config.confirm_grace,
     };
-    let mut live = Live::start(&config.command, config.revision, &waits, config.limits)
+    let mut live = Live::start(&config.target, config.revision, &waits, config.limits)
         .await
         .ok()?;
     let (last, before) = frames.split_last()?;
     for frame in before {
         let report = live.exchange(frame, expect(frame) != Expect::Nothing).await;
+        // The prefix's own HTTP findings are read here, not blamed on `last`.
+        let _ = live.judge(frame, &report, config.revision, config.strict);
         if !matches!(report.live, crate::driver::Live::Answered(_)) {
             live.stop().await;
             return None;
         }
     }
     let report = live.exchange(last, expect(last) != Expect::Nothing).await;
-    let hit = judge(last, &report, config.revision, config.strict)
+    let hit = live
+        .judge(last, &report, config.revision, config.strict)
         .iter()
         .any(|b| b.kind == target.breach.kind && b.rule == target.breach.rule)
         && shape(last, config.revision) == target.shape;

@@ -6,12 +6,14 @@
 //! and saved as a transcript ([`store`]) a replay can play again.
 
 pub mod invariant;
+pub mod memory;
 pub mod minimize;
 pub mod peer;
 pub mod source;
 pub mod store;
 pub mod window;
 
+use std::cell::{Cell, RefCell};
 use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -21,10 +23,10 @@ use harness::{lift, Message, Revision};
 use tokio::time::Instant;
 
 use crate::driver::{Class, ProbeReport, WireEvent};
-use crate::transport::stdio::PeerCommand;
 use crate::transport::Limits;
 use crate::vectors::Vector;
 use invariant::{expect, judge, shape, Breach, Expect, Kind};
+pub use peer::Target;
 use peer::{Live, Waits};
 use source::Source;
 use window::Attribution;
@@ -32,8 +34,8 @@ use window::Attribution;
 /// What a fuzz run is asked to do.
 #[derive(Debug, Clone)]
 pub struct Config {
-    /// The peer.
-    pub command: PeerCommand,
+    /// The peer: a command over stdio, or an HTTP endpoint.
+    pub target: Target,
     /// The revision its sessions open with.
     pub revision: Revision,
     /// Same seed, same frames.
@@ -62,6 +64,11 @@ pub struct Config {
     /// Frames sent back to back before one liveness ping ([`window`]); 1
     /// pings after every frame.
     pub window: usize,
+    /// Peers fuzzed at once, the frame stream dealt out among them.
+    pub jobs: usize,
+    /// Mutate frames the peer sent too; off, the frames are a function of
+    /// the seed alone, the same whatever [`jobs`](Self::jobs) is.
+    pub echo: bool,
 }
 
 /// A breach seen while fuzzing, before it is confirmed.
@@ -113,8 +120,12 @@ pub struct Stats {
     pub unconfirmed: u64,
     /// Breaches seen, before de-duplication.
     pub breaches: u64,
-    /// Resident memory at the first and the last sample, KiB.
+    /// Resident memory at the first and the last sample, KiB (the lowest
+    /// first and the highest last over the jobs); `None` when the peer is
+    /// no child of this run (HTTP) and memory was not observed.
     pub rss_kib: Option<(u64, u64)>,
+    /// Memory samples taken, warm-up left out.
+    pub rss_samples: u64,
     /// Whether the run was interrupted (Ctrl-C).
     pub interrupted: bool,
     /// Windows probed again frame by frame (ambiguous, a peer that died, or
@@ -143,7 +154,7 @@ impl Stats {
 async fn start_again(config: &Config, waits: &Waits) -> Result<Live, String> {
     let mut last = String::new();
     for _ in 0..3 {
-        match Live::start(&config.command, config.revision, waits, config.limits).await {
+        match Live::start(&config.target, config.revision, waits, config.limits).await {
             Ok(live) => return Ok(live),
             Err(e) => last = e,
         }
@@ -163,169 +174,205 @@ const SESSION_FRAMES: u64 = 5000;
 /// How many earlier frames a candidate keeps for the minimizer.
 const CONTEXT: usize = 32;
 
-/// Memory growth past this over the run (after warm-up) is a finding.
-const RSS_GROWTH_KIB: u64 = 256 << 10;
+/// How often a child's resident memory is sampled.
+const RSS_EVERY: Duration = Duration::from_millis(100);
+
+/// A process's first second is warm-up: a runtime's heap settles there, and
+/// its samples are left out of the trend.
+const RSS_WARMUP: Duration = Duration::from_secs(1);
+
+/// The frames of the run's stream that job `job` of `jobs` sends: the stream
+/// of one seed, dealt out in turn (frame `i` to job `i mod jobs`), so the
+/// same seed sends the same frames in total whatever `--jobs` is (when the
+/// peers' own frames are not mutated: `echo` off).
+struct Dealt {
+    source: Source,
+    job: u64,
+    jobs: u64,
+    next: u64,
+}
+
+impl Dealt {
+    /// The next frame of this job and its index in the whole run's stream.
+    fn next_frame(&mut self) -> (u64, Vec<u8>) {
+        loop {
+            let i = self.next;
+            self.next += 1;
+            let frame = self.source.next_frame().1;
+            if i % self.jobs == self.job {
+                return (i, frame);
+            }
+        }
+    }
+
+    /// How many of the first `total` frames of the stream are this job's.
+    fn share(&self, total: u64) -> u64 {
+        total / self.jobs + u64::from(self.job < total % self.jobs)
+    }
+}
+
+/// One peer process's memory samples, in time order.
+#[derive(Debug, Default)]
+struct Series {
+    pid: Option<u32>,
+    since: Option<Instant>,
+    samples: Vec<memory::Sample>,
+}
+
+/// The memory samples of one job: one series per child process (a restart
+/// is a new process, whose memory starts afresh).
+#[derive(Debug, Default)]
+struct Memory {
+    current: Series,
+    done: Vec<Vec<memory::Sample>>,
+    first_last: Option<(u64, u64)>,
+    count: u64,
+}
+
+impl Memory {
+    fn sample(&mut self, live: &Live) {
+        let (Some(pid), Some(kib)) = (live.pid(), live.rss_kib()) else {
+            return;
+        };
+        let now = Instant::now();
+        if self.current.pid != Some(pid) {
+            self.close();
+            self.current.pid = Some(pid);
+            self.current.since = Some(now);
+        }
+        let since = self.current.since.unwrap_or(now);
+        if now.duration_since(since) < RSS_WARMUP {
+            return;
+        }
+        self.count += 1;
+        self.first_last = Some(self.first_last.map_or((kib, kib), |(f, _)| (f, kib)));
+        self.current.samples.push(memory::Sample {
+            t: now.duration_since(since).as_secs_f64(),
+            kib,
+        });
+    }
+
+    fn close(&mut self) {
+        let samples = std::mem::take(&mut self.current.samples);
+        if !samples.is_empty() {
+            self.done.push(samples);
+        }
+        self.current = Series::default();
+    }
+
+    /// The steepest sustained growth among the series, if any.
+    fn growth(mut self) -> (Option<memory::Growth>, Option<(u64, u64)>, u64) {
+        self.close();
+        let limits = memory::Thresholds::default();
+        let worst = self
+            .done
+            .iter()
+            .filter_map(|s| memory::sustained_growth(s, &limits))
+            .max_by(|a, b| a.slope_kib_per_s.total_cmp(&b.slope_kib_per_s));
+        (worst, self.first_last, self.count)
+    }
+}
+
+/// What is told of progress: the run's stats so far, its distinct findings.
+type Progress<'a> = &'a mut dyn FnMut(&Stats, usize);
+
+/// What the jobs of a run share while it goes: each job's stats so far and
+/// its distinct candidates, and when progress was last shown.
+struct Board<'a> {
+    jobs: RefCell<Vec<(Stats, usize)>>,
+    next_tick: Cell<Instant>,
+    progress: RefCell<Progress<'a>>,
+}
+
+impl Board<'_> {
+    /// Records job `job`'s stats; shows the run's progress about once a
+    /// second, frames and frames/s summed over the jobs.
+    fn update(&self, job: usize, stats: &Stats, candidates: usize) {
+        if let Some(slot) = self.jobs.borrow_mut().get_mut(job) {
+            *slot = (stats.clone(), candidates);
+        }
+        let now = Instant::now();
+        if now < self.next_tick.get() {
+            return;
+        }
+        self.next_tick.set(now + Duration::from_secs(1));
+        let jobs = self.jobs.borrow();
+        let total = merge_stats(jobs.iter().map(|(s, _)| s));
+        let found = jobs.iter().map(|(_, n)| n).sum();
+        (self.progress.borrow_mut())(&total, found);
+    }
+}
+
+/// The stats of several jobs as one run's: counts summed, the fuzzing's wall
+/// time the longest job's (they ran at once), so frames/s is summed too.
+fn merge_stats<'a>(all: impl Iterator<Item = &'a Stats>) -> Stats {
+    let mut total = Stats::default();
+    for s in all {
+        total.frames += s.frames;
+        total.fuzz_time = total.fuzz_time.max(s.fuzz_time);
+        total.restarts += s.restarts;
+        total.breaches += s.breaches;
+        total.rechecks += s.rechecks;
+        total.interrupted |= s.interrupted;
+        total.rss_samples += s.rss_samples;
+        if total.ended_early.is_none() {
+            total.ended_early.clone_from(&s.ended_early);
+        }
+        total.rss_kib = match (total.rss_kib, s.rss_kib) {
+            (None, x) | (x, None) => x,
+            (Some((f, l)), Some((f2, l2))) => Some((f.min(f2), l.max(l2))),
+        };
+    }
+    total
+}
+
+/// What one job brought back.
+struct JobRun {
+    candidates: Vec<Candidate>,
+    stats: Stats,
+    growth: Option<memory::Growth>,
+}
 
 /// Runs the fuzzer as `config` asks until its budget is spent or `stop` is
 /// set; `progress` is called about once a second with the stats so far and
 /// the number of distinct findings.
 ///
+/// With [`Config::jobs`] above one, that many peers are fuzzed at once (as
+/// many children over stdio, as many sessions over HTTP), the run's frame
+/// stream dealt out among them in turn; their findings are merged and
+/// de-duplicated by key (the one met first in the stream is kept), then
+/// confirmed and minimized one at a time.
+///
 /// # Errors
-/// The peer does not start or no session opens.
+/// A peer does not start or no session opens.
 pub async fn fuzz(
     config: &Config,
     stop: &AtomicBool,
     progress: &mut dyn FnMut(&Stats, usize),
 ) -> Result<(Vec<Finding>, Stats), String> {
-    let waits = Waits {
-        answer_timeout: config.timeout,
-        grace: Duration::ZERO,
+    let jobs = config.jobs.max(1);
+    let board = Board {
+        jobs: RefCell::new(vec![(Stats::default(), 0); jobs]),
+        next_tick: Cell::new(Instant::now() + Duration::from_secs(1)),
+        progress: RefCell::new(progress),
     };
-    let mut live = Live::start(&config.command, config.revision, &waits, config.limits).await?;
-    let mut source = Source::new(
-        config.seed,
-        config.revision,
-        &config.vectors,
-        &config.tools,
-        true,
-    );
-    let mut stats = Stats::default();
-    let mut seen: BTreeSet<String> = BTreeSet::new();
-    let mut candidates: Vec<Candidate> = Vec::new();
-    let mut before: Vec<Vec<u8>> = Vec::new();
-    let mut session_frames = 0u64;
-    let mut held: Option<Vec<u8>> = None;
-    let started = Instant::now();
-    let mut next_tick = started + Duration::from_secs(1);
-    let mut rss_first = None;
-    let mut rss_last = None;
-    loop {
-        if stop.load(Ordering::Relaxed) {
-            stats.interrupted = true;
-            break;
-        }
-        if config.frames.is_some_and(|n| stats.frames >= n)
-            || config.duration.is_some_and(|d| started.elapsed() >= d)
-        {
-            break;
-        }
-        let left = config.frames.map_or(u64::MAX, |n| n - stats.frames);
-        let to_rotation = SESSION_FRAMES - session_frames;
-        let n =
-            usize::try_from(left.min(to_rotation).min(config.window.max(1) as u64)).unwrap_or(1);
-        // Two frames of a window that share a request id could not be told
-        // apart by their answers: the second waits for the next window.
-        let mut batch: Vec<Vec<u8>> = Vec::with_capacity(n);
-        let mut ids = window::IdHistory::default();
-        while batch.len() < n {
-            let frame = held.take().unwrap_or_else(|| source.next_frame().1);
-            let carried = window::request_ids(&frame);
-            if !batch.is_empty() && carried.iter().any(|id| ids.contains(id)) {
-                held = Some(frame);
-                break;
-            }
-            for id in &carried {
-                ids.insert(id);
-            }
-            batch.push(frame);
-        }
-        let (reports, fresh) = match exchange(&mut live, &batch, config, &seen, &mut stats, &waits)
-            .await
-        {
-            Ok(done) => done,
-            Err(e) => {
-                // The peer died in this window and no fresh one starts
-                // to tell which frame did it: the window is the finding.
-                let frame = batch.first().cloned().unwrap_or_default();
-                let breach = invariant::crash(format!(
-                        "the peer stopped answering within a window of {} frames starting with this one, and {e}",
-                        batch.len()
-                    ));
-                let shape = shape(&frame, config.revision);
-                if seen.insert(key(&breach, &shape)) {
-                    candidates.push(Candidate {
-                        breach,
-                        frame,
-                        shape,
-                        before: before.clone(),
-                        index: stats.frames,
-                    });
-                }
-                stats.frames += batch.len() as u64;
-                stats.breaches += 1;
-                stats.ended_early = Some(e);
-                break;
-            }
-        };
-        if let Some(fresh) = fresh {
-            std::mem::replace(&mut live, fresh).stop().await;
-            before.clear();
-            session_frames = 0;
-        }
-        let mut restart = false;
-        for (frame, (report, breaches)) in batch.into_iter().zip(reports) {
-            stats.frames += 1;
-            session_frames += 1;
-            for received in &report.frames {
-                if matches!(received.class, Class::Unsolicited | Class::ProbeAnswer) {
-                    source.saw(&received.bytes);
-                }
-            }
-            for breach in breaches {
-                stats.breaches += 1;
-                restart |= matches!(breach.kind, Kind::Crash | Kind::Hang);
-                if breach.kind == Kind::Unanswered && !restart {
-                    for id in request_ids(&frame) {
-                        live.cancel(&id).await;
-                    }
-                }
-                let shape = shape(&frame, config.revision);
-                let key = key(&breach, &shape);
-                if seen.insert(key) {
-                    candidates.push(Candidate {
-                        breach,
-                        frame: frame.clone(),
-                        shape,
-                        before: before.clone(),
-                        index: stats.frames - 1,
-                    });
-                }
-            }
-            if before.len() == CONTEXT {
-                before.remove(0);
-            }
-            before.push(frame);
-        }
-        if restart || session_frames >= SESSION_FRAMES {
-            // The fresh peer first: if none will start, the old one is still
-            // there to be stopped, and the run ends with what it found.
-            match start_again(config, &waits).await {
-                Ok(fresh) => std::mem::replace(&mut live, fresh).stop().await,
-                Err(e) => {
-                    stats.ended_early = Some(e);
-                    break;
-                }
-            };
-            stats.restarts += u64::from(restart);
-            before.clear();
-            session_frames = 0;
-        }
-        if Instant::now() >= next_tick {
-            next_tick += Duration::from_secs(1);
-            let rss = live.rss_kib();
-            // The first second is warm-up: a runtime's heap settles there.
-            if rss_first.is_none() && started.elapsed() >= Duration::from_secs(2) {
-                rss_first = rss;
-            }
-            rss_last = rss.or(rss_last);
-            stats.fuzz_time = started.elapsed();
-            progress(&stats, candidates.len());
-        }
+    let runs = (0..jobs).map(|job| fuzz_job(config, job, stop, &board));
+    let mut merged: Vec<Candidate> = Vec::new();
+    let mut all_stats = Vec::with_capacity(jobs);
+    let mut growths = Vec::new();
+    for run in futures_util::future::join_all(runs).await {
+        let run = run?;
+        merged.extend(run.candidates);
+        all_stats.push(run.stats);
+        growths.extend(run.growth);
     }
-    stats.fuzz_time = started.elapsed();
-    rss_last = live.rss_kib().or(rss_last);
-    live.stop().await;
-    stats.rss_kib = rss_first.zip(rss_last);
+    let mut stats = merge_stats(all_stats.iter());
+    merged.sort_by_key(|c| c.index);
+    let mut seen = BTreeSet::new();
+    let candidates: Vec<Candidate> = merged
+        .into_iter()
+        .filter(|c| seen.insert(key(&c.breach, &c.shape)))
+        .collect();
     let mut findings = Vec::new();
     let minimizing = Instant::now();
     let total = candidates.len();
@@ -369,27 +416,204 @@ pub async fn fuzz(
             None => stats.unconfirmed += 1,
         }
     }
-    if let Some((first, last)) = stats.rss_kib {
-        if last > first + RSS_GROWTH_KIB {
-            findings.push(Finding {
-                breach: Breach {
-                    kind: Kind::MemoryGrowth,
-                    rule: None,
-                    level: harness::rules::Level::Should,
-                    spec: "resource use (no rule: reported for the peer's authors)".into(),
-                    detail: format!("VmRSS grew from {first} KiB to {last} KiB over the run"),
-                },
-                shape: String::new(),
-                key: "memory-growth".into(),
-                frames: Vec::new(),
-                log: Vec::new(),
-                confirmed: false,
-                index: stats.frames,
-            });
-        }
+    if let Some(growth) = growths
+        .into_iter()
+        .max_by(|a, b| a.slope_kib_per_s.total_cmp(&b.slope_kib_per_s))
+    {
+        findings.push(Finding {
+            breach: Breach {
+                kind: Kind::MemoryGrowth,
+                rule: None,
+                level: harness::rules::Level::Should,
+                spec: "resource use (no rule: reported for the peer's authors)".into(),
+                detail: growth.describe(),
+            },
+            shape: String::new(),
+            key: "memory-growth".into(),
+            frames: Vec::new(),
+            log: Vec::new(),
+            confirmed: false,
+            index: stats.frames,
+        });
     }
     stats.minimize_time = minimizing.elapsed();
     Ok((findings, stats))
+}
+
+/// One job of a run: its own peer, its share of the frame stream, its
+/// candidates (de-duplicated within the job) and stats.
+async fn fuzz_job(
+    config: &Config,
+    job: usize,
+    stop: &AtomicBool,
+    board: &Board<'_>,
+) -> Result<JobRun, String> {
+    let waits = Waits {
+        answer_timeout: config.timeout,
+        grace: Duration::ZERO,
+    };
+    let mut live = Live::start(&config.target, config.revision, &waits, config.limits).await?;
+    let jobs = config.jobs.max(1) as u64;
+    let mut source = Dealt {
+        source: Source::new(
+            config.seed,
+            config.revision,
+            &config.vectors,
+            &config.tools,
+            config.echo,
+        ),
+        job: job as u64,
+        jobs,
+        next: 0,
+    };
+    let budget = config.frames.map(|n| source.share(n));
+    let mut stats = Stats::default();
+    let mut seen: BTreeSet<String> = BTreeSet::new();
+    let mut candidates: Vec<Candidate> = Vec::new();
+    let mut before: Vec<Vec<u8>> = Vec::new();
+    let mut session_frames = 0u64;
+    let mut held: Option<(u64, Vec<u8>)> = None;
+    let started = Instant::now();
+    let mut next_tick = started + Duration::from_secs(1);
+    let mut memory = Memory::default();
+    let mut next_sample = started;
+    loop {
+        if stop.load(Ordering::Relaxed) {
+            stats.interrupted = true;
+            break;
+        }
+        if budget.is_some_and(|n| stats.frames >= n)
+            || config.duration.is_some_and(|d| started.elapsed() >= d)
+        {
+            break;
+        }
+        let left = budget.map_or(u64::MAX, |n| n - stats.frames);
+        let to_rotation = SESSION_FRAMES - session_frames;
+        let n =
+            usize::try_from(left.min(to_rotation).min(config.window.max(1) as u64)).unwrap_or(1);
+        // Two frames of a window that share a request id could not be told
+        // apart by their answers: the second waits for the next window.
+        let mut batch: Vec<Vec<u8>> = Vec::with_capacity(n);
+        let mut indices: Vec<u64> = Vec::with_capacity(n);
+        let mut ids = window::IdHistory::default();
+        while batch.len() < n {
+            let (index, frame) = held.take().unwrap_or_else(|| source.next_frame());
+            let carried = window::request_ids(&frame);
+            if !batch.is_empty() && carried.iter().any(|id| ids.contains(id)) {
+                held = Some((index, frame));
+                break;
+            }
+            for id in &carried {
+                ids.insert(id);
+            }
+            batch.push(frame);
+            indices.push(index);
+        }
+        let (reports, fresh) = match exchange(&mut live, &batch, config, &seen, &mut stats, &waits)
+            .await
+        {
+            Ok(done) => done,
+            Err(e) => {
+                // The peer died in this window and no fresh one starts
+                // to tell which frame did it: the window is the finding.
+                let frame = batch.first().cloned().unwrap_or_default();
+                let breach = invariant::crash(format!(
+                        "the peer stopped answering within a window of {} frames starting with this one, and {e}",
+                        batch.len()
+                    ));
+                let shape = shape(&frame, config.revision);
+                if seen.insert(key(&breach, &shape)) {
+                    candidates.push(Candidate {
+                        breach,
+                        frame,
+                        shape,
+                        before: before.clone(),
+                        index: indices.first().copied().unwrap_or_default(),
+                    });
+                }
+                stats.frames += batch.len() as u64;
+                stats.breaches += 1;
+                stats.ended_early = Some(e);
+                break;
+            }
+        };
+        if let Some(fresh) = fresh {
+            std::mem::replace(&mut live, fresh).stop().await;
+            before.clear();
+            session_frames = 0;
+        }
+        let mut restart = false;
+        for ((frame, index), (report, breaches)) in batch.into_iter().zip(indices).zip(reports) {
+            stats.frames += 1;
+            session_frames += 1;
+            for received in &report.frames {
+                if matches!(received.class, Class::Unsolicited | Class::ProbeAnswer) {
+                    source.source.saw(&received.bytes);
+                }
+            }
+            for breach in breaches {
+                stats.breaches += 1;
+                restart |= matches!(breach.kind, Kind::Crash | Kind::Hang);
+                if breach.kind == Kind::Unanswered && !restart {
+                    for id in request_ids(&frame) {
+                        live.cancel(&id).await;
+                    }
+                }
+                let shape = shape(&frame, config.revision);
+                let key = key(&breach, &shape);
+                if seen.insert(key) {
+                    candidates.push(Candidate {
+                        breach,
+                        frame: frame.clone(),
+                        shape,
+                        before: before.clone(),
+                        index,
+                    });
+                }
+            }
+            if before.len() == CONTEXT {
+                before.remove(0);
+            }
+            before.push(frame);
+        }
+        if restart || session_frames >= SESSION_FRAMES {
+            // The fresh peer first: if none will start, the old one is still
+            // there to be stopped, and the run ends with what it found.
+            match start_again(config, &waits).await {
+                Ok(fresh) => std::mem::replace(&mut live, fresh).stop().await,
+                Err(e) => {
+                    stats.ended_early = Some(e);
+                    break;
+                }
+            };
+            stats.restarts += u64::from(restart);
+            before.clear();
+            session_frames = 0;
+        }
+        let now = Instant::now();
+        if now >= next_sample {
+            next_sample = now + RSS_EVERY;
+            memory.sample(&live);
+        }
+        if now >= next_tick {
+            next_tick += Duration::from_secs(1);
+            stats.fuzz_time = started.elapsed();
+            stats.rss_samples = memory.count;
+            board.update(job, &stats, candidates.len());
+        }
+    }
+    stats.fuzz_time = started.elapsed();
+    memory.sample(&live);
+    live.stop().await;
+    let (growth, first_last, count) = memory.growth();
+    stats.rss_kib = first_last;
+    stats.rss_samples = count;
+    board.update(job, &stats, candidates.len());
+    Ok(JobRun {
+        candidates,
+        stats,
+        growth,
+    })
 }
 
 /// Sends `batch` as one window ([`window`]) and returns a report per frame
@@ -412,6 +636,8 @@ async fn exchange(
     stats: &mut Stats,
     waits: &Waits,
 ) -> Result<(Vec<Judged>, Option<Live>), String> {
+    // A window judged as a whole had no HTTP trouble (it would be unclear
+    // otherwise): the session judge alone decides it.
     let judged = |frame: &[u8], report: ProbeReport| {
         let breaches = judge(frame, &report, config.revision, config.strict);
         (report, breaches)
@@ -419,7 +645,8 @@ async fn exchange(
     if batch.len() == 1 {
         let frame = &batch[0];
         let report = live.exchange(frame, expect(frame) != Expect::Nothing).await;
-        return Ok((vec![judged(frame, report)], None));
+        let breaches = live.judge(frame, &report, config.revision, config.strict);
+        return Ok((vec![(report, breaches)], None));
     }
     let (liveness_id, observed) = live.window(batch).await;
     let verdict = observed.live.clone();
@@ -446,13 +673,16 @@ async fn exchange(
         fresh = Some(start_again(config, waits).await?);
     }
     let target = fresh.as_mut().unwrap_or(live);
-    let mut reports = Vec::with_capacity(batch.len());
+    let mut reports: Vec<Judged> = Vec::with_capacity(batch.len());
     for frame in batch {
         let report = target
             .exchange(frame, expect(frame) != Expect::Nothing)
             .await;
+        // Judged at once: over HTTP what the transport saw since the last
+        // probe is this frame's.
+        let breaches = target.judge(frame, &report, config.revision, config.strict);
         let dead = !matches!(report.live, crate::driver::Live::Answered(_));
-        reports.push(report);
+        reports.push((report, breaches));
         if dead {
             // The rest of the window goes to the next session; what the
             // dead peer did is reported on this frame.
@@ -461,16 +691,20 @@ async fn exchange(
     }
     // A window whose peer died, when no frame kills a fresh one: it still
     // happened (a crash or hang is reported unconfirmed), on the last frame.
-    if let (false, Some(verdict), Some(last)) = (alive, verdict, reports.last_mut()) {
+    let judged_last = reports.len().checked_sub(1).map(|i| &batch[i]);
+    if let (false, Some(verdict), Some((last, breaches)), Some(frame)) =
+        (alive, verdict, reports.last_mut(), judged_last)
+    {
         if matches!(last.live, crate::driver::Live::Answered(_)) {
             last.live = verdict;
+            let http: Vec<Breach> = breaches
+                .drain(..)
+                .filter(|b| b.kind == Kind::HttpFailure)
+                .collect();
+            *breaches = judge(frame, last, config.revision, config.strict);
+            breaches.extend(http);
         }
     }
-    let reports = batch
-        .iter()
-        .zip(reports)
-        .map(|(frame, report)| judged(frame, report))
-        .collect();
     Ok((reports, fresh))
 }
 
@@ -512,12 +746,12 @@ pub async fn replay(
         answer_timeout: config.timeout,
         grace: config.confirm_grace,
     };
-    let mut live = Live::start(&config.command, config.revision, &waits, config.limits).await?;
+    let mut live = Live::start(&config.target, config.revision, &waits, config.limits).await?;
     let mut found = Vec::new();
     for frame in frames {
         let report = live.exchange(frame, expect(frame) != Expect::Nothing).await;
         found.extend(
-            judge(frame, &report, config.revision, config.strict)
+            live.judge(frame, &report, config.revision, config.strict)
                 .into_iter()
                 .filter(|b| b.kind == kind),
         );

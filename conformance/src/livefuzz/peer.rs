@@ -1,6 +1,10 @@
-//! One live session with the peer under test: spawned over stdio, opened with
-//! the same handshake `wirecheck run` makes ([`Driver::handshake`]), then fed
-//! one frame at a time, each followed by a liveness `ping` ([`Driver::probe`]).
+//! One live session with the peer under test: spawned over stdio or opened
+//! over Streamable HTTP ([`Target`]), with the same handshake `wirecheck run`
+//! makes ([`Driver::handshake`]), then fed one frame at a time, each followed
+//! by a liveness `ping` ([`Driver::probe`]). Over HTTP the transport and
+//! driver are the runner's own (each frame POSTed with the session id and
+//! `MCP-Protocol-Version` learnt in the handshake; JSON or SSE answers), and
+//! what HTTP itself did wrong is judged beside the frames ([`http_verdict`]).
 //!
 //! The ping is what makes a fuzz run fast and its verdicts sound together: a
 //! peer reads its input in order, so once the ping is answered everything the
@@ -9,6 +13,7 @@
 //! still fool one probe; every finding is therefore reproduced against a fresh
 //! peer with a longer grace before it is reported ([`super::minimize`]).
 
+use std::collections::BTreeMap;
 use std::time::Duration;
 
 use harness::ir::{Id, Raw};
@@ -16,16 +21,40 @@ use harness::Revision;
 
 use tokio::time::Instant;
 
+use super::invariant::{self, expect, Breach, Expect, Kind};
 use super::window::{IdHistory, Observed};
 use crate::driver::{
     Class, Driver, DriverConfig, Live as Verdict, Liveness, ProbeReport, Received, WireEvent,
 };
+use crate::transport::http::{FindingKind, HttpFact, HttpOptions, StreamableHttpPeer};
 use crate::transport::stdio::{PeerCommand, StdioPeer};
 use crate::transport::{Event, Limits, Transport};
 
 /// The first id the driver allocates: far above the ids fuzzed frames carry and
 /// below 2^53, so no peer rounds it (as `wirecheck run` does).
 pub const FIRST_ID: i64 = 1 << 40;
+
+/// Where the peer under test is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Target {
+    /// A child started afresh for every session, spoken to over stdio.
+    Stdio(PeerCommand),
+    /// An MCP endpoint spoken to over Streamable HTTP (2025-03-26 on): each
+    /// session is opened with `initialize`, and a restart is a new session,
+    /// the old one ended with DELETE.
+    Http(String),
+}
+
+impl Target {
+    /// The transport's name, for the report's `transport`.
+    #[must_use]
+    pub fn transport(&self) -> &'static str {
+        match self {
+            Target::Stdio(_) => "stdio",
+            Target::Http(_) => "http",
+        }
+    }
+}
 
 /// How a session waits.
 #[derive(Debug, Clone)]
@@ -38,27 +67,60 @@ pub struct Waits {
     pub grace: Duration,
 }
 
+/// The session's driver, over whichever transport the target takes.
+enum Link {
+    Stdio(Driver<StdioPeer>),
+    Http(Driver<StreamableHttpPeer>),
+}
+
+/// Runs `$body` with `$d` bound to the link's driver, whatever its transport.
+macro_rules! with_driver {
+    ($link:expr, $d:ident => $body:expr) => {
+        match $link {
+            Link::Stdio($d) => $body,
+            Link::Http($d) => $body,
+        }
+    };
+}
+
 /// A running peer with an open session.
-#[derive(Debug)]
 pub struct Live {
-    driver: Driver<StdioPeer>,
+    link: Link,
     /// Every request id a window sent, so no ping of ours reuses one.
     history: IdHistory,
     answer_timeout: Duration,
+    /// HTTP findings of the transport already turned into breaches.
+    http_seen: usize,
+    /// HTTP facts already read.
+    facts_seen: usize,
+}
+
+impl std::fmt::Debug for Live {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Live")
+            .field(
+                "transport",
+                &match self.link {
+                    Link::Stdio(_) => "stdio",
+                    Link::Http(_) => "http",
+                },
+            )
+            .finish_non_exhaustive()
+    }
 }
 
 impl Live {
-    /// Starts `command` and opens a session for `revision`.
+    /// Starts `target` (a child, or a new HTTP session) and opens a session
+    /// for `revision`.
     ///
     /// # Errors
     /// The peer does not start, or the handshake does not complete.
     pub async fn start(
-        command: &PeerCommand,
+        target: &Target,
         revision: Revision,
         waits: &Waits,
         limits: Limits,
     ) -> Result<Live, String> {
-        let transport = StdioPeer::spawn(command, limits).map_err(|e| e.to_string())?;
         let config = DriverConfig {
             answer_timeout: waits.answer_timeout,
             grace: waits.grace,
@@ -69,93 +131,142 @@ impl Live {
             max_log_frames: 4096,
             ..DriverConfig::default()
         };
-        let mut driver = Driver::new(transport, config);
-        driver
-            .handshake(revision)
-            .await
+        let mut link = match target {
+            Target::Stdio(command) => {
+                let transport = StdioPeer::spawn(command, limits).map_err(|e| e.to_string())?;
+                Link::Stdio(Driver::new(transport, config))
+            }
+            Target::Http(url) => {
+                // An exchange outliving the answer timeout is abandoned (and
+                // reported as timed out), so a hung POST cannot hold a window.
+                let options = HttpOptions {
+                    request_timeout: waits.answer_timeout + Duration::from_millis(500),
+                    ..HttpOptions::default()
+                };
+                let transport = StreamableHttpPeer::with_options(url, limits, options)
+                    .map_err(|e| e.to_string())?;
+                Link::Http(Driver::new(transport, config))
+            }
+        };
+        with_driver!(&mut link, d => d.handshake(revision).await.map(|_| ()))
             .map_err(|e| format!("{revision}: {e}"))?;
-        Ok(Live {
-            driver,
+        if let Link::Http(driver) = &mut link {
+            // `notifications/initialized` is a POST of its own, and POSTs run
+            // at once: the first fuzzed frame could reach the server before
+            // it and find the session not yet initialized (2025-11-25
+            // basic/lifecycle: the client "SHOULD NOT send requests other
+            // than pings" before it). Its exchange ends first; an early
+            // `TimedOut` says none is in flight.
+            let deadline = Instant::now() + waits.answer_timeout;
+            while Instant::now() < deadline {
+                if matches!(
+                    driver.transport_mut().recv(deadline).await,
+                    Event::TimedOut | Event::Closed { .. }
+                ) {
+                    break;
+                }
+            }
+        }
+        let mut live = Live {
+            link,
             history: IdHistory::default(),
             answer_timeout: waits.answer_timeout,
-        })
+            http_seen: 0,
+            facts_seen: 0,
+        };
+        // The handshake's own exchanges are nobody's finding.
+        live.http_seen = live.http_findings().len();
+        live.facts_seen = live.http_facts().len();
+        Ok(live)
+    }
+
+    /// Whether the session is over HTTP.
+    #[must_use]
+    pub fn is_http(&self) -> bool {
+        matches!(self.link, Link::Http(_))
     }
 
     /// Sends `frame` and a ping, and returns what came back.
     pub async fn exchange(&mut self, frame: &[u8], expects_answer: bool) -> ProbeReport {
-        self.driver.probe(frame, expects_answer).await
+        with_driver!(&mut self.link, d => d.probe(frame, expects_answer).await)
+    }
+
+    /// The invariants the exchange `report` of `frame` breaks: the session
+    /// judge's ([`invariant::judge`]), and over HTTP what HTTP itself did
+    /// wrong since the last call ([`http_verdict`]).
+    pub fn judge(
+        &mut self,
+        frame: &[u8],
+        report: &ProbeReport,
+        revision: Revision,
+        strict: bool,
+    ) -> Vec<Breach> {
+        let mut breaches = invariant::judge(frame, report, revision, strict);
+        if self.is_http() {
+            let findings = self.http_findings();
+            let facts = self.http_facts();
+            let new_findings = &findings[self.http_seen.min(findings.len())..];
+            let new_facts = &facts[self.facts_seen.min(facts.len())..];
+            let own = report
+                .exchange
+                .and_then(|x| new_facts.iter().find(|f| f.exchange == Some(x)));
+            http_verdict(frame, own, new_facts, new_findings, &mut breaches);
+            self.http_seen = findings.len();
+            self.facts_seen = facts.len();
+        }
+        breaches
+    }
+
+    fn http_findings(&self) -> Vec<crate::transport::http::HttpFinding> {
+        match &self.link {
+            Link::Http(d) => d.transport().http_findings(),
+            Link::Stdio(_) => Vec::new(),
+        }
+    }
+
+    fn http_facts(&self) -> Vec<HttpFact> {
+        match &self.link {
+            Link::Http(d) => d.transport().http_facts(),
+            Link::Stdio(_) => Vec::new(),
+        }
     }
 
     /// Sends `frames` back to back, then one liveness ping, and returns the
     /// ping's id with everything received until it was answered (or the
     /// peer died, or the answer timeout passed). Bypasses the driver's wire
     /// log: a window's frames are kept by the caller.
+    ///
+    /// Over HTTP every frame is its own POST and they run at once, so arrival
+    /// order is no reading order: the window waits until every exchange has
+    /// ended and puts what came back in the order of the frames whose
+    /// exchanges carried it. A window with any HTTP-level trouble (a status
+    /// that is not 2xx, a finding of the transport) is marked unclear and
+    /// probed again frame by frame, where each exchange is judged on its own.
     pub async fn window(&mut self, frames: &[Vec<u8>]) -> (Id<'static>, Observed) {
         for frame in frames {
             for id in request_ids(frame) {
                 self.history.insert(&id);
             }
         }
-        let (liveness_id, ping) = loop {
-            let (id, ping) = self.driver.liveness_request();
-            if !self.history.contains(&id) {
-                break (id, ping);
+        let timeout = self.answer_timeout;
+        let history = &self.history;
+        let (id, mut observed) =
+            with_driver!(&mut self.link, d => window_on(d, history, timeout, frames).await);
+        if self.is_http() {
+            let findings = self.http_findings().len();
+            let facts = self.http_facts();
+            let troubled = findings > self.http_seen
+                || facts[self.facts_seen.min(facts.len())..]
+                    .iter()
+                    .any(|f| !(200..300).contains(&f.status));
+            if troubled {
+                observed.unclear = Some("an HTTP exchange that was not a plain 2xx");
             }
-        };
-        let started = Instant::now();
-        let dropped_before = self.driver.transport().dropped();
-        let mut observed = Observed::default();
-        let transport = self.driver.transport_mut();
-        for frame in frames.iter().chain(std::iter::once(&ping)) {
-            if let Err(e) = transport.send(frame).await {
-                observed.live = Some(Verdict::SendFailed(e));
-                break;
-            }
+            // What a troubled window saw is judged again frame by frame.
+            self.http_seen = findings;
+            self.facts_seen = facts.len();
         }
-        let deadline = Instant::now() + self.answer_timeout;
-        loop {
-            let t = started.elapsed();
-            match transport.recv(deadline).await {
-                Event::Frame(bytes) => {
-                    let liveness = harness::client::read_reply(&liveness_id, &bytes).is_ok();
-                    observed.frames.push(Received {
-                        t,
-                        bytes,
-                        class: if liveness {
-                            Class::LivenessAnswer
-                        } else {
-                            Class::Unsolicited
-                        },
-                    });
-                    if liveness && observed.live.is_none() {
-                        observed.live = Some(Verdict::Answered(t));
-                        break;
-                    }
-                }
-                Event::TooLong { bytes_skipped } => observed.frames.push(Received {
-                    t,
-                    bytes: Vec::new(),
-                    class: Class::TooLong(bytes_skipped),
-                }),
-                Event::Closed { status, leaky } => {
-                    if observed.live.is_none() {
-                        observed.live = Some(Verdict::Closed {
-                            status: status.map(|s| s.to_string()),
-                            leaky,
-                        });
-                    }
-                    break;
-                }
-                Event::TimedOut => {
-                    if observed.live.is_none() {
-                        observed.live = Some(Verdict::Unresponsive);
-                    }
-                    break;
-                }
-            }
-        }
-        observed.transport_dropped = transport.dropped() - dropped_before;
-        (liveness_id, observed)
+        (id, observed)
     }
 
     /// Tells the peer to stop working on `id` (MCP basic/utilities/cancellation:
@@ -175,17 +286,21 @@ impl Live {
         let Some(raw_id) = id_text(&text) else { return };
         let params = format!(r#"{{"requestId":{raw_id},"reason":"wirecheck: timed out"}}"#);
         if let Ok(raw) = Raw::parse(&params) {
-            let _ = self
-                .driver
-                .notify("notifications/cancelled", Some(raw.into_owned()))
-                .await;
+            let raw = raw.into_owned();
+            let _ = with_driver!(&mut self.link, d => {
+                d.notify("notifications/cancelled", Some(raw)).await
+            });
         }
     }
 
-    /// The peer's resident memory in KiB, from `/proc/<pid>/status` (`VmRSS`).
+    /// The peer's resident memory in KiB, from `/proc/<pid>/status` (`VmRSS`);
+    /// `None` over HTTP, where the peer is no child of this run.
     #[must_use]
     pub fn rss_kib(&self) -> Option<u64> {
-        let pid = self.driver.transport().pid()?;
+        let Link::Stdio(driver) = &self.link else {
+            return None;
+        };
+        let pid = driver.transport().pid()?;
         let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
         status
             .lines()
@@ -193,17 +308,233 @@ impl Live {
             .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
     }
 
+    /// The child's process id, over stdio while it runs: a new one is a new
+    /// process, whose memory is a new series.
+    #[must_use]
+    pub fn pid(&self) -> Option<u32> {
+        match &self.link {
+            Link::Stdio(driver) => driver.transport().pid(),
+            Link::Http(_) => None,
+        }
+    }
+
     /// The wire log since the session opened (handshake included).
     #[must_use]
     pub fn log(&self) -> &[WireEvent] {
-        self.driver.log()
+        with_driver!(&self.link, d => d.log())
     }
 
-    /// Ends the peer (close its input, SIGTERM, SIGKILL: the transport's way).
+    /// Ends the session: a child is stopped (close its input, SIGTERM,
+    /// SIGKILL: the transport's way); an HTTP session is ended with DELETE
+    /// (2025-11-25 basic/transports §Session Management 5: a client that no
+    /// longer needs a session "SHOULD send an HTTP DELETE").
     pub async fn stop(self) -> Vec<WireEvent> {
-        let (transport, log) = self.driver.into_parts();
-        transport.shutdown(Duration::from_millis(200)).await;
-        log
+        match self.link {
+            Link::Stdio(driver) => {
+                let (transport, log) = driver.into_parts();
+                transport.shutdown(Duration::from_millis(200)).await;
+                log
+            }
+            Link::Http(driver) => {
+                let (mut transport, log) = driver.into_parts();
+                if transport.session_id().is_some() {
+                    // A server may refuse (405): the session then ends on
+                    // its own terms, and that is no finding here.
+                    let _ = transport.delete_session().await;
+                }
+                log
+            }
+        }
+    }
+}
+
+/// The window of [`Live::window`] on one driver.
+async fn window_on<T: Transport>(
+    driver: &mut Driver<T>,
+    history: &IdHistory,
+    answer_timeout: Duration,
+    frames: &[Vec<u8>],
+) -> (Id<'static>, Observed) {
+    let (liveness_id, ping) = loop {
+        let (id, ping) = driver.liveness_request();
+        if !history.contains(&id) {
+            break (id, ping);
+        }
+    };
+    let started = Instant::now();
+    let dropped_before = driver.transport().dropped();
+    let mut observed = Observed::default();
+    let transport = driver.transport_mut();
+    // Which frame each exchange carries (the ping's is one past the last).
+    let mut carried: BTreeMap<u64, usize> = BTreeMap::new();
+    for (i, frame) in frames.iter().chain(std::iter::once(&ping)).enumerate() {
+        if let Err(e) = transport.send(frame).await {
+            observed.live = Some(Verdict::SendFailed(e));
+            break;
+        }
+        if let Some(exchange) = transport.sent_exchange() {
+            carried.insert(exchange, i);
+        }
+    }
+    let exchanges = !carried.is_empty();
+    let mut origins: Vec<usize> = Vec::new();
+    let deadline = Instant::now() + answer_timeout;
+    loop {
+        let t = started.elapsed();
+        match transport.recv(deadline).await {
+            Event::Frame(bytes) => {
+                let liveness = harness::client::read_reply(&liveness_id, &bytes).is_ok();
+                origins.push(
+                    transport
+                        .received_from()
+                        .and_then(|x| carried.get(&x).copied())
+                        .unwrap_or(usize::MAX),
+                );
+                observed.frames.push(Received {
+                    t,
+                    bytes,
+                    class: if liveness {
+                        Class::LivenessAnswer
+                    } else {
+                        Class::Unsolicited
+                    },
+                });
+                if liveness && observed.live.is_none() {
+                    observed.live = Some(Verdict::Answered(t));
+                    // On a stream the peer read in order: all is in. With
+                    // exchanges, the others may still be running.
+                    if !exchanges {
+                        break;
+                    }
+                }
+            }
+            Event::TooLong { bytes_skipped } => {
+                origins.push(usize::MAX);
+                observed.frames.push(Received {
+                    t,
+                    bytes: Vec::new(),
+                    class: Class::TooLong(bytes_skipped),
+                });
+            }
+            Event::Closed { status, leaky } => {
+                if observed.live.is_none() {
+                    observed.live = Some(Verdict::Closed {
+                        status: status.map(|s| s.to_string()),
+                        leaky,
+                    });
+                }
+                break;
+            }
+            // With exchanges, an early `TimedOut` says none is in flight any
+            // more: every answer is in.
+            Event::TimedOut if exchanges && Instant::now() < deadline => {
+                if observed.live.is_none() {
+                    observed.live = Some(Verdict::Unresponsive);
+                }
+                break;
+            }
+            Event::TimedOut => {
+                if observed.live.is_none() {
+                    observed.live = Some(Verdict::Unresponsive);
+                } else if exchanges {
+                    observed.unclear = Some("an exchange still open at the answer timeout");
+                }
+                break;
+            }
+        }
+    }
+    if exchanges {
+        // Reading order, as a stream would have had it: by the frame whose
+        // exchange carried each answer (stable: a batch's stay in order).
+        let mut paired: Vec<(usize, Received)> = origins.into_iter().zip(observed.frames).collect();
+        paired.sort_by_key(|(origin, _)| *origin);
+        observed.frames = paired.into_iter().map(|(_, r)| r).collect();
+    }
+    observed.transport_dropped = transport.dropped() - dropped_before;
+    (liveness_id, observed)
+}
+
+/// The failures of HTTP itself that are findings of their own kind: no
+/// response or a connection reset, a body or stream cut short, SSE the
+/// parser refuses, an exchange that outlived the timeout.
+fn is_failure(kind: FindingKind) -> bool {
+    matches!(
+        kind,
+        FindingKind::Connect
+            | FindingKind::BodyCut
+            | FindingKind::MalformedSse
+            | FindingKind::TimedOut
+            | FindingKind::ErrorStatus
+    )
+}
+
+/// Over HTTP, what HTTP itself says of one probe of `frame`: `own` is the
+/// frame's exchange, `facts` and `findings` everything the transport saw
+/// since the previous probe (the ping's exchange included).
+///
+/// - A 5xx, a reset, a cut body or stream, malformed SSE, an exchange past
+///   the timeout: an [`Kind::HttpFailure`]. 2025-11-25 basic/transports
+///   §Sending Messages to the Server 4–5 (MUST): input is answered with 202,
+///   an HTTP error status when refused, or a JSON or SSE answer for a
+///   request. A 4xx without a JSON body is a failure only for a request the
+///   codec reads (an invalid frame may be refused with a bare status: §4).
+/// - An invalid frame refused with a 4xx is answered, not silently dropped
+///   (§4: "it MUST return an HTTP error status code … The HTTP response body
+///   MAY comprise a JSON-RPC error response"): the silent drop is withdrawn.
+/// - A request answered with 202 and no body stays what the judge made of it:
+///   dropped (`unanswered` or `silent-drop`).
+pub fn http_verdict(
+    frame: &[u8],
+    own: Option<&HttpFact>,
+    facts: &[HttpFact],
+    findings: &[crate::transport::http::HttpFinding],
+    breaches: &mut Vec<Breach>,
+) {
+    let request = expect(frame) == Expect::Answer;
+    if own.is_some_and(|f| (400..500).contains(&f.status)) && !request {
+        breaches.retain(|b| b.kind != Kind::SilentDrop);
+    }
+    let mut failures: Vec<String> = findings
+        .iter()
+        .filter(|f| is_failure(f.kind))
+        .filter(|f| {
+            f.kind != FindingKind::ErrorStatus || f.status.is_some_and(|s| s >= 500) || request
+        })
+        .map(|f| {
+            format!(
+                "{:?}{}: {}",
+                f.kind,
+                f.status.map(|s| format!(" ({s})")).unwrap_or_default(),
+                f.detail
+            )
+        })
+        .collect();
+    for fact in facts.iter().filter(|f| f.status >= 500) {
+        let said = format!("{} answered {}", fact.method, fact.status);
+        if !failures
+            .iter()
+            .any(|f| f.contains(&format!("({})", fact.status)))
+        {
+            failures.push(said);
+        }
+    }
+    if !failures.is_empty() {
+        // The frame's own exchange failed (or never got a response): its
+        // missing answer is that failure, reported once, as this kind.
+        if own.is_none_or(|f| f.status >= 500) {
+            breaches.retain(|b| !matches!(b.kind, Kind::Unanswered | Kind::SilentDrop));
+        }
+        breaches.push(Breach {
+            kind: Kind::HttpFailure,
+            rule: None,
+            level: harness::rules::Level::Must,
+            spec: "MCP 2025-11-25 basic/transports §Streamable HTTP › Sending Messages to the \
+                   Server 4–5 (MUST: 202, an HTTP error status for refused input, or a JSON \
+                   or SSE answer for a request)"
+                .into(),
+            detail: failures.join("; "),
+        });
+        breaches.sort_by_key(|b| (b.kind, b.rule));
     }
 }
 

@@ -88,6 +88,9 @@ pub struct Observed {
     pub live: Option<Live>,
     /// Frames the transport dropped meanwhile.
     pub transport_dropped: u64,
+    /// Why the window cannot be judged as a whole even if every answer is
+    /// in (over HTTP: an exchange that was not a plain 2xx).
+    pub unclear: Option<&'static str>,
 }
 
 /// The answers of a window, frame by frame, or why they cannot be told apart.
@@ -135,6 +138,9 @@ pub fn attribute(frames: &[Vec<u8>], liveness_id: &Id<'_>, observed: Observed) -
     };
     if !matches!(live, Live::Answered(_)) {
         return Attribution::Ambiguous("the peer did not stay alive");
+    }
+    if let Some(why) = observed.unclear {
+        return Attribution::Ambiguous(why);
     }
     if observed.transport_dropped > 0 {
         return Attribution::Ambiguous("the transport dropped frames");
@@ -298,6 +304,7 @@ mod tests {
                 .collect(),
             live: Some(Live::Answered(Duration::ZERO)),
             transport_dropped: 0,
+            unclear: None,
         }
     }
 
