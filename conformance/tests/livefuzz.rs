@@ -359,14 +359,13 @@ fn vectors(stdout: &[u8]) -> Vec<String> {
 /// a few hundred frames, and memory is said to be not observed (the server
 /// is no child of the run).
 ///
-/// One finding is known and allowed here: the reference peer's HTTP server
-/// hands a body its JSON reader refuses (a number past the double range,
-/// `1e400`; a lone surrogate `"\udfff"`) to a fresh, uninitialized peer out
-/// of the session, which answers a batch with a batch under 2025-11-25
-/// (`mcp.batch.removed`). When that is fixed, this test still passes; the
-/// allowance should then go.
+/// This run first found a bug of the reference peer's HTTP server: a body
+/// its `serde_json` outline refused (a number past the double range,
+/// `1e400`; a lone surrogate `"\udfff"`) went to a fresh, uninitialized peer
+/// out of the session, which answered a batch with a batch under 2025-11-25
+/// (`mcp.batch.removed`). Seed 5 reaches such a body within 300 frames.
 #[test]
-fn http_against_the_reference_peer_breaks_nothing_but_the_known_batch_answer() {
+fn http_against_the_reference_peer_breaks_nothing() {
     let mut serve = Command::new(env!("CARGO_BIN_EXE_wirecheck"));
     serve.args(["serve", "--http", "127.0.0.1:0"]);
     let server = listening(serve);
@@ -394,19 +393,12 @@ fn http_against_the_reference_peer_breaks_nothing_but_the_known_batch_answer() {
         records.contains(&"fuzz/2025-11-25/memory-growth".to_owned()),
         "{records:#?}"
     );
-    for file in findings(&dir) {
-        let (kind, _) = store::parse_name(&file).expect("a finding's name");
-        assert_eq!(kind.name(), "peer-frame-invalid", "{}", file.display());
-        let frames = store::load_frames(&file).unwrap();
-        assert!(
-            frames.last().is_some_and(|f| f.starts_with(b"[")),
-            "only batches: {frames:?}"
-        );
-    }
+    let found = findings(&dir);
+    assert!(found.is_empty(), "{found:#?}\n{stderr}");
+    // The whole run's record and memory's not-observed one: no finding.
     for record in &records {
         assert!(
-            record.starts_with("fuzz/peer-frame-invalid/")
-                || record == "fuzz/2025-11-25/memory-growth",
+            ["fuzz/2025-11-25", "fuzz/2025-11-25/memory-growth"].contains(&record.as_str()),
             "{record}: {records:#?}"
         );
     }

@@ -47,7 +47,7 @@ struct Outline {
 impl Outline {
     fn of(body: &[u8]) -> Outline {
         let Ok(value) = serde_json::from_slice::<serde_json::Value>(body) else {
-            return Outline::default();
+            return Outline::lifted(body);
         };
         let is_request = |v: &serde_json::Value| v.get("method").is_some() && v.get("id").is_some();
         if let serde_json::Value::Array(items) = &value {
@@ -76,6 +76,51 @@ impl Outline {
                     .and_then(|m| m.get("io.modelcontextprotocol/protocolVersion")),
             ),
             name: text(params.and_then(|p| p.get("name").or_else(|| p.get("uri")))),
+        }
+    }
+}
+
+impl Outline {
+    /// The outline of a body `serde_json` refuses but the peer's codec
+    /// reads (a number past `f64`, `1e400`; a lone surrogate escape,
+    /// `"\udfff"`): JSON all the same, so it is routed like any other, into
+    /// its session. Taking it for "not JSON" handed it to a fresh peer outside
+    /// the session (found by `wirecheck fuzz --http`).
+    fn lifted(body: &[u8]) -> Outline {
+        use harness::{Frame, Message};
+        let Ok(frame) = harness::lift(body) else {
+            return Outline::default();
+        };
+        let is_request = |m: &Message<'_>| matches!(m, Message::Request(_));
+        let m = match &frame {
+            Frame::Batch(items) => {
+                return Outline {
+                    json: true,
+                    batch: true,
+                    requests: items.iter().filter(|m| is_request(m)).count(),
+                    ..Outline::default()
+                }
+            }
+            Frame::Single(m) => m,
+        };
+        let params = m.params();
+        let meta = params.and_then(|p| p.get("_meta"));
+        let version = meta
+            .as_ref()
+            .and_then(|m| m.get("io.modelcontextprotocol/protocolVersion"));
+        let named = params.and_then(|p| p.get("name").or_else(|| p.get("uri")));
+        let text = |r: Option<&harness::Raw<'_>>| {
+            r.and_then(harness::Raw::as_string)
+                .map(std::borrow::Cow::into_owned)
+        };
+        Outline {
+            json: true,
+            batch: false,
+            requests: usize::from(is_request(m)),
+            id: m.id().and_then(|id| serde_json::from_str(id.raw()).ok()),
+            method: m.method().map(std::borrow::Cow::into_owned),
+            meta_version: text(version.as_ref()),
+            name: text(named.as_ref()),
         }
     }
 }
