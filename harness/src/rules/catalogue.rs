@@ -525,6 +525,22 @@ rule_table! {
         JsonRpcHttpEmptyArrayBody = "jsonrpc.http.empty-array-body", MustNot, "JSON-RPC 2.0 §6",
           "If there are no Response objects contained within the Response array as it is to be sent to the client, the server MUST NOT return an empty Array and should return nothing at all.",
           JSONRPC, Transport;
+        // Server-side sentences of issue 14 (conformance/spec/mapping.json).
+        McpSamplingToolResultsMatch = "mcp.sampling.tool-results-match", Must, "MCP client/sampling §Security Considerations 6",
+          "Servers MUST ensure that when replying to a `stopReason: \"toolUse\"`, each `ToolUseContent` item is responded to with a `ToolResultContent` item with a matching `toolUseId`, and that the user message contains only tool results (no other content types) (Checked on the `messages` of each `sampling/createMessage` the server sends, 2026-07-28 in an `InputRequiredResult`'s `inputRequests`: the message after an assistant message with `tool_use` blocks; an assistant message that ends the history is not replied to yet.)",
+          R4_R5, Frame;
+        McpListsChangedNotification = "mcp.lists.changed-notification", Should, "MCP server/tools, server/prompts, server/resources §List Changed Notification",
+          "When the list of available tools changes, servers that declared the `listChanged` capability SHOULD send a notification (the same for prompts and resources; 2026-07-28: \"to clients that have opened a `subscriptions/listen` stream with `toolsListChanged: true`\"). (Checked by the session judge: two complete answers (no `nextCursor`) to `tools/list`, `prompts/list` or `resources/list` with a different set of names (URIs for resources), after the server declared that feature's `listChanged`, and no `notifications/…/list_changed` from the server between them; 2026-07-28 only while an acknowledged subscription asking for that list's changes was open throughout, since the set may also vary with each request's authorization.)",
+          MCP, Session;
+        McpR5ToolsDeterministicOrder = "mcp.r5.tools.deterministic-order", Should, "MCP server/tools §Capabilities",
+          "Servers SHOULD return tools in a deterministic order (i.e., the same ordering across requests when the underlying set of tools has not changed). (Checked by the session judge: two complete `tools/list` answers holding the same tool names in a different order, with no `notifications/tools/list_changed` between them.)",
+          R5, Session;
+        McpR5CacheScopePages = "mcp.r5.cache.scope-pages", Must, "MCP server/utilities/caching §Interaction with Pagination",
+          "Servers MUST apply the same `cacheScope` to all response pages for a given list request. (Checked by the session judge: a list request whose `cursor` is the `nextCursor` of an earlier answer of the same method is answered with another `cacheScope`; cursors from an earlier connection are not followed.)",
+          R5, Session;
+        McpR5LoggingCapability = "mcp.r5.logging.capability", Must, "MCP server/utilities/logging §Capabilities",
+          "Servers that emit log message notifications MUST declare the `logging` capability (Checked by the session judge against the capabilities of the `server/discover` answer; a log message before any such answer is not judged. 2024-11-05 to 2025-11-25: mcp.lifecycle.operation-respect against `initialize`.)",
+          R5, Session;
     }
 }
 

@@ -2,6 +2,7 @@
 
 use super::capabilities::{declared, needed};
 use super::key::{History, Key, KeyMap, Past};
+use super::lists::{ListKind, Lists, Seen};
 use super::{finding, At, Ending, Event, Finding, Unobserved};
 use crate::rules::client_caps::{self, Why};
 use std::borrow::Cow;
@@ -28,6 +29,8 @@ pub struct Judge {
     /// notification (`[client, server]`): an id-less answer right after one
     /// answers it.
     last_notification: [Option<At>; 2],
+    /// The server's list answers: list changes, tool order, `cacheScope` pages.
+    lists: Lists,
 }
 
 /// What one side has asked of the other.
@@ -46,8 +49,9 @@ struct Open {
     token: Option<Key>,
     log_level: bool,
     listen: bool,
-    /// For a `subscriptions/listen`: the server has acknowledged it.
-    acknowledged: bool,
+    /// For a `subscriptions/listen`: the event at which the server
+    /// acknowledged it.
+    acknowledged: Option<u64>,
 }
 
 /// A progress token in use.
@@ -134,6 +138,7 @@ impl Judge {
             sides: [Side::new(), Side::new()],
             handshake: Handshake::default(),
             last_notification: [None, None],
+            lists: Lists::default(),
         }
     }
 
@@ -540,7 +545,7 @@ impl Judge {
                 token,
                 log_level,
                 listen: method == "subscriptions/listen",
-                acknowledged: false,
+                acknowledged: None,
             },
         );
     }
@@ -553,6 +558,12 @@ impl Judge {
         at: At,
         out: &mut Vec<Finding>,
     ) {
+        if from == Direction::ServerToClient {
+            self.lists.notified(method, at);
+            if method == "notifications/message" {
+                self.logging_declared(at, out);
+            }
+        }
         match method {
             "notifications/cancelled" => self.cancelled(from, params, at, out),
             _ if self.revision == Revision::Mcp2026_07_28
@@ -649,7 +660,7 @@ impl Judge {
             return;
         }
         if method == "notifications/subscriptions/acknowledged" {
-            open.acknowledged = true;
+            open.acknowledged = Some(at.index);
             return;
         }
         let (listen_at, acknowledged) = (open.at, open.acknowledged);
@@ -657,7 +668,7 @@ impl Judge {
             .request
             .params()
             .and_then(|p| p.get("notifications").map(Raw::into_owned));
-        if !acknowledged {
+        if acknowledged.is_none() {
             self.flag(
                 RuleId::McpR5SubscriptionAcknowledgedFirst,
                 format!("the server sent `{method}` on subscription {id} before acknowledging it"),
@@ -884,6 +895,7 @@ impl Judge {
         if asker == Direction::ClientToServer {
             self.server_declares(&open, reply, at, out);
             self.declared_lists(&open, reply, at, out);
+            self.list_answer(&open, reply, at, out);
         }
         let profile = Profile {
             revision: self.revision,
@@ -1038,6 +1050,116 @@ impl Judge {
                 vec![discovered, open.at, at],
                 out,
             );
+        }
+    }
+}
+
+impl Judge {
+    /// 2026-07-28 server/utilities/logging §Capabilities: a server that logs
+    /// declared `logging` in its `server/discover` answer (earlier revisions:
+    /// [`Self::capability`] against `initialize`).
+    fn logging_declared(&self, at: At, out: &mut Vec<Finding>) {
+        if self.revision != Revision::Mcp2026_07_28 {
+            return;
+        }
+        let Some(discovered) = self.handshake.discovered else {
+            return;
+        };
+        let declared = self
+            .handshake
+            .server_caps
+            .as_ref()
+            .and_then(|c| c.get("logging"))
+            .is_some_and(|v| v.kind() == ValueKind::Object);
+        if !declared {
+            self.flag(
+                RuleId::McpR5LoggingCapability,
+                "the server sent `notifications/message`, but its `server/discover` answer did not declare `logging`".into(),
+                vec![discovered, at],
+                out,
+            );
+        }
+    }
+
+    /// Whether the server declared `listChanged` for `kind`'s capability.
+    fn list_changed_declared(&self, kind: ListKind) -> bool {
+        self.handshake
+            .server_caps
+            .as_ref()
+            .and_then(|c| c.get(kind.capability()))
+            .is_some_and(|c| c.get("listChanged").is_some_and(|v| v.as_str() == "true"))
+    }
+
+    /// 2026-07-28: whether a `subscriptions/listen` asking for `kind`'s changes
+    /// was acknowledged by `since` and is still open, so the server owed it
+    /// the notification for the whole interval.
+    fn subscribed(&self, kind: ListKind, since: At) -> bool {
+        self.sides[slot(Direction::ClientToServer)]
+            .in_flight
+            .values()
+            .filter(|o| o.listen && o.acknowledged.is_some_and(|a| a <= since.index))
+            .any(|o| {
+                o.request
+                    .params()
+                    .and_then(|p| p.get("notifications").map(Raw::into_owned))
+                    .and_then(|f| f.get(kind.filter()).map(Raw::into_owned))
+                    .is_some_and(|v| v.as_str() == "true")
+            })
+    }
+
+    /// A list answer against the earlier ones (see [`super::lists`]).
+    fn list_answer(&mut self, open: &Open, reply: &Message<'_>, at: At, out: &mut Vec<Finding>) {
+        let Message::Success(s) = reply else { return };
+        let method = open.request.method().unwrap_or_default();
+        let seen = self
+            .lists
+            .answered(&method, open.request.params(), &s.result, at);
+        for seen in seen {
+            match seen {
+                Seen::Changed { kind, since } => {
+                    let owed = self.list_changed_declared(kind)
+                        && (self.revision != Revision::Mcp2026_07_28 || self.subscribed(kind, since));
+                    if owed {
+                        self.flag(
+                            RuleId::McpListsChangedNotification,
+                            format!(
+                                "`{}` answered another list than at event {}, with `{}.listChanged` declared and no `{}` between",
+                                kind.method(),
+                                since.index,
+                                kind.capability(),
+                                kind.notification()
+                            ),
+                            vec![since, at],
+                            out,
+                        );
+                    }
+                }
+                Seen::Reordered { kind, since } => {
+                    if kind == ListKind::Tools {
+                        self.flag(
+                            RuleId::McpR5ToolsDeterministicOrder,
+                            format!(
+                                "`tools/list` answered the same tools as at event {} in another order, with no `{}` between",
+                                since.index,
+                                kind.notification()
+                            ),
+                            vec![since, at],
+                            out,
+                        );
+                    }
+                }
+                Seen::ScopeChanged {
+                    method,
+                    since,
+                    was,
+                    now,
+                } => self.flag(
+                    RuleId::McpR5CacheScopePages,
+                    format!("a page of `{method}` has `cacheScope` {now:?}; the page at event {} that gave its cursor had {was:?}", since.index),
+                    vec![since, at],
+                    out,
+                ),
+            }
         }
     }
 }

@@ -26,6 +26,7 @@
 mod capabilities;
 mod judge;
 mod key;
+mod lists;
 
 pub use judge::Judge;
 

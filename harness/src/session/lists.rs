@@ -1,0 +1,284 @@
+//! What the server's list answers show over a session: a list that changed
+//! with no `list_changed` notification (server/tools, server/prompts,
+//! server/resources §List Changed Notification), tools reordered while their
+//! set stayed the same (2026-07-28 server/tools §Capabilities), and pages of
+//! one list with different `cacheScope`s (2026-07-28 server/utilities/caching
+//! §Interaction with Pagination).
+//!
+//! Only complete lists are compared (a request without `cursor` answered
+//! without `nextCursor`): a page of a longer list says nothing about the whole.
+//! Memory is the names of the latest complete list of each kind (as long as
+//! the server's own list) and at most [`PAGES_CAP`] cursors to follow.
+
+use super::At;
+use crate::ir::{Raw, ValueKind};
+
+/// Cursors remembered for `cacheScope`; a client walks one list at a time, so
+/// a few are plenty, and the oldest is dropped first.
+pub(super) const PAGES_CAP: usize = 64;
+
+/// The three lists a server announces changes of.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum ListKind {
+    Tools,
+    Prompts,
+    Resources,
+}
+
+impl ListKind {
+    const ALL: [ListKind; 3] = [ListKind::Tools, ListKind::Prompts, ListKind::Resources];
+
+    pub(super) fn of_method(method: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|k| k.method() == method)
+    }
+
+    fn of_notification(method: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|k| k.notification() == method)
+    }
+
+    fn slot(self) -> usize {
+        self as usize
+    }
+
+    pub(super) fn method(self) -> &'static str {
+        match self {
+            ListKind::Tools => "tools/list",
+            ListKind::Prompts => "prompts/list",
+            ListKind::Resources => "resources/list",
+        }
+    }
+
+    pub(super) fn notification(self) -> &'static str {
+        match self {
+            ListKind::Tools => "notifications/tools/list_changed",
+            ListKind::Prompts => "notifications/prompts/list_changed",
+            ListKind::Resources => "notifications/resources/list_changed",
+        }
+    }
+
+    /// The server capability that declares `listChanged`.
+    pub(super) fn capability(self) -> &'static str {
+        match self {
+            ListKind::Tools => "tools",
+            ListKind::Prompts => "prompts",
+            ListKind::Resources => "resources",
+        }
+    }
+
+    /// 2026-07-28: the `SubscriptionFilter` member asking for this list's changes.
+    pub(super) fn filter(self) -> &'static str {
+        match self {
+            ListKind::Tools => "toolsListChanged",
+            ListKind::Prompts => "promptsListChanged",
+            ListKind::Resources => "resourcesListChanged",
+        }
+    }
+
+    /// The result's array and the member that names each item in it.
+    fn items(self) -> (&'static str, &'static str) {
+        match self {
+            ListKind::Tools => ("tools", "name"),
+            ListKind::Prompts => ("prompts", "name"),
+            ListKind::Resources => ("resources", "uri"),
+        }
+    }
+}
+
+/// What one list answer showed against the earlier ones.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) enum Seen {
+    /// The complete list's set of names differs from the previous complete
+    /// list's (answered at `since`), and no `list_changed` came in between.
+    Changed { kind: ListKind, since: At },
+    /// The same set of names in another order, with no `list_changed` since.
+    Reordered { kind: ListKind, since: At },
+    /// A page reached by a `nextCursor` has another `cacheScope` than the page
+    /// that gave the cursor (answered at `since`).
+    ScopeChanged {
+        method: String,
+        since: At,
+        was: String,
+        now: String,
+    },
+}
+
+struct Complete {
+    names: Vec<String>,
+    at: At,
+}
+
+struct Page {
+    method: String,
+    cursor: String,
+    scope: String,
+    at: At,
+}
+
+/// The session's list answers, as far as the checks need them.
+#[derive(Default)]
+pub(super) struct Lists {
+    last: [Option<Complete>; 3],
+    /// The event index of the server's latest `list_changed` per kind.
+    notified: [Option<u64>; 3],
+    pages: Vec<Page>,
+}
+
+fn string(value: Option<Raw<'_>>) -> Option<String> {
+    value.and_then(|v| v.as_string().map(std::borrow::Cow::into_owned))
+}
+
+impl Lists {
+    /// A notification from the server.
+    pub(super) fn notified(&mut self, method: &str, at: At) {
+        if let Some(kind) = ListKind::of_notification(method) {
+            self.notified[kind.slot()] = Some(at.index);
+        }
+    }
+
+    /// A successful answer to a list request `method` with `params`.
+    pub(super) fn answered(
+        &mut self,
+        method: &str,
+        params: Option<&Raw<'_>>,
+        result: &Raw<'_>,
+        at: At,
+    ) -> Vec<Seen> {
+        let mut seen = Vec::new();
+        let cursor = string(params.and_then(|p| p.get("cursor")));
+        let next = string(result.get("nextCursor"));
+        self.pages(method, cursor.as_deref(), next, result, at, &mut seen);
+        let Some(kind) = ListKind::of_method(method) else {
+            return seen;
+        };
+        if cursor.is_some() || result.get("nextCursor").is_some() {
+            return seen;
+        }
+        let (array, member) = kind.items();
+        let Some(items) = result.get(array).filter(|a| a.kind() == ValueKind::Array) else {
+            return seen;
+        };
+        let names: Vec<String> = items
+            .elements()
+            .filter_map(|item| string(item.get(member)))
+            .collect();
+        let slot = kind.slot();
+        if let Some(previous) = &self.last[slot] {
+            let quiet = self.notified[slot].is_none_or(|n| n < previous.at.index);
+            if quiet && previous.names != names {
+                let mut a = previous.names.clone();
+                let mut b = names.clone();
+                a.sort();
+                b.sort();
+                let since = previous.at;
+                seen.push(if a == b {
+                    Seen::Reordered { kind, since }
+                } else {
+                    Seen::Changed { kind, since }
+                });
+            }
+        }
+        self.last[slot] = Some(Complete { names, at });
+        seen
+    }
+
+    /// Follows `cacheScope` from a page to the page its `nextCursor` reaches.
+    fn pages(
+        &mut self,
+        method: &str,
+        cursor: Option<&str>,
+        next: Option<String>,
+        result: &Raw<'_>,
+        at: At,
+        seen: &mut Vec<Seen>,
+    ) {
+        let Some(scope) = string(result.get("cacheScope")) else {
+            return;
+        };
+        if let Some(cursor) = cursor {
+            if let Some(i) = self
+                .pages
+                .iter()
+                .position(|p| p.method == method && p.cursor == cursor)
+            {
+                let page = self.pages.remove(i);
+                if page.scope != scope {
+                    seen.push(Seen::ScopeChanged {
+                        method: method.to_owned(),
+                        since: page.at,
+                        was: page.scope,
+                        now: scope.clone(),
+                    });
+                }
+            }
+        }
+        if let Some(next) = next {
+            if self.pages.len() == PAGES_CAP {
+                self.pages.remove(0);
+            }
+            self.pages.push(Page {
+                method: method.to_owned(),
+                cursor: next,
+                scope,
+                at,
+            });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(index: u64) -> At {
+        At { index, time: None }
+    }
+
+    fn raw(text: &str) -> Raw<'static> {
+        Raw::from_value(&serde_json::from_str(text).unwrap())
+    }
+
+    #[test]
+    fn a_changed_list_without_notification_is_seen() {
+        let mut lists = Lists::default();
+        let one = raw(r#"{"tools":[{"name":"a"}]}"#);
+        let two = raw(r#"{"tools":[{"name":"a"},{"name":"b"}]}"#);
+        assert!(lists.answered("tools/list", None, &one, at(1)).is_empty());
+        assert_eq!(
+            lists.answered("tools/list", None, &two, at(3)),
+            [Seen::Changed {
+                kind: ListKind::Tools,
+                since: at(1)
+            }]
+        );
+        lists.notified("notifications/tools/list_changed", at(4));
+        assert!(lists.answered("tools/list", None, &one, at(6)).is_empty());
+    }
+
+    #[test]
+    fn pages_are_not_complete_lists() {
+        let mut lists = Lists::default();
+        let page = raw(r#"{"tools":[{"name":"a"}],"nextCursor":"c"}"#);
+        let other = raw(r#"{"tools":[{"name":"b"}],"nextCursor":"c"}"#);
+        assert!(lists.answered("tools/list", None, &page, at(1)).is_empty());
+        assert!(lists.answered("tools/list", None, &other, at(3)).is_empty());
+    }
+
+    #[test]
+    fn cache_scope_followed_through_cursor() {
+        let mut lists = Lists::default();
+        let first = raw(r#"{"tools":[],"nextCursor":"c2","cacheScope":"private"}"#);
+        let second = raw(r#"{"tools":[],"cacheScope":"public"}"#);
+        let cursor = raw(r#"{"cursor":"c2"}"#);
+        lists.answered("tools/list", None, &first, at(1));
+        let seen = lists.answered("tools/list", Some(&cursor), &second, at(3));
+        assert_eq!(
+            seen,
+            [Seen::ScopeChanged {
+                method: "tools/list".into(),
+                since: at(1),
+                was: "private".into(),
+                now: "public".into()
+            }]
+        );
+    }
+}
