@@ -421,6 +421,106 @@ def gap():
            [only], [listen(res_f), ack(res_f), on_sub("notifications/resources/updated", uri="file:///b.txt")], [(only, 2)])
 
 
+def server_gap():
+    """Issue 14's server-side sentences: list changes announced, tool order,
+    `cacheScope` across pages, logging declared (2026-07-28)."""
+    changed = "mcp.lists.changed-notification"
+    def tools_answer(id_, names, rev, **extra):
+        body = {"tools": [{"name": n, "inputSchema": {"type": "object"}} for n in names], **extra}
+        if rev == R5:
+            body.update({"resultType": "complete", "ttlMs": 0, "cacheScope": "public",
+                         "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "s", "version": "1"}}})
+            body.update(extra)
+        return server({"jsonrpc": "2.0", "id": id_, "result": body})
+    def tools_list(id_, rev, **params):
+        if rev == R5:
+            params = {**params, "_meta": meta5()}
+        msg = {"jsonrpc": "2.0", "id": id_, "method": "tools/list"}
+        if params:
+            msg["params"] = params
+        return client(msg)
+    list_changed = server(note("notifications/tools/list_changed"))
+    # 2024-11-05 to 2025-11-25 server/tools §List Changed Notification (SHOULD).
+    for rev in HANDSHAKE:
+        h = init(rev, server_caps={"tools": {"listChanged": True}})
+        vector(rev, "lists", "n_changed-without-notification",
+               "tools.listChanged declared; two complete tools/list answers differ and no notifications/tools/list_changed came between them.",
+               [changed], h + [tools_list(1, rev), tools_answer(1, ["a"], rev), tools_list(2, rev), tools_answer(2, ["a", "b"], rev)],
+               [(changed, 6)])
+        vector(rev, "lists", "y_changed-with-notification",
+               "tools.listChanged declared; the tools change and notifications/tools/list_changed comes between the two answers.",
+               [changed], h + [tools_list(1, rev), tools_answer(1, ["a"], rev), list_changed, tools_list(2, rev), tools_answer(2, ["a", "b"], rev)],
+               [])
+        vector(rev, "lists", "y_changed-not-declared",
+               "tools declared without listChanged: the tools change with no notification, which nothing asks for.",
+               [changed], init(rev, server_caps={"tools": {}}) + [tools_list(1, rev), tools_answer(1, ["a"], rev), tools_list(2, rev), tools_answer(2, ["a", "b"], rev)],
+               [])
+        vector(rev, "lists", "y_pages-not-compared",
+               "Two first pages (with nextCursor) differ: a page says nothing about the whole list.",
+               [changed], h + [tools_list(1, rev), tools_answer(1, ["a"], rev, nextCursor="c"), tools_list(2, rev), tools_answer(2, ["b"], rev, nextCursor="c")],
+               [])
+    # 2026-07-28: capabilities from server/discover; the notification is owed
+    # to an open subscriptions/listen that asked for tool list changes.
+    sinfo = {"io.modelcontextprotocol/serverInfo": {"name": "s", "version": "1"}}
+    def discover(caps):
+        return [client({"jsonrpc": "2.0", "id": 0, "method": "server/discover", "params": {"_meta": meta5()}}),
+                server({"jsonrpc": "2.0", "id": 0, "result": {
+                    "supportedVersions": [R5], "capabilities": caps, "resultType": "complete",
+                    "ttlMs": 0, "cacheScope": "public", "_meta": sinfo}})]
+    filt = {"toolsListChanged": True}
+    sub = {"io.modelcontextprotocol/subscriptionId": 9}
+    listen = [client({"jsonrpc": "2.0", "id": 9, "method": "subscriptions/listen", "params": {"notifications": filt, "_meta": meta5()}}),
+              server(note("notifications/subscriptions/acknowledged", {"notifications": filt, "_meta": sub}))]
+    on_sub = server(note("notifications/tools/list_changed", {"_meta": sub}))
+    d = discover({"tools": {"listChanged": True}})
+    vector(R5, "lists", "n_changed-without-notification",
+           "tools.listChanged declared and a subscription asks for tool list changes; two complete tools/list answers differ with no list_changed on it between them.",
+           [changed], d + listen + [tools_list(1, R5), tools_answer(1, ["a"], R5), tools_list(2, R5), tools_answer(2, ["a", "b"], R5)],
+           [(changed, 7)])
+    vector(R5, "lists", "y_changed-with-notification",
+           "The tools change and the subscription gets notifications/tools/list_changed between the two answers.",
+           [changed], d + listen + [tools_list(1, R5), tools_answer(1, ["a"], R5), on_sub, tools_list(2, R5), tools_answer(2, ["a", "b"], R5)],
+           [])
+    vector(R5, "lists", "y_changed-without-subscription",
+           "The tools change with no subscription open: the notification goes to subscribed clients only, and the set may vary with each request's authorization.",
+           [changed], d + [tools_list(1, R5), tools_answer(1, ["a"], R5), tools_list(2, R5), tools_answer(2, ["a", "b"], R5)],
+           [])
+    # 2026-07-28 server/tools §Capabilities: deterministic order (SHOULD).
+    order = "mcp.r5.tools.deterministic-order"
+    t = discover({"tools": {}})
+    vector(R5, "lists", "n_tools-reordered",
+           "Two complete tools/list answers hold the same tools in another order, with no list change between them.",
+           [order], t + [tools_list(1, R5), tools_answer(1, ["a", "b"], R5), tools_list(2, R5), tools_answer(2, ["b", "a"], R5)],
+           [(order, 5)])
+    vector(R5, "lists", "y_tools-same-order",
+           "Two complete tools/list answers hold the same tools in the same order.",
+           [order], t + [tools_list(1, R5), tools_answer(1, ["a", "b"], R5), tools_list(2, R5), tools_answer(2, ["a", "b"], R5)],
+           [])
+    # 2026-07-28 server/utilities/caching §Interaction with Pagination (MUST).
+    scope = "mcp.r5.cache.scope-pages"
+    vector(R5, "lists", "n_cache-scope-differs-across-pages",
+           "The first tools/list page is private; the page its nextCursor reaches is public.",
+           [scope], t + [tools_list(1, R5), tools_answer(1, ["a"], R5, nextCursor="p2", cacheScope="private"),
+                         tools_list(2, R5, cursor="p2"), tools_answer(2, ["b"], R5, cacheScope="public")],
+           [(scope, 5)])
+    vector(R5, "lists", "y_cache-scope-same-across-pages",
+           "Both pages of one tools/list are private.",
+           [scope], t + [tools_list(1, R5), tools_answer(1, ["a"], R5, nextCursor="p2", cacheScope="private"),
+                         tools_list(2, R5, cursor="p2"), tools_answer(2, ["b"], R5, cacheScope="private")],
+           [])
+    # 2026-07-28 server/utilities/logging §Capabilities (MUST).
+    logcap = "mcp.r5.logging.capability"
+    asked = client({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+        "name": "t", "_meta": meta5({"io.modelcontextprotocol/logLevel": "info"})}})
+    log = server(note("notifications/message", {"level": "info", "data": "x"}))
+    vector(R5, "logging", "n_log-without-logging-capability",
+           "server/discover declared no logging, then the server logs for a request that asked for it.",
+           [logcap], t + [asked, log, server(result(R5, 1))], [(logcap, 3)])
+    vector(R5, "logging", "y_log-with-logging-capability",
+           "server/discover declared logging; the server logs for a request that asked for it.",
+           [logcap], discover({"tools": {}, "logging": {}}) + [asked, log, server(result(R5, 1))], [])
+
+
 def render(doc):
     return json.dumps(doc, indent=1, ensure_ascii=False) + "\n"
 
@@ -428,6 +528,7 @@ def render(doc):
 def main():
     build()
     gap()
+    server_gap()
     check = "--check" in sys.argv[1:]
     stale = []
     wanted = {HERE / p for p in VECTORS}
