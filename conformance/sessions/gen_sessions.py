@@ -520,6 +520,148 @@ def server_gap():
            "server/discover declared logging; the server logs for a request that asked for it.",
            [logcap], discover({"tools": {}, "logging": {}}) + [asked, log, server(result(R5, 1))], [])
 
+    server_gap_answers()
+
+
+def server_gap_answers():
+    """Issue 14: answers judged against earlier list answers (issued cursors,
+    listed prompts and their required arguments, completions, task support)
+    and URL-mode elicitation ids."""
+    sinfo = {"_meta": {"io.modelcontextprotocol/serverInfo": {"name": "s", "version": "1"}}}
+    def ask(rev, id_, method, params=None):
+        params = dict(params or {})
+        if rev == R5:
+            params["_meta"] = meta5()
+        msg = {"jsonrpc": "2.0", "id": id_, "method": method}
+        if params:
+            msg["params"] = params
+        return client(msg)
+    def answer(rev, id_, body, cacheable=False):
+        body = dict(body)
+        if rev == R5:
+            body.update({"resultType": "complete", **sinfo})
+            if cacheable:
+                body.update({"ttlMs": 0, "cacheScope": "public"})
+        return server({"jsonrpc": "2.0", "id": id_, "result": body})
+    def error(id_, code, message):
+        return server({"jsonrpc": "2.0", "id": id_, "error": {"code": code, "message": message}})
+    def start(rev, caps):
+        if rev == R5:
+            return [client({"jsonrpc": "2.0", "id": 0, "method": "server/discover", "params": {"_meta": meta5()}}),
+                    server({"jsonrpc": "2.0", "id": 0, "result": {
+                        "supportedVersions": [R5], "capabilities": caps, "resultType": "complete",
+                        "ttlMs": 0, "cacheScope": "public", **sinfo}})]
+        return init(rev, server_caps=caps)
+    # Where the transcript's next event lands: the handshake is 3 events, discover 2.
+    def n0(rev):
+        return 2 if rev == R5 else 3
+    tool = {"name": "a", "inputSchema": {"type": "object"}}
+    # server/utilities/pagination §Implementation Guidelines: stable cursors (SHOULD).
+    stable = "mcp.pagination.stable-cursor"
+    for rev in MCP:
+        h = start(rev, {"tools": {}})
+        first = [ask(rev, 1, "tools/list"), answer(rev, 1, {"tools": [tool], "nextCursor": "c2"}, cacheable=True),
+                 ask(rev, 2, "tools/list", {"cursor": "c2"})]
+        vector(rev, "pagination", "n_issued-cursor-refused",
+               "The server's own nextCursor, sent back at once, is answered -32602 (Invalid params): the cursor was not stable.",
+               [stable], h + first + [error(2, -32602, "Invalid cursor")], [(stable, n0(rev) + 3)])
+        vector(rev, "pagination", "y_issued-cursor-followed",
+               "The server's nextCursor, sent back, is answered with the next page.",
+               [stable], h + first + [answer(rev, 2, {"tools": []}, cacheable=True)], [])
+        vector(rev, "pagination", "y_unissued-cursor-refused",
+               "A cursor the server never issued is answered -32602: that is the answer mcp.error.invalid-cursor asks for, not an unstable cursor.",
+               [stable], h + [ask(rev, 1, "tools/list", {"cursor": "never"}), error(1, -32602, "Invalid cursor")], [])
+    # server/prompts §Error Handling and §Implementation Considerations (SHOULD).
+    pget = "mcp.prompts.get-invalid-params"
+    listed = {"prompts": [{"name": "review", "arguments": [{"name": "code", "required": True}, {"name": "style"}]}]}
+    got = {"messages": [{"role": "user", "content": {"type": "text", "text": "Review x"}}]}
+    for rev in MCP:
+        h = start(rev, {"prompts": {"listChanged": True}}) + [ask(rev, 1, "prompts/list"), answer(rev, 1, listed, cacheable=True)]
+        at = n0(rev) + 3
+        vector(rev, "prompts", "n_unknown-prompt-answered",
+               "prompts/get for a prompt the complete prompts/list does not hold is answered with a result, not -32602.",
+               [pget], h + [ask(rev, 2, "prompts/get", {"name": "nope"}), answer(rev, 2, got)], [(pget, at)])
+        vector(rev, "prompts", "n_missing-argument-answered",
+               "prompts/get without the argument prompts/list marks required is answered with a result: the arguments were not validated.",
+               [pget], h + [ask(rev, 2, "prompts/get", {"name": "review", "arguments": {"style": "terse"}}), answer(rev, 2, got)], [(pget, at)])
+        vector(rev, "prompts", "n_unknown-prompt-other-error",
+               "prompts/get for an unlisted prompt is answered -32603 (Internal error) rather than -32602 (Invalid params).",
+               [pget], h + [ask(rev, 2, "prompts/get", {"name": "nope"}), error(2, -32603, "Internal error")], [(pget, at)])
+        vector(rev, "prompts", "y_unknown-prompt-invalid-params",
+               "prompts/get for an unlisted prompt is answered -32602 (Invalid params).",
+               [pget], h + [ask(rev, 2, "prompts/get", {"name": "nope"}), error(2, -32602, "Unknown prompt")], [])
+        vector(rev, "prompts", "y_listed-prompt-with-arguments",
+               "prompts/get for the listed prompt with its required argument is answered with the prompt.",
+               [pget], h + [ask(rev, 2, "prompts/get", {"name": "review", "arguments": {"code": "x"}}), answer(rev, 2, got)], [])
+        if rev == R5:
+            filt = {"promptsListChanged": True}
+            sub = {"io.modelcontextprotocol/subscriptionId": 9}
+            changed = [client({"jsonrpc": "2.0", "id": 9, "method": "subscriptions/listen", "params": {"notifications": filt, "_meta": meta5()}}),
+                       server(note("notifications/subscriptions/acknowledged", {"notifications": filt, "_meta": sub})),
+                       server(note("notifications/prompts/list_changed", {"_meta": sub}))]
+        else:
+            changed = [server(note("notifications/prompts/list_changed"))]
+        vector(rev, "prompts", "y_list-changed-since",
+               "The prompt list changed (notifications/prompts/list_changed) after it was listed: an unlisted name may be new.",
+               [pget], h + changed + [ask(rev, 2, "prompts/get", {"name": "new"}), answer(rev, 2, got)], [])
+    # server/utilities/completion §Error Handling (SHOULD), 2025-03-26 on.
+    comp = "mcp.completion.standard-errors"
+    cparams = lambda name: {"ref": {"type": "ref/prompt", "name": name}, "argument": {"name": "code", "value": "x"}}
+    for rev in [R2, R3, R4, R5]:
+        h = start(rev, {"prompts": {}})
+        # Before 2026-07-28 the client breaks the handshake's capabilities by asking at all.
+        respect = [] if rev == R5 else [("mcp.lifecycle.operation-respect-r1" if rev == R2 else "mcp.lifecycle.operation-respect", n0(rev))]
+        vector(rev, "completion", "n_undeclared-other-error",
+               "completion/complete to a server that declared no completions is answered -32602 rather than -32601 (Capability not supported).",
+               [comp] + [r for r, _ in respect], h + [ask(rev, 1, "completion/complete", cparams("review")), error(1, -32602, "Invalid params")],
+               respect + [(comp, n0(rev) + 1)])
+        vector(rev, "completion", ("y" if rev == R5 else "n") + "_undeclared-method-not-found",
+               "completion/complete to a server that declared no completions is answered -32601 (Capability not supported)"
+               + ("." if rev == R5 else "; the client broke the declared capabilities by asking, the server's answer is the right one."),
+               [comp] + [r for r, _ in respect], h + [ask(rev, 1, "completion/complete", cparams("review")), error(1, -32601, "Method not found")],
+               respect)
+        h = start(rev, {"prompts": {}, "completions": {}}) + [ask(rev, 1, "prompts/list"), answer(rev, 1, listed, cacheable=True)]
+        vector(rev, "completion", "n_unknown-prompt-answered",
+               "completion/complete for a prompt the complete prompts/list does not hold is answered with a result, not -32602.",
+               [comp], h + [ask(rev, 2, "completion/complete", cparams("nope")), answer(rev, 2, {"completion": {"values": []}})],
+               [(comp, n0(rev) + 3)])
+        vector(rev, "completion", "y_unknown-prompt-invalid-params",
+               "completion/complete for an unlisted prompt is answered -32602 (Invalid params).",
+               [comp], h + [ask(rev, 2, "completion/complete", cparams("nope")), error(2, -32602, "Unknown prompt")], [])
+    # 2025-11-25 basic/utilities/tasks §Tool-Level Negotiation.
+    forbidden, required = "mcp.tasks.tool-forbidden", "mcp.tasks.tool-required"
+    h = init(R4, server_caps={"tools": {}, "tasks": {"requests": {"tools": {"call": {}}}}}) + [
+        client({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}),
+        server({"jsonrpc": "2.0", "id": 1, "result": {"tools": [
+            {"name": "slow", "inputSchema": {"type": "object"}, "execution": {"taskSupport": "required"}},
+            {"name": "quick", "inputSchema": {"type": "object"}}]}})]
+    plain = client({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "slow", "arguments": {}}})
+    as_task = client({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "quick", "arguments": {}, "task": {"ttl": 60000}}})
+    vector(R4, "tasks", "n_required-called-plainly",
+           "A tool listed with taskSupport \"required\" is called without a task and answered with a result, not -32601.",
+           [required], h + [plain, server({"jsonrpc": "2.0", "id": 2, "result": {"content": []}})], [(required, 6)])
+    vector(R4, "tasks", "y_required-called-plainly-refused",
+           "A tool listed with taskSupport \"required\" is called without a task and answered -32601 (Method not found).",
+           [required], h + [plain, error(2, -32601, "Method not found")], [])
+    vector(R4, "tasks", "n_forbidden-called-as-task",
+           "A tool listed without taskSupport is called as a task and answered -32602 rather than -32601 (Method not found).",
+           [forbidden], h + [as_task, error(2, -32602, "Invalid params")], [(forbidden, 6)])
+    vector(R4, "tasks", "y_forbidden-called-as-task-refused",
+           "A tool listed without taskSupport is called as a task and answered -32601 (Method not found).",
+           [forbidden], h + [as_task, error(2, -32601, "Method not found")], [])
+    # 2025-11-25 client/elicitation §Completion Notifications for URL Mode Elicitation (MUST).
+    known = "mcp.elicitation.complete-known-id"
+    h = init(R4, client_caps={"elicitation": {"url": {}}}) + [
+        server({"jsonrpc": "2.0", "id": "e", "method": "elicitation/create", "params": {
+            "mode": "url", "message": "Sign in", "url": "https://example.com/login", "elicitationId": "e-1"}}),
+        client({"jsonrpc": "2.0", "id": "e", "result": {"action": "accept"}})]
+    vector(R4, "elicitation", "y_complete-names-its-elicitation",
+           "notifications/elicitation/complete names the URL-mode elicitation the server started in this session.",
+           [known], h + [server(note("notifications/elicitation/complete", {"elicitationId": "e-1"}))], [])
+    vector(R4, "elicitation", "n_complete-names-unknown-elicitation",
+           "notifications/elicitation/complete names an elicitation id this session never saw.",
+           [known], h + [server(note("notifications/elicitation/complete", {"elicitationId": "e-2"}))], [(known, 5)])
+
 
 def render(doc):
     return json.dumps(doc, indent=1, ensure_ascii=False) + "\n"

@@ -541,6 +541,24 @@ rule_table! {
         McpR5LoggingCapability = "mcp.r5.logging.capability", Must, "MCP server/utilities/logging §Capabilities",
           "Servers that emit log message notifications MUST declare the `logging` capability (Checked by the session judge against the capabilities of the `server/discover` answer; a log message before any such answer is not judged. 2024-11-05 to 2025-11-25: mcp.lifecycle.operation-respect against `initialize`.)",
           R5, Session;
+        McpPaginationStableCursor = "mcp.pagination.stable-cursor", Should, "MCP server/utilities/pagination §Implementation Guidelines",
+          "Servers SHOULD: Provide stable cursors; Handle invalid cursors gracefully (Checked by the session judge: a list request whose `cursor` is a `nextCursor` the server issued earlier in the session, answered with an error: that cursor did not stay valid. A cursor the server never issued is mcp.error.invalid-cursor's, judged by the live runner.)",
+          MCP, Session;
+        McpPromptsGetInvalidParams = "mcp.prompts.get-invalid-params", Should, "MCP server/prompts §Error Handling | §Implementation Considerations",
+          "Servers SHOULD return standard JSON-RPC errors for common failure cases: Invalid prompt name: `-32602` (Invalid params); Missing required arguments: `-32602` (Invalid params); Internal errors: `-32603` (Internal error) … Servers SHOULD validate prompt arguments before processing (Checked by the session judge: a `prompts/get` naming a prompt absent from the latest complete `prompts/list` answer, or leaving out an argument that answer lists as required, with no `notifications/prompts/list_changed` since, answered other than with -32602; a result shows the arguments were not validated. 2026-07-28: an `input_required` answer is not judged. Internal errors are the server's own.)",
+          MCP, Session;
+        McpCompletionStandardErrors = "mcp.completion.standard-errors", Should, "MCP server/utilities/completion §Error Handling",
+          "Servers SHOULD return standard JSON-RPC errors for common failure cases: Method not found: `-32601` (Capability not supported); Invalid prompt name: `-32602` (Invalid params); Missing required arguments: `-32602` (Invalid params); Internal errors: `-32603` (Internal error) (Checked by the session judge: `completion/complete` answered with an error other than -32601 when the server declared no `completions` (a result is mcp.capabilities.server-declares'), or, for a `ref/prompt` absent from the latest complete `prompts/list` answer with no list change since, answered other than with -32602. Which arguments a completion needs is not on the wire; internal errors are the server's own.)",
+          R2_R5, Session;
+        McpTasksToolForbidden = "mcp.tasks.tool-forbidden", Should, "MCP basic/utilities/tasks §Tool-Level Negotiation",
+          "If `execution.taskSupport` is not present or `\"forbidden\"`, clients MUST NOT attempt to invoke the tool as a task. Servers SHOULD return a `-32601` (Method not found) error if a client attempts to do so. (Checked by the session judge once the server declared `tasks.requests.tools.call`: a `tools/call` with `task` for a tool a `tools/list` answer listed without `taskSupport` or with \"forbidden\", answered other than with -32601.)",
+          R4, Session;
+        McpTasksToolRequired = "mcp.tasks.tool-required", Must, "MCP basic/utilities/tasks §Tool-Level Negotiation",
+          "If `execution.taskSupport` is `\"required\"`, clients MUST invoke the tool as a task. Servers MUST return a `-32601` (Method not found) error if a client does not attempt to do so. (Checked by the session judge once the server declared `tasks.requests.tools.call`: a `tools/call` without `task` for a tool listed with `taskSupport` \"required\", answered other than with -32601.)",
+          R4, Session;
+        McpElicitationCompleteKnownId = "mcp.elicitation.complete-known-id", Must, "MCP client/elicitation §Completion Notifications for URL Mode Elicitation",
+          "Servers sending notifications: MUST only send the notification to the client that initiated the elicitation request; MUST include the `elicitationId` established in the original `elicitation/create` request. (Checked by the session judge: a `notifications/elicitation/complete` whose `elicitationId` no earlier URL-mode `elicitation/create` of the server, nor the `elicitations` of a -32042 error it sent, carried in this session: an id the session never saw is another client's or none.)",
+          R4, Session;
     }
 }
 

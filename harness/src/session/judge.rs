@@ -2,7 +2,7 @@
 
 use super::capabilities::{declared, needed};
 use super::key::{History, Key, KeyMap, Past};
-use super::lists::{ListKind, Lists, Seen};
+use super::lists::{ListKind, Lists, PromptProblem, Seen, TaskSupport};
 use super::{finding, At, Ending, Event, Finding, Unobserved};
 use crate::rules::client_caps::{self, Why};
 use std::borrow::Cow;
@@ -31,7 +31,13 @@ pub struct Judge {
     last_notification: [Option<At>; 2],
     /// The server's list answers: list changes, tool order, `cacheScope` pages.
     lists: Lists,
+    /// 2025-11-25: the `elicitationId`s of the server's URL-mode elicitations
+    /// (at most [`ELICITATIONS_CAP`]), for `notifications/elicitation/complete`.
+    url_elicitations: Vec<String>,
 }
+
+/// URL-mode elicitation ids remembered; the oldest is dropped first.
+const ELICITATIONS_CAP: usize = 1024;
 
 /// What one side has asked of the other.
 struct Side {
@@ -139,6 +145,7 @@ impl Judge {
             handshake: Handshake::default(),
             last_notification: [None, None],
             lists: Lists::default(),
+            url_elicitations: Vec::new(),
         }
     }
 
@@ -455,6 +462,14 @@ impl Judge {
         let Some(id) = m.id() else { return };
         let key = Key::of(id);
         let revision = self.revision;
+        if from == Direction::ServerToClient && method == "elicitation/create" {
+            let url = params.is_some_and(|p| string_member(p, "mode").as_deref() == Some("url"));
+            if let Some(eid) = params.and_then(|p| string_member(p, "elicitationId")) {
+                if url {
+                    self.remember_elicitation(eid);
+                }
+            }
+        }
         if self.lifecycle() && method == "initialize" && from == Direction::ClientToServer {
             self.handshake.request.get_or_insert((key, at));
         }
@@ -562,6 +577,9 @@ impl Judge {
             self.lists.notified(method, at);
             if method == "notifications/message" {
                 self.logging_declared(at, out);
+            }
+            if method == "notifications/elicitation/complete" {
+                self.elicitation_complete(params, at, out);
             }
         }
         match method {
@@ -896,6 +914,27 @@ impl Judge {
             self.server_declares(&open, reply, at, out);
             self.declared_lists(&open, reply, at, out);
             self.list_answer(&open, reply, at, out);
+            self.answer_against_lists(&open, reply, at, out);
+        }
+        if asker == Direction::ClientToServer {
+            if let Message::Error(e) = reply {
+                if e.error.code == URL_ELICITATION_REQUIRED {
+                    let ids: Vec<String> = e
+                        .error
+                        .data
+                        .as_ref()
+                        .and_then(|d| d.get("elicitations").map(Raw::into_owned))
+                        .map(|list| {
+                            list.elements()
+                                .filter_map(|el| string_member(&el, "elicitationId"))
+                                .collect()
+                        })
+                        .unwrap_or_default();
+                    for id in ids {
+                        self.remember_elicitation(id);
+                    }
+                }
+            }
         }
         let profile = Profile {
             revision: self.revision,
@@ -1081,6 +1120,192 @@ impl Judge {
         }
     }
 
+    fn remember_elicitation(&mut self, id: String) {
+        if self.url_elicitations.len() == ELICITATIONS_CAP {
+            self.url_elicitations.remove(0);
+        }
+        self.url_elicitations.push(id);
+    }
+
+    /// 2025-11-25 client/elicitation §Completion Notifications for URL Mode
+    /// Elicitation: the notification names an elicitation of this session.
+    fn elicitation_complete(&self, params: Option<&Raw<'_>>, at: At, out: &mut Vec<Finding>) {
+        if self.revision != Revision::Mcp2025_11_25 {
+            return;
+        }
+        let id = params.and_then(|p| string_member(p, "elicitationId"));
+        let known = id
+            .as_ref()
+            .is_some_and(|id| self.url_elicitations.contains(id));
+        if !known {
+            self.flag(
+                RuleId::McpElicitationCompleteKnownId,
+                format!(
+                    "`notifications/elicitation/complete` names elicitation {}, which no URL-mode elicitation of the server in this session carried",
+                    id.map_or_else(|| "(none)".to_owned(), |id| format!("{id:?}"))
+                ),
+                vec![at],
+                out,
+            );
+        }
+    }
+
+    /// Answers judged against what earlier list answers showed: an issued
+    /// cursor refused, a prompt that is not listed or lacks a required
+    /// argument, a completion without the capability, a tool called against
+    /// its task support.
+    fn answer_against_lists(
+        &self,
+        open: &Open,
+        reply: &Message<'_>,
+        at: At,
+        out: &mut Vec<Finding>,
+    ) {
+        let method = open.request.method().unwrap_or_default();
+        let params = open.request.params();
+        let code = match reply {
+            Message::Error(e) => Some(e.error.code),
+            _ => None,
+        };
+        let input_required = matches!(reply, Message::Success(s)
+            if s.result.get("resultType").and_then(|t| t.as_string().map(|t| t == "input_required")) == Some(true));
+        if let (Some(_), Some(issued)) = (code, self.lists.issued(&method, params)) {
+            self.flag(
+                RuleId::McpPaginationStableCursor,
+                format!(
+                    "`{method}` refused a cursor the server issued at event {}",
+                    issued.index
+                ),
+                vec![issued, open.at, at],
+                out,
+            );
+        }
+        let answered = code.map_or_else(|| "a result".to_owned(), |c| format!("error {c}"));
+        match method.as_ref() {
+            "prompts/get" if !input_required && code != Some(crate::codes::INVALID_PARAMS) => {
+                let name = params.and_then(|p| string_member(p, "name"));
+                let arguments = params.and_then(|p| p.get("arguments").map(Raw::into_owned));
+                let problem =
+                    name.and_then(|name| self.lists.prompt_problem(&name, arguments.as_ref()));
+                let (what, listed) = match problem {
+                    None => return,
+                    Some(PromptProblem::Unknown { name, listed }) => (
+                        format!("prompt {name:?}, which the list does not hold"),
+                        listed,
+                    ),
+                    Some(PromptProblem::Missing {
+                        name,
+                        missing,
+                        listed,
+                    }) => (
+                        format!(
+                            "prompt {name:?} without its required argument(s) {}",
+                            missing.join(", ")
+                        ),
+                        listed,
+                    ),
+                };
+                self.flag(
+                    RuleId::McpPromptsGetInvalidParams,
+                    format!("`prompts/get` for {what} (listed at event {}) was answered with {answered}, not -32602 (Invalid params)", listed.index),
+                    vec![listed, open.at, at],
+                    out,
+                );
+            }
+            "completion/complete" => self.completion_errors(open, code, at, out),
+            "tools/call" if self.revision == Revision::Mcp2025_11_25 => {
+                self.tool_task_support(open, code, at, out);
+            }
+            _ => {}
+        }
+    }
+
+    /// server/utilities/completion §Error Handling.
+    fn completion_errors(&self, open: &Open, code: Option<i64>, at: At, out: &mut Vec<Finding>) {
+        let Some((declared_at, answer)) = self.declared_at() else {
+            return;
+        };
+        let declared = self
+            .handshake
+            .server_caps
+            .as_ref()
+            .and_then(|c| c.get("completions"))
+            .is_some_and(|v| v.kind() == ValueKind::Object);
+        if !declared {
+            if let Some(c) = code.filter(|c| *c != crate::codes::METHOD_NOT_FOUND) {
+                self.flag(
+                    RuleId::McpCompletionStandardErrors,
+                    format!("`completion/complete` was answered with error {c}; the server's {answer} answer declared no `completions`, so -32601 (Method not found)"),
+                    vec![declared_at, open.at, at],
+                    out,
+                );
+            }
+            return;
+        }
+        let reference = open
+            .request
+            .params()
+            .and_then(|p| p.get("ref").map(Raw::into_owned));
+        let prompt = reference
+            .as_ref()
+            .filter(|r| string_member(r, "type").as_deref() == Some("ref/prompt"))
+            .and_then(|r| string_member(r, "name"));
+        let Some(name) = prompt else { return };
+        if self.lists.prompt_known(&name) == Some(false)
+            && code != Some(crate::codes::INVALID_PARAMS)
+        {
+            let answered = code.map_or_else(|| "a result".to_owned(), |c| format!("error {c}"));
+            self.flag(
+                RuleId::McpCompletionStandardErrors,
+                format!("`completion/complete` for prompt {name:?}, which the latest `prompts/list` does not hold, was answered with {answered}, not -32602 (Invalid params)"),
+                vec![open.at, at],
+                out,
+            );
+        }
+    }
+
+    /// 2025-11-25 basic/utilities/tasks §Tool-Level Negotiation.
+    fn tool_task_support(&self, open: &Open, code: Option<i64>, at: At, out: &mut Vec<Finding>) {
+        if code == Some(crate::codes::METHOD_NOT_FOUND) {
+            return;
+        }
+        let Some(answered_at) = self.handshake.answered else {
+            return;
+        };
+        let tasks_declared = self
+            .handshake
+            .server_caps
+            .as_ref()
+            .and_then(|c| c.get("tasks").map(Raw::into_owned))
+            .and_then(|t| t.get("requests").map(Raw::into_owned))
+            .and_then(|r| r.get("tools").map(Raw::into_owned))
+            .is_some_and(|t| t.get("call").is_some());
+        if !tasks_declared {
+            return;
+        }
+        let params = open.request.params();
+        let Some(name) = params.and_then(|p| string_member(p, "name")) else {
+            return;
+        };
+        let as_task = params.is_some_and(|p| p.get("task").is_some());
+        let answered = code.map_or_else(|| "a result".to_owned(), |c| format!("error {c}"));
+        match (self.lists.tool_tasks(&name), as_task) {
+            (Some(TaskSupport::Forbidden), true) => self.flag(
+                RuleId::McpTasksToolForbidden,
+                format!("`tools/call` of {name:?} as a task, which its `tools/list` entry does not allow, was answered with {answered}, not -32601"),
+                vec![answered_at, open.at, at],
+                out,
+            ),
+            (Some(TaskSupport::Required), false) => self.flag(
+                RuleId::McpTasksToolRequired,
+                format!("`tools/call` of {name:?} without a task, which its `tools/list` entry requires, was answered with {answered}, not -32601"),
+                vec![answered_at, open.at, at],
+                out,
+            ),
+            _ => {}
+        }
+    }
+
     /// Whether the server declared `listChanged` for `kind`'s capability.
     fn list_changed_declared(&self, kind: ListKind) -> bool {
         self.handshake
@@ -1163,6 +1388,16 @@ impl Judge {
         }
     }
 }
+
+/// The decoded string member `name` of an object, if it is one.
+fn string_member(value: &Raw<'_>, name: &str) -> Option<String> {
+    value
+        .get(name)
+        .and_then(|v| v.as_string().map(Cow::into_owned))
+}
+
+/// -32042 (URLElicitationRequiredError), 2025-11-25 client/elicitation §Error Handling.
+const URL_ELICITATION_REQUIRED: i64 = -32042;
 
 /// Whether a subscription's filter (the `subscriptions/listen` request's
 /// `notifications`, schema `SubscriptionFilter`) asked for `method`; `None`

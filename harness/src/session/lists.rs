@@ -5,10 +5,18 @@
 //! one list with different `cacheScope`s (2026-07-28 server/utilities/caching
 //! §Interaction with Pagination).
 //!
+//! It also keeps what later answers are judged against: the cursors the server
+//! issued (server/utilities/pagination §Implementation Guidelines: stable
+//! cursors), the latest complete prompt list with each prompt's required
+//! arguments (server/prompts §Error Handling, server/utilities/completion
+//! §Error Handling), and each listed tool's `execution.taskSupport`
+//! (2025-11-25 basic/utilities/tasks §Tool-Level Negotiation).
+//!
 //! Only complete lists are compared (a request without `cursor` answered
 //! without `nextCursor`): a page of a longer list says nothing about the whole.
-//! Memory is the names of the latest complete list of each kind (as long as
-//! the server's own list) and at most [`PAGES_CAP`] cursors to follow.
+//! Memory is the names of the latest complete list of each kind and its
+//! prompts' required arguments (as long as the server's own lists), at most
+//! [`PAGES_CAP`] cursors and at most [`TOOLS_CAP`] tools' task support.
 
 use super::At;
 use crate::ir::{Raw, ValueKind};
@@ -16,6 +24,10 @@ use crate::ir::{Raw, ValueKind};
 /// Cursors remembered for `cacheScope`; a client walks one list at a time, so
 /// a few are plenty, and the oldest is dropped first.
 pub(super) const PAGES_CAP: usize = 64;
+
+/// Tools whose `execution.taskSupport` is remembered; past this, tools listed
+/// later are not judged (a server with more tools than this is rare).
+pub(super) const TOOLS_CAP: usize = 4096;
 
 /// The three lists a server announces changes of.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -110,8 +122,36 @@ struct Complete {
 struct Page {
     method: String,
     cursor: String,
-    scope: String,
+    scope: Option<String>,
     at: At,
+}
+
+/// A prompt of a complete `prompts/list` answer.
+struct Prompt {
+    name: String,
+    required: Vec<String>,
+}
+
+/// What is wrong with a request naming a prompt, against the latest complete
+/// `prompts/list` with no `list_changed` since.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) enum PromptProblem {
+    /// The name is not in the list answered at `listed`.
+    Unknown { name: String, listed: At },
+    /// The prompt's required arguments these are missing.
+    Missing {
+        name: String,
+        missing: Vec<String>,
+        listed: At,
+    },
+}
+
+/// A tool's `execution.taskSupport`, absent read as its default.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum TaskSupport {
+    Forbidden,
+    Optional,
+    Required,
 }
 
 /// The session's list answers, as far as the checks need them.
@@ -121,6 +161,8 @@ pub(super) struct Lists {
     /// The event index of the server's latest `list_changed` per kind.
     notified: [Option<u64>; 3],
     pages: Vec<Page>,
+    prompts: Option<(Vec<Prompt>, At)>,
+    tasks: Vec<(String, TaskSupport)>,
 }
 
 fn string(value: Option<Raw<'_>>) -> Option<String> {
@@ -150,13 +192,19 @@ impl Lists {
         let Some(kind) = ListKind::of_method(method) else {
             return seen;
         };
-        if cursor.is_some() || result.get("nextCursor").is_some() {
-            return seen;
-        }
         let (array, member) = kind.items();
         let Some(items) = result.get(array).filter(|a| a.kind() == ValueKind::Array) else {
             return seen;
         };
+        if kind == ListKind::Tools {
+            self.task_support(&items);
+        }
+        if cursor.is_some() || result.get("nextCursor").is_some() {
+            return seen;
+        }
+        if kind == ListKind::Prompts {
+            self.prompts = Some((prompts(&items), at));
+        }
         let names: Vec<String> = items
             .elements()
             .filter_map(|item| string(item.get(member)))
@@ -181,7 +229,88 @@ impl Lists {
         seen
     }
 
-    /// Follows `cacheScope` from a page to the page its `nextCursor` reaches.
+    /// Where the server issued `params`' `cursor` as a `nextCursor` of an
+    /// earlier `method` answer in this session, if it did.
+    pub(super) fn issued(&self, method: &str, params: Option<&Raw<'_>>) -> Option<At> {
+        let cursor = string(params.and_then(|p| p.get("cursor")))?;
+        self.pages
+            .iter()
+            .find(|p| p.method == method && p.cursor == cursor)
+            .map(|p| p.at)
+    }
+
+    /// A request naming prompt `name` with `arguments`, against the latest
+    /// complete prompt list (none when no list was answered, or a
+    /// `prompts/list_changed` came after it).
+    pub(super) fn prompt_problem(
+        &self,
+        name: &str,
+        arguments: Option<&Raw<'_>>,
+    ) -> Option<PromptProblem> {
+        let (prompts, listed) = self.prompts.as_ref()?;
+        let slot = ListKind::Prompts.slot();
+        if self.notified[slot].is_some_and(|n| n > listed.index) {
+            return None;
+        }
+        let Some(prompt) = prompts.iter().find(|p| p.name == name) else {
+            return Some(PromptProblem::Unknown {
+                name: name.to_owned(),
+                listed: *listed,
+            });
+        };
+        let missing: Vec<String> = prompt
+            .required
+            .iter()
+            .filter(|a| arguments.and_then(|args| args.get(a)).is_none())
+            .cloned()
+            .collect();
+        (!missing.is_empty()).then(|| PromptProblem::Missing {
+            name: name.to_owned(),
+            missing,
+            listed: *listed,
+        })
+    }
+
+    /// Whether the names are from a complete prompt list still current.
+    pub(super) fn prompt_known(&self, name: &str) -> Option<bool> {
+        match self.prompt_problem(name, None) {
+            Some(PromptProblem::Unknown { .. }) => Some(false),
+            _ if self.prompts.is_some() => Some(true),
+            _ => None,
+        }
+    }
+
+    /// A listed tool's task support; `None` for a tool no list named.
+    pub(super) fn tool_tasks(&self, name: &str) -> Option<TaskSupport> {
+        self.tasks.iter().find(|(n, _)| n == name).map(|(_, t)| *t)
+    }
+
+    fn task_support(&mut self, items: &Raw<'_>) {
+        for tool in items.elements() {
+            let Some(name) = string(tool.get("name")) else {
+                continue;
+            };
+            let support = match tool
+                .get("execution")
+                .and_then(|e| string(e.get("taskSupport")))
+                .as_deref()
+            {
+                Some("required") => TaskSupport::Required,
+                Some("optional") => TaskSupport::Optional,
+                // Absent and "forbidden" alike (§Tool-Level Negotiation:
+                // "This is the default behavior"); an unknown value too.
+                _ => TaskSupport::Forbidden,
+            };
+            if let Some(entry) = self.tasks.iter_mut().find(|(n, _)| *n == name) {
+                entry.1 = support;
+            } else if self.tasks.len() < TOOLS_CAP {
+                self.tasks.push((name, support));
+            }
+        }
+    }
+
+    /// Follows `cacheScope` from a page to the page its `nextCursor` reaches,
+    /// and remembers the cursors issued.
     fn pages(
         &mut self,
         method: &str,
@@ -191,9 +320,7 @@ impl Lists {
         at: At,
         seen: &mut Vec<Seen>,
     ) {
-        let Some(scope) = string(result.get("cacheScope")) else {
-            return;
-        };
+        let scope = string(result.get("cacheScope"));
         if let Some(cursor) = cursor {
             if let Some(i) = self
                 .pages
@@ -201,13 +328,15 @@ impl Lists {
                 .position(|p| p.method == method && p.cursor == cursor)
             {
                 let page = self.pages.remove(i);
-                if page.scope != scope {
-                    seen.push(Seen::ScopeChanged {
-                        method: method.to_owned(),
-                        since: page.at,
-                        was: page.scope,
-                        now: scope.clone(),
-                    });
+                if let (Some(was), Some(now)) = (page.scope, scope.as_ref()) {
+                    if was != *now {
+                        seen.push(Seen::ScopeChanged {
+                            method: method.to_owned(),
+                            since: page.at,
+                            was,
+                            now: now.clone(),
+                        });
+                    }
                 }
             }
         }
@@ -223,6 +352,26 @@ impl Lists {
             });
         }
     }
+}
+
+/// The prompts of a `prompts/list` answer with their required arguments.
+fn prompts(items: &Raw<'_>) -> Vec<Prompt> {
+    items
+        .elements()
+        .filter_map(|p| {
+            let name = string(p.get("name"))?;
+            let required = p
+                .get("arguments")
+                .map(|args| {
+                    args.elements()
+                        .filter(|a| a.get("required").is_some_and(|r| r.as_str() == "true"))
+                        .filter_map(|a| string(a.get("name")))
+                        .collect()
+                })
+                .unwrap_or_default();
+            Some(Prompt { name, required })
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -280,5 +429,54 @@ mod tests {
                 now: "public".into()
             }]
         );
+    }
+
+    #[test]
+    fn prompts_are_known_until_the_list_changes() {
+        let mut lists = Lists::default();
+        let list = raw(
+            r#"{"prompts":[{"name":"review","arguments":[{"name":"code","required":true},{"name":"style"}]}]}"#,
+        );
+        lists.answered("prompts/list", None, &list, at(1));
+        assert_eq!(
+            lists.prompt_problem("nope", None),
+            Some(PromptProblem::Unknown {
+                name: "nope".into(),
+                listed: at(1)
+            })
+        );
+        let args = raw(r#"{"style":"terse"}"#);
+        assert_eq!(
+            lists.prompt_problem("review", Some(&args)),
+            Some(PromptProblem::Missing {
+                name: "review".into(),
+                missing: vec!["code".into()],
+                listed: at(1)
+            })
+        );
+        let full = raw(r#"{"code":"x"}"#);
+        assert_eq!(lists.prompt_problem("review", Some(&full)), None);
+        lists.notified("notifications/prompts/list_changed", at(2));
+        assert_eq!(lists.prompt_problem("nope", None), None);
+    }
+
+    #[test]
+    fn cursors_issued_and_task_support_remembered() {
+        let mut lists = Lists::default();
+        let page = raw(
+            r#"{"tools":[{"name":"a","execution":{"taskSupport":"required"}},{"name":"b"}],"nextCursor":"c2"}"#,
+        );
+        lists.answered("tools/list", None, &page, at(1));
+        assert_eq!(
+            lists.issued("tools/list", Some(&raw(r#"{"cursor":"c2"}"#))),
+            Some(at(1))
+        );
+        assert_eq!(
+            lists.issued("tools/list", Some(&raw(r#"{"cursor":"zz"}"#))),
+            None
+        );
+        assert_eq!(lists.tool_tasks("a"), Some(TaskSupport::Required));
+        assert_eq!(lists.tool_tasks("b"), Some(TaskSupport::Forbidden));
+        assert_eq!(lists.tool_tasks("c"), None);
     }
 }
