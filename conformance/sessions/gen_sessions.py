@@ -658,6 +658,15 @@ def server_gap_answers():
     vector(R4, "elicitation", "y_complete-names-its-elicitation",
            "notifications/elicitation/complete names the URL-mode elicitation the server started in this session.",
            [known], h + [server(note("notifications/elicitation/complete", {"elicitationId": "e-1"}))], [])
+    # 2026-07-28 basic/transports/stdio §Cancellation: no further messages (MUST NOT).
+    further, should = "mcp.r5.stdio.cancel-no-further", "mcp.cancel.receiver-should"
+    vector(R5, "cancel", "n_answered-after-cancellation-read",
+           "The client cancels request 1, then sends request 2; the server answers 2, then still answers 1: it had read the cancellation.",
+           [further, should], [client(call(R5, 1)), cancel(1), client(call(R5, 2)), server(result(R5, 2)), server(result(R5, 1))],
+           [(further, 4), (should, 4)])
+    vector(R5, "cancel", "y_answer-crossing-cancellation",
+           "The server's answer to request 1 follows its cancellation with nothing between: it may have crossed it (reported at SHOULD only).",
+           [further, should], [client(call(R5, 1)), cancel(1), server(result(R5, 1))], [(should, 2)])
     vector(R4, "elicitation", "n_complete-names-unknown-elicitation",
            "notifications/elicitation/complete names an elicitation id this session never saw.",
            [known], h + [server(note("notifications/elicitation/complete", {"elicitationId": "e-2"}))], [(known, 5)])

@@ -559,6 +559,9 @@ rule_table! {
         McpElicitationCompleteKnownId = "mcp.elicitation.complete-known-id", Must, "MCP client/elicitation §Completion Notifications for URL Mode Elicitation",
           "Servers sending notifications: MUST only send the notification to the client that initiated the elicitation request; MUST include the `elicitationId` established in the original `elicitation/create` request. (Checked by the session judge: a `notifications/elicitation/complete` whose `elicitationId` no earlier URL-mode `elicitation/create` of the server, nor the `elicitations` of a -32042 error it sent, carried in this session: an id the session never saw is another client's or none.)",
           R4, Session;
+        McpR5StdioCancelNoFurther = "mcp.r5.stdio.cancel-no-further", MustNot, "MCP basic/transports/stdio §Cancellation",
+          "Servers SHOULD stop work on a cancelled request as soon as practical and MUST NOT send any further messages for it. (Checked by the session judge: an answer or a progress notification for a request the client cancelled, sent after the server answered a request the client sent after the cancellation; stdio is one ordered stream each way, so the server had read the cancellation by then. A message that may have crossed the cancellation is mcp.cancel.receiver-should's, at SHOULD.)",
+          R5, Session;
     }
 }
 

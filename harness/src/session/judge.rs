@@ -58,6 +58,11 @@ struct Open {
     /// For a `subscriptions/listen`: the event at which the server
     /// acknowledged it.
     acknowledged: Option<u64>,
+    /// For a cancelled request: where the server answered a request the
+    /// client sent after the cancellation, so it had read the cancellation
+    /// (one ordered stream each way); a message for this request after that
+    /// did not cross it.
+    cancel_read: Option<At>,
 }
 
 /// A progress token in use.
@@ -561,6 +566,7 @@ impl Judge {
                 log_level,
                 listen: method == "subscriptions/listen",
                 acknowledged: None,
+                cancel_read: None,
             },
         );
     }
@@ -798,6 +804,22 @@ impl Judge {
             );
             return;
         };
+        if from == Direction::ServerToClient && self.revision == Revision::Mcp2026_07_28 {
+            let request = entry.request;
+            if let Some(open) = self.sides[slot(other(from))].in_flight.get(&request) {
+                if let (Some(cancelled), Some(read)) = (open.cancelled, open.cancel_read) {
+                    self.flag(
+                        RuleId::McpR5StdioCancelNoFurther,
+                        format!("the server sent progress for a request cancelled at event {}, after answering at event {} a request sent after the cancellation", cancelled.index, read.index),
+                        vec![cancelled, read, at],
+                        out,
+                    );
+                }
+            }
+        }
+        let Some(entry) = self.sides[slot(other(from))].tokens.get_mut(&key) else {
+            return;
+        };
         let Some(value) = value else { return };
         match entry.last {
             Some((last, last_at)) if value <= last => {
@@ -948,6 +970,17 @@ impl Judge {
                     violation: v,
                     frames: vec![open.at, at],
                 });
+            }
+        }
+        if asker == Direction::ClientToServer {
+            self.cancellations_read(open.at.index, at);
+            if let (Some(cancelled), Some(read)) = (open.cancelled, open.cancel_read) {
+                self.flag(
+                    RuleId::McpR5StdioCancelNoFurther,
+                    format!("the server answered a request cancelled at event {}, after answering at event {} a request sent after the cancellation", cancelled.index, read.index),
+                    vec![cancelled, read, at],
+                    out,
+                );
             }
         }
         if let Some(cancelled) = open.cancelled {
@@ -1117,6 +1150,24 @@ impl Judge {
                 vec![discovered, at],
                 out,
             );
+        }
+    }
+
+    /// 2026-07-28 basic/transports/stdio §Cancellation: answering the client's
+    /// request sent at event `asked` shows the server had read every
+    /// cancellation the client sent before it. Only 2026-07-28 keeps this (its rule is a MUST NOT there).
+    fn cancellations_read(&mut self, asked: u64, at: At) {
+        if self.revision != Revision::Mcp2026_07_28 {
+            return;
+        }
+        for open in self.sides[slot(Direction::ClientToServer)]
+            .in_flight
+            .values_mut()
+        {
+            let before = open.cancelled.is_some_and(|c| c.index < asked);
+            if before && open.cancel_read.is_none() {
+                open.cancel_read = Some(at);
+            }
         }
     }
 
