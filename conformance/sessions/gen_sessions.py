@@ -667,6 +667,26 @@ def server_gap_answers():
     vector(R5, "cancel", "y_answer-crossing-cancellation",
            "The server's answer to request 1 follows its cancellation with nothing between: it may have crossed it (reported at SHOULD only).",
            [further, should], [client(call(R5, 1)), cancel(1), server(result(R5, 1))], [(should, 2)])
+    # 2026-07-28 basic/patterns/mrtr §Error Handling: missing input asked again (SHOULD).
+    reasked = "mcp.r5.mrtr.missing-input-reasked"
+    caps = {"io.modelcontextprotocol/clientCapabilities": {"elicitation": {}}}
+    confirm = {"confirm": {"method": "elicitation/create", "params": {
+        "message": "Deploy?", "requestedSchema": {"type": "object", "properties": {"ok": {"type": "boolean"}}}}}}
+    def needing(id_):
+        return server({"jsonrpc": "2.0", "id": id_, "result": {
+            "resultType": "input_required", "inputRequests": confirm, "requestState": "s1", **sinfo}})
+    first = [client(call(R5, 1, meta=caps)), needing(1)]
+    retry = client(call(R5, 2, meta=caps, params={"inputResponses": {}, "requestState": "s1"}))
+    vector(R5, "mrtr", "n_incomplete-retry-refused",
+           "The retry leaves out the `confirm` input the server asked for, and the server answers -32602 rather than asking again.",
+           [reasked], first + [retry, error(2, -32602, "Missing input")], [(reasked, 3)])
+    vector(R5, "mrtr", "y_incomplete-retry-asked-again",
+           "The retry leaves out the `confirm` input; the server answers with a new InputRequiredResult asking for it again.",
+           [reasked], first + [retry, needing(2)], [])
+    full = client(call(R5, 2, meta=caps, params={"inputResponses": {"confirm": {"action": "accept", "content": {"ok": True}}}, "requestState": "s1"}))
+    vector(R5, "mrtr", "y_complete-retry-refused",
+           "The retry answers every input asked for; an error then is about something else, not missing input.",
+           [reasked], first + [full, error(2, -32602, "Invalid params")], [])
     vector(R4, "elicitation", "n_complete-names-unknown-elicitation",
            "notifications/elicitation/complete names an elicitation id this session never saw.",
            [known], h + [server(note("notifications/elicitation/complete", {"elicitationId": "e-2"}))], [(known, 5)])

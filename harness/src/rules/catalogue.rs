@@ -562,6 +562,9 @@ rule_table! {
         McpR5StdioCancelNoFurther = "mcp.r5.stdio.cancel-no-further", MustNot, "MCP basic/transports/stdio §Cancellation",
           "Servers SHOULD stop work on a cancelled request as soon as practical and MUST NOT send any further messages for it. (Checked by the session judge: an answer or a progress notification for a request the client cancelled, sent after the server answered a request the client sent after the cancellation; stdio is one ordered stream each way, so the server had read the cancellation by then. A message that may have crossed the cancellation is mcp.cancel.receiver-should's, at SHOULD.)",
           R5, Session;
+        McpR5MrtrMissingInputReasked = "mcp.r5.mrtr.missing-input-reasked", Should, "MCP basic/patterns/mrtr §Error Handling",
+          "If the client fails to send all the information requested in a previous `InputRequests`, and the missing information is necessary for the server to process the request, the server SHOULD respond with a new `InputRequiredResult` requesting the missing information again, rather than returning an error. (Checked by the session judge: a retry (`inputResponses`, recognised by the `requestState` the input-required answer gave, else by method and tool, prompt or resource) that lacks a key of that answer's `inputRequests`, answered with an error. A result means the input was not necessary.)",
+          R5, Session;
     }
 }
 

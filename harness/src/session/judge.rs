@@ -3,6 +3,7 @@
 use super::capabilities::{declared, needed};
 use super::key::{History, Key, KeyMap, Past};
 use super::lists::{ListKind, Lists, PromptProblem, Seen, TaskSupport};
+use super::mrtr::Inputs;
 use super::{finding, At, Ending, Event, Finding, Unobserved};
 use crate::rules::client_caps::{self, Why};
 use std::borrow::Cow;
@@ -34,6 +35,8 @@ pub struct Judge {
     /// 2025-11-25: the `elicitationId`s of the server's URL-mode elicitations
     /// (at most [`ELICITATIONS_CAP`]), for `notifications/elicitation/complete`.
     url_elicitations: Vec<String>,
+    /// 2026-07-28: what the server's input-required answers asked for.
+    inputs: Inputs,
 }
 
 /// URL-mode elicitation ids remembered; the oldest is dropped first.
@@ -151,6 +154,7 @@ impl Judge {
             last_notification: [None, None],
             lists: Lists::default(),
             url_elicitations: Vec::new(),
+            inputs: Inputs::default(),
         }
     }
 
@@ -937,6 +941,7 @@ impl Judge {
             self.declared_lists(&open, reply, at, out);
             self.list_answer(&open, reply, at, out);
             self.answer_against_lists(&open, reply, at, out);
+            self.retry_answer(&open, reply, at, out);
         }
         if asker == Direction::ClientToServer {
             if let Message::Error(e) = reply {
@@ -1150,6 +1155,45 @@ impl Judge {
                 vec![discovered, at],
                 out,
             );
+        }
+    }
+
+    /// 2026-07-28 basic/patterns/mrtr §Error Handling: remembers what an
+    /// input-required answer asked for, and judges the answer to a retry
+    /// that left some of it out.
+    fn retry_answer(&mut self, open: &Open, reply: &Message<'_>, at: At, out: &mut Vec<Finding>) {
+        if self.revision != Revision::Mcp2026_07_28 {
+            return;
+        }
+        let method = open.request.method().unwrap_or_default();
+        let params = open.request.params();
+        match reply {
+            Message::Success(s) => {
+                let input_required = s
+                    .result
+                    .get("resultType")
+                    .and_then(|t| t.as_string().map(|t| t == "input_required"))
+                    == Some(true);
+                if input_required {
+                    self.inputs.asked(&method, params, &s.result, at);
+                }
+            }
+            Message::Error(e) => {
+                if let Some((missing, asked)) = self.inputs.missing(&method, params) {
+                    self.flag(
+                        RuleId::McpR5MrtrMissingInputReasked,
+                        format!(
+                            "the retry of `{method}` left out input {} asked for at event {}, and was answered with error {} rather than a new `InputRequiredResult`",
+                            missing.join(", "),
+                            asked.index,
+                            e.error.code
+                        ),
+                        vec![asked, open.at, at],
+                        out,
+                    );
+                }
+            }
+            _ => {}
         }
     }
 

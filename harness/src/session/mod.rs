@@ -27,6 +27,7 @@ mod capabilities;
 mod judge;
 mod key;
 mod lists;
+mod mrtr;
 
 pub use judge::Judge;
 
