@@ -667,6 +667,28 @@ def server_gap_answers():
     vector(R5, "cancel", "y_answer-crossing-cancellation",
            "The server's answer to request 1 follows its cancellation with nothing between: it may have crossed it (reported at SHOULD only).",
            [further, should], [client(call(R5, 1)), cancel(1), server(result(R5, 1))], [(should, 2)])
+    # server/tools §Output Schema (MUST), 2025-06-18 on.
+    conform = "mcp.tools.output-schema-conform"
+    weather = {"name": "weather", "inputSchema": {"type": "object"}, "outputSchema": {
+        "type": "object", "properties": {"temperature": {"type": "number"}}, "required": ["temperature"]}}
+    def called(rev, structured):
+        body = {"content": [{"type": "text", "text": json.dumps(structured)}]}
+        if structured is not None:
+            body["structuredContent"] = structured
+        return answer(rev, 2, body)
+    for rev in [R3, R4, R5]:
+        ho = start(rev, {"tools": {}}) + [ask(rev, 1, "tools/list"), answer(rev, 1, {"tools": [weather]}, cacheable=True),
+                                          ask(rev, 2, "tools/call", {"name": "weather", "arguments": {}})]
+        at = n0(rev) + 3
+        vector(rev, "tools", "y_structured-content-conforms",
+               "tools/call of a tool listed with an outputSchema returns structuredContent that conforms to it.",
+               [conform], ho + [called(rev, {"temperature": 22.5})], [])
+        vector(rev, "tools", "n_structured-content-breaks-schema",
+               "tools/call returns structuredContent whose temperature is a string; the outputSchema says number.",
+               [conform], ho + [called(rev, {"temperature": "warm"})], [(conform, at)])
+        vector(rev, "tools", "n_structured-content-missing",
+               "tools/call of a tool listed with an outputSchema returns no structuredContent.",
+               [conform], ho + [called(rev, None)], [(conform, at)])
     # 2026-07-28 basic/patterns/mrtr §Error Handling: missing input asked again (SHOULD).
     reasked = "mcp.r5.mrtr.missing-input-reasked"
     caps = {"io.modelcontextprotocol/clientCapabilities": {"elicitation": {}}}

@@ -404,8 +404,8 @@ rule_table! {
           "Tool names SHOULD be unique within a server. (Checked within one `tools/list` result.)",
           R4_R5, Reply;
         McpToolsOutputSchemaConform = "mcp.tools.output-schema-conform", Must, "MCP server/tools §Output Schema",
-          "If an output schema is provided: Servers MUST provide structured results that conform to this schema.",
-          R3_R5, Unchecked("needs a JSON Schema validator for the tool's `outputSchema`; the harness holds none");
+          "If an output schema is provided: Servers MUST provide structured results that conform to this schema. (Checked by the session judge: a `tools/call` result, not `isError`, for a tool a `tools/list` answer gave an `outputSchema`, without `structuredContent` or with one that breaks the schema's `type`, `enum`, `const`, `required`, `properties`, `additionalProperties` or `items`; other keywords, `$ref` among them, are not judged.)",
+          R3_R5, Session;
         McpCompletionMax100 = "mcp.completion.max-100", MustNot, "MCP server/utilities/completion §Data Types; schema `CompleteResult`",
           "Maximum 100 items per response. (Schema: \"An array of completion values. Must not exceed 100 items.\")",
           MCP, Reply;

@@ -1308,11 +1308,51 @@ impl Judge {
                 );
             }
             "completion/complete" => self.completion_errors(open, code, at, out),
-            "tools/call" if self.revision == Revision::Mcp2025_11_25 => {
-                self.tool_task_support(open, code, at, out);
+            "tools/call" => {
+                if self.revision == Revision::Mcp2025_11_25 {
+                    self.tool_task_support(open, code, at, out);
+                }
+                if let Message::Success(s) = reply {
+                    if !input_required {
+                        self.structured_output(open, &s.result, at, out);
+                    }
+                }
             }
             _ => {}
         }
+    }
+
+    /// server/tools §Output Schema: a tool listed with an `outputSchema`
+    /// returns `structuredContent` that conforms to it (the keywords
+    /// [`super::output_schema`] reads). A result with `isError: true` reports
+    /// a failed call, not the tool's output, so it is not judged.
+    fn structured_output(&self, open: &Open, result: &Raw<'_>, at: At, out: &mut Vec<Finding>) {
+        if result.get("isError").is_some_and(|e| e.as_str() == "true") {
+            return;
+        }
+        let Some(name) = open.request.params().and_then(|p| string_member(p, "name")) else {
+            return;
+        };
+        let Some((schema, listed)) = self.lists.output_schema(&name) else {
+            return;
+        };
+        let message = match result.get("structuredContent").map(|c| c.to_value()) {
+            None => format!("tool {name:?} has an `outputSchema` (listed at event {}), but its result has no `structuredContent`", listed.index),
+            Some(None) => return,
+            Some(Some(content)) => match super::output_schema::first_breach(schema, &content) {
+                None => return,
+                Some((pointer, why)) => format!(
+                    "`structuredContent{pointer}` of tool {name:?} {why} (its `outputSchema` was listed at event {})",
+                    listed.index
+                ),
+            },
+        };
+        self.flag(
+            RuleId::McpToolsOutputSchemaConform,
+            message,
+            vec![listed, open.at, at],
+            out,
+        );
     }
 
     /// server/utilities/completion §Error Handling.

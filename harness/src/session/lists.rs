@@ -163,6 +163,8 @@ pub(super) struct Lists {
     pages: Vec<Page>,
     prompts: Option<(Vec<Prompt>, At)>,
     tasks: Vec<(String, TaskSupport)>,
+    /// Listed tools' `outputSchema`, parsed (at most [`TOOLS_CAP`]).
+    output: Vec<(String, serde_json::Value, At)>,
 }
 
 fn string(value: Option<Raw<'_>>) -> Option<String> {
@@ -198,6 +200,7 @@ impl Lists {
         };
         if kind == ListKind::Tools {
             self.task_support(&items);
+            self.output_schemas(&items, at);
         }
         if cursor.is_some() || result.get("nextCursor").is_some() {
             return seen;
@@ -283,6 +286,29 @@ impl Lists {
     /// A listed tool's task support; `None` for a tool no list named.
     pub(super) fn tool_tasks(&self, name: &str) -> Option<TaskSupport> {
         self.tasks.iter().find(|(n, _)| n == name).map(|(_, t)| *t)
+    }
+
+    /// A listed tool's `outputSchema` and where it was listed.
+    pub(super) fn output_schema(&self, name: &str) -> Option<(&serde_json::Value, At)> {
+        self.output
+            .iter()
+            .find(|(n, _, _)| n == name)
+            .map(|(_, s, at)| (s, *at))
+    }
+
+    fn output_schemas(&mut self, items: &Raw<'_>, at: At) {
+        for tool in items.elements() {
+            let Some(name) = string(tool.get("name")) else {
+                continue;
+            };
+            let schema = tool.get("outputSchema").and_then(|s| s.to_value());
+            self.output.retain(|(n, _, _)| *n != name);
+            if let Some(schema) = schema {
+                if self.output.len() < TOOLS_CAP {
+                    self.output.push((name, schema, at));
+                }
+            }
+        }
     }
 
     fn task_support(&mut self, items: &Raw<'_>) {

@@ -28,6 +28,7 @@ mod judge;
 mod key;
 mod lists;
 mod mrtr;
+mod output_schema;
 
 pub use judge::Judge;
 
