@@ -421,6 +421,299 @@ def gap():
            [only], [listen(res_f), ack(res_f), on_sub("notifications/resources/updated", uri="file:///b.txt")], [(only, 2)])
 
 
+def server_gap():
+    """Issue 14's server-side sentences: list changes announced, tool order,
+    `cacheScope` across pages, logging declared (2026-07-28)."""
+    changed = "mcp.lists.changed-notification"
+    def tools_answer(id_, names, rev, **extra):
+        body = {"tools": [{"name": n, "inputSchema": {"type": "object"}} for n in names], **extra}
+        if rev == R5:
+            body.update({"resultType": "complete", "ttlMs": 0, "cacheScope": "public",
+                         "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "s", "version": "1"}}})
+            body.update(extra)
+        return server({"jsonrpc": "2.0", "id": id_, "result": body})
+    def tools_list(id_, rev, **params):
+        if rev == R5:
+            params = {**params, "_meta": meta5()}
+        msg = {"jsonrpc": "2.0", "id": id_, "method": "tools/list"}
+        if params:
+            msg["params"] = params
+        return client(msg)
+    list_changed = server(note("notifications/tools/list_changed"))
+    # 2024-11-05 to 2025-11-25 server/tools §List Changed Notification (SHOULD).
+    for rev in HANDSHAKE:
+        h = init(rev, server_caps={"tools": {"listChanged": True}})
+        vector(rev, "lists", "n_changed-without-notification",
+               "tools.listChanged declared; two complete tools/list answers differ and no notifications/tools/list_changed came between them.",
+               [changed], h + [tools_list(1, rev), tools_answer(1, ["a"], rev), tools_list(2, rev), tools_answer(2, ["a", "b"], rev)],
+               [(changed, 6)])
+        vector(rev, "lists", "y_changed-with-notification",
+               "tools.listChanged declared; the tools change and notifications/tools/list_changed comes between the two answers.",
+               [changed], h + [tools_list(1, rev), tools_answer(1, ["a"], rev), list_changed, tools_list(2, rev), tools_answer(2, ["a", "b"], rev)],
+               [])
+        vector(rev, "lists", "y_changed-not-declared",
+               "tools declared without listChanged: the tools change with no notification, which nothing asks for.",
+               [changed], init(rev, server_caps={"tools": {}}) + [tools_list(1, rev), tools_answer(1, ["a"], rev), tools_list(2, rev), tools_answer(2, ["a", "b"], rev)],
+               [])
+        vector(rev, "lists", "y_pages-not-compared",
+               "Two first pages (with nextCursor) differ: a page says nothing about the whole list.",
+               [changed], h + [tools_list(1, rev), tools_answer(1, ["a"], rev, nextCursor="c"), tools_list(2, rev), tools_answer(2, ["b"], rev, nextCursor="c")],
+               [])
+    # 2026-07-28: capabilities from server/discover; the notification is owed
+    # to an open subscriptions/listen that asked for tool list changes.
+    sinfo = {"io.modelcontextprotocol/serverInfo": {"name": "s", "version": "1"}}
+    def discover(caps):
+        return [client({"jsonrpc": "2.0", "id": 0, "method": "server/discover", "params": {"_meta": meta5()}}),
+                server({"jsonrpc": "2.0", "id": 0, "result": {
+                    "supportedVersions": [R5], "capabilities": caps, "resultType": "complete",
+                    "ttlMs": 0, "cacheScope": "public", "_meta": sinfo}})]
+    filt = {"toolsListChanged": True}
+    sub = {"io.modelcontextprotocol/subscriptionId": 9}
+    listen = [client({"jsonrpc": "2.0", "id": 9, "method": "subscriptions/listen", "params": {"notifications": filt, "_meta": meta5()}}),
+              server(note("notifications/subscriptions/acknowledged", {"notifications": filt, "_meta": sub}))]
+    on_sub = server(note("notifications/tools/list_changed", {"_meta": sub}))
+    d = discover({"tools": {"listChanged": True}})
+    vector(R5, "lists", "n_changed-without-notification",
+           "tools.listChanged declared and a subscription asks for tool list changes; two complete tools/list answers differ with no list_changed on it between them.",
+           [changed], d + listen + [tools_list(1, R5), tools_answer(1, ["a"], R5), tools_list(2, R5), tools_answer(2, ["a", "b"], R5)],
+           [(changed, 7)])
+    vector(R5, "lists", "y_changed-with-notification",
+           "The tools change and the subscription gets notifications/tools/list_changed between the two answers.",
+           [changed], d + listen + [tools_list(1, R5), tools_answer(1, ["a"], R5), on_sub, tools_list(2, R5), tools_answer(2, ["a", "b"], R5)],
+           [])
+    vector(R5, "lists", "y_changed-without-subscription",
+           "The tools change with no subscription open: the notification goes to subscribed clients only, and the set may vary with each request's authorization.",
+           [changed], d + [tools_list(1, R5), tools_answer(1, ["a"], R5), tools_list(2, R5), tools_answer(2, ["a", "b"], R5)],
+           [])
+    # 2026-07-28 server/tools §Capabilities: deterministic order (SHOULD).
+    order = "mcp.r5.tools.deterministic-order"
+    t = discover({"tools": {}})
+    vector(R5, "lists", "n_tools-reordered",
+           "Two complete tools/list answers hold the same tools in another order, with no list change between them.",
+           [order], t + [tools_list(1, R5), tools_answer(1, ["a", "b"], R5), tools_list(2, R5), tools_answer(2, ["b", "a"], R5)],
+           [(order, 5)])
+    vector(R5, "lists", "y_tools-same-order",
+           "Two complete tools/list answers hold the same tools in the same order.",
+           [order], t + [tools_list(1, R5), tools_answer(1, ["a", "b"], R5), tools_list(2, R5), tools_answer(2, ["a", "b"], R5)],
+           [])
+    # 2026-07-28 server/utilities/caching §Interaction with Pagination (MUST).
+    scope = "mcp.r5.cache.scope-pages"
+    vector(R5, "lists", "n_cache-scope-differs-across-pages",
+           "The first tools/list page is private; the page its nextCursor reaches is public.",
+           [scope], t + [tools_list(1, R5), tools_answer(1, ["a"], R5, nextCursor="p2", cacheScope="private"),
+                         tools_list(2, R5, cursor="p2"), tools_answer(2, ["b"], R5, cacheScope="public")],
+           [(scope, 5)])
+    vector(R5, "lists", "y_cache-scope-same-across-pages",
+           "Both pages of one tools/list are private.",
+           [scope], t + [tools_list(1, R5), tools_answer(1, ["a"], R5, nextCursor="p2", cacheScope="private"),
+                         tools_list(2, R5, cursor="p2"), tools_answer(2, ["b"], R5, cacheScope="private")],
+           [])
+    # 2026-07-28 server/utilities/logging §Capabilities (MUST).
+    logcap = "mcp.r5.logging.capability"
+    asked = client({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+        "name": "t", "_meta": meta5({"io.modelcontextprotocol/logLevel": "info"})}})
+    log = server(note("notifications/message", {"level": "info", "data": "x"}))
+    vector(R5, "logging", "n_log-without-logging-capability",
+           "server/discover declared no logging, then the server logs for a request that asked for it.",
+           [logcap], t + [asked, log, server(result(R5, 1))], [(logcap, 3)])
+    vector(R5, "logging", "y_log-with-logging-capability",
+           "server/discover declared logging; the server logs for a request that asked for it.",
+           [logcap], discover({"tools": {}, "logging": {}}) + [asked, log, server(result(R5, 1))], [])
+
+    server_gap_answers()
+
+
+def server_gap_answers():
+    """Issue 14: answers judged against earlier list answers (issued cursors,
+    listed prompts and their required arguments, completions, task support)
+    and URL-mode elicitation ids."""
+    sinfo = {"_meta": {"io.modelcontextprotocol/serverInfo": {"name": "s", "version": "1"}}}
+    def ask(rev, id_, method, params=None):
+        params = dict(params or {})
+        if rev == R5:
+            params["_meta"] = meta5()
+        msg = {"jsonrpc": "2.0", "id": id_, "method": method}
+        if params:
+            msg["params"] = params
+        return client(msg)
+    def answer(rev, id_, body, cacheable=False):
+        body = dict(body)
+        if rev == R5:
+            body.update({"resultType": "complete", **sinfo})
+            if cacheable:
+                body.update({"ttlMs": 0, "cacheScope": "public"})
+        return server({"jsonrpc": "2.0", "id": id_, "result": body})
+    def error(id_, code, message):
+        return server({"jsonrpc": "2.0", "id": id_, "error": {"code": code, "message": message}})
+    def start(rev, caps):
+        if rev == R5:
+            return [client({"jsonrpc": "2.0", "id": 0, "method": "server/discover", "params": {"_meta": meta5()}}),
+                    server({"jsonrpc": "2.0", "id": 0, "result": {
+                        "supportedVersions": [R5], "capabilities": caps, "resultType": "complete",
+                        "ttlMs": 0, "cacheScope": "public", **sinfo}})]
+        return init(rev, server_caps=caps)
+    # Where the transcript's next event lands: the handshake is 3 events, discover 2.
+    def n0(rev):
+        return 2 if rev == R5 else 3
+    tool = {"name": "a", "inputSchema": {"type": "object"}}
+    # server/utilities/pagination §Implementation Guidelines: stable cursors (SHOULD).
+    stable = "mcp.pagination.stable-cursor"
+    for rev in MCP:
+        h = start(rev, {"tools": {}})
+        first = [ask(rev, 1, "tools/list"), answer(rev, 1, {"tools": [tool], "nextCursor": "c2"}, cacheable=True),
+                 ask(rev, 2, "tools/list", {"cursor": "c2"})]
+        vector(rev, "pagination", "n_issued-cursor-refused",
+               "The server's own nextCursor, sent back at once, is answered -32602 (Invalid params): the cursor was not stable.",
+               [stable], h + first + [error(2, -32602, "Invalid cursor")], [(stable, n0(rev) + 3)])
+        vector(rev, "pagination", "y_issued-cursor-followed",
+               "The server's nextCursor, sent back, is answered with the next page.",
+               [stable], h + first + [answer(rev, 2, {"tools": []}, cacheable=True)], [])
+        vector(rev, "pagination", "y_unissued-cursor-refused",
+               "A cursor the server never issued is answered -32602: that is the answer mcp.error.invalid-cursor asks for, not an unstable cursor.",
+               [stable], h + [ask(rev, 1, "tools/list", {"cursor": "never"}), error(1, -32602, "Invalid cursor")], [])
+    # server/prompts §Error Handling and §Implementation Considerations (SHOULD).
+    pget = "mcp.prompts.get-invalid-params"
+    listed = {"prompts": [{"name": "review", "arguments": [{"name": "code", "required": True}, {"name": "style"}]}]}
+    got = {"messages": [{"role": "user", "content": {"type": "text", "text": "Review x"}}]}
+    for rev in MCP:
+        h = start(rev, {"prompts": {"listChanged": True}}) + [ask(rev, 1, "prompts/list"), answer(rev, 1, listed, cacheable=True)]
+        at = n0(rev) + 3
+        vector(rev, "prompts", "n_unknown-prompt-answered",
+               "prompts/get for a prompt the complete prompts/list does not hold is answered with a result, not -32602.",
+               [pget], h + [ask(rev, 2, "prompts/get", {"name": "nope"}), answer(rev, 2, got)], [(pget, at)])
+        vector(rev, "prompts", "n_missing-argument-answered",
+               "prompts/get without the argument prompts/list marks required is answered with a result: the arguments were not validated.",
+               [pget], h + [ask(rev, 2, "prompts/get", {"name": "review", "arguments": {"style": "terse"}}), answer(rev, 2, got)], [(pget, at)])
+        vector(rev, "prompts", "n_unknown-prompt-other-error",
+               "prompts/get for an unlisted prompt is answered -32603 (Internal error) rather than -32602 (Invalid params).",
+               [pget], h + [ask(rev, 2, "prompts/get", {"name": "nope"}), error(2, -32603, "Internal error")], [(pget, at)])
+        vector(rev, "prompts", "y_unknown-prompt-invalid-params",
+               "prompts/get for an unlisted prompt is answered -32602 (Invalid params).",
+               [pget], h + [ask(rev, 2, "prompts/get", {"name": "nope"}), error(2, -32602, "Unknown prompt")], [])
+        vector(rev, "prompts", "y_listed-prompt-with-arguments",
+               "prompts/get for the listed prompt with its required argument is answered with the prompt.",
+               [pget], h + [ask(rev, 2, "prompts/get", {"name": "review", "arguments": {"code": "x"}}), answer(rev, 2, got)], [])
+        if rev == R5:
+            filt = {"promptsListChanged": True}
+            sub = {"io.modelcontextprotocol/subscriptionId": 9}
+            changed = [client({"jsonrpc": "2.0", "id": 9, "method": "subscriptions/listen", "params": {"notifications": filt, "_meta": meta5()}}),
+                       server(note("notifications/subscriptions/acknowledged", {"notifications": filt, "_meta": sub})),
+                       server(note("notifications/prompts/list_changed", {"_meta": sub}))]
+        else:
+            changed = [server(note("notifications/prompts/list_changed"))]
+        vector(rev, "prompts", "y_list-changed-since",
+               "The prompt list changed (notifications/prompts/list_changed) after it was listed: an unlisted name may be new.",
+               [pget], h + changed + [ask(rev, 2, "prompts/get", {"name": "new"}), answer(rev, 2, got)], [])
+    # server/utilities/completion §Error Handling (SHOULD), 2025-03-26 on.
+    comp = "mcp.completion.standard-errors"
+    cparams = lambda name: {"ref": {"type": "ref/prompt", "name": name}, "argument": {"name": "code", "value": "x"}}
+    for rev in [R2, R3, R4, R5]:
+        h = start(rev, {"prompts": {}})
+        # Before 2026-07-28 the client breaks the handshake's capabilities by asking at all.
+        respect = [] if rev == R5 else [("mcp.lifecycle.operation-respect-r1" if rev == R2 else "mcp.lifecycle.operation-respect", n0(rev))]
+        vector(rev, "completion", "n_undeclared-other-error",
+               "completion/complete to a server that declared no completions is answered -32602 rather than -32601 (Capability not supported).",
+               [comp] + [r for r, _ in respect], h + [ask(rev, 1, "completion/complete", cparams("review")), error(1, -32602, "Invalid params")],
+               respect + [(comp, n0(rev) + 1)])
+        vector(rev, "completion", ("y" if rev == R5 else "n") + "_undeclared-method-not-found",
+               "completion/complete to a server that declared no completions is answered -32601 (Capability not supported)"
+               + ("." if rev == R5 else "; the client broke the declared capabilities by asking, the server's answer is the right one."),
+               [comp] + [r for r, _ in respect], h + [ask(rev, 1, "completion/complete", cparams("review")), error(1, -32601, "Method not found")],
+               respect)
+        h = start(rev, {"prompts": {}, "completions": {}}) + [ask(rev, 1, "prompts/list"), answer(rev, 1, listed, cacheable=True)]
+        vector(rev, "completion", "n_unknown-prompt-answered",
+               "completion/complete for a prompt the complete prompts/list does not hold is answered with a result, not -32602.",
+               [comp], h + [ask(rev, 2, "completion/complete", cparams("nope")), answer(rev, 2, {"completion": {"values": []}})],
+               [(comp, n0(rev) + 3)])
+        vector(rev, "completion", "y_unknown-prompt-invalid-params",
+               "completion/complete for an unlisted prompt is answered -32602 (Invalid params).",
+               [comp], h + [ask(rev, 2, "completion/complete", cparams("nope")), error(2, -32602, "Unknown prompt")], [])
+    # 2025-11-25 basic/utilities/tasks §Tool-Level Negotiation.
+    forbidden, required = "mcp.tasks.tool-forbidden", "mcp.tasks.tool-required"
+    h = init(R4, server_caps={"tools": {}, "tasks": {"requests": {"tools": {"call": {}}}}}) + [
+        client({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}),
+        server({"jsonrpc": "2.0", "id": 1, "result": {"tools": [
+            {"name": "slow", "inputSchema": {"type": "object"}, "execution": {"taskSupport": "required"}},
+            {"name": "quick", "inputSchema": {"type": "object"}}]}})]
+    plain = client({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "slow", "arguments": {}}})
+    as_task = client({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "quick", "arguments": {}, "task": {"ttl": 60000}}})
+    vector(R4, "tasks", "n_required-called-plainly",
+           "A tool listed with taskSupport \"required\" is called without a task and answered with a result, not -32601.",
+           [required], h + [plain, server({"jsonrpc": "2.0", "id": 2, "result": {"content": []}})], [(required, 6)])
+    vector(R4, "tasks", "y_required-called-plainly-refused",
+           "A tool listed with taskSupport \"required\" is called without a task and answered -32601 (Method not found).",
+           [required], h + [plain, error(2, -32601, "Method not found")], [])
+    vector(R4, "tasks", "n_forbidden-called-as-task",
+           "A tool listed without taskSupport is called as a task and answered -32602 rather than -32601 (Method not found).",
+           [forbidden], h + [as_task, error(2, -32602, "Invalid params")], [(forbidden, 6)])
+    vector(R4, "tasks", "y_forbidden-called-as-task-refused",
+           "A tool listed without taskSupport is called as a task and answered -32601 (Method not found).",
+           [forbidden], h + [as_task, error(2, -32601, "Method not found")], [])
+    # 2025-11-25 client/elicitation §Completion Notifications for URL Mode Elicitation (MUST).
+    known = "mcp.elicitation.complete-known-id"
+    h = init(R4, client_caps={"elicitation": {"url": {}}}) + [
+        server({"jsonrpc": "2.0", "id": "e", "method": "elicitation/create", "params": {
+            "mode": "url", "message": "Sign in", "url": "https://example.com/login", "elicitationId": "e-1"}}),
+        client({"jsonrpc": "2.0", "id": "e", "result": {"action": "accept"}})]
+    vector(R4, "elicitation", "y_complete-names-its-elicitation",
+           "notifications/elicitation/complete names the URL-mode elicitation the server started in this session.",
+           [known], h + [server(note("notifications/elicitation/complete", {"elicitationId": "e-1"}))], [])
+    # 2026-07-28 basic/transports/stdio §Cancellation: no further messages (MUST NOT).
+    further, should = "mcp.r5.stdio.cancel-no-further", "mcp.cancel.receiver-should"
+    vector(R5, "cancel", "n_answered-after-cancellation-read",
+           "The client cancels request 1, then sends request 2; the server answers 2, then still answers 1: it had read the cancellation.",
+           [further, should], [client(call(R5, 1)), cancel(1), client(call(R5, 2)), server(result(R5, 2)), server(result(R5, 1))],
+           [(further, 4), (should, 4)])
+    vector(R5, "cancel", "y_answer-crossing-cancellation",
+           "The server's answer to request 1 follows its cancellation with nothing between: it may have crossed it (reported at SHOULD only).",
+           [further, should], [client(call(R5, 1)), cancel(1), server(result(R5, 1))], [(should, 2)])
+    # server/tools §Output Schema (MUST), 2025-06-18 on.
+    conform = "mcp.tools.output-schema-conform"
+    weather = {"name": "weather", "inputSchema": {"type": "object"}, "outputSchema": {
+        "type": "object", "properties": {"temperature": {"type": "number"}}, "required": ["temperature"]}}
+    def called(rev, structured):
+        body = {"content": [{"type": "text", "text": json.dumps(structured)}]}
+        if structured is not None:
+            body["structuredContent"] = structured
+        return answer(rev, 2, body)
+    for rev in [R3, R4, R5]:
+        ho = start(rev, {"tools": {}}) + [ask(rev, 1, "tools/list"), answer(rev, 1, {"tools": [weather]}, cacheable=True),
+                                          ask(rev, 2, "tools/call", {"name": "weather", "arguments": {}})]
+        at = n0(rev) + 3
+        vector(rev, "tools", "y_structured-content-conforms",
+               "tools/call of a tool listed with an outputSchema returns structuredContent that conforms to it.",
+               [conform], ho + [called(rev, {"temperature": 22.5})], [])
+        vector(rev, "tools", "n_structured-content-breaks-schema",
+               "tools/call returns structuredContent whose temperature is a string; the outputSchema says number.",
+               [conform], ho + [called(rev, {"temperature": "warm"})], [(conform, at)])
+        vector(rev, "tools", "n_structured-content-missing",
+               "tools/call of a tool listed with an outputSchema returns no structuredContent.",
+               [conform], ho + [called(rev, None)], [(conform, at)])
+    # 2026-07-28 basic/patterns/mrtr §Error Handling: missing input asked again (SHOULD).
+    reasked = "mcp.r5.mrtr.missing-input-reasked"
+    caps = {"io.modelcontextprotocol/clientCapabilities": {"elicitation": {}}}
+    confirm = {"confirm": {"method": "elicitation/create", "params": {
+        "message": "Deploy?", "requestedSchema": {"type": "object", "properties": {"ok": {"type": "boolean"}}}}}}
+    def needing(id_):
+        return server({"jsonrpc": "2.0", "id": id_, "result": {
+            "resultType": "input_required", "inputRequests": confirm, "requestState": "s1", **sinfo}})
+    first = [client(call(R5, 1, meta=caps)), needing(1)]
+    retry = client(call(R5, 2, meta=caps, params={"inputResponses": {}, "requestState": "s1"}))
+    vector(R5, "mrtr", "n_incomplete-retry-refused",
+           "The retry leaves out the `confirm` input the server asked for, and the server answers -32602 rather than asking again.",
+           [reasked], first + [retry, error(2, -32602, "Missing input")], [(reasked, 3)])
+    vector(R5, "mrtr", "y_incomplete-retry-asked-again",
+           "The retry leaves out the `confirm` input; the server answers with a new InputRequiredResult asking for it again.",
+           [reasked], first + [retry, needing(2)], [])
+    full = client(call(R5, 2, meta=caps, params={"inputResponses": {"confirm": {"action": "accept", "content": {"ok": True}}}, "requestState": "s1"}))
+    vector(R5, "mrtr", "y_complete-retry-refused",
+           "The retry answers every input asked for; an error then is about something else, not missing input.",
+           [reasked], first + [full, error(2, -32602, "Invalid params")], [])
+    vector(R4, "elicitation", "n_complete-names-unknown-elicitation",
+           "notifications/elicitation/complete names an elicitation id this session never saw.",
+           [known], h + [server(note("notifications/elicitation/complete", {"elicitationId": "e-2"}))], [(known, 5)])
+
+
 def render(doc):
     return json.dumps(doc, indent=1, ensure_ascii=False) + "\n"
 
@@ -428,6 +721,7 @@ def render(doc):
 def main():
     build()
     gap()
+    server_gap()
     check = "--check" in sys.argv[1:]
     stale = []
     wanted = {HERE / p for p in VECTORS}

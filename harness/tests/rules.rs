@@ -819,6 +819,13 @@ const CASES: &[Case] = &[
         ),
         "/result/inputRequests/s",
     ),
+    f(
+        "mcp.sampling.tool-results-match",
+        "2025-11-25",
+        "server",
+        r#"{"jsonrpc":"2.0","id":1,"method":"sampling/createMessage","params":{"maxTokens":10,"messages":[{"role":"user","content":{"type":"text","text":"weather?"}},{"role":"assistant","content":[{"type":"tool_use","id":"c1","name":"w","input":{}},{"type":"tool_use","id":"c2","name":"w","input":{}}]},{"role":"user","content":[{"type":"tool_result","toolUseId":"c1","content":[]}]}]}}"#,
+        "/params/messages/2/content",
+    ),
 ];
 
 const HUNDRED_AND_ONE: &str = r#"{"jsonrpc":"2.0","id":1,"result":{"completion":{"values":["0","1","2","3","4","5","6","7","8","9","0","1","2","3","4","5","6","7","8","9","0","1","2","3","4","5","6","7","8","9","0","1","2","3","4","5","6","7","8","9","0","1","2","3","4","5","6","7","8","9","0","1","2","3","4","5","6","7","8","9","0","1","2","3","4","5","6","7","8","9","0","1","2","3","4","5","6","7","8","9","0","1","2","3","4","5","6","7","8","9","0","1","2","3","4","5","6","7","8","9","x"]}}}"#;

@@ -404,8 +404,8 @@ rule_table! {
           "Tool names SHOULD be unique within a server. (Checked within one `tools/list` result.)",
           R4_R5, Reply;
         McpToolsOutputSchemaConform = "mcp.tools.output-schema-conform", Must, "MCP server/tools §Output Schema",
-          "If an output schema is provided: Servers MUST provide structured results that conform to this schema.",
-          R3_R5, Unchecked("needs a JSON Schema validator for the tool's `outputSchema`; the harness holds none");
+          "If an output schema is provided: Servers MUST provide structured results that conform to this schema. (Checked by the session judge: a `tools/call` result, not `isError`, for a tool a `tools/list` answer gave an `outputSchema`, without `structuredContent` or with one that breaks the schema's `type`, `enum`, `const`, `required`, `properties`, `additionalProperties` or `items`; other keywords, `$ref` among them, are not judged.)",
+          R3_R5, Session;
         McpCompletionMax100 = "mcp.completion.max-100", MustNot, "MCP server/utilities/completion §Data Types; schema `CompleteResult`",
           "Maximum 100 items per response. (Schema: \"An array of completion values. Must not exceed 100 items.\")",
           MCP, Reply;
@@ -525,6 +525,46 @@ rule_table! {
         JsonRpcHttpEmptyArrayBody = "jsonrpc.http.empty-array-body", MustNot, "JSON-RPC 2.0 §6",
           "If there are no Response objects contained within the Response array as it is to be sent to the client, the server MUST NOT return an empty Array and should return nothing at all.",
           JSONRPC, Transport;
+        // Server-side sentences of issue 14 (conformance/spec/mapping.json).
+        McpSamplingToolResultsMatch = "mcp.sampling.tool-results-match", Must, "MCP client/sampling §Security Considerations 6",
+          "Servers MUST ensure that when replying to a `stopReason: \"toolUse\"`, each `ToolUseContent` item is responded to with a `ToolResultContent` item with a matching `toolUseId`, and that the user message contains only tool results (no other content types) (Checked on the `messages` of each `sampling/createMessage` the server sends, 2026-07-28 in an `InputRequiredResult`'s `inputRequests`: the message after an assistant message with `tool_use` blocks; an assistant message that ends the history is not replied to yet.)",
+          R4_R5, Frame;
+        McpListsChangedNotification = "mcp.lists.changed-notification", Should, "MCP server/tools, server/prompts, server/resources §List Changed Notification",
+          "When the list of available tools changes, servers that declared the `listChanged` capability SHOULD send a notification (the same for prompts and resources; 2026-07-28: \"to clients that have opened a `subscriptions/listen` stream with `toolsListChanged: true`\"). (Checked by the session judge: two complete answers (no `nextCursor`) to `tools/list`, `prompts/list` or `resources/list` with a different set of names (URIs for resources), after the server declared that feature's `listChanged`, and no `notifications/…/list_changed` from the server between them; 2026-07-28 only while an acknowledged subscription asking for that list's changes was open throughout, since the set may also vary with each request's authorization.)",
+          MCP, Session;
+        McpR5ToolsDeterministicOrder = "mcp.r5.tools.deterministic-order", Should, "MCP server/tools §Capabilities",
+          "Servers SHOULD return tools in a deterministic order (i.e., the same ordering across requests when the underlying set of tools has not changed). (Checked by the session judge: two complete `tools/list` answers holding the same tool names in a different order, with no `notifications/tools/list_changed` between them.)",
+          R5, Session;
+        McpR5CacheScopePages = "mcp.r5.cache.scope-pages", Must, "MCP server/utilities/caching §Interaction with Pagination",
+          "Servers MUST apply the same `cacheScope` to all response pages for a given list request. (Checked by the session judge: a list request whose `cursor` is the `nextCursor` of an earlier answer of the same method is answered with another `cacheScope`; cursors from an earlier connection are not followed.)",
+          R5, Session;
+        McpR5LoggingCapability = "mcp.r5.logging.capability", Must, "MCP server/utilities/logging §Capabilities",
+          "Servers that emit log message notifications MUST declare the `logging` capability (Checked by the session judge against the capabilities of the `server/discover` answer; a log message before any such answer is not judged. 2024-11-05 to 2025-11-25: mcp.lifecycle.operation-respect against `initialize`.)",
+          R5, Session;
+        McpPaginationStableCursor = "mcp.pagination.stable-cursor", Should, "MCP server/utilities/pagination §Implementation Guidelines",
+          "Servers SHOULD: Provide stable cursors; Handle invalid cursors gracefully (Checked by the session judge: a list request whose `cursor` is a `nextCursor` the server issued earlier in the session, answered with an error: that cursor did not stay valid. A cursor the server never issued is mcp.error.invalid-cursor's, judged by the live runner.)",
+          MCP, Session;
+        McpPromptsGetInvalidParams = "mcp.prompts.get-invalid-params", Should, "MCP server/prompts §Error Handling | §Implementation Considerations",
+          "Servers SHOULD return standard JSON-RPC errors for common failure cases: Invalid prompt name: `-32602` (Invalid params); Missing required arguments: `-32602` (Invalid params); Internal errors: `-32603` (Internal error) … Servers SHOULD validate prompt arguments before processing (Checked by the session judge: a `prompts/get` naming a prompt absent from the latest complete `prompts/list` answer, or leaving out an argument that answer lists as required, with no `notifications/prompts/list_changed` since, answered other than with -32602; a result shows the arguments were not validated. 2026-07-28: an `input_required` answer is not judged. Internal errors are the server's own.)",
+          MCP, Session;
+        McpCompletionStandardErrors = "mcp.completion.standard-errors", Should, "MCP server/utilities/completion §Error Handling",
+          "Servers SHOULD return standard JSON-RPC errors for common failure cases: Method not found: `-32601` (Capability not supported); Invalid prompt name: `-32602` (Invalid params); Missing required arguments: `-32602` (Invalid params); Internal errors: `-32603` (Internal error) (Checked by the session judge: `completion/complete` answered with an error other than -32601 when the server declared no `completions` (a result is mcp.capabilities.server-declares'), or, for a `ref/prompt` absent from the latest complete `prompts/list` answer with no list change since, answered other than with -32602. Which arguments a completion needs is not on the wire; internal errors are the server's own.)",
+          R2_R5, Session;
+        McpTasksToolForbidden = "mcp.tasks.tool-forbidden", Should, "MCP basic/utilities/tasks §Tool-Level Negotiation",
+          "If `execution.taskSupport` is not present or `\"forbidden\"`, clients MUST NOT attempt to invoke the tool as a task. Servers SHOULD return a `-32601` (Method not found) error if a client attempts to do so. (Checked by the session judge once the server declared `tasks.requests.tools.call`: a `tools/call` with `task` for a tool a `tools/list` answer listed without `taskSupport` or with \"forbidden\", answered other than with -32601.)",
+          R4, Session;
+        McpTasksToolRequired = "mcp.tasks.tool-required", Must, "MCP basic/utilities/tasks §Tool-Level Negotiation",
+          "If `execution.taskSupport` is `\"required\"`, clients MUST invoke the tool as a task. Servers MUST return a `-32601` (Method not found) error if a client does not attempt to do so. (Checked by the session judge once the server declared `tasks.requests.tools.call`: a `tools/call` without `task` for a tool listed with `taskSupport` \"required\", answered other than with -32601.)",
+          R4, Session;
+        McpElicitationCompleteKnownId = "mcp.elicitation.complete-known-id", Must, "MCP client/elicitation §Completion Notifications for URL Mode Elicitation",
+          "Servers sending notifications: MUST only send the notification to the client that initiated the elicitation request; MUST include the `elicitationId` established in the original `elicitation/create` request. (Checked by the session judge: a `notifications/elicitation/complete` whose `elicitationId` no earlier URL-mode `elicitation/create` of the server, nor the `elicitations` of a -32042 error it sent, carried in this session: an id the session never saw is another client's or none.)",
+          R4, Session;
+        McpR5StdioCancelNoFurther = "mcp.r5.stdio.cancel-no-further", MustNot, "MCP basic/transports/stdio §Cancellation",
+          "Servers SHOULD stop work on a cancelled request as soon as practical and MUST NOT send any further messages for it. (Checked by the session judge: an answer or a progress notification for a request the client cancelled, sent after the server answered a request the client sent after the cancellation; stdio is one ordered stream each way, so the server had read the cancellation by then. A message that may have crossed the cancellation is mcp.cancel.receiver-should's, at SHOULD.)",
+          R5, Session;
+        McpR5MrtrMissingInputReasked = "mcp.r5.mrtr.missing-input-reasked", Should, "MCP basic/patterns/mrtr §Error Handling",
+          "If the client fails to send all the information requested in a previous `InputRequests`, and the missing information is necessary for the server to process the request, the server SHOULD respond with a new `InputRequiredResult` requesting the missing information again, rather than returning an error. (Checked by the session judge: a retry (`inputResponses`, recognised by the `requestState` the input-required answer gave, else by method and tool, prompt or resource) that lacks a key of that answer's `inputRequests`, answered with an error. A result means the input was not necessary.)",
+          R5, Session;
     }
 }
 

@@ -25,6 +25,7 @@ mod methods;
 mod answers;
 pub(crate) mod client_caps;
 mod reply;
+mod sampling;
 pub mod schema;
 mod subscriptions;
 

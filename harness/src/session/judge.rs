@@ -2,6 +2,8 @@
 
 use super::capabilities::{declared, needed};
 use super::key::{History, Key, KeyMap, Past};
+use super::lists::{ListKind, Lists, PromptProblem, Seen, TaskSupport};
+use super::mrtr::Inputs;
 use super::{finding, At, Ending, Event, Finding, Unobserved};
 use crate::rules::client_caps::{self, Why};
 use std::borrow::Cow;
@@ -28,7 +30,17 @@ pub struct Judge {
     /// notification (`[client, server]`): an id-less answer right after one
     /// answers it.
     last_notification: [Option<At>; 2],
+    /// The server's list answers: list changes, tool order, `cacheScope` pages.
+    lists: Lists,
+    /// 2025-11-25: the `elicitationId`s of the server's URL-mode elicitations
+    /// (at most [`ELICITATIONS_CAP`]), for `notifications/elicitation/complete`.
+    url_elicitations: Vec<String>,
+    /// 2026-07-28: what the server's input-required answers asked for.
+    inputs: Inputs,
 }
+
+/// URL-mode elicitation ids remembered; the oldest is dropped first.
+const ELICITATIONS_CAP: usize = 1024;
 
 /// What one side has asked of the other.
 struct Side {
@@ -46,8 +58,14 @@ struct Open {
     token: Option<Key>,
     log_level: bool,
     listen: bool,
-    /// For a `subscriptions/listen`: the server has acknowledged it.
-    acknowledged: bool,
+    /// For a `subscriptions/listen`: the event at which the server
+    /// acknowledged it.
+    acknowledged: Option<u64>,
+    /// For a cancelled request: where the server answered a request the
+    /// client sent after the cancellation, so it had read the cancellation
+    /// (one ordered stream each way); a message for this request after that
+    /// did not cross it.
+    cancel_read: Option<At>,
 }
 
 /// A progress token in use.
@@ -147,6 +165,9 @@ impl Judge {
             sides: [Side::new(), Side::new()],
             handshake: Handshake::default(),
             last_notification: [None, None],
+            lists: Lists::default(),
+            url_elicitations: Vec::new(),
+            inputs: Inputs::default(),
         }
     }
 
@@ -480,6 +501,14 @@ impl Judge {
         let Some(id) = m.id() else { return };
         let key = Key::of(id);
         let revision = self.revision;
+        if from == Direction::ServerToClient && method == "elicitation/create" {
+            let url = params.is_some_and(|p| string_member(p, "mode").as_deref() == Some("url"));
+            if let Some(eid) = params.and_then(|p| string_member(p, "elicitationId")) {
+                if url {
+                    self.remember_elicitation(eid);
+                }
+            }
+        }
         if self.lifecycle() && method == "initialize" && from == Direction::ClientToServer {
             self.handshake.request.get_or_insert((key, at));
         }
@@ -570,7 +599,8 @@ impl Judge {
                 token,
                 log_level,
                 listen: method == "subscriptions/listen",
-                acknowledged: false,
+                acknowledged: None,
+                cancel_read: None,
             },
         );
     }
@@ -583,6 +613,15 @@ impl Judge {
         at: At,
         out: &mut Vec<Finding>,
     ) {
+        if from == Direction::ServerToClient {
+            self.lists.notified(method, at);
+            if method == "notifications/message" {
+                self.logging_declared(at, out);
+            }
+            if method == "notifications/elicitation/complete" {
+                self.elicitation_complete(params, at, out);
+            }
+        }
         match method {
             "notifications/cancelled" => self.cancelled(from, params, at, out),
             _ if self.revision == Revision::Mcp2026_07_28
@@ -679,7 +718,7 @@ impl Judge {
             return;
         }
         if method == "notifications/subscriptions/acknowledged" {
-            open.acknowledged = true;
+            open.acknowledged = Some(at.index);
             return;
         }
         let (listen_at, acknowledged) = (open.at, open.acknowledged);
@@ -687,7 +726,7 @@ impl Judge {
             .request
             .params()
             .and_then(|p| p.get("notifications").map(Raw::into_owned));
-        if !acknowledged {
+        if acknowledged.is_none() {
             self.flag(
                 RuleId::McpR5SubscriptionAcknowledgedFirst,
                 format!("the server sent `{method}` on subscription {id} before acknowledging it"),
@@ -797,6 +836,22 @@ impl Judge {
                 vec![at],
                 out,
             );
+            return;
+        };
+        if from == Direction::ServerToClient && self.revision == Revision::Mcp2026_07_28 {
+            let request = entry.request;
+            if let Some(open) = self.sides[slot(other(from))].in_flight.get(&request) {
+                if let (Some(cancelled), Some(read)) = (open.cancelled, open.cancel_read) {
+                    self.flag(
+                        RuleId::McpR5StdioCancelNoFurther,
+                        format!("the server sent progress for a request cancelled at event {}, after answering at event {} a request sent after the cancellation", cancelled.index, read.index),
+                        vec![cancelled, read, at],
+                        out,
+                    );
+                }
+            }
+        }
+        let Some(entry) = self.sides[slot(other(from))].tokens.get_mut(&key) else {
             return;
         };
         let Some(value) = value else { return };
@@ -921,6 +976,29 @@ impl Judge {
         if asker == Direction::ClientToServer {
             self.server_declares(&open, reply, at, out);
             self.declared_lists(&open, reply, at, out);
+            self.list_answer(&open, reply, at, out);
+            self.answer_against_lists(&open, reply, at, out);
+            self.retry_answer(&open, reply, at, out);
+        }
+        if asker == Direction::ClientToServer {
+            if let Message::Error(e) = reply {
+                if e.error.code == URL_ELICITATION_REQUIRED {
+                    let ids: Vec<String> = e
+                        .error
+                        .data
+                        .as_ref()
+                        .and_then(|d| d.get("elicitations").map(Raw::into_owned))
+                        .map(|list| {
+                            list.elements()
+                                .filter_map(|el| string_member(&el, "elicitationId"))
+                                .collect()
+                        })
+                        .unwrap_or_default();
+                    for id in ids {
+                        self.remember_elicitation(id);
+                    }
+                }
+            }
         }
         let profile = Profile {
             revision: self.revision,
@@ -934,6 +1012,17 @@ impl Judge {
                     violation: v,
                     frames: vec![open.at, at],
                 });
+            }
+        }
+        if asker == Direction::ClientToServer {
+            self.cancellations_read(open.at.index, at);
+            if let (Some(cancelled), Some(read)) = (open.cancelled, open.cancel_read) {
+                self.flag(
+                    RuleId::McpR5StdioCancelNoFurther,
+                    format!("the server answered a request cancelled at event {}, after answering at event {} a request sent after the cancellation", cancelled.index, read.index),
+                    vec![cancelled, read, at],
+                    out,
+                );
             }
         }
         if let Some(cancelled) = open.cancelled {
@@ -1078,6 +1167,409 @@ impl Judge {
         }
     }
 }
+
+impl Judge {
+    /// 2026-07-28 server/utilities/logging §Capabilities: a server that logs
+    /// declared `logging` in its `server/discover` answer (earlier revisions:
+    /// [`Self::capability`] against `initialize`).
+    fn logging_declared(&self, at: At, out: &mut Vec<Finding>) {
+        if self.revision != Revision::Mcp2026_07_28 {
+            return;
+        }
+        let Some(discovered) = self.handshake.discovered else {
+            return;
+        };
+        let declared = self
+            .handshake
+            .server_caps
+            .as_ref()
+            .and_then(|c| c.get("logging"))
+            .is_some_and(|v| v.kind() == ValueKind::Object);
+        if !declared {
+            self.flag(
+                RuleId::McpR5LoggingCapability,
+                "the server sent `notifications/message`, but its `server/discover` answer did not declare `logging`".into(),
+                vec![discovered, at],
+                out,
+            );
+        }
+    }
+
+    /// 2026-07-28 basic/patterns/mrtr §Error Handling: remembers what an
+    /// input-required answer asked for, and judges the answer to a retry
+    /// that left some of it out.
+    fn retry_answer(&mut self, open: &Open, reply: &Message<'_>, at: At, out: &mut Vec<Finding>) {
+        if self.revision != Revision::Mcp2026_07_28 {
+            return;
+        }
+        let method = open.request.method().unwrap_or_default();
+        let params = open.request.params();
+        match reply {
+            Message::Success(s) => {
+                let input_required = s
+                    .result
+                    .get("resultType")
+                    .and_then(|t| t.as_string().map(|t| t == "input_required"))
+                    == Some(true);
+                if input_required {
+                    self.inputs.asked(&method, params, &s.result, at);
+                }
+            }
+            Message::Error(e) => {
+                if let Some((missing, asked)) = self.inputs.missing(&method, params) {
+                    self.flag(
+                        RuleId::McpR5MrtrMissingInputReasked,
+                        format!(
+                            "the retry of `{method}` left out input {} asked for at event {}, and was answered with error {} rather than a new `InputRequiredResult`",
+                            missing.join(", "),
+                            asked.index,
+                            e.error.code
+                        ),
+                        vec![asked, open.at, at],
+                        out,
+                    );
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// 2026-07-28 basic/transports/stdio §Cancellation: answering the client's
+    /// request sent at event `asked` shows the server had read every
+    /// cancellation the client sent before it. Only 2026-07-28 keeps this (its rule is a MUST NOT there).
+    fn cancellations_read(&mut self, asked: u64, at: At) {
+        if self.revision != Revision::Mcp2026_07_28 {
+            return;
+        }
+        for open in self.sides[slot(Direction::ClientToServer)]
+            .in_flight
+            .values_mut()
+        {
+            let before = open.cancelled.is_some_and(|c| c.index < asked);
+            if before && open.cancel_read.is_none() {
+                open.cancel_read = Some(at);
+            }
+        }
+    }
+
+    fn remember_elicitation(&mut self, id: String) {
+        if self.url_elicitations.len() == ELICITATIONS_CAP {
+            self.url_elicitations.remove(0);
+        }
+        self.url_elicitations.push(id);
+    }
+
+    /// 2025-11-25 client/elicitation §Completion Notifications for URL Mode
+    /// Elicitation: the notification names an elicitation of this session.
+    fn elicitation_complete(&self, params: Option<&Raw<'_>>, at: At, out: &mut Vec<Finding>) {
+        if self.revision != Revision::Mcp2025_11_25 {
+            return;
+        }
+        let id = params.and_then(|p| string_member(p, "elicitationId"));
+        let known = id
+            .as_ref()
+            .is_some_and(|id| self.url_elicitations.contains(id));
+        if !known {
+            self.flag(
+                RuleId::McpElicitationCompleteKnownId,
+                format!(
+                    "`notifications/elicitation/complete` names elicitation {}, which no URL-mode elicitation of the server in this session carried",
+                    id.map_or_else(|| "(none)".to_owned(), |id| format!("{id:?}"))
+                ),
+                vec![at],
+                out,
+            );
+        }
+    }
+
+    /// Answers judged against what earlier list answers showed: an issued
+    /// cursor refused, a prompt that is not listed or lacks a required
+    /// argument, a completion without the capability, a tool called against
+    /// its task support.
+    fn answer_against_lists(
+        &self,
+        open: &Open,
+        reply: &Message<'_>,
+        at: At,
+        out: &mut Vec<Finding>,
+    ) {
+        let method = open.request.method().unwrap_or_default();
+        let params = open.request.params();
+        let code = match reply {
+            Message::Error(e) => Some(e.error.code),
+            _ => None,
+        };
+        let input_required = matches!(reply, Message::Success(s)
+            if s.result.get("resultType").and_then(|t| t.as_string().map(|t| t == "input_required")) == Some(true));
+        if let (Some(_), Some(issued)) = (code, self.lists.issued(&method, params)) {
+            self.flag(
+                RuleId::McpPaginationStableCursor,
+                format!(
+                    "`{method}` refused a cursor the server issued at event {}",
+                    issued.index
+                ),
+                vec![issued, open.at, at],
+                out,
+            );
+        }
+        let answered = code.map_or_else(|| "a result".to_owned(), |c| format!("error {c}"));
+        match method.as_ref() {
+            "prompts/get" if !input_required && code != Some(crate::codes::INVALID_PARAMS) => {
+                let name = params.and_then(|p| string_member(p, "name"));
+                let arguments = params.and_then(|p| p.get("arguments").map(Raw::into_owned));
+                let problem =
+                    name.and_then(|name| self.lists.prompt_problem(&name, arguments.as_ref()));
+                let (what, listed) = match problem {
+                    None => return,
+                    Some(PromptProblem::Unknown { name, listed }) => (
+                        format!("prompt {name:?}, which the list does not hold"),
+                        listed,
+                    ),
+                    Some(PromptProblem::Missing {
+                        name,
+                        missing,
+                        listed,
+                    }) => (
+                        format!(
+                            "prompt {name:?} without its required argument(s) {}",
+                            missing.join(", ")
+                        ),
+                        listed,
+                    ),
+                };
+                self.flag(
+                    RuleId::McpPromptsGetInvalidParams,
+                    format!("`prompts/get` for {what} (listed at event {}) was answered with {answered}, not -32602 (Invalid params)", listed.index),
+                    vec![listed, open.at, at],
+                    out,
+                );
+            }
+            "completion/complete" => self.completion_errors(open, code, at, out),
+            "tools/call" => {
+                if self.revision == Revision::Mcp2025_11_25 {
+                    self.tool_task_support(open, code, at, out);
+                }
+                if let Message::Success(s) = reply {
+                    if !input_required {
+                        self.structured_output(open, &s.result, at, out);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// server/tools §Output Schema: a tool listed with an `outputSchema`
+    /// returns `structuredContent` that conforms to it (the keywords
+    /// [`super::output_schema`] reads). A result with `isError: true` reports
+    /// a failed call, not the tool's output, so it is not judged.
+    fn structured_output(&self, open: &Open, result: &Raw<'_>, at: At, out: &mut Vec<Finding>) {
+        if result.get("isError").is_some_and(|e| e.as_str() == "true") {
+            return;
+        }
+        let Some(name) = open.request.params().and_then(|p| string_member(p, "name")) else {
+            return;
+        };
+        let Some((schema, listed)) = self.lists.output_schema(&name) else {
+            return;
+        };
+        let message = match result.get("structuredContent").map(|c| c.to_value()) {
+            None => format!("tool {name:?} has an `outputSchema` (listed at event {}), but its result has no `structuredContent`", listed.index),
+            Some(None) => return,
+            Some(Some(content)) => match super::output_schema::first_breach(schema, &content) {
+                None => return,
+                Some((pointer, why)) => format!(
+                    "`structuredContent{pointer}` of tool {name:?} {why} (its `outputSchema` was listed at event {})",
+                    listed.index
+                ),
+            },
+        };
+        self.flag(
+            RuleId::McpToolsOutputSchemaConform,
+            message,
+            vec![listed, open.at, at],
+            out,
+        );
+    }
+
+    /// server/utilities/completion §Error Handling.
+    fn completion_errors(&self, open: &Open, code: Option<i64>, at: At, out: &mut Vec<Finding>) {
+        let Some((declared_at, answer)) = self.declared_at() else {
+            return;
+        };
+        let declared = self
+            .handshake
+            .server_caps
+            .as_ref()
+            .and_then(|c| c.get("completions"))
+            .is_some_and(|v| v.kind() == ValueKind::Object);
+        if !declared {
+            if let Some(c) = code.filter(|c| *c != crate::codes::METHOD_NOT_FOUND) {
+                self.flag(
+                    RuleId::McpCompletionStandardErrors,
+                    format!("`completion/complete` was answered with error {c}; the server's {answer} answer declared no `completions`, so -32601 (Method not found)"),
+                    vec![declared_at, open.at, at],
+                    out,
+                );
+            }
+            return;
+        }
+        let reference = open
+            .request
+            .params()
+            .and_then(|p| p.get("ref").map(Raw::into_owned));
+        let prompt = reference
+            .as_ref()
+            .filter(|r| string_member(r, "type").as_deref() == Some("ref/prompt"))
+            .and_then(|r| string_member(r, "name"));
+        let Some(name) = prompt else { return };
+        if self.lists.prompt_known(&name) == Some(false)
+            && code != Some(crate::codes::INVALID_PARAMS)
+        {
+            let answered = code.map_or_else(|| "a result".to_owned(), |c| format!("error {c}"));
+            self.flag(
+                RuleId::McpCompletionStandardErrors,
+                format!("`completion/complete` for prompt {name:?}, which the latest `prompts/list` does not hold, was answered with {answered}, not -32602 (Invalid params)"),
+                vec![open.at, at],
+                out,
+            );
+        }
+    }
+
+    /// 2025-11-25 basic/utilities/tasks §Tool-Level Negotiation.
+    fn tool_task_support(&self, open: &Open, code: Option<i64>, at: At, out: &mut Vec<Finding>) {
+        if code == Some(crate::codes::METHOD_NOT_FOUND) {
+            return;
+        }
+        let Some(answered_at) = self.handshake.answered else {
+            return;
+        };
+        let tasks_declared = self
+            .handshake
+            .server_caps
+            .as_ref()
+            .and_then(|c| c.get("tasks").map(Raw::into_owned))
+            .and_then(|t| t.get("requests").map(Raw::into_owned))
+            .and_then(|r| r.get("tools").map(Raw::into_owned))
+            .is_some_and(|t| t.get("call").is_some());
+        if !tasks_declared {
+            return;
+        }
+        let params = open.request.params();
+        let Some(name) = params.and_then(|p| string_member(p, "name")) else {
+            return;
+        };
+        let as_task = params.is_some_and(|p| p.get("task").is_some());
+        let answered = code.map_or_else(|| "a result".to_owned(), |c| format!("error {c}"));
+        match (self.lists.tool_tasks(&name), as_task) {
+            (Some(TaskSupport::Forbidden), true) => self.flag(
+                RuleId::McpTasksToolForbidden,
+                format!("`tools/call` of {name:?} as a task, which its `tools/list` entry does not allow, was answered with {answered}, not -32601"),
+                vec![answered_at, open.at, at],
+                out,
+            ),
+            (Some(TaskSupport::Required), false) => self.flag(
+                RuleId::McpTasksToolRequired,
+                format!("`tools/call` of {name:?} without a task, which its `tools/list` entry requires, was answered with {answered}, not -32601"),
+                vec![answered_at, open.at, at],
+                out,
+            ),
+            _ => {}
+        }
+    }
+
+    /// Whether the server declared `listChanged` for `kind`'s capability.
+    fn list_changed_declared(&self, kind: ListKind) -> bool {
+        self.handshake
+            .server_caps
+            .as_ref()
+            .and_then(|c| c.get(kind.capability()))
+            .is_some_and(|c| c.get("listChanged").is_some_and(|v| v.as_str() == "true"))
+    }
+
+    /// 2026-07-28: whether a `subscriptions/listen` asking for `kind`'s changes
+    /// was acknowledged by `since` and is still open, so the server owed it
+    /// the notification for the whole interval.
+    fn subscribed(&self, kind: ListKind, since: At) -> bool {
+        self.sides[slot(Direction::ClientToServer)]
+            .in_flight
+            .values()
+            .filter(|o| o.listen && o.acknowledged.is_some_and(|a| a <= since.index))
+            .any(|o| {
+                o.request
+                    .params()
+                    .and_then(|p| p.get("notifications").map(Raw::into_owned))
+                    .and_then(|f| f.get(kind.filter()).map(Raw::into_owned))
+                    .is_some_and(|v| v.as_str() == "true")
+            })
+    }
+
+    /// A list answer against the earlier ones (see [`super::lists`]).
+    fn list_answer(&mut self, open: &Open, reply: &Message<'_>, at: At, out: &mut Vec<Finding>) {
+        let Message::Success(s) = reply else { return };
+        let method = open.request.method().unwrap_or_default();
+        let seen = self
+            .lists
+            .answered(&method, open.request.params(), &s.result, at);
+        for seen in seen {
+            match seen {
+                Seen::Changed { kind, since } => {
+                    let owed = self.list_changed_declared(kind)
+                        && (self.revision != Revision::Mcp2026_07_28 || self.subscribed(kind, since));
+                    if owed {
+                        self.flag(
+                            RuleId::McpListsChangedNotification,
+                            format!(
+                                "`{}` answered another list than at event {}, with `{}.listChanged` declared and no `{}` between",
+                                kind.method(),
+                                since.index,
+                                kind.capability(),
+                                kind.notification()
+                            ),
+                            vec![since, at],
+                            out,
+                        );
+                    }
+                }
+                Seen::Reordered { kind, since } => {
+                    if kind == ListKind::Tools {
+                        self.flag(
+                            RuleId::McpR5ToolsDeterministicOrder,
+                            format!(
+                                "`tools/list` answered the same tools as at event {} in another order, with no `{}` between",
+                                since.index,
+                                kind.notification()
+                            ),
+                            vec![since, at],
+                            out,
+                        );
+                    }
+                }
+                Seen::ScopeChanged {
+                    method,
+                    since,
+                    was,
+                    now,
+                } => self.flag(
+                    RuleId::McpR5CacheScopePages,
+                    format!("a page of `{method}` has `cacheScope` {now:?}; the page at event {} that gave its cursor had {was:?}", since.index),
+                    vec![since, at],
+                    out,
+                ),
+            }
+        }
+    }
+}
+
+/// The decoded string member `name` of an object, if it is one.
+fn string_member(value: &Raw<'_>, name: &str) -> Option<String> {
+    value
+        .get(name)
+        .and_then(|v| v.as_string().map(Cow::into_owned))
+}
+
+/// -32042 (URLElicitationRequiredError), 2025-11-25 client/elicitation §Error Handling.
+const URL_ELICITATION_REQUIRED: i64 = -32042;
 
 /// Whether a subscription's filter (the `subscriptions/listen` request's
 /// `notifications`, schema `SubscriptionFilter`) asked for `method`; `None`

@@ -26,6 +26,9 @@
 mod capabilities;
 mod judge;
 mod key;
+mod lists;
+mod mrtr;
+mod output_schema;
 
 pub use judge::Judge;
 

@@ -1,0 +1,128 @@
+//! 2026-07-28 basic/patterns/mrtr §Error Handling: a retry that leaves out
+//! some of the input the server asked for is answered with a new
+//! `InputRequiredResult`, not an error.
+//!
+//! The judge remembers, per input-required answer, what it asked for (the
+//! keys of `inputRequests`) and how a retry is recognised: the `requestState`
+//! it handed out, else the same method and target (tool or prompt `name`,
+//! resource `uri`). At most [`ASKED_CAP`] are kept, the oldest dropped first.
+
+use super::At;
+use crate::ir::Raw;
+use std::borrow::Cow;
+
+/// Input-required answers remembered; a client retries one or a few at a time.
+pub(super) const ASKED_CAP: usize = 64;
+
+/// What one input-required answer asked for.
+struct Asked {
+    method: String,
+    target: Option<String>,
+    state: Option<String>,
+    keys: Vec<String>,
+    at: At,
+}
+
+fn string(value: Option<Raw<'_>>) -> Option<String> {
+    value.and_then(|v| v.as_string().map(Cow::into_owned))
+}
+
+/// The tool, prompt or resource a request is about.
+fn target(params: Option<&Raw<'_>>) -> Option<String> {
+    params.and_then(|p| string(p.get("name")).or_else(|| string(p.get("uri"))))
+}
+
+/// The retries the server's input-required answers asked for.
+#[derive(Default)]
+pub(super) struct Inputs {
+    asked: Vec<Asked>,
+}
+
+impl Inputs {
+    /// The server answered `method` (with `params`) with an input-required
+    /// `result`.
+    pub(super) fn asked(
+        &mut self,
+        method: &str,
+        params: Option<&Raw<'_>>,
+        result: &Raw<'_>,
+        at: At,
+    ) {
+        let keys: Vec<String> = result
+            .get("inputRequests")
+            .map(|r| r.members().map(|(k, _)| k.decoded().into_owned()).collect())
+            .unwrap_or_default();
+        if keys.is_empty() {
+            return;
+        }
+        if self.asked.len() == ASKED_CAP {
+            self.asked.remove(0);
+        }
+        self.asked.push(Asked {
+            method: method.to_owned(),
+            target: target(params),
+            state: string(result.get("requestState")),
+            keys,
+            at,
+        });
+    }
+
+    /// For a retry (`params` with `inputResponses`): the keys asked for that
+    /// it leaves out, and where they were asked; `None` when it is no retry
+    /// of a remembered answer or leaves nothing out.
+    pub(super) fn missing(
+        &self,
+        method: &str,
+        params: Option<&Raw<'_>>,
+    ) -> Option<(Vec<String>, At)> {
+        let responses = params.and_then(|p| p.get("inputResponses"))?;
+        let state = string(params.and_then(|p| p.get("requestState")));
+        let asked = self.asked.iter().rev().find(|a| {
+            a.method == method
+                && match (&a.state, &state) {
+                    (Some(a), Some(s)) => a == s,
+                    (None, None) => a.target == target(params),
+                    _ => false,
+                }
+        })?;
+        let missing: Vec<String> = asked
+            .keys
+            .iter()
+            .filter(|k| responses.get(k).is_none())
+            .cloned()
+            .collect();
+        (!missing.is_empty()).then_some((missing, asked.at))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn raw(text: &str) -> Raw<'static> {
+        Raw::from_value(&serde_json::from_str(text).unwrap())
+    }
+
+    #[test]
+    fn a_retry_missing_an_answer_is_found_by_its_request_state() {
+        let mut inputs = Inputs::default();
+        let at = At {
+            index: 1,
+            time: None,
+        };
+        let call = raw(r#"{"name":"deploy"}"#);
+        let answer = raw(
+            r#"{"resultType":"input_required","inputRequests":{"a":{},"b":{}},"requestState":"s1"}"#,
+        );
+        inputs.asked("tools/call", Some(&call), &answer, at);
+        let partial = raw(r#"{"name":"deploy","requestState":"s1","inputResponses":{"a":{}}}"#);
+        assert_eq!(
+            inputs.missing("tools/call", Some(&partial)),
+            Some((vec!["b".to_owned()], at))
+        );
+        let full = raw(r#"{"name":"deploy","requestState":"s1","inputResponses":{"a":{},"b":{}}}"#);
+        assert_eq!(inputs.missing("tools/call", Some(&full)), None);
+        let other = raw(r#"{"name":"deploy","requestState":"s2","inputResponses":{}}"#);
+        assert_eq!(inputs.missing("tools/call", Some(&other)), None);
+    }
+}
