@@ -20,6 +20,7 @@
 //! applicable when the revision (or the client's declared capabilities)
 //! rules it out.
 
+pub mod http;
 mod scenarios;
 pub mod stdio;
 
@@ -27,8 +28,30 @@ use harness::session::{self, Judge};
 use harness::{Direction, Revision};
 
 use crate::peer::{Peer, Serve};
-use crate::report::Record;
+use crate::report::{Command, Record, Report};
 pub use scenarios::Scenario;
+
+/// The one report model of a judged client, whatever the transport: the
+/// records as the directors made them, each placed on `transport`, the
+/// profile the first judged conversation ran under, and `error` when
+/// serving stopped short.
+#[must_use]
+pub fn report(records: Vec<Record>, transport: &str, error: Option<String>) -> Report {
+    let mut report = Report::new(Command::RunClient);
+    report.profile = records
+        .iter()
+        .find_map(|r| r.place.revision)
+        .map(|revision| harness::Profile {
+            revision,
+            direction: Direction::ClientToServer,
+        });
+    for mut record in records {
+        record.place.transport = Some(transport.into());
+        report.records.push(record);
+    }
+    report.error = error;
+    report
+}
 
 /// The reference peer with a judge on both directions and the selected
 /// scenarios playing.
@@ -145,7 +168,15 @@ impl Director {
         self.records
     }
 
-    /// The revision the peer is serving, once known.
+    /// The revision the peer itself serves (fixed, or negotiated once it
+    /// answered `initialize`), which the HTTP transport checks the
+    /// `MCP-Protocol-Version` header against.
+    #[must_use]
+    pub fn served_revision(&self) -> Option<Revision> {
+        self.peer.revision()
+    }
+
+    /// The revision the conversation is judged under, once known.
     #[must_use]
     pub fn revision(&self) -> Option<Revision> {
         self.judge.as_ref().map(|(_, r)| *r)
