@@ -3,16 +3,16 @@
 //! a [`Director`], the same judge and scenarios as over stdio, and what the
 //! scenarios send outside an answer is routed the way the transport allows.
 //!
-//! Where a server-to-client message may go (2025-03-26 to 2025-11-25
-//! basic/transports §Sending Messages to the Server and §Listening for
-//! Messages from the Server):
+//! Where a server-to-client message may go (2025-06-18 basic/transports
+//! §Sending Messages to the Server and §Listening for Messages from the
+//! Server; the later revisions keep these items):
 //! - the answer to a POSTed notification or response is 202 with no body
 //!   (§Sending Messages 4, MUST), so what the scenarios send after
 //!   `notifications/initialized` (ping, roots, sampling, elicitation) cannot
 //!   ride on it;
 //! - on a POST's SSE stream the server "MAY send JSON-RPC requests and
 //!   notifications before sending the JSON-RPC response" (§Sending Messages
-//!   5, MAY), and should close the stream after the response (SHOULD), so
+//!   6, MAY), and should close the stream after the response (SHOULD), so
 //!   nothing goes after the answer there;
 //! - on the GET stream the server "MAY send JSON-RPC requests and
 //!   notifications", never a response (§Listening 4, MUST NOT), and "MUST
