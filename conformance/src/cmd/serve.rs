@@ -98,8 +98,11 @@ pub fn selected(choices: &[ScenarioChoice]) -> Vec<Scenario> {
 /// Runs `wirecheck serve` with its arguments.
 pub fn run(args: &Args) -> Exit {
     match choose(args.profile.as_deref(), args.revision) {
-        Ok(Serve::JsonRpc) if args.judge => {
-            eprintln!("wirecheck serve: --judge judges MCP clients; drop --profile jsonrpc-2.0");
+        Ok(Serve::JsonRpc) if args.judge && args.http.is_some() => {
+            // The JSON-RPC service over HTTP keeps no sessions to judge.
+            eprintln!(
+                "wirecheck serve: --judge over --http judges MCP sessions; drop --profile jsonrpc-2.0"
+            );
             Exit::Trouble
         }
         Ok(serve) if args.judge && args.http.is_some() => judged_http(serve, args),
