@@ -443,6 +443,67 @@ mod over_http {
         assert!(rules(&records).is_empty(), "{:?}", rules(&records));
     }
 
+    /// A 2026-07-28 request: no session, the revision in its `_meta` and
+    /// headers (2026-07-28 basic/transports/streamable-http §Request Metadata).
+    async fn session_free(
+        j: &Judged,
+        id: u32,
+        method: &str,
+        name: Option<&str>,
+    ) -> serde_json::Value {
+        let mut params = serde_json::json!({"_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientInfo": {"name": "t", "version": "1"},
+            "io.modelcontextprotocol/clientCapabilities": {},
+        }});
+        let mut request = j
+            .http
+            .post(&j.url)
+            .header("accept", "application/json, text/event-stream")
+            .header("content-type", "application/json")
+            .header("mcp-protocol-version", "2026-07-28")
+            .header("mcp-method", method);
+        if let Some(name) = name {
+            params["name"] = name.into();
+            params["arguments"] = serde_json::json!({"text": "x"});
+            request = request.header("mcp-name", name);
+        }
+        let body =
+            serde_json::json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+        let text = request
+            .body(body.to_string())
+            .send()
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        serde_json::from_str(&text).unwrap_or_else(|_| data_lines(&text).pop().expect("an answer"))
+    }
+
+    #[tokio::test]
+    async fn session_free_2026_requests_are_one_judged_conversation() {
+        let j = judged(&[Scenario::ErrorShapes]).await;
+        let first = session_free(&j, 1, "tools/call", Some("echo")).await;
+        assert_eq!(first["result"]["resultType"], "complete", "{first}");
+        // The error-shapes scenario's tool execution error, in 2026-07-28's
+        // spelling (resultType, serverInfo): no finding against the peer.
+        let second = session_free(&j, 2, "tools/call", Some("echo")).await;
+        assert_eq!(second["result"]["isError"], true, "{second}");
+        assert_eq!(second["result"]["resultType"], "complete", "{second}");
+        // A method 2026-07-28 no longer has: the client's, found.
+        session_free(&j, 3, "logging/setLevel", None).await;
+        let records = j.finish(true).await;
+        assert_eq!(
+            rules(&records),
+            ["mcp.method.other-revision"],
+            "only the client's removed method is a finding"
+        );
+        assert!(records
+            .iter()
+            .all(|r| r.place.revision == Some(harness::Revision::Mcp2026_07_28)));
+    }
+
     #[tokio::test]
     async fn a_scenario_the_client_never_reached_is_not_observed() {
         let mut j = judged(&Scenario::ALL).await;

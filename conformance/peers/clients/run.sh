@@ -50,4 +50,6 @@ judge ts-sdk.stdio stdio "$node" "$here/ts-client.mjs" stdio || failed=1
 judge python-sdk.stdio stdio "$python" "$here/py-client.py" stdio || failed=1
 judge ts-sdk.http http "$node" "$here/ts-client.mjs" http || failed=1
 judge python-sdk.http http "$python" "$here/py-client.py" http || failed=1
+# 2026-07-28, session-free (no initialize): only the Python SDK adopts it (`--mode`).
+judge python-sdk.http-2026-07-28 http "$python" "$here/py-client.py" --mode 2026-07-28 http || failed=1
 exit "$failed"

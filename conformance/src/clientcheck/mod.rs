@@ -95,6 +95,16 @@ impl Director {
         }
     }
 
+    /// Judged as `revision` from the first frame, whatever the peer
+    /// negotiates: for 2026-07-28's session-free requests over HTTP, whose
+    /// shape is that revision's alone and which a negotiating peer answers
+    /// without ever naming a revision of its own.
+    #[must_use]
+    pub fn judged_as(mut self, revision: Revision) -> Self {
+        self.fixed = Some(revision);
+        self
+    }
+
     /// Handles one frame from the client (without its newline), `t` seconds
     /// from the start, and returns the frames to send it, in order.
     pub fn handle(&mut self, frame: &[u8], t: Option<f64>) -> Vec<Vec<u8>> {
@@ -104,12 +114,16 @@ impl Director {
             Some(harness::Frame::Single(m)) => Some(m),
             _ => None,
         };
-        let mut out = match message.and_then(|m| self.plays.intercept(m)) {
+        // A negotiating peer names no revision for 2026-07-28's session-free
+        // requests (no `initialize`): the conversation's own, then.
+        let revision = self.peer.revision().or(self.fixed);
+        let mut out = match message.and_then(|m| self.plays.intercept(m, revision)) {
             Some(answer) => vec![answer],
             None => self.peer.handle(frame),
         };
         if let Some(m) = message {
-            self.plays.after(m, self.peer.revision(), &mut out);
+            let revision = self.peer.revision().or(self.fixed);
+            self.plays.after(m, revision, &mut out);
         }
         for f in &out {
             self.observe(Direction::ServerToClient, f, t);

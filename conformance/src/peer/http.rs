@@ -214,26 +214,12 @@ impl JudgeHandle {
                 judging.ended(*j, closed);
             }
         }
+        if let Some((number, director)) = lock(&judging.session_free).take() {
+            lock(&judging.finished).push((number, director.finish(closed)));
+        }
         let mut ended = std::mem::take(&mut *lock(&judging.finished));
         ended.sort_by_key(|(number, _)| *number);
         let mut records: Vec<Record> = ended.into_iter().flat_map(|(_, r)| r).collect();
-        let unjudged = *lock(&judging.unjudged);
-        if unjudged > 0 {
-            let why = format!(
-                "{unjudged} session-free (2026-07-28) request(s) were answered but not judged: the HTTP judge follows sessions only"
-            );
-            let mut record = Record::new(
-                crate::report::Place {
-                    file: Some("http".into()),
-                    transport: Some("streamable-http".into()),
-                    ..crate::report::Place::default()
-                },
-                crate::report::Subject::Frame(Vec::new()),
-                harness::Outcome::NotObserved { why: why.clone() },
-            );
-            record.notes.push(why);
-            records.push(record);
-        }
         for record in &mut records {
             record.place.transport = Some("streamable-http".into());
         }

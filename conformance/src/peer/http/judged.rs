@@ -45,9 +45,13 @@ pub(super) struct Judging {
     /// The records of sessions already ended (DELETE, a failed initialize),
     /// by session number.
     pub finished: Mutex<Vec<(usize, Vec<Record>)>>,
-    /// How many requests reached a path that is not judged (2026-07-28's
-    /// session-free requests).
-    pub unjudged: Mutex<usize>,
+    /// 2026-07-28's session-free requests (no `Mcp-Session-Id`, the
+    /// protocol version in each request's `_meta`): one conversation for the
+    /// whole server, opened by the first. Its peer lives as long as the
+    /// server, so what a 2026-07-28 server keeps between requests (tasks,
+    /// subscriptions) it keeps too, where the plain peer answers each such
+    /// request with a fresh one.
+    pub session_free: Mutex<Option<(usize, Director)>>,
     /// Told once a judged session is ended by the client's DELETE.
     pub deleted: tokio::sync::Notify,
 }
@@ -59,7 +63,7 @@ impl Judging {
             start: Instant::now(),
             opened: Mutex::new(0),
             finished: Mutex::default(),
-            unjudged: Mutex::new(0),
+            session_free: Mutex::new(None),
             deleted: tokio::sync::Notify::new(),
         }
     }
@@ -77,6 +81,18 @@ impl Judging {
         };
         let director = Director::new(serve, &self.scenarios, format!("http/{number}"));
         (number, director)
+    }
+
+    /// Handles one session-free request in the server's one session-free
+    /// conversation.
+    pub fn session_free(&self, serve: crate::peer::Serve, body: &[u8]) -> Vec<Vec<u8>> {
+        let t = self.elapsed();
+        let mut held = super::lock(&self.session_free);
+        let (_, director) = held.get_or_insert_with(|| {
+            let (number, director) = self.open(serve);
+            (number, director.judged_as(Revision::Mcp2026_07_28))
+        });
+        director.handle(body, t)
     }
 
     /// Keeps an ended session's records.

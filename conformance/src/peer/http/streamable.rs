@@ -327,10 +327,10 @@ fn stateless(
             }
         }
     }
-    if let Some(judging) = &app.judging {
-        *lock(&judging.unjudged) += 1;
-    }
-    let frames = Peer::new(app.config.serve).handle(body);
+    let frames = match &app.judging {
+        Some(judging) => judging.session_free(app.config.serve, body),
+        None => Peer::new(app.config.serve).handle(body),
+    };
     if frames.is_empty() {
         return Ok(StatusCode::ACCEPTED.into_response());
     }
