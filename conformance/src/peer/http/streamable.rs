@@ -490,8 +490,13 @@ fn get_stream(app: &Arc<App>, headers: &HeaderMap) -> Result<Response, Response>
     };
     let last = header(headers, "last-event-id")?;
     if last.is_none() {
-        if let Session::Judged(judged) = &mut *lock(&shared) {
-            return Ok(listening(app, session, judged.listen()));
+        // The session's lock is let go before the stream log's is taken.
+        let frames = match &mut *lock(&shared) {
+            Session::Judged(judged) => Some(judged.listen()),
+            Session::Plain(_) => None,
+        };
+        if let Some(frames) = frames {
+            return Ok(listening(app, session, frames));
         }
     }
     let mut streams = lock(&app.streams);
