@@ -38,7 +38,8 @@ use crate::report::{Command, Place, Record, Report, Subject};
 ///
 /// Exit codes, as `wirecheck run`: 0 no MUST broken, 1 one was (--strict:
 /// also a SHOULD), 2 the run could not be made (the client could not start,
-/// never started the peer, or outlived --timeout).
+/// never started the peer or, over http, never opened a session with it, or
+/// outlived --timeout).
 #[derive(Debug, Clone, clap::Args)]
 pub struct Args {
     /// How the client reaches the peer: `stdio` (it spawns the peer) or
