@@ -218,3 +218,501 @@ fn stateless_2026_plays_no_server_requests() {
         Outcome::NotApplicable { .. }
     ));
 }
+
+/// Over Streamable HTTP: a judged server on 127.0.0.1:0 and a client scripted
+/// here with reqwest, frame by frame, as a client under test would speak.
+mod over_http {
+    use std::time::Duration;
+
+    use futures_util::StreamExt as _;
+    use harness::Outcome;
+    use reqwest::StatusCode;
+    use wirecheck::clientcheck::http::{self as judged, Stop};
+    use wirecheck::clientcheck::Scenario;
+    use wirecheck::peer::http::{Config, Server};
+    use wirecheck::peer::Serve;
+    use wirecheck::report::Record;
+
+    use super::{initialize, rules, scenario, INITIALIZED};
+
+    /// A judged server and what ends it.
+    struct Judged {
+        url: String,
+        http: reqwest::Client,
+        session: Option<String>,
+        stop: tokio::sync::oneshot::Sender<Stop>,
+        served: tokio::task::JoinHandle<Vec<Record>>,
+    }
+
+    async fn judged(scenarios: &[Scenario]) -> Judged {
+        let config = Config {
+            serve: Serve::Negotiate,
+            max_frame: 1 << 20,
+            allow_remote: false,
+        };
+        let server =
+            Server::bind_judged("127.0.0.1:0".parse().unwrap(), config, scenarios.to_vec())
+                .await
+                .expect("binds loopback");
+        let url = format!("http://{}/mcp", server.addr);
+        let (stop, told) = tokio::sync::oneshot::channel();
+        let served = tokio::spawn(async move {
+            let (records, ended) = judged::serve(
+                server,
+                async { told.await.unwrap_or(Stop::Told { closed: true }) },
+                false,
+            )
+            .await;
+            ended.expect("serving ends when told");
+            records
+        });
+        Judged {
+            url,
+            http: reqwest::Client::new(),
+            session: None,
+            stop,
+            served,
+        }
+    }
+
+    impl Judged {
+        /// POSTs `body` as the client; returns the status and every JSON-RPC
+        /// message of the response (the JSON body, or each SSE `data`).
+        async fn post(&mut self, body: &str) -> (StatusCode, Vec<serde_json::Value>) {
+            let mut request = self
+                .http
+                .post(&self.url)
+                .header("accept", "application/json, text/event-stream")
+                .header("content-type", "application/json")
+                .body(body.to_owned());
+            if let Some(id) = &self.session {
+                request = request
+                    .header("mcp-session-id", id)
+                    .header("mcp-protocol-version", "2025-06-18");
+            }
+            let response = request.send().await.expect("the server answers");
+            let status = response.status();
+            if let Some(id) = response.headers().get("mcp-session-id") {
+                self.session = Some(id.to_str().unwrap().to_owned());
+            }
+            let sse = response
+                .headers()
+                .get("content-type")
+                .is_some_and(|v| v.to_str().unwrap().starts_with("text/event-stream"));
+            let text = response.text().await.unwrap();
+            let messages = if sse {
+                data_lines(&text)
+            } else if text.is_empty() {
+                Vec::new()
+            } else {
+                vec![serde_json::from_str(&text).expect("a JSON body")]
+            };
+            (status, messages)
+        }
+
+        /// Opens the GET stream and reads its first `n` messages.
+        async fn listen(&self, n: usize) -> Vec<serde_json::Value> {
+            let response = self
+                .http
+                .get(&self.url)
+                .header("accept", "text/event-stream")
+                .header("mcp-session-id", self.session.as_deref().unwrap())
+                .header("mcp-protocol-version", "2025-06-18")
+                .send()
+                .await
+                .expect("the server answers");
+            assert_eq!(response.status(), StatusCode::OK);
+            let mut body = response.bytes_stream();
+            let mut text = String::new();
+            let read = async {
+                while data_lines(&text).len() < n {
+                    let chunk = body.next().await.expect("the stream stays open").unwrap();
+                    text.push_str(std::str::from_utf8(&chunk).unwrap());
+                }
+            };
+            tokio::time::timeout(Duration::from_secs(10), read)
+                .await
+                .expect("the GET stream carries the scenario's requests");
+            data_lines(&text)
+        }
+
+        async fn delete(&self) -> StatusCode {
+            self.http
+                .delete(&self.url)
+                .header("mcp-session-id", self.session.as_deref().unwrap())
+                .send()
+                .await
+                .unwrap()
+                .status()
+        }
+
+        /// Stops the server (`closed`: the client is gone) and returns its records.
+        async fn finish(self, closed: bool) -> Vec<Record> {
+            self.stop.send(Stop::Told { closed }).unwrap();
+            self.served.await.unwrap()
+        }
+    }
+
+    fn data_lines(sse: &str) -> Vec<serde_json::Value> {
+        sse.lines()
+            .filter_map(|l| l.strip_prefix("data:"))
+            .map(str::trim)
+            .filter(|d| !d.is_empty())
+            .map(|d| serde_json::from_str(d).expect("each event is JSON"))
+            .collect()
+    }
+
+    /// initialize, then notifications/initialized (202: no body may carry
+    /// the scenario's requests).
+    async fn handshake(j: &mut Judged) {
+        let (status, answer) = j.post(&initialize("2025-06-18", "{}")).await;
+        assert_eq!(status, StatusCode::OK);
+        assert!(answer[0]["result"].is_object(), "{answer:?}");
+        assert!(j.session.is_some(), "the initialize result opens a session");
+        let (status, body) = j.post(INITIALIZED).await;
+        assert_eq!((status, body.len()), (StatusCode::ACCEPTED, 0));
+    }
+
+    const PONG: &str = r#"{"jsonrpc":"2.0","id":"wirecheck-1","result":{}}"#;
+
+    #[tokio::test]
+    async fn a_good_client_answers_the_ping_on_the_get_stream_once_and_passes() {
+        let mut j = judged(&[Scenario::ServerRequests]).await;
+        handshake(&mut j).await;
+        let sent = j.listen(1).await;
+        assert_eq!(sent[0]["method"], "ping");
+        assert_eq!(sent[0]["id"], "wirecheck-1");
+        assert_eq!(j.post(PONG).await.0, StatusCode::ACCEPTED);
+        assert_eq!(j.delete().await, StatusCode::NO_CONTENT);
+        let records = j.finish(true).await;
+        assert_eq!(scenario(&records, "server-requests"), &Outcome::Pass);
+        assert!(rules(&records).is_empty(), "{:?}", rules(&records));
+        assert!(records
+            .iter()
+            .all(|r| r.place.transport.as_deref() == Some("streamable-http")));
+    }
+
+    #[tokio::test]
+    async fn answering_the_ping_twice_is_found_as_a_duplicate() {
+        let mut j = judged(&[Scenario::ServerRequests]).await;
+        handshake(&mut j).await;
+        j.listen(1).await;
+        j.post(PONG).await;
+        j.post(PONG).await;
+        let records = j.finish(true).await;
+        assert_eq!(scenario(&records, "server-requests"), &Outcome::Fail);
+        assert!(
+            rules(&records).contains(&"session.response.duplicate".to_owned()),
+            "{:?}",
+            rules(&records)
+        );
+    }
+
+    #[tokio::test]
+    async fn answering_with_a_wrong_id_leaves_the_ping_unanswered() {
+        let mut j = judged(&[Scenario::ServerRequests]).await;
+        handshake(&mut j).await;
+        j.listen(1).await;
+        j.post(r#"{"jsonrpc":"2.0","id":1,"result":{}}"#).await;
+        // The client ends its session: a request still unanswered is unanswered.
+        assert_eq!(j.delete().await, StatusCode::NO_CONTENT);
+        let records = j.finish(true).await;
+        assert_eq!(scenario(&records, "server-requests"), &Outcome::Fail);
+        assert!(
+            rules(&records).contains(&"jsonrpc.response.required".to_owned()),
+            "{:?}",
+            rules(&records)
+        );
+    }
+
+    #[tokio::test]
+    async fn without_a_get_stream_the_requests_go_before_the_next_answer() {
+        let mut j = judged(&[Scenario::ServerRequests]).await;
+        handshake(&mut j).await;
+        let (status, sent) = j
+            .post(r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#)
+            .await;
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(sent.len(), 2, "{sent:?}");
+        assert_eq!(sent[0]["method"], "ping");
+        assert_eq!(sent[1]["id"], 2);
+        assert!(sent[1]["result"]["tools"].is_array(), "{sent:?}");
+        j.post(PONG).await;
+        let records = j.finish(true).await;
+        assert_eq!(scenario(&records, "server-requests"), &Outcome::Pass);
+        assert!(rules(&records).is_empty(), "{:?}", rules(&records));
+    }
+
+    /// A 2026-07-28 request: no session, the revision in its `_meta` and
+    /// headers (2026-07-28 basic/transports/streamable-http §Request Metadata).
+    async fn session_free(
+        j: &Judged,
+        id: u32,
+        method: &str,
+        name: Option<&str>,
+    ) -> serde_json::Value {
+        let mut params = serde_json::json!({"_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientInfo": {"name": "t", "version": "1"},
+            "io.modelcontextprotocol/clientCapabilities": {},
+        }});
+        let mut request = j
+            .http
+            .post(&j.url)
+            .header("accept", "application/json, text/event-stream")
+            .header("content-type", "application/json")
+            .header("mcp-protocol-version", "2026-07-28")
+            .header("mcp-method", method);
+        if let Some(name) = name {
+            params["name"] = name.into();
+            params["arguments"] = serde_json::json!({"text": "x"});
+            request = request.header("mcp-name", name);
+        }
+        let body =
+            serde_json::json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+        let text = request
+            .body(body.to_string())
+            .send()
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        serde_json::from_str(&text).unwrap_or_else(|_| data_lines(&text).pop().expect("an answer"))
+    }
+
+    #[tokio::test]
+    async fn session_free_2026_requests_are_one_judged_conversation() {
+        let j = judged(&[Scenario::ErrorShapes]).await;
+        let first = session_free(&j, 1, "tools/call", Some("echo")).await;
+        assert_eq!(first["result"]["resultType"], "complete", "{first}");
+        // The error-shapes scenario's tool execution error, in 2026-07-28's
+        // spelling (resultType, serverInfo): no finding against the peer.
+        let second = session_free(&j, 2, "tools/call", Some("echo")).await;
+        assert_eq!(second["result"]["isError"], true, "{second}");
+        assert_eq!(second["result"]["resultType"], "complete", "{second}");
+        // A method 2026-07-28 no longer has: the client's, found.
+        session_free(&j, 3, "logging/setLevel", None).await;
+        let records = j.finish(true).await;
+        assert_eq!(
+            rules(&records),
+            ["mcp.method.other-revision"],
+            "only the client's removed method is a finding"
+        );
+        assert!(records
+            .iter()
+            .all(|r| r.place.revision == Some(harness::Revision::Mcp2026_07_28)));
+    }
+
+    #[tokio::test]
+    async fn a_scenario_the_client_never_reached_is_not_observed() {
+        let mut j = judged(&Scenario::ALL).await;
+        let (status, _) = j.post(&initialize("2025-06-18", "{}")).await;
+        assert_eq!(status, StatusCode::OK);
+        // Stopped while the client may still be there (a signal).
+        let records = j.finish(false).await;
+        for s in Scenario::ALL {
+            assert!(
+                matches!(scenario(&records, s.name()), Outcome::NotObserved { .. }),
+                "{}: {:?}",
+                s.name(),
+                scenario(&records, s.name())
+            );
+        }
+    }
+}
+
+/// The binary: `serve --http --judge` writes its report when the client
+/// deletes its session or at SIGTERM; `run-client --transport http` fails
+/// plainly when the client never connects.
+mod binary {
+    use std::io::BufRead as _;
+    use std::process::{Command, Stdio};
+
+    use super::{initialize, INITIALIZED};
+
+    fn report_path(name: &str) -> std::path::PathBuf {
+        std::env::temp_dir().join(format!(
+            "wirecheck-client-judge-{}-{name}.json",
+            std::process::id()
+        ))
+    }
+
+    /// Starts `serve --http 127.0.0.1:0 --judge --report FILE`; returns it
+    /// and its `/mcp` URL.
+    fn serve(report: &std::path::Path) -> (std::process::Child, String) {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_wirecheck"))
+            .args([
+                "serve",
+                "--http",
+                "127.0.0.1:0",
+                "--judge",
+                "--scenario",
+                "server-requests",
+                "--report",
+            ])
+            .arg(report)
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+        let mut line = String::new();
+        stderr.read_line(&mut line).unwrap();
+        // The rest (the tally at the end) is read, so the pipe stays open.
+        std::thread::spawn(move || std::io::copy(&mut stderr, &mut std::io::sink()));
+        let url = line
+            .trim()
+            .strip_prefix("listening on ")
+            .unwrap_or_else(|| panic!("unexpected stderr: {line}"))
+            .to_owned();
+        (child, format!("{url}/mcp"))
+    }
+
+    async fn post(
+        http: &reqwest::Client,
+        url: &str,
+        session: Option<&str>,
+        body: &str,
+    ) -> reqwest::Response {
+        let mut request = http
+            .post(url)
+            .header("accept", "application/json, text/event-stream")
+            .header("content-type", "application/json")
+            .body(body.to_owned());
+        if let Some(id) = session {
+            request = request.header("mcp-session-id", id);
+        }
+        request.send().await.unwrap()
+    }
+
+    fn outcomes(report: &std::path::Path) -> Vec<(String, String)> {
+        let doc: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(report).expect("the report was written"))
+                .unwrap();
+        let _ = std::fs::remove_file(report);
+        doc["records"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| {
+                let what = r["vector"]
+                    .as_str()
+                    .or(r["check"]["rule"].as_str())
+                    .unwrap_or("?");
+                (
+                    what.to_owned(),
+                    r["outcome"]["outcome"].as_str().unwrap_or("?").to_owned(),
+                )
+            })
+            .collect()
+    }
+
+    #[tokio::test]
+    async fn the_report_is_written_when_the_client_deletes_its_session() {
+        let report = report_path("delete");
+        let (mut child, url) = serve(&report);
+        let http = reqwest::Client::new();
+        let init = post(&http, &url, None, &initialize("2025-06-18", "{}")).await;
+        let session = init.headers()["mcp-session-id"]
+            .to_str()
+            .unwrap()
+            .to_owned();
+        assert_eq!(
+            post(&http, &url, Some(&session), INITIALIZED)
+                .await
+                .status(),
+            202
+        );
+        // No GET stream: the ping rides before the answer to this request.
+        let listed = post(
+            &http,
+            &url,
+            Some(&session),
+            r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#,
+        )
+        .await
+        .text()
+        .await
+        .unwrap();
+        assert!(
+            listed.contains(r#""id":"wirecheck-1","method":"ping""#),
+            "{listed}"
+        );
+        // Answered twice: a MUST broken, so exit 1.
+        let pong = r#"{"jsonrpc":"2.0","id":"wirecheck-1","result":{}}"#;
+        post(&http, &url, Some(&session), pong).await;
+        post(&http, &url, Some(&session), pong).await;
+        let deleted = http
+            .delete(&url)
+            .header("mcp-session-id", &session)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(deleted.status(), 204);
+        let status = tokio::task::spawn_blocking(move || child.wait().unwrap())
+            .await
+            .unwrap();
+        assert_eq!(status.code(), Some(1));
+        let seen = outcomes(&report);
+        assert!(
+            seen.contains(&("session.response.duplicate".into(), "fail".into())),
+            "{seen:?}"
+        );
+        assert!(
+            seen.contains(&("scenario/server-requests".into(), "fail".into())),
+            "{seen:?}"
+        );
+    }
+
+    #[tokio::test]
+    async fn the_report_is_written_at_sigterm() {
+        let report = report_path("sigterm");
+        let (child, url) = serve(&report);
+        let http = reqwest::Client::new();
+        let init = post(&http, &url, None, &initialize("2025-06-18", "{}")).await;
+        assert_eq!(init.status(), 200);
+        let pid = nix::unistd::Pid::from_raw(i32::try_from(child.id()).unwrap());
+        nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGTERM).unwrap();
+        let mut child = child;
+        let status = tokio::task::spawn_blocking(move || child.wait().unwrap())
+            .await
+            .unwrap();
+        assert_eq!(status.code(), Some(0));
+        let seen = outcomes(&report);
+        // Stopped before `notifications/initialized`: the handshake's end and
+        // the scenario are not observed, and nothing is failed.
+        assert_eq!(
+            seen,
+            [
+                (
+                    "mcp.lifecycle.initialized-notification".to_owned(),
+                    "not-observed".to_owned()
+                ),
+                (
+                    "scenario/server-requests".to_owned(),
+                    "not-observed".to_owned()
+                )
+            ]
+        );
+    }
+
+    #[test]
+    fn run_client_over_http_says_when_the_client_never_connected() {
+        let out = Command::new(env!("CARGO_BIN_EXE_wirecheck"))
+            .args([
+                "run-client",
+                "--transport",
+                "http",
+                "--timeout",
+                "10s",
+                "--",
+                "true",
+            ])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        let text = String::from_utf8_lossy(&out.stdout).to_string()
+            + &String::from_utf8_lossy(&out.stderr);
+        assert!(text.contains("never opened a session"), "{text}");
+    }
+}

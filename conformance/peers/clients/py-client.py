@@ -6,6 +6,14 @@ tools again. The target is its last argument:
 
     python py-client.py stdio "WIRECHECK serve --judge --report FILE ..."
     python py-client.py http URL
+    python py-client.py --mode 2026-07-28 http URL
+
+`--mode` is the SDK's connect mode: `legacy` (the default here: the initialize handshake) or
+a protocol version to adopt without a handshake. Under 2026-07-28, which has no
+`logging/setLevel`, the level rides on every request's `_meta` instead (the SDK's
+`log_level`, server/utilities/logging of that revision), and roots and sampling (requests
+from the server) are declared but never asked for: that revision has none outside the
+input-required flow.
 """
 
 from __future__ import annotations
@@ -33,8 +41,9 @@ async def sampling(_context: Any, _params: types.CreateMessageRequestParams) -> 
     )
 
 
-async def exchange(server: StdioServerParameters | str, transport: str) -> dict[str, Any]:
-    seen: dict[str, Any] = {"client": "python-sdk", "transport": transport, "errors": []}
+async def exchange(server: StdioServerParameters | str, transport: str, mode: str) -> dict[str, Any]:
+    seen: dict[str, Any] = {"client": "python-sdk", "transport": transport, "mode": mode, "errors": []}
+    legacy = mode == "legacy"
     progress: list[float] = []
 
     async def on_progress(value: float, _total: float | None, _message: str | None) -> None:
@@ -42,14 +51,16 @@ async def exchange(server: StdioServerParameters | str, transport: str) -> dict[
 
     async with Client(
         server,
-        mode="legacy",
+        mode=mode,
+        log_level=None if legacy else "info",
         cache=None,
         raise_exceptions=True,
         list_roots_callback=roots,
         sampling_callback=sampling,
     ) as client:
         await client.list_tools()
-        await client.set_logging_level("info")
+        if legacy:
+            await client.set_logging_level("info")
         first = await client.call_tool("echo", {"text": "hello"}, progress_callback=on_progress)
         seen["echo"] = getattr(first.content[0], "text", None) if first.content else None
         for i in range(4):
@@ -65,10 +76,14 @@ async def exchange(server: StdioServerParameters | str, transport: str) -> dict[
 
 
 def main() -> int:
-    if len(sys.argv) != 3 or sys.argv[1] not in ("stdio", "http"):
+    args = sys.argv[1:]
+    mode = "legacy"
+    if args[:1] == ["--mode"] and len(args) > 1:
+        mode, args = args[1], args[2:]
+    if len(args) != 2 or args[0] not in ("stdio", "http"):
         print(__doc__, file=sys.stderr)
         return 2
-    transport, target = sys.argv[1], sys.argv[2]
+    transport, target = args
     server: StdioServerParameters | str
     if transport == "stdio":
         command, *args = target.split(" ")
@@ -78,7 +93,7 @@ def main() -> int:
 
     async def bounded() -> dict[str, Any]:
         with anyio.fail_after(DEADLINE_SECONDS):
-            return await exchange(server, transport)
+            return await exchange(server, transport, mode)
 
     try:
         seen = anyio.run(bounded)

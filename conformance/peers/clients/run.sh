@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Judges the official TypeScript and Python SDK clients (pinned and installed by
 # ../official/install.sh) with `wirecheck run-client`: each driver script here against the
-# judged reference peer over stdio, every scenario. Each run's outcomes (one per judge
-# finding and per scenario) are held to its committed baseline, <client>.<transport>.json,
-# checked by hand against the spec (README.md here); any difference fails. Usage:
+# judged reference peer over stdio and over Streamable HTTP (`run-client --transport http`: the
+# peer in wirecheck's own process on 127.0.0.1, its URL the client's last argument), every
+# scenario. Each run's outcomes (one per judge finding and per scenario) are held to its
+# committed baseline, <client>.<transport>.json, checked by hand against the spec (README.md
+# here); any difference fails. Usage:
 #   conformance/peers/clients/run.sh [RESULTS_DIR]     (needs `cargo build --release -p wirecheck`)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -19,9 +21,9 @@ mkdir -p "$results"
 
 # One run: the report document, reduced to its outcomes, against the baseline.
 judge() {
-  local name="$1"; shift
+  local name="$1" transport="$2"; shift 2
   local rc=0
-  timeout 90 "$wirecheck" run-client --timeout 60s --out "$results/$name.json" -q -- "$@" \
+  timeout 90 "$wirecheck" run-client --transport "$transport" --timeout 60s --out "$results/$name.json" -q -- "$@" \
     >"$results/$name.out" 2>"$results/$name.err" || rc=$?
   if [[ ! -s "$results/$name.json" ]]; then
     echo "FAIL $name: no report (exit $rc); see $results/$name.err" >&2; cat "$results/$name.err" >&2
@@ -44,6 +46,10 @@ PY
 }
 
 failed=0
-judge ts-sdk.stdio "$node" "$here/ts-client.mjs" stdio || failed=1
-judge python-sdk.stdio "$python" "$here/py-client.py" stdio || failed=1
+judge ts-sdk.stdio stdio "$node" "$here/ts-client.mjs" stdio || failed=1
+judge python-sdk.stdio stdio "$python" "$here/py-client.py" stdio || failed=1
+judge ts-sdk.http http "$node" "$here/ts-client.mjs" http || failed=1
+judge python-sdk.http http "$python" "$here/py-client.py" http || failed=1
+# 2026-07-28, session-free (no initialize): only the Python SDK adopts it (`--mode`).
+judge python-sdk.http-2026-07-28 http "$python" "$here/py-client.py" --mode 2026-07-28 http || failed=1
 exit "$failed"

@@ -20,6 +20,7 @@
 //! applicable when the revision (or the client's declared capabilities)
 //! rules it out.
 
+pub mod http;
 mod scenarios;
 pub mod stdio;
 
@@ -27,8 +28,30 @@ use harness::session::{self, Judge};
 use harness::{Direction, Revision};
 
 use crate::peer::{Peer, Serve};
-use crate::report::Record;
+use crate::report::{Command, Record, Report};
 pub use scenarios::Scenario;
+
+/// The one report model of a judged client, whatever the transport: the
+/// records as the directors made them, each placed on `transport`, the
+/// profile the first judged conversation ran under, and `error` when
+/// serving stopped short.
+#[must_use]
+pub fn report(records: Vec<Record>, transport: &str, error: Option<String>) -> Report {
+    let mut report = Report::new(Command::RunClient);
+    report.profile = records
+        .iter()
+        .find_map(|r| r.place.revision)
+        .map(|revision| harness::Profile {
+            revision,
+            direction: Direction::ClientToServer,
+        });
+    for mut record in records {
+        record.place.transport = Some(transport.into());
+        report.records.push(record);
+    }
+    report.error = error;
+    report
+}
 
 /// The reference peer with a judge on both directions and the selected
 /// scenarios playing.
@@ -72,6 +95,16 @@ impl Director {
         }
     }
 
+    /// Judged as `revision` from the first frame, whatever the peer
+    /// negotiates: for 2026-07-28's session-free requests over HTTP, whose
+    /// shape is that revision's alone and which a negotiating peer answers
+    /// without ever naming a revision of its own.
+    #[must_use]
+    pub fn judged_as(mut self, revision: Revision) -> Self {
+        self.fixed = Some(revision);
+        self
+    }
+
     /// Handles one frame from the client (without its newline), `t` seconds
     /// from the start, and returns the frames to send it, in order.
     pub fn handle(&mut self, frame: &[u8], t: Option<f64>) -> Vec<Vec<u8>> {
@@ -81,12 +114,16 @@ impl Director {
             Some(harness::Frame::Single(m)) => Some(m),
             _ => None,
         };
-        let mut out = match message.and_then(|m| self.plays.intercept(m)) {
+        // A negotiating peer names no revision for 2026-07-28's session-free
+        // requests (no `initialize`): the conversation's own, then.
+        let revision = self.peer.revision().or(self.fixed);
+        let mut out = match message.and_then(|m| self.plays.intercept(m, revision)) {
             Some(answer) => vec![answer],
             None => self.peer.handle(frame),
         };
         if let Some(m) = message {
-            self.plays.after(m, self.peer.revision(), &mut out);
+            let revision = self.peer.revision().or(self.fixed);
+            self.plays.after(m, revision, &mut out);
         }
         for f in &out {
             self.observe(Direction::ServerToClient, f, t);
@@ -145,7 +182,15 @@ impl Director {
         self.records
     }
 
-    /// The revision the peer is serving, once known.
+    /// The revision the peer itself serves (fixed, or negotiated once it
+    /// answered `initialize`), which the HTTP transport checks the
+    /// `MCP-Protocol-Version` header against.
+    #[must_use]
+    pub fn served_revision(&self) -> Option<Revision> {
+        self.peer.revision()
+    }
+
+    /// The revision the conversation is judged under, once known.
     #[must_use]
     pub fn revision(&self) -> Option<Revision> {
         self.judge.as_ref().map(|(_, r)| *r)

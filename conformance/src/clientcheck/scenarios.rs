@@ -88,23 +88,44 @@ struct Sent {
     error: Option<i64>,
 }
 
-/// The error shapes a `tools/call` may be answered with, per revision; the
-/// same list from 2024-11-05 to 2026-07-28, since server/tools §Error
+/// The error shapes a `tools/call` may be answered with, per revision: the
+/// same four kinds from 2024-11-05 to 2026-07-28, since server/tools §Error
 /// Handling has named the two kinds (protocol errors, and tool execution
-/// errors in the result with `isError: true`) in every revision.
+/// errors in the result with `isError: true`) in every revision; 2026-07-28
+/// changes how a result and a server-defined code are spelled.
 /// An answer to a call: a result, or an error's code, message and data.
 type Shape = Result<Value, (i64, &'static str, Option<Value>)>;
 
-fn error_shapes() -> [(&'static str, Shape); 4] {
+fn error_shapes(revision: Option<Revision>) -> [(&'static str, Shape); 4] {
+    let modern = revision == Some(Revision::Mcp2026_07_28);
+    let mut tool_error = json!({"content": [{"type": "text", "text": "wirecheck error-shapes: a tool execution error"}], "isError": true});
+    if modern {
+        // 2026-07-28 basic/index §Result Responses, MUST: "The `result` MUST
+        // include a `resultType` field"; §Per-response protocol fields,
+        // SHOULD: the server names itself in every result's `_meta` (as the
+        // peer's own results do, `peer::mcp`).
+        tool_error["resultType"] = json!("complete");
+        tool_error["_meta"] = json!({"io.modelcontextprotocol/serverInfo": {"name": "wirecheck", "version": env!("CARGO_PKG_VERSION")}});
+    }
+    let server_defined = if modern {
+        // 2026-07-28 basic/index §Error Codes: -32000 to -32019 is legacy
+        // ("new implementations SHOULD NOT use codes from this sub-range"),
+        // -32020 to -32099 the specification's own ("MUST NOT emit any code
+        // … not defined"), and new codes "SHOULD be allocated outside the
+        // JSON-RPC reserved range": an application-defined code, then.
+        (
+            "-31000 application-defined",
+            Err((-31000, "Application error", None)),
+        )
+    } else {
+        // JSON-RPC 2.0 §5.1: "-32000 to -32099 Server error: Reserved for
+        // implementation-defined server-errors."
+        ("-32000 server-defined", Err((-32000, "Server error", None)))
+    };
     [
         // server/tools §Error Handling: "Tool Execution Errors: Reported in
         // tool results with `isError: true`".
-        (
-            "tool execution error (isError: true)",
-            Ok(
-                json!({"content": [{"type": "text", "text": "wirecheck error-shapes: a tool execution error"}], "isError": true}),
-            ),
-        ),
+        ("tool execution error (isError: true)", Ok(tool_error)),
         // §Error Handling › Protocol Errors: "Unknown tools", "Invalid
         // arguments", the example "-32602".
         (
@@ -117,9 +138,7 @@ fn error_shapes() -> [(&'static str, Shape); 4] {
         ),
         // JSON-RPC 2.0 §5.1: -32603 Internal error; data may be omitted.
         ("-32603 without data", Err((-32603, "Internal error", None))),
-        // JSON-RPC 2.0 §5.1: "-32000 to -32099 Server error: Reserved for
-        // implementation-defined server-errors."
-        ("-32000 server-defined", Err((-32000, "Server error", None))),
+        server_defined,
     ]
 }
 
@@ -183,7 +202,11 @@ impl Plays {
     }
 
     /// The answer a scenario gives instead of the peer's, if any.
-    pub(crate) fn intercept(&mut self, message: &Message<'_>) -> Option<Vec<u8>> {
+    pub(crate) fn intercept(
+        &mut self,
+        message: &Message<'_>,
+        revision: Option<Revision>,
+    ) -> Option<Vec<u8>> {
         if !self.shapes_sent.is_empty() {
             self.frames_after_shapes += 1;
         }
@@ -196,7 +219,7 @@ impl Plays {
         {
             return None;
         }
-        let shapes = error_shapes();
+        let shapes = error_shapes(revision);
         let (name, shape) = shapes.get(self.shapes_sent.len())?.clone();
         self.shapes_sent.push(name);
         let id = request.id.clone().into_owned();
@@ -458,7 +481,7 @@ impl Plays {
                 "the client made no tools/call after its first successful one",
             ),
             Scenario::ErrorShapes => {
-                let all = self.shapes_sent.len() == error_shapes().len();
+                let all = self.shapes_sent.len() == error_shapes(None).len();
                 let notes = vec![format!(
                     "answered tools/call with: {}; the client sent {} frame(s) after the first",
                     self.shapes_sent.join(", "),
@@ -472,7 +495,7 @@ impl Plays {
                             why: format!(
                                 "{} of {} error shapes delivered, or the client went silent after them",
                                 self.shapes_sent.len(),
-                                error_shapes().len()
+                                error_shapes(None).len()
                             ),
                         },
                         notes,

@@ -9,7 +9,10 @@
 //! writes its report to FILE when the client closes its input, and that
 //! report is this command's. The alternative (the client's own stdin and
 //! stdout wired to an in-process peer) suits no SDK client: their stdio
-//! transports all spawn the server.
+//! transports all spawn the server. Over Streamable HTTP the judged peer runs
+//! in this process on 127.0.0.1 (port 0) and the client gets its URL
+//! (`http://127.0.0.1:PORT/mcp`); when the client exits the peer stops and
+//! every session it held is judged as closed.
 
 use std::path::PathBuf;
 use std::process::{Command as Process, Stdio};
@@ -26,17 +29,21 @@ use crate::report::{Command, Place, Record, Report, Subject};
 ///
 /// The client command comes after `--`; its last argument is added: over
 /// stdio, the command line of the judged peer to spawn (`WIRECHECK serve
-/// --judge --report FILE [--scenario S]… [--revision R]`, space-separated).
+/// --judge --report FILE [--scenario S]… [--revision R]`, space-separated);
+/// over http, the URL of the judged peer this command serves on 127.0.0.1
+/// (`http://127.0.0.1:PORT/mcp`, Streamable HTTP).
 /// Every frame both ways is judged by the session judge, and the scenarios
 /// (--scenario, default all) exercise the client; a scenario it never
 /// reached is not observed.
 ///
 /// Exit codes, as `wirecheck run`: 0 no MUST broken, 1 one was (--strict:
 /// also a SHOULD), 2 the run could not be made (the client could not start,
-/// never started the peer, or outlived --timeout).
+/// never started the peer or, over http, never opened a session with it, or
+/// outlived --timeout).
 #[derive(Debug, Clone, clap::Args)]
 pub struct Args {
-    /// How the client reaches the peer: `stdio` (it spawns the peer).
+    /// How the client reaches the peer: `stdio` (it spawns the peer) or
+    /// `http` (Streamable HTTP at the URL it is given).
     #[arg(long, default_value = "stdio", value_parser = ["stdio", "http"])]
     transport: String,
     /// Serve exactly this MCP revision instead of negotiating it.
@@ -82,11 +89,8 @@ pub fn run(args: &Args) -> Exit {
 }
 
 fn judged(args: &Args) -> Result<Report, String> {
-    if args.transport != "stdio" {
-        return Err(format!(
-            "--transport {} is not built yet: run-client judges clients over stdio",
-            args.transport
-        ));
+    if args.transport == "http" {
+        return judged_http(args);
     }
     // The peer's report goes to a file of its own in the temporary folder
     // (no space in its name: the client splits the command line on spaces).
@@ -128,19 +132,85 @@ fn judged(args: &Args) -> Result<Report, String> {
     let mut report = read.map_err(|e| {
         format!("the client never ran the judged peer to its end ({status}): no report ({e})")
     })?;
-    if !status.starts_with("exit status: 0") {
-        let why = format!("the client ended with {status}: what it did not reach is not observed");
-        let mut record = Record::new(
-            Place {
-                file: Some("client".into()),
-                transport: Some("stdio".into()),
-                ..Place::default()
-            },
-            Subject::Frame(Vec::new()),
-            Outcome::NotObserved { why: why.clone() },
-        );
-        record.notes.push(why);
-        report.records.push(record);
+    client_ended(&mut report, &status, "stdio");
+    Ok(report)
+}
+
+/// A client that did not exit 0 stopped somewhere: one record says so.
+fn client_ended(report: &mut Report, status: &str, transport: &str) {
+    if status.starts_with("exit status: 0") {
+        return;
+    }
+    let why = format!("the client ended with {status}: what it did not reach is not observed");
+    let mut record = Record::new(
+        Place {
+            file: Some("client".into()),
+            transport: Some(transport.into()),
+            ..Place::default()
+        },
+        Subject::Frame(Vec::new()),
+        Outcome::NotObserved { why: why.clone() },
+    );
+    record.notes.push(why);
+    report.records.push(record);
+}
+
+/// Over Streamable HTTP: the judged peer on 127.0.0.1:0 on a thread of its
+/// own, the client given its URL; when the client has exited (or was killed
+/// at --timeout) the peer stops and its records are the report.
+fn judged_http(args: &Args) -> Result<Report, String> {
+    use crate::clientcheck::http::{self as judged, Stop};
+    use crate::peer::http::{Config, Server};
+    let serve = super::serve::choose(None, args.revision)?;
+    let config = Config {
+        serve,
+        max_frame: harness::Limits::DEFAULT_MAX_FRAME_BYTES,
+        allow_remote: false,
+    };
+    let scenarios = super::serve::selected(&args.scenario);
+    let (bound, addr) = std::sync::mpsc::channel();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<Stop>();
+    let peer = std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| format!("tokio runtime: {e}"))?;
+        runtime.block_on(async move {
+            let loopback = std::net::SocketAddr::from(([127, 0, 0, 1], 0));
+            let server = Server::bind_judged(loopback, config, scenarios)
+                .await
+                .map_err(|e| format!("cannot bind 127.0.0.1:0: {e}"))?;
+            // The receiver waits for this address before anything else.
+            let _ = bound.send(server.addr);
+            let told = async { stopped.await.unwrap_or(Stop::Told { closed: true }) };
+            Ok::<_, String>(judged::serve(server, told, false).await)
+        })
+    });
+    let joined = |peer: std::thread::JoinHandle<_>| {
+        peer.join()
+            .map_err(|_| "the judged peer's thread panicked".to_owned())
+            .and_then(|served| served)
+    };
+    let Ok(addr) = addr.recv() else {
+        return Err(joined(peer)
+            .err()
+            .unwrap_or_else(|| "the judged peer never bound".into()));
+    };
+    let ran = run_client(&args.client, &format!("http://{addr}/mcp"), args.timeout);
+    // The client is gone (exited, or killed at the timeout).
+    let _ = stop.send(Stop::Told { closed: true });
+    let (records, ended) = joined(peer)?;
+    let error = match (&ran, ended) {
+        (Err(e), _) => Some(e.clone()),
+        (Ok(_), Err(e)) => Some(e),
+        (Ok(_), Ok(_)) if records.is_empty() => Some(format!(
+            "the client never opened a session with the judged peer at http://{addr}/mcp"
+        )),
+        (Ok(_), Ok(_)) => None,
+    };
+    let mut report = crate::clientcheck::report(records, "streamable-http", error);
+    if let Ok(status) = &ran {
+        client_ended(&mut report, status, "streamable-http");
     }
     Ok(report)
 }

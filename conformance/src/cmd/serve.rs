@@ -5,7 +5,7 @@ use harness::Revision;
 use super::Exit;
 use crate::clientcheck::{self, Director, Scenario};
 use crate::peer::{stdio, Peer, Serve};
-use crate::report::{Command, Report};
+use crate::report::Report;
 
 /// Run the reference peer on standard input and output.
 ///
@@ -17,14 +17,16 @@ use crate::report::{Command, Report};
 /// With --http IP:PORT it serves over HTTP instead (loopback only unless
 /// --allow-remote), until killed.
 ///
-/// With --judge it judges the client instead (stdio only): every frame both
-/// ways goes to the session judge, and the scenarios (--scenario, default
-/// all) exercise the client; at end of input the findings and one record per
-/// scenario are written to --report FILE (the run document, for `wirecheck
-/// report`) and counted on stderr. `wirecheck run-client` runs a client
-/// against it.
+/// With --judge it judges the client instead: every frame both ways goes to
+/// the session judge, and the scenarios (--scenario, default all) exercise
+/// the client; at the end the findings and one record per scenario are
+/// written to --report FILE (the run document, for `wirecheck report`) and
+/// counted on stderr. Over stdio the end is the end of input; with --http
+/// (Streamable HTTP at /mcp only, every session judged) it is the client's
+/// DELETE of its session, or SIGINT/SIGTERM. `wirecheck run-client` runs a
+/// client against it.
 ///
-/// Exit codes: 0 at end of input (with --judge: and no MUST broken), 1 with
+/// Exit codes: 0 at the end (with --judge: and no MUST broken), 1 with
 /// --judge when a MUST was broken, 2 on a usage or I/O error.
 #[derive(clap::Args)]
 pub struct Args {
@@ -46,8 +48,8 @@ pub struct Args {
     #[arg(long, requires = "http")]
     pub allow_remote: bool,
     /// Judge the client: feed every frame to the session judge and play the
-    /// scenarios (stdio only).
-    #[arg(long, conflicts_with = "http")]
+    /// scenarios (over stdio, or Streamable HTTP with --http).
+    #[arg(long)]
     pub judge: bool,
     /// With --judge, the scenarios to play: a name (list-changed, progress,
     /// logging, server-requests, error-shapes), repeated, or `all` (the
@@ -96,6 +98,14 @@ pub fn selected(choices: &[ScenarioChoice]) -> Vec<Scenario> {
 /// Runs `wirecheck serve` with its arguments.
 pub fn run(args: &Args) -> Exit {
     match choose(args.profile.as_deref(), args.revision) {
+        Ok(Serve::JsonRpc) if args.judge && args.http.is_some() => {
+            // The JSON-RPC service over HTTP keeps no sessions to judge.
+            eprintln!(
+                "wirecheck serve: --judge over --http judges MCP sessions; drop --profile jsonrpc-2.0"
+            );
+            Exit::Trouble
+        }
+        Ok(serve) if args.judge && args.http.is_some() => judged_http(serve, args),
         Ok(serve) if args.http.is_some() => {
             let config = crate::peer::http::Config {
                 serve,
@@ -162,27 +172,63 @@ fn judged(serve: Serve, args: &Args) -> Exit {
     let mut output = stdout.lock();
     let served = clientcheck::stdio::serve(&mut director, &mut input, &mut output, args.max_frame);
     let revision = director.revision();
-    let mut report = Report::new(Command::RunClient);
+    let mut report = clientcheck::report(
+        director.finish(true),
+        "stdio",
+        served.err().map(|e| format!("serving stopped: {e}")),
+    );
+    // The judge's revision, also when no record names one.
     report.profile = revision.map(|revision| harness::Profile {
         revision,
         direction: harness::Direction::ClientToServer,
     });
-    for mut record in director.finish(true) {
-        record.place.transport = Some("stdio".into());
-        report.records.push(record);
-    }
-    if let Err(e) = served {
-        report.error = Some(format!("serving stopped: {e}"));
-    }
+    written(&report, args)
+}
+
+/// `serve --http ADDR --judge`: the judged peer over Streamable HTTP until
+/// the client deletes its session or a signal comes.
+fn judged_http(serve: Serve, args: &Args) -> Exit {
+    let addr = args.http.as_deref().unwrap_or_default();
+    let config = crate::peer::http::Config {
+        serve,
+        max_frame: args.max_frame,
+        allow_remote: args.allow_remote,
+    };
+    let served = crate::peer::http::check_addr(addr, args.allow_remote).and_then(|addr| {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| format!("tokio runtime: {e}"))?;
+        runtime.block_on(async {
+            let server =
+                crate::peer::http::Server::bind_judged(addr, config, selected(&args.scenario))
+                    .await
+                    .map_err(|e| format!("--http {addr}: {e}"))?;
+            eprintln!("listening on http://{}", server.addr);
+            Ok(clientcheck::http::serve(server, clientcheck::http::signalled(), true).await)
+        })
+    });
+    let report = match served {
+        Ok((records, ended)) => clientcheck::report(records, "streamable-http", ended.err()),
+        Err(e) => {
+            eprintln!("wirecheck serve: {e}");
+            return Exit::Trouble;
+        }
+    };
+    written(&report, args)
+}
+
+/// Writes a judged run's report to --report and its tally to stderr.
+fn written(report: &Report, args: &Args) -> Exit {
     if let Some(path) = &args.report {
-        if let Err(e) = super::write_json(&report, path) {
+        if let Err(e) = super::write_json(report, path) {
             eprintln!("wirecheck serve: {e}");
             return Exit::Trouble;
         }
     }
     eprintln!(
         "wirecheck serve --judge: {}",
-        crate::report::json::summary(&report)
+        crate::report::json::summary(report)
     );
     report.exit_code()
 }

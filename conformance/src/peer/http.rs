@@ -16,6 +16,7 @@
 
 mod guard;
 mod jsonrpc;
+mod judged;
 mod resume;
 mod sse;
 mod streamable;
@@ -29,6 +30,8 @@ use axum::Router;
 use tokio::net::TcpListener;
 
 use super::{Peer, Serve};
+use crate::clientcheck::Scenario;
+use crate::report::Record;
 
 /// How many MCP sessions (or SSE clients) may be live at once: a client that
 /// floods `initialize` meets 503, not an unbounded map.
@@ -52,13 +55,15 @@ struct App {
     config: Config,
     /// Streamable HTTP sessions by `Mcp-Session-Id`. A terminated session is
     /// removed: an unknown id and an ended one both get 404.
-    sessions: Mutex<HashMap<String, Arc<Mutex<Peer>>>>,
+    sessions: Mutex<HashMap<String, Arc<Mutex<judged::Session>>>>,
     /// Each Streamable HTTP session's SSE event ids and replay buffer.
     streams: Mutex<HashMap<String, resume::Log>>,
     /// HTTP+SSE clients by the `sessionId` of their endpoint URI.
     sse_clients: Mutex<HashMap<String, sse::Client>>,
     /// The JSON-RPC 2.0 service's one peer.
     jsonrpc: Mutex<Peer>,
+    /// With `--judge`: every Streamable HTTP session is judged.
+    judging: Option<judged::Judging>,
 }
 
 /// A poisoned lock still guards consistent data: every critical section here
@@ -94,24 +99,19 @@ pub fn check_addr(addr: &str, allow_remote: bool) -> Result<SocketAddr, String> 
     Ok(parsed)
 }
 
-/// The routes `config` serves.
-fn router(config: Config) -> Router {
-    let app = Arc::new(App {
-        config,
-        sessions: Mutex::default(),
-        streams: Mutex::default(),
-        sse_clients: Mutex::default(),
-        jsonrpc: Mutex::new(Peer::new(config.serve)),
-    });
-    let routes = match config.serve {
+/// The routes `app` serves. A judged server serves Streamable HTTP only:
+/// the 2024-11-05 HTTP+SSE transport is not judged, so it is not offered.
+fn router(app: Arc<App>) -> Router {
+    let streamable = Router::new().route(
+        "/mcp",
+        post(streamable::post)
+            .get(streamable::get)
+            .delete(streamable::delete),
+    );
+    let routes = match app.config.serve {
         Serve::JsonRpc => Router::new().route("/", post(jsonrpc::post)),
-        Serve::Negotiate | Serve::Mcp(_) => Router::new()
-            .route(
-                "/mcp",
-                post(streamable::post)
-                    .get(streamable::get)
-                    .delete(streamable::delete),
-            )
+        Serve::Negotiate | Serve::Mcp(_) if app.judging.is_some() => streamable,
+        Serve::Negotiate | Serve::Mcp(_) => streamable
             .route("/sse", get(sse::open))
             .route("/messages", post(sse::message)),
     };
@@ -123,23 +123,107 @@ pub struct Server {
     /// The address actually bound (port 0 resolved).
     pub addr: SocketAddr,
     listener: TcpListener,
-    router: Router,
+    app: Arc<App>,
 }
 
 impl Server {
     /// Binds `addr` (checked with [`check_addr`] first by the caller).
     pub async fn bind(addr: SocketAddr, config: Config) -> std::io::Result<Server> {
+        Self::bind_with(addr, config, None).await
+    }
+
+    /// Binds `addr` as a judged server: every Streamable HTTP session is a
+    /// [`Director`](crate::clientcheck::Director) playing `scenarios`
+    /// (`wirecheck serve --http ADDR --judge`). MCP only.
+    pub async fn bind_judged(
+        addr: SocketAddr,
+        config: Config,
+        scenarios: Vec<Scenario>,
+    ) -> std::io::Result<Server> {
+        Self::bind_with(addr, config, Some(judged::Judging::new(scenarios))).await
+    }
+
+    async fn bind_with(
+        addr: SocketAddr,
+        config: Config,
+        judging: Option<judged::Judging>,
+    ) -> std::io::Result<Server> {
         let listener = TcpListener::bind(addr).await?;
         Ok(Server {
             addr: listener.local_addr()?,
             listener,
-            router: router(config),
+            app: Arc::new(App {
+                config,
+                sessions: Mutex::default(),
+                streams: Mutex::default(),
+                sse_clients: Mutex::default(),
+                jsonrpc: Mutex::new(Peer::new(config.serve)),
+                judging,
+            }),
         })
+    }
+
+    /// What reads a judged server's records, kept past [`Server::serve`].
+    #[must_use]
+    pub fn judge(&self) -> Option<JudgeHandle> {
+        self.app
+            .judging
+            .is_some()
+            .then(|| JudgeHandle(Arc::clone(&self.app)))
     }
 
     /// Serves until the process ends (or the future is dropped).
     pub async fn serve(self) -> std::io::Result<()> {
-        axum::serve(self.listener, self.router).await
+        axum::serve(self.listener, router(self.app)).await
+    }
+}
+
+/// A judged server's records, from outside it.
+pub struct JudgeHandle(Arc<App>);
+
+impl JudgeHandle {
+    /// Resolves when the client ends a judged session with DELETE.
+    pub async fn deleted(&self) {
+        if let Some(judging) = &self.0.judging {
+            judging.deleted.notified().await;
+        }
+    }
+
+    /// Ends every live session and returns every session's records, in the
+    /// order the sessions opened. `closed`: the client is gone (it exited),
+    /// so a request of the peer's still unanswered stays unanswered.
+    #[must_use]
+    pub fn finish(&self, closed: bool) -> Vec<Record> {
+        let Some(judging) = &self.0.judging else {
+            return Vec::new();
+        };
+        let live: Vec<_> = lock(&self.0.sessions).drain().collect();
+        lock(&self.0.streams).clear();
+        for (_, session) in live {
+            let session = match Arc::try_unwrap(session) {
+                Ok(session) => session
+                    .into_inner()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner),
+                // A handler still holds it: take its state all the same.
+                Err(shared) => std::mem::replace(
+                    &mut *lock(&shared),
+                    judged::Session::Plain(Peer::new(self.0.config.serve)),
+                ),
+            };
+            if let judged::Session::Judged(j) = session {
+                judging.ended(*j, closed);
+            }
+        }
+        if let Some((number, director)) = lock(&judging.session_free).take() {
+            lock(&judging.finished).push((number, director.finish(closed)));
+        }
+        let mut ended = std::mem::take(&mut *lock(&judging.finished));
+        ended.sort_by_key(|(number, _)| *number);
+        let mut records: Vec<Record> = ended.into_iter().flat_map(|(_, r)| r).collect();
+        for record in &mut records {
+            record.place.transport = Some("streamable-http".into());
+        }
+        records
     }
 }
 

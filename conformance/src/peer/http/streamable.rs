@@ -23,6 +23,7 @@ use base64::Engine as _;
 use harness::Revision;
 
 use super::guard::{self, refuse};
+use super::judged::{self, Session};
 use super::{fresh_id, lock, App, MAX_SESSIONS};
 use crate::peer::{Peer, Serve};
 
@@ -169,7 +170,15 @@ async fn post_checked(app: &App, headers: &HeaderMap, body: Body) -> Result<Resp
     if !outline.json {
         // "If the server cannot accept the input, it MUST return an HTTP error
         // status code (e.g., 400 Bad Request)": the peer's -32700 in the body.
-        let answer = Peer::new(app.config.serve).handle(&body);
+        // A judged session it names judges the bytes it was sent.
+        let session = header(headers, "mcp-session-id")?
+            .and_then(|id| lock(&app.sessions).get(id).cloned())
+            .filter(|_| app.judging.is_some());
+        let t = app.judging.as_ref().and_then(judged::Judging::elapsed);
+        let answer = match session {
+            Some(session) => lock(&session).post(&body, true, t),
+            None => Peer::new(app.config.serve).handle(&body),
+        };
         return Err(frames_response(StatusCode::BAD_REQUEST, answer));
     }
     let version = header(headers, "mcp-protocol-version")?;
@@ -205,15 +214,15 @@ async fn post_checked(app: &App, headers: &HeaderMap, body: Body) -> Result<Resp
             "Bad Request: Mcp-Session-Id header required (issued with the initialize result)",
         ));
     };
-    let Some(peer) = lock(&app.sessions).get(id).cloned() else {
+    let Some(session) = lock(&app.sessions).get(id).cloned() else {
         return Err(refuse(
             StatusCode::NOT_FOUND,
             harness::codes::INVALID_REQUEST,
             "Not Found: no such session (unknown, or terminated)",
         ));
     };
-    let mut peer = lock(&peer);
-    if let (Some(Some(sent)), Some(negotiated)) = (known, peer.revision()) {
+    let mut session = lock(&session);
+    if let (Some(Some(sent)), Some(negotiated)) = (known, session.revision()) {
         if sent != negotiated {
             return Err(refuse(
                 StatusCode::BAD_REQUEST,
@@ -226,9 +235,10 @@ async fn post_checked(app: &App, headers: &HeaderMap, body: Body) -> Result<Resp
             ));
         }
     }
-    let revision = peer.revision();
-    let frames = peer.handle(&body);
-    drop(peer);
+    let revision = session.revision();
+    let t = app.judging.as_ref().and_then(judged::Judging::elapsed);
+    let frames = session.post(&body, outline.requests > 0, t);
+    drop(session);
     if frames.is_empty() {
         // §Sending Messages 4: "the server MUST return HTTP status code 202
         // Accepted with no body".
@@ -262,12 +272,23 @@ fn only_2026(app: &App) -> bool {
 /// `initialize`: a fresh peer; a result opens a session whose id rides on
 /// the response (§Session Management 1).
 fn initialize(app: &App, body: &[u8]) -> Response {
-    let mut peer = Peer::new(app.config.serve);
-    let frames = peer.handle(body);
+    let mut session = match &app.judging {
+        Some(judging) => {
+            let (number, director) = judging.open(app.config.serve);
+            Session::judged(number, director)
+        }
+        None => Session::Plain(Peer::new(app.config.serve)),
+    };
+    let t = app.judging.as_ref().and_then(judged::Judging::elapsed);
+    let frames = session.post(body, true, t);
     let succeeded = frames.len() == 1
         && serde_json::from_slice::<serde_json::Value>(&frames[0])
             .is_ok_and(|v| v.get("result").is_some());
     if !succeeded {
+        // No session opened; a judged one's records are kept all the same.
+        if let (Some(judging), Session::Judged(j)) = (&app.judging, session) {
+            judging.ended(*j, false);
+        }
         return frames_response(StatusCode::OK, frames);
     }
     let id = fresh_id();
@@ -280,7 +301,7 @@ fn initialize(app: &App, body: &[u8]) -> Response {
                 "Service Unavailable: too many live sessions",
             );
         }
-        sessions.insert(id.clone(), Arc::new(Mutex::new(peer)));
+        sessions.insert(id.clone(), Arc::new(Mutex::new(session)));
     }
     let mut response = frames_response(StatusCode::OK, frames);
     if let Ok(value) = HeaderValue::from_str(&id) {
@@ -351,7 +372,10 @@ fn stateless(
             }
         }
     }
-    let frames = Peer::new(app.config.serve).handle(body);
+    let frames = match &app.judging {
+        Some(judging) => judging.session_free(app.config.serve, body),
+        None => Peer::new(app.config.serve).handle(body),
+    };
     if frames.is_empty() {
         return Ok(StatusCode::ACCEPTED.into_response());
     }
@@ -485,7 +509,7 @@ pub(super) async fn get(State(app): State<Arc<App>>, headers: HeaderMap) -> Resp
     clippy::result_large_err,
     reason = "the refusal is the HTTP response itself, made once and handed straight to axum; boxing it buys nothing"
 )]
-fn get_stream(app: &App, headers: &HeaderMap) -> Result<Response, Response> {
+fn get_stream(app: &Arc<App>, headers: &HeaderMap) -> Result<Response, Response> {
     // §Listening for Messages 2: the client "MUST include an Accept header,
     // listing text/event-stream".
     if !guard::accepts(headers, "text/event-stream") {
@@ -502,14 +526,24 @@ fn get_stream(app: &App, headers: &HeaderMap) -> Result<Response, Response> {
             "Bad Request: Mcp-Session-Id header required (issued with the initialize result)",
         ));
     };
-    if !lock(&app.sessions).contains_key(session) {
+    let Some(shared) = lock(&app.sessions).get(session).cloned() else {
         return Err(refuse(
             StatusCode::NOT_FOUND,
             harness::codes::INVALID_REQUEST,
             "Not Found: no such session (unknown, or terminated)",
         ));
-    }
+    };
     let last = header(headers, "last-event-id")?;
+    if last.is_none() {
+        // The session's lock is let go before the stream log's is taken.
+        let frames = match &mut *lock(&shared) {
+            Session::Judged(judged) => Some(judged.listen()),
+            Session::Plain(_) => None,
+        };
+        if let Some(frames) = frames {
+            return Ok(listening(app, session, frames));
+        }
+    }
     let mut streams = lock(&app.streams);
     let log = streams.entry(session.to_owned()).or_default();
     let mut events: Vec<Result<Event, Infallible>> = Vec::new();
@@ -540,6 +574,35 @@ fn get_stream(app: &App, headers: &HeaderMap) -> Result<Response, Response> {
         .headers_mut()
         .insert("x-accel-buffering", HeaderValue::from_static("no"));
     Ok(response)
+}
+
+/// A judged session's GET stream: open until the session ends, carrying
+/// what the scenarios send outside an answer ([`judged`]), each event with
+/// an id from the session's log, kept for replay like any other.
+fn listening(
+    app: &Arc<App>,
+    session: &str,
+    frames: futures::channel::mpsc::UnboundedReceiver<Vec<u8>>,
+) -> Response {
+    let stream = lock(&app.streams)
+        .entry(session.to_owned())
+        .or_default()
+        .open();
+    let app = Arc::clone(app);
+    let session = session.to_owned();
+    let events = futures_util::StreamExt::map(frames, move |frame| {
+        let data = sse_data(&frame);
+        let id = lock(&app.streams)
+            .entry(session.clone())
+            .or_default()
+            .event(stream, &data);
+        Ok::<_, Infallible>(Event::default().event("message").id(id).data(data))
+    });
+    let mut response = Sse::new(events).into_response();
+    response
+        .headers_mut()
+        .insert("x-accel-buffering", HeaderValue::from_static("no"));
+    response
 }
 
 /// 405 to a GET where there is no GET stream.
@@ -585,7 +648,21 @@ pub(super) async fn delete(State(app): State<Arc<App>>, headers: HeaderMap) -> R
         Err(refused) => return refused,
     };
     lock(&app.streams).remove(id);
-    if lock(&app.sessions).remove(id).is_some() {
+    let removed = lock(&app.sessions).remove(id);
+    if let Some(session) = removed {
+        if let Some(judging) = &app.judging {
+            // The client ended the conversation: judged as closed, as at the
+            // end of stdio input. A handler still holding the session has
+            // answered by the time the lock is had.
+            let session = std::mem::replace(
+                &mut *lock(&session),
+                Session::Plain(Peer::new(app.config.serve)),
+            );
+            if let Session::Judged(j) = session {
+                judging.ended(*j, true);
+                judging.deleted.notify_one();
+            }
+        }
         StatusCode::NO_CONTENT.into_response()
     } else {
         refuse(

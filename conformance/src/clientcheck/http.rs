@@ -1,0 +1,72 @@
+//! The judged peer over Streamable HTTP: a judged [`Server`] served until it
+//! is told to stop (a signal, `run-client`'s client exiting) or the client
+//! ends its session with DELETE, and the records of every session it held.
+//! The routing of what the scenarios send is the server's
+//! (`crate::peer::http`, its `judged` module).
+
+use std::future::Future;
+
+use crate::peer::http::Server;
+use crate::report::Record;
+
+/// How serving ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stop {
+    /// Told to stop.
+    Told {
+        /// The client is known to be gone (it exited).
+        closed: bool,
+    },
+    /// The client ended a judged session with DELETE.
+    Deleted,
+}
+
+/// Serves `server` (bound with [`Server::bind_judged`]) until `stop`
+/// resolves or, with `until_delete`, a judged session is deleted; returns
+/// every session's records and whether serving itself failed.
+pub async fn serve(
+    server: Server,
+    stop: impl Future<Output = Stop>,
+    until_delete: bool,
+) -> (Vec<Record>, Result<Stop, String>) {
+    let Some(judge) = server.judge() else {
+        return (Vec::new(), Err("the server was not bound judged".into()));
+    };
+    let deleted = async {
+        if until_delete {
+            judge.deleted().await;
+        } else {
+            std::future::pending::<()>().await;
+        }
+    };
+    let ended = tokio::select! {
+        served = server.serve() => Err(match served {
+            Ok(()) => "the server stopped by itself".to_owned(),
+            Err(e) => format!("serving: {e}"),
+        }),
+        how = stop => Ok(how),
+        () = deleted => Ok(Stop::Deleted),
+    };
+    // Dropping the server's future above closed every connection; what a
+    // live session saw is judged as it stands.
+    let closed = matches!(ended, Ok(Stop::Told { closed: true } | Stop::Deleted));
+    (judge.finish(closed), ended)
+}
+
+/// Resolves at the first SIGINT (Ctrl-C) or SIGTERM; the client may still
+/// be running, so it is not known to be gone.
+pub async fn signalled() -> Stop {
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    tokio::select! {
+        _ = tokio::signal::ctrl_c() => {}
+        () = terminate => {}
+    }
+    Stop::Told { closed: false }
+}
