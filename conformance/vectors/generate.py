@@ -1316,6 +1316,72 @@ def mcp(rev):
             basis=must("mcp.tasks.unknown-id"))
         vec(f"{O}/n_tasks-get-without-task-id", "tasks/get without taskId.", mreq(rev, 1, "tasks/get", {}),
             violations=["mcp.schema.request-params"], answer=err(-32602, id="1"))
+        # basic/utilities/tasks §Related Task Metadata: `tasks/result` names its task
+        # only in `_meta`; tasks/get, tasks/list, tasks/cancel and the status
+        # notification name it in their structure, so the key is redundant there.
+        related = {"_meta": {"io.modelcontextprotocol/related-task": {"taskId": "t1"}}}
+        result_req = mreq(rev, 5, "tasks/result", {"taskId": "t1"})
+        result_answer = dict(answer=any_resp(id="5"),
+                             basis=conv("tasks/result returns exactly what the underlying request would have "
+                                        "returned (§Result Retrieval): a result or a JSON-RPC error"))
+        got_task = res("taskId", "status", "createdAt", "lastUpdatedAt", "ttl", id="6")
+        vec(f"{O}/y_tasks-result-related-task", "Exchange: tasks/result answered with the tool's result and `_meta` related-task naming the requested task.",
+            result_req, **result_answer, reply=ok(5, {"content": TEXT, **related}), reply_violations=[],
+            rules=["mcp.tasks.result-related-task"])
+        vec(f"{O}/n_tasks-result-without-related-task", "Exchange: tasks/result answered without `_meta` related-task: the tasks/result operation MUST include it in its response.",
+            result_req, **result_answer, reply=ok(5, {"content": TEXT}), reply_violations=["mcp.tasks.result-related-task"])
+        vec(f"{O}/n_tasks-result-other-related-task", "Exchange: tasks/result for t1 answered with related-task naming t2: the key's taskId must match the task.",
+            result_req, **result_answer, reply=ok(5, {"content": TEXT, "_meta": {"io.modelcontextprotocol/related-task": {"taskId": "t2"}}}),
+            reply_violations=["mcp.tasks.result-related-task"])
+        vec(f"{O}/y_tasks-result-error", "Exchange: tasks/result answered with the underlying request's JSON-RPC error: an error has no result `_meta`, so the related-task rule does not apply.",
+            result_req, **result_answer, reply=fail(5, -32603, "The tool failed"), reply_violations=[],
+            rules=["mcp.tasks.result-related-task"])
+        vec(f"{O}/y_tasks-get-related-task", "tasks/get carrying `_meta` related-task: requestors SHOULD NOT include it, the taskId is in the params (reported, not a failure).",
+            mreq(rev, 6, "tasks/get", {"taskId": "t1", **related}), advisories=["mcp.tasks.related-task-redundant"],
+            answer=got_task)
+        vec(f"{O}/y_tasks-status-related-task", "notifications/tasks/status carrying `_meta` related-task: it SHOULD NOT, the taskId is in the params (reported, not a failure).",
+            nt("notifications/tasks/status", {"taskId": "t1", "status": "working", "createdAt": "2025-11-25T10:00:00Z",
+                                              "lastUpdatedAt": "2025-11-25T10:00:00Z", "ttl": 60000, **related}),
+            sender="server", advisories=["mcp.tasks.related-task-redundant"])
+        vec(f"{O}/y_tasks-get-result-related-task", "Exchange: a tasks/get result carrying `_meta` related-task: receivers SHOULD NOT include it in tasks/get, tasks/list or tasks/cancel results (reported, not a failure).",
+            mreq(rev, 6, "tasks/get", {"taskId": "t1"}), answer=got_task,
+            reply=ok(6, {"taskId": "t1", "status": "working", "createdAt": "2025-11-25T10:00:00Z",
+                         "lastUpdatedAt": "2025-11-25T10:00:00Z", "ttl": 60000, **related}),
+            reply_violations=[], reply_advisories=["mcp.tasks.related-task-result-redundant"])
+        # The `Task` a tasks/get or tasks/cancel result is: the one the request named
+        # (§Associating Task-Related Messages), cancelled after tasks/cancel (§Task
+        # Cancellation), and saying why when it failed (§Task Execution Errors).
+        def task(task_id, status, **more):
+            return {"taskId": task_id, "status": status, "createdAt": "2025-11-25T10:00:00Z",
+                    "lastUpdatedAt": "2025-11-25T10:05:00Z", "ttl": 60000, **more}
+        get_t1 = mreq(rev, 6, "tasks/get", {"taskId": "t1"})
+        vec(f"{O}/y_tasks-get-result", "Exchange: tasks/get for t1 answered with task t1.",
+            get_t1, answer=got_task, reply=ok(6, task("t1", "working")), reply_violations=[],
+            rules=["mcp.tasks.task-id-source-of-truth"])
+        vec(f"{O}/n_tasks-get-result-other-task", "Exchange: tasks/get for t1 answered with task t2: the request's taskId is the source of truth.",
+            get_t1, answer=got_task, reply=ok(6, task("t2", "working")), reply_violations=["mcp.tasks.task-id-source-of-truth"])
+        vec(f"{O}/n_tasks-get-related-task-followed", "Exchange: tasks/get for t1 carrying related-task t2, answered with task t2: receivers MUST ignore the metadata in favour of the taskId parameter.",
+            mreq(rev, 6, "tasks/get", {"taskId": "t1", "_meta": {"io.modelcontextprotocol/related-task": {"taskId": "t2"}}}),
+            answer=got_task, reply=ok(6, task("t2", "working")), advisories=["mcp.tasks.related-task-redundant"],
+            reply_violations=["mcp.tasks.task-id-source-of-truth"])
+        vec(f"{O}/y_tasks-get-result-failed", "Exchange: a failed task's tasks/get result with a statusMessage.",
+            get_t1, answer=got_task, reply=ok(6, task("t1", "failed", statusMessage="Tool execution failed: API rate limit exceeded")),
+            reply_violations=[], rules=["mcp.tasks.failed-status-message"])
+        vec(f"{O}/y_tasks-get-result-failed-without-message", "Exchange: a failed task's tasks/get result without statusMessage: it SHOULD say why (reported, not a failure).",
+            get_t1, answer=got_task, reply=ok(6, task("t1", "failed")), reply_violations=[],
+            reply_advisories=["mcp.tasks.failed-status-message"])
+        cancel_t1 = mreq(rev, 7, "tasks/cancel", {"taskId": "t1"})
+        cancel_answer = dict(answer=any_resp(id="7"),
+                             basis=conv("a task still running is cancelled (a Task result); one already terminal "
+                                        "MUST be refused with -32602 (§Task Cancellation)"))
+        vec(f"{O}/y_tasks-cancel-result", "Exchange: tasks/cancel answered with the task in status cancelled.",
+            cancel_t1, **cancel_answer, reply=ok(7, task("t1", "cancelled")), reply_violations=[],
+            rules=["mcp.tasks.cancel-result-cancelled", "mcp.tasks.task-id-source-of-truth"])
+        vec(f"{O}/n_tasks-cancel-result-working", "Exchange: tasks/cancel answered with the task still working: receivers MUST transition the task to cancelled before sending the response.",
+            cancel_t1, **cancel_answer, reply=ok(7, task("t1", "working")), reply_violations=["mcp.tasks.cancel-result-cancelled"])
+        vec(f"{O}/y_tasks-cancel-refused", "Exchange: tasks/cancel refused with -32602 (a task already terminal): no result, so no status to judge.",
+            cancel_t1, **cancel_answer, reply=fail(7, -32602, "Task t1 is already completed"), reply_violations=[],
+            rules=["mcp.tasks.cancel-result-cancelled"])
     if i >= 2 and pre5:
         vec(f"{O}/y_elicitation-create", "elicitation/create from the server (form mode).",
             rq(9, "elicitation/create", {"message": "Your name?", "requestedSchema": {"type": "object", "properties": {"name": {"type": "string"}}}}),

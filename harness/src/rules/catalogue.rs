@@ -377,6 +377,25 @@ rule_table! {
         McpSamplingIncludeContextDeclared = "mcp.sampling.include-context-declared", ShouldNot, "MCP client/sampling §Capabilities",
           "The `includeContext` parameter values `\"thisServer\"` and `\"allServers\"` are soft-deprecated. Servers SHOULD avoid using these values (e.g. can just omit `includeContext` since it defaults to `\"none\"`), and SHOULD NOT use them unless the client declares `sampling.context` capability. (Checked by the session judge against the client's `initialize` capabilities. 2026-07-28: mcp.r5.mrtr.include-context-declared.)",
           R4, Session;
+        // 2025-11-25 basic/utilities/tasks §Related Task Metadata (rules::tasks).
+        McpTasksResultRelatedTask = "mcp.tasks.result-related-task", Must, "MCP basic/utilities/tasks §Related Task Metadata",
+          "The `tasks/result` operation MUST include this metadata in its response, as the result structure itself does not contain the task ID. (\"this metadata\": the `io.modelcontextprotocol/related-task` key in `_meta`, \"with the value set to an object with a `taskId` matching the associated task ID\" (§Associating Task-Related Messages). Checked on the exchange: a `tasks/result` result without the key, or naming another task than the request's `taskId`; an error answer carries no `_meta` of the result and is not judged.)",
+          R4, Reply;
+        McpTasksRelatedTaskRedundant = "mcp.tasks.related-task-redundant", ShouldNot, "MCP basic/utilities/tasks §Related Task Metadata; §Associating Task-Related Messages; §Task Notifications",
+          "For the `tasks/get`, `tasks/list`, and `tasks/cancel` operations, requestors and receivers SHOULD NOT include this metadata in their messages, as the `taskId` is already present in the message structure. … When sent, the `notifications/tasks/status` notification SHOULD NOT include the `io.modelcontextprotocol/related-task` metadata, as the task ID is already present in the notification parameters. (Checked per frame on those requests and that notification; their results are mcp.tasks.related-task-result-redundant.)",
+          R4, Frame;
+        McpTasksRelatedTaskResultRedundant = "mcp.tasks.related-task-result-redundant", ShouldNot, "MCP basic/utilities/tasks §Associating Task-Related Messages",
+          "Similarly, for the `tasks/get`, `tasks/list`, and `tasks/cancel` operations, receivers SHOULD NOT include `io.modelcontextprotocol/related-task` metadata in the result messages, as the `taskId` is already present in the response structure. (Checked on the exchange: a result is only known to be one of theirs by the request it answers.)",
+          R4, Reply;
+        McpTasksTaskIdSourceOfTruth = "mcp.tasks.task-id-source-of-truth", Must, "MCP basic/utilities/tasks §Associating Task-Related Messages",
+          "For the `tasks/get`, `tasks/result`, and `tasks/cancel` operations, the `taskId` parameter in the request MUST be used as the source of truth for identifying the target task. Requestors SHOULD NOT include `io.modelcontextprotocol/related-task` metadata in these requests, and receivers MUST ignore such metadata if present in favor of the RPC method parameter. (Checked on the exchange: a `tasks/get` or `tasks/cancel` result that is another task than the request's `taskId`; `tasks/result` names its task in `_meta`: mcp.tasks.result-related-task.)",
+          R4, Reply;
+        McpTasksCancelResultCancelled = "mcp.tasks.cancel-result-cancelled", Must, "MCP basic/utilities/tasks §Task Cancellation",
+          "Upon receiving a valid cancellation request, receivers SHOULD attempt to stop the task execution and MUST transition the task to `cancelled` status before sending the response. (Checked on the exchange: a `tasks/cancel` answered with a result, so the request was valid, whose task `status` is not `cancelled`.)",
+          R4, Reply;
+        McpTasksFailedStatusMessage = "mcp.tasks.failed-status-message", Should, "MCP basic/utilities/tasks §Error Handling › Task Execution Errors",
+          "The `tasks/get` response SHOULD include a `statusMessage` field with diagnostic information about the failure. (Said of a task that failed: checked on a `tasks/get` result whose `status` is `failed`.)",
+          R4, Reply;
 
         // ---- MCP methods, params and results, from the schemas ----------------------
         McpMethodOtherRevision = "mcp.method.other-revision", ShouldNot, "MCP schema (method unions of each revision)",

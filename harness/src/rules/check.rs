@@ -183,6 +183,9 @@ fn call(m: &Message<'_>, base: &str, kind: Kind, profile: Profile, out: &mut Rep
     if profile.revision.is_mcp() {
         method_table(&method, kind, params, base, profile, out);
     }
+    if profile.revision == Revision::Mcp2025_11_25 {
+        super::tasks::call(&method, params, base, out);
+    }
 }
 
 /// The method against the revision's schema: defined, for this sender, with the

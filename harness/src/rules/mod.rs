@@ -27,6 +27,7 @@ pub(crate) mod client_caps;
 mod reply;
 pub mod schema;
 mod subscriptions;
+mod tasks;
 
 use std::fmt;
 use std::str::FromStr;

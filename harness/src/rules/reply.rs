@@ -495,6 +495,9 @@ fn result(
                 );
             }
         }
+        "tasks/get" | "tasks/list" | "tasks/cancel" | "tasks/result" => {
+            super::tasks::result(method, params, result, pointer, out);
+        }
         "tools/call" => structured_content_text(result, pointer, out),
         "tools/list" => tools(result, pointer, out),
         "completion/complete" => {
