@@ -1185,6 +1185,23 @@ def mcp(rev):
     vec(f"{S}/n_read-result-without-contents", "Exchange: resources/read answered without contents.", read,
         answer=res("contents", id="2"), reply=mres(rev, 2, {"text": "# Hi"}, cacheable=True),
         reply_violations=["mcp.schema.result"])
+    # server/resources §Security Considerations: "Binary data MUST be properly encoded".
+    vec(f"{S}/y_read-result-blob", "Exchange: resources/read answered with a base64 blob.", read, answer=res("contents", id="2"),
+        reply=mres(rev, 2, {"contents": [{"uri": "file:///project/README.md", "mimeType": "application/octet-stream", "blob": "AAEC"}]}, cacheable=True),
+        reply_violations=[], rules=["mcp.content.base64"])
+    vec(f"{S}/n_read-result-blob-not-base64", "Exchange: resources/read answered with a blob that is raw bytes as text, not base64.", read, answer=res("contents", id="2"),
+        reply=mres(rev, 2, {"contents": [{"uri": "file:///project/README.md", "mimeType": "application/octet-stream", "blob": "\u0000\u0001"}]}, cacheable=True),
+        reply_violations=["mcp.content.base64"])
+    if i >= 2:
+        # server/resources §Custom URI Schemes: RFC 3986 (a scheme before a colon).
+        vec(f"{S}/y_list-result-custom-scheme", "Exchange: resources/list with a custom-scheme URI that RFC 3986 allows.", mreq(rev, 1, "resources/list"),
+            answer=res("resources", id="1"),
+            reply=mres(rev, 1, {"resources": [{"uri": "x-notes+v1:inbox/1", "name": "inbox"}]}, cacheable=True),
+            reply_violations=[], rules=["mcp.resources.uri-scheme"])
+        vec(f"{S}/n_list-result-uri-without-scheme", "Exchange: resources/list with a URI that is a bare path: no RFC 3986 scheme.", mreq(rev, 1, "resources/list"),
+            answer=res("resources", id="1"),
+            reply=mres(rev, 1, {"resources": [{"uri": "/project/README.md", "name": "README.md"}]}, cacheable=True),
+            reply_violations=["mcp.resources.uri-scheme"])
     vec(f"{S}/y_list-result", "Exchange: resources/list answered with one resource.", mreq(rev, 1, "resources/list"),
         answer=res("resources", id="1"),
         reply=mres(rev, 1, {"resources": [{"uri": "file:///a.txt", "name": "a.txt"}]}, cacheable=True),
@@ -1240,6 +1257,34 @@ def mcp(rev):
         reply_violations=[], rules=["mcp.schema.result"])
     vec(f"{Q}/n_get-result-without-messages", "Exchange: prompts/get answered without messages.", get,
         answer=res("messages", id="2"), reply=mres(rev, 2, {"description": "Code review"}), reply_violations=["mcp.schema.result"])
+    # server/prompts §Image Content, §Audio Content, §Embedded Resources: binary
+    # data is base64 with a MIME type; an embedded resource has a URI, a MIME
+    # type and text or blob (mcp.content.base64, mcp.content.embedded-resource).
+    def prompt(*blocks):
+        return mres(rev, 2, {"messages": [{"role": "user", "content": b} for b in blocks]})
+    png = {"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"}
+    vec(f"{Q}/y_get-result-image", "Exchange: prompts/get answered with base64 image data and its MIME type.", get,
+        answer=res("messages", id="2"), reply=prompt(png), reply_violations=[], rules=["mcp.content.base64"])
+    vec(f"{Q}/n_get-result-image-not-base64", "Exchange: prompts/get answered with image data that is not base64: the image data MUST be base64-encoded.", get,
+        answer=res("messages", id="2"), reply=prompt(dict(png, data="not base64!")), reply_violations=["mcp.content.base64"])
+    vec(f"{Q}/n_get-result-image-mime-type-invalid", "Exchange: prompts/get answered with image content whose mimeType is `png`: it MUST include a valid MIME type.", get,
+        answer=res("messages", id="2"), reply=prompt(dict(png, mimeType="png")), reply_violations=["mcp.content.base64"])
+    if i >= 1:
+        wav = {"type": "audio", "data": "UklGRg==", "mimeType": "audio/wav"}
+        vec(f"{Q}/y_get-result-audio", "Exchange: prompts/get answered with base64 audio data and its MIME type.", get,
+            answer=res("messages", id="2"), reply=prompt(wav), reply_violations=[], rules=["mcp.content.base64"])
+        vec(f"{Q}/n_get-result-audio-not-base64", "Exchange: prompts/get answered with audio data with a line break inside: not base64 (RFC 4648 §3.1).", get,
+            answer=res("messages", id="2"), reply=prompt(dict(wav, data="UklG\nRg==")), reply_violations=["mcp.content.base64"])
+    embedded = {"type": "resource", "resource": {"uri": "resource://example", "mimeType": "text/plain", "text": "Resource content"}}
+    vec(f"{Q}/y_get-result-embedded-resource", "Exchange: prompts/get answered with an embedded resource with URI, MIME type and text.", get,
+        answer=res("messages", id="2"), reply=prompt(embedded), reply_violations=[], rules=["mcp.content.embedded-resource"])
+    vec(f"{Q}/n_get-result-embedded-resource-without-mime-type", "Exchange: an embedded resource without mimeType: it MUST include the appropriate MIME type (the schema leaves it optional).", get,
+        answer=res("messages", id="2"), reply=prompt({"type": "resource", "resource": {"uri": "resource://example", "text": "Resource content"}}),
+        reply_violations=["mcp.content.embedded-resource"])
+    vec(f"{Q}/n_get-result-embedded-resource-blob-not-base64", "Exchange: an embedded resource whose blob is not base64.", get,
+        answer=res("messages", id="2"),
+        reply=prompt({"type": "resource", "resource": {"uri": "resource://example", "mimeType": "application/octet-stream", "blob": "%%%"}}),
+        reply_violations=["mcp.content.base64"])
     vec(f"{Q}/y_list-result", "Exchange: prompts/list answered with one prompt.", mreq(rev, 1, "prompts/list"),
         answer=res("prompts", id="1"),
         reply=mres(rev, 1, {"prompts": [{"name": "code_review", "arguments": [{"name": "code", "required": True}]}]}, cacheable=True),

@@ -425,6 +425,16 @@ rule_table! {
         McpToolsOutputSchemaConform = "mcp.tools.output-schema-conform", Must, "MCP server/tools §Output Schema",
           "If an output schema is provided: Servers MUST provide structured results that conform to this schema.",
           R3_R5, Unchecked("needs a JSON Schema validator for the tool's `outputSchema`; the harness holds none");
+        // Content a server returns (rules::content).
+        McpContentBase64 = "mcp.content.base64", Must, "MCP server/prompts §Data Types › PromptMessage › Image Content, › Audio Content; server/resources §Security Considerations",
+          "The image data MUST be base64-encoded and include a valid MIME type. … The audio data MUST be base64-encoded and include a valid MIME type. … Binary data MUST be properly encoded (Audio content arrives with 2025-03-26. Checked on the exchange, in a `prompts/get` result's messages, a `tools/call` result's content and a `resources/read` result's contents: `image` and `audio` `data` and resource `blob` values that are not RFC 4648 §4 base64 (padded, no line breaks: schema `format: byte`), and image or audio content whose `mimeType` is not `type/subtype`.)",
+          MCP, Reply;
+        McpContentEmbeddedResource = "mcp.content.embedded-resource", Must, "MCP server/prompts §Data Types › PromptMessage › Embedded Resources",
+          "Resources can contain either text or binary (blob) data and MUST include: A valid resource URI; The appropriate MIME type; Either text content or base64-encoded blob data (Checked on the exchange, on the `resource` items of a `prompts/get` result's messages and a `tools/call` result's content: a URI without an RFC 3986 scheme, no `type/subtype` MIME type, or neither `text` nor `blob`; a blob that is not base64 is mcp.content.base64. The schema's `ResourceContents.mimeType` is optional: the text is held to, and the vectors that depart from the schema say so in conformance/baselines/schema-divergences.json.)",
+          MCP, Reply;
+        McpResourcesUriScheme = "mcp.resources.uri-scheme", Must, "MCP server/resources §Common URI Schemes › Custom URI Schemes",
+          "Custom URI schemes MUST be in accordance with RFC3986, taking the above guidance in to account. (Checked on the exchange, as far as a URI shows it: a `resources/list` or `resources/read` resource URI without an RFC 3986 §3.1 scheme, `ALPHA *( ALPHA / DIGIT / \"+\" / \"-\" / \".\" )` before a colon. The sentence arrives with 2025-06-18.)",
+          R3_R5, Reply;
         McpCompletionMax100 = "mcp.completion.max-100", MustNot, "MCP server/utilities/completion §Data Types; schema `CompleteResult`",
           "Maximum 100 items per response. (Schema: \"An array of completion values. Must not exceed 100 items.\")",
           MCP, Reply;

@@ -477,6 +477,7 @@ fn result(
         }
         return;
     }
+    super::content::result(method, result, pointer, out);
     match method {
         "ping" => {
             let extra: Vec<String> = result
