@@ -1111,6 +1111,28 @@ def mcp(rev):
             mreq(rev, 1, "tools/list"), answer=res("tools", id="1"),
             reply=mres(rev, 1, {"tools": [TOOL, TOOL]}, cacheable=True), reply_violations=[],
             reply_advisories=["mcp.tools.name-unique"])
+    if not pre5:
+        # server/tools §x-mcp-header (basic/transports/streamable-http §Schema Extension).
+        def with_headers(properties):
+            tool = {"name": "route", "inputSchema": {"type": "object", "properties": properties}}
+            return mres(rev, 1, {"tools": [tool]}, cacheable=True)
+        region = {"type": "string", "x-mcp-header": "Region"}
+        vec(f"{T}/y_list-result-x-mcp-header", "Exchange: a tool whose string parameter, reached through properties alone, is mirrored as Mcp-Param-Region.",
+            mreq(rev, 1, "tools/list"), answer=res("tools", id="1"),
+            reply=with_headers({"region": region, "opts": {"type": "object", "properties": {"zone": {"type": "integer", "x-mcp-header": "Zone"}}}}),
+            reply_violations=[], rules=["mcp.r5.tools.x-mcp-header"])
+        for slug, properties, why in [
+            ("empty", {"region": dict(region, **{"x-mcp-header": ""})}, "an empty x-mcp-header value"),
+            ("not-a-token", {"region": dict(region, **{"x-mcp-header": "Re gion"})}, "a value with a space: not an RFC 9110 token"),
+            ("control-character", {"region": dict(region, **{"x-mcp-header": "Region\r\nX-Injected"})}, "a value with CR LF"),
+            ("duplicate", {"region": region, "zone": {"type": "string", "x-mcp-header": "REGION"}}, "two values equal without regard to case"),
+            ("number-type", {"ratio": {"type": "number", "x-mcp-header": "Ratio"}}, "a parameter of type number (not permitted)"),
+            ("in-items", {"regions": {"type": "array", "items": {"type": "string", "x-mcp-header": "Region"}}}, "a parameter reached through `items`: not statically reachable"),
+            ("in-one-of", {"target": {"oneOf": [{"type": "string", "x-mcp-header": "Target"}]}}, "a parameter reached through `oneOf`: not statically reachable"),
+        ]:
+            vec(f"{T}/n_list-result-x-mcp-header-{slug}", f"Exchange: a tool with {why}: the x-mcp-header constraints are MUSTs.",
+                mreq(rev, 1, "tools/list"), answer=res("tools", id="1"), reply=with_headers(properties),
+                reply_violations=["mcp.r5.tools.x-mcp-header"])
     vec(f"{T}/y_call-result", "Exchange: tools/call answered with text content.", call, answer=res("content", id="2"),
         reply=mres(rev, 2, {"content": TEXT}), reply_violations=[], rules=["mcp.schema.result"])
     vec(f"{T}/y_call-result-is-error", "Exchange: a tool execution error reported in the result with isError: true, not as a protocol error.",

@@ -435,6 +435,9 @@ rule_table! {
         McpResourcesUriScheme = "mcp.resources.uri-scheme", Must, "MCP server/resources §Common URI Schemes › Custom URI Schemes",
           "Custom URI schemes MUST be in accordance with RFC3986, taking the above guidance in to account. (Checked on the exchange, as far as a URI shows it: a `resources/list` or `resources/read` resource URI without an RFC 3986 §3.1 scheme, `ALPHA *( ALPHA / DIGIT / \"+\" / \"-\" / \".\" )` before a colon. The sentence arrives with 2025-06-18.)",
           R3_R5, Reply;
+        McpR5ToolsXMcpHeader = "mcp.r5.tools.x-mcp-header", Must, "MCP server/tools §x-mcp-header; basic/transports/streamable-http §Schema Extension",
+          "Constraints on `x-mcp-header` values: MUST NOT be empty; MUST match HTTP field-name token syntax (`1*tchar`, RFC 9110 Section 5.1); MUST NOT contain control characters, including carriage return (CR, `\\r`) or line feed (LF, `\\n`); MUST be case-insensitively unique among all `x-mcp-header` values in the `inputSchema`; MUST only be applied to parameters with primitive types (integer, string, boolean). … MUST only be applied to properties that are _statically reachable_ from the schema root … The chain MUST NOT pass through `items` (or any other array keyword), composition keywords (`oneOf`, `anyOf`, `allOf`, `not`), conditional keywords (`if`/`then`/`else`), or `$ref`. (Checked on the exchange, on each tool of a `tools/list` result: the value, the property's `type` (one of the three, as a single string) and the chain of `properties` from the root. The integer range applies to each call's argument, not to the schema, and is not checked.)",
+          R5, Reply;
         McpCompletionMax100 = "mcp.completion.max-100", MustNot, "MCP server/utilities/completion §Data Types; schema `CompleteResult`",
           "Maximum 100 items per response. (Schema: \"An array of completion values. Must not exceed 100 items.\")",
           MCP, Reply;

@@ -29,6 +29,7 @@ mod reply;
 pub mod schema;
 mod subscriptions;
 mod tasks;
+mod tool_headers;
 
 use std::fmt;
 use std::str::FromStr;

@@ -500,7 +500,10 @@ fn result(
             super::tasks::result(method, params, result, pointer, out);
         }
         "tools/call" => structured_content_text(result, pointer, out),
-        "tools/list" => tools(result, pointer, out),
+        "tools/list" => {
+            tools(result, pointer, out);
+            super::tool_headers::tools_list(result, pointer, out);
+        }
         "completion/complete" => {
             let count = result
                 .get("completion")
