@@ -1449,6 +1449,60 @@ def mcp(rev):
         vec(f"{O}/y_tasks-cancel-refused", "Exchange: tasks/cancel refused with -32602 (a task already terminal): no result, so no status to judge.",
             cancel_t1, **cancel_answer, reply=fail(7, -32602, "Task t1 is already completed"), reply_violations=[],
             rules=["mcp.tasks.cancel-result-cancelled"])
+    if i >= 3:
+        # client/elicitation and client/sampling: what a server asks of the client,
+        # as a request (2025-11-25) or an InputRequiredResult's input request
+        # (2026-07-28), judged the same way (rules::server_requests).
+        E = f"{base}/elicitation"
+        Sa = f"{base}/sampling"
+
+        def asks(method, params):
+            if pre5:
+                return rq(9, method, params)
+            return ok(2, {"resultType": "input_required", "inputRequests": {"a": {"method": method, "params": params}}})
+        how = "an elicitation/create request" if pre5 else "an InputRequiredResult asking"
+        form = {"message": "Your name?", "requestedSchema": {"type": "object", "properties": {"name": {"type": "string"}}}}
+        url_mode = {"mode": "url", "message": "Sign in", "url": "https://example.com/connect", "elicitationId": "e-1"}
+        for verdict, slug, params, what in [
+            ("y", "form-mode", form, "in form mode, with requestedSchema"),
+            ("y", "url-mode", url_mode, "in URL mode, with message, url and elicitationId"),
+            ("n", "form-mode-without-requested-schema", {"message": "Your name?"}, "in form mode without requestedSchema"),
+            ("n", "url-mode-without-elicitation-id", {k: v for k, v in url_mode.items() if k != "elicitationId"}, "in URL mode without elicitationId"),
+            ("n", "url-mode-invalid-url", dict(url_mode, url="example.com/connect"), "in URL mode whose url has no scheme: not a valid URL"),
+            ("n", "mode-unknown", dict(form, mode="dialog"), "whose mode is neither form nor url"),
+        ]:
+            kw = {"violations": ["mcp.elicitation.mode-params"]} if verdict == "n" else {"rules": ["mcp.elicitation.mode-params"]}
+            vec(f"{E}/{verdict}_request-{slug}", f"{how} {what}.", asks("elicitation/create", params), sender="server", **kw)
+        def said(t):
+            return {"type": "text", "text": t}
+        use = {"type": "tool_use", "id": "u1", "name": "search", "input": {"q": "mcp"}}
+        result = {"type": "tool_result", "toolUseId": "u1", "content": [said("found")]}
+        tools = [{"name": "search", "inputSchema": {"type": "object"}}]
+
+        def sampling(*messages):
+            return {"messages": list(messages), "maxTokens": 100, "tools": tools}
+        turn = [{"role": "user", "content": said("Search for mcp")}, {"role": "assistant", "content": [use]}]
+        for verdict, slug, params, rule, what in [
+            ("y", "tool-loop", sampling(*turn, {"role": "user", "content": [result]}), None, "a tool use answered by its tool result"),
+            ("n", "tool-result-mixed", sampling(*turn, {"role": "user", "content": [result, said("and more")]}), "mcp.sampling.tool-results-only",
+             "a user message mixing a tool result with text"),
+            ("n", "tool-use-unanswered", sampling(*turn, {"role": "user", "content": said("never mind")}), "mcp.sampling.tool-use-balance",
+             "a tool use followed by a user message without its result"),
+            ("n", "tool-result-unknown-id", sampling(*turn, {"role": "user", "content": [dict(result, toolUseId="u2")]}), "mcp.sampling.tool-use-balance",
+             "a tool result whose toolUseId matches no previous tool use"),
+        ]:
+            kw = {"violations": [rule]} if rule else {"rules": ["mcp.sampling.tool-results-only", "mcp.sampling.tool-use-balance"]}
+            vec(f"{Sa}/{verdict}_request-{slug}", f"{how} for sampling with {what}.", asks("sampling/createMessage", params), sender="server", **kw)
+        if not pre5:
+            vec(f"{Sa}/n_request-message-role-system", "an InputRequiredResult asking for sampling with a message of role system: roles are user or assistant.",
+                asks("sampling/createMessage", {"messages": [{"role": "system", "content": said("hi")}], "maxTokens": 10}),
+                sender="server", violations=["mcp.r5.sampling.message-shape"])
+            vec(f"{Sa}/y_request-message-shape", "an InputRequiredResult asking for sampling with a user message.",
+                asks("sampling/createMessage", {"messages": [{"role": "user", "content": said("hi")}], "maxTokens": 10}),
+                sender="server", rules=["mcp.r5.sampling.message-shape", "mcp.r5.mrtr.input-request-type"])
+            vec(f"{base}/mrtr/n_input-request-tools-call", "an InputRequiredResult whose input request is a tools/call: only elicitation, sampling and roots requests may be asked.",
+                ok(2, {"resultType": "input_required", "inputRequests": {"t": {"method": "tools/call", "params": {"name": "echo"}}}}),
+                sender="server", violations=["mcp.r5.mrtr.input-request-type"])
     if i >= 2 and pre5:
         vec(f"{O}/y_elicitation-create", "elicitation/create from the server (form mode).",
             rq(9, "elicitation/create", {"message": "Your name?", "requestedSchema": {"type": "object", "properties": {"name": {"type": "string"}}}}),

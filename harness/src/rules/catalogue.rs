@@ -438,6 +438,22 @@ rule_table! {
         McpR5ToolsXMcpHeader = "mcp.r5.tools.x-mcp-header", Must, "MCP server/tools §x-mcp-header; basic/transports/streamable-http §Schema Extension",
           "Constraints on `x-mcp-header` values: MUST NOT be empty; MUST match HTTP field-name token syntax (`1*tchar`, RFC 9110 Section 5.1); MUST NOT contain control characters, including carriage return (CR, `\\r`) or line feed (LF, `\\n`); MUST be case-insensitively unique among all `x-mcp-header` values in the `inputSchema`; MUST only be applied to parameters with primitive types (integer, string, boolean). … MUST only be applied to properties that are _statically reachable_ from the schema root … The chain MUST NOT pass through `items` (or any other array keyword), composition keywords (`oneOf`, `anyOf`, `allOf`, `not`), conditional keywords (`if`/`then`/`else`), or `$ref`. (Checked on the exchange, on each tool of a `tools/list` result: the value, the property's `type` (one of the three, as a single string) and the chain of `properties` from the root. The integer range applies to each call's argument, not to the schema, and is not checked.)",
           R5, Reply;
+        // What a server asks of the client (rules::server_requests).
+        McpElicitationModeParams = "mcp.elicitation.mode-params", Must, "MCP client/elicitation §Protocol Messages › Elicitation Requests, › Form Mode Elicitation Requests, › URL Mode Elicitation Requests",
+          "All elicitation requests MUST include the following parameters: … Form mode elicitation requests MUST either specify `mode: \"form\"` or omit the `mode` field, and include these additional parameters: `requestedSchema` … URL mode elicitation requests MUST specify `mode: \"url\"`, a `message`, and include these additional parameters: `url` … `elicitationId` … The `url` parameter MUST contain a valid URL. (Checked per frame on a server's `elicitation/create`, and on those a 2026-07-28 `InputRequiredResult` carries: the members of the mode, a `mode` that is neither, and a `url` without a scheme, `//` and a host. 2025-11-25's schema joins the two modes in one union and cannot say which members go together.)",
+          R4_R5, Frame;
+        McpSamplingToolResultsOnly = "mcp.sampling.tool-results-only", Must, "MCP client/sampling §Message Content Constraints › Tool Result Messages",
+          "When a user message contains tool results (type: \"tool_result\"), it MUST contain ONLY tool results. (Checked per frame on the messages of a server's `sampling/createMessage`, and of those a 2026-07-28 `InputRequiredResult` carries.)",
+          R4_R5, Frame;
+        McpSamplingToolUseBalance = "mcp.sampling.tool-use-balance", Must, "MCP client/sampling §Message Content Constraints › Tool Use and Result Balance; schema `ToolResultContent.toolUseId`",
+          "When using tool use in sampling, every assistant message containing `ToolUseContent` blocks MUST be followed by a user message that consists entirely of `ToolResultContent` blocks, with each tool use (e.g. with `id: $id`) matched by a corresponding tool result (with `toolUseId: $id`), before any other message. (Schema: `toolUseId` \"MUST match the ID from a previous ToolUseContent\". Checked per frame on the messages of a sampling request: the next message, its role, and the ids on both sides; a mixed user message is mcp.sampling.tool-results-only.)",
+          R4_R5, Frame;
+        McpR5SamplingMessageShape = "mcp.r5.sampling.message-shape", Must, "MCP client/sampling §Data Types › Messages",
+          "Sampling messages MUST contain a `role` field of `\"user\"` or `\"assistant\"`; and a `content` field representing the message data. (Checked per frame on the `sampling/createMessage` input requests of an `InputRequiredResult`.)",
+          R5, Frame;
+        McpR5MrtrInputRequestType = "mcp.r5.mrtr.input-request-type", Must, "MCP basic/patterns/mrtr §Server Requirements (Basic Workflow)",
+          "`inputRequests` values are request objects that MUST be one of `ElicitRequest`, `CreateMessageRequest`, or `ListRootsRequest` (Checked per frame on each value's `method`: `elicitation/create`, `sampling/createMessage` or `roots/list`.)",
+          R5, Frame;
         McpCompletionMax100 = "mcp.completion.max-100", MustNot, "MCP server/utilities/completion §Data Types; schema `CompleteResult`",
           "Maximum 100 items per response. (Schema: \"An array of completion values. Must not exceed 100 items.\")",
           MCP, Reply;

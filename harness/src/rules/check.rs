@@ -186,6 +186,9 @@ fn call(m: &Message<'_>, base: &str, kind: Kind, profile: Profile, out: &mut Rep
     if profile.revision == Revision::Mcp2025_11_25 {
         super::tasks::call(&method, params, base, out);
     }
+    if kind == Kind::Request && profile.direction == Direction::ServerToClient {
+        super::server_requests::request(&method, params, base, out);
+    }
 }
 
 /// The method against the revision's schema: defined, for this sender, with the
@@ -455,6 +458,9 @@ fn success(s: &Success<'_>, base: &str, profile: Profile, out: &mut Report) {
         return;
     }
     meta::walk(&s.result, &pointer, profile.revision, out);
+    if profile.direction == Direction::ServerToClient {
+        super::server_requests::input_requests(&s.result, &pointer, out);
+    }
     if profile.direction == Direction::ServerToClient
         && out.applies(RuleId::McpBaseResultTypeRequired)
     {

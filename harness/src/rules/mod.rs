@@ -27,6 +27,7 @@ mod answers;
 pub(crate) mod client_caps;
 mod reply;
 pub mod schema;
+mod server_requests;
 mod subscriptions;
 mod tasks;
 mod tool_headers;
