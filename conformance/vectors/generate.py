@@ -1500,6 +1500,18 @@ def mcp(rev):
             vec(f"{Sa}/y_request-message-shape", "an InputRequiredResult asking for sampling with a user message.",
                 asks("sampling/createMessage", {"messages": [{"role": "user", "content": said("hi")}], "maxTokens": 10}),
                 sender="server", rules=["mcp.r5.sampling.message-shape", "mcp.r5.mrtr.input-request-type"])
+            # basic/versioning §Extension Negotiation: identifiers are prefixed _meta key names.
+            Ex = f"{base}/extensions"
+            vec(f"{Ex}/y_client-extension-prefixed", "tools/list whose client capabilities advertise the extension io.modelcontextprotocol/ui.",
+                mreq(rev, 1, "tools/list", {"_meta": {"io.modelcontextprotocol/clientCapabilities": {"extensions": {"io.modelcontextprotocol/ui": {}}}}}),
+                rules=["mcp.r5.extensions.identifier"], answer=res("tools", id="1"))
+            vec(f"{Ex}/n_client-extension-without-prefix", "tools/list whose client capabilities advertise an extension named `ui`, without a prefix: identifiers MUST have one.",
+                mreq(rev, 1, "tools/list", {"_meta": {"io.modelcontextprotocol/clientCapabilities": {"extensions": {"ui": {}}}}}),
+                violations=["mcp.r5.extensions.identifier"], answer=res("tools", id="1"))
+            vec(f"{Ex}/n_server-extension-bad-label", "a server/discover result whose capabilities advertise `-tasks.example/x`: a label starts with a letter.",
+                ok(1, {"resultType": "complete", "supportedVersions": [rev], "capabilities": {"extensions": {"-tasks.example/x": {}}},
+                       "serverInfo": SERVER_INFO, "ttlMs": 0, "cacheScope": "public"}),
+                sender="server", violations=["mcp.r5.extensions.identifier"])
             vec(f"{base}/mrtr/n_input-request-tools-call", "an InputRequiredResult whose input request is a tools/call: only elicitation, sampling and roots requests may be asked.",
                 ok(2, {"resultType": "input_required", "inputRequests": {"t": {"method": "tools/call", "params": {"name": "echo"}}}}),
                 sender="server", violations=["mcp.r5.mrtr.input-request-type"])
@@ -1520,6 +1532,12 @@ def mcp(rev):
             reply_violations=[], rules=["mcp.schema.result"])
         vec(f"{O}/n_roots-list-answered-without-roots", "Exchange: the client answers roots/list without roots.",
             rq(10, "roots/list"), sender="server", reply=ok(10, {}), reply_violations=["mcp.schema.result"])
+        vec(f"{O}/y_roots-list-answered-file-uri", "Exchange: the client answers roots/list with a file:// root.",
+            rq(10, "roots/list"), sender="server", reply=ok(10, {"roots": [{"uri": "file:///home/user/project"}]}),
+            reply_violations=[], rules=["mcp.roots.file-uri"])
+        vec(f"{O}/n_roots-list-answered-https-uri", "Exchange: the client answers roots/list with an https:// root: a root MUST be a file:// URI.",
+            rq(10, "roots/list"), sender="server", reply=ok(10, {"roots": [{"uri": "https://example.com/repo"}]}),
+            reply_violations=["mcp.roots.file-uri"])
     if not pre5:
         vec(f"{O}/n_server-request-on-stdio", "A server-to-client request (roots/list) in 2026-07-28: the server MUST NOT write JSON-RPC requests; it uses MRTR.",
             rq(9, "roots/list"), sender="server", violations=["mcp.r5.stdio.no-server-requests"])

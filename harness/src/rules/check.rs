@@ -82,6 +82,15 @@ fn message(m: &Message<'_>, base: &str, profile: Profile, out: &mut Report) {
             }
             if profile.direction == Direction::ClientToServer {
                 per_request_meta(r.params.as_ref(), base, out);
+                if let Some(caps) = r
+                    .params
+                    .as_ref()
+                    .and_then(|p| p.get("_meta"))
+                    .and_then(|m| m.get(CLIENT_CAPABILITIES).map(Raw::into_owned))
+                {
+                    let pointer = at(&at(&at(base, "params"), "_meta"), CLIENT_CAPABILITIES);
+                    super::server_requests::extensions(&caps, &pointer, out);
+                }
             }
         }
         Message::Notification(n) => {
@@ -460,6 +469,14 @@ fn success(s: &Success<'_>, base: &str, profile: Profile, out: &mut Report) {
     meta::walk(&s.result, &pointer, profile.revision, out);
     if profile.direction == Direction::ServerToClient {
         super::server_requests::input_requests(&s.result, &pointer, out);
+    }
+    if out.applies(RuleId::McpR5ExtensionIdentifier) {
+        // `server/discover` answers with the server's capabilities; a frame
+        // shows a result, not which request it answers, so any result's
+        // `capabilities` is read (only DiscoverResult has one in 2026-07-28).
+        if let Some(caps) = s.result.get("capabilities") {
+            super::server_requests::extensions(&caps, &at(&pointer, "capabilities"), out);
+        }
     }
     if profile.direction == Direction::ServerToClient
         && out.applies(RuleId::McpBaseResultTypeRequired)

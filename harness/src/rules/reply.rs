@@ -500,6 +500,7 @@ fn result(
             super::tasks::result(method, params, result, pointer, out);
         }
         "tools/call" => structured_content_text(result, pointer, out),
+        "roots/list" => super::server_requests::roots_result(result, pointer, out),
         "tools/list" => {
             tools(result, pointer, out);
             super::tool_headers::tools_list(result, pointer, out);

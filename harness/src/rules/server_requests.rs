@@ -228,6 +228,46 @@ fn sampling(params: &Raw<'_>, pointer: &str, out: &mut Report) {
     }
 }
 
+/// The client's answer to `roots/list` (client/roots §Root: the `uri` "MUST be
+/// a `file://` URI in the current specification").
+pub(super) fn roots_result(result: &Raw<'_>, pointer: &str, out: &mut Report) {
+    let Some(roots) = result.get("roots") else {
+        return;
+    };
+    let base = at(pointer, "roots");
+    for (i, root) in roots.elements().enumerate() {
+        if root.kind() != ValueKind::Object {
+            continue;
+        }
+        if let Some(uri) = string(&root, "uri") {
+            if !uri.starts_with("file://") {
+                out.flag(
+                    RuleId::McpRootsFileUri,
+                    at(&at(&base, &i.to_string()), "uri"),
+                    format!("root URI `{uri}` is not a `file://` URI"),
+                );
+            }
+        }
+    }
+}
+
+/// 2026-07-28 capabilities' `extensions` keys (`pointer` at the capabilities).
+pub(super) fn extensions(capabilities: &Raw<'_>, pointer: &str, out: &mut Report) {
+    let Some(extensions) = capabilities.get("extensions") else {
+        return;
+    };
+    for (key, _) in extensions.members() {
+        let key = key.decoded();
+        if !super::meta::prefixed_key(&key) {
+            out.flag(
+                RuleId::McpR5ExtensionIdentifier,
+                at(&at(pointer, "extensions"), &key),
+                format!("extension identifier `{key}` is no prefixed `_meta` key name"),
+            );
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::is_url;
