@@ -275,8 +275,11 @@ rule_table! {
           "Tasks MUST begin in the `working` status when created. (Checked on the `CreateTaskResult` answering a task-augmented request.)",
           R4, Reply;
         McpTasksTerminalFinal = "mcp.tasks.terminal-final", MustNot, "MCP basic/utilities/tasks §Behavior Requirements",
-          "Tasks with a `completed`, `failed`, or `cancelled` status are in a terminal state and MUST NOT transition to any other status",
-          R4, Unchecked("not yet checked by the session judge: needs the task statuses from `tasks/get`, `tasks/list` and `notifications/tasks/status` followed per task id");
+          "Tasks with a `completed`, `failed`, or `cancelled` status are in a terminal state and MUST NOT transition to any other status (Checked by the session judge: the statuses of each task id in `CreateTaskResult`, `tasks/get` and `tasks/cancel` results and `notifications/tasks/status`; a later status other than the terminal one breaks it. §Task Cancellation: \"Once a task is cancelled, it MUST remain in `cancelled` status\".)",
+          R4, Session;
+        McpTasksIdUnique = "mcp.tasks.id-unique", Must, "MCP basic/utilities/tasks §Behavior Requirements › Task ID Requirements",
+          "Task IDs MUST be unique among all tasks controlled by the receiver. (Checked by the session judge: a `CreateTaskResult` whose `taskId` a `CreateTaskResult` of the same receiver already carried in the conversation; tasks of an earlier connection are not seen.)",
+          R4, Session;
         McpTasksUnknownId = "mcp.tasks.unknown-id", Must, "MCP basic/utilities/tasks §Error Handling › Protocol Errors",
           "Receivers MUST return standard JSON-RPC errors for the following protocol error cases: Invalid or nonexistent `taskId` in `tasks/get`, `tasks/result`, or `tasks/cancel`: `-32602` (Invalid params)",
           R4, Unchecked("needs the task ids the receiver created: a task may come from an earlier connection (the live runner judges it with a task id it never received)");

@@ -26,6 +26,7 @@
 mod capabilities;
 mod judge;
 mod key;
+mod tasks;
 
 pub use judge::Judge;
 
