@@ -113,7 +113,7 @@ mod tests {
             t.sighting(s, "a", "working", false, at(5)),
             Some(Breach::LeftTerminal {
                 was: "completed".into(),
-                at: at(3)
+                at: at(4)
             })
         );
         assert_eq!(
