@@ -420,6 +420,38 @@ def gap():
     vector(R5, "subscriptions", "n_resource-not-requested", "The subscription asked for updates to file:///a.txt; the server sends one for file:///b.txt.",
            [only], [listen(res_f), ack(res_f), on_sub("notifications/resources/updated", uri="file:///b.txt")], [(only, 2)])
 
+    # basic/utilities/tasks §Task Status Lifecycle, §Task ID Requirements (2025-11-25).
+    final, unique = "mcp.tasks.terminal-final", "mcp.tasks.id-unique"
+    caps = {"tools": {}, "tasks": {"requests": {"tools": {"call": {}}}}}
+
+    def task_call(id_):
+        return client({"jsonrpc": "2.0", "id": id_, "method": "tools/call", "params": {"name": "job", "arguments": {}, "task": {"ttl": 60000}}})
+
+    def task(task_id, status):
+        return {"taskId": task_id, "status": status, "createdAt": "2025-11-25T10:00:00Z",
+                "lastUpdatedAt": "2025-11-25T10:00:00Z", "ttl": 60000}
+
+    def created(id_, task_id):
+        return server({"jsonrpc": "2.0", "id": id_, "result": {"task": task(task_id, "working")}})
+
+    def get(id_, task_id):
+        return client({"jsonrpc": "2.0", "id": id_, "method": "tasks/get", "params": {"taskId": task_id}})
+
+    def got(id_, task_id, status):
+        return server({"jsonrpc": "2.0", "id": id_, "result": task(task_id, status)})
+    vector(R4, "tasks", "y_task-status-lifecycle", "A task created working, seen completed, then completed again: a terminal status stays.",
+           [final, unique], init(R4, server_caps=caps) + [task_call(1), created(1, "t1"), get(2, "t1"), got(2, "t1", "completed"),
+                                                          get(3, "t1"), got(3, "t1", "completed")], [])
+    vector(R4, "tasks", "n_task-left-terminal", "A task seen completed, then announced working by notifications/tasks/status: terminal statuses MUST NOT transition.",
+           [final], init(R4, server_caps=caps) + [task_call(1), created(1, "t1"), get(2, "t1"), got(2, "t1", "completed"),
+                                                  server(note("notifications/tasks/status", task("t1", "working")))], [(final, 7)])
+    vector(R4, "tasks", "n_task-cancelled-then-completed", "A task cancelled, then seen completed: once cancelled it MUST remain cancelled.",
+           [final], init(R4, server_caps=caps) + [task_call(1), created(1, "t1"),
+                                                  client({"jsonrpc": "2.0", "id": 2, "method": "tasks/cancel", "params": {"taskId": "t1"}}),
+                                                  got(2, "t1", "cancelled"), get(3, "t1"), got(3, "t1", "completed")], [(final, 8)])
+    vector(R4, "tasks", "n_task-id-reused", "Two task-augmented calls answered with the same taskId: task ids MUST be unique among the receiver's tasks.",
+           [unique], init(R4, server_caps=caps) + [task_call(1), created(1, "t1"), task_call(2), created(2, "t1")], [(unique, 6)])
+
 
 def server_gap():
     """Issue 14's server-side sentences: list changes announced, tool order,

@@ -1111,6 +1111,28 @@ def mcp(rev):
             mreq(rev, 1, "tools/list"), answer=res("tools", id="1"),
             reply=mres(rev, 1, {"tools": [TOOL, TOOL]}, cacheable=True), reply_violations=[],
             reply_advisories=["mcp.tools.name-unique"])
+    if not pre5:
+        # server/tools §x-mcp-header (basic/transports/streamable-http §Schema Extension).
+        def with_headers(properties):
+            tool = {"name": "route", "inputSchema": {"type": "object", "properties": properties}}
+            return mres(rev, 1, {"tools": [tool]}, cacheable=True)
+        region = {"type": "string", "x-mcp-header": "Region"}
+        vec(f"{T}/y_list-result-x-mcp-header", "Exchange: a tool whose string parameter, reached through properties alone, is mirrored as Mcp-Param-Region.",
+            mreq(rev, 1, "tools/list"), answer=res("tools", id="1"),
+            reply=with_headers({"region": region, "opts": {"type": "object", "properties": {"zone": {"type": "integer", "x-mcp-header": "Zone"}}}}),
+            reply_violations=[], rules=["mcp.r5.tools.x-mcp-header"])
+        for slug, properties, why in [
+            ("empty", {"region": dict(region, **{"x-mcp-header": ""})}, "an empty x-mcp-header value"),
+            ("not-a-token", {"region": dict(region, **{"x-mcp-header": "Re gion"})}, "a value with a space: not an RFC 9110 token"),
+            ("control-character", {"region": dict(region, **{"x-mcp-header": "Region\r\nX-Injected"})}, "a value with CR LF"),
+            ("duplicate", {"region": region, "zone": {"type": "string", "x-mcp-header": "REGION"}}, "two values equal without regard to case"),
+            ("number-type", {"ratio": {"type": "number", "x-mcp-header": "Ratio"}}, "a parameter of type number (not permitted)"),
+            ("in-items", {"regions": {"type": "array", "items": {"type": "string", "x-mcp-header": "Region"}}}, "a parameter reached through `items`: not statically reachable"),
+            ("in-one-of", {"target": {"oneOf": [{"type": "string", "x-mcp-header": "Target"}]}}, "a parameter reached through `oneOf`: not statically reachable"),
+        ]:
+            vec(f"{T}/n_list-result-x-mcp-header-{slug}", f"Exchange: a tool with {why}: the x-mcp-header constraints are MUSTs.",
+                mreq(rev, 1, "tools/list"), answer=res("tools", id="1"), reply=with_headers(properties),
+                reply_violations=["mcp.r5.tools.x-mcp-header"])
     vec(f"{T}/y_call-result", "Exchange: tools/call answered with text content.", call, answer=res("content", id="2"),
         reply=mres(rev, 2, {"content": TEXT}), reply_violations=[], rules=["mcp.schema.result"])
     vec(f"{T}/y_call-result-is-error", "Exchange: a tool execution error reported in the result with isError: true, not as a protocol error.",
@@ -1185,6 +1207,23 @@ def mcp(rev):
     vec(f"{S}/n_read-result-without-contents", "Exchange: resources/read answered without contents.", read,
         answer=res("contents", id="2"), reply=mres(rev, 2, {"text": "# Hi"}, cacheable=True),
         reply_violations=["mcp.schema.result"])
+    # server/resources §Security Considerations: "Binary data MUST be properly encoded".
+    vec(f"{S}/y_read-result-blob", "Exchange: resources/read answered with a base64 blob.", read, answer=res("contents", id="2"),
+        reply=mres(rev, 2, {"contents": [{"uri": "file:///project/README.md", "mimeType": "application/octet-stream", "blob": "AAEC"}]}, cacheable=True),
+        reply_violations=[], rules=["mcp.content.base64"])
+    vec(f"{S}/n_read-result-blob-not-base64", "Exchange: resources/read answered with a blob that is raw bytes as text, not base64.", read, answer=res("contents", id="2"),
+        reply=mres(rev, 2, {"contents": [{"uri": "file:///project/README.md", "mimeType": "application/octet-stream", "blob": "\u0000\u0001"}]}, cacheable=True),
+        reply_violations=["mcp.content.base64"])
+    if i >= 2:
+        # server/resources §Custom URI Schemes: RFC 3986 (a scheme before a colon).
+        vec(f"{S}/y_list-result-custom-scheme", "Exchange: resources/list with a custom-scheme URI that RFC 3986 allows.", mreq(rev, 1, "resources/list"),
+            answer=res("resources", id="1"),
+            reply=mres(rev, 1, {"resources": [{"uri": "x-notes+v1:inbox/1", "name": "inbox"}]}, cacheable=True),
+            reply_violations=[], rules=["mcp.resources.uri-scheme"])
+        vec(f"{S}/n_list-result-uri-without-scheme", "Exchange: resources/list with a URI that is a bare path: no RFC 3986 scheme.", mreq(rev, 1, "resources/list"),
+            answer=res("resources", id="1"),
+            reply=mres(rev, 1, {"resources": [{"uri": "/project/README.md", "name": "README.md"}]}, cacheable=True),
+            reply_violations=["mcp.resources.uri-scheme"])
     vec(f"{S}/y_list-result", "Exchange: resources/list answered with one resource.", mreq(rev, 1, "resources/list"),
         answer=res("resources", id="1"),
         reply=mres(rev, 1, {"resources": [{"uri": "file:///a.txt", "name": "a.txt"}]}, cacheable=True),
@@ -1240,6 +1279,34 @@ def mcp(rev):
         reply_violations=[], rules=["mcp.schema.result"])
     vec(f"{Q}/n_get-result-without-messages", "Exchange: prompts/get answered without messages.", get,
         answer=res("messages", id="2"), reply=mres(rev, 2, {"description": "Code review"}), reply_violations=["mcp.schema.result"])
+    # server/prompts §Image Content, §Audio Content, §Embedded Resources: binary
+    # data is base64 with a MIME type; an embedded resource has a URI, a MIME
+    # type and text or blob (mcp.content.base64, mcp.content.embedded-resource).
+    def prompt(*blocks):
+        return mres(rev, 2, {"messages": [{"role": "user", "content": b} for b in blocks]})
+    png = {"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"}
+    vec(f"{Q}/y_get-result-image", "Exchange: prompts/get answered with base64 image data and its MIME type.", get,
+        answer=res("messages", id="2"), reply=prompt(png), reply_violations=[], rules=["mcp.content.base64"])
+    vec(f"{Q}/n_get-result-image-not-base64", "Exchange: prompts/get answered with image data that is not base64: the image data MUST be base64-encoded.", get,
+        answer=res("messages", id="2"), reply=prompt(dict(png, data="not base64!")), reply_violations=["mcp.content.base64"])
+    vec(f"{Q}/n_get-result-image-mime-type-invalid", "Exchange: prompts/get answered with image content whose mimeType is `png`: it MUST include a valid MIME type.", get,
+        answer=res("messages", id="2"), reply=prompt(dict(png, mimeType="png")), reply_violations=["mcp.content.base64"])
+    if i >= 1:
+        wav = {"type": "audio", "data": "UklGRg==", "mimeType": "audio/wav"}
+        vec(f"{Q}/y_get-result-audio", "Exchange: prompts/get answered with base64 audio data and its MIME type.", get,
+            answer=res("messages", id="2"), reply=prompt(wav), reply_violations=[], rules=["mcp.content.base64"])
+        vec(f"{Q}/n_get-result-audio-not-base64", "Exchange: prompts/get answered with audio data with a line break inside: not base64 (RFC 4648 §3.1).", get,
+            answer=res("messages", id="2"), reply=prompt(dict(wav, data="UklG\nRg==")), reply_violations=["mcp.content.base64"])
+    embedded = {"type": "resource", "resource": {"uri": "resource://example", "mimeType": "text/plain", "text": "Resource content"}}
+    vec(f"{Q}/y_get-result-embedded-resource", "Exchange: prompts/get answered with an embedded resource with URI, MIME type and text.", get,
+        answer=res("messages", id="2"), reply=prompt(embedded), reply_violations=[], rules=["mcp.content.embedded-resource"])
+    vec(f"{Q}/n_get-result-embedded-resource-without-mime-type", "Exchange: an embedded resource without mimeType: it MUST include the appropriate MIME type (the schema leaves it optional).", get,
+        answer=res("messages", id="2"), reply=prompt({"type": "resource", "resource": {"uri": "resource://example", "text": "Resource content"}}),
+        reply_violations=["mcp.content.embedded-resource"])
+    vec(f"{Q}/n_get-result-embedded-resource-blob-not-base64", "Exchange: an embedded resource whose blob is not base64.", get,
+        answer=res("messages", id="2"),
+        reply=prompt({"type": "resource", "resource": {"uri": "resource://example", "mimeType": "application/octet-stream", "blob": "%%%"}}),
+        reply_violations=["mcp.content.base64"])
     vec(f"{Q}/y_list-result", "Exchange: prompts/list answered with one prompt.", mreq(rev, 1, "prompts/list"),
         answer=res("prompts", id="1"),
         reply=mres(rev, 1, {"prompts": [{"name": "code_review", "arguments": [{"name": "code", "required": True}]}]}, cacheable=True),
@@ -1316,6 +1383,138 @@ def mcp(rev):
             basis=must("mcp.tasks.unknown-id"))
         vec(f"{O}/n_tasks-get-without-task-id", "tasks/get without taskId.", mreq(rev, 1, "tasks/get", {}),
             violations=["mcp.schema.request-params"], answer=err(-32602, id="1"))
+        # basic/utilities/tasks §Related Task Metadata: `tasks/result` names its task
+        # only in `_meta`; tasks/get, tasks/list, tasks/cancel and the status
+        # notification name it in their structure, so the key is redundant there.
+        related = {"_meta": {"io.modelcontextprotocol/related-task": {"taskId": "t1"}}}
+        result_req = mreq(rev, 5, "tasks/result", {"taskId": "t1"})
+        result_answer = dict(answer=any_resp(id="5"),
+                             basis=conv("tasks/result returns exactly what the underlying request would have "
+                                        "returned (§Result Retrieval): a result or a JSON-RPC error"))
+        got_task = res("taskId", "status", "createdAt", "lastUpdatedAt", "ttl", id="6")
+        vec(f"{O}/y_tasks-result-related-task", "Exchange: tasks/result answered with the tool's result and `_meta` related-task naming the requested task.",
+            result_req, **result_answer, reply=ok(5, {"content": TEXT, **related}), reply_violations=[],
+            rules=["mcp.tasks.result-related-task"])
+        vec(f"{O}/n_tasks-result-without-related-task", "Exchange: tasks/result answered without `_meta` related-task: the tasks/result operation MUST include it in its response.",
+            result_req, **result_answer, reply=ok(5, {"content": TEXT}), reply_violations=["mcp.tasks.result-related-task"])
+        vec(f"{O}/n_tasks-result-other-related-task", "Exchange: tasks/result for t1 answered with related-task naming t2: the key's taskId must match the task.",
+            result_req, **result_answer, reply=ok(5, {"content": TEXT, "_meta": {"io.modelcontextprotocol/related-task": {"taskId": "t2"}}}),
+            reply_violations=["mcp.tasks.result-related-task"])
+        vec(f"{O}/y_tasks-result-error", "Exchange: tasks/result answered with the underlying request's JSON-RPC error: an error has no result `_meta`, so the related-task rule does not apply.",
+            result_req, **result_answer, reply=fail(5, -32603, "The tool failed"), reply_violations=[],
+            rules=["mcp.tasks.result-related-task"])
+        vec(f"{O}/y_tasks-get-related-task", "tasks/get carrying `_meta` related-task: requestors SHOULD NOT include it, the taskId is in the params (reported, not a failure).",
+            mreq(rev, 6, "tasks/get", {"taskId": "t1", **related}), advisories=["mcp.tasks.related-task-redundant"],
+            answer=got_task)
+        vec(f"{O}/y_tasks-status-related-task", "notifications/tasks/status carrying `_meta` related-task: it SHOULD NOT, the taskId is in the params (reported, not a failure).",
+            nt("notifications/tasks/status", {"taskId": "t1", "status": "working", "createdAt": "2025-11-25T10:00:00Z",
+                                              "lastUpdatedAt": "2025-11-25T10:00:00Z", "ttl": 60000, **related}),
+            sender="server", advisories=["mcp.tasks.related-task-redundant"])
+        vec(f"{O}/y_tasks-get-result-related-task", "Exchange: a tasks/get result carrying `_meta` related-task: receivers SHOULD NOT include it in tasks/get, tasks/list or tasks/cancel results (reported, not a failure).",
+            mreq(rev, 6, "tasks/get", {"taskId": "t1"}), answer=got_task,
+            reply=ok(6, {"taskId": "t1", "status": "working", "createdAt": "2025-11-25T10:00:00Z",
+                         "lastUpdatedAt": "2025-11-25T10:00:00Z", "ttl": 60000, **related}),
+            reply_violations=[], reply_advisories=["mcp.tasks.related-task-result-redundant"])
+        # The `Task` a tasks/get or tasks/cancel result is: the one the request named
+        # (§Associating Task-Related Messages), cancelled after tasks/cancel (§Task
+        # Cancellation), and saying why when it failed (§Task Execution Errors).
+        def task(task_id, status, **more):
+            return {"taskId": task_id, "status": status, "createdAt": "2025-11-25T10:00:00Z",
+                    "lastUpdatedAt": "2025-11-25T10:05:00Z", "ttl": 60000, **more}
+        get_t1 = mreq(rev, 6, "tasks/get", {"taskId": "t1"})
+        vec(f"{O}/y_tasks-get-result", "Exchange: tasks/get for t1 answered with task t1.",
+            get_t1, answer=got_task, reply=ok(6, task("t1", "working")), reply_violations=[],
+            rules=["mcp.tasks.task-id-source-of-truth"])
+        vec(f"{O}/n_tasks-get-result-other-task", "Exchange: tasks/get for t1 answered with task t2: the request's taskId is the source of truth.",
+            get_t1, answer=got_task, reply=ok(6, task("t2", "working")), reply_violations=["mcp.tasks.task-id-source-of-truth"])
+        vec(f"{O}/n_tasks-get-related-task-followed", "Exchange: tasks/get for t1 carrying related-task t2, answered with task t2: receivers MUST ignore the metadata in favour of the taskId parameter.",
+            mreq(rev, 6, "tasks/get", {"taskId": "t1", "_meta": {"io.modelcontextprotocol/related-task": {"taskId": "t2"}}}),
+            answer=got_task, reply=ok(6, task("t2", "working")), advisories=["mcp.tasks.related-task-redundant"],
+            reply_violations=["mcp.tasks.task-id-source-of-truth"])
+        vec(f"{O}/y_tasks-get-result-failed", "Exchange: a failed task's tasks/get result with a statusMessage.",
+            get_t1, answer=got_task, reply=ok(6, task("t1", "failed", statusMessage="Tool execution failed: API rate limit exceeded")),
+            reply_violations=[], rules=["mcp.tasks.failed-status-message"])
+        vec(f"{O}/y_tasks-get-result-failed-without-message", "Exchange: a failed task's tasks/get result without statusMessage: it SHOULD say why (reported, not a failure).",
+            get_t1, answer=got_task, reply=ok(6, task("t1", "failed")), reply_violations=[],
+            reply_advisories=["mcp.tasks.failed-status-message"])
+        cancel_t1 = mreq(rev, 7, "tasks/cancel", {"taskId": "t1"})
+        cancel_answer = dict(answer=any_resp(id="7"),
+                             basis=conv("a task still running is cancelled (a Task result); one already terminal "
+                                        "MUST be refused with -32602 (§Task Cancellation)"))
+        vec(f"{O}/y_tasks-cancel-result", "Exchange: tasks/cancel answered with the task in status cancelled.",
+            cancel_t1, **cancel_answer, reply=ok(7, task("t1", "cancelled")), reply_violations=[],
+            rules=["mcp.tasks.cancel-result-cancelled", "mcp.tasks.task-id-source-of-truth"])
+        vec(f"{O}/n_tasks-cancel-result-working", "Exchange: tasks/cancel answered with the task still working: receivers MUST transition the task to cancelled before sending the response.",
+            cancel_t1, **cancel_answer, reply=ok(7, task("t1", "working")), reply_violations=["mcp.tasks.cancel-result-cancelled"])
+        vec(f"{O}/y_tasks-cancel-refused", "Exchange: tasks/cancel refused with -32602 (a task already terminal): no result, so no status to judge.",
+            cancel_t1, **cancel_answer, reply=fail(7, -32602, "Task t1 is already completed"), reply_violations=[],
+            rules=["mcp.tasks.cancel-result-cancelled"])
+    if i >= 3:
+        # client/elicitation and client/sampling: what a server asks of the client,
+        # as a request (2025-11-25) or an InputRequiredResult's input request
+        # (2026-07-28), judged the same way (rules::server_requests).
+        E = f"{base}/elicitation"
+        Sa = f"{base}/sampling"
+
+        def asks(method, params):
+            if pre5:
+                return rq(9, method, params)
+            return ok(2, {"resultType": "input_required", "inputRequests": {"a": {"method": method, "params": params}}})
+        how = "an elicitation/create request" if pre5 else "an InputRequiredResult asking"
+        form = {"message": "Your name?", "requestedSchema": {"type": "object", "properties": {"name": {"type": "string"}}}}
+        url_mode = {"mode": "url", "message": "Sign in", "url": "https://example.com/connect", "elicitationId": "e-1"}
+        for verdict, slug, params, what in [
+            ("y", "form-mode", form, "in form mode, with requestedSchema"),
+            ("y", "url-mode", url_mode, "in URL mode, with message, url and elicitationId"),
+            ("n", "form-mode-without-requested-schema", {"message": "Your name?"}, "in form mode without requestedSchema"),
+            ("n", "url-mode-without-elicitation-id", {k: v for k, v in url_mode.items() if k != "elicitationId"}, "in URL mode without elicitationId"),
+            ("n", "url-mode-invalid-url", dict(url_mode, url="example.com/connect"), "in URL mode whose url has no scheme: not a valid URL"),
+            ("n", "mode-unknown", dict(form, mode="dialog"), "whose mode is neither form nor url"),
+        ]:
+            kw = {"violations": ["mcp.elicitation.mode-params"]} if verdict == "n" else {"rules": ["mcp.elicitation.mode-params"]}
+            vec(f"{E}/{verdict}_request-{slug}", f"{how} {what}.", asks("elicitation/create", params), sender="server", **kw)
+        def said(t):
+            return {"type": "text", "text": t}
+        use = {"type": "tool_use", "id": "u1", "name": "search", "input": {"q": "mcp"}}
+        result = {"type": "tool_result", "toolUseId": "u1", "content": [said("found")]}
+        tools = [{"name": "search", "inputSchema": {"type": "object"}}]
+
+        def sampling(*messages):
+            return {"messages": list(messages), "maxTokens": 100, "tools": tools}
+        turn = [{"role": "user", "content": said("Search for mcp")}, {"role": "assistant", "content": [use]}]
+        for verdict, slug, params, rule, what in [
+            ("y", "tool-loop", sampling(*turn, {"role": "user", "content": [result]}), None, "a tool use answered by its tool result"),
+            ("n", "tool-result-mixed", sampling(*turn, {"role": "user", "content": [result, said("and more")]}), "mcp.sampling.tool-results-only",
+             "a user message mixing a tool result with text"),
+            ("n", "tool-use-unanswered", sampling(*turn, {"role": "user", "content": said("never mind")}), "mcp.sampling.tool-use-balance",
+             "a tool use followed by a user message without its result"),
+            ("n", "tool-result-unknown-id", sampling(*turn, {"role": "user", "content": [dict(result, toolUseId="u2")]}), "mcp.sampling.tool-use-balance",
+             "a tool result whose toolUseId matches no previous tool use"),
+        ]:
+            kw = {"violations": [rule]} if rule else {"rules": ["mcp.sampling.tool-results-only", "mcp.sampling.tool-use-balance"]}
+            vec(f"{Sa}/{verdict}_request-{slug}", f"{how} for sampling with {what}.", asks("sampling/createMessage", params), sender="server", **kw)
+        if not pre5:
+            vec(f"{Sa}/n_request-message-role-system", "an InputRequiredResult asking for sampling with a message of role system: roles are user or assistant.",
+                asks("sampling/createMessage", {"messages": [{"role": "system", "content": said("hi")}], "maxTokens": 10}),
+                sender="server", violations=["mcp.r5.sampling.message-shape"])
+            vec(f"{Sa}/y_request-message-shape", "an InputRequiredResult asking for sampling with a user message.",
+                asks("sampling/createMessage", {"messages": [{"role": "user", "content": said("hi")}], "maxTokens": 10}),
+                sender="server", rules=["mcp.r5.sampling.message-shape", "mcp.r5.mrtr.input-request-type"])
+            # basic/versioning §Extension Negotiation: identifiers are prefixed _meta key names.
+            Ex = f"{base}/extensions"
+            vec(f"{Ex}/y_client-extension-prefixed", "tools/list whose client capabilities advertise the extension io.modelcontextprotocol/ui.",
+                mreq(rev, 1, "tools/list", {"_meta": {"io.modelcontextprotocol/clientCapabilities": {"extensions": {"io.modelcontextprotocol/ui": {}}}}}),
+                rules=["mcp.r5.extensions.identifier"], answer=res("tools", id="1"))
+            vec(f"{Ex}/n_client-extension-without-prefix", "tools/list whose client capabilities advertise an extension named `ui`, without a prefix: identifiers MUST have one.",
+                mreq(rev, 1, "tools/list", {"_meta": {"io.modelcontextprotocol/clientCapabilities": {"extensions": {"ui": {}}}}}),
+                violations=["mcp.r5.extensions.identifier"], answer=res("tools", id="1"))
+            vec(f"{Ex}/n_server-extension-bad-label", "a server/discover result whose capabilities advertise `-tasks.example/x`: a label starts with a letter.",
+                ok(1, {"resultType": "complete", "supportedVersions": [rev], "capabilities": {"extensions": {"-tasks.example/x": {}}},
+                       "serverInfo": SERVER_INFO, "ttlMs": 0, "cacheScope": "public"}),
+                sender="server", violations=["mcp.r5.extensions.identifier"])
+            vec(f"{base}/mrtr/n_input-request-tools-call", "an InputRequiredResult whose input request is a tools/call: only elicitation, sampling and roots requests may be asked.",
+                ok(2, {"resultType": "input_required", "inputRequests": {"t": {"method": "tools/call", "params": {"name": "echo"}}}}),
+                sender="server", violations=["mcp.r5.mrtr.input-request-type"])
     if i >= 2 and pre5:
         vec(f"{O}/y_elicitation-create", "elicitation/create from the server (form mode).",
             rq(9, "elicitation/create", {"message": "Your name?", "requestedSchema": {"type": "object", "properties": {"name": {"type": "string"}}}}),
@@ -1333,6 +1532,12 @@ def mcp(rev):
             reply_violations=[], rules=["mcp.schema.result"])
         vec(f"{O}/n_roots-list-answered-without-roots", "Exchange: the client answers roots/list without roots.",
             rq(10, "roots/list"), sender="server", reply=ok(10, {}), reply_violations=["mcp.schema.result"])
+        vec(f"{O}/y_roots-list-answered-file-uri", "Exchange: the client answers roots/list with a file:// root.",
+            rq(10, "roots/list"), sender="server", reply=ok(10, {"roots": [{"uri": "file:///home/user/project"}]}),
+            reply_violations=[], rules=["mcp.roots.file-uri"])
+        vec(f"{O}/n_roots-list-answered-https-uri", "Exchange: the client answers roots/list with an https:// root: a root MUST be a file:// URI.",
+            rq(10, "roots/list"), sender="server", reply=ok(10, {"roots": [{"uri": "https://example.com/repo"}]}),
+            reply_violations=["mcp.roots.file-uri"])
     if not pre5:
         vec(f"{O}/n_server-request-on-stdio", "A server-to-client request (roots/list) in 2026-07-28: the server MUST NOT write JSON-RPC requests; it uses MRTR.",
             rq(9, "roots/list"), sender="server", violations=["mcp.r5.stdio.no-server-requests"])

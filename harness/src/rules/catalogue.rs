@@ -275,8 +275,11 @@ rule_table! {
           "Tasks MUST begin in the `working` status when created. (Checked on the `CreateTaskResult` answering a task-augmented request.)",
           R4, Reply;
         McpTasksTerminalFinal = "mcp.tasks.terminal-final", MustNot, "MCP basic/utilities/tasks §Behavior Requirements",
-          "Tasks with a `completed`, `failed`, or `cancelled` status are in a terminal state and MUST NOT transition to any other status",
-          R4, Unchecked("not yet checked by the session judge: needs the task statuses from `tasks/get`, `tasks/list` and `notifications/tasks/status` followed per task id");
+          "Tasks with a `completed`, `failed`, or `cancelled` status are in a terminal state and MUST NOT transition to any other status (Checked by the session judge: the statuses of each task id in `CreateTaskResult`, `tasks/get` and `tasks/cancel` results and `notifications/tasks/status`; a later status other than the terminal one breaks it. §Task Cancellation: \"Once a task is cancelled, it MUST remain in `cancelled` status\".)",
+          R4, Session;
+        McpTasksIdUnique = "mcp.tasks.id-unique", Must, "MCP basic/utilities/tasks §Behavior Requirements › Task ID Requirements",
+          "Task IDs MUST be unique among all tasks controlled by the receiver. (Checked by the session judge: a `CreateTaskResult` whose `taskId` a `CreateTaskResult` of the same receiver already carried in the conversation; tasks of an earlier connection are not seen.)",
+          R4, Session;
         McpTasksUnknownId = "mcp.tasks.unknown-id", Must, "MCP basic/utilities/tasks §Error Handling › Protocol Errors",
           "Receivers MUST return standard JSON-RPC errors for the following protocol error cases: Invalid or nonexistent `taskId` in `tasks/get`, `tasks/result`, or `tasks/cancel`: `-32602` (Invalid params)",
           R4, Unchecked("needs the task ids the receiver created: a task may come from an earlier connection (the live runner judges it with a task id it never received)");
@@ -377,6 +380,25 @@ rule_table! {
         McpSamplingIncludeContextDeclared = "mcp.sampling.include-context-declared", ShouldNot, "MCP client/sampling §Capabilities",
           "The `includeContext` parameter values `\"thisServer\"` and `\"allServers\"` are soft-deprecated. Servers SHOULD avoid using these values (e.g. can just omit `includeContext` since it defaults to `\"none\"`), and SHOULD NOT use them unless the client declares `sampling.context` capability. (Checked by the session judge against the client's `initialize` capabilities. 2026-07-28: mcp.r5.mrtr.include-context-declared.)",
           R4, Session;
+        // 2025-11-25 basic/utilities/tasks §Related Task Metadata (rules::tasks).
+        McpTasksResultRelatedTask = "mcp.tasks.result-related-task", Must, "MCP basic/utilities/tasks §Related Task Metadata",
+          "The `tasks/result` operation MUST include this metadata in its response, as the result structure itself does not contain the task ID. (\"this metadata\": the `io.modelcontextprotocol/related-task` key in `_meta`, \"with the value set to an object with a `taskId` matching the associated task ID\" (§Associating Task-Related Messages). Checked on the exchange: a `tasks/result` result without the key, or naming another task than the request's `taskId`; an error answer carries no `_meta` of the result and is not judged.)",
+          R4, Reply;
+        McpTasksRelatedTaskRedundant = "mcp.tasks.related-task-redundant", ShouldNot, "MCP basic/utilities/tasks §Related Task Metadata; §Associating Task-Related Messages; §Task Notifications",
+          "For the `tasks/get`, `tasks/list`, and `tasks/cancel` operations, requestors and receivers SHOULD NOT include this metadata in their messages, as the `taskId` is already present in the message structure. … When sent, the `notifications/tasks/status` notification SHOULD NOT include the `io.modelcontextprotocol/related-task` metadata, as the task ID is already present in the notification parameters. (Checked per frame on those requests and that notification; their results are mcp.tasks.related-task-result-redundant.)",
+          R4, Frame;
+        McpTasksRelatedTaskResultRedundant = "mcp.tasks.related-task-result-redundant", ShouldNot, "MCP basic/utilities/tasks §Associating Task-Related Messages",
+          "Similarly, for the `tasks/get`, `tasks/list`, and `tasks/cancel` operations, receivers SHOULD NOT include `io.modelcontextprotocol/related-task` metadata in the result messages, as the `taskId` is already present in the response structure. (Checked on the exchange: a result is only known to be one of theirs by the request it answers.)",
+          R4, Reply;
+        McpTasksTaskIdSourceOfTruth = "mcp.tasks.task-id-source-of-truth", Must, "MCP basic/utilities/tasks §Associating Task-Related Messages",
+          "For the `tasks/get`, `tasks/result`, and `tasks/cancel` operations, the `taskId` parameter in the request MUST be used as the source of truth for identifying the target task. Requestors SHOULD NOT include `io.modelcontextprotocol/related-task` metadata in these requests, and receivers MUST ignore such metadata if present in favor of the RPC method parameter. (Checked on the exchange: a `tasks/get` or `tasks/cancel` result that is another task than the request's `taskId`; `tasks/result` names its task in `_meta`: mcp.tasks.result-related-task.)",
+          R4, Reply;
+        McpTasksCancelResultCancelled = "mcp.tasks.cancel-result-cancelled", Must, "MCP basic/utilities/tasks §Task Cancellation",
+          "Upon receiving a valid cancellation request, receivers SHOULD attempt to stop the task execution and MUST transition the task to `cancelled` status before sending the response. (Checked on the exchange: a `tasks/cancel` answered with a result, so the request was valid, whose task `status` is not `cancelled`.)",
+          R4, Reply;
+        McpTasksFailedStatusMessage = "mcp.tasks.failed-status-message", Should, "MCP basic/utilities/tasks §Error Handling › Task Execution Errors",
+          "The `tasks/get` response SHOULD include a `statusMessage` field with diagnostic information about the failure. (Said of a task that failed: checked on a `tasks/get` result whose `status` is `failed`.)",
+          R4, Reply;
 
         // ---- MCP methods, params and results, from the schemas ----------------------
         McpMethodOtherRevision = "mcp.method.other-revision", ShouldNot, "MCP schema (method unions of each revision)",
@@ -406,6 +428,41 @@ rule_table! {
         McpToolsOutputSchemaConform = "mcp.tools.output-schema-conform", Must, "MCP server/tools §Output Schema",
           "If an output schema is provided: Servers MUST provide structured results that conform to this schema. (Checked by the session judge: a `tools/call` result, not `isError`, for a tool a `tools/list` answer gave an `outputSchema`, without `structuredContent` or with one that breaks the schema's `type`, `enum`, `const`, `required`, `properties`, `additionalProperties` or `items`; other keywords, `$ref` among them, are not judged.)",
           R3_R5, Session;
+        // Content a server returns (rules::content).
+        McpContentBase64 = "mcp.content.base64", Must, "MCP server/prompts §Data Types › PromptMessage › Image Content, › Audio Content; server/resources §Security Considerations",
+          "The image data MUST be base64-encoded and include a valid MIME type. … The audio data MUST be base64-encoded and include a valid MIME type. … Binary data MUST be properly encoded (Audio content arrives with 2025-03-26. Checked on the exchange, in a `prompts/get` result's messages, a `tools/call` result's content and a `resources/read` result's contents: `image` and `audio` `data` and resource `blob` values that are not RFC 4648 §4 base64 (padded, no line breaks: schema `format: byte`), and image or audio content whose `mimeType` is not `type/subtype`.)",
+          MCP, Reply;
+        McpContentEmbeddedResource = "mcp.content.embedded-resource", Must, "MCP server/prompts §Data Types › PromptMessage › Embedded Resources",
+          "Resources can contain either text or binary (blob) data and MUST include: A valid resource URI; The appropriate MIME type; Either text content or base64-encoded blob data (Checked on the exchange, on the `resource` items of a `prompts/get` result's messages and a `tools/call` result's content: a URI without an RFC 3986 scheme, no `type/subtype` MIME type, or neither `text` nor `blob`; a blob that is not base64 is mcp.content.base64. The schema's `ResourceContents.mimeType` is optional: the text is held to, and the vectors that depart from the schema say so in conformance/baselines/schema-divergences.json.)",
+          MCP, Reply;
+        McpResourcesUriScheme = "mcp.resources.uri-scheme", Must, "MCP server/resources §Common URI Schemes › Custom URI Schemes",
+          "Custom URI schemes MUST be in accordance with RFC3986, taking the above guidance in to account. (Checked on the exchange, as far as a URI shows it: a `resources/list` or `resources/read` resource URI without an RFC 3986 §3.1 scheme, `ALPHA *( ALPHA / DIGIT / \"+\" / \"-\" / \".\" )` before a colon. The sentence arrives with 2025-06-18.)",
+          R3_R5, Reply;
+        McpR5ToolsXMcpHeader = "mcp.r5.tools.x-mcp-header", Must, "MCP server/tools §x-mcp-header; basic/transports/streamable-http §Schema Extension",
+          "Constraints on `x-mcp-header` values: MUST NOT be empty; MUST match HTTP field-name token syntax (`1*tchar`, RFC 9110 Section 5.1); MUST NOT contain control characters, including carriage return (CR, `\\r`) or line feed (LF, `\\n`); MUST be case-insensitively unique among all `x-mcp-header` values in the `inputSchema`; MUST only be applied to parameters with primitive types (integer, string, boolean). … MUST only be applied to properties that are _statically reachable_ from the schema root … The chain MUST NOT pass through `items` (or any other array keyword), composition keywords (`oneOf`, `anyOf`, `allOf`, `not`), conditional keywords (`if`/`then`/`else`), or `$ref`. (Checked on the exchange, on each tool of a `tools/list` result: the value, the property's `type` (one of the three, as a single string) and the chain of `properties` from the root. The integer range applies to each call's argument, not to the schema, and is not checked.)",
+          R5, Reply;
+        // What a server asks of the client (rules::server_requests).
+        McpElicitationModeParams = "mcp.elicitation.mode-params", Must, "MCP client/elicitation §Protocol Messages › Elicitation Requests, › Form Mode Elicitation Requests, › URL Mode Elicitation Requests",
+          "All elicitation requests MUST include the following parameters: … Form mode elicitation requests MUST either specify `mode: \"form\"` or omit the `mode` field, and include these additional parameters: `requestedSchema` … URL mode elicitation requests MUST specify `mode: \"url\"`, a `message`, and include these additional parameters: `url` … `elicitationId` … The `url` parameter MUST contain a valid URL. (Checked per frame on a server's `elicitation/create`, and on those a 2026-07-28 `InputRequiredResult` carries: the members of the mode, a `mode` that is neither, and a `url` without a scheme, `//` and a host. 2025-11-25's schema joins the two modes in one union and cannot say which members go together.)",
+          R4_R5, Frame;
+        McpSamplingToolResultsOnly = "mcp.sampling.tool-results-only", Must, "MCP client/sampling §Message Content Constraints › Tool Result Messages",
+          "When a user message contains tool results (type: \"tool_result\"), it MUST contain ONLY tool results. (Checked per frame on the messages of a server's `sampling/createMessage`, and of those a 2026-07-28 `InputRequiredResult` carries.)",
+          R4_R5, Frame;
+        McpSamplingToolUseBalance = "mcp.sampling.tool-use-balance", Must, "MCP client/sampling §Message Content Constraints › Tool Use and Result Balance; schema `ToolResultContent.toolUseId`",
+          "When using tool use in sampling, every assistant message containing `ToolUseContent` blocks MUST be followed by a user message that consists entirely of `ToolResultContent` blocks, with each tool use (e.g. with `id: $id`) matched by a corresponding tool result (with `toolUseId: $id`), before any other message. (Schema: `toolUseId` \"MUST match the ID from a previous ToolUseContent\". Checked per frame on the messages of a sampling request: the next message, its role, and the ids on both sides; a mixed user message is mcp.sampling.tool-results-only.)",
+          R4_R5, Frame;
+        McpR5SamplingMessageShape = "mcp.r5.sampling.message-shape", Must, "MCP client/sampling §Data Types › Messages",
+          "Sampling messages MUST contain a `role` field of `\"user\"` or `\"assistant\"`; and a `content` field representing the message data. (Checked per frame on the `sampling/createMessage` input requests of an `InputRequiredResult`.)",
+          R5, Frame;
+        McpR5MrtrInputRequestType = "mcp.r5.mrtr.input-request-type", Must, "MCP basic/patterns/mrtr §Server Requirements (Basic Workflow)",
+          "`inputRequests` values are request objects that MUST be one of `ElicitRequest`, `CreateMessageRequest`, or `ListRootsRequest` (Checked per frame on each value's `method`: `elicitation/create`, `sampling/createMessage` or `roots/list`.)",
+          R5, Frame;
+        McpRootsFileUri = "mcp.roots.file-uri", Must, "MCP client/roots §Data Types › Root",
+          "`uri`: Unique identifier for the root. This MUST be a `file://` URI in the current specification. (Checked on the exchange: each root of a `roots/list` result. 2026-07-28 returns roots as an input response of a retried request, which no frame ties to its input request: not checked there.)",
+          R1_R4, Reply;
+        McpR5ExtensionIdentifier = "mcp.r5.extensions.identifier", Must, "MCP basic/versioning §Extension Negotiation; schema `ClientCapabilities.extensions`, `ServerCapabilities.extensions`",
+          "Extension identifiers MUST follow the `_meta` key naming rules, with a mandatory prefix. (Checked per frame on the keys of `extensions` in a client request's `_meta` client capabilities and in a result's `capabilities` (`DiscoverResult`): a prefix of dot-separated labels, a slash, a valid name.)",
+          R5, Frame;
         McpCompletionMax100 = "mcp.completion.max-100", MustNot, "MCP server/utilities/completion §Data Types; schema `CompleteResult`",
           "Maximum 100 items per response. (Schema: \"An array of completion values. Must not exceed 100 items.\")",
           MCP, Reply;

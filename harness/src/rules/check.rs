@@ -82,6 +82,15 @@ fn message(m: &Message<'_>, base: &str, profile: Profile, out: &mut Report) {
             }
             if profile.direction == Direction::ClientToServer {
                 per_request_meta(r.params.as_ref(), base, out);
+                if let Some(caps) = r
+                    .params
+                    .as_ref()
+                    .and_then(|p| p.get("_meta"))
+                    .and_then(|m| m.get(CLIENT_CAPABILITIES).map(Raw::into_owned))
+                {
+                    let pointer = at(&at(&at(base, "params"), "_meta"), CLIENT_CAPABILITIES);
+                    super::server_requests::extensions(&caps, &pointer, out);
+                }
             }
         }
         Message::Notification(n) => {
@@ -187,6 +196,12 @@ fn call(m: &Message<'_>, base: &str, kind: Kind, profile: Profile, out: &mut Rep
         if let Some(messages) = params.and_then(|p| p.get("messages")) {
             super::sampling::tool_results(&messages, &at(&at(base, "params"), "messages"), out);
         }
+    }
+    if profile.revision == Revision::Mcp2025_11_25 {
+        super::tasks::call(&method, params, base, out);
+    }
+    if kind == Kind::Request && profile.direction == Direction::ServerToClient {
+        super::server_requests::request(&method, params, base, out);
     }
 }
 
@@ -457,6 +472,17 @@ fn success(s: &Success<'_>, base: &str, profile: Profile, out: &mut Report) {
         return;
     }
     meta::walk(&s.result, &pointer, profile.revision, out);
+    if profile.direction == Direction::ServerToClient {
+        super::server_requests::input_requests(&s.result, &pointer, out);
+    }
+    if out.applies(RuleId::McpR5ExtensionIdentifier) {
+        // `server/discover` answers with the server's capabilities; a frame
+        // shows a result, not which request it answers, so any result's
+        // `capabilities` is read (only DiscoverResult has one in 2026-07-28).
+        if let Some(caps) = s.result.get("capabilities") {
+            super::server_requests::extensions(&caps, &at(&pointer, "capabilities"), out);
+        }
+    }
     if profile.direction == Direction::ServerToClient
         && out.applies(RuleId::McpBaseResultTypeRequired)
     {

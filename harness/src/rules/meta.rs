@@ -116,7 +116,7 @@ fn check_key(key: &str, value: &Raw<'_>, pointer: &str, revision: Revision, out:
     }
 }
 
-fn valid_label(label: &str) -> bool {
+pub(super) fn valid_label(label: &str) -> bool {
     let bytes = label.as_bytes();
     match (bytes.first(), bytes.last()) {
         (Some(first), Some(last)) => {
@@ -130,7 +130,7 @@ fn valid_label(label: &str) -> bool {
     }
 }
 
-fn valid_name(name: &str) -> bool {
+pub(super) fn valid_name(name: &str) -> bool {
     let bytes = name.as_bytes();
     match (bytes.first(), bytes.last()) {
         (None, _) | (_, None) => true,
@@ -200,6 +200,14 @@ fn traceparent_shape(text: &str) -> bool {
             .iter()
             .zip(&parts)
             .all(|(&len, part)| part.len() == len && hex(part))
+}
+
+/// Whether `key` is a `_meta` key with a prefix (basic/versioning §Extension
+/// Negotiation: extension identifiers follow these rules "with a mandatory
+/// prefix"): non-empty dot-separated labels, a slash, a valid name.
+pub(super) fn prefixed_key(key: &str) -> bool {
+    key.split_once('/')
+        .is_some_and(|(prefix, name)| prefix.split('.').all(valid_label) && valid_name(name))
 }
 
 #[cfg(test)]

@@ -477,6 +477,7 @@ fn result(
         }
         return;
     }
+    super::content::result(method, result, pointer, out);
     match method {
         "ping" => {
             let extra: Vec<String> = result
@@ -495,8 +496,15 @@ fn result(
                 );
             }
         }
+        "tasks/get" | "tasks/list" | "tasks/cancel" | "tasks/result" => {
+            super::tasks::result(method, params, result, pointer, out);
+        }
         "tools/call" => structured_content_text(result, pointer, out),
-        "tools/list" => tools(result, pointer, out),
+        "roots/list" => super::server_requests::roots_result(result, pointer, out),
+        "tools/list" => {
+            tools(result, pointer, out);
+            super::tool_headers::tools_list(result, pointer, out);
+        }
         "completion/complete" => {
             let count = result
                 .get("completion")

@@ -37,6 +37,8 @@ pub struct Judge {
     url_elicitations: Vec<String>,
     /// 2026-07-28: what the server's input-required answers asked for.
     inputs: Inputs,
+    /// 2025-11-25 task statuses per receiver.
+    tasks: super::tasks::Tasks,
 }
 
 /// URL-mode elicitation ids remembered; the oldest is dropped first.
@@ -168,6 +170,7 @@ impl Judge {
             lists: Lists::default(),
             url_elicitations: Vec::new(),
             inputs: Inputs::default(),
+            tasks: super::tasks::Tasks::default(),
         }
     }
 
@@ -631,6 +634,11 @@ impl Judge {
                 self.subscription(method, params, at, out);
             }
             "notifications/progress" => self.progress(from, params, at, out),
+            "notifications/tasks/status" if self.revision == Revision::Mcp2025_11_25 => {
+                if let Some(task) = params {
+                    self.task_sighting(from, task, false, at, out);
+                }
+            }
             "notifications/message"
                 if self.revision == Revision::Mcp2026_07_28
                     && from == Direction::ServerToClient =>
@@ -973,6 +981,18 @@ impl Judge {
         out: &mut Vec<Finding>,
     ) {
         let is_discover = open.request.method().as_deref() == Some("server/discover");
+        if let (Message::Success(s), Revision::Mcp2025_11_25) = (reply, self.revision) {
+            let params = open.request.params();
+            let method = open.request.method().unwrap_or_default();
+            let receiver = other(asker);
+            if params.as_ref().is_some_and(|p| p.get("task").is_some()) {
+                if let Some(task) = s.result.get("task") {
+                    self.task_sighting(receiver, &task, true, at, out);
+                }
+            } else if method == "tasks/get" || method == "tasks/cancel" {
+                self.task_sighting(receiver, &s.result, false, at, out);
+            }
+        }
         if asker == Direction::ClientToServer {
             self.server_declares(&open, reply, at, out);
             self.declared_lists(&open, reply, at, out);
@@ -1068,6 +1088,48 @@ impl Judge {
                 input_required,
             },
         );
+    }
+
+    /// A `Task` the `receiver` showed (basic/utilities/tasks §Task Status
+    /// Lifecycle, §Task ID Requirements); one without a string `taskId` and
+    /// `status` is the schema rules' concern.
+    fn task_sighting(
+        &mut self,
+        receiver: Direction,
+        task: &Raw<'_>,
+        created: bool,
+        at: At,
+        out: &mut Vec<Finding>,
+    ) {
+        let text = |name: &str| {
+            task.get(name)
+                .and_then(|v| v.as_string().map(|s| s.into_owned()))
+        };
+        let (Some(id), Some(status)) = (text("taskId"), text("status")) else {
+            return;
+        };
+        match self.tasks.sighting(receiver, &id, &status, created, at) {
+            Some(super::tasks::Breach::LeftTerminal { was, at: then }) => self.flag(
+                RuleId::McpTasksTerminalFinal,
+                format!(
+                    "task `{id}` was `{was}` at event {} and is now `{status}`",
+                    then.index
+                ),
+                vec![then, at],
+                out,
+            ),
+            Some(super::tasks::Breach::IdReused { at: then }) => self.flag(
+                RuleId::McpTasksIdUnique,
+                format!(
+                    "the {} created task `{id}` again; it created it at event {}",
+                    receiver.sender(),
+                    then.index
+                ),
+                vec![then, at],
+                out,
+            ),
+            None => {}
+        }
     }
 
     /// Where the server's capabilities were declared: its `initialize` answer

@@ -29,6 +29,7 @@ mod key;
 mod lists;
 mod mrtr;
 mod output_schema;
+mod tasks;
 
 pub use judge::Judge;
 
