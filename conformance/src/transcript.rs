@@ -87,6 +87,62 @@ impl Entry {
     }
 }
 
+/// A client driver's wire log (`wirecheck run`'s sessions, `wirecheck
+/// fuzz`'s findings) as transcript entries: frames as they travelled, a
+/// closed output as `closed`, a wait that ran out as `wait-elapsed`. A frame
+/// skipped for its size or one that could not be sent is no entry: its bytes
+/// never crossed whole.
+#[must_use]
+pub fn of_wire_log(log: &[crate::driver::WireEvent]) -> Vec<Entry> {
+    use crate::driver::{Side, WireKind};
+    log.iter()
+        .filter_map(|e| {
+            let t = Some(e.t.as_secs_f64());
+            let from = match e.from {
+                Side::Client => Direction::ClientToServer,
+                Side::Server => Direction::ServerToClient,
+            };
+            match &e.kind {
+                WireKind::Frame(bytes) => Some(Entry::Frame {
+                    from,
+                    bytes: bytes.clone(),
+                    t,
+                }),
+                WireKind::Closed { .. } => Some(Entry::Event {
+                    event: Transport::Closed,
+                    from: Some(from),
+                    t,
+                }),
+                WireKind::TimedOut => Some(Entry::Event {
+                    event: Transport::WaitElapsed,
+                    from: None,
+                    t,
+                }),
+                WireKind::TooLong(_) | WireKind::SendFailed(_) => None,
+            }
+        })
+        .collect()
+}
+
+/// Writes `entries` as the transcript `dir/name`, creating `dir`.
+///
+/// # Errors
+/// The folder or the file cannot be written.
+pub fn save(
+    dir: &std::path::Path,
+    name: &str,
+    entries: &[Entry],
+) -> Result<std::path::PathBuf, String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let path = dir.join(name);
+    let mut out = Vec::new();
+    for entry in entries {
+        write_entry(&mut out, entry).map_err(|e| e.to_string())?;
+    }
+    std::fs::write(&path, out).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    Ok(path)
+}
+
 /// A line that is not a transcript entry, or a read that failed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Error {

@@ -289,7 +289,11 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
     }
     for finding in &findings {
         let name = store::file_name(finding.breach.kind, revision, &finding.key);
-        let path = store::save(&out_dir, &name, &store::entries(&finding.log))?;
+        let path = crate::transcript::save(
+            &out_dir,
+            &name,
+            &crate::transcript::of_wire_log(&finding.log),
+        )?;
         report.records.push(record(
             finding,
             revision,

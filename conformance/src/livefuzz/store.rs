@@ -3,12 +3,11 @@
 //! replay knows what to look for and under which revision, and a second run
 //! that finds the same thing overwrites the same file.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use harness::{Direction, Revision};
 
-use crate::driver::{Side, WireEvent, WireKind};
-use crate::transcript::{self, Entry, Transport};
+use crate::transcript::{self, Entry};
 
 use super::invariant::Kind;
 
@@ -39,53 +38,6 @@ pub fn parse_name(path: &Path) -> Option<(Kind, Revision)> {
     let kind = Kind::from_name(parts.next()?)?;
     let revision = parts.next()?.parse().ok()?;
     Some((kind, revision))
-}
-
-/// The wire log as transcript entries.
-#[must_use]
-pub fn entries(log: &[WireEvent]) -> Vec<Entry> {
-    log.iter()
-        .filter_map(|e| {
-            let t = Some(e.t.as_secs_f64());
-            let from = match e.from {
-                Side::Client => Direction::ClientToServer,
-                Side::Server => Direction::ServerToClient,
-            };
-            match &e.kind {
-                WireKind::Frame(bytes) => Some(Entry::Frame {
-                    from,
-                    bytes: bytes.clone(),
-                    t,
-                }),
-                WireKind::Closed { .. } => Some(Entry::Event {
-                    event: Transport::Closed,
-                    from: Some(from),
-                    t,
-                }),
-                WireKind::TimedOut => Some(Entry::Event {
-                    event: Transport::WaitElapsed,
-                    from: None,
-                    t,
-                }),
-                WireKind::TooLong(_) | WireKind::SendFailed(_) => None,
-            }
-        })
-        .collect()
-}
-
-/// Writes `entries` as `dir/name`, creating `dir`.
-///
-/// # Errors
-/// The folder or the file cannot be written.
-pub fn save(dir: &Path, name: &str, entries: &[Entry]) -> Result<PathBuf, String> {
-    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    let path = dir.join(name);
-    let mut out = Vec::new();
-    for entry in entries {
-        transcript::write_entry(&mut out, entry).map_err(|e| e.to_string())?;
-    }
-    std::fs::write(&path, out).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    Ok(path)
 }
 
 /// The frames a finding's transcript sent, without the session's own

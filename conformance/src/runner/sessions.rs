@@ -162,9 +162,9 @@ pub fn judge_log(
     dir: Option<&Path>,
     transport: &str,
 ) -> Result<Judged, String> {
-    let entries = crate::livefuzz::store::entries(log);
+    let entries = crate::transcript::of_wire_log(log);
     let saved = match dir {
-        Some(dir) => Some(crate::livefuzz::store::save(
+        Some(dir) => Some(crate::transcript::save(
             dir,
             &format!("{}.{n:03}.jsonl", revision.name()),
             &entries,
