@@ -1490,9 +1490,14 @@ def mcp(rev):
              "a tool use followed by a user message without its result"),
             ("n", "tool-result-unknown-id", sampling(*turn, {"role": "user", "content": [dict(result, toolUseId="u2")]}), "mcp.sampling.tool-use-balance",
              "a tool result whose toolUseId matches no previous tool use"),
+            # §Security Considerations 6 restates both constraints for the server's
+            # reply to stopReason "toolUse"; these two rules are its single check.
+            ("n", "tool-use-followed-by-assistant", sampling(*turn, {"role": "assistant", "content": said("Let me check.")}),
+             "mcp.sampling.tool-use-balance", "a tool use followed by another assistant message, not by its result"),
         ]:
             kw = {"violations": [rule]} if rule else {"rules": ["mcp.sampling.tool-results-only", "mcp.sampling.tool-use-balance"]}
-            vec(f"{Sa}/{verdict}_request-{slug}", f"{how} for sampling with {what}.", asks("sampling/createMessage", params), sender="server", **kw)
+            sampling_how = "a sampling/createMessage request" if pre5 else "an InputRequiredResult asking for sampling"
+            vec(f"{Sa}/{verdict}_request-{slug}", f"{sampling_how} with {what}.", asks("sampling/createMessage", params), sender="server", **kw)
         if not pre5:
             vec(f"{Sa}/n_request-message-role-system", "an InputRequiredResult asking for sampling with a message of role system: roles are user or assistant.",
                 asks("sampling/createMessage", {"messages": [{"role": "system", "content": said("hi")}], "maxTokens": 10}),
@@ -1629,50 +1634,10 @@ def mcp(rev):
             rules=["mcp.r5.mrtr.include-context-declared"])
 
 
-def server_gap():
-    """Issue 14's server-side sentences: client/sampling §Security
-    Considerations 6 (2025-11-25, 2026-07-28, MUST): the user message after an
-    assistant message with tool uses answers each of them, and holds only tool
-    results. 2025-11-25 sends sampling/createMessage as a request; 2026-07-28
-    as an input request of an InputRequiredResult."""
-    rule = "mcp.sampling.tool-results-match"
-    ask = {"role": "user", "content": {"type": "text", "text": "Weather in Paris and London?"}}
-    use = {"role": "assistant", "content": [
-        {"type": "tool_use", "id": "call_abc123", "name": "get_weather", "input": {"city": "Paris"}},
-        {"type": "tool_use", "id": "call_def456", "name": "get_weather", "input": {"city": "London"}}]}
-    paris = {"type": "tool_result", "toolUseId": "call_abc123", "content": [{"type": "text", "text": "18C"}]}
-    london = {"type": "tool_result", "toolUseId": "call_def456", "content": [{"type": "text", "text": "15C"}]}
-    histories = [
-        ("y", "tool-results-match", [ask, use, {"role": "user", "content": [paris, london]}],
-         "every tool use of the assistant message answered by a tool_result with its toolUseId"),
-        ("n", "tool-result-missing", [ask, use, {"role": "user", "content": [paris]}],
-         "the user message answers call_abc123 but not call_def456"),
-        ("n", "tool-results-mixed", [ask, use, {"role": "user", "content": [paris, london, {"type": "text", "text": "and Rome?"}]}],
-         "the user message with the tool results also holds text"),
-        ("n", "tool-results-not-next", [ask, use, {"role": "assistant", "content": {"type": "text", "text": "Let me check."}}],
-         "the message after the tool uses is another assistant message"),
-    ]
-    tools = [{"name": "get_weather", "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}}}}]
-    for verdict, slug, history, what in histories:
-        params = {"messages": history, "maxTokens": 100, "tools": tools}
-        kw = {"violations": [rule]} if verdict == "n" else {"rules": [rule]}
-        vec(f"mcp/2025-11-25/sampling/{verdict}_{slug}", f"A tool-enabled sampling/createMessage from the server: {what}.",
-            rq(12, "sampling/createMessage", params), sender="server", **kw)
-        call = mreq(R5, 2, "tools/call", {"name": "echo", "arguments": {"text": "hi"},
-                                          "_meta": {"io.modelcontextprotocol/clientCapabilities": {"sampling": {"tools": {}}}}})
-        reply = ok(2, {"resultType": "input_required", "inputRequests": {
-            "s": {"method": "sampling/createMessage", "params": params}}})
-        kw = {"reply_violations": [rule]} if verdict == "n" else {"reply_violations": [], "rules": [rule]}
-        vec(f"mcp/2026-07-28/sampling/{verdict}_{slug}",
-            f"Exchange: tools/call answered with an InputRequiredResult whose tool-enabled sampling input request has {what}.",
-            call, answer=res("content", id="2"), reply=reply, **kw)
-
-
 def main():
     jsonrpc()
     for rev in REVS:
         mcp(rev)
-    server_gap()
     check = "--check" in sys.argv[1:]
     wanted = {}
     for path, v in VECTORS.items():

@@ -75,6 +75,21 @@ const fn x(
     }
 }
 
+/// An exchange whose request the server sent (`roots/list`, `sampling/createMessage`):
+/// the profile's direction is the request's sender, as in the vectors.
+const fn xs(
+    rule: &'static str,
+    revision: &'static str,
+    request: &'static str,
+    reply: Option<&'static str>,
+    pointer: &'static str,
+) -> Case {
+    Case {
+        from: "server",
+        ..x(rule, revision, request, reply, pointer)
+    }
+}
+
 /// A 2026-07-28 client `_meta` carrying every protocol field.
 macro_rules! r5_meta {
     () => {
@@ -819,12 +834,161 @@ const CASES: &[Case] = &[
         ),
         "/result/inputRequests/s",
     ),
+    // ---- tasks, content, tool headers, server requests: each frame is its rule's
+    // vector (named beside it) so the case and the vector cannot drift apart
+    // 2025-11-25/methods/n_tasks-result-without-related-task
+    x(
+        "mcp.tasks.result-related-task",
+        "2025-11-25",
+        r#"{"jsonrpc":"2.0","id":5,"method":"tasks/result","params":{"taskId":"t1"}}"#,
+        Some(r#"{"jsonrpc":"2.0","id":5,"result":{"content":[{"type":"text","text":"hello"}]}}"#),
+        "/result",
+    ),
+    // 2025-11-25/methods/n_tasks-get-related-task-followed (its request frame)
     f(
-        "mcp.sampling.tool-results-match",
+        "mcp.tasks.related-task-redundant",
+        "2025-11-25",
+        "client",
+        r#"{"jsonrpc":"2.0","id":6,"method":"tasks/get","params":{"taskId":"t1","_meta":{"io.modelcontextprotocol/related-task":{"taskId":"t2"}}}}"#,
+        "/params/_meta/io.modelcontextprotocol~1related-task",
+    ),
+    // 2025-11-25/methods/y_tasks-get-result-related-task
+    x(
+        "mcp.tasks.related-task-result-redundant",
+        "2025-11-25",
+        r#"{"jsonrpc":"2.0","id":6,"method":"tasks/get","params":{"taskId":"t1"}}"#,
+        Some(
+            r#"{"jsonrpc":"2.0","id":6,"result":{"taskId":"t1","status":"working","createdAt":"2025-11-25T10:00:00Z","lastUpdatedAt":"2025-11-25T10:00:00Z","ttl":60000,"_meta":{"io.modelcontextprotocol/related-task":{"taskId":"t1"}}}}"#,
+        ),
+        "/result/_meta/io.modelcontextprotocol~1related-task",
+    ),
+    // 2025-11-25/methods/n_tasks-get-result-other-task
+    x(
+        "mcp.tasks.task-id-source-of-truth",
+        "2025-11-25",
+        r#"{"jsonrpc":"2.0","id":6,"method":"tasks/get","params":{"taskId":"t1"}}"#,
+        Some(
+            r#"{"jsonrpc":"2.0","id":6,"result":{"taskId":"t2","status":"working","createdAt":"2025-11-25T10:00:00Z","lastUpdatedAt":"2025-11-25T10:05:00Z","ttl":60000}}"#,
+        ),
+        "/result/taskId",
+    ),
+    // 2025-11-25/methods/n_tasks-cancel-result-working
+    x(
+        "mcp.tasks.cancel-result-cancelled",
+        "2025-11-25",
+        r#"{"jsonrpc":"2.0","id":7,"method":"tasks/cancel","params":{"taskId":"t1"}}"#,
+        Some(
+            r#"{"jsonrpc":"2.0","id":7,"result":{"taskId":"t1","status":"working","createdAt":"2025-11-25T10:00:00Z","lastUpdatedAt":"2025-11-25T10:05:00Z","ttl":60000}}"#,
+        ),
+        "/result/status",
+    ),
+    // 2025-11-25/methods/y_tasks-get-result-failed-without-message
+    x(
+        "mcp.tasks.failed-status-message",
+        "2025-11-25",
+        r#"{"jsonrpc":"2.0","id":6,"method":"tasks/get","params":{"taskId":"t1"}}"#,
+        Some(
+            r#"{"jsonrpc":"2.0","id":6,"result":{"taskId":"t1","status":"failed","createdAt":"2025-11-25T10:00:00Z","lastUpdatedAt":"2025-11-25T10:05:00Z","ttl":60000}}"#,
+        ),
+        "/result",
+    ),
+    // 2025-11-25/prompts/n_get-result-image-not-base64
+    x(
+        "mcp.content.base64",
+        "2025-11-25",
+        r#"{"jsonrpc":"2.0","id":2,"method":"prompts/get","params":{"name":"code_review","arguments":{"code":"def f(): pass"}}}"#,
+        Some(
+            r#"{"jsonrpc":"2.0","id":2,"result":{"messages":[{"role":"user","content":{"type":"image","data":"not base64!","mimeType":"image/png"}}]}}"#,
+        ),
+        "/result/messages/0/content/data",
+    ),
+    // 2025-11-25/prompts/n_get-result-embedded-resource-without-mime-type
+    x(
+        "mcp.content.embedded-resource",
+        "2025-11-25",
+        r#"{"jsonrpc":"2.0","id":2,"method":"prompts/get","params":{"name":"code_review","arguments":{"code":"def f(): pass"}}}"#,
+        Some(
+            r#"{"jsonrpc":"2.0","id":2,"result":{"messages":[{"role":"user","content":{"type":"resource","resource":{"uri":"resource://example","text":"Resource content"}}}]}}"#,
+        ),
+        "/result/messages/0/content/resource",
+    ),
+    // 2025-11-25/resources/n_list-result-uri-without-scheme
+    x(
+        "mcp.resources.uri-scheme",
+        "2025-11-25",
+        r#"{"jsonrpc":"2.0","id":1,"method":"resources/list"}"#,
+        Some(
+            r#"{"jsonrpc":"2.0","id":1,"result":{"resources":[{"uri":"/project/README.md","name":"README.md"}]}}"#,
+        ),
+        "/result/resources/0/uri",
+    ),
+    // 2026-07-28/tools/n_list-result-x-mcp-header-not-a-token
+    x(
+        "mcp.r5.tools.x-mcp-header",
+        "2026-07-28",
+        r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#,
+        Some(
+            r#"{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"route","inputSchema":{"type":"object","properties":{"region":{"type":"string","x-mcp-header":"Re gion"}}}}],"resultType":"complete","ttlMs":60000,"cacheScope":"public"}}"#,
+        ),
+        "/result/tools/0/inputSchema/properties/region/x-mcp-header",
+    ),
+    // 2025-11-25/elicitation/n_request-url-mode-without-elicitation-id
+    f(
+        "mcp.elicitation.mode-params",
         "2025-11-25",
         "server",
-        r#"{"jsonrpc":"2.0","id":1,"method":"sampling/createMessage","params":{"maxTokens":10,"messages":[{"role":"user","content":{"type":"text","text":"weather?"}},{"role":"assistant","content":[{"type":"tool_use","id":"c1","name":"w","input":{}},{"type":"tool_use","id":"c2","name":"w","input":{}}]},{"role":"user","content":[{"type":"tool_result","toolUseId":"c1","content":[]}]}]}}"#,
+        r#"{"jsonrpc":"2.0","id":9,"method":"elicitation/create","params":{"mode":"url","message":"Sign in","url":"https://example.com/connect"}}"#,
+        "/params",
+    ),
+    // 2025-11-25/sampling/n_request-tool-result-mixed
+    f(
+        "mcp.sampling.tool-results-only",
+        "2025-11-25",
+        "server",
+        r#"{"jsonrpc":"2.0","id":9,"method":"sampling/createMessage","params":{"messages":[{"role":"user","content":{"type":"text","text":"Search for mcp"}},{"role":"assistant","content":[{"type":"tool_use","id":"u1","name":"search","input":{"q":"mcp"}}]},{"role":"user","content":[{"type":"tool_result","toolUseId":"u1","content":[{"type":"text","text":"found"}]},{"type":"text","text":"and more"}]}],"maxTokens":100,"tools":[{"name":"search","inputSchema":{"type":"object"}}]}}"#,
         "/params/messages/2/content",
+    ),
+    // 2025-11-25/sampling/n_request-tool-use-unanswered
+    f(
+        "mcp.sampling.tool-use-balance",
+        "2025-11-25",
+        "server",
+        r#"{"jsonrpc":"2.0","id":9,"method":"sampling/createMessage","params":{"messages":[{"role":"user","content":{"type":"text","text":"Search for mcp"}},{"role":"assistant","content":[{"type":"tool_use","id":"u1","name":"search","input":{"q":"mcp"}}]},{"role":"user","content":{"type":"text","text":"never mind"}}],"maxTokens":100,"tools":[{"name":"search","inputSchema":{"type":"object"}}]}}"#,
+        "/params/messages/1",
+    ),
+    // 2026-07-28/sampling/n_request-message-role-system
+    f(
+        "mcp.r5.sampling.message-shape",
+        "2026-07-28",
+        "server",
+        r#"{"jsonrpc":"2.0","id":2,"result":{"resultType":"input_required","inputRequests":{"a":{"method":"sampling/createMessage","params":{"messages":[{"role":"system","content":{"type":"text","text":"hi"}}],"maxTokens":10}}}}}"#,
+        "/result/inputRequests/a/params/messages/0",
+    ),
+    // 2026-07-28/mrtr/n_input-request-tools-call
+    f(
+        "mcp.r5.mrtr.input-request-type",
+        "2026-07-28",
+        "server",
+        r#"{"jsonrpc":"2.0","id":2,"result":{"resultType":"input_required","inputRequests":{"t":{"method":"tools/call","params":{"name":"echo"}}}}}"#,
+        "/result/inputRequests/t/method",
+    ),
+    // 2025-11-25/methods/n_roots-list-answered-https-uri
+    xs(
+        "mcp.roots.file-uri",
+        "2025-11-25",
+        r#"{"jsonrpc":"2.0","id":10,"method":"roots/list"}"#,
+        Some(
+            r#"{"jsonrpc":"2.0","id":10,"result":{"roots":[{"uri":"https://example.com/repo"}]}}"#,
+        ),
+        "/result/roots/0/uri",
+    ),
+    // 2026-07-28/extensions/n_client-extension-without-prefix
+    f(
+        "mcp.r5.extensions.identifier",
+        "2026-07-28",
+        "client",
+        r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"extensions":{"ui":{}}}}}}"#,
+        "/params/_meta/io.modelcontextprotocol~1clientCapabilities/extensions/ui",
     ),
 ];
 

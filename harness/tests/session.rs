@@ -438,8 +438,8 @@ fn every_session_rule_is_judged_or_keeps_a_reason() {
         .count();
     assert_eq!(
         former + unchecked.len(),
-        49,
-        "the catalogue's 29 rules once marked as needing the session, mcp.tasks.unknown-id, the 7 session rules added for issue 14 (mcp.r5.subscription.acknowledged-first, mcp.capabilities.server-declares, mcp.r5.capabilities.declared-lists, mcp.tools.embedded-resources-capability, mcp.elicitation.mode-declared, mcp.sampling.tools-declared, mcp.sampling.include-context-declared) and the 12 added for its server-side sentences (mcp.lists.changed-notification, mcp.r5.tools.deterministic-order, mcp.r5.cache.scope-pages, mcp.r5.logging.capability, mcp.pagination.stable-cursor, mcp.prompts.get-invalid-params, mcp.completion.standard-errors, mcp.tasks.tool-forbidden, mcp.tasks.tool-required, mcp.elicitation.complete-known-id, mcp.r5.stdio.cancel-no-further, mcp.r5.mrtr.missing-input-reasked), each placed once"
+        50,
+        "the catalogue's 29 rules once marked as needing the session, mcp.tasks.unknown-id, mcp.tasks.id-unique, the 7 session rules added for issue 14 (mcp.r5.subscription.acknowledged-first, mcp.capabilities.server-declares, mcp.r5.capabilities.declared-lists, mcp.tools.embedded-resources-capability, mcp.elicitation.mode-declared, mcp.sampling.tools-declared, mcp.sampling.include-context-declared) and the 12 added for its server-side sentences (mcp.lists.changed-notification, mcp.r5.tools.deterministic-order, mcp.r5.cache.scope-pages, mcp.r5.logging.capability, mcp.pagination.stable-cursor, mcp.prompts.get-invalid-params, mcp.completion.standard-errors, mcp.tasks.tool-forbidden, mcp.tasks.tool-required, mcp.elicitation.complete-known-id, mcp.r5.stdio.cancel-no-further, mcp.r5.mrtr.missing-input-reasked), each placed once"
     );
 }
 

@@ -192,11 +192,6 @@ fn call(m: &Message<'_>, base: &str, kind: Kind, profile: Profile, out: &mut Rep
     if profile.revision.is_mcp() {
         method_table(&method, kind, params, base, profile, out);
     }
-    if method == "sampling/createMessage" && profile.direction == Direction::ServerToClient {
-        if let Some(messages) = params.and_then(|p| p.get("messages")) {
-            super::sampling::tool_results(&messages, &at(&at(base, "params"), "messages"), out);
-        }
-    }
     if profile.revision == Revision::Mcp2025_11_25 {
         super::tasks::call(&method, params, base, out);
     }
@@ -495,7 +490,6 @@ fn success(s: &Success<'_>, base: &str, profile: Profile, out: &mut Report) {
             Some(t) => match t.as_string().as_deref() {
                 Some("complete") => {}
                 Some("input_required") => {
-                    sampled_input_requests(&s.result, &pointer, out);
                     if s.result.get("inputRequests").is_none()
                         && s.result.get("requestState").is_none()
                     {
@@ -526,30 +520,6 @@ fn success(s: &Success<'_>, base: &str, profile: Profile, out: &mut Report) {
                 pointer,
                 format!("result lacks `_meta` `{SERVER_INFO}`"),
             );
-        }
-    }
-}
-
-/// 2026-07-28: the server samples through MRTR, so the `sampling/createMessage`
-/// it sends is an input request of an `InputRequiredResult`.
-fn sampled_input_requests(result: &Raw<'_>, pointer: &str, out: &mut Report) {
-    let Some(requests) = result.get("inputRequests") else {
-        return;
-    };
-    for (key, request) in requests.members() {
-        let sampling = request
-            .get("method")
-            .and_then(|m| m.as_string().map(|m| m == "sampling/createMessage"))
-            .unwrap_or(false);
-        let Some(messages) = request
-            .get("params")
-            .and_then(|p| p.get("messages").map(Raw::into_owned))
-        else {
-            continue;
-        };
-        if sampling {
-            let base = at(&at(pointer, "inputRequests"), key.decoded().as_ref());
-            super::sampling::tool_results(&messages, &at(&at(&base, "params"), "messages"), out);
         }
     }
 }

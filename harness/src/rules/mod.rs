@@ -26,7 +26,6 @@ mod methods;
 mod answers;
 pub(crate) mod client_caps;
 mod reply;
-mod sampling;
 pub mod schema;
 mod server_requests;
 mod subscriptions;

@@ -7,6 +7,12 @@
 //! say which members go together); client/sampling §Tool Result Messages,
 //! §Tool Use and Result Balance, 2026-07-28 §Messages: the shape of the
 //! conversation a sampling request hands the model.
+//!
+//! client/sampling §Security Considerations 6 (2025-11-25, 2026-07-28, MUST)
+//! restates the two Message Content Constraints for the server's reply to a
+//! `stopReason: "toolUse"`. It has no rule of its own: a second check of the
+//! same history reported one defect twice, and the two constraint rules say
+//! which half is broken (conformance/spec/mapping.json maps the sentence here).
 
 use std::collections::BTreeSet;
 
