@@ -913,29 +913,26 @@ impl Judge {
             Some(Past::GaveUp) => return,
             None => {}
         }
+        // (An error with id null never reaches here: it returned above.)
         if matches!(id, Id::Null) {
-            match (m, self.last_notification[slot(asker)]) {
-                (Message::Success(_), Some(notified)) => {
-                    for rule in [
-                        RuleId::JsonrpcNotificationNoReply,
-                        RuleId::McpBaseNotificationNoResponse,
-                    ] {
-                        self.flag(
-                            rule,
-                            format!(
-                                "the {} answered the notification at event {}",
-                                from.sender(),
-                                notified.index
-                            ),
-                            vec![notified, at],
-                            out,
-                        );
-                    }
-                    return;
+            if let (Message::Success(_), Some(notified)) = (m, self.last_notification[slot(asker)])
+            {
+                for rule in [
+                    RuleId::JsonrpcNotificationNoReply,
+                    RuleId::McpBaseNotificationNoResponse,
+                ] {
+                    self.flag(
+                        rule,
+                        format!(
+                            "the {} answered the notification at event {}",
+                            from.sender(),
+                            notified.index
+                        ),
+                        vec![notified, at],
+                        out,
+                    );
                 }
-                // The answer to a frame whose id could not be read.
-                (Message::Error(_), _) => return,
-                _ => {}
+                return;
             }
         }
         // An answer whose id changed type (`"1"` for `1`): paired with the
