@@ -12,6 +12,7 @@
 
 pub mod fixtures;
 pub mod http_judge;
+pub mod negotiation;
 pub mod plan;
 pub mod reference;
 pub mod sessions;
@@ -232,6 +233,9 @@ pub async fn run(
         ));
     }
     runner.cross_check(&answered);
+    if config.revisions == Revisions::All {
+        runner.latest().await?;
+    }
     Ok(runner.records)
 }
 
