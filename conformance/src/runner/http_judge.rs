@@ -309,6 +309,7 @@ pub async fn judge(
                 let probed = judge.validation(revision, url, config).await;
                 let all: Vec<&HttpFact> = facts.iter().copied().chain(&probed).collect();
                 judge.sse_buffering(&all);
+                judge.endpoint_post(&all);
             }
         }
         HttpKind::Sse => {
@@ -318,6 +319,7 @@ pub async fn judge(
                 .map(|f| describe(f))
                 .collect();
             judge.verdict(RuleId::McpHttpSseMessageEvent, broken, Vec::new());
+            judge.sse_endpoints(&facts);
             judge.origin(sse_origin(url, config).await);
         }
         HttpKind::JsonRpc => {
@@ -512,6 +514,86 @@ impl Judge {
                 seen,
             );
         }
+    }
+
+    /// 2024-11-05 basic/transports §HTTP with SSE, MUST: "The server MUST
+    /// provide two endpoints: An SSE endpoint […]; A regular HTTP POST
+    /// endpoint". The run's own exchanges show both: the stream's GET and
+    /// the POSTs to the URI its `endpoint` event named.
+    fn sse_endpoints(&mut self, facts: &[&HttpFact]) {
+        let rule = RuleId::McpHttpSseTwoEndpoints;
+        let gets: Vec<&&HttpFact> = facts.iter().filter(|f| f.method == "GET").collect();
+        let posts: Vec<&&HttpFact> = facts.iter().filter(|f| f.method == "POST").collect();
+        if gets.is_empty() || posts.is_empty() {
+            return self.not_observed(
+                rule,
+                format!(
+                    "the run made {} stream GETs and {} POSTs; both are needed",
+                    gets.len(),
+                    posts.len()
+                ),
+            );
+        }
+        let mut broken: Vec<String> = gets
+            .iter()
+            .filter(|f| {
+                f.status != 200 || essence(f.content_type.as_deref()) != "text/event-stream"
+            })
+            .map(|f| {
+                format!(
+                    "the SSE endpoint {} answered a GET {} with Content-Type {}",
+                    f.url,
+                    f.status,
+                    f.content_type.as_deref().unwrap_or("(none)")
+                )
+            })
+            .collect();
+        let accepted = posts
+            .iter()
+            .filter(|f| (200..300).contains(&f.status))
+            .count();
+        if accepted == 0 {
+            broken.push(format!(
+                "none of the {} POSTs to the endpoint event's URI was accepted (2xx)",
+                posts.len()
+            ));
+        }
+        let seen = vec![format!(
+            "{} stream GETs; {accepted} of {} POSTs accepted",
+            gets.len(),
+            posts.len()
+        )];
+        self.verdict(rule, broken, seen);
+    }
+
+    /// 2026-07-28 basic/transports/streamable-http, MUST: "The server MUST
+    /// provide a single HTTP endpoint path […] that supports POST." Every
+    /// POST of the run went to the one URL given; none may be refused as a
+    /// method the path does not allow, and some must be taken.
+    fn endpoint_post(&mut self, facts: &[&HttpFact]) {
+        let rule = RuleId::McpHttpEndpointPost;
+        let posts: Vec<&&HttpFact> = facts.iter().filter(|f| f.method == "POST").collect();
+        if posts.is_empty() {
+            return self.not_observed(rule, "the run POSTed nothing".into());
+        }
+        let mut broken: Vec<String> = posts
+            .iter()
+            .filter(|f| f.status == 405)
+            .map(|f| format!("a POST to {} was answered 405 Method Not Allowed", f.url))
+            .collect();
+        broken.dedup();
+        let accepted = posts
+            .iter()
+            .filter(|f| (200..300).contains(&f.status))
+            .count();
+        if accepted == 0 {
+            broken.push(format!(
+                "none of the {} POSTs was answered 2xx",
+                posts.len()
+            ));
+        }
+        let seen = vec![format!("{accepted} of {} POSTs answered 2xx", posts.len())];
+        self.verdict(rule, broken, seen);
     }
 
     /// 2025-03-26 and 2025-06-18 §Sending Messages to the Server 6: a
