@@ -893,3 +893,64 @@ fn a_request_stream_that_ends_without_its_response_is_a_warning() {
     assert_eq!(found.len(), 1, "{}", show(&out));
     assert_eq!(outcome(found[0]), "warning", "{}", found[0]);
 }
+
+/// A 2025-11-25 Streamable HTTP server that answers every request but
+/// `initialize` on an SSE stream holding its response, then ends the stream;
+/// GET is 405.
+async fn stream_end(body: String) -> Response {
+    let frame: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
+    let Some(id) = frame.get("id") else {
+        return StatusCode::ACCEPTED.into_response();
+    };
+    let mut result = result_of(&frame);
+    if frame["method"] == "initialize" {
+        result["protocolVersion"] = "2025-11-25".into();
+        let answer = serde_json::json!({"jsonrpc": "2.0", "id": id, "result": result});
+        return (
+            StatusCode::OK,
+            [(header::CONTENT_TYPE, "application/json")],
+            answer.to_string(),
+        )
+            .into_response();
+    }
+    let answer = serde_json::json!({"jsonrpc": "2.0", "id": id, "result": result});
+    let event = futures::stream::once(async move {
+        Ok::<_, std::convert::Infallible>(format!("event: message\ndata: {answer}\n\n"))
+    });
+    let body = axum::body::Body::from_stream(event);
+    (
+        StatusCode::OK,
+        [(header::CONTENT_TYPE, "text/event-stream")],
+        body,
+    )
+        .into_response()
+}
+
+fn stream_end_verdict() -> Value {
+    let addr = listen(Router::new().route("/mcp", post(stream_end)));
+    let url = format!("http://{addr}/mcp");
+    // The built-in vectors: the streams of their sessions are the ones judged.
+    let (out, records, _) = run(&[
+        "--http",
+        &url,
+        "--revision",
+        "2025-11-25",
+        "--timeout",
+        "1s",
+    ]);
+    let found = by_vector(&records, "run/2025-11-25/http/sse-ends-after-response");
+    assert_eq!(found.len(), 1, "{}", show(&out));
+    found[0].clone()
+}
+
+#[test]
+fn a_request_stream_ended_after_its_response_passes() {
+    // A stream left open is judged in the unit tests of the HTTP judge: run
+    // live, every probe's stream would wait out the timeout.
+    let ended = stream_end_verdict();
+    assert_eq!(outcome(&ended), "pass", "{ended}");
+    assert!(ended["notes"][0]
+        .as_str()
+        .unwrap_or("")
+        .ends_with("stayed open"));
+}

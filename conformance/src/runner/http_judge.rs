@@ -278,6 +278,7 @@ pub async fn judge(
         HttpKind::Streamable => {
             judge.streamable_facts(&facts, &findings, traces);
             judge.sse_answers(&facts, &findings);
+
             judge.origin(streamable_origin(revision, url, config).await);
             if RuleId::McpHttpSessionRequired400
                 .info()
@@ -301,16 +302,19 @@ pub async fn judge(
             {
                 judge.header_mismatch(revision, url, config).await;
             }
+            let mut probed = Vec::new();
             if RuleId::McpHttpMethodNotFound404
                 .info()
                 .revisions
                 .contains(revision)
             {
-                let probed = judge.validation(revision, url, config).await;
+                probed = judge.validation(revision, url, config).await;
                 let all: Vec<&HttpFact> = facts.iter().copied().chain(&probed).collect();
                 judge.sse_buffering(&all);
                 judge.endpoint_post(&all);
             }
+            let all: Vec<&HttpFact> = facts.iter().copied().chain(&probed).collect();
+            judge.sse_ends_after_response(&all);
         }
         HttpKind::Sse => {
             let broken: Vec<String> = findings
@@ -564,6 +568,44 @@ impl Judge {
             posts.len()
         )];
         self.verdict(rule, broken, seen);
+    }
+
+    /// How each request's SSE stream ended: 2025-11-25 §Sending Messages to
+    /// the Server 6, SHOULD: "After the JSON-RPC _response_ has been sent,
+    /// the server SHOULD terminate the SSE stream"; 2026-07-28 §Receiving
+    /// Messages: "The final JSON-RPC _response_ SHOULD terminate the stream".
+    fn sse_ends_after_response(&mut self, facts: &[&HttpFact]) {
+        let streams: Vec<&&HttpFact> = facts
+            .iter()
+            .filter(|f| f.method == "POST" && f.expected_answer)
+            .filter(|f| essence(f.content_type.as_deref()) == "text/event-stream")
+            .collect();
+        let rule = RuleId::McpHttpSseEndsAfterResponse;
+        let ended = streams
+            .iter()
+            .filter(|f| f.ended_after_answer == Some(true))
+            .count();
+        let open: Vec<String> = streams
+            .iter()
+            .filter(|f| f.ended_after_answer == Some(false))
+            .map(|f| {
+                format!(
+                    "an SSE stream answering a POST to {} was still open at the request timeout, after its response",
+                    f.url
+                )
+            })
+            .collect();
+        if ended == 0 && open.is_empty() {
+            return self.not_observed(
+                rule,
+                "no request stream that carried a response was seen to end or to outlast the request timeout".into(),
+            );
+        }
+        let seen = vec![format!(
+            "{ended} request streams ended after their response, {} stayed open",
+            open.len()
+        )];
+        self.verdict(rule, open, seen);
     }
 
     /// 2026-07-28 basic/transports/streamable-http, MUST: "The server MUST
@@ -1240,4 +1282,49 @@ fn probe_status(facts: &[HttpFact], before: usize) -> Option<u16> {
         .iter()
         .find(|f| f.method == "POST" && f.expected_answer)
         .map(|f| f.status)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stream(ended_after_answer: Option<bool>) -> HttpFact {
+        HttpFact {
+            method: "POST".into(),
+            url: "http://127.0.0.1/mcp".into(),
+            status: 200,
+            content_type: Some("text/event-stream".into()),
+            headers: Vec::new(),
+            expected_answer: true,
+            frames: 1,
+            exchange: Some(1),
+            event_ids: Vec::new(),
+            ended_after_answer,
+        }
+    }
+
+    fn ends_verdict(facts: &[HttpFact]) -> Outcome {
+        let mut judge = Judge {
+            revision: Revision::Mcp2025_11_25,
+            kind: HttpKind::Streamable,
+            records: Vec::new(),
+        };
+        let facts: Vec<&HttpFact> = facts.iter().collect();
+        judge.sse_ends_after_response(&facts);
+        assert_eq!(judge.records.len(), 1);
+        judge.records.remove(0).outcome
+    }
+
+    #[test]
+    fn a_stream_open_after_its_response_warns_and_a_cut_one_shows_nothing() {
+        assert_eq!(ends_verdict(&[stream(Some(true))]), Outcome::Pass);
+        assert_eq!(
+            ends_verdict(&[stream(Some(true)), stream(Some(false))]),
+            Outcome::Warning
+        );
+        assert!(matches!(
+            ends_verdict(&[stream(None)]),
+            Outcome::NotObserved { .. }
+        ));
+    }
 }

@@ -634,6 +634,9 @@ rule_table! {
         McpHttpHeaderNamesAnyCase = "mcp.http.header-names-any-case", Must, "MCP basic/transports/streamable-http §Case Sensitivity",
           "Clients and servers MUST use case-insensitive comparisons for header names. (Probed: the runner's HTTP client writes every header name in lowercase (`mcp-protocol-version`, `mcp-method`), not as the page spells them, so a server that refused the version-mismatch probe as a mismatch (400 with -32020, or -32022) read the lowercase name; a server that accepted the mismatch shows nothing either way: not observed.)",
           R5, Transport;
+        McpHttpSseEndsAfterResponse = "mcp.http.sse-ends-after-response", Should, "MCP basic/transports §Streamable HTTP › Sending Messages to the Server 6 | 2026-07-28: MCP basic/transports/streamable-http §Receiving Messages",
+          "After the JSON-RPC _response_ has been sent, the server SHOULD terminate the SSE stream. (2025-11-25; 2026-07-28: \"The final JSON-RPC _response_ SHOULD terminate the stream.\" Judged on every request POSTed in the run and answered with `text/event-stream` that carried a response: a stream still open when the request's time (`--timeout`) ran out breaks it; one the runner cut first shows nothing either way. Not observed when no such stream ended or ran out of time.)",
+          R4_R5, Transport;
     }
 }
 
