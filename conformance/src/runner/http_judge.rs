@@ -27,6 +27,7 @@ use crate::transport::http::{
     session_id_concerns, FindingKind, GetStream, HttpFact, HttpFinding, StreamableHttpPeer,
     SSE_ENDED_UNANSWERED,
 };
+use crate::transport::stdio::EndedBy;
 
 /// A poisoned lock still holds traces worth judging.
 pub(crate) fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -46,6 +47,8 @@ pub struct Trace {
     pub session_id: Option<String>,
     /// The status of the DELETE that ended the session, if one was sent.
     pub delete_status: Option<u16>,
+    /// What it took to end a stdio process once its input was closed.
+    pub stdio_ended_by: Option<EndedBy>,
 }
 
 impl Trace {
@@ -60,6 +63,7 @@ impl Trace {
                 _ => None,
             },
             delete_status: None,
+            stdio_ended_by: None,
         }
     }
 }
@@ -252,6 +256,48 @@ pub fn legacy_refusal(wire: &Wire, revision: Revision, answers: &[Vec<u8>]) -> O
             first.status
         )
     })
+}
+
+/// 2026-07-28 basic/transports/stdio §Shutdown, SHOULD: "Servers SHOULD exit
+/// promptly when their standard input is closed or reads return
+/// end-of-file." Each session's process has its input closed at the end and
+/// is given the runner's shutdown grace (500 ms) to exit before SIGTERM; one
+/// that needed a signal did not exit promptly. `None` for a revision without
+/// the rule or when no process was ended.
+#[must_use]
+pub fn stdio_shutdown(revision: Revision, traces: &[Trace], grace: Duration) -> Option<Record> {
+    let rule = RuleId::McpR5StdioExitOnEof;
+    if !rule.info().revisions.contains(revision) {
+        return None;
+    }
+    let ended: Vec<EndedBy> = traces.iter().filter_map(|t| t.stdio_ended_by).collect();
+    if ended.is_empty() {
+        return None;
+    }
+    let mut judge = Judge {
+        revision,
+        kind: HttpKind::Streamable,
+        records: Vec::new(),
+    };
+    let signalled = ended.iter().filter(|e| **e != EndedBy::Exited).count();
+    let broken = if signalled == 0 {
+        Vec::new()
+    } else {
+        vec![format!(
+            "{signalled} of {} server processes were still running {:?} after their input was closed, and were signalled",
+            ended.len(),
+            grace
+        )]
+    };
+    let seen = vec![format!(
+        "{} server processes had their input closed",
+        ended.len()
+    )];
+    judge.verdict(rule, broken, seen);
+    let mut record = judge.records.pop()?;
+    record.place.vector = Some(format!("run/{revision}/stdio/exit-on-eof"));
+    record.place.transport = Some("stdio".into());
+    Some(record)
 }
 
 /// A foreign origin: what a DNS-rebinding page would send.
@@ -1313,6 +1359,35 @@ mod tests {
         judge.sse_ends_after_response(&facts);
         assert_eq!(judge.records.len(), 1);
         judge.records.remove(0).outcome
+    }
+
+    fn ended(by: &[EndedBy]) -> Vec<Trace> {
+        by.iter()
+            .map(|e| Trace {
+                stdio_ended_by: Some(*e),
+                ..Trace::default()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_stdio_server_that_needs_a_signal_to_end_warns() {
+        let grace = Duration::from_millis(500);
+        let r5 = Revision::Mcp2026_07_28;
+        let record = stdio_shutdown(r5, &ended(&[EndedBy::Exited]), grace).unwrap();
+        assert_eq!(record.outcome, Outcome::Pass);
+        assert_eq!(
+            record.place.vector.as_deref(),
+            Some("run/2026-07-28/stdio/exit-on-eof")
+        );
+        let slow = ended(&[EndedBy::Exited, EndedBy::Sigterm]);
+        assert_eq!(
+            stdio_shutdown(r5, &slow, grace).unwrap().outcome,
+            Outcome::Warning
+        );
+        // Earlier revisions have no such sentence; no process, no record.
+        assert!(stdio_shutdown(Revision::Mcp2025_11_25, &slow, grace).is_none());
+        assert!(stdio_shutdown(r5, &[], grace).is_none());
     }
 
     #[test]

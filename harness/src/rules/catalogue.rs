@@ -637,6 +637,9 @@ rule_table! {
         McpHttpSseEndsAfterResponse = "mcp.http.sse-ends-after-response", Should, "MCP basic/transports §Streamable HTTP › Sending Messages to the Server 6 | 2026-07-28: MCP basic/transports/streamable-http §Receiving Messages",
           "After the JSON-RPC _response_ has been sent, the server SHOULD terminate the SSE stream. (2025-11-25; 2026-07-28: \"The final JSON-RPC _response_ SHOULD terminate the stream.\" Judged on every request POSTed in the run and answered with `text/event-stream` that carried a response: a stream still open when the request's time (`--timeout`) ran out breaks it; one the runner cut first shows nothing either way. Not observed when no such stream ended or ran out of time.)",
           R4_R5, Transport;
+        McpR5StdioExitOnEof = "mcp.r5.stdio.exit-on-eof", Should, "MCP basic/transports/stdio §Shutdown",
+          "Servers SHOULD exit promptly when their standard input is closed or reads return end-of-file. (Judged by the live runner over stdio on every session's process: its input is closed at the session's end, and one still running after the runner's shutdown grace (500 ms) is signalled, which breaks it.)",
+          R5, Transport;
     }
 }
 

@@ -186,7 +186,8 @@ pub enum Check {
     /// earlier frames, ids in flight, what was negotiated.
     Session,
     /// By the live runner's transport judge (`wirecheck run --http`): HTTP
-    /// statuses and headers, which no frame carries.
+    /// statuses and headers, which no frame carries; over stdio, whether the
+    /// server process exits once its input is closed.
     Transport,
     /// By the live runner (`wirecheck run`, any transport) comparing what a
     /// peer answered in *separate* sessions: no one conversation shows it (a
