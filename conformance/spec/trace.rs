@@ -103,7 +103,7 @@ impl Disposition {
 }
 
 /// The check kinds a sentence can be checked by, as the rule model names them.
-pub const KINDS: [&str; 5] = ["codec", "frame", "reply", "session", "transport"];
+pub const KINDS: [&str; 6] = ["codec", "frame", "reply", "session", "transport", "runner"];
 
 fn kind(check: Check) -> Option<&'static str> {
     match check {
@@ -112,6 +112,7 @@ fn kind(check: Check) -> Option<&'static str> {
         Check::Reply => Some("reply"),
         Check::Session => Some("session"),
         Check::Transport => Some("transport"),
+        Check::Runner => Some("runner"),
         Check::Unchecked(_) => None,
     }
 }

@@ -79,6 +79,11 @@ fn the_reference_peer_passes_over_streamable_http() {
         "run/2025-11-25/http/notification-202",
         "run/2025-03-26/http/origin-validate",
         "run/2026-07-28/http/protocol-version-400",
+        "run/2026-07-28/http/endpoint-post",
+        "run/2026-07-28/http/header-names-any-case",
+        // One server (the reference peer started without a revision) asked
+        // for each revision and for one it cannot support.
+        "run/2025-11-25/negotiation-latest",
     ] {
         let found = by_vector(&records, id);
         assert_eq!(found.len(), 1, "{id}");
@@ -97,6 +102,9 @@ fn the_reference_peer_passes_over_http_sse() {
     let events = by_vector(&records, "run/2024-11-05/http/sse-message-event");
     assert_eq!(events.len(), 1);
     assert_eq!(outcome(events[0]), "pass", "{}", events[0]);
+    let endpoints = by_vector(&records, "run/2024-11-05/http/sse-two-endpoints");
+    assert_eq!(endpoints.len(), 1);
+    assert_eq!(outcome(endpoints[0]), "pass", "{}", endpoints[0]);
     // HTTP+SSE is held to its own page's Origin sentence under every
     // revision, never to the Streamable HTTP section.
     for revision in harness::Revision::MCP {
@@ -725,6 +733,82 @@ fn a_2026_server_blind_to_the_version_header_and_unknown_methods_fails() {
 }
 
 #[test]
+fn a_2026_server_that_takes_any_version_header_shows_nothing_of_header_name_case() {
+    // `lax` ignores the headers: its 2xx answers say nothing of whether it
+    // would have read `mcp-protocol-version` in lowercase; `wrong-code`
+    // refuses the mismatch with -32602, which names no header either.
+    for mode in ["lax", "wrong-code"] {
+        assert_eq!(
+            verdicts_2026(mode, &["header-names-any-case", "endpoint-post"]),
+            ["not-observed", "pass"],
+            "{mode}"
+        );
+    }
+}
+
+/// A Streamable HTTP server of 2024-11-05 to 2025-11-25 that takes every
+/// version it is asked for, but answers a version it does not know with its
+/// oldest, 2024-11-05, not its latest (2025-11-25); `server/discover` is an
+/// unknown method.
+async fn oldest_offered(body: String) -> Response {
+    let frame: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
+    let Some(id) = frame.get("id") else {
+        return StatusCode::ACCEPTED.into_response();
+    };
+    let answer = match frame["method"].as_str() {
+        Some("initialize") => {
+            let asked = frame["params"]["protocolVersion"].as_str().unwrap_or("");
+            let known = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
+            let chosen = if known.contains(&asked) {
+                asked
+            } else {
+                known[0]
+            };
+            serde_json::json!({"jsonrpc": "2.0", "id": id, "result": {
+                "protocolVersion": chosen, "capabilities": {},
+                "serverInfo": {"name": "oldest-offered", "version": "0"}}})
+        }
+        Some("ping") => serde_json::json!({"jsonrpc": "2.0", "id": id, "result": {}}),
+        _ => serde_json::json!({"jsonrpc": "2.0", "id": id,
+            "error": {"code": -32601, "message": "Method not found"}}),
+    };
+    (
+        StatusCode::OK,
+        [(header::CONTENT_TYPE, "application/json")],
+        answer.to_string(),
+    )
+        .into_response()
+}
+
+#[test]
+fn a_server_offering_its_oldest_version_to_an_unknown_one_is_a_warning() {
+    let addr = listen(Router::new().route("/mcp", post(oldest_offered)));
+    let dir =
+        std::env::temp_dir().join(format!("wirecheck-run-http-latest-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("mcp")).unwrap();
+    std::fs::create_dir_all(dir.join("jsonrpc-2.0")).unwrap();
+    let url = format!("http://{addr}/mcp");
+    let (out, records, _) = run(&["--http", &url, "--vectors", dir.to_str().unwrap()]);
+    std::fs::remove_dir_all(&dir).ok();
+    let found = by_vector(&records, "run/2025-11-25/negotiation-latest");
+    assert_eq!(found.len(), 1, "{}", show(&out));
+    assert_eq!(outcome(found[0]), "warning", "{}", found[0]);
+    assert!(
+        found[0]["violations"][0]["message"]
+            .as_str()
+            .unwrap_or("")
+            .contains("answered 2024-11-05 to 1999-01-01"),
+        "{}",
+        found[0]
+    );
+    // Every revision was accepted when asked for in its own session.
+    for revision in ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"] {
+        let id = format!("run/{revision}/negotiation");
+        assert_eq!(outcome(by_vector(&records, &id)[0]), "pass", "{id}");
+    }
+}
+
+#[test]
 fn a_2026_server_comparing_an_encoded_mcp_name_undecoded_fails() {
     assert_eq!(
         verdicts_2026("raw-name", &["name-header-decoded"]),
@@ -808,4 +892,65 @@ fn a_request_stream_that_ends_without_its_response_is_a_warning() {
     let found = by_vector(&records, "run/2025-03-26/http/sse-stream-answers");
     assert_eq!(found.len(), 1, "{}", show(&out));
     assert_eq!(outcome(found[0]), "warning", "{}", found[0]);
+}
+
+/// A 2025-11-25 Streamable HTTP server that answers every request but
+/// `initialize` on an SSE stream holding its response, then ends the stream;
+/// GET is 405.
+async fn stream_end(body: String) -> Response {
+    let frame: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
+    let Some(id) = frame.get("id") else {
+        return StatusCode::ACCEPTED.into_response();
+    };
+    let mut result = result_of(&frame);
+    if frame["method"] == "initialize" {
+        result["protocolVersion"] = "2025-11-25".into();
+        let answer = serde_json::json!({"jsonrpc": "2.0", "id": id, "result": result});
+        return (
+            StatusCode::OK,
+            [(header::CONTENT_TYPE, "application/json")],
+            answer.to_string(),
+        )
+            .into_response();
+    }
+    let answer = serde_json::json!({"jsonrpc": "2.0", "id": id, "result": result});
+    let event = futures::stream::once(async move {
+        Ok::<_, std::convert::Infallible>(format!("event: message\ndata: {answer}\n\n"))
+    });
+    let body = axum::body::Body::from_stream(event);
+    (
+        StatusCode::OK,
+        [(header::CONTENT_TYPE, "text/event-stream")],
+        body,
+    )
+        .into_response()
+}
+
+fn stream_end_verdict() -> Value {
+    let addr = listen(Router::new().route("/mcp", post(stream_end)));
+    let url = format!("http://{addr}/mcp");
+    // The built-in vectors: the streams of their sessions are the ones judged.
+    let (out, records, _) = run(&[
+        "--http",
+        &url,
+        "--revision",
+        "2025-11-25",
+        "--timeout",
+        "1s",
+    ]);
+    let found = by_vector(&records, "run/2025-11-25/http/sse-ends-after-response");
+    assert_eq!(found.len(), 1, "{}", show(&out));
+    found[0].clone()
+}
+
+#[test]
+fn a_request_stream_ended_after_its_response_passes() {
+    // A stream left open is judged in the unit tests of the HTTP judge: run
+    // live, every probe's stream would wait out the timeout.
+    let ended = stream_end_verdict();
+    assert_eq!(outcome(&ended), "pass", "{ended}");
+    assert!(ended["notes"][0]
+        .as_str()
+        .unwrap_or("")
+        .ends_with("stayed open"));
 }

@@ -295,6 +295,7 @@ fn check_name(check: Check) -> &'static str {
         Check::Reply => "reply",
         Check::Session => "session",
         Check::Transport => "transport",
+        Check::Runner => "runner",
         Check::Unchecked(_) => "unchecked",
     }
 }
@@ -458,6 +459,12 @@ fn traceability(vectors: &[Vector]) -> String {
                 Check::Transport => {
                     format!("- `{}` (transport: judged by `wirecheck run --http`)", i.id)
                 }
+                Check::Runner => {
+                    format!(
+                        "- `{}` (runner: judged by `wirecheck run` across sessions)",
+                        i.id
+                    )
+                }
                 Check::Unchecked(why) => format!("- `{}` (unchecked: {why})", i.id),
                 c => format!("- `{}` ({})", i.id, check_name(c)),
             })
@@ -483,12 +490,14 @@ fn sentences_section() -> String {
         Err(e) => return format!("{out}The inventory does not load: {e}\n"),
     };
     out.push_str("Every sentence with MUST, MUST NOT, SHOULD, SHOULD NOT, REQUIRED, SHALL or\nRECOMMENDED in each revision's pages (`conformance/spec/inventory.json`; JSON-RPC 2.0\nfrom the catalogue's quotes of §4 to §6, see `conformance/spec/README.md`), and what\n`conformance/spec/mapping.json` does with it. *Checked* counts a sentence once; the\nkind columns count it under each kind of check its rules use, so they can add up to\nmore. *Not yet checked* says in brackets how many bind the server.\n\n");
-    out.push_str("| profile | sentences | checked | codec | frame | reply | session | transport |");
+    out.push_str(
+        "| profile | sentences | checked | codec | frame | reply | session | transport | runner |",
+    );
     for d in trace::Disposition::SET_ASIDE {
         let _ = write!(out, " {} |", d.name());
     }
     out.push_str(
-        " not yet checked (server) |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
+        " not yet checked (server) |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
     );
     for r in Revision::ALL {
         let c = trace::counts(&inventory, &mapping, r);

@@ -1577,7 +1577,7 @@ fn smoke_mutated_frames_never_panic() {
 /// The README's table of rule counts per revision, as the catalogue gives it.
 fn rule_counts_table() -> String {
     let mut table = String::from(
-        "| profile | rules known | checked per frame (codec + rule model) | checked on an exchange | checked on the session | checked on the transport | not checked (with reason) |\n|---|---|---|---|---|---|---|\n",
+        "| profile | rules known | checked per frame (codec + rule model) | checked on an exchange | checked on the session | checked on the transport | checked across sessions (live runner) | not checked (with reason) |\n|---|---|---|---|---|---|---|---|\n",
     );
     for revision in Revision::ALL {
         let rules: Vec<_> = rules::rules()
@@ -1588,13 +1588,14 @@ fn rule_counts_table() -> String {
         let codec = count(&|c| c == Check::Codec);
         let frame = count(&|c| c == Check::Frame);
         table.push_str(&format!(
-            "| {} | {} | {} ({codec} + {frame}) | {} | {} | {} | {} |\n",
+            "| {} | {} | {} ({codec} + {frame}) | {} | {} | {} | {} | {} |\n",
             revision.name(),
             rules.len(),
             codec + frame,
             count(&|c| c == Check::Reply),
             count(&|c| c == Check::Session),
             count(&|c| c == Check::Transport),
+            count(&|c| c == Check::Runner),
             count(&|c| matches!(c, Check::Unchecked(_))),
         ));
     }

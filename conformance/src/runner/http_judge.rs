@@ -27,6 +27,7 @@ use crate::transport::http::{
     session_id_concerns, FindingKind, GetStream, HttpFact, HttpFinding, StreamableHttpPeer,
     SSE_ENDED_UNANSWERED,
 };
+use crate::transport::stdio::EndedBy;
 
 /// A poisoned lock still holds traces worth judging.
 pub(crate) fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -46,6 +47,8 @@ pub struct Trace {
     pub session_id: Option<String>,
     /// The status of the DELETE that ended the session, if one was sent.
     pub delete_status: Option<u16>,
+    /// What it took to end a stdio process once its input was closed.
+    pub stdio_ended_by: Option<EndedBy>,
 }
 
 impl Trace {
@@ -60,6 +63,7 @@ impl Trace {
                 _ => None,
             },
             delete_status: None,
+            stdio_ended_by: None,
         }
     }
 }
@@ -254,6 +258,48 @@ pub fn legacy_refusal(wire: &Wire, revision: Revision, answers: &[Vec<u8>]) -> O
     })
 }
 
+/// 2026-07-28 basic/transports/stdio §Shutdown, SHOULD: "Servers SHOULD exit
+/// promptly when their standard input is closed or reads return
+/// end-of-file." Each session's process has its input closed at the end and
+/// is given the runner's shutdown grace (500 ms) to exit before SIGTERM; one
+/// that needed a signal did not exit promptly. `None` for a revision without
+/// the rule or when no process was ended.
+#[must_use]
+pub fn stdio_shutdown(revision: Revision, traces: &[Trace], grace: Duration) -> Option<Record> {
+    let rule = RuleId::McpR5StdioExitOnEof;
+    if !rule.info().revisions.contains(revision) {
+        return None;
+    }
+    let ended: Vec<EndedBy> = traces.iter().filter_map(|t| t.stdio_ended_by).collect();
+    if ended.is_empty() {
+        return None;
+    }
+    let mut judge = Judge {
+        revision,
+        kind: HttpKind::Streamable,
+        records: Vec::new(),
+    };
+    let signalled = ended.iter().filter(|e| **e != EndedBy::Exited).count();
+    let broken = if signalled == 0 {
+        Vec::new()
+    } else {
+        vec![format!(
+            "{signalled} of {} server processes were still running {:?} after their input was closed, and were signalled",
+            ended.len(),
+            grace
+        )]
+    };
+    let seen = vec![format!(
+        "{} server processes had their input closed",
+        ended.len()
+    )];
+    judge.verdict(rule, broken, seen);
+    let mut record = judge.records.pop()?;
+    record.place.vector = Some(format!("run/{revision}/stdio/exit-on-eof"));
+    record.place.transport = Some("stdio".into());
+    Some(record)
+}
+
 /// A foreign origin: what a DNS-rebinding page would send.
 const FOREIGN_ORIGIN: &str = "http://wirecheck-foreign-origin.invalid";
 /// A protocol version no server supports.
@@ -278,6 +324,7 @@ pub async fn judge(
         HttpKind::Streamable => {
             judge.streamable_facts(&facts, &findings, traces);
             judge.sse_answers(&facts, &findings);
+
             judge.origin(streamable_origin(revision, url, config).await);
             if RuleId::McpHttpSessionRequired400
                 .info()
@@ -301,15 +348,19 @@ pub async fn judge(
             {
                 judge.header_mismatch(revision, url, config).await;
             }
+            let mut probed = Vec::new();
             if RuleId::McpHttpMethodNotFound404
                 .info()
                 .revisions
                 .contains(revision)
             {
-                let probed = judge.validation(revision, url, config).await;
+                probed = judge.validation(revision, url, config).await;
                 let all: Vec<&HttpFact> = facts.iter().copied().chain(&probed).collect();
                 judge.sse_buffering(&all);
+                judge.endpoint_post(&all);
             }
+            let all: Vec<&HttpFact> = facts.iter().copied().chain(&probed).collect();
+            judge.sse_ends_after_response(&all);
         }
         HttpKind::Sse => {
             let broken: Vec<String> = findings
@@ -318,6 +369,7 @@ pub async fn judge(
                 .map(|f| describe(f))
                 .collect();
             judge.verdict(RuleId::McpHttpSseMessageEvent, broken, Vec::new());
+            judge.sse_endpoints(&facts);
             judge.origin(sse_origin(url, config).await);
         }
         HttpKind::JsonRpc => {
@@ -512,6 +564,124 @@ impl Judge {
                 seen,
             );
         }
+    }
+
+    /// 2024-11-05 basic/transports §HTTP with SSE, MUST: "The server MUST
+    /// provide two endpoints: An SSE endpoint […]; A regular HTTP POST
+    /// endpoint". The run's own exchanges show both: the stream's GET and
+    /// the POSTs to the URI its `endpoint` event named.
+    fn sse_endpoints(&mut self, facts: &[&HttpFact]) {
+        let rule = RuleId::McpHttpSseTwoEndpoints;
+        let gets: Vec<&&HttpFact> = facts.iter().filter(|f| f.method == "GET").collect();
+        let posts: Vec<&&HttpFact> = facts.iter().filter(|f| f.method == "POST").collect();
+        if gets.is_empty() || posts.is_empty() {
+            return self.not_observed(
+                rule,
+                format!(
+                    "the run made {} stream GETs and {} POSTs; both are needed",
+                    gets.len(),
+                    posts.len()
+                ),
+            );
+        }
+        let mut broken: Vec<String> = gets
+            .iter()
+            .filter(|f| {
+                f.status != 200 || essence(f.content_type.as_deref()) != "text/event-stream"
+            })
+            .map(|f| {
+                format!(
+                    "the SSE endpoint {} answered a GET {} with Content-Type {}",
+                    f.url,
+                    f.status,
+                    f.content_type.as_deref().unwrap_or("(none)")
+                )
+            })
+            .collect();
+        let accepted = posts
+            .iter()
+            .filter(|f| (200..300).contains(&f.status))
+            .count();
+        if accepted == 0 {
+            broken.push(format!(
+                "none of the {} POSTs to the endpoint event's URI was accepted (2xx)",
+                posts.len()
+            ));
+        }
+        let seen = vec![format!(
+            "{} stream GETs; {accepted} of {} POSTs accepted",
+            gets.len(),
+            posts.len()
+        )];
+        self.verdict(rule, broken, seen);
+    }
+
+    /// How each request's SSE stream ended: 2025-11-25 §Sending Messages to
+    /// the Server 6, SHOULD: "After the JSON-RPC _response_ has been sent,
+    /// the server SHOULD terminate the SSE stream"; 2026-07-28 §Receiving
+    /// Messages: "The final JSON-RPC _response_ SHOULD terminate the stream".
+    fn sse_ends_after_response(&mut self, facts: &[&HttpFact]) {
+        let streams: Vec<&&HttpFact> = facts
+            .iter()
+            .filter(|f| f.method == "POST" && f.expected_answer)
+            .filter(|f| essence(f.content_type.as_deref()) == "text/event-stream")
+            .collect();
+        let rule = RuleId::McpHttpSseEndsAfterResponse;
+        let ended = streams
+            .iter()
+            .filter(|f| f.ended_after_answer == Some(true))
+            .count();
+        let open: Vec<String> = streams
+            .iter()
+            .filter(|f| f.ended_after_answer == Some(false))
+            .map(|f| {
+                format!(
+                    "an SSE stream answering a POST to {} was still open at the request timeout, after its response",
+                    f.url
+                )
+            })
+            .collect();
+        if ended == 0 && open.is_empty() {
+            return self.not_observed(
+                rule,
+                "no request stream that carried a response was seen to end or to outlast the request timeout".into(),
+            );
+        }
+        let seen = vec![format!(
+            "{ended} request streams ended after their response, {} stayed open",
+            open.len()
+        )];
+        self.verdict(rule, open, seen);
+    }
+
+    /// 2026-07-28 basic/transports/streamable-http, MUST: "The server MUST
+    /// provide a single HTTP endpoint path […] that supports POST." Every
+    /// POST of the run went to the one URL given; none may be refused as a
+    /// method the path does not allow, and some must be taken.
+    fn endpoint_post(&mut self, facts: &[&HttpFact]) {
+        let rule = RuleId::McpHttpEndpointPost;
+        let posts: Vec<&&HttpFact> = facts.iter().filter(|f| f.method == "POST").collect();
+        if posts.is_empty() {
+            return self.not_observed(rule, "the run POSTed nothing".into());
+        }
+        let mut broken: Vec<String> = posts
+            .iter()
+            .filter(|f| f.status == 405)
+            .map(|f| format!("a POST to {} was answered 405 Method Not Allowed", f.url))
+            .collect();
+        broken.dedup();
+        let accepted = posts
+            .iter()
+            .filter(|f| (200..300).contains(&f.status))
+            .count();
+        if accepted == 0 {
+            broken.push(format!(
+                "none of the {} POSTs was answered 2xx",
+                posts.len()
+            ));
+        }
+        let seen = vec![format!("{accepted} of {} POSTs answered 2xx", posts.len())];
+        self.verdict(rule, broken, seen);
     }
 
     /// 2025-03-26 and 2025-06-18 §Sending Messages to the Server 6: a
@@ -1158,4 +1328,78 @@ fn probe_status(facts: &[HttpFact], before: usize) -> Option<u16> {
         .iter()
         .find(|f| f.method == "POST" && f.expected_answer)
         .map(|f| f.status)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stream(ended_after_answer: Option<bool>) -> HttpFact {
+        HttpFact {
+            method: "POST".into(),
+            url: "http://127.0.0.1/mcp".into(),
+            status: 200,
+            content_type: Some("text/event-stream".into()),
+            headers: Vec::new(),
+            expected_answer: true,
+            frames: 1,
+            exchange: Some(1),
+            event_ids: Vec::new(),
+            ended_after_answer,
+        }
+    }
+
+    fn ends_verdict(facts: &[HttpFact]) -> Outcome {
+        let mut judge = Judge {
+            revision: Revision::Mcp2025_11_25,
+            kind: HttpKind::Streamable,
+            records: Vec::new(),
+        };
+        let facts: Vec<&HttpFact> = facts.iter().collect();
+        judge.sse_ends_after_response(&facts);
+        assert_eq!(judge.records.len(), 1);
+        judge.records.remove(0).outcome
+    }
+
+    fn ended(by: &[EndedBy]) -> Vec<Trace> {
+        by.iter()
+            .map(|e| Trace {
+                stdio_ended_by: Some(*e),
+                ..Trace::default()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_stdio_server_that_needs_a_signal_to_end_warns() {
+        let grace = Duration::from_millis(500);
+        let r5 = Revision::Mcp2026_07_28;
+        let record = stdio_shutdown(r5, &ended(&[EndedBy::Exited]), grace).unwrap();
+        assert_eq!(record.outcome, Outcome::Pass);
+        assert_eq!(
+            record.place.vector.as_deref(),
+            Some("run/2026-07-28/stdio/exit-on-eof")
+        );
+        let slow = ended(&[EndedBy::Exited, EndedBy::Sigterm]);
+        assert_eq!(
+            stdio_shutdown(r5, &slow, grace).unwrap().outcome,
+            Outcome::Warning
+        );
+        // Earlier revisions have no such sentence; no process, no record.
+        assert!(stdio_shutdown(Revision::Mcp2025_11_25, &slow, grace).is_none());
+        assert!(stdio_shutdown(r5, &[], grace).is_none());
+    }
+
+    #[test]
+    fn a_stream_open_after_its_response_warns_and_a_cut_one_shows_nothing() {
+        assert_eq!(ends_verdict(&[stream(Some(true))]), Outcome::Pass);
+        assert_eq!(
+            ends_verdict(&[stream(Some(true)), stream(Some(false))]),
+            Outcome::Warning
+        );
+        assert!(matches!(
+            ends_verdict(&[stream(None)]),
+            Outcome::NotObserved { .. }
+        ));
+    }
 }

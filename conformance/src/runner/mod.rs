@@ -12,6 +12,7 @@
 
 pub mod fixtures;
 pub mod http_judge;
+pub mod negotiation;
 pub mod plan;
 pub mod reference;
 pub mod sessions;
@@ -232,6 +233,9 @@ pub async fn run(
         ));
     }
     runner.cross_check(&answered);
+    if config.revisions == Revisions::All {
+        runner.latest().await?;
+    }
     Ok(runner.records)
 }
 
@@ -355,7 +359,8 @@ impl Peers<'_> {
     async fn close(&self, driver: Driver<Wire>) {
         let (wire, log) = driver.into_parts();
         let mut trace = Trace::of(&wire);
-        trace.delete_status = wire.close(self.config.shutdown_grace).await;
+        (trace.delete_status, trace.stdio_ended_by) =
+            wire.close_reporting(self.config.shutdown_grace).await;
         http_judge::lock(self.traces).push(trace);
         http_judge::lock(self.logs).push(log);
     }
@@ -788,6 +793,15 @@ impl Runner<'_, '_, '_> {
         drop(results);
         let logs = std::mem::take(&mut *http_judge::lock(&logs));
         self.judge_sessions(revision, &logs)?;
+        if transport == "stdio" {
+            let traces = http_judge::lock(&traces);
+            if let Some(record) =
+                http_judge::stdio_shutdown(revision, &traces, self.config.shutdown_grace)
+            {
+                self.total += 1;
+                self.push(record);
+            }
+        }
         if let (Some(url), Peer::Http { kind, .. } | Peer::ReferenceHttp { kind, .. }) =
             (peers.url, &self.config.peer)
         {

@@ -7,7 +7,7 @@ use std::time::Duration;
 use tokio::time::Instant;
 
 use crate::transport::http::{HttpFact, HttpFinding, JsonRpcHttpPeer, SsePeer, StreamableHttpPeer};
-use crate::transport::stdio::StdioPeer;
+use crate::transport::stdio::{EndedBy, StdioPeer};
 use crate::transport::{Event, SendError, Transport};
 
 /// Which HTTP transport `--http` speaks.
@@ -121,13 +121,18 @@ impl Wire {
     /// longer needs it SHOULD (2025-11-25 basic/transports §Session
     /// Management 5), and its status is returned for the transport judge.
     pub async fn close(self, grace: Duration) -> Option<u16> {
+        self.close_reporting(grace).await.0
+    }
+
+    /// [`Wire::close`], with what it took to end a stdio process (its input
+    /// closed, then signals), for the transport judge.
+    pub async fn close_reporting(self, grace: Duration) -> (Option<u16>, Option<EndedBy>) {
         match self {
-            Wire::Stdio(p) => {
-                p.shutdown(grace).await;
-                None
+            Wire::Stdio(p) => (None, Some(p.shutdown(grace).await.ended_by)),
+            Wire::Streamable(mut p) if p.session_id().is_some() => {
+                (p.delete_session().await.ok(), None)
             }
-            Wire::Streamable(mut p) if p.session_id().is_some() => p.delete_session().await.ok(),
-            _ => None,
+            _ => (None, None),
         }
     }
 }

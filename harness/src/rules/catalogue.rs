@@ -32,7 +32,7 @@ const R4_R5: Revisions = Revisions::range(Revision::Mcp2025_11_25, Revision::Mcp
 /// Plain JSON-RPC 2.0 and 2025-03-26: the profiles where batches exist.
 const BATCHES: Revisions = JSONRPC.with(R2);
 
-use Check::{Frame, Reply, Session, Transport, Unchecked};
+use Check::{Frame, Reply, Runner, Session, Transport, Unchecked};
 use Level::{May, Must, MustNot, Should, ShouldNot};
 
 // The table, grouped as the specification is. Kept as written, one row per rule,
@@ -235,8 +235,8 @@ rule_table! {
           "The server SHOULD NOT send requests other than pings and logging before receiving the `initialized` notification. (Logging is a notification: ambiguity A8.)",
           R1_R4, Session;
         McpLifecycleVersionServer = "mcp.lifecycle.version-server", Must, "MCP basic/lifecycle §Version Negotiation",
-          "If the server supports the requested protocol version, it MUST respond with the same version. Otherwise, the server MUST respond with another protocol version it supports. (The §Error Handling example answers -32602 instead: ambiguity A7; both are accepted.)",
-          R1_R4, Unchecked("needs to know which versions the server supports; the wire shows only the one it answered (the live runner asks for each revision and checks the answer)");
+          "If the server supports the requested protocol version, it MUST respond with the same version. Otherwise, the server MUST respond with another protocol version it supports. (The §Error Handling example answers -32602 instead: ambiguity A7; both are accepted. Checked by the live runner, each revision asked in its own session: an answer naming no version fails; under `--revision all`, a version V answered to another revision fails when V was itself declined when asked for, so it is not one the server supports. Which versions a server supports is otherwise its own.)",
+          R1_R4, Runner;
         McpCancelNotInitialize = "mcp.cancel.not-initialize", MustNot, "MCP basic/utilities/cancellation §Behavior Requirements",
           "The `initialize` request MUST NOT be cancelled by clients",
           R1_R4, Session;
@@ -619,6 +619,24 @@ rule_table! {
         McpR5MrtrMissingInputReasked = "mcp.r5.mrtr.missing-input-reasked", Should, "MCP basic/patterns/mrtr §Error Handling",
           "If the client fails to send all the information requested in a previous `InputRequests`, and the missing information is necessary for the server to process the request, the server SHOULD respond with a new `InputRequiredResult` requesting the missing information again, rather than returning an error. (Checked by the session judge: a retry (`inputResponses`, recognised by the `requestState` the input-required answer gave, else by method and tool, prompt or resource) that lacks a key of that answer's `inputRequests`, answered with an error. A result means the input was not necessary.)",
           R5, Session;
+        McpLifecycleVersionLatest = "mcp.lifecycle.version-latest", Should, "MCP basic/lifecycle §Version Negotiation",
+          "This SHOULD be the _latest_ version supported by the server. (Checked by the live runner under `--revision all`: after every revision was asked in its own session, one more session's `initialize` asks for `1999-01-01`, which no server supports; the version answered is held to the newest of 2024-11-05 to 2025-11-25 the server accepted when asked for it. Not applicable to a run of one revision, or when the server refuses the unknown version with an error (ambiguity A7).)",
+          R1_R4, Runner;
+        McpHttpSseTwoEndpoints = "mcp.http.sse-two-endpoints", Must, "MCP basic/transports §HTTP with SSE",
+          "The server MUST provide two endpoints: An SSE endpoint, for clients to establish a connection and receive messages from the server; A regular HTTP POST endpoint for clients to send messages to the server (Judged on the HTTP+SSE run's exchanges: a GET answered 200 with `text/event-stream`, and the POSTs to the `endpoint` event's URI answered 2xx.)",
+          R1, Transport;
+        McpHttpEndpointPost = "mcp.http.endpoint-post", Must, "MCP basic/transports/streamable-http",
+          "The server MUST provide a single HTTP endpoint path (hereafter referred to as the MCP endpoint) that supports POST. (Judged on every POST of the run, all sent to the one URL given: none answered 405 Method Not Allowed, and at least one answered 2xx.)",
+          R5, Transport;
+        McpHttpHeaderNamesAnyCase = "mcp.http.header-names-any-case", Must, "MCP basic/transports/streamable-http §Case Sensitivity",
+          "Clients and servers MUST use case-insensitive comparisons for header names. (Probed: the runner's HTTP client writes every header name in lowercase (`mcp-protocol-version`, `mcp-method`), not as the page spells them, so a server that refused the version-mismatch probe as a mismatch (400 with -32020, or -32022) read the lowercase name; a server that accepted the mismatch shows nothing either way: not observed.)",
+          R5, Transport;
+        McpHttpSseEndsAfterResponse = "mcp.http.sse-ends-after-response", Should, "MCP basic/transports §Streamable HTTP › Sending Messages to the Server 6 | 2026-07-28: MCP basic/transports/streamable-http §Receiving Messages",
+          "After the JSON-RPC _response_ has been sent, the server SHOULD terminate the SSE stream. (2025-11-25; 2026-07-28: \"The final JSON-RPC _response_ SHOULD terminate the stream.\" Judged on every request POSTed in the run and answered with `text/event-stream` that carried a response: a stream still open when the request's time (`--timeout`) ran out breaks it; one the runner cut first shows nothing either way. Not observed when no such stream ended or ran out of time.)",
+          R4_R5, Transport;
+        McpR5StdioExitOnEof = "mcp.r5.stdio.exit-on-eof", Should, "MCP basic/transports/stdio §Shutdown",
+          "Servers SHOULD exit promptly when their standard input is closed or reads return end-of-file. (Judged by the live runner over stdio on every session's process: its input is closed at the session's end, and one still running after the runner's shutdown grace (500 ms) is signalled, which breaks it.)",
+          R5, Transport;
     }
 }
 

@@ -9,7 +9,8 @@
 //! Rules that a single frame or exchange cannot show are in the table too:
 //! [`Check::Session`] (id uniqueness, `initialize` ordering: the session judge,
 //! [`crate::session`]), [`Check::Transport`] (HTTP statuses and headers: the
-//! live runner), or [`Check::Unchecked`] with the reason; never faked here.
+//! live runner), [`Check::Runner`] (what a peer answers across the sessions the
+//! live runner opens), or [`Check::Unchecked`] with the reason; never faked here.
 //!
 //! The codec's refusals ([`crate::Rule`]) are rules too: a frame that does not
 //! lift gives exactly one violation, its refusal, at level MUST.
@@ -184,8 +185,14 @@ pub enum Check {
     /// earlier frames, ids in flight, what was negotiated.
     Session,
     /// By the live runner's transport judge (`wirecheck run --http`): HTTP
-    /// statuses and headers, which no frame carries.
+    /// statuses and headers, which no frame carries; over stdio, whether the
+    /// server process exits once its input is closed.
     Transport,
+    /// By the live runner (`wirecheck run`, any transport) comparing what a
+    /// peer answered in *separate* sessions: no one conversation shows it (a
+    /// server's answer to a version it does not support is judged against
+    /// the versions it accepted when each was asked in its own session).
+    Runner,
     /// Not checked: no conversation on the wire can show it (it needs the
     /// peer's internals, what it supports, what it stored), or the session
     /// judge does not check it yet. The reason says which, and what it would take.

@@ -113,6 +113,7 @@ impl Judge {
             answer.status,
             code_text(answer.code)
         );
+        self.header_names_any_case(&answer, &shown);
         let broken = match (answer.status, answer.code) {
             (400, Some(HEADER_MISMATCH)) => Vec::new(),
             (400, Some(UNSUPPORTED_VERSION)) => {
@@ -125,6 +126,30 @@ impl Judge {
         };
         self.verdict(rule, broken, vec![shown]);
         answer.facts
+    }
+
+    /// §Case Sensitivity, MUST: "Clients and servers MUST use
+    /// case-insensitive comparisons for header names." The runner's client
+    /// writes header names in lowercase (the `http` crate keeps them so, and
+    /// hyper writes them as kept), not as the page spells them
+    /// (`MCP-Protocol-Version`), so a server that refused the mismatch probe
+    /// *as a mismatch* found the lowercase `mcp-protocol-version`. One that
+    /// took the mismatch shows nothing about names: not observed.
+    fn header_names_any_case(&mut self, answer: &Answer, shown: &str) {
+        let rule = RuleId::McpHttpHeaderNamesAnyCase;
+        match (answer.status, answer.code) {
+            (400, Some(HEADER_MISMATCH | UNSUPPORTED_VERSION)) => self.verdict(
+                rule,
+                Vec::new(),
+                vec![format!(
+                    "{shown}: the lowercase `mcp-protocol-version` was read"
+                )],
+            ),
+            _ => self.not_observed(
+                rule,
+                format!("{shown}: no refusal shows the lowercase header name was read"),
+            ),
+        }
     }
 
     /// §Protocol Version Header: an unknown method is 404 with -32601.

@@ -62,6 +62,10 @@ pub struct HttpFact {
     /// The SSE event ids the response's stream carried, in order (2025-03-26
     /// §Resumability and Redelivery 1: servers "MAY attach an `id` field").
     pub event_ids: Vec<String>,
+    /// An SSE response stream that carried a response: `Some(true)` when the
+    /// server then ended it, `Some(false)` when it was still open at the
+    /// request's deadline; `None` when it carried none or was cut.
+    pub ended_after_answer: Option<bool>,
 }
 
 /// Response headers a transport rule reads.
@@ -355,6 +359,7 @@ pub(crate) fn record(
         frames: 0,
         exchange,
         event_ids: Vec::new(),
+        ended_after_answer: None,
     });
     Recorded {
         status,
@@ -371,6 +376,13 @@ pub(crate) fn note_event_id(shared: &Shared, index: usize, id: &str) {
         if fact.event_ids.len() < MAX_EVENT_IDS {
             fact.event_ids.push(id.to_owned());
         }
+    }
+}
+
+/// Changes the fact at `index`: what its SSE stream showed as it ended.
+pub(crate) fn update_fact(shared: &Shared, index: usize, change: impl FnOnce(&mut HttpFact)) {
+    if let Some(fact) = lock(&shared.facts).get_mut(index) {
+        change(fact);
     }
 }
 

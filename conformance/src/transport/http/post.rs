@@ -9,7 +9,7 @@ use tokio::time::Instant;
 
 use super::exchange::{
     count_frame, error_chain, essence, note_event_id, read_bounded, read_sse, record, snippet,
-    FindingKind, Sink,
+    update_fact, FindingKind, Sink, StreamEnd,
 };
 use crate::transport::Event;
 
@@ -114,7 +114,7 @@ async fn exchange(
     if post.flavor == Flavor::Streamable && media.as_deref() == Some("text/event-stream") {
         let mut answered = false;
         let mut previous_id = String::new();
-        read_sse(
+        let end = read_sse(
             response,
             post.max_frame,
             Some(post.deadline),
@@ -146,6 +146,16 @@ async fn exchange(
             },
         )
         .await;
+        if answered {
+            // Ended by the server, or still open when the request's time ran
+            // out; a stream cut before that shows neither.
+            let ended = match end {
+                StreamEnd::Ended => Some(true),
+                StreamEnd::Failed if Instant::now() >= post.deadline => Some(false),
+                StreamEnd::Failed => None,
+            };
+            update_fact(shared, index, |f| f.ended_after_answer = ended);
+        }
         if post.expected_answer && !answered {
             shared.finding(FindingKind::NoAnswer, Some(status), SSE_ENDED_UNANSWERED);
         }
