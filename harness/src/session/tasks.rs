@@ -161,7 +161,7 @@ impl Tasks {
             })
             .filter_map(|(id, s)| s.retrieved.map(|at| (id.as_str(), at)))
             .collect();
-        missing.sort_by_key(|(_, at)| at.index);
+        missing.sort_by(|(a, x), (b, y)| (x.index, a).cmp(&(y.index, b)));
         missing
     }
 
