@@ -864,6 +864,13 @@ def task_gap():
            [by_tasks], h + [task_call(1), created(1, "t1"), ask(2, "tasks/cancel", "t1"), got(2, "t1", "cancelled")], [])
     vector(R4, "cancel", "n_task-cancelled-by-notification", "notifications/cancelled for a task-augmented call answered with a CreateTaskResult: tasks/cancel MUST be used.",
            [by_tasks], h + [task_call(1), created(1, "t1"), client(note("notifications/cancelled", {"requestId": 1}))], [(by_tasks, 5)])
+    id_required = "mcp.cancel.request-id-required"
+    vector(R4, "cancel", "y_cancel-with-request-id", "notifications/cancelled names the request it cancels.",
+           [id_required], h + [client({"jsonrpc": "2.0", "id": 1, "method": "ping"}),
+                               client(note("notifications/cancelled", {"requestId": 1, "reason": "late"}))], [])
+    vector(R4, "cancel", "n_cancel-without-request-id", "notifications/cancelled without requestId: it MUST be provided for non-task requests, and tasks are not cancelled by it.",
+           [id_required], h + [client({"jsonrpc": "2.0", "id": 1, "method": "ping"}),
+                               client(note("notifications/cancelled", {"reason": "late"}))], [(id_required, 4)])
     vector(R4, "cancel", "n_task-request-in-flight-cancelled", "notifications/cancelled for a task-augmented call still in flight: tasks/cancel MUST be used.",
            [by_tasks], h + [task_call(1), client(note("notifications/cancelled", {"requestId": 1}))], [(by_tasks, 4)])
 

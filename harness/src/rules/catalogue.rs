@@ -647,6 +647,9 @@ rule_table! {
         McpTasksListRetrievable = "mcp.tasks.list-retrievable", Must, "MCP basic/utilities/tasks §Task Listing 2, 4",
           "Receivers MUST include a `nextCursor` in the response if more tasks are available. … If a task is retrievable via `tasks/get` for a requestor, it MUST be retrievable via `tasks/list` for that requestor. (Checked by the session judge: a `tasks/list` answer to a request without `cursor` and without `nextCursor` of its own, which omits a task that `tasks/get` answered earlier in the conversation, not seen `cancelled`, whose ttl cannot have run out: `null`, or longer than the time since the request that created it was sent, when the capture has times. A task of an earlier connection is not seen.)",
           R4, Session;
+        McpCancelRequestIdRequired = "mcp.cancel.request-id-required", Must, "MCP 2025-11-25 schema `CancelledNotificationParams.requestId`",
+          "The ID of the request to cancel. … This MUST be provided for cancelling non-task requests. This MUST NOT be used for cancelling tasks (use the tasks/cancel request instead). (Checked by the session judge: a `notifications/cancelled` without `requestId`; since it may not cancel a task (mcp.cancel.task-uses-tasks-cancel), whatever it cancels is a non-task request, which needs the id.)",
+          R4, Session;
     }
 }
 

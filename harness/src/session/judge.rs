@@ -779,6 +779,20 @@ impl Judge {
         out: &mut Vec<Finding>,
     ) {
         let Some(request_id) = params.and_then(|p| p.get("requestId")) else {
+            // 2025-11-25 made `requestId` optional only for tasks, which
+            // this notification must not cancel: without it, it cancels
+            // nothing it may.
+            if self.revision == Revision::Mcp2025_11_25 {
+                self.flag(
+                    RuleId::McpCancelRequestIdRequired,
+                    format!(
+                        "the {} sent `notifications/cancelled` without `requestId`",
+                        from.sender()
+                    ),
+                    vec![at],
+                    out,
+                );
+            }
             return;
         };
         let id = match request_id.kind() {
