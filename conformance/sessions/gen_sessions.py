@@ -741,6 +741,15 @@ def server_gap_answers():
     vector(R5, "mrtr", "y_complete-retry-refused",
            "The retry answers every input asked for; an error then is about something else, not missing input.",
            [reasked], first + [full, error(2, -32602, "Invalid params")], [])
+    ignored = "mcp.r5.mrtr.extra-input-ignored"
+    accept = {"action": "accept", "content": {"ok": True}}
+    more = client(call(R5, 2, meta=caps, params={"inputResponses": {"confirm": accept, "extra": accept}, "requestState": "s1"}))
+    vector(R5, "mrtr", "n_extra-input-refused",
+           "The retry answers the `confirm` input and adds an `extra` one nobody asked for; the server refuses it rather than ignoring the extra.",
+           [ignored], first + [more, error(2, -32602, "Unexpected input")], [(ignored, 3)])
+    vector(R5, "mrtr", "y_extra-input-ignored",
+           "The retry adds an `extra` input nobody asked for; the server ignores it and completes the call.",
+           [ignored], first + [more, server(result(R5, 2))], [])
     vector(R4, "elicitation", "n_complete-names-unknown-elicitation",
            "notifications/elicitation/complete names an elicitation id this session never saw.",
            [known], h + [server(note("notifications/elicitation/complete", {"elicitationId": "e-2"}))], [(known, 5)])

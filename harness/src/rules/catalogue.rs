@@ -650,6 +650,9 @@ rule_table! {
         McpCancelRequestIdRequired = "mcp.cancel.request-id-required", Must, "MCP 2025-11-25 schema `CancelledNotificationParams.requestId`",
           "The ID of the request to cancel. … This MUST be provided for cancelling non-task requests. This MUST NOT be used for cancelling tasks (use the tasks/cancel request instead). (Checked by the session judge: a `notifications/cancelled` without `requestId`; since it may not cancel a task (mcp.cancel.task-uses-tasks-cancel), whatever it cancels is a non-task request, which needs the id.)",
           R4, Session;
+        McpR5MrtrExtraInputIgnored = "mcp.r5.mrtr.extra-input-ignored", Should, "MCP basic/patterns/mrtr §Error Handling",
+          "If additional, unexpected parameters are provided in the `InputResponses` object, the server SHOULD ignore any information it does not recognize or need. (Checked by the session judge: a retry (recognised as for mcp.r5.mrtr.missing-input-reasked) whose `inputResponses` holds every key the input-required answer asked for and keys it did not, answered with an error. An error for another cause cannot be told apart, hence SHOULD-level evidence only.)",
+          R5, Session;
     }
 }
 

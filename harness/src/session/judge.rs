@@ -1621,6 +1621,18 @@ impl Judge {
                         vec![asked, open.at, at],
                         out,
                     );
+                } else if let Some((extra, asked)) = self.inputs.extra(&method, params) {
+                    self.flag(
+                        RuleId::McpR5MrtrExtraInputIgnored,
+                        format!(
+                            "the retry of `{method}` answered every input asked for at event {} and added {}, and was answered with error {} rather than processed",
+                            asked.index,
+                            extra.join(", "),
+                            e.error.code
+                        ),
+                        vec![asked, open.at, at],
+                        out,
+                    );
                 }
             }
             _ => {}
