@@ -750,6 +750,17 @@ def server_gap_answers():
     vector(R5, "mrtr", "y_extra-input-ignored",
            "The retry adds an `extra` input nobody asked for; the server ignores it and completes the call.",
            [ignored], first + [more, server(result(R5, 2))], [])
+    validated = "mcp.r5.mrtr.input-responses-validated"
+    garbled = client(call(R5, 2, meta=caps, params={"inputResponses": {"confirm": "yes"}, "requestState": "s1"}))
+    vector(R5, "mrtr", "n_garbled-input-accepted",
+           "The retry's `confirm` input is a string, not an ElicitResult, and the server completes the call as if it were valid.",
+           [validated], first + [garbled, server(result(R5, 2))], [(validated, 3)])
+    vector(R5, "mrtr", "y_garbled-input-refused",
+           "The retry's `confirm` input is a string, not an ElicitResult; the server refuses it.",
+           [validated], first + [garbled, error(2, -32602, "Invalid input response")], [])
+    vector(R5, "mrtr", "y_valid-input-accepted",
+           "The retry's `confirm` input is an ElicitResult; the server completes the call.",
+           [validated], first + [full, server(result(R5, 2))], [])
     vector(R4, "elicitation", "n_complete-names-unknown-elicitation",
            "notifications/elicitation/complete names an elicitation id this session never saw.",
            [known], h + [server(note("notifications/elicitation/complete", {"elicitationId": "e-2"}))], [(known, 5)])

@@ -653,6 +653,9 @@ rule_table! {
         McpR5MrtrExtraInputIgnored = "mcp.r5.mrtr.extra-input-ignored", Should, "MCP basic/patterns/mrtr §Error Handling",
           "If additional, unexpected parameters are provided in the `InputResponses` object, the server SHOULD ignore any information it does not recognize or need. (Checked by the session judge: a retry (recognised as for mcp.r5.mrtr.missing-input-reasked) whose `inputResponses` holds every key the input-required answer asked for and keys it did not, answered with an error. An error for another cause cannot be told apart, hence SHOULD-level evidence only.)",
           R5, Session;
+        McpR5MrtrInputResponsesValidated = "mcp.r5.mrtr.input-responses-validated", Should, "MCP basic/patterns/mrtr §Error Handling",
+          "Servers SHOULD validate that the data provided by the client is a valid `InputResponses` object and that the information inside can be correctly parsed. (Checked by the session judge: a request whose `inputResponses` is not an object, or holds a value that is not an object (each is an `ElicitResult`, `CreateMessageResult` or `ListRootsResult`), answered with a complete result rather than an error or a new `InputRequiredResult`. Deeper parsing of each result is the frame rules' on the client's side.)",
+          R5, Session;
     }
 }
 

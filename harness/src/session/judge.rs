@@ -1606,6 +1606,13 @@ impl Judge {
                     == Some(true);
                 if input_required {
                     self.inputs.asked(&method, params, &s.result, at);
+                } else if let Some(why) = params.and_then(malformed_input_responses) {
+                    self.flag(
+                        RuleId::McpR5MrtrInputResponsesValidated,
+                        format!("`{method}` carried `inputResponses` that {why}, and was answered with a result"),
+                        vec![open.at, at],
+                        out,
+                    );
                 }
             }
             Message::Error(e) => {
@@ -1967,6 +1974,20 @@ impl Judge {
 }
 
 /// The decoded string member `name` of an object, if it is one.
+/// 2026-07-28 basic/patterns/mrtr §Error Handling: why a request's
+/// `inputResponses` is no valid `InputResponses` object (an object whose
+/// every value is a result object), if it is not.
+fn malformed_input_responses(params: &Raw<'_>) -> Option<&'static str> {
+    let responses = params.get("inputResponses")?;
+    if responses.kind() != ValueKind::Object {
+        return Some("are not an object");
+    }
+    responses
+        .members()
+        .any(|(_, v)| v.kind() != ValueKind::Object)
+        .then_some("hold a value that is not a result object")
+}
+
 fn string_member(value: &Raw<'_>, name: &str) -> Option<String> {
     value
         .get(name)
