@@ -879,6 +879,16 @@ def task_gap():
     vector(R4, "tasks", "y_list-first-page-only", "A first tasks/list page with nextCursor need not hold every task.",
            [listed], hl + [task_call(1), created_ttl(1, "t1", None), ask(2, "tasks/get", "t1"), got(2, "t1", "working"),
                            list_req, server({"jsonrpc": "2.0", "id": 3, "result": {"tasks": [], "nextCursor": "c2"}})], [])
+    poll = "mcp.tasks.poll-interval"
+
+    def got_poll(id_, status, ms):
+        return server({"jsonrpc": "2.0", "id": id_, "result": dict(task("t1", status), pollInterval=ms)})
+    polls = h + [task_call(1), created(1, "t1"), ask(2, "tasks/get", "t1"), got_poll(2, "working", 5000),
+                 ask(3, "tasks/get", "t1"), got_poll(3, "completed", 5000)]
+    vector(R4, "tasks", "y_poll-respects-interval", "The second tasks/get comes 6 s after an answer suggesting polls 5 s apart.",
+           [poll], timed(polls, [0, 0, 0, 1, 1, 2, 2, 8, 8]), [])
+    vector(R4, "tasks", "n_poll-too-soon", "The second tasks/get comes 1 s after an answer suggesting polls 5 s apart: requestors SHOULD respect pollInterval.",
+           [poll], timed(polls, [0, 0, 0, 1, 1, 2, 2, 3, 3]), [(poll, 7)])
     by_tasks = "mcp.cancel.task-uses-tasks-cancel"
     vector(R4, "cancel", "y_task-cancelled-by-tasks-cancel", "A task-augmented call's task is cancelled with tasks/cancel.",
            [by_tasks], h + [task_call(1), created(1, "t1"), ask(2, "tasks/cancel", "t1"), got(2, "t1", "cancelled")], [])

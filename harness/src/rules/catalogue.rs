@@ -656,6 +656,9 @@ rule_table! {
         McpR5MrtrInputResponsesValidated = "mcp.r5.mrtr.input-responses-validated", Should, "MCP basic/patterns/mrtr §Error Handling",
           "Servers SHOULD validate that the data provided by the client is a valid `InputResponses` object and that the information inside can be correctly parsed. (Checked by the session judge: a request whose `inputResponses` is not an object, or holds a value that is not an object (each is an `ElicitResult`, `CreateMessageResult` or `ListRootsResult`), answered with a complete result rather than an error or a new `InputRequiredResult`. Deeper parsing of each result is the frame rules' on the client's side.)",
           R5, Session;
+        McpTasksPollInterval = "mcp.tasks.poll-interval", Should, "MCP basic/utilities/tasks §Getting Tasks",
+          "Requestors poll for task completion by sending `tasks/get` requests. Requestors SHOULD respect the `pollInterval` provided in responses when determining polling frequency. (Checked by the session judge when the capture has times: a `tasks/get` for a task sent sooner after the previous `tasks/get` answer for it than that answer's `pollInterval`, the task then not terminal. Either side may be the requestor.)",
+          R4, Session;
     }
 }
 

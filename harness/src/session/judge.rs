@@ -582,6 +582,22 @@ impl Judge {
         if revision == Revision::Mcp2025_11_25 && params.is_some_and(|p| p.get("task").is_some()) {
             self.task_request_declared(from, method, at, out);
         }
+        if revision == Revision::Mcp2025_11_25 && method == "tasks/get" {
+            if let Some(task) = params.and_then(|p| string_member(p, "taskId")) {
+                if let Some((answered, interval)) = self.tasks.polled(other(from), &task, at) {
+                    self.flag(
+                        RuleId::McpTasksPollInterval,
+                        format!(
+                            "the {} polled task `{task}` again sooner than the {interval} s `pollInterval` of the answer at event {}",
+                            from.sender(),
+                            answered.index
+                        ),
+                        vec![answered, at],
+                        out,
+                    );
+                }
+            }
+        }
         let token = meta_member(params, "progressToken").map(|t| Key::of_token(&t));
         if let Some(token) = token {
             let side = &self.sides[slot(from)];
@@ -1090,7 +1106,11 @@ impl Judge {
                 self.task_sighting(receiver, &s.result, false, at, out);
                 if method == "tasks/get" {
                     if let Some(id) = string_member(&s.result, "taskId") {
-                        self.tasks.retrieved(receiver, &id, at);
+                        let poll = s
+                            .result
+                            .get("pollInterval")
+                            .and_then(|p| p.as_str().parse::<f64>().ok());
+                        self.tasks.retrieved(receiver, &id, poll, at);
                     }
                 }
             } else if method == "tasks/list" {

@@ -59,6 +59,9 @@ struct Seen {
     alive_until: Option<f64>,
     /// Where a `tasks/get` for it was last answered with a result.
     retrieved: Option<At>,
+    /// The `pollInterval` (seconds) of the latest non-terminal `tasks/get`
+    /// answer for it, and that answer, when the capture has its time.
+    poll: Option<(f64, At)>,
 }
 
 const fn slot(d: Direction) -> usize {
@@ -93,6 +96,7 @@ impl Tasks {
                         result_answered: None,
                         alive_until: None,
                         retrieved: None,
+                        poll: None,
                     },
                 );
             }
@@ -132,11 +136,30 @@ impl Tasks {
         }
     }
 
-    /// A `tasks/get` for task `id` of `receiver` was answered with a result.
-    pub(super) fn retrieved(&mut self, receiver: Direction, id: &str, at: At) {
+    /// A `tasks/get` for task `id` of `receiver` was answered with a result,
+    /// suggesting `poll_ms` between polls when it says so.
+    pub(super) fn retrieved(
+        &mut self,
+        receiver: Direction,
+        id: &str,
+        poll_ms: Option<f64>,
+        at: At,
+    ) {
         if let Some(seen) = self.seen[slot(receiver)].get_mut(id) {
             seen.retrieved = Some(at);
+            seen.poll = poll_ms
+                .filter(|_| at.time.is_some() && !terminal(&seen.status))
+                .map(|ms| (ms / 1000.0, at));
         }
+    }
+
+    /// A `tasks/get` for task `id` of `receiver` was sent at `at`: the answer
+    /// whose `pollInterval` (seconds) it came too soon after, if any.
+    pub(super) fn polled(&mut self, receiver: Direction, id: &str, at: At) -> Option<(At, f64)> {
+        let seen = self.seen[slot(receiver)].get_mut(id)?;
+        let (interval, answered) = seen.poll.take()?;
+        let waited = at.time? - answered.time?;
+        (waited < interval).then_some((answered, interval))
     }
 
     /// The tasks of `receiver` that a `tasks/get` retrieved and that cannot
@@ -242,6 +265,25 @@ mod tests {
     }
 
     #[test]
+    fn a_poll_sooner_than_the_interval_is_caught() {
+        let mut t = Tasks::default();
+        let s = Direction::ServerToClient;
+        let timed = |index, time| At {
+            index,
+            time: Some(time),
+        };
+        t.sighting(s, "p", "working", true, timed(1, 0.0));
+        t.sighting(s, "p", "working", false, timed(2, 1.0));
+        t.retrieved(s, "p", Some(5000.0), timed(2, 1.0));
+        assert_eq!(t.polled(s, "p", timed(3, 7.0)), None);
+        t.retrieved(s, "p", Some(5000.0), timed(4, 7.5));
+        assert_eq!(t.polled(s, "p", timed(5, 8.0)), Some((timed(4, 7.5), 5.0)));
+        // Without times, nothing can be told.
+        t.retrieved(s, "p", Some(5000.0), at(6));
+        assert_eq!(t.polled(s, "p", at(7)), None);
+    }
+
+    #[test]
     fn only_retrieved_live_uncancelled_tasks_must_be_listed() {
         let mut t = Tasks::default();
         let s = Direction::ServerToClient;
@@ -252,7 +294,7 @@ mod tests {
         ] {
             t.sighting(s, id, "working", true, at(1));
             t.sighting(s, id, status, false, at(2));
-            t.retrieved(s, id, at(2));
+            t.retrieved(s, id, None, at(2));
         }
         t.alive_until(s, "live", f64::INFINITY);
         t.alive_until(s, "old", 5.0);
