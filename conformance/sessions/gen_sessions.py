@@ -741,9 +741,168 @@ def server_gap_answers():
     vector(R5, "mrtr", "y_complete-retry-refused",
            "The retry answers every input asked for; an error then is about something else, not missing input.",
            [reasked], first + [full, error(2, -32602, "Invalid params")], [])
+    ignored = "mcp.r5.mrtr.extra-input-ignored"
+    accept = {"action": "accept", "content": {"ok": True}}
+    more = client(call(R5, 2, meta=caps, params={"inputResponses": {"confirm": accept, "extra": accept}, "requestState": "s1"}))
+    vector(R5, "mrtr", "n_extra-input-refused",
+           "The retry answers the `confirm` input and adds an `extra` one nobody asked for; the server refuses it rather than ignoring the extra.",
+           [ignored], first + [more, error(2, -32602, "Unexpected input")], [(ignored, 3)])
+    vector(R5, "mrtr", "y_extra-input-ignored",
+           "The retry adds an `extra` input nobody asked for; the server ignores it and completes the call.",
+           [ignored], first + [more, server(result(R5, 2))], [])
+    validated = "mcp.r5.mrtr.input-responses-validated"
+    garbled = client(call(R5, 2, meta=caps, params={"inputResponses": {"confirm": "yes"}, "requestState": "s1"}))
+    vector(R5, "mrtr", "n_garbled-input-accepted",
+           "The retry's `confirm` input is a string, not an ElicitResult, and the server completes the call as if it were valid.",
+           [validated], first + [garbled, server(result(R5, 2))], [(validated, 3)])
+    vector(R5, "mrtr", "y_garbled-input-refused",
+           "The retry's `confirm` input is a string, not an ElicitResult; the server refuses it.",
+           [validated], first + [garbled, error(2, -32602, "Invalid input response")], [])
+    vector(R5, "mrtr", "y_valid-input-accepted",
+           "The retry's `confirm` input is an ElicitResult; the server completes the call.",
+           [validated], first + [full, server(result(R5, 2))], [])
     vector(R4, "elicitation", "n_complete-names-unknown-elicitation",
            "notifications/elicitation/complete names an elicitation id this session never saw.",
            [known], h + [server(note("notifications/elicitation/complete", {"elicitationId": "e-2"}))], [(known, 5)])
+
+
+def task_gap():
+    """Issue 14, 2025-11-25 tasks: the capability, cancelling and retrieving
+    after the end, and progress across a task's lifetime."""
+    caps = {"tools": {}, "tasks": {"requests": {"tools": {"call": {}}}}}
+    declared, asked = "mcp.tasks.capability-declared", "mcp.tasks.request-capability"
+    cancel_rule, blocks = "mcp.tasks.cancel-terminal-rejected", "mcp.tasks.result-blocks"
+    success, lifetime = "mcp.tasks.result-completed-success", "mcp.progress.task-token-lifetime"
+    active = "mcp.progress.active-token-only"
+
+    def task(task_id, status):
+        return {"taskId": task_id, "status": status, "createdAt": "2025-11-25T10:00:00Z",
+                "lastUpdatedAt": "2025-11-25T10:00:00Z", "ttl": 60000}
+
+    def task_call(id_, token=None):
+        p = {"name": "job", "arguments": {}, "task": {"ttl": 60000}}
+        if token is not None:
+            p["_meta"] = {"progressToken": token}
+        return client({"jsonrpc": "2.0", "id": id_, "method": "tools/call", "params": p})
+
+    def created(id_, task_id):
+        return server({"jsonrpc": "2.0", "id": id_, "result": {"task": task(task_id, "working")}})
+
+    def ask(id_, method, task_id):
+        return client({"jsonrpc": "2.0", "id": id_, "method": method, "params": {"taskId": task_id}})
+
+    def got(id_, task_id, status):
+        body = task(task_id, status)
+        if status == "failed":
+            body["statusMessage"] = "the tool failed"
+        return server({"jsonrpc": "2.0", "id": id_, "result": body})
+
+    def error(id_, code):
+        return server({"jsonrpc": "2.0", "id": id_, "error": {"code": code, "message": "no"}})
+
+    def tool_result(id_):
+        return server({"jsonrpc": "2.0", "id": id_, "result": {"content": [], "_meta": {
+            "io.modelcontextprotocol/related-task": {"taskId": "t1"}}}})
+
+    def progress(token, value):
+        return server(note("notifications/progress", {"progressToken": token, "progress": value}))
+
+    h = init(R4, server_caps=caps)
+    plain = init(R4, server_caps={"tools": {}})
+    vector(R4, "tasks", "y_task-created-when-declared", "The server declared tasks.requests.tools.call, so a task-augmented call may create a task.",
+           [declared, asked], h + [task_call(1), created(1, "t1")], [])
+    vector(R4, "tasks", "y_undeclared-task-processed-normally", "The server declared no tasks: it processes a task-augmented call normally (the client still SHOULD NOT have asked).",
+           [declared, asked], plain + [task_call(1), tool_result(1)], [(asked, 3)])
+    vector(R4, "tasks", "n_task-created-undeclared", "A CreateTaskResult from a server whose capabilities lack tasks.requests.tools.call: it MUST process the request normally.",
+           [declared], plain + [task_call(1), created(1, "t1")], [(asked, 3), (declared, 4)])
+    vector(R4, "tasks", "n_sampling-task-undeclared", "The server sends sampling/createMessage as a task to a client that declared no tasks.requests.sampling.createMessage.",
+           [asked], init(R4, client_caps={"sampling": {}}) + [server({"jsonrpc": "2.0", "id": 1, "method": "sampling/createMessage", "params": {
+               "messages": [], "maxTokens": 1, "task": {"ttl": 60000}}})], [(asked, 3)])
+    vector(R4, "tasks", "y_cancel-terminal-rejected", "tasks/cancel of a task already completed is rejected with -32602.",
+           [cancel_rule], h + [task_call(1), created(1, "t1"), ask(2, "tasks/get", "t1"), got(2, "t1", "completed"),
+                               ask(3, "tasks/cancel", "t1"), error(3, -32602)], [])
+    vector(R4, "tasks", "n_cancel-terminal-accepted", "tasks/cancel of a task already completed answered with a result: it MUST be rejected with -32602.",
+           [cancel_rule], h + [task_call(1), created(1, "t1"), ask(2, "tasks/get", "t1"), got(2, "t1", "completed"),
+                               ask(3, "tasks/cancel", "t1"), got(3, "t1", "completed")],
+           [(cancel_rule, 8), ("mcp.tasks.cancel-result-cancelled", 8)])
+    vector(R4, "tasks", "n_cancel-terminal-wrong-code", "tasks/cancel of a task already failed answered with -32603, not -32602.",
+           [cancel_rule], h + [task_call(1), created(1, "t1"), ask(2, "tasks/get", "t1"), got(2, "t1", "failed"),
+                               ask(3, "tasks/cancel", "t1"), error(3, -32603)], [(cancel_rule, 8)])
+    vector(R4, "tasks", "y_result-after-end", "tasks/result answered once the task is completed, with the tool's result.",
+           [blocks, success], h + [task_call(1), created(1, "t1"), ask(2, "tasks/result", "t1"),
+                                   server(note("notifications/tasks/status", task("t1", "completed"))), tool_result(2),
+                                   ask(3, "tasks/get", "t1"), got(3, "t1", "completed")], [])
+    vector(R4, "tasks", "n_result-before-end", "tasks/result answered, then tasks/get shows the task still working: the answer MUST wait for a terminal status.",
+           [blocks], h + [task_call(1), created(1, "t1"), ask(2, "tasks/result", "t1"), tool_result(2),
+                          ask(3, "tasks/get", "t1"), got(3, "t1", "working")], [(blocks, 8)])
+    vector(R4, "tasks", "y_result-failed-error", "A failed task's tasks/result may be the underlying JSON-RPC error.",
+           [success], h + [task_call(1), created(1, "t1"), ask(2, "tasks/get", "t1"), got(2, "t1", "failed"),
+                           ask(3, "tasks/result", "t1"), error(3, -32603)], [])
+    vector(R4, "tasks", "n_result-completed-error", "A completed task's tasks/result answered with an error: it MUST return the successful result.",
+           [success], h + [task_call(1), created(1, "t1"), ask(2, "tasks/get", "t1"), got(2, "t1", "completed"),
+                           ask(3, "tasks/result", "t1"), error(3, -32603)], [(success, 8)])
+    vector(R4, "progress", "y_task-progress-after-create", "Progress on the task-augmented request's token after its CreateTaskResult, until the task completes.",
+           [lifetime, active], h + [task_call(1, token="p1"), created(1, "t1"), progress("p1", 1), progress("p1", 2),
+                                    server(note("notifications/tasks/status", task("t1", "completed")))], [])
+    vector(R4, "progress", "n_task-progress-after-end", "Progress on a task's token after the task was seen completed: it MUST stop.",
+           [lifetime], h + [task_call(1, token="p1"), created(1, "t1"), progress("p1", 1),
+                            ask(2, "tasks/get", "t1"), got(2, "t1", "completed"), progress("p1", 2)], [(lifetime, 8)])
+    vector(R4, "progress", "n_task-progress-other-token", "Progress for a task on a token its request did not carry: the original token MUST be used.",
+           [lifetime, active], h + [task_call(1, token="p1"), created(1, "t1"), progress("p2", 1)], [(active, 5)])
+    listed = "mcp.tasks.list-retrievable"
+    caps_list = {"tools": {}, "tasks": {"list": {}, "requests": {"tools": {"call": {}}}}}
+    hl = init(R4, server_caps=caps_list)
+
+    def created_ttl(id_, task_id, ttl):
+        body = task(task_id, "working")
+        body["ttl"] = ttl
+        return server({"jsonrpc": "2.0", "id": id_, "result": {"task": body}})
+
+    def listing(id_, *ids):
+        return server({"jsonrpc": "2.0", "id": id_, "result": {"tasks": [task(i, "working") for i in ids]}})
+
+    def timed(entries, times):
+        return [dict(e, t=t) for e, t in zip(entries, times)]
+    list_req = client({"jsonrpc": "2.0", "id": 3, "method": "tasks/list"})
+    vector(R4, "tasks", "y_list-holds-retrieved", "A task retrieved by tasks/get (ttl null) is in the complete tasks/list answer.",
+           [listed], hl + [task_call(1), created_ttl(1, "t1", None), ask(2, "tasks/get", "t1"), got(2, "t1", "working"),
+                           list_req, listing(3, "t1")], [])
+    vector(R4, "tasks", "n_list-omits-retrieved", "A task with an unlimited ttl retrieved by tasks/get, then missing from a tasks/list answer without nextCursor.",
+           [listed], hl + [task_call(1), created_ttl(1, "t1", None), ask(2, "tasks/get", "t1"), got(2, "t1", "working"),
+                           list_req, listing(3)], [(listed, 8)])
+    vector(R4, "tasks", "y_list-omits-expired", "A task with a 60 s ttl retrieved, then missing from tasks/list 120 s after its request: it may have expired.",
+           [listed], timed(hl + [task_call(1), created(1, "t1"), ask(2, "tasks/get", "t1"), got(2, "t1", "working"),
+                                 list_req, listing(3)], [0, 0, 0, 1, 1, 2, 2, 121, 121])[:], [])
+    vector(R4, "tasks", "n_list-omits-live", "A task with a 60 s ttl retrieved, then missing from tasks/list 2 s after its request: it cannot have expired.",
+           [listed], timed(hl + [task_call(1), created(1, "t1"), ask(2, "tasks/get", "t1"), got(2, "t1", "working"),
+                                 list_req, listing(3)], [0, 0, 0, 1, 1, 2, 2, 3, 3]), [(listed, 8)])
+    vector(R4, "tasks", "y_list-first-page-only", "A first tasks/list page with nextCursor need not hold every task.",
+           [listed], hl + [task_call(1), created_ttl(1, "t1", None), ask(2, "tasks/get", "t1"), got(2, "t1", "working"),
+                           list_req, server({"jsonrpc": "2.0", "id": 3, "result": {"tasks": [], "nextCursor": "c2"}})], [])
+    poll = "mcp.tasks.poll-interval"
+
+    def got_poll(id_, status, ms):
+        return server({"jsonrpc": "2.0", "id": id_, "result": dict(task("t1", status), pollInterval=ms)})
+    polls = h + [task_call(1), created(1, "t1"), ask(2, "tasks/get", "t1"), got_poll(2, "working", 5000),
+                 ask(3, "tasks/get", "t1"), got_poll(3, "completed", 5000)]
+    vector(R4, "tasks", "y_poll-respects-interval", "The second tasks/get comes 6 s after an answer suggesting polls 5 s apart.",
+           [poll], timed(polls, [0, 0, 0, 1, 1, 2, 2, 8, 8]), [])
+    vector(R4, "tasks", "n_poll-too-soon", "The second tasks/get comes 1 s after an answer suggesting polls 5 s apart: requestors SHOULD respect pollInterval.",
+           [poll], timed(polls, [0, 0, 0, 1, 1, 2, 2, 3, 3]), [(poll, 7)])
+    by_tasks = "mcp.cancel.task-uses-tasks-cancel"
+    vector(R4, "cancel", "y_task-cancelled-by-tasks-cancel", "A task-augmented call's task is cancelled with tasks/cancel.",
+           [by_tasks], h + [task_call(1), created(1, "t1"), ask(2, "tasks/cancel", "t1"), got(2, "t1", "cancelled")], [])
+    vector(R4, "cancel", "n_task-cancelled-by-notification", "notifications/cancelled for a task-augmented call answered with a CreateTaskResult: tasks/cancel MUST be used.",
+           [by_tasks], h + [task_call(1), created(1, "t1"), client(note("notifications/cancelled", {"requestId": 1}))], [(by_tasks, 5)])
+    id_required = "mcp.cancel.request-id-required"
+    vector(R4, "cancel", "y_cancel-with-request-id", "notifications/cancelled names the request it cancels.",
+           [id_required], h + [client({"jsonrpc": "2.0", "id": 1, "method": "ping"}),
+                               client(note("notifications/cancelled", {"requestId": 1, "reason": "late"}))], [])
+    vector(R4, "cancel", "n_cancel-without-request-id", "notifications/cancelled without requestId: it MUST be provided for non-task requests, and tasks are not cancelled by it.",
+           [id_required], h + [client({"jsonrpc": "2.0", "id": 1, "method": "ping"}),
+                               client(note("notifications/cancelled", {"reason": "late"}))], [(id_required, 4)])
+    vector(R4, "cancel", "n_task-request-in-flight-cancelled", "notifications/cancelled for a task-augmented call still in flight: tasks/cancel MUST be used.",
+           [by_tasks], h + [task_call(1), client(note("notifications/cancelled", {"requestId": 1}))], [(by_tasks, 4)])
 
 
 def render(doc):
@@ -754,6 +913,7 @@ def main():
     build()
     gap()
     server_gap()
+    task_gap()
     check = "--check" in sys.argv[1:]
     stale = []
     wanted = {HERE / p for p in VECTORS}

@@ -637,6 +637,43 @@ rule_table! {
         McpR5StdioExitOnEof = "mcp.r5.stdio.exit-on-eof", Should, "MCP basic/transports/stdio §Shutdown",
           "Servers SHOULD exit promptly when their standard input is closed or reads return end-of-file. (Judged by the live runner over stdio on every session's process: its input is closed at the session's end, and one still running after the runner's shutdown grace (500 ms) is signalled, which breaks it.)",
           R5, Transport;
+        // Issue 14, 2025-11-25 tasks and task progress (conformance/spec/mapping.json).
+        McpProgressTaskTokenLifetime = "mcp.progress.task-token-lifetime", Must, "MCP basic/utilities/progress §Behavior Requirements 3",
+          "For task-augmented requests, the `progressToken` provided in the original request MUST continue to be used for progress notifications throughout the task's lifetime, even after the `CreateTaskResult` has been returned. The progress token remains valid and associated with the task until the task reaches a terminal status. … Progress notifications for tasks MUST stop after the task reaches a terminal status (`completed`, `failed`, or `cancelled`) (Checked by the session judge: the token of a task-augmented request answered with a `CreateTaskResult` stays active for that task (so its progress is not mcp.progress.active-token-only's) until a `tasks/get`, `tasks/cancel` or `notifications/tasks/status` shows the task terminal; progress on that token after it is this rule's. Progress on another token is mcp.progress.active-token-only's.)",
+          R4, Session;
+        McpTasksCapabilityDeclared = "mcp.tasks.capability-declared", Must, "MCP basic/utilities/tasks §Capabilities | §Task Support and Handling 1",
+          "Servers and clients that support task-augmented requests MUST declare a `tasks` capability during initialization. … Receivers that do not declare the task capability for a request type MUST process requests of that type normally, ignoring any task-augmentation metadata if present. (Checked by the session judge: a `CreateTaskResult` (a result with `task`) answering a task-augmented request whose receiver's `initialize` capabilities lack `tasks.requests.tools.call` (server) or `tasks.requests.sampling.createMessage` / `tasks.requests.elicitation.create` (client); not judged before the handshake showed both sides' capabilities.)",
+          R4, Session;
+        McpTasksRequestCapability = "mcp.tasks.request-capability", Should, "MCP basic/utilities/tasks §Capability Negotiation",
+          "Requestors SHOULD only augment requests with a task if the corresponding capability has been declared by the receiver. … If `capabilities.tasks` is not defined, the peer SHOULD NOT attempt to create tasks during requests. (Checked by the session judge: a request with `params.task` whose receiver's `initialize` capabilities lack the `tasks.requests` entry for its method, either side; a method with no such entry (only `tools/call`, `sampling/createMessage` and `elicitation/create` have one) counts as undeclared.)",
+          R4, Session;
+        McpTasksCancelTerminalRejected = "mcp.tasks.cancel-terminal-rejected", Must, "MCP basic/utilities/tasks §Task Cancellation 1",
+          "Receivers MUST reject cancellation requests for tasks already in a terminal status (`completed`, `failed`, or `cancelled`) with error code `-32602` (Invalid params). (Checked by the session judge: a `tasks/cancel` sent after the receiver showed that task terminal (in a `tasks/get` or `tasks/cancel` result or `notifications/tasks/status`) answered with a result or with another code.)",
+          R4, Session;
+        McpTasksResultBlocks = "mcp.tasks.result-blocks", Must, "MCP basic/utilities/tasks §Result Retrieval 3",
+          "When a receiver receives a `tasks/result` request for a task in any other non-terminal status (`working` or `input_required`), it MUST block the response until the task reaches a terminal status. (Checked by the session judge: a `tasks/result` answered with a result for a task not yet seen terminal, after which the receiver shows the task `working` or `input_required`: the answer came before the end.)",
+          R4, Session;
+        McpTasksResultCompletedSuccess = "mcp.tasks.result-completed-success", Must, "MCP basic/utilities/tasks §Task Execution Errors | §Result Retrieval 2, 4",
+          "If the request completed with a JSON-RPC response, `tasks/result` MUST return a successful JSON-RPC response containing that result. (Checked by the session judge: a `tasks/result` sent after the receiver showed the task `completed` answered with a JSON-RPC error; a request that ended in an error leaves its task `failed` (§Task Execution Errors), so `completed` means the underlying request succeeded. Whether the result is the underlying one is the receiver's knowledge.)",
+          R4, Session;
+        McpCancelTaskUsesTasksCancel = "mcp.cancel.task-uses-tasks-cancel", Must, "MCP basic/utilities/cancellation §Behavior Requirements 3",
+          "For task-augmented requests, the `tasks/cancel` request MUST be used instead of the `notifications/cancelled` notification. (Checked by the session judge: a `notifications/cancelled` whose `requestId` names the sender's request that carried `task`, still in flight or answered with a `CreateTaskResult`.)",
+          R4, Session;
+        McpTasksListRetrievable = "mcp.tasks.list-retrievable", Must, "MCP basic/utilities/tasks §Task Listing 2, 4",
+          "Receivers MUST include a `nextCursor` in the response if more tasks are available. … If a task is retrievable via `tasks/get` for a requestor, it MUST be retrievable via `tasks/list` for that requestor. (Checked by the session judge: a `tasks/list` answer to a request without `cursor` and without `nextCursor` of its own, which omits a task that `tasks/get` answered earlier in the conversation, not seen `cancelled`, whose ttl cannot have run out: `null`, or longer than the time since the request that created it was sent, when the capture has times. A task of an earlier connection is not seen.)",
+          R4, Session;
+        McpCancelRequestIdRequired = "mcp.cancel.request-id-required", Must, "MCP 2025-11-25 schema `CancelledNotificationParams.requestId`",
+          "The ID of the request to cancel. … This MUST be provided for cancelling non-task requests. This MUST NOT be used for cancelling tasks (use the tasks/cancel request instead). (Checked by the session judge: a `notifications/cancelled` without `requestId`; since it may not cancel a task (mcp.cancel.task-uses-tasks-cancel), whatever it cancels is a non-task request, which needs the id.)",
+          R4, Session;
+        McpR5MrtrExtraInputIgnored = "mcp.r5.mrtr.extra-input-ignored", Should, "MCP basic/patterns/mrtr §Error Handling",
+          "If additional, unexpected parameters are provided in the `InputResponses` object, the server SHOULD ignore any information it does not recognize or need. (Checked by the session judge: a retry (recognised as for mcp.r5.mrtr.missing-input-reasked) whose `inputResponses` holds every key the input-required answer asked for and keys it did not, answered with an error. An error for another cause cannot be told apart, hence SHOULD-level evidence only.)",
+          R5, Session;
+        McpR5MrtrInputResponsesValidated = "mcp.r5.mrtr.input-responses-validated", Should, "MCP basic/patterns/mrtr §Error Handling",
+          "Servers SHOULD validate that the data provided by the client is a valid `InputResponses` object and that the information inside can be correctly parsed. (Checked by the session judge: a request whose `inputResponses` is not an object, or holds a value that is not an object (each is an `ElicitResult`, `CreateMessageResult` or `ListRootsResult`), answered with a complete result rather than an error or a new `InputRequiredResult`. Deeper parsing of each result is the frame rules' on the client's side.)",
+          R5, Session;
+        McpTasksPollInterval = "mcp.tasks.poll-interval", Should, "MCP basic/utilities/tasks §Getting Tasks",
+          "Requestors poll for task completion by sending `tasks/get` requests. Requestors SHOULD respect the `pollInterval` provided in responses when determining polling frequency. (Checked by the session judge when the capture has times: a `tasks/get` for a task sent sooner after the previous `tasks/get` answer for it than that answer's `pollInterval`, the task then not terminal. Either side may be the requestor.)",
+          R4, Session;
     }
 }
 

@@ -39,6 +39,9 @@ pub struct Judge {
     inputs: Inputs,
     /// 2025-11-25 task statuses per receiver.
     tasks: super::tasks::Tasks,
+    /// A task just created and how long it is sure to live, for the
+    /// sighting that records it.
+    pending_alive: Option<(String, f64)>,
 }
 
 /// URL-mode elicitation ids remembered; the oldest is dropped first.
@@ -74,7 +77,15 @@ struct Open {
 struct Token {
     request: Key,
     last: Option<(f64, At)>,
+    /// 2025-11-25: the task a `CreateTaskResult` made of the request, and
+    /// where that task was first seen terminal. The token outlives the
+    /// request's answer until then (basic/utilities/progress §Behavior
+    /// Requirements 3).
+    task: Option<(String, Option<At>)>,
 }
+
+/// Tokens kept for tasks after their requests were answered, per side.
+const TASK_TOKENS_CAP: usize = 4096;
 
 /// The handshake of 2024-11-05 to 2025-11-25 (basic/lifecycle §Initialization).
 #[derive(Default)]
@@ -171,6 +182,7 @@ impl Judge {
             url_elicitations: Vec::new(),
             inputs: Inputs::default(),
             tasks: super::tasks::Tasks::default(),
+            pending_alive: None,
         }
     }
 
@@ -567,6 +579,25 @@ impl Judge {
             ),
             None => {}
         }
+        if revision == Revision::Mcp2025_11_25 && params.is_some_and(|p| p.get("task").is_some()) {
+            self.task_request_declared(from, method, at, out);
+        }
+        if revision == Revision::Mcp2025_11_25 && method == "tasks/get" {
+            if let Some(task) = params.and_then(|p| string_member(p, "taskId")) {
+                if let Some((answered, interval)) = self.tasks.polled(other(from), &task, at) {
+                    self.flag(
+                        RuleId::McpTasksPollInterval,
+                        format!(
+                            "the {} polled task `{task}` again sooner than the {interval} s `pollInterval` of the answer at event {}",
+                            from.sender(),
+                            answered.index
+                        ),
+                        vec![answered, at],
+                        out,
+                    );
+                }
+            }
+        }
         let token = meta_member(params, "progressToken").map(|t| Key::of_token(&t));
         if let Some(token) = token {
             let side = &self.sides[slot(from)];
@@ -589,6 +620,7 @@ impl Judge {
             side.tokens.entry(token).or_insert(Token {
                 request: key,
                 last: None,
+                task: None,
             });
         }
         let log_level = revision == Revision::Mcp2026_07_28
@@ -763,6 +795,20 @@ impl Judge {
         out: &mut Vec<Finding>,
     ) {
         let Some(request_id) = params.and_then(|p| p.get("requestId")) else {
+            // 2025-11-25 made `requestId` optional only for tasks, which
+            // this notification must not cancel: without it, it cancels
+            // nothing it may.
+            if self.revision == Revision::Mcp2025_11_25 {
+                self.flag(
+                    RuleId::McpCancelRequestIdRequired,
+                    format!(
+                        "the {} sent `notifications/cancelled` without `requestId`",
+                        from.sender()
+                    ),
+                    vec![at],
+                    out,
+                );
+            }
             return;
         };
         let id = match request_id.kind() {
@@ -800,6 +846,9 @@ impl Judge {
                 }
             }
         }
+        if self.revision == Revision::Mcp2025_11_25 {
+            self.cancelled_task(from, key, id, at, out);
+        }
         let side = &mut self.sides[slot(from)];
         if let Some(o) = side.in_flight.get_mut(&key) {
             o.cancelled.get_or_insert(at);
@@ -815,6 +864,42 @@ impl Judge {
             );
         }
         // An id already answered is the race §Timing Considerations allows.
+    }
+
+    /// basic/utilities/cancellation §Behavior Requirements 3: a task-augmented
+    /// request, in flight or answered with a `CreateTaskResult`, is cancelled
+    /// with `tasks/cancel`, not `notifications/cancelled`.
+    fn cancelled_task(
+        &self,
+        from: Direction,
+        key: Key,
+        id: &Id<'_>,
+        at: At,
+        out: &mut Vec<Finding>,
+    ) {
+        let side = &self.sides[slot(from)];
+        let in_flight = side
+            .in_flight
+            .get(&key)
+            .filter(|o| o.request.params().is_some_and(|p| p.get("task").is_some()))
+            .map(|o| o.at);
+        let created = matches!(
+            side.history.get(key),
+            Some(Past::Answered { task: true, .. })
+        );
+        if in_flight.is_some() || created {
+            let mut frames: Vec<At> = in_flight.into_iter().collect();
+            frames.push(at);
+            self.flag(
+                RuleId::McpCancelTaskUsesTasksCancel,
+                format!(
+                    "the {} sent `notifications/cancelled` for id {id}, a task-augmented request; tasks are cancelled with `tasks/cancel`",
+                    from.sender()
+                ),
+                frames,
+                out,
+            );
+        }
     }
 
     /// basic/utilities/progress §Progress Flow and §Behavior Requirements: the
@@ -846,6 +931,21 @@ impl Judge {
             );
             return;
         };
+        if let Some((task, Some(ended))) = &entry.task {
+            let message = format!(
+                "the {} sent progress for token {token} after its task `{task}` was terminal at event {}",
+                from.sender(),
+                ended.index
+            );
+            let ended = *ended;
+            self.flag(
+                RuleId::McpProgressTaskTokenLifetime,
+                message,
+                vec![ended, at],
+                out,
+            );
+            return;
+        }
         if from == Direction::ServerToClient && self.revision == Revision::Mcp2026_07_28 {
             let request = entry.request;
             if let Some(open) = self.sides[slot(other(from))].in_flight.get(&request) {
@@ -978,16 +1078,51 @@ impl Judge {
         out: &mut Vec<Finding>,
     ) {
         let is_discover = open.request.method().as_deref() == Some("server/discover");
+        let created_task = self.revision == Revision::Mcp2025_11_25
+            && open
+                .request
+                .params()
+                .is_some_and(|p| p.get("task").is_some())
+            && matches!(reply, Message::Success(s) if s.result.get("task").is_some());
         if let (Message::Success(s), Revision::Mcp2025_11_25) = (reply, self.revision) {
             let params = open.request.params();
             let method = open.request.method().unwrap_or_default();
             let receiver = other(asker);
             if params.as_ref().is_some_and(|p| p.get("task").is_some()) {
                 if let Some(task) = s.result.get("task") {
+                    self.task_created(asker, key, &open, &method, &task, at, out);
                     self.task_sighting(receiver, &task, true, at, out);
+                    if let Some((id, until)) = self.pending_alive.take() {
+                        self.tasks.alive_until(receiver, &id, until);
+                    }
                 }
             } else if method == "tasks/get" || method == "tasks/cancel" {
+                if method == "tasks/cancel" {
+                    self.task_request_after_end(receiver, &open, reply, at, out);
+                }
                 self.task_sighting(receiver, &s.result, false, at, out);
+                if method == "tasks/get" {
+                    if let Some(id) = string_member(&s.result, "taskId") {
+                        let poll = s
+                            .result
+                            .get("pollInterval")
+                            .and_then(|p| p.as_str().parse::<f64>().ok());
+                        self.tasks.retrieved(receiver, &id, poll, at);
+                    }
+                }
+            } else if method == "tasks/list" {
+                self.task_list(receiver, &open, &s.result, at, out);
+            } else if method == "tasks/result" {
+                let id = params.as_ref().and_then(|p| string_member(p, "taskId"));
+                if let Some(id) = id {
+                    let _ = self.tasks.result_answered(receiver, &id, at);
+                }
+            }
+        }
+        if let (Message::Error(_), Revision::Mcp2025_11_25) = (reply, self.revision) {
+            let method = open.request.method().unwrap_or_default();
+            if method == "tasks/cancel" || method == "tasks/result" {
+                self.task_request_after_end(other(asker), &open, reply, at, out);
             }
         }
         if asker == Direction::ClientToServer {
@@ -1083,6 +1218,7 @@ impl Judge {
             Past::Answered {
                 index: at.index,
                 input_required,
+                task: created_task,
             },
         );
     }
@@ -1105,11 +1241,24 @@ impl Judge {
         let (Some(id), Some(status)) = (text("taskId"), text("status")) else {
             return;
         };
+        if super::tasks::terminal(&status) {
+            self.task_tokens_end(receiver, &id, at);
+        }
         match self.tasks.sighting(receiver, &id, &status, created, at) {
             Some(super::tasks::Breach::LeftTerminal { was, at: then }) => self.flag(
                 RuleId::McpTasksTerminalFinal,
                 format!(
                     "task `{id}` was `{was}` at event {} and is now `{status}`",
+                    then.index
+                ),
+                vec![then, at],
+                out,
+            ),
+            Some(super::tasks::Breach::ResultBeforeEnd { at: then }) => self.flag(
+                RuleId::McpTasksResultBlocks,
+                format!(
+                    "the {} answered `tasks/result` for task `{id}` at event {} and now shows it `{status}`",
+                    receiver.sender(),
                     then.index
                 ),
                 vec![then, at],
@@ -1126,6 +1275,208 @@ impl Judge {
                 out,
             ),
             None => {}
+        }
+    }
+
+    /// basic/utilities/progress §Behavior Requirements 3: once `receiver`'s
+    /// task `id` is terminal, its token (kept by the asker) is spent.
+    fn task_tokens_end(&mut self, receiver: Direction, id: &str, at: At) {
+        for token in self.sides[slot(other(receiver))].tokens.values_mut() {
+            if let Some((task, ended @ None)) = &mut token.task {
+                if task == id {
+                    *ended = Some(at);
+                }
+            }
+        }
+    }
+
+    /// The `tasks.requests` entry a task-augmented `method` needs declared
+    /// by its receiver (basic/utilities/tasks §Server Capabilities, §Client
+    /// Capabilities); `None` when the receiver's capabilities are not known
+    /// yet, `Some(false)` when they lack it.
+    fn task_capability(&self, receiver: Direction, method: &str) -> Option<bool> {
+        self.handshake.answered?;
+        let caps = match receiver {
+            Direction::ServerToClient => self.handshake.server_caps.as_ref(),
+            Direction::ClientToServer => self.handshake.client_caps.as_ref(),
+        };
+        let path: &[&str] = match (receiver, method) {
+            (Direction::ServerToClient, "tools/call") => &["tools", "call"],
+            (Direction::ClientToServer, "sampling/createMessage") => &["sampling", "createMessage"],
+            (Direction::ClientToServer, "elicitation/create") => &["elicitation", "create"],
+            _ => return Some(false),
+        };
+        let mut node = caps
+            .and_then(|c| c.get("tasks").map(Raw::into_owned))
+            .and_then(|t| t.get("requests").map(Raw::into_owned));
+        for name in path {
+            node = node.and_then(|n| n.get(name).map(Raw::into_owned));
+        }
+        Some(node.is_some_and(|n| n.kind() == ValueKind::Object))
+    }
+
+    /// basic/utilities/tasks §Capability Negotiation: a task-augmented
+    /// request sent by `from` to a receiver that did not declare it.
+    fn task_request_declared(&self, from: Direction, method: &str, at: At, out: &mut Vec<Finding>) {
+        let receiver = other(from);
+        if self.task_capability(receiver, method) == Some(false) {
+            self.flag(
+                RuleId::McpTasksRequestCapability,
+                format!(
+                    "the {} sent `{method}` as a task; the {}'s `initialize` capabilities lack `tasks.requests` for it",
+                    from.sender(),
+                    receiver.sender()
+                ),
+                vec![at],
+                out,
+            );
+        }
+    }
+
+    /// A `CreateTaskResult` answering `open` (basic/utilities/tasks
+    /// §Capabilities, §Task Support and Handling): the receiver must have
+    /// declared the task capability; the request's progress token now
+    /// follows the task (basic/utilities/progress §Behavior Requirements 3).
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "one call site; the pair's parts, kept apart to avoid cloning the request"
+    )]
+    fn task_created(
+        &mut self,
+        asker: Direction,
+        key: Key,
+        open: &Open,
+        method: &str,
+        task: &Raw<'_>,
+        at: At,
+        out: &mut Vec<Finding>,
+    ) {
+        let receiver = other(asker);
+        if self.task_capability(receiver, method) == Some(false) {
+            self.flag(
+                RuleId::McpTasksCapabilityDeclared,
+                format!(
+                    "the {} answered `{method}` with a `CreateTaskResult`; its `initialize` capabilities lack `tasks.requests` for it",
+                    receiver.sender()
+                ),
+                vec![open.at, at],
+                out,
+            );
+        }
+        let Some(id) = string_member(task, "taskId") else {
+            return;
+        };
+        // Created no earlier than the request was sent, so alive at least
+        // its ttl from then (basic/utilities/tasks §TTL and Resource
+        // Management); applied once the sighting below has recorded the task.
+        let until = match task.get("ttl") {
+            Some(t) if t.kind() == ValueKind::Null => Some(f64::INFINITY),
+            Some(t) => t
+                .as_str()
+                .parse::<f64>()
+                .ok()
+                .zip(open.at.time)
+                .map(|(ms, sent)| sent + ms / 1000.0),
+            None => None,
+        };
+        self.pending_alive = until.map(|u| (id.clone(), u));
+        let Some(token) = open.token else {
+            return;
+        };
+        let side = &mut self.sides[slot(asker)];
+        let kept = side.tokens.values().filter(|t| t.task.is_some()).count();
+        if kept < TASK_TOKENS_CAP {
+            side.tokens.entry(token).or_insert(Token {
+                request: key,
+                last: None,
+                task: Some((id, None)),
+            });
+        }
+    }
+
+    /// basic/utilities/tasks §Task Listing 2, 4: a `tasks/list` answer that
+    /// starts the listing (no `cursor`) and ends it (no `nextCursor`) holds
+    /// every task a `tasks/get` retrieved that cannot have expired.
+    fn task_list(
+        &self,
+        receiver: Direction,
+        open: &Open,
+        result: &Raw<'_>,
+        at: At,
+        out: &mut Vec<Finding>,
+    ) {
+        let first = open
+            .request
+            .params()
+            .is_none_or(|p| p.get("cursor").is_none());
+        if !first || result.get("nextCursor").is_some() {
+            return;
+        }
+        let Some(tasks) = result.get("tasks") else {
+            return;
+        };
+        let listed: Vec<String> = tasks
+            .elements()
+            .filter_map(|t| string_member(&t, "taskId"))
+            .collect();
+        for (id, retrieved) in self.tasks.missing_from(receiver, &listed, at.time) {
+            self.flag(
+                RuleId::McpTasksListRetrievable,
+                format!(
+                    "the {}'s complete `tasks/list` answer omits task `{id}`, which `tasks/get` retrieved at event {} and whose ttl cannot have run out",
+                    receiver.sender(),
+                    retrieved.index
+                ),
+                vec![retrieved, open.at, at],
+                out,
+            );
+        }
+    }
+
+    /// A `tasks/cancel` or `tasks/result` sent after the receiver showed the
+    /// task terminal (basic/utilities/tasks §Task Cancellation 1, §Task
+    /// Execution Errors).
+    fn task_request_after_end(
+        &self,
+        receiver: Direction,
+        open: &Open,
+        reply: &Message<'_>,
+        at: At,
+        out: &mut Vec<Finding>,
+    ) {
+        let method = open.request.method().unwrap_or_default();
+        let params = open.request.params();
+        let Some(id) = params.as_ref().and_then(|p| string_member(p, "taskId")) else {
+            return;
+        };
+        let Some((status, since)) = self.tasks.terminal_since(receiver, &id) else {
+            return;
+        };
+        if since.index >= open.at.index {
+            return;
+        }
+        let code = match reply {
+            Message::Error(e) => Some(e.error.code),
+            _ => None,
+        };
+        if method == "tasks/cancel" && code != Some(crate::codes::INVALID_PARAMS) {
+            let answered = code.map_or_else(|| "a result".to_owned(), |c| format!("error {c}"));
+            self.flag(
+                RuleId::McpTasksCancelTerminalRejected,
+                format!("`tasks/cancel` of task `{id}`, `{status}` since event {}, was answered with {answered}, not -32602", since.index),
+                vec![since, open.at, at],
+                out,
+            );
+        }
+        if method == "tasks/result" && status == "completed" {
+            if let Some(code) = code {
+                self.flag(
+                    RuleId::McpTasksResultCompletedSuccess,
+                    format!("`tasks/result` of task `{id}`, `completed` since event {}, was answered with error {code}", since.index),
+                    vec![since, open.at, at],
+                    out,
+                );
+            }
         }
     }
 
@@ -1272,6 +1623,13 @@ impl Judge {
                     == Some(true);
                 if input_required {
                     self.inputs.asked(&method, params, &s.result, at);
+                } else if let Some(why) = params.and_then(malformed_input_responses) {
+                    self.flag(
+                        RuleId::McpR5MrtrInputResponsesValidated,
+                        format!("`{method}` carried `inputResponses` that {why}, and was answered with a result"),
+                        vec![open.at, at],
+                        out,
+                    );
                 }
             }
             Message::Error(e) => {
@@ -1282,6 +1640,18 @@ impl Judge {
                             "the retry of `{method}` left out input {} asked for at event {}, and was answered with error {} rather than a new `InputRequiredResult`",
                             missing.join(", "),
                             asked.index,
+                            e.error.code
+                        ),
+                        vec![asked, open.at, at],
+                        out,
+                    );
+                } else if let Some((extra, asked)) = self.inputs.extra(&method, params) {
+                    self.flag(
+                        RuleId::McpR5MrtrExtraInputIgnored,
+                        format!(
+                            "the retry of `{method}` answered every input asked for at event {} and added {}, and was answered with error {} rather than processed",
+                            asked.index,
+                            extra.join(", "),
                             e.error.code
                         ),
                         vec![asked, open.at, at],
@@ -1621,6 +1991,20 @@ impl Judge {
 }
 
 /// The decoded string member `name` of an object, if it is one.
+/// 2026-07-28 basic/patterns/mrtr §Error Handling: why a request's
+/// `inputResponses` is no valid `InputResponses` object (an object whose
+/// every value is a result object), if it is not.
+fn malformed_input_responses(params: &Raw<'_>) -> Option<&'static str> {
+    let responses = params.get("inputResponses")?;
+    if responses.kind() != ValueKind::Object {
+        return Some("are not an object");
+    }
+    responses
+        .members()
+        .any(|(_, v)| v.kind() != ValueKind::Object)
+        .then_some("hold a value that is not a result object")
+}
+
 fn string_member(value: &Raw<'_>, name: &str) -> Option<String> {
     value
         .get(name)

@@ -119,8 +119,14 @@ pub(crate) type KeyMap<V> = HashMap<Key, V, BuildHasherDefault<KeyHasher>>;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Past {
     /// Answered at this event index; `input_required` when the answer was a
-    /// 2026-07-28 `InputRequiredResult` (so a retry must take a new id).
-    Answered { index: u64, input_required: bool },
+    /// 2026-07-28 `InputRequiredResult` (so a retry must take a new id);
+    /// `task` when it was a 2025-11-25 `CreateTaskResult` (so the request
+    /// lives on as a task, cancelled by `tasks/cancel`).
+    Answered {
+        index: u64,
+        input_required: bool,
+        task: bool,
+    },
     /// Given up on: the stream closed or the wait ran out first. A late answer
     /// is not judged again.
     GaveUp,

@@ -1,6 +1,8 @@
 //! 2026-07-28 basic/patterns/mrtr §Error Handling: a retry that leaves out
 //! some of the input the server asked for is answered with a new
-//! `InputRequiredResult`, not an error.
+//! `InputRequiredResult`, not an error; one that holds every input asked for
+//! and more is not refused for the rest (the server ignores what it does not
+//! need).
 //!
 //! The judge remembers, per input-required answer, what it asked for (the
 //! keys of `inputRequests`) and how a retry is recognised: the `requestState`
@@ -75,6 +77,40 @@ impl Inputs {
         method: &str,
         params: Option<&Raw<'_>>,
     ) -> Option<(Vec<String>, At)> {
+        let (asked, responses) = self.retried(method, params)?;
+        let missing: Vec<String> = asked
+            .keys
+            .iter()
+            .filter(|k| responses.get(k).is_none())
+            .cloned()
+            .collect();
+        (!missing.is_empty()).then_some((missing, asked.at))
+    }
+
+    /// For a retry that answers every key asked for: the keys of its
+    /// `inputResponses` that were not asked for, and where the asking was;
+    /// `None` when it is no retry of a remembered answer, leaves a key out,
+    /// or adds none.
+    pub(super) fn extra(
+        &self,
+        method: &str,
+        params: Option<&Raw<'_>>,
+    ) -> Option<(Vec<String>, At)> {
+        let (asked, responses) = self.retried(method, params)?;
+        if asked.keys.iter().any(|k| responses.get(k).is_none()) {
+            return None;
+        }
+        let extra: Vec<String> = responses
+            .members()
+            .map(|(k, _)| k.decoded().into_owned())
+            .filter(|k| !asked.keys.contains(k))
+            .collect();
+        (!extra.is_empty()).then_some((extra, asked.at))
+    }
+
+    /// The remembered input-required answer a retry (`params` with
+    /// `inputResponses`) answers, and its `inputResponses`.
+    fn retried<'p>(&self, method: &str, params: Option<&'p Raw<'_>>) -> Option<(&Asked, Raw<'p>)> {
         let responses = params.and_then(|p| p.get("inputResponses"))?;
         let state = string(params.and_then(|p| p.get("requestState")));
         let asked = self.asked.iter().rev().find(|a| {
@@ -85,13 +121,7 @@ impl Inputs {
                     _ => false,
                 }
         })?;
-        let missing: Vec<String> = asked
-            .keys
-            .iter()
-            .filter(|k| responses.get(k).is_none())
-            .cloned()
-            .collect();
-        (!missing.is_empty()).then_some((missing, asked.at))
+        Some((asked, responses))
     }
 }
 
@@ -124,5 +154,15 @@ mod tests {
         assert_eq!(inputs.missing("tools/call", Some(&full)), None);
         let other = raw(r#"{"name":"deploy","requestState":"s2","inputResponses":{}}"#);
         assert_eq!(inputs.missing("tools/call", Some(&other)), None);
+        assert_eq!(inputs.extra("tools/call", Some(&full)), None);
+        let more =
+            raw(r#"{"name":"deploy","requestState":"s1","inputResponses":{"a":{},"b":{},"c":{}}}"#);
+        assert_eq!(
+            inputs.extra("tools/call", Some(&more)),
+            Some((vec!["c".to_owned()], at))
+        );
+        // A retry that leaves a key out is mcp.r5.mrtr.missing-input-reasked's.
+        let both = raw(r#"{"name":"deploy","requestState":"s1","inputResponses":{"a":{},"c":{}}}"#);
+        assert_eq!(inputs.extra("tools/call", Some(&both)), None);
     }
 }
