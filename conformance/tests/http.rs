@@ -596,3 +596,75 @@ async fn a_2025_03_26_session_answers_a_batch_in_one_body() {
     assert_eq!(answers.as_array().map(Vec::len), Some(2), "{answers}");
     assert_eq!(peer.http_facts().last().unwrap().status, 200);
 }
+
+/// Found by `wirecheck fuzz --http`: a body `serde_json` refuses but the
+/// codec reads is routed as JSON, and a refusal echoes the id exactly, as it
+/// came (`1e400` has no `f64`); a body that is JSON but no valid message
+/// (a lone surrogate, a duplicate member) is answered in its session's
+/// revision, not by a fresh peer that answers a batch with a batch.
+#[tokio::test]
+async fn bodies_serde_refuses_are_routed_and_their_ids_echoed_exactly() {
+    let url = format!("{}/mcp", start(Serve::Negotiate).await);
+    let post = |body: &'static str| {
+        reqwest::Client::new()
+            .post(&url)
+            .header("accept", "application/json, text/event-stream")
+            .header("content-type", "application/json")
+            .header("mcp-protocol-version", "2026-07-28")
+            .body(body)
+            .send()
+    };
+    // A 2026-07-28 request whose `_meta` version disagrees with the header.
+    let response = post(
+        r#"{"jsonrpc":"2.0","id":1e400,"method":"ping","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2025-11-25","io.modelcontextprotocol/clientInfo":{"name":"t","version":"0"},"io.modelcontextprotocol/clientCapabilities":{}}}}"#,
+    )
+    .await
+    .unwrap();
+    assert_eq!(response.status(), 400);
+    let text = response.text().await.unwrap();
+    assert!(text.contains(r#""id":1e400"#), "{text}");
+    assert!(text.contains("-32020"), "{text}");
+
+    // A 2025-11-25 session, then a batch serde cannot read.
+    let client = reqwest::Client::new();
+    let send = |body: Vec<u8>, session: Option<String>| {
+        let mut request = client
+            .post(&url)
+            .header("accept", "application/json, text/event-stream")
+            .header("content-type", "application/json")
+            .body(body);
+        if let Some(id) = session {
+            request = request
+                .header("mcp-session-id", id)
+                .header("mcp-protocol-version", "2025-11-25");
+        }
+        request.send()
+    };
+    let opened = send(initialize(1, "2025-11-25"), None).await.unwrap();
+    let session = opened.headers()["mcp-session-id"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    drop(opened.bytes().await.unwrap());
+    let initialized = br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#.to_vec();
+    assert_eq!(
+        send(initialized, Some(session.clone()))
+            .await
+            .unwrap()
+            .status(),
+        202
+    );
+    let answered = send(
+        br#"[{"jsonrpc":"\udfff","id":1,"id":""}]"#.to_vec(),
+        Some(session),
+    )
+    .await
+    .unwrap();
+    assert_eq!(answered.status(), 400);
+    let body: Value = serde_json::from_slice(&answered.bytes().await.unwrap()).unwrap();
+    assert!(
+        body.is_object(),
+        "one error for the whole batch, not a batch: {body}"
+    );
+    assert_eq!(body["error"]["code"], -32600, "{body}");
+}

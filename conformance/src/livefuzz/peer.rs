@@ -480,7 +480,8 @@ fn is_failure(kind: FindingKind) -> bool {
 ///   codec reads (an invalid frame may be refused with a bare status: §4).
 /// - An invalid frame refused with a 4xx is answered, not silently dropped
 ///   (§4: "it MUST return an HTTP error status code … The HTTP response body
-///   MAY comprise a JSON-RPC error response"): the silent drop is withdrawn.
+///   MAY comprise a JSON-RPC error response that has no id"): the silent drop
+///   is withdrawn, and so is a notification "answered" by that error.
 /// - A request answered with 202 and no body stays what the judge made of it:
 ///   dropped (`unanswered` or `silent-drop`).
 pub fn http_verdict(
@@ -492,7 +493,10 @@ pub fn http_verdict(
 ) {
     let request = expect(frame) == Expect::Answer;
     if own.is_some_and(|f| (400..500).contains(&f.status)) && !request {
-        breaches.retain(|b| b.kind != Kind::SilentDrop);
+        // The same sentence lets the refusal carry "a JSON-RPC error response
+        // that has no id": for a notification that is its refusal, not an
+        // answer to it.
+        breaches.retain(|b| !matches!(b.kind, Kind::SilentDrop | Kind::NotificationAnswered));
     }
     let mut failures: Vec<String> = findings
         .iter()

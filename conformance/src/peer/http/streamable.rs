@@ -39,7 +39,8 @@ struct Outline {
     json: bool,
     batch: bool,
     requests: usize,
-    id: Option<serde_json::Value>,
+    /// The request id's exact text, echoed in a refusal as it came.
+    id: Option<String>,
     method: Option<String>,
     meta_version: Option<String>,
     name: Option<String>,
@@ -69,7 +70,7 @@ impl Outline {
             json: true,
             batch: false,
             requests: usize::from(is_request(&value) || !value.is_object()),
-            id: value.get("id").cloned(),
+            id: exact_id(body).or_else(|| value.get("id").map(serde_json::Value::to_string)),
             method: text(value.get("method")),
             meta_version: text(
                 params
@@ -81,6 +82,14 @@ impl Outline {
     }
 }
 
+/// The id of a single message as the peer's codec reads it, exactly.
+fn exact_id(body: &[u8]) -> Option<String> {
+    match harness::lift(body).ok()? {
+        harness::Frame::Single(m) => m.id().map(|id| id.raw().to_owned()),
+        harness::Frame::Batch(_) => None,
+    }
+}
+
 impl Outline {
     /// The outline of a body `serde_json` refuses but the peer's codec
     /// reads (a number past `f64`, `1e400`; a lone surrogate escape,
@@ -89,8 +98,23 @@ impl Outline {
     /// the session (found by `wirecheck fuzz --http`).
     fn lifted(body: &[u8]) -> Outline {
         use harness::{Frame, Message};
-        let Ok(frame) = harness::lift(body) else {
-            return Outline::default();
+        let frame = match harness::lift(body) {
+            Ok(frame) => frame,
+            // Not JSON at all: the peer's -32700, out of any session.
+            Err(refusal) if refusal.code() == harness::codes::PARSE_ERROR => {
+                return Outline::default()
+            }
+            // JSON that is no valid message (a duplicate member, a lone
+            // surrogate in a refused element): the session's peer answers
+            // it under the session's revision, as it does any invalid
+            // request serde could read.
+            Err(_) => {
+                return Outline {
+                    json: true,
+                    batch: crate::runner::plan::is_batch_text(body),
+                    ..Outline::default()
+                }
+            }
         };
         let is_request = |m: &Message<'_>| matches!(m, Message::Request(_));
         let m = match &frame {
@@ -118,7 +142,7 @@ impl Outline {
             json: true,
             batch: false,
             requests: usize::from(is_request(m)),
-            id: m.id().and_then(|id| serde_json::from_str(id.raw()).ok()),
+            id: m.id().map(|id| id.raw().to_owned()),
             method: m.method().map(std::borrow::Cow::into_owned),
             meta_version: text(version.as_ref()),
             name: text(named.as_ref()),
@@ -326,12 +350,12 @@ fn stateless(
     version: Option<&str>,
 ) -> Result<Response, Response> {
     let mismatch = |why: String| {
-        let answer = serde_json::json!({
-            "jsonrpc": "2.0",
-            "id": outline.id.clone().unwrap_or(serde_json::Value::Null),
-            "error": { "code": HEADER_MISMATCH, "message": format!("Header mismatch: {why}") },
-        });
-        guard::json_response(StatusCode::BAD_REQUEST, answer.to_string().into_bytes())
+        let error = serde_json::json!({ "code": HEADER_MISMATCH, "message": format!("Header mismatch: {why}") });
+        // The id spliced in as its exact text (`1e400`, `9007199254740993`
+        // survive), which a `serde_json::Value` would not keep.
+        let id = outline.id.as_deref().unwrap_or("null");
+        let answer = format!(r#"{{"jsonrpc":"2.0","id":{id},"error":{error}}}"#);
+        guard::json_response(StatusCode::BAD_REQUEST, answer.into_bytes())
     };
     let meta = outline.meta_version.as_deref().unwrap_or_default();
     match version {
