@@ -272,8 +272,13 @@ fn every_vector_a_server_receives() {
             }
         };
         let (out, _) = checked_frames(&mut peer, revision, &frame, &vector.id);
+        // Judged against the frame as sent, as the runner does (its bound
+        // vector carries the rebound frame): a reply naming the created task
+        // answers the request that named it.
+        let mut sent = (*vector).clone();
+        sent.frame = frame;
         // The one library judge, strict: the reference peer meets conventions too.
-        let judgement = judge::reply_with(vector, &Observed::Frames(out), Strictness::Strict);
+        let judgement = judge::reply_with(&sent, &Observed::Frames(out), Strictness::Strict);
         if judgement.outcome == Outcome::Pass {
             continue;
         }
