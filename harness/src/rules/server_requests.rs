@@ -56,9 +56,17 @@ pub(super) fn input_requests(result: &Raw<'_>, pointer: &str, out: &mut Report) 
         let here = at(&base, &key.decoded());
         let method = string(&asked, "method").unwrap_or_default();
         if !INPUT_REQUEST_METHODS.contains(&method.as_str()) {
+            // At `method` when there is one; an entry that is no object
+            // (or lacks it) is pointed at itself (found by the `rules` fuzz
+            // target: a pointer must resolve in the frame).
+            let pointer = if asked.get("method").is_some() {
+                at(&here, "method")
+            } else {
+                here.clone()
+            };
             out.flag(
                 RuleId::McpR5MrtrInputRequestType,
-                at(&here, "method"),
+                pointer,
                 format!(
                     "input request `{method}` is none of {}",
                     INPUT_REQUEST_METHODS.join(", ")
