@@ -284,6 +284,26 @@ struct Peers<'c> {
     logs: &'c Mutex<Vec<Vec<crate::driver::WireEvent>>>,
 }
 
+/// What the sessions of one revision leave behind for the judges after
+/// them: each HTTP connection's trace, each session's wire log.
+#[derive(Default)]
+struct Gathered {
+    traces: Mutex<Vec<Trace>>,
+    logs: Mutex<Vec<Vec<crate::driver::WireEvent>>>,
+}
+
+impl<'c> Peers<'c> {
+    /// Peers of `config` at `url`, leaving what they saw in `gathered`.
+    fn over(config: &'c Config, url: Option<&'c str>, gathered: &'c Gathered) -> Self {
+        Peers {
+            config,
+            url,
+            traces: &gathered.traces,
+            logs: &gathered.logs,
+        }
+    }
+}
+
 /// Where a revision's sessions connect: the HTTP URL, and the reference
 /// server behind it when the runner started one (kept alive by holding it).
 struct Endpoint {
@@ -637,14 +657,8 @@ impl Runner<'_, '_, '_> {
     async fn auto(&mut self) -> Result<Revision, RunError> {
         let mut why = String::new();
         let endpoint = self.endpoint(None).await?;
-        let traces = Mutex::new(Vec::new());
-        let logs = Mutex::new(Vec::new());
-        let peers = Peers {
-            config: self.config,
-            url: endpoint.url.as_deref(),
-            traces: &traces,
-            logs: &logs,
-        };
+        let gathered = Gathered::default();
+        let peers = Peers::over(self.config, endpoint.url.as_deref(), &gathered);
         for ask in [Revision::Mcp2025_11_25, Revision::Mcp2026_07_28] {
             let (driver, answer) = match peers.open(ask, None).await? {
                 Ok(s) => {
@@ -682,14 +696,8 @@ impl Runner<'_, '_, '_> {
         probes: &[&Vector],
     ) -> Result<Accepted, RunError> {
         let endpoint = self.endpoint(Some(revision)).await?;
-        let traces = Mutex::new(Vec::new());
-        let logs = Mutex::new(Vec::new());
-        let peers = Peers {
-            config: self.config,
-            url: endpoint.url.as_deref(),
-            traces: &traces,
-            logs: &logs,
-        };
+        let gathered = Gathered::default();
+        let peers = Peers::over(self.config, endpoint.url.as_deref(), &gathered);
         let first = match peers.open(revision, Some(revision)).await? {
             Ok(session) => session,
             Err((driver, e)) => {
@@ -791,10 +799,10 @@ impl Runner<'_, '_, '_> {
             }
         }
         drop(results);
-        let logs = std::mem::take(&mut *http_judge::lock(&logs));
+        let logs = std::mem::take(&mut *http_judge::lock(&gathered.logs));
         self.judge_sessions(revision, &logs)?;
         if transport == "stdio" {
-            let traces = http_judge::lock(&traces);
+            let traces = http_judge::lock(&gathered.traces);
             if let Some(record) =
                 http_judge::stdio_shutdown(revision, &traces, self.config.shutdown_grace)
             {
@@ -805,7 +813,7 @@ impl Runner<'_, '_, '_> {
         if let (Some(url), Peer::Http { kind, .. } | Peer::ReferenceHttp { kind, .. }) =
             (peers.url, &self.config.peer)
         {
-            let traces = std::mem::take(&mut *http_judge::lock(&traces));
+            let traces = std::mem::take(&mut *http_judge::lock(&gathered.traces));
             let records = http_judge::judge(revision, *kind, url, &traces, self.config).await;
             self.total += records.len();
             for record in records {

@@ -15,13 +15,11 @@
 //! without `--revision` for the reference peer), so they ask one server what
 //! it supports, not one process per revision.
 
-use std::sync::Mutex;
-
 use harness::rules::{Level, RuleId, Violation};
 use harness::{Outcome, Raw, Revision};
 use serde_json::Value;
 
-use super::{negotiation_record, wire_since, Peers, RunError, Runner, RULE_NEGOTIATION};
+use super::{negotiation_record, wire_since, Gathered, Peers, RunError, Runner, RULE_NEGOTIATION};
 
 /// The rule this module checks.
 const RULE_LATEST: RuleId = RuleId::McpLifecycleVersionLatest;
@@ -120,14 +118,8 @@ impl Runner<'_, '_, '_> {
     /// The `mcp.lifecycle.version-latest` check of a `--revision all` run.
     pub(super) async fn latest(&mut self) -> Result<(), RunError> {
         let endpoint = self.endpoint(None).await?;
-        let traces = Mutex::new(Vec::new());
-        let logs = Mutex::new(Vec::new());
-        let peers = Peers {
-            config: self.config,
-            url: endpoint.url.as_deref(),
-            traces: &traces,
-            logs: &logs,
-        };
+        let gathered = Gathered::default();
+        let peers = Peers::over(self.config, endpoint.url.as_deref(), &gathered);
         let asked: Vec<Revision> = Revision::MCP
             .into_iter()
             .rev()
