@@ -164,7 +164,7 @@ impl Director {
             }
             let ending = judge.finish();
             for f in findings.iter().chain(&ending.findings) {
-                self.records.push(crate::cmd::check::finding_record(
+                self.records.push(crate::report::session::finding(
                     &self.name,
                     revision,
                     f,
@@ -172,9 +172,8 @@ impl Director {
                 ));
             }
             for u in &ending.not_observed {
-                self.records.push(crate::cmd::check::unobserved_record(
-                    &self.name, revision, u,
-                ));
+                self.records
+                    .push(crate::report::session::unobserved(&self.name, revision, u));
             }
             self.records
                 .extend(self.plays.records(&self.name, revision, closed));
@@ -235,7 +234,7 @@ impl Director {
         let mut findings = Vec::new();
         judge.feed(session::Event::Frame { from, bytes }, t, &mut findings);
         for f in &findings {
-            self.records.push(crate::cmd::check::finding_record(
+            self.records.push(crate::report::session::finding(
                 &self.name,
                 *revision,
                 f,

@@ -6,12 +6,12 @@ use std::fs::File;
 use std::io::BufReader;
 use std::path::{Path, PathBuf};
 
-use harness::session::{self, At, Finding, Judge, Unobserved};
-use harness::{Direction, Outcome, Revision};
+use harness::session::{self, Finding, Judge};
+use harness::{Direction, Revision};
 
 use super::args::OutputArgs;
 use crate::report::sink::Sink;
-use crate::report::{Check, Command, Place, Record, Report, Subject};
+use crate::report::{Command, Report};
 use crate::transcript::{Entry, Reader};
 
 /// Judge captured two-sided conversations with the session judge.
@@ -148,13 +148,23 @@ fn judge_one(
         };
         for f in findings.drain(..) {
             if keep(&senders, &f) {
-                sink.accept(finding_record(&name, revision, &f, bytes.to_vec()));
+                sink.accept(crate::report::session::finding(
+                    &name,
+                    revision,
+                    &f,
+                    bytes.to_vec(),
+                ));
             }
         }
     }
     let ending = judge.finish();
     for f in ending.findings.iter().filter(|f| keep(&senders, f)) {
-        sink.accept(finding_record(&name, revision, f, Vec::new()));
+        sink.accept(crate::report::session::finding(
+            &name,
+            revision,
+            f,
+            Vec::new(),
+        ));
     }
     for u in &ending.not_observed {
         // What the capture ended before: owed by the side the first frame
@@ -165,74 +175,10 @@ fn judge_one(
             .and_then(|a| sender(&senders, a.index))
             .map(Direction::reverse);
         if args.side.is_none_or(|side| owed == Some(side.direction())) {
-            sink.accept(unobserved_record(&name, revision, u));
+            sink.accept(crate::report::session::unobserved(&name, revision, u));
         }
     }
     Ok(())
-}
-
-fn place(file: &str, revision: Revision, frames: &[At]) -> Place {
-    Place {
-        file: Some(file.to_owned()),
-        frame: frames.last().and_then(|a| usize::try_from(a.index).ok()),
-        revision: Some(revision),
-        ..Place::default()
-    }
-}
-
-/// The frames involved, for a person: `#3 (t=0.500s), #7`.
-fn involved(frames: &[At]) -> String {
-    let each: Vec<String> = frames
-        .iter()
-        .map(|a| match a.time {
-            Some(t) => format!("#{} (t={t:.3}s)", a.index),
-            None => format!("#{}", a.index),
-        })
-        .collect();
-    format!("frames involved: {}", each.join(", "))
-}
-
-pub(crate) fn finding_record(
-    file: &str,
-    revision: Revision,
-    f: &Finding,
-    subject: Vec<u8>,
-) -> Record {
-    let v = &f.violation;
-    let outcome = if v.level.is_mandatory() {
-        Outcome::Fail
-    } else {
-        Outcome::Warning
-    };
-    let mut record = Record::new(
-        place(file, revision, &f.frames),
-        Subject::Frame(subject),
-        outcome,
-    );
-    record.check = Some(Check {
-        rule: v.rule.as_str().into(),
-        level: v.level,
-        spec: v.spec.into(),
-    });
-    record.violations = Some(vec![v.clone()]);
-    record.notes.push(involved(&f.frames));
-    record
-}
-
-pub(crate) fn unobserved_record(file: &str, revision: Revision, u: &Unobserved) -> Record {
-    let info = u.rule.info();
-    let mut record = Record::new(
-        place(file, revision, &u.frames),
-        Subject::Frame(Vec::new()),
-        Outcome::NotObserved { why: u.why.clone() },
-    );
-    record.check = Some(Check {
-        rule: u.rule.as_str().into(),
-        level: info.level,
-        spec: info.cite(revision).into(),
-    });
-    record.notes.push(involved(&u.frames));
-    record
 }
 
 fn open(path: &Path, max_line: usize) -> Result<Reader<BufReader<File>>, String> {

@@ -453,7 +453,7 @@ impl Judging {
             Entry::Event { .. } => &[],
         };
         for f in &findings {
-            sink.accept(super::check::finding_record(
+            sink.accept(crate::report::session::finding(
                 &self.name,
                 *revision,
                 f,
@@ -507,7 +507,7 @@ impl Judging {
         };
         let ending = judge.finish();
         for f in &ending.findings {
-            sink.accept(super::check::finding_record(
+            sink.accept(crate::report::session::finding(
                 &self.name,
                 revision,
                 f,
@@ -515,7 +515,7 @@ impl Judging {
             ));
         }
         for u in &ending.not_observed {
-            sink.accept(super::check::unobserved_record(&self.name, revision, u));
+            sink.accept(crate::report::session::unobserved(&self.name, revision, u));
         }
     }
 }

@@ -14,6 +14,7 @@ pub mod json;
 pub mod junit;
 pub mod markdown;
 pub mod sarif;
+pub mod session;
 pub mod sink;
 pub mod terminal;
 pub mod text;

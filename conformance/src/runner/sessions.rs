@@ -87,7 +87,7 @@ pub fn judge(
                 // record's own finding: only the session rules are new here.
                 Some(Direction::ServerToClient) if check == Check::Session => {
                     let mut record =
-                        crate::cmd::check::finding_record("", revision, &f, bytes.to_vec());
+                        crate::report::session::finding("", revision, &f, bytes.to_vec());
                     place(&mut record, f.violation.rule.as_str());
                     records.push(record);
                 }

@@ -1,0 +1,76 @@
+//! The session judge's verdicts as records: one per [`Finding`] (a fail or a
+//! warning, by the rule's level) and one per [`Unobserved`] check. Every command
+//! that runs the session judge (`check`, `proxy`, `run`'s own sessions, the
+//! client judge) reports through these, so a finding reads the same wherever it
+//! was made: the place is the frame where it became certain, and a note lists
+//! every frame involved.
+
+use harness::session::{At, Finding, Unobserved};
+use harness::{Outcome, Revision};
+
+use super::{Check, Place, Record, Subject};
+
+/// Where a finding is: the file (or conversation) and the frame where it
+/// became certain.
+fn place(file: &str, revision: Revision, frames: &[At]) -> Place {
+    Place {
+        file: Some(file.to_owned()),
+        frame: frames.last().and_then(|a| usize::try_from(a.index).ok()),
+        revision: Some(revision),
+        ..Place::default()
+    }
+}
+
+/// The frames involved, for a person: `#3 (t=0.500s), #7`.
+fn involved(frames: &[At]) -> String {
+    let each: Vec<String> = frames
+        .iter()
+        .map(|a| match a.time {
+            Some(t) => format!("#{} (t={t:.3}s)", a.index),
+            None => format!("#{}", a.index),
+        })
+        .collect();
+    format!("frames involved: {}", each.join(", "))
+}
+
+/// A finding, as a record: a fail when its rule is a MUST (or MUST NOT), a
+/// warning otherwise; `subject` is the frame that made it certain, when known.
+pub fn finding(file: &str, revision: Revision, f: &Finding, subject: Vec<u8>) -> Record {
+    let v = &f.violation;
+    let outcome = if v.level.is_mandatory() {
+        Outcome::Fail
+    } else {
+        Outcome::Warning
+    };
+    let mut record = Record::new(
+        place(file, revision, &f.frames),
+        Subject::Frame(subject),
+        outcome,
+    );
+    record.check = Some(Check {
+        rule: v.rule.as_str().into(),
+        level: v.level,
+        spec: v.spec.into(),
+    });
+    record.violations = Some(vec![v.clone()]);
+    record.notes.push(involved(&f.frames));
+    record
+}
+
+/// A check the conversation gave nothing to judge: "not observed", with why,
+/// never a pass.
+pub fn unobserved(file: &str, revision: Revision, u: &Unobserved) -> Record {
+    let info = u.rule.info();
+    let mut record = Record::new(
+        place(file, revision, &u.frames),
+        Subject::Frame(Vec::new()),
+        Outcome::NotObserved { why: u.why.clone() },
+    );
+    record.check = Some(Check {
+        rule: u.rule.as_str().into(),
+        level: info.level,
+        spec: info.cite(revision).into(),
+    });
+    record.notes.push(involved(&u.frames));
+    record
+}
