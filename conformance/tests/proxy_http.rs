@@ -633,6 +633,65 @@ fn a_recording_rejudged_by_check_gives_the_same_findings() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// A client that opens sessions and never deletes them cannot grow the proxy
+/// without bound: over `--max-conversations`, the least recently active one is
+/// judged up to there and closed, the report says so, and its traffic still
+/// flows; the others are judged as before.
+#[test]
+fn over_max_conversations_the_least_recent_is_closed_early_and_still_forwarded() {
+    let upstream = serve();
+    let dir = scratch("max-conversations");
+    let log = dir.join("log.jsonl");
+    let through = proxy(
+        &upstream.base,
+        &["--max-conversations", "1", "--log", log.to_str().unwrap()],
+    );
+    let mcp = format!("{}/mcp", through.base);
+    let reused = r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#;
+    let late = runtime().block_on(async {
+        let client = reqwest::Client::new();
+        let post = |body: &str, session: Option<&str>| {
+            let mut r = client
+                .post(&mcp)
+                .header(header::CONTENT_TYPE, "application/json")
+                .header(header::ACCEPT, ACCEPT_BOTH)
+                .header("mcp-protocol-version", "2025-06-18")
+                .body(body.to_owned());
+            if let Some(s) = session {
+                r = r.header("mcp-session-id", s);
+            }
+            r
+        };
+        let first = exchange(post(&initialize("2025-06-18"), None)).await;
+        let first = first.headers["mcp-session-id"].clone();
+        let second = exchange(post(&initialize("2025-06-18"), None)).await;
+        let second = second.headers["mcp-session-id"].clone();
+        // Both reuse the handshake's id 1: a finding wherever it is judged.
+        let late = exchange(post(reused, Some(&first))).await;
+        exchange(post(reused, Some(&second))).await;
+        late
+    });
+    let (_, err) = through.stop();
+    assert_eq!(
+        late.status, 200,
+        "the closed conversation is still forwarded: {err}"
+    );
+    let report = std::fs::read_to_string(&log).unwrap();
+    let closed: Vec<&str> = report
+        .lines()
+        .filter(|l| l.contains("least recently active of --max-conversations 1"))
+        .collect();
+    assert_eq!(closed.len(), 1, "one conversation closed early: {report}");
+    let reuses = report
+        .lines()
+        .filter(|l| l.contains("mcp.base.id-unique-session"))
+        .count();
+    // The second session's reuse only: the first was no longer judged when it
+    // reused its id (which would be a finding if it were).
+    assert_eq!(reuses, 1, "{report}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 #[test]
 fn an_upstream_that_is_down_is_a_502_with_the_reason() {
     // A port that was just free: nothing listens there.

@@ -10,7 +10,7 @@
 //! HTTP+SSE server ([`crate::proxy::http`]), each MCP session judged (and
 //! recorded) as a conversation of its own.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::net::SocketAddr;
@@ -102,6 +102,13 @@ pub struct Args {
     /// authentication of its own: anyone who reaches it reaches the upstream.
     #[arg(long, requires = "listen")]
     allow_remote: bool,
+    /// The most conversations (HTTP sessions) judged at once. When one more
+    /// begins, the least recently active is judged up to there and closed, its
+    /// report record saying so; the rest of it is still forwarded, neither
+    /// judged nor recorded. Bounds the proxy's memory and open files against
+    /// clients that open sessions and never delete them.
+    #[arg(long, default_value_t = 1024, value_name = "N", value_parser = clap::value_parser!(u32).range(1..), requires = "listen")]
+    max_conversations: u32,
     #[command(flatten)]
     output: OutputArgs,
     /// The stdio server and its arguments (no shell runs them).
@@ -282,9 +289,13 @@ fn proxy_http(
     fixed: Option<Revision>,
     sink: &mut dyn Sink,
 ) -> Result<(), String> {
-    // Ordered by first appearance, so the report ends in a stable order.
-    let mut live: BTreeMap<Conversation, (usize, Judging)> = BTreeMap::new();
+    // Each with its number (by first appearance, so the report ends in a
+    // stable order) and when it was last active, for eviction.
+    let mut live: BTreeMap<Conversation, Live> = BTreeMap::new();
+    let mut closed_early: BTreeSet<Conversation> = BTreeSet::new();
+    let max_live = usize::try_from(args.max_conversations).unwrap_or(usize::MAX);
     let mut count = 0usize;
+    let mut tick = 0u64;
     let mut record_errors = Vec::new();
     let upstream = options.upstream.clone();
     proxy::http::http(options, |observed| match observed {
@@ -297,7 +308,21 @@ fn proxy_http(
         }
         Observed::Note(text) => eprintln!("wirecheck proxy: {text}"),
         Observed::Seen(conversation, seen) => {
-            let (_, judging) = live.entry(conversation.clone()).or_insert_with(|| {
+            if closed_early.contains(&conversation) {
+                return;
+            }
+            tick += 1;
+            if !live.contains_key(&conversation) && live.len() >= max_live {
+                if let Some(idle) = least_recent(&live) {
+                    if let Some(mut evicted) = live.remove(&idle) {
+                        sink.accept(closed_early_record(&evicted.judging.name, max_live));
+                        evicted.judging.finish(sink);
+                        record_errors.extend(evicted.judging.record_error);
+                    }
+                    closed_early.insert(idle);
+                }
+            }
+            let entry = live.entry(conversation.clone()).or_insert_with(|| {
                 count += 1;
                 let path = args.record.as_deref().map(|p| record_path(p, count));
                 let name = path.as_ref().map_or_else(
@@ -310,27 +335,70 @@ fn proxy_http(
                         p.display()
                     );
                 }
-                (count, Judging::new(fixed, name, path.as_deref()))
+                Live {
+                    number: count,
+                    active: tick,
+                    judging: Judging::new(fixed, name, path.as_deref()),
+                }
             });
-            judging.see(seen, sink);
+            entry.active = tick;
+            entry.judging.see(seen, sink);
         }
         Observed::Ended(conversation) => {
-            if let Some((_, mut judging)) = live.remove(&conversation) {
-                judging.finish(sink);
-                record_errors.extend(judging.record_error);
+            if let Some(mut ended) = live.remove(&conversation) {
+                ended.judging.finish(sink);
+                record_errors.extend(ended.judging.record_error);
             }
         }
     })?;
-    let mut rest: Vec<(usize, Judging)> = live.into_values().collect();
-    rest.sort_by_key(|(n, _)| *n);
-    for (_, mut judging) in rest {
-        judging.finish(sink);
-        record_errors.extend(judging.record_error);
+    let mut rest: Vec<Live> = live.into_values().collect();
+    rest.sort_by_key(|l| l.number);
+    for mut l in rest {
+        l.judging.finish(sink);
+        record_errors.extend(l.judging.record_error);
     }
     match record_errors.into_iter().next() {
         Some(e) => Err(e),
         None => Ok(()),
     }
+}
+
+/// A conversation the HTTP proxy is judging.
+struct Live {
+    /// Its number, by first appearance.
+    number: usize,
+    /// When it was last seen, in frames seen by the proxy.
+    active: u64,
+    judging: Judging,
+}
+
+/// The conversation seen least recently, the one closed early when one more
+/// than `--max-conversations` begins.
+fn least_recent(live: &BTreeMap<Conversation, Live>) -> Option<Conversation> {
+    live.iter()
+        .min_by_key(|(_, l)| l.active)
+        .map(|(c, _)| c.clone())
+}
+
+/// What the report says of a conversation closed early: judged up to here,
+/// then no longer watched, so its silence after this is no evidence.
+fn closed_early_record(name: &str, max_live: usize) -> Record {
+    let why = format!(
+        "{name} was the least recently active of --max-conversations {max_live} when another began: judged up to here; the rest is forwarded, neither judged nor recorded"
+    );
+    let mut record = Record::new(
+        Place {
+            file: Some(name.to_owned()),
+            ..Place::default()
+        },
+        Subject::Frame(Vec::new()),
+        Outcome::NotObserved { why: why.clone() },
+    );
+    record.notes.push(why);
+    record
+        .notes
+        .push("raise --max-conversations to judge it whole".into());
+    record
 }
 
 /// The judging side: records each frame, holds frames back until the
