@@ -543,6 +543,25 @@ fn bytes_pass_exactly_both_ways_and_only_an_absolute_endpoint_is_pointed_at_the_
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// A 2025-06-18 POST of `body` to `mcp`, in `session` when given.
+fn post_json(
+    client: &reqwest::Client,
+    mcp: &str,
+    body: &str,
+    session: Option<&str>,
+) -> reqwest::RequestBuilder {
+    let r = client
+        .post(mcp)
+        .header(header::CONTENT_TYPE, "application/json")
+        .header(header::ACCEPT, ACCEPT_BOTH)
+        .header("mcp-protocol-version", "2025-06-18")
+        .body(body.to_owned());
+    match session {
+        Some(s) => r.header("mcp-session-id", s),
+        None => r,
+    }
+}
+
 /// `(rule, frame)` of every finding in a JSON-lines report.
 fn findings(json_lines: &str) -> std::collections::BTreeSet<(String, u64)> {
     json_lines
@@ -575,18 +594,7 @@ fn a_recording_rejudged_by_check_gives_the_same_findings() {
     let mcp = format!("{}/mcp", through.base);
     runtime().block_on(async {
         let client = reqwest::Client::new();
-        let post = |body: &str, session: Option<&str>| {
-            let mut r = client
-                .post(&mcp)
-                .header(header::CONTENT_TYPE, "application/json")
-                .header(header::ACCEPT, ACCEPT_BOTH)
-                .header("mcp-protocol-version", "2025-06-18")
-                .body(body.to_owned());
-            if let Some(s) = session {
-                r = r.header("mcp-session-id", s);
-            }
-            r
-        };
+        let post = |body: &str, session: Option<&str>| post_json(&client, &mcp, body, session);
         let init = exchange(post(&initialize("2025-06-18"), None)).await;
         let session = init.headers["mcp-session-id"].clone();
         let s = Some(session.as_str());
@@ -650,18 +658,7 @@ fn over_max_conversations_the_least_recent_is_closed_early_and_still_forwarded()
     let reused = r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#;
     let late = runtime().block_on(async {
         let client = reqwest::Client::new();
-        let post = |body: &str, session: Option<&str>| {
-            let mut r = client
-                .post(&mcp)
-                .header(header::CONTENT_TYPE, "application/json")
-                .header(header::ACCEPT, ACCEPT_BOTH)
-                .header("mcp-protocol-version", "2025-06-18")
-                .body(body.to_owned());
-            if let Some(s) = session {
-                r = r.header("mcp-session-id", s);
-            }
-            r
-        };
+        let post = |body: &str, session: Option<&str>| post_json(&client, &mcp, body, session);
         let first = exchange(post(&initialize("2025-06-18"), None)).await;
         let first = first.headers["mcp-session-id"].clone();
         let second = exchange(post(&initialize("2025-06-18"), None)).await;
