@@ -107,7 +107,12 @@ async fn broadcast(judge: &mut Judge, revision: Revision, url: &str, config: &Co
         Err(why) => return judge.not_observed(rule, why),
     };
     let peer = streamable(&mut driver);
-    let (session, version) = (peer.session_id(), peer.protocol_version());
+    // The version header exists from 2025-06-18 on (§Protocol Version Header),
+    // as the transport sends it.
+    let version = peer
+        .protocol_version()
+        .filter(|_| revision >= Revision::Mcp2025_06_18);
+    let session = peer.session_id();
     let peer = &*peer;
     let post = async {
         tokio::time::sleep(POST_DELAY).await;
