@@ -419,6 +419,32 @@ def gap():
            [only], [listen(res_f), ack(res_f), on_sub("notifications/resources/updated", uri="file:///a.txt")], [])
     vector(R5, "subscriptions", "n_resource-not-requested", "The subscription asked for updates to file:///a.txt; the server sends one for file:///b.txt.",
            [only], [listen(res_f), ack(res_f), on_sub("notifications/resources/updated", uri="file:///b.txt")], [(only, 2)])
+    # A server's teardown of a subscription: basic/patterns/cancellation (top) says it MUST send
+    # notifications/cancelled for the listen id; basic/patterns/subscriptions §Cancellation and
+    # §Graceful Closure say it SHOULD answer the listen with a successful result. Either is accepted.
+    down = "mcp.r5.subscription.teardown-signalled"
+    ended = server({"jsonrpc": "2.0", "id": 1, "result": {"resultType": "complete", "_meta": {**sub, **sinfo}}})
+    failed = server({"jsonrpc": "2.0", "id": 1, "error": {"code": -32603, "message": "shutting down"}})
+    vector(R5, "subscriptions", "y_teardown-cancelled", "The server tears the subscription down with notifications/cancelled for the listen id (basic/patterns/cancellation: MUST).",
+           [down, "mcp.cancel.client-only"], [listen(tools_f), ack(tools_f), cancel(1, server)], [])
+    vector(R5, "subscriptions", "y_teardown-answered", "The server ends the subscription with a successful subscriptions/listen result carrying the subscription id (basic/patterns/subscriptions §Graceful Closure: SHOULD). basic/patterns/cancellation says a server tearing a subscription down MUST send notifications/cancelled; wirecheck accepts the subscriptions page's signal as well, as the two pages disagree.",
+           [down], [listen(tools_f), ack(tools_f), ended], [])
+    vector(R5, "subscriptions", "y_teardown-cancelled-then-answered",
+           "Ambiguity: basic/patterns/cancellation says a server tearing a subscription down MUST send notifications/cancelled referencing the subscriptions/listen id; "
+           "basic/patterns/subscriptions §Cancellation and §Graceful Closure say it SHOULD send a successful subscriptions/listen response, then close the stream. "
+           "wirecheck accepts either signal and, as here, both, cancellation first: no sentence forbids the result after the server's own cancellation (the SHOULD not to answer binds a receiver of a cancellation, and the client SHOULD ignore a late response), and the result is the one answer the request is owed. "
+           "The other order (result, then notifications/cancelled) cancels a request already answered, which mcp.cancel.client-only reports. A teardown with neither (an error, or a silent stream end) is mcp.r5.subscription.teardown-signalled's.",
+           [down, "mcp.cancel.client-only", "mcp.cancel.receiver-should", "mcp.r5.stdio.cancel-no-further"], [listen(tools_f), ack(tools_f), cancel(1, server), ended], [])
+    vector(R5, "subscriptions", "n_teardown-error-unsignalled", "The server ends an acknowledged subscription with a JSON-RPC error and no notifications/cancelled before it: neither teardown signal.",
+           [down], [listen(tools_f), ack(tools_f), failed], [(down, 2)])
+    vector(R5, "subscriptions", "y_teardown-error-after-cancel", "The server cancels the subscription, then answers the listen with an error: the cancellation was the signal.",
+           [down], [listen(tools_f), ack(tools_f), cancel(1, server), failed], [])
+    vector(R5, "subscriptions", "y_listen-refused", "The server refuses subscriptions/listen with an error before any acknowledgment: no subscription was set up, so none was torn down.",
+           [down], [listen(tools_f), failed], [])
+    vector(R5, "subscriptions", "n_answered-then-cancelled", "The server answers the listen (graceful end), then sends notifications/cancelled for it: the request was no longer in flight.",
+           [down, "mcp.cancel.client-only"], [listen(tools_f), ack(tools_f), ended, cancel(1, server)], [("mcp.cancel.client-only", 3)])
+    vector(R5, "subscriptions", "i_closed-with-subscription-open", "The stream closes with an acknowledged subscription open and no signal: a transport close (allowed by §Cancellation) or a silent teardown, not told apart: not observed.",
+           [down], [listen(tools_f), ack(tools_f), CLOSED], [])
 
     # basic/utilities/tasks §Task Status Lifecycle, §Task ID Requirements (2025-11-25).
     final, unique = "mcp.tasks.terminal-final", "mcp.tasks.id-unique"

@@ -954,3 +954,82 @@ fn a_request_stream_ended_after_its_response_passes() {
         .unwrap_or("")
         .ends_with("stayed open"));
 }
+
+/// A 2025-11-25 server that primes every request stream (an event id with
+/// empty data, then the answer) and sends the same `ping` (one id) on every
+/// GET stream: one message broadcast across streams.
+async fn broadcaster(method: axum::http::Method, body: String) -> Response {
+    static EVENT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let next = || EVENT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let sse = |text: String| {
+        (
+            StatusCode::OK,
+            [(header::CONTENT_TYPE, "text/event-stream")],
+            text,
+        )
+            .into_response()
+    };
+    if method == axum::http::Method::GET {
+        let ping = r#"{"jsonrpc":"2.0","id":"one-ping","method":"ping"}"#;
+        return sse(format!("id: g{}\nevent: message\ndata: {ping}\n\n", next()));
+    }
+    let frame: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
+    let (Some(id), Some(_)) = (frame.get("id"), frame.get("method")) else {
+        return StatusCode::ACCEPTED.into_response();
+    };
+    let mut result = result_of(&frame);
+    if frame["method"] == "initialize" {
+        result["protocolVersion"] = "2025-11-25".into();
+    }
+    let answer = serde_json::json!({"jsonrpc": "2.0", "id": id, "result": result});
+    sse(format!(
+        "id: p{}\ndata:\n\nid: p{}\nevent: message\ndata: {answer}\n\n",
+        next(),
+        next()
+    ))
+}
+
+#[test]
+fn one_message_on_two_get_streams_fails_and_primed_request_streams_pass() {
+    let addr = listen(Router::new().route("/mcp", post(broadcaster).get(broadcaster)));
+    let url = format!("http://{addr}/mcp");
+    let (out, records, _) = run(&[
+        "--http",
+        &url,
+        "--revision",
+        "2025-11-25",
+        "--timeout",
+        "1s",
+    ]);
+    let broadcast = by_vector(&records, "run/2025-11-25/http/no-broadcast");
+    assert_eq!(broadcast.len(), 1, "{}", show(&out));
+    assert_eq!(outcome(broadcast[0]), "fail", "{}", broadcast[0]);
+    assert!(
+        broadcast[0].to_string().contains("one-ping"),
+        "{}",
+        broadcast[0]
+    );
+    let primed = by_vector(&records, "run/2025-11-25/http/sse-priming-event");
+    assert_eq!(primed.len(), 1, "{}", show(&out));
+    assert_eq!(outcome(primed[0]), "pass", "{}", primed[0]);
+}
+
+#[test]
+fn a_request_stream_that_opens_with_a_message_is_a_priming_warning() {
+    let addr = listen(Router::new().route("/mcp", post(stream_end)));
+    let url = format!("http://{addr}/mcp");
+    let (out, records, _) = run(&[
+        "--http",
+        &url,
+        "--revision",
+        "2025-11-25",
+        "--timeout",
+        "1s",
+    ]);
+    let primed = by_vector(&records, "run/2025-11-25/http/sse-priming-event");
+    assert_eq!(primed.len(), 1, "{}", show(&out));
+    assert_eq!(outcome(primed[0]), "warning", "{}", primed[0]);
+    // stream_end's GET is 405: fewer than two streams, nothing to judge.
+    let broadcast = by_vector(&records, "run/2025-11-25/http/no-broadcast");
+    assert_eq!(outcome(broadcast[0]), "not-observed", "{}", broadcast[0]);
+}

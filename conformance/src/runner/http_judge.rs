@@ -10,6 +10,7 @@
 //! unsupported `MCP-Protocol-Version`). Every record is
 //! `run/<revision>/http/<rule>` and names its transport.
 
+mod streams;
 mod validation;
 
 use std::sync::Mutex;
@@ -341,6 +342,7 @@ pub async fn judge(
                 judge.protocol_version(revision, url, config).await;
             }
             judge.get_stream(revision, url, config, traces).await;
+            streams::judge(&mut judge, revision, url, config, &facts).await;
             if RuleId::McpHttpHeaderBodyMatch
                 .info()
                 .revisions
@@ -1346,6 +1348,7 @@ mod tests {
             exchange: Some(1),
             event_ids: Vec::new(),
             ended_after_answer,
+            first_event: None,
         }
     }
 

@@ -23,6 +23,7 @@
 //! [`Limits::max_frame`]: super::Limits::max_frame
 
 mod exchange;
+mod first_event;
 mod jsonrpc;
 mod post;
 mod session_id;
@@ -30,6 +31,7 @@ mod sse;
 mod streamable;
 
 pub use exchange::{FindingKind, HttpFact, HttpFinding, HttpOptions};
+pub use first_event::{FirstEvent, MAX_FIRST_BLOCK};
 pub use jsonrpc::JsonRpcHttpPeer;
 pub use post::SSE_ENDED_UNANSWERED;
 pub use session_id::session_id_concerns;

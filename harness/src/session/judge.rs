@@ -39,6 +39,10 @@ pub struct Judge {
     inputs: Inputs,
     /// 2025-11-25 task statuses per receiver.
     tasks: super::tasks::Tasks,
+    /// 2026-07-28: acknowledged subscriptions open when the stream closed,
+    /// with no teardown signal: (the listen, the close). Bounded by what was
+    /// in flight.
+    silent_ends: Vec<(At, At)>,
     /// A task just created and how long it is sure to live, for the
     /// sighting that records it.
     pending_alive: Option<(String, f64)>,
@@ -66,6 +70,12 @@ struct Open {
     /// For a `subscriptions/listen`: the event at which the server
     /// acknowledged it.
     acknowledged: Option<u64>,
+    /// For a `subscriptions/listen`: where the server sent
+    /// `notifications/cancelled` for it, the teardown signal of
+    /// basic/patterns/cancellation. Kept apart from `cancelled` (the client's
+    /// cancellation): a server answering its own cancelled subscription is
+    /// the subscriptions page's graceful end, not an answer after a cancel.
+    torn_down: Option<At>,
     /// For a cancelled request: where the server answered a request the
     /// client sent after the cancellation, so it had read the cancellation
     /// (one ordered stream each way); a message for this request after that
@@ -183,6 +193,7 @@ impl Judge {
             inputs: Inputs::default(),
             tasks: super::tasks::Tasks::default(),
             pending_alive: None,
+            silent_ends: Vec::new(),
         }
     }
 
@@ -254,6 +265,13 @@ impl Judge {
                 ),
             });
         }
+        for &(listen, closed) in &self.silent_ends {
+            end.not_observed.push(Unobserved {
+                rule: RuleId::McpR5SubscriptionTeardownSignalled,
+                frames: vec![listen, closed],
+                why: format!("the stream closed with the subscription of event {} open and no teardown signal: a transport close (allowed) or a teardown without one, which the wire does not tell apart", listen.index),
+            });
+        }
         let hs = &self.handshake;
         if self.lifecycle() && hs.answered.is_some() && !hs.initialized && !hs.initialized_flagged {
             let frames: Vec<At> = hs.answered.into_iter().collect();
@@ -312,6 +330,13 @@ impl Judge {
         open.sort_by_key(|(_, _, o)| o.at.index);
         for (n, key, o) in open {
             self.sides[n].history.insert(key, Past::GaveUp);
+            if o.listen
+                && o.acknowledged.is_some()
+                && o.torn_down.is_none()
+                && o.cancelled.is_none()
+            {
+                self.silent_ends.push((o.at, at));
+            }
             if o.cancelled.is_some() || long_lived(revision, &o) {
                 continue;
             }
@@ -635,6 +660,7 @@ impl Judge {
                 log_level,
                 listen: method == "subscriptions/listen",
                 acknowledged: None,
+                torn_down: None,
                 cancel_read: None,
             },
         );
@@ -823,7 +849,9 @@ impl Judge {
             // basic/patterns/cancellation: a server cancels only a client's
             // `subscriptions/listen`.
             match self.sides[0].in_flight.get_mut(&key) {
-                Some(o) if o.listen => o.cancelled = Some(at),
+                Some(o) if o.listen => {
+                    o.torn_down.get_or_insert(at);
+                }
                 _ => self.flag(
                     RuleId::McpCancelClientOnly,
                     format!("the server cancelled id {id}, which is no `subscriptions/listen` request in flight"),
@@ -1126,6 +1154,7 @@ impl Judge {
             }
         }
         if asker == Direction::ClientToServer {
+            self.teardown(&open, reply, at, out);
             self.server_declares(&open, reply, at, out);
             self.declared_lists(&open, reply, at, out);
             self.list_answer(&open, reply, at, out);
@@ -1666,6 +1695,36 @@ impl Judge {
     /// 2026-07-28 basic/transports/stdio §Cancellation: answering the client's
     /// request sent at event `asked` shows the server had read every
     /// cancellation the client sent before it. Only 2026-07-28 keeps this (its rule is a MUST NOT there).
+    /// 2026-07-28: the server answering an acknowledged `subscriptions/listen`
+    /// the client did not cancel ends that subscription: it tore it down.
+    /// basic/patterns/cancellation says it MUST then have sent
+    /// `notifications/cancelled` for the listen id; basic/patterns/subscriptions
+    /// §Graceful Closure that it SHOULD answer with a successful result. Either
+    /// signal is accepted, and both (cancellation, then the result: the result
+    /// is the one answer the request is owed, and the client SHOULD ignore it,
+    /// §Behavior Requirements 5); an error with no cancellation before it is
+    /// neither. An answer before the acknowledgment refuses the subscription
+    /// rather than ending it.
+    fn teardown(&self, open: &Open, reply: &Message<'_>, at: At, out: &mut Vec<Finding>) {
+        let Some(acknowledged) = open.acknowledged else {
+            return;
+        };
+        if !open.listen || open.cancelled.is_some() || open.torn_down.is_some() {
+            return;
+        }
+        if let Message::Error(e) = reply {
+            self.flag(
+                RuleId::McpR5SubscriptionTeardownSignalled,
+                format!(
+                    "the server ended the subscription acknowledged at event {acknowledged} with error {}, without `notifications/cancelled` for it (basic/patterns/cancellation, MUST) and without a successful `subscriptions/listen` result (basic/patterns/subscriptions §Graceful Closure, SHOULD)",
+                    e.error.code
+                ),
+                vec![open.at, at],
+                out,
+            );
+        }
+    }
+
     fn cancellations_read(&mut self, asked: u64, at: At) {
         if self.revision != Revision::Mcp2026_07_28 {
             return;

@@ -66,6 +66,10 @@ pub struct HttpFact {
     /// server then ended it, `Some(false)` when it was still open at the
     /// request's deadline; `None` when it carried none or was cut.
     pub ended_after_answer: Option<bool>,
+    /// An SSE response's first event block, raw (the parser drops an event
+    /// without data); `None` when the stream showed no whole first block
+    /// within [`MAX_FIRST_BLOCK`](super::MAX_FIRST_BLOCK) bytes.
+    pub first_event: Option<super::FirstEvent>,
 }
 
 /// Response headers a transport rule reads.
@@ -360,6 +364,7 @@ pub(crate) fn record(
         exchange,
         event_ids: Vec::new(),
         ended_after_answer: None,
+        first_event: None,
     });
     Recorded {
         status,
@@ -532,12 +537,13 @@ pub(crate) enum StreamEnd {
 /// Reads SSE events from `response` until it ends, `deadline` passes, or
 /// `on_event` returns false, filing a finding for anything wrong. No event may
 /// take more than `max` bytes (plus its field names) to arrive, so a stream
-/// that never dispatches one costs bounded memory.
+/// that never dispatches one costs bounded memory. With `fact`, the stream's
+/// first event block is kept raw in that fact ([`HttpFact::first_event`]).
 pub(crate) async fn read_sse(
     response: Response,
     max: usize,
     deadline: Option<Instant>,
-    shared: &Shared,
+    (shared, fact): (&Shared, Option<usize>),
     status: u16,
     mut on_event: impl FnMut(SseEvent) -> bool,
 ) -> StreamEnd {
@@ -545,8 +551,14 @@ pub(crate) async fn read_sse(
     let pending = Arc::new(AtomicUsize::new(0));
     let bound = max.saturating_add(4096);
     let counter = Arc::clone(&pending);
+    let mut first = fact.map(|index| (index, super::first_event::FirstBlock::default()));
     let bytes = response.bytes_stream().map(move |chunk| match chunk {
         Ok(chunk) => {
+            if let Some((index, block)) = &mut first {
+                if let Some(event) = block.feed(&chunk) {
+                    update_fact(shared, *index, |f| f.first_event = Some(event));
+                }
+            }
             let now = counter.fetch_add(chunk.len(), Ordering::Relaxed) + chunk.len();
             if now > bound {
                 Err(StreamError::TooLong(now))

@@ -118,7 +118,7 @@ async fn exchange(
             response,
             post.max_frame,
             Some(post.deadline),
-            shared,
+            (shared, Some(index)),
             status,
             |event| {
                 match event.event.as_str() {

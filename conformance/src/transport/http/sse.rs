@@ -71,20 +71,27 @@ impl SsePeer {
         let max_frame = limits.max_frame;
         queue.spawn_stream(async move {
             let mut endpoint_tx = Some(endpoint_tx);
-            let end = read_sse(response, max_frame, None, &sink.shared, status, |event| {
-                if let Some(tx) = endpoint_tx.take() {
-                    if event.event == "endpoint" {
-                        let _ = tx.send(event.data);
-                        return true;
-                    }
-                    sink.shared.finding(
-                        FindingKind::UnexpectedEventType,
-                        Some(status),
-                        format!("first SSE event is `{}`, not `endpoint`", event.event),
-                    );
-                    return false;
-                }
-                match event.event.as_str() {
+            let end =
+                read_sse(
+                    response,
+                    max_frame,
+                    None,
+                    (&sink.shared, None),
+                    status,
+                    |event| {
+                        if let Some(tx) = endpoint_tx.take() {
+                            if event.event == "endpoint" {
+                                let _ = tx.send(event.data);
+                                return true;
+                            }
+                            sink.shared.finding(
+                                FindingKind::UnexpectedEventType,
+                                Some(status),
+                                format!("first SSE event is `{}`, not `endpoint`", event.event),
+                            );
+                            return false;
+                        }
+                        match event.event.as_str() {
                     "" | "message" => {
                         count_frame(&sink.shared, stream_fact);
                         sink.event(Event::Frame(event.data.into_bytes()));
@@ -95,9 +102,10 @@ impl SsePeer {
                         format!("SSE event type `{other}`; server messages are `message` events"),
                     ),
                 }
-                true
-            })
-            .await;
+                        true
+                    },
+                )
+                .await;
             if end == StreamEnd::Ended {
                 sink.shared.finding(
                     FindingKind::BodyCut,

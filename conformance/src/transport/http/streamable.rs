@@ -162,7 +162,7 @@ impl StreamableHttpPeer {
             response,
             self.limits.max_frame,
             None,
-            shared,
+            (shared, Some(recorded.index)),
             recorded.status,
             |event| {
                 // The parser carries the last id forward to events that have

@@ -1,0 +1,451 @@
+//! What a server does across its SSE streams: one message on one stream only
+//! (2025-03-26 to 2025-11-25 basic/transports §Multiple Connections), and the
+//! priming event that opens a POST's stream (2025-11-25 §Sending Messages to
+//! the Server 6).
+//!
+//! The broadcast probe holds two GET streams of one fresh session open at
+//! once and, while they are open, POSTs a `ping` whose answer may come as a
+//! stream of its own: any server message seen on two of those streams was
+//! broadcast. "The client MAY remain connected to multiple SSE streams
+//! simultaneously" (§Multiple Connections 1), and a GET is answered with
+//! `text/event-stream` or 405 (§Listening for Messages from the Server 3):
+//! no other refusal of the second GET (a 409, say) is one the page allows.
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use eventsource_stream::Eventsource as _;
+use futures_util::StreamExt as _;
+use harness::rules::RuleId;
+use harness::Revision;
+use serde_json::Value;
+use tokio::time::Instant;
+
+use super::{answer_pings, essence, handshaken, snippet, streamable, Judge, GET_LISTEN};
+use crate::runner::Config;
+use crate::transport::http::{GetStream, HttpFact, StreamEvent, MAX_GET_EVENTS};
+
+/// The transport records of this module, after the run's sessions closed.
+pub(super) async fn judge(
+    judge: &mut Judge,
+    revision: Revision,
+    url: &str,
+    config: &Config,
+    facts: &[&HttpFact],
+) {
+    priming(judge, facts);
+    if RuleId::McpHttpNoBroadcast
+        .info()
+        .revisions
+        .contains(revision)
+    {
+        broadcast(judge, revision, url, config).await;
+    }
+}
+
+/// `mcp.http.sse-priming-event` over every POST of the run answered with an
+/// SSE stream whose first event block the transport read.
+fn priming(judge: &mut Judge, facts: &[&HttpFact]) {
+    let rule = RuleId::McpHttpSsePrimingEvent;
+    let streams: Vec<&HttpFact> = facts
+        .iter()
+        .copied()
+        .filter(|f| f.method == "POST" && (200..300).contains(&f.status))
+        .filter(|f| essence(f.content_type.as_deref()) == "text/event-stream")
+        .collect();
+    let (broken, judged) = priming_breaches(&streams);
+    if judged == 0 {
+        let why = if streams.is_empty() {
+            "no POST was answered with an SSE stream".to_owned()
+        } else {
+            format!(
+                "{} POSTs were answered with an SSE stream, none with a whole first event block read",
+                streams.len()
+            )
+        };
+        return judge.not_observed(rule, why);
+    }
+    let notes = vec![format!(
+        "{judged} POST SSE streams judged on their first event"
+    )];
+    judge.verdict(rule, broken, notes);
+}
+
+/// Of `streams`, the breaches (a first event that is no priming event) and
+/// how many were judged.
+fn priming_breaches(streams: &[&HttpFact]) -> (Vec<String>, usize) {
+    let mut broken = Vec::new();
+    let mut judged = 0;
+    for first in streams.iter().filter_map(|f| f.first_event.as_ref()) {
+        judged += 1;
+        let has_id = first.id.as_deref().is_some_and(|id| !id.is_empty());
+        let empty = first.data.as_deref().is_none_or(str::is_empty);
+        if !(has_id && empty) && broken.len() < 8 {
+            broken.push(format!(
+                "a POST's SSE stream opened with an event of id {:?} and data {:?}, not an event id with empty data",
+                first.id.as_deref().unwrap_or(""),
+                snippet(first.data.as_deref().unwrap_or("").as_bytes())
+            ));
+        }
+    }
+    (broken, judged)
+}
+
+/// The `ping` the probe POSTs while both GET streams are open.
+const PING_ID: &str = "wirecheck-broadcast-ping";
+
+/// How long after opening the GET streams the `ping` goes out, so that both
+/// are open when the server handles it.
+const POST_DELAY: Duration = Duration::from_millis(100);
+
+/// `mcp.http.no-broadcast`: two GET streams and a POST's, at once.
+async fn broadcast(judge: &mut Judge, revision: Revision, url: &str, config: &Config) {
+    let rule = RuleId::McpHttpNoBroadcast;
+    let listen = config.driver.answer_timeout.min(GET_LISTEN);
+    let mut driver = match handshaken(revision, url, config, None).await {
+        Ok(d) => d,
+        Err(why) => return judge.not_observed(rule, why),
+    };
+    let peer = streamable(&mut driver);
+    // The version header exists from 2025-06-18 on (§Protocol Version Header),
+    // as the transport sends it.
+    let version = peer
+        .protocol_version()
+        .filter(|_| revision >= Revision::Mcp2025_06_18);
+    let session = peer.session_id();
+    let peer = &*peer;
+    let post = async {
+        tokio::time::sleep(POST_DELAY).await;
+        post_ping(url, session.as_deref(), version.as_deref(), listen).await
+    };
+    let (one, two, posted) = tokio::join!(
+        peer.get_stream(None, listen),
+        peer.get_stream(None, listen),
+        post
+    );
+    let mut streams: Vec<(String, Vec<Vec<u8>>)> = Vec::new();
+    let mut notes = Vec::new();
+    let mut refused = Vec::new();
+    for (name, got) in [("GET stream 1", &one), ("GET stream 2", &two)] {
+        match got {
+            Ok(g) if essence(g.content_type.as_deref()) == "text/event-stream" => {
+                notes.push(format!("{name}: {} messages", g.events.len()));
+                streams.push((name.to_owned(), datas(&g.events)));
+            }
+            Ok(g) => {
+                notes.push(format!("{name}: answered {} with no stream", g.status));
+                refused.push(g.status);
+            }
+            Err(why) => notes.push(format!("{name}: {why}")),
+        }
+    }
+    match posted {
+        Ok(frames) => {
+            notes.push(format!("the ping's POST: {} messages", frames.len()));
+            streams.push(("the ping's POST stream".into(), frames));
+        }
+        Err(why) => notes.push(format!("the ping's POST: {why}")),
+    }
+    for got in [&one, &two].into_iter().flatten() {
+        answer_pings(&mut driver, got).await;
+    }
+    let (wire, _) = driver.into_parts();
+    wire.close(config.shutdown_grace).await;
+    second_get_refusal(judge, &one, &refused);
+    let open = streams.len();
+    let seen = Seen::of(&streams);
+    notes.extend(seen.unjudged.iter().take(4).cloned());
+    if open < 2 {
+        let why = format!(
+            "fewer than two streams open at once ({}); a server without a GET stream answers 405",
+            notes.join("; ")
+        );
+        return judge.not_observed(rule, why);
+    }
+    if seen.judged == 0 {
+        let why = format!(
+            "no server request or progress notification on any of the {open} streams in the time read ({})",
+            notes.join("; ")
+        );
+        return judge.not_observed(rule, why);
+    }
+    notes.insert(
+        0,
+        format!(
+            "{} server requests and progress notifications over {open} streams",
+            seen.judged
+        ),
+    );
+    judge.verdict(rule, seen.broken, notes);
+}
+
+/// The second GET refused with neither a stream nor 405 while the first got
+/// a stream: mcp.http.get-stream-or-405's, filed under its own vector (the
+/// GET probe files that rule's record for one stream).
+fn second_get_refusal(judge: &mut Judge, one: &Result<GetStream, String>, refused: &[u16]) {
+    let first_sse = one
+        .as_ref()
+        .is_ok_and(|g| essence(g.content_type.as_deref()) == "text/event-stream");
+    let Some(&status) = refused.iter().find(|&&s| s != 405) else {
+        return;
+    };
+    if !first_sse {
+        return;
+    }
+    judge.verdict(
+        RuleId::McpHttpGetStreamOr405,
+        vec![format!(
+            "a second GET of the session, while the first stream was open, was answered {status}: neither an SSE stream nor 405 (§Multiple Connections 1: the client MAY hold several streams)"
+        )],
+        Vec::new(),
+    );
+    if let Some(record) = judge.records.last_mut() {
+        if record.check.as_ref().map(|c| c.rule.as_str())
+            == Some(RuleId::McpHttpGetStreamOr405.as_str())
+        {
+            record.place.vector = Some(format!(
+                "run/{}/http/get-stream-or-405/second-get",
+                judge.revision
+            ));
+        }
+    }
+}
+
+/// The data of each event.
+fn datas(events: &[StreamEvent]) -> Vec<Vec<u8>> {
+    events.iter().map(|e| e.data.clone()).collect()
+}
+
+/// What the streams showed of one message on several of them.
+#[derive(Debug, Default)]
+struct Seen {
+    /// Messages that say which message they are: server requests (their
+    /// id) and progress notifications (token and value, which MUST increase,
+    /// so a repeat is one message twice).
+    judged: usize,
+    broken: Vec<String>,
+    /// Identical notifications of other kinds on two streams: may be two
+    /// messages, so noted only.
+    unjudged: Vec<String>,
+}
+
+impl Seen {
+    fn of(streams: &[(String, Vec<Vec<u8>>)]) -> Seen {
+        let mut seen = Seen::default();
+        let mut judged: BTreeMap<String, (usize, String)> = BTreeMap::new();
+        let mut other: BTreeMap<&[u8], usize> = BTreeMap::new();
+        for (n, (name, frames)) in streams.iter().enumerate() {
+            for frame in frames {
+                let Ok(value) = serde_json::from_slice::<Value>(frame) else {
+                    continue;
+                };
+                let Some(key) = identity(&value) else {
+                    if value.get("method").is_some() {
+                        if let Some(&before) = other.get(frame.as_slice()) {
+                            if before != n && seen.unjudged.len() < 8 {
+                                seen.unjudged.push(format!("an identical notification on {} and {name} (not judged: it may be two messages): {}", streams[before].0, snippet(frame)));
+                            }
+                        } else {
+                            other.insert(frame, n);
+                        }
+                    }
+                    continue;
+                };
+                match judged.get(&key) {
+                    Some((before, first)) if *before != n => {
+                        if seen.broken.len() < 8 {
+                            seen.broken.push(format!(
+                                "one message on {first} and {name}: {}",
+                                snippet(frame)
+                            ));
+                        }
+                    }
+                    Some(_) => {}
+                    None => {
+                        seen.judged += 1;
+                        judged.insert(key, (n, name.clone()));
+                    }
+                }
+            }
+        }
+        seen
+    }
+}
+
+/// What makes a server message one message: a request's id, a progress
+/// notification's token and value. `None` for anything else (responses
+/// included: they belong to their request's stream, another rule's).
+fn identity(value: &Value) -> Option<String> {
+    let method = value.get("method")?.as_str()?;
+    if let Some(id) = value.get("id") {
+        return Some(format!("request {id}"));
+    }
+    if method == "notifications/progress" {
+        let params = value.get("params")?;
+        return Some(format!(
+            "progress {} {}",
+            params.get("progressToken")?,
+            params.get("progress")?
+        ));
+    }
+    None
+}
+
+/// POSTs a `ping` on the session and reads what comes back within `listen`:
+/// one JSON body, or the data of each event of an SSE stream.
+async fn post_ping(
+    url: &str,
+    session: Option<&str>,
+    version: Option<&str>,
+    listen: Duration,
+) -> Result<Vec<Vec<u8>>, String> {
+    let body = format!(r#"{{"jsonrpc":"2.0","id":"{PING_ID}","method":"ping"}}"#);
+    let mut request = reqwest::Client::new()
+        .post(url)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .body(body);
+    if let Some(id) = session {
+        request = request.header("mcp-session-id", id);
+    }
+    if let Some(v) = version {
+        request = request.header("mcp-protocol-version", v);
+    }
+    let deadline = Instant::now() + listen;
+    let response = match tokio::time::timeout_at(deadline, request.send()).await {
+        Err(_) => return Err(format!("no response headers within {listen:?}")),
+        Ok(Err(e)) => return Err(e.to_string()),
+        Ok(Ok(r)) => r,
+    };
+    let content_type = response
+        .headers()
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned);
+    if essence(content_type.as_deref()) != "text/event-stream" {
+        let status = response.status().as_u16();
+        return match tokio::time::timeout_at(deadline, response.bytes()).await {
+            Ok(Ok(bytes)) if !bytes.is_empty() => Ok(vec![bytes.to_vec()]),
+            _ => Err(format!("answered {status} with no body read")),
+        };
+    }
+    let mut events = response.bytes_stream().eventsource();
+    let mut frames = Vec::new();
+    while frames.len() < MAX_GET_EVENTS {
+        match tokio::time::timeout_at(deadline, events.next()).await {
+            Ok(Some(Ok(event))) if !event.data.is_empty() => frames.push(event.data.into_bytes()),
+            Ok(Some(Ok(_))) => {}
+            _ => break,
+        }
+    }
+    Ok(frames)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::transport::http::FirstEvent;
+
+    fn streams(of: &[(&str, &[&str])]) -> Vec<(String, Vec<Vec<u8>>)> {
+        of.iter()
+            .map(|(name, frames)| {
+                (
+                    (*name).to_owned(),
+                    frames.iter().map(|f| f.as_bytes().to_vec()).collect(),
+                )
+            })
+            .collect()
+    }
+
+    const PING_A: &str = r#"{"jsonrpc":"2.0","id":"a","method":"ping"}"#;
+    const PING_B: &str = r#"{"jsonrpc":"2.0","id":"b","method":"ping"}"#;
+
+    #[test]
+    fn y_each_message_on_one_stream() {
+        let seen = Seen::of(&streams(&[("one", &[PING_A]), ("two", &[PING_B])]));
+        assert_eq!((seen.judged, seen.broken.len()), (2, 0));
+    }
+
+    #[test]
+    fn n_a_request_on_two_streams() {
+        let seen = Seen::of(&streams(&[("one", &[PING_A]), ("two", &[PING_B, PING_A])]));
+        assert_eq!(seen.broken.len(), 1, "{seen:?}");
+        assert!(seen.broken[0].contains("one and two"), "{seen:?}");
+    }
+
+    #[test]
+    fn n_a_progress_notification_on_two_streams() {
+        let p = r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":5}}"#;
+        let seen = Seen::of(&streams(&[("one", &[p]), ("post", &[p])]));
+        assert_eq!(seen.broken.len(), 1, "{seen:?}");
+    }
+
+    #[test]
+    fn i_an_identical_notification_is_noted_not_judged() {
+        let n = r#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#;
+        let seen = Seen::of(&streams(&[("one", &[n]), ("two", &[n])]));
+        assert_eq!(
+            (seen.judged, seen.broken.len(), seen.unjudged.len()),
+            (0, 0, 1)
+        );
+    }
+
+    #[test]
+    fn a_repeat_on_one_stream_is_no_broadcast() {
+        // Another rule's concern (an id reused), not this one's.
+        let seen = Seen::of(&streams(&[("one", &[PING_A, PING_A]), ("two", &[])]));
+        assert!(seen.broken.is_empty(), "{seen:?}");
+    }
+
+    fn fact(first_event: Option<FirstEvent>) -> HttpFact {
+        HttpFact {
+            method: "POST".into(),
+            url: "http://127.0.0.1/mcp".into(),
+            status: 200,
+            content_type: Some("text/event-stream".into()),
+            headers: Vec::new(),
+            expected_answer: true,
+            frames: 1,
+            exchange: Some(1),
+            event_ids: Vec::new(),
+            ended_after_answer: Some(true),
+            first_event,
+        }
+    }
+
+    fn first(id: Option<&str>, data: Option<&str>) -> Option<FirstEvent> {
+        Some(FirstEvent {
+            id: id.map(str::to_owned),
+            data: data.map(str::to_owned),
+        })
+    }
+
+    #[test]
+    fn priming_events() {
+        let primed = [
+            fact(first(Some("7"), None)),
+            fact(first(Some("7"), Some(""))),
+        ];
+        let refs: Vec<&HttpFact> = primed.iter().collect();
+        assert_eq!(
+            priming_breaches(&refs),
+            (Vec::new(), 2),
+            "y_: id, no or empty data"
+        );
+        let unprimed = [
+            fact(first(None, Some("{}"))),
+            fact(first(Some("1"), Some("{}"))),
+            fact(first(Some(""), None)),
+        ];
+        let refs: Vec<&HttpFact> = unprimed.iter().collect();
+        let (broken, judged) = priming_breaches(&refs);
+        assert_eq!((broken.len(), judged), (3, 3), "n_: {broken:?}");
+        let unread = [fact(None)];
+        let refs: Vec<&HttpFact> = unread.iter().collect();
+        assert_eq!(
+            priming_breaches(&refs),
+            (Vec::new(), 0),
+            "nothing read: not judged"
+        );
+    }
+}
