@@ -458,7 +458,7 @@ rule_table! {
           "`inputRequests` values are request objects that MUST be one of `ElicitRequest`, `CreateMessageRequest`, or `ListRootsRequest` (Checked per frame on each value's `method`: `elicitation/create`, `sampling/createMessage` or `roots/list`.)",
           R5, Frame;
         McpRootsFileUri = "mcp.roots.file-uri", Must, "MCP client/roots §Data Types › Root",
-          "`uri`: Unique identifier for the root. This MUST be a `file://` URI in the current specification. (Checked on the exchange: each root of a `roots/list` result. 2026-07-28 returns roots as an input response of a retried request, which no frame ties to its input request: not checked there.)",
+          "`uri`: Unique identifier for the root. This MUST be a `file://` URI in the current specification. (Checked on the exchange: each root of a `roots/list` result. 2026-07-28 returns roots as an input response of a retried request, which no one frame ties to its input request: mcp.r5.roots.file-uri, by the session judge.)",
           R1_R4, Reply;
         McpR5ExtensionIdentifier = "mcp.r5.extensions.identifier", Must, "MCP basic/versioning §Extension Negotiation; schema `ClientCapabilities.extensions`, `ServerCapabilities.extensions`",
           "Extension identifiers MUST follow the `_meta` key naming rules, with a mandatory prefix. (Checked per frame on the keys of `extensions` in a client request's `_meta` client capabilities and in a result's `capabilities` (`DiscoverResult`): a prefix of dot-separated labels, a slash, a valid name.)",

@@ -1,0 +1,144 @@
+//! The tool-name case probe: 2025-11-25 and 2026-07-28 server/tools §Tool
+//! Names, "Tool names SHOULD be considered case-sensitive"
+//! (`mcp.tools.name-case-sensitive`).
+//!
+//! The probe calls a listed tool by its name with the case of its ASCII
+//! letters swapped (`echo` → `ECHO`). A server that ignores case *runs the
+//! tool*, so the probe is made only for a tool the user allowed
+//! (`--allow-tool`, with `--tool-args`, as [`super::fixtures::tool_probes`]
+//! calls it), and only when the swapped name is no tool the server listed
+//! (then it would be a call of that tool). Unknown tools are protocol errors
+//! (server/tools §Error Handling), so the answer held to is an error, any
+//! code; a result warns (SHOULD): the server took the name without its case.
+
+use harness::rules::{Level, RuleId};
+use harness::Revision;
+
+use super::fixtures::{Allowed, Catalogue};
+use crate::vectors::{Answer, Basis, Codec, Needs, RuleRef, Vector, Verdict};
+
+/// `name` with the case of each ASCII letter swapped; `None` when it has none
+/// (nothing to change).
+fn swapped(name: &str) -> Option<String> {
+    if !name.bytes().any(|b| b.is_ascii_alphabetic()) {
+        return None;
+    }
+    Some(
+        name.chars()
+            .map(|c| {
+                if c.is_ascii_lowercase() {
+                    c.to_ascii_uppercase()
+                } else {
+                    c.to_ascii_lowercase()
+                }
+            })
+            .collect(),
+    )
+}
+
+/// One `tools/call` per allowed, listed tool whose name in swapped case the
+/// server does not list, with `--tool-args`; none without them, or in a
+/// revision the rule does not apply to.
+#[must_use]
+pub fn probes(revision: Revision, catalogue: &Catalogue, allowed: &Allowed) -> Vec<Vector> {
+    let rule = RuleId::McpToolsNameCaseSensitive;
+    let Some(arguments) = &allowed.arguments else {
+        return Vec::new();
+    };
+    if !rule.info().applies_to(revision) {
+        return Vec::new();
+    }
+    allowed
+        .tools
+        .iter()
+        .filter(|name| catalogue.tools.contains(*name))
+        .filter_map(|name| {
+            let other = swapped(name).filter(|o| !catalogue.tools.contains(o))?;
+            let frame = serde_json::json!({
+                "jsonrpc": "2.0",
+                // A string id no vector uses, so it is fresh in any session.
+                "id": format!("wirecheck-case-{name}"),
+                "method": "tools/call",
+                "params": { "name": other, "arguments": arguments },
+            });
+            Some(Vector {
+                id: format!("run/{revision}/tools-call-case/{name}"),
+                path: std::path::PathBuf::from("--allow-tool"),
+                verdict: Verdict::Accept,
+                description: format!(
+                    "the allowed tool `{name}` called as `{other}`, a name the server does not list: tool names SHOULD be case-sensitive"
+                ),
+                profile: harness::Profile {
+                    revision,
+                    direction: harness::Direction::ClientToServer,
+                },
+                frame: serde_json::to_vec(&frame).unwrap_or_default(),
+                rules: vec![RuleRef {
+                    id: rule,
+                    level: Level::Should,
+                    spec: rule.info().cite(revision).to_owned(),
+                }],
+                codec: Codec::Lifts,
+                violations: Vec::new(),
+                advisories: Vec::new(),
+                answer: Some(Answer::Error {
+                    codes: Vec::new(),
+                    id: None,
+                    data_required: Vec::new(),
+                }),
+                basis: Some(Basis::MandatedBy {
+                    rule,
+                    level: Level::Should,
+                }),
+                needs: Needs::default(),
+                exchange: None,
+                ambiguity: None,
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeSet;
+
+    fn names(list: &[&str]) -> BTreeSet<String> {
+        list.iter().map(|s| (*s).to_owned()).collect()
+    }
+
+    #[test]
+    fn only_allowed_listed_tools_whose_other_case_is_unlisted() {
+        let catalogue = Catalogue {
+            tools: names(&["echo", "Add", "ADD", "v2"]),
+            ..Catalogue::default()
+        };
+        let allowed = Allowed {
+            tools: names(&["echo", "Add", "v2", "fetch"]),
+            arguments: Some(serde_json::json!({})),
+        };
+        let made = probes(Revision::Mcp2025_11_25, &catalogue, &allowed);
+        let called: Vec<String> = made
+            .iter()
+            .map(|v| {
+                let frame: serde_json::Value = serde_json::from_slice(&v.frame).unwrap();
+                frame["params"]["name"].as_str().unwrap().to_owned()
+            })
+            .collect();
+        // `Add` → `aDD` (unlisted); `ADD` is listed, but swaps to `add`… it is
+        // not allowed, so never called. `fetch` is allowed but not listed.
+        assert_eq!(called, ["aDD", "ECHO", "V2"]);
+        assert!(probes(Revision::Mcp2025_06_18, &catalogue, &allowed).is_empty());
+        let no_args = Allowed {
+            arguments: None,
+            ..allowed
+        };
+        assert!(probes(Revision::Mcp2025_11_25, &catalogue, &no_args).is_empty());
+    }
+
+    #[test]
+    fn a_name_without_letters_is_not_probed() {
+        assert_eq!(swapped("42_-."), None);
+        assert_eq!(swapped("get_Weather"), Some("GET_wEATHER".into()));
+    }
+}
