@@ -305,4 +305,38 @@ mod tests {
         let both = raw(r#"{"name":"deploy","requestState":"s1","inputResponses":{"a":{},"c":{}}}"#);
         assert_eq!(inputs.extra("tools/call", Some(&both)), None);
     }
+
+    #[test]
+    fn a_request_state_belongs_to_the_request_it_was_given_for() {
+        let mut inputs = Inputs::default();
+        let at = At {
+            index: 1,
+            time: None,
+        };
+        let call = raw(r#"{"name":"deploy"}"#);
+        let answer = raw(
+            r#"{"resultType":"input_required","inputRequests":{"r":{"method":"roots/list"}},"requestState":"s1"}"#,
+        );
+        inputs.asked("tools/call", Some(&call), &answer, at);
+        let retry = raw(
+            r#"{"name":"deploy","requestState":"s1","inputResponses":{"r":{"roots":[{"uri":"https://x"}]}}}"#,
+        );
+        assert_eq!(inputs.state_misused("tools/call", Some(&retry)), None);
+        let found = inputs.answered("tools/call", Some(&retry));
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].broke, Broke::RootNotFile);
+        let other_tool = raw(r#"{"name":"undeploy","requestState":"s1"}"#);
+        assert_eq!(
+            inputs.state_misused("tools/call", Some(&other_tool)),
+            Some(("tools/call".to_owned(), at))
+        );
+        let prompt = raw(r#"{"name":"deploy","requestState":"s1"}"#);
+        assert_eq!(
+            inputs.state_misused("prompts/get", Some(&prompt)),
+            Some(("tools/call".to_owned(), at))
+        );
+        // A state no answer of this conversation gave is an earlier connection's, perhaps.
+        let unknown = raw(r#"{"name":"deploy","requestState":"s9"}"#);
+        assert_eq!(inputs.state_misused("prompts/get", Some(&unknown)), None);
+    }
 }
