@@ -36,6 +36,75 @@ fn swapped(name: &str) -> Option<String> {
     )
 }
 
+/// Why no case probe could be made when the server lists tools, for a
+/// not-observed record (never a pass): `None` when a probe was made, the
+/// rule does not apply, or the server lists no tool.
+#[must_use]
+pub fn unprobed(revision: Revision, catalogue: &Catalogue, allowed: &Allowed) -> Option<String> {
+    let applies = RuleId::McpToolsNameCaseSensitive
+        .info()
+        .applies_to(revision);
+    if !applies || catalogue.tools.is_empty() || !probes(revision, catalogue, allowed).is_empty() {
+        return None;
+    }
+    Some(if allowed.arguments.is_none() {
+        "no --tool-args given: the probe calls an allowed tool (--allow-tool NAME --tool-args JSON) by a case-changed name, which a server that ignores case runs".into()
+    } else {
+        "no listed tool the user allowed has a case-changed name the server does not list".into()
+    })
+}
+
+/// A stand-in vector for the record of [`unprobed`].
+#[must_use]
+pub fn record_vector(revision: Revision) -> Vector {
+    let mut v = Vector {
+        id: format!("run/{revision}/tools-call-case"),
+        frame: Vec::new(),
+        answer: None,
+        basis: None,
+        ..probe_vector(revision, "(none)", "(none)", Vec::new())
+    };
+    v.description = "the tool-name case probe, not made".into();
+    v
+}
+
+fn probe_vector(revision: Revision, name: &str, other: &str, frame: Vec<u8>) -> Vector {
+    let rule = RuleId::McpToolsNameCaseSensitive;
+    Vector {
+        id: format!("run/{revision}/tools-call-case/{name}"),
+        path: std::path::PathBuf::from("--allow-tool"),
+        verdict: Verdict::Accept,
+        description: format!(
+            "the allowed tool `{name}` called as `{other}`, a name the server does not list: tool names SHOULD be case-sensitive"
+        ),
+        profile: harness::Profile {
+            revision,
+            direction: harness::Direction::ClientToServer,
+        },
+        frame,
+        rules: vec![RuleRef {
+            id: rule,
+            level: Level::Should,
+            spec: rule.info().cite(revision).to_owned(),
+        }],
+        codec: Codec::Lifts,
+        violations: Vec::new(),
+        advisories: Vec::new(),
+        answer: Some(Answer::Error {
+            codes: Vec::new(),
+            id: None,
+            data_required: Vec::new(),
+        }),
+        basis: Some(Basis::MandatedBy {
+            rule,
+            level: Level::Should,
+        }),
+        needs: Needs::default(),
+        exchange: None,
+        ambiguity: None,
+    }
+}
+
 /// One `tools/call` per allowed, listed tool whose name in swapped case the
 /// server does not list, with `--tool-args`; none without them, or in a
 /// revision the rule does not apply to.
@@ -61,39 +130,12 @@ pub fn probes(revision: Revision, catalogue: &Catalogue, allowed: &Allowed) -> V
                 "method": "tools/call",
                 "params": { "name": other, "arguments": arguments },
             });
-            Some(Vector {
-                id: format!("run/{revision}/tools-call-case/{name}"),
-                path: std::path::PathBuf::from("--allow-tool"),
-                verdict: Verdict::Accept,
-                description: format!(
-                    "the allowed tool `{name}` called as `{other}`, a name the server does not list: tool names SHOULD be case-sensitive"
-                ),
-                profile: harness::Profile {
-                    revision,
-                    direction: harness::Direction::ClientToServer,
-                },
-                frame: serde_json::to_vec(&frame).unwrap_or_default(),
-                rules: vec![RuleRef {
-                    id: rule,
-                    level: Level::Should,
-                    spec: rule.info().cite(revision).to_owned(),
-                }],
-                codec: Codec::Lifts,
-                violations: Vec::new(),
-                advisories: Vec::new(),
-                answer: Some(Answer::Error {
-                    codes: Vec::new(),
-                    id: None,
-                    data_required: Vec::new(),
-                }),
-                basis: Some(Basis::MandatedBy {
-                    rule,
-                    level: Level::Should,
-                }),
-                needs: Needs::default(),
-                exchange: None,
-                ambiguity: None,
-            })
+            Some(probe_vector(
+                revision,
+                name,
+                &other,
+                serde_json::to_vec(&frame).unwrap_or_default(),
+            ))
         })
         .collect()
 }
@@ -131,9 +173,16 @@ mod tests {
         assert!(probes(Revision::Mcp2025_06_18, &catalogue, &allowed).is_empty());
         let no_args = Allowed {
             arguments: None,
-            ..allowed
+            ..allowed.clone()
         };
         assert!(probes(Revision::Mcp2025_11_25, &catalogue, &no_args).is_empty());
+        // Without a probe the check is not observed, with the reason; a
+        // server listing no tool has nothing to probe.
+        assert!(unprobed(Revision::Mcp2025_11_25, &catalogue, &allowed).is_none());
+        let why = unprobed(Revision::Mcp2025_11_25, &catalogue, &no_args).unwrap();
+        assert!(why.contains("--allow-tool"), "{why}");
+        assert!(unprobed(Revision::Mcp2025_11_25, &Catalogue::default(), &no_args).is_none());
+        assert!(unprobed(Revision::Mcp2025_06_18, &catalogue, &no_args).is_none());
     }
 
     #[test]

@@ -731,6 +731,16 @@ impl Runner<'_, '_, '_> {
         // running the tool, so they go before the calls of the tools
         // themselves, after which a peer may be gone.
         let mut own = case_probe::probes(revision, &catalogue, &self.config.allowed);
+        if let Some(why) = case_probe::unprobed(revision, &catalogue, &self.config.allowed) {
+            let transport = self.config.peer.transport();
+            let record = vector_record(
+                &case_probe::record_vector(revision),
+                revision,
+                Outcome::NotObserved { why },
+                transport,
+            );
+            self.push(record);
+        }
         own.extend(fixtures::tool_probes(
             revision,
             &catalogue,
