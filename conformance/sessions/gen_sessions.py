@@ -935,11 +935,80 @@ def render(doc):
     return json.dumps(doc, indent=1, ensure_ascii=False) + "\n"
 
 
+def client_gap():
+    """Issue 14, the client's side of a 2026-07-28 retry: input responses
+    against the input requests they answer (client/sampling §Tool Choice
+    Modes, client/roots §Root) and a `requestState` used by another request
+    (basic/patterns/mrtr §Client Requirements (Basic Workflow) 4)."""
+    sinfo = {"_meta": {"io.modelcontextprotocol/serverInfo": {"name": "s", "version": "1"}}}
+    none_rule, required_rule = "mcp.r5.sampling.tool-choice-none", "mcp.r5.sampling.tool-choice-required"
+    roots_rule, only = "mcp.r5.roots.file-uri", "mcp.r5.mrtr.retry-only"
+    caps = {"io.modelcontextprotocol/clientCapabilities": {"sampling": {"tools": {}}, "roots": {}}}
+    tool = {"name": "lookup", "description": "Look a word up", "inputSchema": {"type": "object"}}
+
+    def asking(id_, requests, state="s1"):
+        return server({"jsonrpc": "2.0", "id": id_, "result": {
+            "resultType": "input_required", "inputRequests": requests, "requestState": state, **sinfo}})
+
+    def sample(mode, messages=None):
+        return {"ask": {"method": "sampling/createMessage", "params": {
+            "messages": messages or [{"role": "user", "content": {"type": "text", "text": "Define MCP"}}],
+            "maxTokens": 100, "tools": [tool], "toolChoice": {"mode": mode}}}}
+
+    text = {"role": "assistant", "content": {"type": "text", "text": "A protocol."}, "model": "m", "stopReason": "endTurn"}
+    used = {"role": "assistant", "content": [{"type": "tool_use", "id": "u1", "name": "lookup", "input": {"q": "MCP"}}],
+            "model": "m", "stopReason": "toolUse"}
+
+    def retry(responses, id_=2, state="s1", params=None):
+        p = {"inputResponses": responses, "requestState": state}
+        p.update(params or {})
+        return client(call(R5, id_, meta=caps, params=p))
+
+    def opened(requests):
+        return [client(call(R5, 1, meta=caps)), asking(1, requests)]
+
+    vector(R5, "mrtr", "n_tool-choice-none-answered-with-tool-use",
+           "The server asks for a sampling with toolChoice none; the client's input response uses a tool.",
+           [none_rule], opened(sample("none")) + [retry({"ask": used})], [(none_rule, 2)])
+    vector(R5, "mrtr", "y_tool-choice-none-answered-with-text",
+           "The server asks for a sampling with toolChoice none; the client's input response is text.",
+           [none_rule], opened(sample("none")) + [retry({"ask": text}), server(result(R5, 2))], [])
+    vector(R5, "mrtr", "n_tool-choice-required-answered-with-text",
+           "The server asks for a sampling with toolChoice required and no tool used before; the client's input response is text only.",
+           [required_rule], opened(sample("required")) + [retry({"ask": text})], [(required_rule, 2)])
+    history = [{"role": "user", "content": {"type": "text", "text": "Define MCP"}},
+               {"role": "assistant", "content": [{"type": "tool_use", "id": "u1", "name": "lookup", "input": {"q": "MCP"}}]},
+               {"role": "user", "content": [{"type": "tool_result", "toolUseId": "u1", "content": [{"type": "text", "text": "Model Context Protocol"}]}]}]
+    vector(R5, "mrtr", "y_tool-choice-required-tool-used-before",
+           "toolChoice required, and the history already holds the model's tool use: a text answer completes the loop.",
+           [required_rule], opened(sample("required", history)) + [retry({"ask": text})], [])
+    vector(R5, "mrtr", "y_tool-choice-required-answered-with-tool-use",
+           "toolChoice required; the client's input response uses a tool.",
+           [required_rule], opened(sample("required")) + [retry({"ask": used})], [])
+    roots = {"where": {"method": "roots/list"}}
+    vector(R5, "mrtr", "n_roots-input-response-https-uri",
+           "The server asks for the client's roots; the input response lists an https:// root: a root MUST be a file:// URI.",
+           [roots_rule], opened(roots) + [retry({"where": {"roots": [{"uri": "https://example.com/repo"}]}})], [(roots_rule, 2)])
+    vector(R5, "mrtr", "y_roots-input-response-file-uri",
+           "The server asks for the client's roots; the input response lists a file:// root.",
+           [roots_rule], opened(roots) + [retry({"where": {"roots": [{"uri": "file:///home/user/project", "name": "project"}]}}),
+                                          server(result(R5, 2))], [])
+    other = {"jsonrpc": "2.0", "id": 3, "method": "prompts/get", "params": {
+        "name": "p", "_meta": meta5(caps), "requestState": "s1"}}
+    vector(R5, "mrtr", "n_request-state-used-by-another-request",
+           "A prompts/get carries the requestState the server gave to a tools/call: it affects only that call's retry.",
+           [only], opened(roots) + [client(other)], [(only, 2)])
+    vector(R5, "mrtr", "y_request-state-echoed-by-its-retry",
+           "The retry of the tools/call echoes its requestState.",
+           [only], opened(roots) + [retry({"where": {"roots": []}}), server(result(R5, 2))], [])
+
+
 def main():
     build()
     gap()
     server_gap()
     task_gap()
+    client_gap()
     check = "--check" in sys.argv[1:]
     stale = []
     wanted = {HERE / p for p in VECTORS}

@@ -377,6 +377,16 @@ fn a_listed_tool_is_called_only_when_the_user_allows_it() {
     assert!(call[0]["outcome"]["why"]
         .as_str()
         .is_some_and(|w| w.contains("--allow-tool")));
+    // A never-issued cursor answered with a page (the fixture ignores it) is
+    // a warning, neither a pass nor a failure: Invalid cursors SHOULD give
+    // -32602 (server/utilities/pagination §Error Handling); a list whose
+    // capability the server did not declare is not asked.
+    let tools = by_vector(&records, "mcp/2025-11-25/tools/list-with-invalid-cursor");
+    assert_eq!(tools.len(), 1);
+    assert_eq!(tools[0]["rule"], "mcp.error.invalid-cursor");
+    assert_eq!(outcome(tools[0]), "warning", "{}", tools[0]);
+    let prompts = by_vector(&records, "mcp/2025-11-25/prompts/list-with-invalid-cursor");
+    assert_eq!(outcome(prompts[0]), "not-applicable", "{}", prompts[0]);
 
     let (out, _) = run(
         &fixture("tool-tripwire"),
@@ -385,6 +395,12 @@ fn a_listed_tool_is_called_only_when_the_user_allows_it() {
     let records = parsed(&out);
     assert!(!by_vector(&records, "run/2025-11-25/tools-call/echo").is_empty());
     assert!(records.iter().any(|r| r["rule"] == "stdio.peer-exited"));
+    // `ECHO` is no tool it lists, yet it answers with a result: it took the
+    // name without its case (server/tools §Tool Names, SHOULD: a warning).
+    let case = by_vector(&records, "run/2025-11-25/tools-call-case/echo");
+    assert_eq!(case.len(), 1, "one case probe of the allowed tool");
+    assert_eq!(case[0]["rule"], "mcp.tools.name-case-sensitive");
+    assert_eq!(outcome(case[0]), "warning", "{}", case[0]);
 }
 
 /// `--out`, `--sarif` and `--html` write the run as the one document (which

@@ -1194,6 +1194,10 @@ def mcp(rev):
     S = f"{base}/resources"
     vec(f"{S}/y_list", "resources/list.", mreq(rev, 1, "resources/list"), rules=["mcp.schema.request-params"],
         answer=res("resources", id="1"))
+    vec(f"{S}/y_list-with-invalid-cursor", "resources/list with a cursor the server never issued: Invalid cursors SHOULD result in an error with code -32602 (a result warns, never fails).",
+        mreq(rev, 1, "resources/list", {"cursor": "wirecheck-never-issued"}), rules=["mcp.schema.request-params"],
+        answer=err(-32602, id="1"), needs={"capability": "resources"},
+        basis=must("mcp.error.invalid-cursor"))
     vec(f"{S}/y_templates-list", "resources/templates/list.", mreq(rev, 1, "resources/templates/list"),
         rules=["mcp.schema.request-params"], answer=res("resourceTemplates", id="1"))
     read = mreq(rev, 2, "resources/read", {"uri": "file:///project/README.md"})
@@ -1266,6 +1270,10 @@ def mcp(rev):
     Q = f"{base}/prompts"
     vec(f"{Q}/y_list", "prompts/list.", mreq(rev, 1, "prompts/list"), rules=["mcp.schema.request-params"],
         answer=res("prompts", id="1"))
+    vec(f"{Q}/y_list-with-invalid-cursor", "prompts/list with a cursor the server never issued: Invalid cursors SHOULD result in an error with code -32602 (a result warns, never fails).",
+        mreq(rev, 1, "prompts/list", {"cursor": "wirecheck-never-issued"}), rules=["mcp.schema.request-params"],
+        answer=err(-32602, id="1"), needs={"capability": "prompts"},
+        basis=must("mcp.error.invalid-cursor"))
     get = mreq(rev, 2, "prompts/get", {"name": "code_review", "arguments": {"code": "def f(): pass"}})
     vec(f"{Q}/y_get", "prompts/get with a name and arguments.", get, rules=["mcp.schema.request-params"],
         answer=res("messages", id="2"))
@@ -1498,6 +1506,31 @@ def mcp(rev):
             kw = {"violations": [rule]} if rule else {"rules": ["mcp.sampling.tool-results-only", "mcp.sampling.tool-use-balance"]}
             sampling_how = "a sampling/createMessage request" if pre5 else "an InputRequiredResult asking for sampling"
             vec(f"{Sa}/{verdict}_request-{slug}", f"{sampling_how} with {what}.", asks("sampling/createMessage", params), sender="server", **kw)
+        if pre5:
+            # client/sampling §Tool Choice Modes (2025-11-25): "`{mode: "required"}`: Model MUST
+            # use at least one tool before completing; `{mode: "none"}`: Model MUST NOT use any
+            # tools". Judged on the client's answer (rules::tool_choice).
+            text_answer = {"role": "assistant", "content": said("MCP is a protocol."), "model": "m", "stopReason": "endTurn"}
+            tool_answer = {"role": "assistant", "content": [said("Searching."), use], "model": "m", "stopReason": "toolUse"}
+            first = [{"role": "user", "content": said("Search for mcp")}]
+
+            def choosing(mode, messages=first):
+                return rq(9, "sampling/createMessage", dict(sampling(*messages), toolChoice={"mode": mode}))
+            none_rule, required_rule = "mcp.sampling.tool-choice-none", "mcp.sampling.tool-choice-required"
+            for verdict, slug, mode, messages, answer, rule, what in [
+                ("n", "tool-choice-none-answered-with-tool-use", "none", first, tool_answer, none_rule,
+                 "toolChoice none, answered with a tool use: the model MUST NOT use any tools"),
+                ("y", "tool-choice-none-answered-with-text", "none", first, text_answer, none_rule, "toolChoice none, answered with text"),
+                ("n", "tool-choice-required-answered-with-text", "required", first, text_answer, required_rule,
+                 "toolChoice required and no tool used before, answered with text only: the model MUST use at least one tool before completing"),
+                ("y", "tool-choice-required-answered-with-tool-use", "required", first, tool_answer, required_rule,
+                 "toolChoice required, answered with a tool use"),
+                ("y", "tool-choice-required-tool-used-before", "required", turn + [{"role": "user", "content": [result]}], text_answer,
+                 required_rule, "toolChoice required, the history holding the model's tool use and its result, answered with text: a tool was used before completing"),
+            ]:
+                kw = {"reply_violations": [rule]} if verdict == "n" else {"reply_violations": [], "rules": [rule]}
+                vec(f"{Sa}/{verdict}_{slug}", f"Exchange: a sampling/createMessage with {what}.", choosing(mode, messages),
+                    sender="server", reply=ok(9, answer), **kw)
         if not pre5:
             vec(f"{Sa}/n_request-message-role-system", "an InputRequiredResult asking for sampling with a message of role system: roles are user or assistant.",
                 asks("sampling/createMessage", {"messages": [{"role": "system", "content": said("hi")}], "maxTokens": 10}),

@@ -982,6 +982,26 @@ const CASES: &[Case] = &[
         ),
         "/result/roots/0/uri",
     ),
+    // 2025-11-25/sampling/n_tool-choice-none-answered-with-tool-use
+    xs(
+        "mcp.sampling.tool-choice-none",
+        "2025-11-25",
+        r#"{"jsonrpc":"2.0","id":9,"method":"sampling/createMessage","params":{"messages":[{"role":"user","content":{"type":"text","text":"Search"}}],"maxTokens":100,"tools":[{"name":"search","inputSchema":{"type":"object"}}],"toolChoice":{"mode":"none"}}}"#,
+        Some(
+            r#"{"jsonrpc":"2.0","id":9,"result":{"role":"assistant","content":[{"type":"text","text":"Searching."},{"type":"tool_use","id":"u1","name":"search","input":{}}],"model":"m","stopReason":"toolUse"}}"#,
+        ),
+        "/result/content/1",
+    ),
+    // 2025-11-25/sampling/n_tool-choice-required-answered-with-text
+    xs(
+        "mcp.sampling.tool-choice-required",
+        "2025-11-25",
+        r#"{"jsonrpc":"2.0","id":9,"method":"sampling/createMessage","params":{"messages":[{"role":"user","content":{"type":"text","text":"Search"}}],"maxTokens":100,"tools":[{"name":"search","inputSchema":{"type":"object"}}],"toolChoice":{"mode":"required"}}}"#,
+        Some(
+            r#"{"jsonrpc":"2.0","id":9,"result":{"role":"assistant","content":{"type":"text","text":"No."},"model":"m","stopReason":"endTurn"}}"#,
+        ),
+        "/result/content",
+    ),
     // 2026-07-28/extensions/n_client-extension-without-prefix
     f(
         "mcp.r5.extensions.identifier",

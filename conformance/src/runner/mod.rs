@@ -10,6 +10,7 @@
 //! rest; a peer that never starts, or never completes a handshake under any
 //! revision, is a [`RunError`] (exit 2).
 
+pub mod case_probe;
 pub mod fixtures;
 pub mod http_judge;
 pub mod negotiation;
@@ -726,7 +727,25 @@ impl Runner<'_, '_, '_> {
             Some(s) => learn(&mut s.driver, s.handshake.as_ref(), self.config).await,
             None => Catalogue::default(),
         };
-        let own = fixtures::tool_probes(revision, &catalogue, &self.config.allowed);
+        // The case probes first: a server that ignores case answers them by
+        // running the tool, so they go before the calls of the tools
+        // themselves, after which a peer may be gone.
+        let mut own = case_probe::probes(revision, &catalogue, &self.config.allowed);
+        if let Some(why) = case_probe::unprobed(revision, &catalogue, &self.config.allowed) {
+            let transport = self.config.peer.transport();
+            let record = vector_record(
+                &case_probe::record_vector(revision),
+                revision,
+                Outcome::NotObserved { why },
+                transport,
+            );
+            self.push(record);
+        }
+        own.extend(fixtures::tool_probes(
+            revision,
+            &catalogue,
+            &self.config.allowed,
+        ));
         self.total += own.len();
         let mut as_is: Vec<&Vector> = Vec::new();
         let mut bound: Vec<Vector> = Vec::new();

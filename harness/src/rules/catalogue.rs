@@ -192,8 +192,8 @@ rule_table! {
           "If the requested resource does not exist, servers MUST return a JSON-RPC error with code `-32602` (Invalid Params). (Checked on the exchange: a `resources/read` answered with the retired `-32002`.)",
           R5, Reply;
         McpErrorInvalidCursor = "mcp.error.invalid-cursor", Should, "MCP server/utilities/pagination §Error Handling",
-          "Invalid cursors SHOULD result in an error with code -32602 (Invalid params).",
-          MCP, Unchecked("needs to know which cursors the server issued: a cursor may come from an earlier connection the capture does not hold (the live runner judges it with a cursor it never received)");
+          "Invalid cursors SHOULD result in an error with code -32602 (Invalid params). (Checked by the live runner, which alone knows a cursor no server issued: `tools/list`, `prompts/list` and `resources/list`, each only when the server declared that capability, sent with the cursor `wirecheck-never-issued`; anything but a -32602 error warns, a page included: the server ignored the cursor or took it. A capture cannot show it: a cursor may come from an earlier connection.)",
+          MCP, Runner;
 
         // ---- MCP batching -----------------------------------------------------------
         McpBatchNoneR1 = "mcp.batch.none-r1", ShouldNot, "MCP 2024-11-05 (silent); MCP 2025-03-26 basic/lifecycle §Initialization",
@@ -458,7 +458,7 @@ rule_table! {
           "`inputRequests` values are request objects that MUST be one of `ElicitRequest`, `CreateMessageRequest`, or `ListRootsRequest` (Checked per frame on each value's `method`: `elicitation/create`, `sampling/createMessage` or `roots/list`.)",
           R5, Frame;
         McpRootsFileUri = "mcp.roots.file-uri", Must, "MCP client/roots §Data Types › Root",
-          "`uri`: Unique identifier for the root. This MUST be a `file://` URI in the current specification. (Checked on the exchange: each root of a `roots/list` result. 2026-07-28 returns roots as an input response of a retried request, which no frame ties to its input request: not checked there.)",
+          "`uri`: Unique identifier for the root. This MUST be a `file://` URI in the current specification. (Checked on the exchange: each root of a `roots/list` result. 2026-07-28 returns roots as an input response of a retried request, which no one frame ties to its input request: mcp.r5.roots.file-uri, by the session judge.)",
           R1_R4, Reply;
         McpR5ExtensionIdentifier = "mcp.r5.extensions.identifier", Must, "MCP basic/versioning §Extension Negotiation; schema `ClientCapabilities.extensions`, `ServerCapabilities.extensions`",
           "Extension identifiers MUST follow the `_meta` key naming rules, with a mandatory prefix. (Checked per frame on the keys of `extensions` in a client request's `_meta` client capabilities and in a result's `capabilities` (`DiscoverResult`): a prefix of dot-separated labels, a slash, a valid name.)",
@@ -684,6 +684,29 @@ rule_table! {
         McpR5SubscriptionTeardownSignalled = "mcp.r5.subscription.teardown-signalled", Must, "MCP basic/patterns/cancellation | basic/patterns/subscriptions §Cancellation, §Graceful Closure",
           "A server MUST send `notifications/cancelled` referencing a `subscriptions/listen` request ID when it tears down that subscription stream … The server tears it down (e.g., during shutdown) — it SHOULD send a successful `subscriptions/listen` response to signal a graceful end (The two pages name different signals for the same teardown: ambiguity recorded in conformance/sessions/2026-07-28/subscriptions/y_teardown-cancelled-then-answered.json. wirecheck accepts either, and both, cancellation first. Checked by the session judge: an acknowledged subscription the server ends with a JSON-RPC error, without a `notifications/cancelled` for it first, carries neither signal. A stream that closes with a subscription open is a transport close (§Cancellation: \"The underlying transport closes\"), which the wire cannot tell from a silent teardown: not observed.)",
           R5, Session;
+
+        // Issue 14, the "both" sentences left (conformance/spec/mapping.json).
+        McpSamplingToolChoiceNone = "mcp.sampling.tool-choice-none", MustNot, "MCP client/sampling §Tool Choice Modes; schema `ToolChoice.mode`",
+          "`CreateMessageRequest.params.toolChoice` controls the tool use ability of the model: … `{mode: \"none\"}`: Model MUST NOT use any tools (Binds the client's sampler. Checked on the exchange: a `sampling/createMessage` whose `toolChoice.mode` is `none` answered with a `tool_use` content block.)",
+          R4, Reply;
+        McpSamplingToolChoiceRequired = "mcp.sampling.tool-choice-required", Must, "MCP client/sampling §Tool Choice Modes; schema `ToolChoice.mode`",
+          "`{mode: \"required\"}`: Model MUST use at least one tool before completing (Binds the client's sampler. Checked on the exchange: a `sampling/createMessage` whose `toolChoice.mode` is `required` answered with no `tool_use` block, when no assistant message of its `messages` used a tool either: the model completed without one.)",
+          R4, Reply;
+        McpR5SamplingToolChoiceNone = "mcp.r5.sampling.tool-choice-none", MustNot, "MCP client/sampling §Tool Choice Modes; schema `ToolChoice.mode`",
+          "`{mode: \"none\"}`: Model MUST NOT use any tools (Binds the client's sampler. Checked by the session judge: the input response of a retry, for a `sampling/createMessage` input request with `toolChoice.mode` `none` of the `InputRequiredResult` it retries, holding a `tool_use` block.)",
+          R5, Session;
+        McpR5SamplingToolChoiceRequired = "mcp.r5.sampling.tool-choice-required", Must, "MCP client/sampling §Tool Choice Modes; schema `ToolChoice.mode`",
+          "`{mode: \"required\"}`: Model MUST use at least one tool before completing (Binds the client's sampler. Checked by the session judge as mcp.r5.sampling.tool-choice-none is, for `required`: an input response with no `tool_use` block, when no assistant message of the input request used a tool either.)",
+          R5, Session;
+        McpR5RootsFileUri = "mcp.r5.roots.file-uri", Must, "MCP client/roots §Data Types › Root",
+          "`uri`: Unique identifier for the root. This MUST be a `file://` URI in the current specification. (Binds the client. Checked by the session judge: each root of the input response of a retry, for a `roots/list` input request of the `InputRequiredResult` it retries. 2024-11-05 to 2025-11-25 answer `roots/list` directly: mcp.roots.file-uri.)",
+          R5, Session;
+        McpR5MrtrRetryOnly = "mcp.r5.mrtr.retry-only", MustNot, "MCP basic/patterns/mrtr §Client Requirements (Basic Workflow) 4",
+          "Both the `inputRequests` and `requestState` fields affect only the client's retry of the original request. They MUST NOT be used for any other request that the client may be sending in parallel. (Checked by the session judge: a client request carrying the `requestState` an `InputRequiredResult` of this conversation gave to another method or another tool, prompt or resource. `inputResponses` carry no mark of the answer they reply to, so only `requestState` is followed.)",
+          R5, Session;
+        McpToolsNameCaseSensitive = "mcp.tools.name-case-sensitive", Should, "MCP server/tools §Data Types › Tool › Tool Names",
+          "Tool names SHOULD be considered case-sensitive. (Checked by the live runner, only for a tool the user allowed (`--allow-tool`, with `--tool-args`), since a server that ignores case runs it: a `tools/call` of the listed name with its ASCII letters' case swapped, when the server lists no tool of that name, answered with a result rather than an error (an unknown tool is a protocol error, server/tools §Error Handling).)",
+          R4_R5, Runner;
     }
 }
 

@@ -31,6 +31,7 @@ pub mod schema;
 mod server_requests;
 mod subscriptions;
 mod tasks;
+pub(crate) mod tool_choice;
 mod tool_headers;
 
 use std::fmt;
@@ -191,7 +192,11 @@ pub enum Check {
     /// By the live runner (`wirecheck run`, any transport) comparing what a
     /// peer answered in *separate* sessions: no one conversation shows it (a
     /// server's answer to a version it does not support is judged against
-    /// the versions it accepted when each was asked in its own session).
+    /// the versions it accepted when each was asked in its own session); or
+    /// with a probe only the runner can make, since it alone knows what it
+    /// made up (a cursor no server issued, a tool name in another case than
+    /// the server listed), where a capture cannot tell it from a peer's
+    /// earlier connection.
     Runner,
     /// Not checked: no conversation on the wire can show it (it needs the
     /// peer's internals, what it supports, what it stored), or the session

@@ -501,6 +501,7 @@ fn result(
         }
         "tools/call" => structured_content_text(result, pointer, out),
         "roots/list" => super::server_requests::roots_result(result, pointer, out),
+        "sampling/createMessage" => super::tool_choice::reply(params, result, pointer, out),
         "tools/list" => {
             tools(result, pointer, out);
             super::tool_headers::tools_list(result, pointer, out);

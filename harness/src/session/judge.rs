@@ -3,7 +3,7 @@
 use super::capabilities::{declared, needed};
 use super::key::{History, Key, KeyMap, Past};
 use super::lists::{ListKind, Lists, PromptProblem, Seen, TaskSupport};
-use super::mrtr::Inputs;
+use super::mrtr::{Broke, Inputs};
 use super::{finding, At, Ending, Event, Finding, Unobserved};
 use crate::rules::client_caps::{self, Why};
 use std::borrow::Cow;
@@ -603,6 +603,9 @@ impl Judge {
                 out,
             ),
             None => {}
+        }
+        if revision == Revision::Mcp2026_07_28 && from == Direction::ClientToServer {
+            self.retry_request(method, params, at, out);
         }
         if revision == Revision::Mcp2025_11_25 && params.is_some_and(|p| p.get("task").is_some()) {
             self.task_request_declared(from, method, at, out);
@@ -1689,6 +1692,39 @@ impl Judge {
                 }
             }
             _ => {}
+        }
+    }
+
+    /// 2026-07-28: a client request judged against the input-required
+    /// answers before it: its input responses against the input requests
+    /// they answer (client/sampling §Tool Choice Modes, client/roots §Root),
+    /// its `requestState` against the request it was given for
+    /// (basic/patterns/mrtr §Client Requirements (Basic Workflow) 4).
+    fn retry_request(
+        &mut self,
+        method: &str,
+        params: Option<&Raw<'_>>,
+        at: At,
+        out: &mut Vec<Finding>,
+    ) {
+        for found in self.inputs.answered(method, params) {
+            let rule = match found.broke {
+                Broke::ToolChoiceNone => RuleId::McpR5SamplingToolChoiceNone,
+                Broke::ToolChoiceRequired => RuleId::McpR5SamplingToolChoiceRequired,
+                Broke::RootNotFile => RuleId::McpR5RootsFileUri,
+            };
+            self.flag(rule, found.message, vec![found.asked, at], out);
+        }
+        if let Some((given, asked)) = self.inputs.state_misused(method, params) {
+            self.flag(
+                RuleId::McpR5MrtrRetryOnly,
+                format!(
+                    "`{method}` carries the `requestState` that the input-required answer at event {} gave to a `{given}` request, and is not its retry",
+                    asked.index
+                ),
+                vec![asked, at],
+                out,
+            );
         }
     }
 

@@ -8,9 +8,17 @@
 //! keys of `inputRequests`) and how a retry is recognised: the `requestState`
 //! it handed out, else the same method and target (tool or prompt `name`,
 //! resource `uri`). At most [`ASKED_CAP`] are kept, the oldest dropped first.
+//!
+//! It also judges the client's side of a retry: an input response against
+//! the input request it answers (client/sampling §Tool Choice Modes,
+//! client/roots §Data Types › Root), and a `requestState` carried by a
+//! request other than the retry it was given for (§Client Requirements
+//! (Basic Workflow) 4). For that each remembered answer keeps, per input
+//! request, only what the response is judged against ([`Input`]).
 
 use super::At;
-use crate::ir::Raw;
+use crate::ir::{Raw, ValueKind};
+use crate::rules::tool_choice::{self, Breach, Mode};
 use std::borrow::Cow;
 
 /// Input-required answers remembered; a client retries one or a few at a time.
@@ -22,7 +30,52 @@ struct Asked {
     target: Option<String>,
     state: Option<String>,
     keys: Vec<String>,
+    /// The input requests an answer can be judged against, by key.
+    inputs: Vec<(String, Input)>,
     at: At,
+}
+
+/// What an input response is judged against.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Input {
+    /// A `sampling/createMessage` asking for `toolChoice` `none` or `required`.
+    Sampling(Mode),
+    /// A `roots/list`.
+    Roots,
+}
+
+impl Input {
+    fn of(request: &Raw<'_>) -> Option<Input> {
+        let method = string(request.get("method"))?;
+        match method.as_str() {
+            "sampling/createMessage" => request
+                .get("params")
+                .and_then(|p| tool_choice::mode(&p))
+                .map(Input::Sampling),
+            "roots/list" => Some(Input::Roots),
+            _ => None,
+        }
+    }
+}
+
+/// What an input response broke; the judge names the rule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Broke {
+    /// A `tool_use` answering `toolChoice` `none`.
+    ToolChoiceNone,
+    /// No tool used answering `toolChoice` `required`.
+    ToolChoiceRequired,
+    /// A root that is no `file://` URI.
+    RootNotFile,
+}
+
+/// A client's input response that breaks what its input request asked.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct Answered {
+    pub(super) broke: Broke,
+    pub(super) message: String,
+    /// The input-required answer that asked.
+    pub(super) asked: At,
 }
 
 fn string(value: Option<Raw<'_>>) -> Option<String> {
@@ -57,6 +110,14 @@ impl Inputs {
         if keys.is_empty() {
             return;
         }
+        let inputs = result
+            .get("inputRequests")
+            .map(|r| {
+                r.members()
+                    .filter_map(|(k, v)| Some((k.decoded().into_owned(), Input::of(&v)?)))
+                    .collect()
+            })
+            .unwrap_or_default();
         if self.asked.len() == ASKED_CAP {
             self.asked.remove(0);
         }
@@ -65,6 +126,7 @@ impl Inputs {
             target: target(params),
             state: string(result.get("requestState")),
             keys,
+            inputs,
             at,
         });
     }
@@ -108,6 +170,71 @@ impl Inputs {
         (!extra.is_empty()).then_some((extra, asked.at))
     }
 
+    /// For a retry (`params` with `inputResponses`): each input response
+    /// that breaks the input request it answers.
+    pub(super) fn answered(&self, method: &str, params: Option<&Raw<'_>>) -> Vec<Answered> {
+        let Some((asked, responses)) = self.retried(method, params) else {
+            return Vec::new();
+        };
+        let mut found = Vec::new();
+        for (key, input) in &asked.inputs {
+            let Some(response) = responses.get(key) else {
+                continue; // a missing answer is mcp.r5.mrtr.missing-input-reasked's
+            };
+            match input {
+                Input::Sampling(mode) => {
+                    if let Some((breach, _)) = tool_choice::breach(*mode, &response) {
+                        found.push(Answered {
+                            broke: match breach {
+                                Breach::UsedTool => Broke::ToolChoiceNone,
+                                Breach::NoTool => Broke::ToolChoiceRequired,
+                            },
+                            message: format!(
+                                "input response `{key}`: {}",
+                                tool_choice::message(breach)
+                            ),
+                            asked: asked.at,
+                        });
+                    }
+                }
+                Input::Roots => {
+                    for uri in not_file_uris(&response) {
+                        found.push(Answered {
+                            broke: Broke::RootNotFile,
+                            message: format!(
+                                "input response `{key}` to a `roots/list` input request lists root URI `{uri}`, which is not a `file://` URI"
+                            ),
+                            asked: asked.at,
+                        });
+                    }
+                }
+            }
+        }
+        found
+    }
+
+    /// A request (`method`, `params`) carrying a `requestState` that an
+    /// input-required answer gave to another request: the method it was
+    /// given for and where. `None` when the state is unknown (an earlier
+    /// connection's, or none) or some answer gave it to this very request.
+    pub(super) fn state_misused(
+        &self,
+        method: &str,
+        params: Option<&Raw<'_>>,
+    ) -> Option<(String, At)> {
+        let state = string(params.and_then(|p| p.get("requestState")))?;
+        let mut given = self
+            .asked
+            .iter()
+            .filter(|a| a.state.as_deref() == Some(state.as_str()));
+        let mine = |a: &&Asked| a.method == method && a.target == target(params);
+        let first = given.clone().next()?;
+        if given.any(|a| mine(&a)) {
+            return None;
+        }
+        Some((first.method.clone(), first.at))
+    }
+
     /// The remembered input-required answer a retry (`params` with
     /// `inputResponses`) answers, and its `inputResponses`.
     fn retried<'p>(&self, method: &str, params: Option<&'p Raw<'_>>) -> Option<(&Asked, Raw<'p>)> {
@@ -123,6 +250,19 @@ impl Inputs {
         })?;
         Some((asked, responses))
     }
+}
+
+/// The `uri`s of a `ListRootsResult`'s roots that are no `file://` URI.
+fn not_file_uris(result: &Raw<'_>) -> Vec<String> {
+    let Some(roots) = result.get("roots") else {
+        return Vec::new();
+    };
+    roots
+        .elements()
+        .filter(|r| r.kind() == ValueKind::Object)
+        .filter_map(|r| string(r.get("uri")))
+        .filter(|u| !u.starts_with("file://"))
+        .collect()
 }
 
 #[cfg(test)]
@@ -164,5 +304,39 @@ mod tests {
         // A retry that leaves a key out is mcp.r5.mrtr.missing-input-reasked's.
         let both = raw(r#"{"name":"deploy","requestState":"s1","inputResponses":{"a":{},"c":{}}}"#);
         assert_eq!(inputs.extra("tools/call", Some(&both)), None);
+    }
+
+    #[test]
+    fn a_request_state_belongs_to_the_request_it_was_given_for() {
+        let mut inputs = Inputs::default();
+        let at = At {
+            index: 1,
+            time: None,
+        };
+        let call = raw(r#"{"name":"deploy"}"#);
+        let answer = raw(
+            r#"{"resultType":"input_required","inputRequests":{"r":{"method":"roots/list"}},"requestState":"s1"}"#,
+        );
+        inputs.asked("tools/call", Some(&call), &answer, at);
+        let retry = raw(
+            r#"{"name":"deploy","requestState":"s1","inputResponses":{"r":{"roots":[{"uri":"https://x"}]}}}"#,
+        );
+        assert_eq!(inputs.state_misused("tools/call", Some(&retry)), None);
+        let found = inputs.answered("tools/call", Some(&retry));
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].broke, Broke::RootNotFile);
+        let other_tool = raw(r#"{"name":"undeploy","requestState":"s1"}"#);
+        assert_eq!(
+            inputs.state_misused("tools/call", Some(&other_tool)),
+            Some(("tools/call".to_owned(), at))
+        );
+        let prompt = raw(r#"{"name":"deploy","requestState":"s1"}"#);
+        assert_eq!(
+            inputs.state_misused("prompts/get", Some(&prompt)),
+            Some(("tools/call".to_owned(), at))
+        );
+        // A state no answer of this conversation gave is an earlier connection's, perhaps.
+        let unknown = raw(r#"{"name":"deploy","requestState":"s9"}"#);
+        assert_eq!(inputs.state_misused("prompts/get", Some(&unknown)), None);
     }
 }
