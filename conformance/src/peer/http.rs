@@ -17,6 +17,7 @@
 mod guard;
 mod jsonrpc;
 mod judged;
+mod params;
 mod resume;
 mod sse;
 mod streamable;

@@ -24,6 +24,7 @@
 
 mod exchange;
 mod jsonrpc;
+pub(crate) mod mirror;
 mod post;
 mod session_id;
 mod sse;
