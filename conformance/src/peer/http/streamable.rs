@@ -373,6 +373,17 @@ fn stateless(
         let answer = format!(r#"{{"jsonrpc":"2.0","id":{id},"error":{error}}}"#);
         guard::json_response(StatusCode::BAD_REQUEST, answer.into_bytes())
     };
+    if let Some(judging) = &app.judging {
+        let request = (outline.requests > 0 && !outline.batch)
+            .then(|| {
+                outline
+                    .method
+                    .as_deref()
+                    .map(|m| (m, outline.name.as_deref()))
+            })
+            .flatten();
+        lock(&judging.headers).see(headers, request);
+    }
     let meta = outline.meta_version.as_deref().unwrap_or_default();
     match version {
         None => {
