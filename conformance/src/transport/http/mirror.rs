@@ -41,6 +41,10 @@ pub(crate) fn annotations(schema: &Value) -> Vec<(Vec<String>, String)> {
 /// What a received frame teaches: the annotations of each tool its
 /// `result.tools` lists (a `tools/list` page).
 pub(crate) fn learn(frame: &[u8], mirrors: &mut Mirrors) {
+    // Every frame the client reads passes here: most are no listing.
+    if !frame.windows(7).any(|w| w == b"\"tools\"") {
+        return;
+    }
     let Ok(value) = serde_json::from_slice::<Value>(frame) else {
         return;
     };
@@ -68,6 +72,9 @@ pub(crate) fn learn(frame: &[u8], mirrors: &mut Mirrors) {
 /// `null` (§Schema Extension: "If no value is present at that path in the
 /// call arguments, the header is omitted"), encoded per §Value Encoding.
 pub(crate) fn headers(frame: &[u8], mirrors: &Mirrors) -> Vec<(HeaderName, HeaderValue)> {
+    if mirrors.is_empty() {
+        return Vec::new();
+    }
     let Ok(value) = serde_json::from_slice::<Value>(frame) else {
         return Vec::new();
     };
