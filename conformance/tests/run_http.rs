@@ -686,8 +686,12 @@ fn header_verdicts(mode: &str) -> (String, String) {
 /// The outcomes of `rules` in a 2026-07-28 run against `header_blind` in `mode`.
 fn verdicts_2026(mode: &str, rules: &[&str]) -> Vec<String> {
     let addr = listen(Router::new().route("/{mode}/mcp", post(header_blind)));
+    // Several tests run the same mode at once: a folder per run, or one
+    // removes it while another reads it.
+    static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let dir = std::env::temp_dir().join(format!(
-        "wirecheck-run-http-headers-{mode}-{}",
+        "wirecheck-run-http-headers-{mode}-{}-{n}",
         std::process::id()
     ));
     std::fs::create_dir_all(dir.join("mcp")).unwrap();
@@ -959,10 +963,12 @@ fn a_request_stream_ended_after_its_response_passes() {
 /// over `url` with `extra` arguments, and the run's exit code; the whole
 /// suite's vectors with `whole`, else none (the probes alone).
 fn header_rules(url: &str, extra: &[&str], whole: bool) -> (Option<i32>, Vec<(String, String)>) {
+    // Tests run in parallel: each run gets a folder of its own.
+    static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let dir = std::env::temp_dir().join(format!(
-        "wirecheck-run-http-params-{}-{}",
-        std::process::id(),
-        url.len() + extra.len()
+        "wirecheck-run-http-params-{}-{n}",
+        std::process::id()
     ));
     std::fs::create_dir_all(dir.join("mcp")).unwrap();
     std::fs::create_dir_all(dir.join("jsonrpc-2.0")).unwrap();
