@@ -34,9 +34,12 @@ fn scenario<'r>(records: &'r [Record], name: &str) -> &'r Outcome {
         .outcome
 }
 
+/// The rules of the findings: records with a check that did not pass (the
+/// HTTP header rules of a 2026-07-28 client also record their passes).
 fn rules(records: &[Record]) -> Vec<String> {
     records
         .iter()
+        .filter(|r| r.outcome != Outcome::Pass)
         .filter_map(|r| r.check.as_ref().map(|c| c.rule.clone()))
         .collect()
 }
@@ -502,6 +505,49 @@ mod over_http {
         assert!(records
             .iter()
             .all(|r| r.place.revision == Some(harness::Revision::Mcp2026_07_28)));
+    }
+
+    #[tokio::test]
+    async fn a_2026_client_posting_without_required_headers_is_found() {
+        let j = judged(&[Scenario::ErrorShapes]).await;
+        // A good request first: every header there.
+        session_free(&j, 1, "tools/call", Some("echo")).await;
+        // Then one without MCP-Protocol-Version or Mcp-Name, its Mcp-Param
+        // value raw UTF-8: the peer refuses it (400 -32020), and the judge
+        // holds it against the client.
+        let body = serde_json::json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+            "params": {"name": "route", "arguments": {"region": "é"}, "_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {}}}});
+        let refused = j
+            .http
+            .post(&j.url)
+            .header("accept", "application/json, text/event-stream")
+            .header("content-type", "application/json")
+            .header("mcp-method", "tools/call")
+            .header(
+                "mcp-param-region",
+                reqwest::header::HeaderValue::from_bytes("é".as_bytes()).unwrap(),
+            )
+            .body(body.to_string())
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(refused.status(), StatusCode::BAD_REQUEST);
+        let records = j.finish(true).await;
+        let found = rules(&records);
+        for rule in [
+            "mcp.http.client-version-header",
+            "mcp.http.client-standard-headers",
+            "mcp.http.client-sentinel-encoding",
+        ] {
+            assert!(found.iter().any(|r| r == rule), "{rule}: {found:?}");
+            let record = records
+                .iter()
+                .find(|r| r.check.as_ref().is_some_and(|c| c.rule == rule))
+                .unwrap();
+            assert_eq!(record.outcome, Outcome::Fail, "{rule}");
+        }
     }
 
     #[tokio::test]

@@ -686,8 +686,12 @@ fn header_verdicts(mode: &str) -> (String, String) {
 /// The outcomes of `rules` in a 2026-07-28 run against `header_blind` in `mode`.
 fn verdicts_2026(mode: &str, rules: &[&str]) -> Vec<String> {
     let addr = listen(Router::new().route("/{mode}/mcp", post(header_blind)));
+    // Several tests run the same mode at once: a folder per run, or one
+    // removes it while another reads it.
+    static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let dir = std::env::temp_dir().join(format!(
-        "wirecheck-run-http-headers-{mode}-{}",
+        "wirecheck-run-http-headers-{mode}-{}-{n}",
         std::process::id()
     ));
     std::fs::create_dir_all(dir.join("mcp")).unwrap();
@@ -1032,4 +1036,161 @@ fn a_request_stream_that_opens_with_a_message_is_a_priming_warning() {
     // stream_end's GET is 405: fewer than two streams, nothing to judge.
     let broadcast = by_vector(&records, "run/2025-11-25/http/no-broadcast");
     assert_eq!(outcome(broadcast[0]), "not-observed", "{}", broadcast[0]);
+}
+
+/// The outcomes of the custom-header and `_meta` rules in a 2026-07-28 run
+/// over `url` with `extra` arguments, and the run's exit code; the whole
+/// suite's vectors with `whole`, else none (the probes alone).
+fn header_rules(url: &str, extra: &[&str], whole: bool) -> (Option<i32>, Vec<(String, String)>) {
+    // Tests run in parallel: each run gets a folder of its own.
+    static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!(
+        "wirecheck-run-http-params-{}-{n}",
+        std::process::id()
+    ));
+    std::fs::create_dir_all(dir.join("mcp")).unwrap();
+    std::fs::create_dir_all(dir.join("jsonrpc-2.0")).unwrap();
+    let mut args = vec!["--http", url, "--revision", "2026-07-28"];
+    if !whole {
+        args.extend(["--vectors", dir.to_str().unwrap()]);
+    }
+    args.extend_from_slice(extra);
+    let (out, records, _) = run(&args);
+    std::fs::remove_dir_all(&dir).ok();
+    let verdicts = [
+        "param-header-missing-refused",
+        "param-header-invalid-refused",
+        "param-header-integer-numeric",
+        "meta-missing-400",
+    ]
+    .iter()
+    .map(|rule| {
+        let found = by_vector(&records, &format!("run/2026-07-28/http/{rule}"));
+        assert_eq!(found.len(), 1, "{rule}: {}", show(&out));
+        (rule.to_string(), outcome(found[0]).to_owned())
+    })
+    .collect();
+    (out.status.code(), verdicts)
+}
+
+fn outcomes(verdicts: &[(String, String)]) -> Vec<&str> {
+    verdicts.iter().map(|(_, o)| o.as_str()).collect()
+}
+
+#[test]
+fn the_reference_peer_refuses_spoiled_mcp_param_headers_of_an_allowed_tool() {
+    let served = serve(&["--revision", "2026-07-28"]);
+    let url = format!("{}/mcp", served.base);
+    // `route` mirrors `region` and `count` into headers; the run calls it
+    // only because it is allowed, and passes every check of the revision.
+    let args = [
+        "--allow-tool",
+        "route",
+        "--tool-args",
+        r#"{"region":"us-west1","count":42}"#,
+    ];
+    let (code, verdicts) = header_rules(&url, &args, true);
+    assert_eq!(outcomes(&verdicts), ["pass"; 4], "{verdicts:?}");
+    assert_eq!(code, Some(0));
+    // Allowed without arguments, or not at all: the tools/call probes are
+    // not sent, and say how to enable them; the `_meta` probe calls nothing.
+    for extra in [&["--allow-tool", "route"][..], &[]] {
+        let (_, verdicts) = header_rules(&url, extra, false);
+        assert_eq!(
+            outcomes(&verdicts),
+            ["not-applicable", "not-applicable", "not-applicable", "pass"],
+            "{extra:?}"
+        );
+    }
+    // An allowed tool without `x-mcp-header`: nothing to spoil.
+    let (_, verdicts) = header_rules(
+        &url,
+        &["--allow-tool", "echo", "--tool-args", r#"{"text":"x"}"#],
+        false,
+    );
+    assert_eq!(outcomes(&verdicts)[..3], ["not-applicable"; 3]);
+}
+
+/// A 2026-07-28 server listing one tool whose `region` and `count` are
+/// `x-mcp-header` parameters: `lax` accepts any headers (and a `_meta`
+/// without capabilities, 200); `strings` checks they are there and visible
+/// ASCII but compares the integer as a string; `picky` refuses even correct
+/// headers.
+async fn param_blind(
+    axum::extract::Path(mode): axum::extract::Path<String>,
+    headers: HeaderMap,
+    body: String,
+) -> Response {
+    let frame: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
+    let Some(id) = frame.get("id") else {
+        return StatusCode::ACCEPTED.into_response();
+    };
+    let refuse = |why: &str| {
+        let answer = serde_json::json!({"jsonrpc": "2.0", "id": id,
+            "error": {"code": -32020, "message": why}});
+        (
+            StatusCode::BAD_REQUEST,
+            [(header::CONTENT_TYPE, "application/json")],
+            answer.to_string(),
+        )
+            .into_response()
+    };
+    let method = frame["method"].as_str().unwrap_or_default();
+    if method == "tools/call" && mode != "lax" {
+        if mode == "picky" {
+            return refuse("no");
+        }
+        for (name, value) in [("mcp-param-region", "region"), ("mcp-param-count", "count")] {
+            let sent = headers.get(name).and_then(|v| v.to_str().ok());
+            let given = &frame["params"]["arguments"][value];
+            let want = given
+                .as_str()
+                .map_or_else(|| given.to_string(), str::to_owned);
+            if sent != Some(want.as_str()) {
+                return refuse(name);
+            }
+        }
+    }
+    let result = match method {
+        "server/discover" => serde_json::json!({
+            "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "blind", "version": "0"}},
+            "cacheScope": "public", "capabilities": {"tools": {}}, "resultType": "complete",
+            "supportedVersions": ["2026-07-28"], "ttlMs": 1000
+        }),
+        "tools/list" => serde_json::json!({"resultType": "complete", "tools": [{
+            "name": "route", "inputSchema": {"type": "object", "properties": {
+                "region": {"type": "string", "x-mcp-header": "Region"},
+                "count": {"type": "integer", "x-mcp-header": "Count"}}}}]}),
+        _ => serde_json::json!({"resultType": "complete", "content": []}),
+    };
+    let answer = serde_json::json!({"jsonrpc": "2.0", "id": id, "result": result});
+    (
+        StatusCode::OK,
+        [(header::CONTENT_TYPE, "application/json")],
+        answer.to_string(),
+    )
+        .into_response()
+}
+
+#[test]
+fn a_2026_server_that_takes_spoiled_mcp_param_headers_fails_and_one_comparing_strings_warns() {
+    let addr = listen(Router::new().route("/{mode}/mcp", post(param_blind)));
+    let args = [
+        "--allow-tool",
+        "route",
+        "--tool-args",
+        r#"{"region":"us-west1","count":42}"#,
+    ];
+    let lax = header_rules(&format!("http://{addr}/lax/mcp"), &args, false).1;
+    assert_eq!(outcomes(&lax), ["fail", "fail", "pass", "fail"], "{lax:?}");
+    let strings = header_rules(&format!("http://{addr}/strings/mcp"), &args, false).1;
+    assert_eq!(
+        outcomes(&strings)[..3],
+        ["pass", "pass", "warning"],
+        "{strings:?}"
+    );
+    // Refusing the correct call too shows nothing by refusing the rest.
+    let picky = header_rules(&format!("http://{addr}/picky/mcp"), &args, false).1;
+    assert_eq!(outcomes(&picky)[..3], ["not-observed"; 3], "{picky:?}");
 }

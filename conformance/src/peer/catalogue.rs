@@ -3,6 +3,7 @@
 //! `code_review` prompt, `file:///project/README.md`), so every vector that
 //! names a fixture can be played against it.
 
+use harness::Revision;
 use serde_json::{json, Value};
 
 /// The most entries a list page carries. Small on purpose: with three tools,
@@ -18,6 +19,9 @@ pub(crate) struct Tool {
     /// Its `execution.taskSupport` under 2025-11-25 (basic/utilities/tasks
     /// §Tool-Level Negotiation); `None`: absent, the default "forbidden".
     pub task_support: Option<&'static str>,
+    /// The one revision it is listed and called in, if only one: `route`'s
+    /// `x-mcp-header` annotations mean something in 2026-07-28 alone.
+    pub only: Option<Revision>,
 }
 
 pub(crate) const TOOLS: &[Tool] = &[
@@ -28,6 +32,7 @@ pub(crate) const TOOLS: &[Tool] = &[
             json!({"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]})
         },
         task_support: None,
+        only: None,
     },
     Tool {
         name: "pay",
@@ -36,6 +41,7 @@ pub(crate) const TOOLS: &[Tool] = &[
             json!({"type": "object", "properties": {"amount": {"type": "number"}, "to": {"type": "string"}}})
         },
         task_support: None,
+        only: None,
     },
     Tool {
         name: "long_job",
@@ -45,8 +51,36 @@ pub(crate) const TOOLS: &[Tool] = &[
         },
         // The one long-running tool: a client may call it as a task or not.
         task_support: Some("optional"),
+        only: None,
+    },
+    Tool {
+        name: ROUTE,
+        description: "Returns its `region` (and `count`, when given) as text. Over Streamable HTTP both are mirrored into headers, `Mcp-Param-Region` and `Mcp-Param-Count`, as their `x-mcp-header` annotations say.",
+        // 2026-07-28 basic/transports/streamable-http §Schema Extension: one
+        // string and one integer parameter mirrored into headers, so the
+        // transport judge's custom-header probes (a string value with invalid
+        // characters, a missing header, an integer compared numerically) are
+        // proven against this peer.
+        input_schema: || {
+            json!({"type": "object", "properties": {
+                "region": {"type": "string", "x-mcp-header": "Region"},
+                "count": {"type": "integer", "x-mcp-header": "Count"}
+            }, "required": ["region"]})
+        },
+        task_support: None,
+        only: Some(Revision::Mcp2026_07_28),
     },
 ];
+
+/// The tool whose parameters are mirrored into `Mcp-Param-*` headers.
+pub(crate) const ROUTE: &str = "route";
+
+impl Tool {
+    /// Whether it is offered under `revision`.
+    pub(crate) fn offered_in(&self, revision: Revision) -> bool {
+        self.only.is_none_or(|only| only == revision)
+    }
+}
 
 /// The one prompt, with its arguments (server/prompts §Data Types).
 pub(crate) const PROMPT: &str = "code_review";

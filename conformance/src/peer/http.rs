@@ -14,9 +14,11 @@
 //! 403 Forbidden"), and the listener is loopback unless `--allow-remote`
 //! (§Security Warning 2, SHOULD: "bind only to localhost").
 
+mod client_headers;
 mod guard;
 mod jsonrpc;
 mod judged;
+mod params;
 mod resume;
 mod sse;
 mod streamable;
@@ -220,6 +222,7 @@ impl JudgeHandle {
         let mut ended = std::mem::take(&mut *lock(&judging.finished));
         ended.sort_by_key(|(number, _)| *number);
         let mut records: Vec<Record> = ended.into_iter().flat_map(|(_, r)| r).collect();
+        records.extend(lock(&judging.headers).records());
         for record in &mut records {
             record.place.transport = Some("streamable-http".into());
         }

@@ -411,6 +411,7 @@ impl Session {
             "tools/list" => {
                 let tools = TOOLS
                     .iter()
+                    .filter(|t| t.offered_in(revision))
                     .map(|t| {
                         let mut tool = json!({"name": t.name, "description": t.description, "inputSchema": (t.input_schema)()});
                         // 2025-11-25 basic/utilities/tasks §Tool-Level Negotiation.
@@ -670,7 +671,10 @@ fn call_tool(
         .and_then(|p| p.get("arguments"))
         .and_then(|a| a.to_value())
         .unwrap_or_else(|| json!({}));
-    let Some(tool) = TOOLS.iter().find(|t| t.name == name) else {
+    let Some(tool) = TOOLS
+        .iter()
+        .find(|t| t.name == name && t.offered_in(revision))
+    else {
         // server/tools §Error Handling: unknown tools are a protocol error; the
         // spec's example is -32602 "Unknown tool".
         return Err(Failure::invalid_params(format!("Unknown tool: {name}")));
@@ -690,6 +694,20 @@ fn call_tool(
             // error, reported in the result with isError so the model sees it.
             None => Ok(json!({
                 "content": [{"type": "text", "text": "echo takes a string `text` argument"}],
+                "isError": true,
+            })),
+        },
+        catalogue::ROUTE => match arguments.get("region").and_then(Value::as_str) {
+            Some(region) => {
+                let count = arguments
+                    .get("count")
+                    .map_or_else(String::new, |c| format!(", count {c}"));
+                Ok(
+                    json!({"content": [{"type": "text", "text": format!("region {region}{count}")}]}),
+                )
+            }
+            None => Ok(json!({
+                "content": [{"type": "text", "text": "route takes a string `region` argument"}],
                 "isError": true,
             })),
         },

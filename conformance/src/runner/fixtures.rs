@@ -214,13 +214,21 @@ pub fn tool_probes(revision: Revision, catalogue: &Catalogue, allowed: &Allowed)
         .iter()
         .filter(|name| catalogue.tools.contains(*name))
         .map(|name| {
-            let frame = serde_json::json!({
+            let mut frame = serde_json::json!({
                 "jsonrpc": "2.0",
                 // A string id no vector uses, so it is fresh in any session.
                 "id": format!("wirecheck-tool-{name}"),
                 "method": "tools/call",
                 "params": { "name": name, "arguments": arguments },
             });
+            // 2026-07-28 basic/index §_meta: every request carries these.
+            if revision == Revision::Mcp2026_07_28 {
+                frame["params"]["_meta"] = serde_json::json!({
+                    "io.modelcontextprotocol/protocolVersion": revision.name(),
+                    "io.modelcontextprotocol/clientInfo": {"name": "wirecheck", "version": env!("CARGO_PKG_VERSION")},
+                    "io.modelcontextprotocol/clientCapabilities": {},
+                });
+            }
             Vector {
                 id: format!("run/{revision}/tools-call/{name}"),
                 path: std::path::PathBuf::from("--allow-tool"),

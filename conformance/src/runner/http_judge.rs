@@ -10,6 +10,7 @@
 //! unsupported `MCP-Protocol-Version`). Every record is
 //! `run/<revision>/http/<rule>` and names its transport.
 
+mod custom_headers;
 mod streams;
 mod validation;
 
@@ -363,6 +364,7 @@ pub async fn judge(
             }
             let all: Vec<&HttpFact> = facts.iter().copied().chain(&probed).collect();
             judge.sse_ends_after_response(&all);
+            judge.custom_headers(revision, url, config).await;
         }
         HttpKind::Sse => {
             let broken: Vec<String> = findings

@@ -25,6 +25,7 @@
 mod exchange;
 mod first_event;
 mod jsonrpc;
+pub(crate) mod mirror;
 mod post;
 mod session_id;
 mod sse;

@@ -707,6 +707,32 @@ rule_table! {
         McpToolsNameCaseSensitive = "mcp.tools.name-case-sensitive", Should, "MCP server/tools §Data Types › Tool › Tool Names",
           "Tool names SHOULD be considered case-sensitive. (Checked by the live runner, only for a tool the user allowed (`--allow-tool`, with `--tool-args`), since a server that ignores case runs it: a `tools/call` of the listed name with its ASCII letters' case swapped, when the server lists no tool of that name, answered with a result rather than an error (an unknown tool is a protocol error, server/tools §Error Handling).)",
           R4_R5, Runner;
+        // Issue 14, 2026-07-28 custom and required headers
+        // (conformance/spec/mapping.json). The server-side ones are probes
+        // of `conformance/src/runner/http_judge/custom_headers.rs`, each a
+        // `tools/call` made only for a tool the user allowed; the client-side
+        // ones are judged by `serve --http --judge` on what a client POSTs.
+        McpHttpParamHeaderInvalidRefused = "mcp.http.param-header-invalid-refused", Must, "MCP basic/transports/streamable-http §Server Behavior for Custom Headers",
+          "Servers MUST reject requests with a recognized `Mcp-Param-{Name}` header that contains invalid characters (see Value Encoding). (Probed with a `tools/call` of a tool the user allowed (`--allow-tool NAME --tool-args JSON`) whose `inputSchema` declares `x-mcp-header` on a property the arguments give a value: its `Mcp-Param-{Name}` carries raw UTF-8 bytes outside visible ASCII (the value's own when it has them, else the value followed by `é`), which Value Encoding allows only Base64-encoded; every other header as a client sends it. A 2xx took it; the refusal must be 400 with -32020, which the next sentence requires when \"any validation fails\". Not applicable without such a tool; not observed when the same call with correct headers was refused as a mismatch too.)",
+          R5, Transport;
+        McpHttpParamHeaderMissingRefused = "mcp.http.param-header-missing-refused", Must, "MCP basic/transports/streamable-http §Server Behavior for Custom Headers",
+          "Client omits header but value is in body | Non-conforming client | Server MUST reject the request (Probed as mcp.http.param-header-invalid-refused, the `Mcp-Param-{Name}` header left out: a 2xx accepted it; the refusal must be 400 with -32020 HeaderMismatch, as the section requires \"if any validation fails\".)",
+          R5, Transport;
+        McpHttpParamHeaderIntegerNumeric = "mcp.http.param-header-integer-numeric", Should, "MCP basic/transports/streamable-http §Server Validation",
+          "When validating integer parameter values, servers SHOULD compare the header value and the body value numerically rather than as strings (e.g., `42.0` and `42` are considered equal). (Probed as mcp.http.param-header-invalid-refused on an `x-mcp-header` property of type integer, its header the body's integer written `N.0`: a refusal with -32020 compared strings. Not applicable when no allowed tool has such a property with a value in `--tool-args`.)",
+          R5, Transport;
+        McpHttpMetaMissing400 = "mcp.http.meta-missing-400", Must, "MCP basic/index §_meta",
+          "A request missing any required field is malformed; the server MUST reject it with JSON-RPC error code `-32602` (Invalid params). On HTTP, the response status MUST be `400 Bad Request`. (Probed with a `server/discover` whose `_meta` names 2026-07-28 as its protocol version, matching the header, and lacks `io.modelcontextprotocol/clientCapabilities`: anything but 400 with -32602 breaks it. The error on its own is mcp.r5.meta.missing-required's, judged on frames.)",
+          R5, Transport;
+        McpHttpClientVersionHeader = "mcp.http.client-version-header", Must, "MCP basic/transports/streamable-http §Protocol Version Header",
+          "Every POST request to the MCP endpoint MUST include an `MCP-Protocol-Version` header. (Judged by `serve --http --judge` on every POST of the client's session-free (2026-07-28) requests: one without the header breaks it. Not observed when the client sent none.)",
+          R5, Transport;
+        McpHttpClientStandardHeaders = "mcp.http.client-standard-headers", Must, "MCP basic/transports/streamable-http §Standard Request Headers",
+          "`Mcp-Method` (source field `method`): all requests; `Mcp-Name` (source field `params.name` or `params.uri`): `tools/call`, `resources/read`, `prompts/get` requests. These headers are REQUIRED for compliance. (Judged by `serve --http --judge` on every session-free (2026-07-28) request a client POSTs: a request without `Mcp-Method`, or a `tools/call`, `resources/read` or `prompts/get` without `Mcp-Name`, breaks it; a header that does not match the body is refused 400 -32020 by the peer, as a server must. Not observed when the client sent no such request.)",
+          R5, Transport;
+        McpHttpClientSentinelEncoding = "mcp.http.client-sentinel-encoding", Must, "MCP basic/transports/streamable-http §Value Encoding",
+          "The prefix `=?base64?` and suffix `?=` indicate that the value is Base64-encoded. These markers are case-sensitive and MUST appear exactly as shown (lowercase). (Judged by `serve --http --judge` on the `Mcp-Name` and `Mcp-Param-*` headers of every session-free (2026-07-28) request a client POSTs: markers in another case (`=?BASE64?`) break it, and so does a header carrying raw bytes outside visible ASCII, space and tab, since \"a name (or resource URI) outside the safe set is carried as: `Mcp-Name: =?base64?{Base64EncodedValue}?=`\". Not observed when no request carried either header.)",
+          R5, Transport;
     }
 }
 

@@ -54,6 +54,8 @@ pub(super) struct Judging {
     pub session_free: Mutex<Option<(usize, Director)>>,
     /// Told once a judged session is ended by the client's DELETE.
     pub deleted: tokio::sync::Notify,
+    /// What the session-free POSTs carried in their headers.
+    pub headers: Mutex<super::client_headers::HeaderLog>,
 }
 
 impl Judging {
@@ -65,6 +67,7 @@ impl Judging {
             finished: Mutex::default(),
             session_free: Mutex::new(None),
             deleted: tokio::sync::Notify::new(),
+            headers: Mutex::default(),
         }
     }
 

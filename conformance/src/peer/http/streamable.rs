@@ -19,11 +19,11 @@ use axum::extract::State;
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::sse::{Event, Sse};
 use axum::response::{IntoResponse, Response};
-use base64::Engine as _;
 use harness::Revision;
 
 use super::guard::{self, refuse};
 use super::judged::{self, Session};
+use super::params;
 use super::{fresh_id, lock, App, MAX_SESSIONS};
 use crate::peer::{Peer, Serve};
 
@@ -31,6 +31,8 @@ use crate::peer::{Peer, Serve};
 const HEADER_MISMATCH: i64 = -32020;
 /// 2026-07-28 schema `UnsupportedProtocolVersionError`.
 const UNSUPPORTED_VERSION: i64 = -32022;
+/// 2026-07-28 schema `MissingRequiredClientCapabilityError`.
+const MISSING_CAPABILITY: i64 = -32021;
 
 /// What routing needs of a body: a guess from `serde_json` (the peer's codec
 /// judges the bytes themselves).
@@ -43,6 +45,8 @@ struct Outline {
     id: Option<String>,
     method: Option<String>,
     meta_version: Option<String>,
+    /// A `_meta` lacking the required `clientCapabilities` object (basic/index §_meta).
+    meta_incomplete: bool,
     name: Option<String>,
 }
 
@@ -77,6 +81,13 @@ impl Outline {
                     .and_then(|p| p.get("_meta"))
                     .and_then(|m| m.get("io.modelcontextprotocol/protocolVersion")),
             ),
+            meta_incomplete: params
+                .and_then(|p| p.get("_meta"))
+                .and_then(serde_json::Value::as_object)
+                .is_some_and(|m| {
+                    !m.get("io.modelcontextprotocol/clientCapabilities")
+                        .is_some_and(serde_json::Value::is_object)
+                }),
             name: text(params.and_then(|p| p.get("name").or_else(|| p.get("uri")))),
         }
     }
@@ -145,6 +156,11 @@ impl Outline {
             id: m.id().map(|id| id.raw().to_owned()),
             method: m.method().map(std::borrow::Cow::into_owned),
             meta_version: text(version.as_ref()),
+            meta_incomplete: meta.as_ref().is_some_and(|m| {
+                m.kind() == harness::ValueKind::Object
+                    && m.get("io.modelcontextprotocol/clientCapabilities")
+                        .is_none_or(|c| c.kind() != harness::ValueKind::Object)
+            }),
             name: text(named.as_ref()),
         }
     }
@@ -357,6 +373,17 @@ fn stateless(
         let answer = format!(r#"{{"jsonrpc":"2.0","id":{id},"error":{error}}}"#);
         guard::json_response(StatusCode::BAD_REQUEST, answer.into_bytes())
     };
+    if let Some(judging) = &app.judging {
+        let request = (outline.requests > 0 && !outline.batch)
+            .then(|| {
+                outline
+                    .method
+                    .as_deref()
+                    .map(|m| (m, outline.name.as_deref()))
+            })
+            .flatten();
+        lock(&judging.headers).see(headers, request);
+    }
     let meta = outline.meta_version.as_deref().unwrap_or_default();
     match version {
         None => {
@@ -384,7 +411,7 @@ fn stateless(
         }
         if matches!(method, "tools/call" | "resources/read" | "prompts/get") {
             let name = outline.name.as_deref().unwrap_or_default();
-            match header(headers, "mcp-name")?.map(decode_sentinel) {
+            match header(headers, "mcp-name")?.map(|v| params::decode_sentinel(v, "Mcp-Name")) {
                 None => return Err(mismatch("the Mcp-Name header is missing".into())),
                 Some(Err(why)) => return Err(mismatch(why)),
                 Some(Ok(sent)) if sent != name => {
@@ -395,6 +422,7 @@ fn stateless(
                 Some(Ok(_)) => {}
             }
         }
+        params::check(headers, body).map_err(mismatch)?;
     }
     let frames = match &app.judging {
         Some(judging) => judging.session_free(app.config.serve, body),
@@ -407,27 +435,16 @@ fn stateless(
     // 400 Bad Request and an UnsupportedProtocolVersionError"; an unimplemented
     // method "MUST respond with 404 Not Found and a JSON-RPC error with code
     // -32601".
+    // basic/index §_meta: a request missing a required `_meta` field gets
+    // -32602 and, "On HTTP, the response status MUST be `400 Bad Request`";
+    // so does a MissingRequiredClientCapabilityError (-32021).
     let status = match frames.last().and_then(|f| error_code(f)) {
-        Some(UNSUPPORTED_VERSION | HEADER_MISMATCH) => StatusCode::BAD_REQUEST,
+        Some(UNSUPPORTED_VERSION | HEADER_MISMATCH | MISSING_CAPABILITY) => StatusCode::BAD_REQUEST,
+        Some(harness::codes::INVALID_PARAMS) if outline.meta_incomplete => StatusCode::BAD_REQUEST,
         Some(harness::codes::METHOD_NOT_FOUND) => StatusCode::NOT_FOUND,
         _ => StatusCode::OK,
     };
     Ok(frames_response(status, frames))
-}
-
-/// 2026-07-28 §Value Encoding: `=?base64?…?=` (markers lowercase, exactly)
-/// carries the Base64 of the UTF-8 value; anything else is the value itself.
-fn decode_sentinel(value: &str) -> Result<String, String> {
-    let Some(inner) = value
-        .strip_prefix("=?base64?")
-        .and_then(|v| v.strip_suffix("?="))
-    else {
-        return Ok(value.to_owned());
-    };
-    let bytes = base64::engine::general_purpose::STANDARD
-        .decode(inner)
-        .map_err(|e| format!("Mcp-Name is not valid Base64: {e}"))?;
-    String::from_utf8(bytes).map_err(|_| "Mcp-Name's Base64 is not UTF-8".to_owned())
 }
 
 fn error_code(frame: &[u8]) -> Option<i64> {
@@ -694,27 +711,5 @@ pub(super) async fn delete(State(app): State<Arc<App>>, headers: HeaderMap) -> R
             harness::codes::INVALID_REQUEST,
             "Not Found: no such session (unknown, or terminated)",
         )
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn sentinel_values_decode_and_plain_ones_pass_through() {
-        assert_eq!(decode_sentinel("get_weather").unwrap(), "get_weather");
-        assert_eq!(
-            decode_sentinel("=?base64?SGVsbG8sIOS4lueVjA==?=").unwrap(),
-            "Hello, \u{4e16}\u{754c}"
-        );
-        assert!(decode_sentinel("=?base64?not base64!?=").is_err());
-        // The markers are case-sensitive: an uppercase one is a plain value.
-        assert_eq!(
-            decode_sentinel("=?BASE64?eA==?=").unwrap(),
-            "=?BASE64?eA==?="
-        );
-        let encoded = crate::transport::http::header_safe("=?base64?literal?=");
-        assert_eq!(decode_sentinel(&encoded).unwrap(), "=?base64?literal?=");
     }
 }

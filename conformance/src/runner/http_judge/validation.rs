@@ -47,6 +47,11 @@ async fn probe(
         let value = HeaderValue::from_str(value).map_err(|e| e.to_string())?;
         streamable(&mut driver).set_header(HeaderName::from_static(name), value);
     }
+    if method == "tools/call" {
+        // Its `Mcp-Param-*` headers are the tool's: the transport learns them here.
+        let timeout = config.driver.answer_timeout.min(Duration::from_secs(5));
+        super::custom_headers::learn_tools(&mut driver, timeout).await;
+    }
     let before = driver.transport().http_facts().len();
     let answered = driver
         .request(

@@ -25,6 +25,8 @@ struct Session {
     /// Whether `version` goes out as the header: a negotiated 2024-11-05 or
     /// 2025-03-26 predates it; one set by hand always goes.
     send_version: bool,
+    /// The `x-mcp-header` parameters of the tools listed so far.
+    mirrors: super::mirror::Mirrors,
 }
 
 /// A peer reached over Streamable HTTP: one POST per frame.
@@ -308,10 +310,16 @@ impl Transport for StreamableHttpPeer {
     async fn send(&mut self, frame: &[u8]) -> Result<(), SendError> {
         let outline = Outline::of(frame);
         let initialize = outline.method.as_deref() == Some("initialize") && outline.requests == 1;
+        let mut headers = self.headers(&outline);
+        if outline.meta_version.is_some() {
+            for (name, value) in super::mirror::headers(frame, &lock(&self.session).mirrors) {
+                headers.insert(name, value);
+            }
+        }
         let post = Post {
             client: self.client.clone(),
             url: self.url.clone(),
-            headers: self.headers(&outline),
+            headers,
             body: frame.to_vec(),
             expected_answer: outline.requests > 0,
             max_frame: self.limits.max_frame,
@@ -345,6 +353,7 @@ impl Transport for StreamableHttpPeer {
             }
         };
         let on_frame: post::OnFrame = Arc::new(move |bytes: &[u8]| {
+            super::mirror::learn(bytes, &mut lock(&learn).mirrors);
             if !initialize {
                 return;
             }
