@@ -1657,7 +1657,7 @@ def json_schema(rev):
          "an inputSchema and an outputSchema (a local $ref, a minimum) valid in 2020-12, the default dialect"),
         ("y", "schema-declared-draft-07", {"name": "pair", "inputSchema": tuple07},
          "an inputSchema declaring draft-07, whose array-form items is valid there (2020-12 would refuse it)"),
-        ("y", "schema-dialect-unknown", {"name": "odd", "inputSchema": {"$schema": "https://example.com/my-dialect", "type": "object", "properties": 7}},
+        ("y", "schema-dialect-unknown", {"name": "odd", "inputSchema": {"$schema": "https://example.com/my-dialect", "type": "object", "properties": {"city": {"type": "strnig"}}}},
          "an inputSchema declaring a dialect wirecheck does not know: not judged, neither valid nor invalid"),
         ("n", "input-schema-invalid", {"name": "weather", "inputSchema": misspelt},
          "an inputSchema whose property type is \"strnig\": no valid 2020-12 schema"),
