@@ -23,8 +23,19 @@
 //! URI"). Formats are judged as the dialect says: annotations in 2019-09 and
 //! 2020-12, assertions before.
 //!
+//! **Bounded:** the schema is the peer's text, and a few local `$ref`s that
+//! each apply the next definition twice make a small schema whose checking
+//! doubles per definition. A schema whose subschemas, counted with every
+//! local `$ref` expanded once, pass [`EXPANDED_CAP`] is not judged (2026-07-28
+//! basic/index §Composition-Keyword Resource Use asks implementations to
+//! bound this: "a maximum schema depth, a cap on the total number of
+//! subschemas"). The meta-schema check needs no bound: its schema is fixed
+//! and the value is a bounded frame.
+//!
 //! The harness stays free of I/O: a validator is built from the schema in
 //! hand and the crate's bundled meta-schemas only.
+
+use std::collections::{HashMap, HashSet};
 
 use jsonschema::Draft;
 use serde_json::Value;
@@ -113,6 +124,76 @@ fn breach(error: &jsonschema::ValidationError<'_>, draft: Draft) -> Breach {
     }
 }
 
+/// The most subschemas a schema judged against a value may expand to (see
+/// the module docs): real tool schemas hold tens to a few thousand.
+pub const EXPANDED_CAP: u64 = 50_000;
+
+/// The JSON nodes of `root` with each local `$ref` (`#/…`) counted as the
+/// nodes of its target, each target counted once per path that reaches it,
+/// a reference back into a target being expanded counted as one node (that
+/// recursion is bounded by the value's depth). Saturates past the cap.
+fn expanded(root: &Value) -> u64 {
+    fn walk(
+        root: &Value,
+        node: &Value,
+        pointer: &str,
+        memo: &mut HashMap<String, u64>,
+        open: &mut HashSet<String>,
+    ) -> u64 {
+        if let Some(&n) = memo.get(pointer) {
+            return n;
+        }
+        if !open.insert(pointer.to_owned()) {
+            return 1;
+        }
+        let mut n: u64 = 1;
+        let child = |token: &str,
+                     v: &Value,
+                     memo: &mut HashMap<String, u64>,
+                     open: &mut HashSet<String>| {
+            if v.is_object() || v.is_array() {
+                let mut here = pointer.to_owned();
+                crate::error::push_token(&mut here, token);
+                walk(root, v, &here, memo, open)
+            } else {
+                1
+            }
+        };
+        match node {
+            Value::Object(members) => {
+                for (key, v) in members {
+                    let target = matches!(key.as_str(), "$ref" | "$dynamicRef" | "$recursiveRef")
+                        .then(|| v.as_str().and_then(|r| r.strip_prefix('#')))
+                        .flatten()
+                        .and_then(|p| root.pointer(p).map(|t| (p, t)));
+                    match target {
+                        Some((p, t)) if n < EXPANDED_CAP => {
+                            n = n.saturating_add(walk(root, t, p, memo, open));
+                        }
+                        _ => n = n.saturating_add(child(key, v, memo, open)),
+                    }
+                    if n > EXPANDED_CAP {
+                        break;
+                    }
+                }
+            }
+            Value::Array(elements) => {
+                for (i, v) in elements.iter().enumerate() {
+                    n = n.saturating_add(child(&i.to_string(), v, memo, open));
+                    if n > EXPANDED_CAP {
+                        break;
+                    }
+                }
+            }
+            _ => {}
+        }
+        open.remove(pointer);
+        memo.insert(pointer.to_owned(), n);
+        n
+    }
+    walk(root, root, "", &mut HashMap::new(), &mut HashSet::new())
+}
+
 /// `value` judged against `schema` under `revision` (see the module docs for
 /// the dialect and what is not judged).
 #[must_use]
@@ -121,6 +202,11 @@ pub fn conform(schema: &Value, value: &Value, revision: Revision) -> Verdict {
         Ok(d) => d,
         Err(why) => return Verdict::NotJudged(why),
     };
+    if expanded(schema) > EXPANDED_CAP {
+        return Verdict::NotJudged(format!(
+            "the schema expands to more than {EXPANDED_CAP} subschemas through its `$ref`s: too costly to judge"
+        ));
+    }
     let mut first = None;
     for &draft in drafts {
         let validator = match jsonschema::options().with_draft(draft).build(schema) {
@@ -277,6 +363,35 @@ mod tests {
             breaks_at(conform(&schema, &json!([]), R3)),
             Some(String::new())
         );
+    }
+
+    #[test]
+    fn a_schema_that_doubles_through_its_refs_is_not_judged() {
+        // d0 applies d1 twice, d1 applies d2 twice, …: 2^40 checks for a few hundred bytes.
+        let mut defs = serde_json::Map::new();
+        for i in 0..40 {
+            let next = json!({"$ref": format!("#/$defs/d{}", i + 1)});
+            defs.insert(format!("d{i}"), json!({"allOf": [next.clone(), next]}));
+        }
+        defs.insert("d40".into(), json!({"type": "number"}));
+        let schema = json!({"$defs": defs, "$ref": "#/$defs/d0"});
+        assert!(expanded(&schema) > EXPANDED_CAP);
+        let Verdict::NotJudged(why) = conform(&schema, &json!("x"), R4) else {
+            panic!("a doubling schema was judged");
+        };
+        assert!(why.contains("too costly"), "{why}");
+        // Shared definitions reached once each, and recursion, stay small.
+        let tree = json!({"$defs": {"node": {"type": "object", "properties": {"kids": {"type": "array", "items": {"$ref": "#/$defs/node"}}}}},
+                          "$ref": "#/$defs/node"});
+        assert!(expanded(&tree) < 100, "{}", expanded(&tree));
+        assert_eq!(
+            conform(&tree, &json!({"kids": [{"kids": []}]}), R4),
+            Verdict::Conforms
+        );
+        assert!(matches!(
+            conform(&tree, &json!({"kids": [{"kids": 1}]}), R4),
+            Verdict::Breaks(_)
+        ));
     }
 
     #[test]
