@@ -213,7 +213,7 @@ pub fn conform(schema: &Value, value: &Value, revision: Revision) -> Verdict {
             Ok(v) => v,
             Err(e) => {
                 return Verdict::NotJudged(format!(
-                    "the schema cannot be read as JSON Schema {}: {}",
+                    "the schema cannot be read as JSON Schema {} (wirecheck fetches no `$ref`): {}",
                     name(draft),
                     capped(&e.to_string())
                 ))

@@ -1834,8 +1834,10 @@ impl Judge {
                 Verdict::Breaks(breach) => (
                     format!("/result/structuredContent{}", breach.pointer),
                     format!(
-                        "`structuredContent{}` of tool {name:?} breaks its `outputSchema` (listed at event {}): {}",
-                        breach.pointer, listed.index, breach.why
+                        "the `structuredContent` of tool {name:?}{} breaks its `outputSchema` (listed at event {}): {}",
+                        if breach.pointer.is_empty() { String::new() } else { format!(" at `{}`", breach.pointer) },
+                        listed.index,
+                        breach.why
                     ),
                 ),
             },
