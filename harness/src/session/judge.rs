@@ -1807,6 +1807,14 @@ impl Judge {
     /// `$ref` that does not resolve: nothing is fetched) leaves the call not
     /// judged, with the reason.
     fn structured_output(&mut self, open: &Open, result: &Raw<'_>, at: At, out: &mut Vec<Finding>) {
+        // Before 2025-06-18 there is no `outputSchema` to hold a result to,
+        // and a not-judged note must not stand for a rule that does not apply.
+        if !RuleId::McpToolsOutputSchemaConform
+            .info()
+            .applies_to(self.revision)
+        {
+            return;
+        }
         if result.get("isError").is_some_and(|e| e.as_str() == "true") {
             return;
         }
