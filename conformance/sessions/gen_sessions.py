@@ -747,6 +747,39 @@ def server_gap_answers():
         vector(rev, "tools", "n_structured-content-missing",
                "tools/call of a tool listed with an outputSchema returns no structuredContent.",
                [conform], ho + [called(rev, None)], [(conform, at)])
+    # The same, judged with the jsonschema crate (harness::schema_check): `$ref`,
+    # bounds and composition are judged; the dialect is `$schema`'s, else
+    # 2020-12 from 2025-11-25 (basic/index §Schema Dialect), and 2025-06-18,
+    # naming none, refuses only what draft-07 and 2020-12 both refuse. A remote
+    # `$ref` is never fetched: the call is not judged (not observed).
+    def listed(rev, schema):
+        tool = dict(weather, outputSchema=schema)
+        return start(rev, {"tools": {}}) + [ask(rev, 1, "tools/list"), answer(rev, 1, {"tools": [tool]}, cacheable=True),
+                                            ask(rev, 2, "tools/call", {"name": "weather", "arguments": {}})]
+    by_ref = {"type": "object", "$defs": {"celsius": {"type": "number", "minimum": -273.15}},
+              "properties": {"temperature": {"$ref": "#/$defs/celsius"}}, "required": ["temperature"]}
+    remote = {"type": "object", "properties": {"temperature": {"$ref": "https://example.com/schemas/celsius.json"}}}
+    paired = {"type": "object", "properties": {"low": {"type": "number"}, "high": {"type": "number"}},
+              "dependentRequired": {"low": ["high"]}}
+    for rev in [R3, R4, R5]:
+        at = n0(rev) + 3
+        vector(rev, "tools", "y_structured-content-conforms-by-ref",
+               "The outputSchema reaches its temperature through a local `$ref` with a minimum; the structuredContent meets it.",
+               [conform], listed(rev, by_ref) + [called(rev, {"temperature": 21.0})], [])
+        vector(rev, "tools", "n_structured-content-breaks-ref",
+               "The outputSchema's temperature is a local `$ref` to a number of at least -273.15; the structuredContent says -300.",
+               [conform], listed(rev, by_ref) + [called(rev, {"temperature": -300})], [(conform, at)])
+        vector(rev, "tools", "i_structured-content-remote-ref",
+               "The outputSchema's temperature is a `$ref` to https://example.com/…: never fetched, so the structuredContent is not judged (not observed), neither passed nor failed.",
+               [conform], listed(rev, remote) + [called(rev, {"temperature": "warm"})], [])
+        if rev == R3:
+            vector(rev, "tools", "y_structured-content-no-default-dialect",
+                   "2025-06-18 names no default dialect: `dependentRequired` (2020-12 only) is ignored by draft-07, so a structuredContent with low and no high is not a certain breach.",
+                   [conform], listed(rev, paired) + [called(rev, {"low": 1})], [])
+        else:
+            vector(rev, "tools", "n_structured-content-default-dialect",
+                   "No `$schema`: the schema is 2020-12 (basic/index §Schema Dialect), whose `dependentRequired` makes high required with low; the structuredContent has low only.",
+                   [conform], listed(rev, paired) + [called(rev, {"low": 1})], [(conform, at)])
     # 2026-07-28 basic/patterns/mrtr §Error Handling: missing input asked again (SHOULD).
     reasked = "mcp.r5.mrtr.missing-input-reasked"
     caps = {"io.modelcontextprotocol/clientCapabilities": {"elicitation": {}}}

@@ -1667,10 +1667,81 @@ def mcp(rev):
             rules=["mcp.r5.mrtr.include-context-declared"])
 
 
+def json_schema(rev):
+    """basic/index §JSON Schema Usage (2025-11-25 on): every schema a server sends
+    is valid in its declared or default dialect (mcp.json-schema.valid per frame,
+    mcp.json-schema.tools-valid on a tools/list exchange), and schema
+    `ToolResultContent.structuredContent` SHOULD conform to its tool's outputSchema
+    (mcp.sampling.tool-result-conform). Judged with the jsonschema crate."""
+    d = f"mcp/{rev}/json-schema"
+    pre5 = rev != R5
+    valid, tools_valid, conform = "mcp.json-schema.valid", "mcp.json-schema.tools-valid", "mcp.sampling.tool-result-conform"
+    misspelt = {"type": "object", "properties": {"city": {"type": "strnig"}}}
+    by_ref = {"type": "object", "$defs": {"c": {"type": "number", "minimum": -273.15}},
+              "properties": {"temperature": {"$ref": "#/$defs/c"}}, "required": ["temperature"]}
+    tuple07 = {"$schema": "http://json-schema.org/draft-07/schema#", "type": "object",
+               "properties": {"pair": {"type": "array", "items": [{"type": "string"}, {"type": "number"}]}}}
+
+    def listing(*tools):
+        return mres(rev, 1, {"tools": list(tools)}, cacheable=True)
+    lst = dict(frame=mreq(rev, 1, "tools/list"), answer=res("tools", id="1"))
+    for verdict, slug, tool, what in [
+        ("y", "schemas-valid", {"name": "weather", "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}, "outputSchema": by_ref},
+         "an inputSchema and an outputSchema (a local $ref, a minimum) valid in 2020-12, the default dialect"),
+        ("y", "schema-declared-draft-07", {"name": "pair", "inputSchema": tuple07},
+         "an inputSchema declaring draft-07, whose array-form items is valid there (2020-12 would refuse it)"),
+        ("y", "schema-dialect-unknown", {"name": "odd", "inputSchema": {"$schema": "https://example.com/my-dialect", "type": "object", "properties": {"city": {"type": "strnig"}}}},
+         "an inputSchema declaring a dialect wirecheck does not know: not judged, neither valid nor invalid"),
+        ("n", "input-schema-invalid", {"name": "weather", "inputSchema": misspelt},
+         "an inputSchema whose property type is \"strnig\": no valid 2020-12 schema"),
+        ("n", "output-schema-invalid", {"name": "weather", "inputSchema": {"type": "object"}, "outputSchema": {"type": "object", "required": "temperature"}},
+         "an outputSchema whose required is a string, not an array"),
+        ("n", "schema-draft-07-read-as-2020-12", {"name": "pair", "inputSchema": {k: v for k, v in tuple07.items() if k != "$schema"}},
+         "an inputSchema without $schema using draft-07's array-form items: read as 2020-12 (the default), it is invalid"),
+    ]:
+        kw = {"reply_violations": [tools_valid]} if verdict == "n" else {"reply_violations": [], "rules": [tools_valid]}
+        vec(f"{d}/{verdict}_tools-list-{slug}", f"Exchange: tools/list answered with {what}.", lst["frame"],
+            answer=lst["answer"], reply=listing(tool), **kw)
+
+    def asks(method, params):
+        if pre5:
+            return rq(9, method, params)
+        return ok(2, {"resultType": "input_required", "inputRequests": {"a": {"method": method, "params": params}}})
+    how = "an elicitation/create request" if pre5 else "an InputRequiredResult asking for elicitation"
+    vec(f"{d}/y_elicitation-requested-schema-valid", f"{how} whose requestedSchema is valid 2020-12.",
+        asks("elicitation/create", {"message": "Your city?", "requestedSchema": {"type": "object", "properties": {"city": {"type": "string", "minLength": 1}}}}),
+        sender="server", rules=[valid])
+    vec(f"{d}/n_elicitation-requested-schema-invalid", f"{how} whose requestedSchema gives a property the type \"strnig\".",
+        asks("elicitation/create", {"message": "Your city?", "requestedSchema": misspelt}), sender="server", violations=[valid])
+
+    def said(t):
+        return {"type": "text", "text": t}
+    use = {"type": "tool_use", "id": "u1", "name": "weather", "input": {"city": "Paris"}}
+    weather = {"name": "weather", "inputSchema": {"type": "object"}, "outputSchema": by_ref}
+
+    def sampling(tool, structured, **extra):
+        result = {"type": "tool_result", "toolUseId": "u1", "content": [said("done")], **extra}
+        if structured is not None:
+            result["structuredContent"] = structured
+        return {"messages": [{"role": "user", "content": said("Weather in Paris?")}, {"role": "assistant", "content": [use]},
+                             {"role": "user", "content": [result]}], "maxTokens": 100, "tools": [tool]}
+    sh = "a sampling/createMessage request" if pre5 else "an InputRequiredResult asking for sampling"
+    vec(f"{d}/n_sampling-tool-schema-invalid", f"{sh} whose tool's inputSchema gives a property the type \"strnig\".",
+        asks("sampling/createMessage", sampling({"name": "weather", "inputSchema": misspelt}, None)), sender="server", violations=[valid])
+    vec(f"{d}/y_sampling-tool-result-conforms", f"{sh} whose tool result's structuredContent conforms to the tool's outputSchema (a local $ref).",
+        asks("sampling/createMessage", sampling(weather, {"temperature": 21.5})), sender="server", rules=[valid, conform])
+    vec(f"{d}/y_sampling-tool-result-breaks-output-schema", f"{sh} whose tool result's structuredContent says temperature -300, below the outputSchema's minimum (SHOULD: reported, not a failure).",
+        asks("sampling/createMessage", sampling(weather, {"temperature": -300})), sender="server", rules=[valid], advisories=[conform])
+    vec(f"{d}/y_sampling-tool-result-error-not-judged", f"{sh} whose tool result is isError: true: a failed use is not the tool's output, so its structuredContent is not judged.",
+        asks("sampling/createMessage", sampling(weather, {"error": "no such city"}, isError=True)), sender="server", rules=[conform])
+
+
 def main():
     jsonrpc()
     for rev in REVS:
         mcp(rev)
+        if idx(rev) >= 3:
+            json_schema(rev)
     check = "--check" in sys.argv[1:]
     wanted = {}
     for path, v in VECTORS.items():

@@ -39,6 +39,7 @@ pub mod outcome;
 pub mod profile;
 pub mod rules;
 mod scan;
+pub mod schema_check;
 pub mod session;
 
 pub use error::{Refusal, Rule};

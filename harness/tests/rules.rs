@@ -1010,6 +1010,36 @@ const CASES: &[Case] = &[
         r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"extensions":{"ui":{}}}}}}"#,
         "/params/_meta/io.modelcontextprotocol~1clientCapabilities/extensions/ui",
     ),
+    // 2025-11-25/json-schema/n_elicitation-requested-schema-invalid
+    f(
+        "mcp.json-schema.valid",
+        "2025-11-25",
+        "server",
+        r#"{"jsonrpc":"2.0","id":9,"method":"elicitation/create","params":{"message":"Your city?","requestedSchema":{"type":"object","properties":{"city":{"type":"strnig"}}}}}"#,
+        "/params/requestedSchema/properties/city/type",
+    ),
+    // 2026-07-28/json-schema/n_tools-list-input-schema-invalid
+    x(
+        "mcp.json-schema.tools-valid",
+        "2026-07-28",
+        concat!(
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"#,
+            r5_meta!(),
+            "}}"
+        ),
+        Some(
+            r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","tools":[{"name":"weather","inputSchema":{"type":"object","properties":{"city":{"type":"strnig"}}}}],"ttlMs":0,"cacheScope":"public","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"s","version":"1"}}}}"#,
+        ),
+        "/result/tools/0/inputSchema/properties/city/type",
+    ),
+    // 2025-11-25/json-schema/y_sampling-tool-result-breaks-output-schema
+    f(
+        "mcp.sampling.tool-result-conform",
+        "2025-11-25",
+        "server",
+        r##"{"jsonrpc":"2.0","id":9,"method":"sampling/createMessage","params":{"messages":[{"role":"user","content":{"type":"text","text":"Weather in Paris?"}},{"role":"assistant","content":[{"type":"tool_use","id":"u1","name":"weather","input":{"city":"Paris"}}]},{"role":"user","content":[{"type":"tool_result","toolUseId":"u1","content":[{"type":"text","text":"done"}],"structuredContent":{"temperature":-300}}]}],"maxTokens":100,"tools":[{"name":"weather","inputSchema":{"type":"object"},"outputSchema":{"type":"object","$defs":{"c":{"type":"number","minimum":-273.15}},"properties":{"temperature":{"$ref":"#/$defs/c"}}}}]}}"##,
+        "/params/messages/2/content/0/structuredContent/temperature",
+    ),
 ];
 
 const HUNDRED_AND_ONE: &str = r#"{"jsonrpc":"2.0","id":1,"result":{"completion":{"values":["0","1","2","3","4","5","6","7","8","9","0","1","2","3","4","5","6","7","8","9","0","1","2","3","4","5","6","7","8","9","0","1","2","3","4","5","6","7","8","9","0","1","2","3","4","5","6","7","8","9","0","1","2","3","4","5","6","7","8","9","0","1","2","3","4","5","6","7","8","9","0","1","2","3","4","5","6","7","8","9","0","1","2","3","4","5","6","7","8","9","0","1","2","3","4","5","6","7","8","9","x"]}}}"#;

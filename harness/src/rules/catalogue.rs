@@ -426,7 +426,7 @@ rule_table! {
           "Tool names SHOULD be unique within a server. (Checked within one `tools/list` result.)",
           R4_R5, Reply;
         McpToolsOutputSchemaConform = "mcp.tools.output-schema-conform", Must, "MCP server/tools §Output Schema",
-          "If an output schema is provided: Servers MUST provide structured results that conform to this schema. (Checked by the session judge: a `tools/call` result, not `isError`, for a tool a `tools/list` answer gave an `outputSchema`, without `structuredContent` or with one that breaks the schema's `type`, `enum`, `const`, `required`, `properties`, `additionalProperties` or `items`; other keywords, `$ref` among them, are not judged.)",
+          "If an output schema is provided: Servers MUST provide structured results that conform to this schema. (Checked by the session judge: a `tools/call` result, not `isError`, for a tool a `tools/list` answer gave an `outputSchema`, without `structuredContent` or with one that breaks the schema, judged with the `jsonschema` crate in the schema's `$schema` dialect, else 2020-12 from 2025-11-25 (basic/index §Schema Dialect); 2025-06-18 names no default, so there a breach counts only when draft-07 and 2020-12 both refuse the value. A schema that cannot be read (an unknown dialect, a `$ref` that does not resolve: nothing is fetched) leaves the call not observed, with the reason.)",
           R3_R5, Session;
         // Content a server returns (rules::content).
         McpContentBase64 = "mcp.content.base64", Must, "MCP server/prompts §Data Types › PromptMessage › Image Content, › Audio Content; server/resources §Security Considerations",
@@ -733,6 +733,16 @@ rule_table! {
         McpHttpClientSentinelEncoding = "mcp.http.client-sentinel-encoding", Must, "MCP basic/transports/streamable-http §Value Encoding",
           "The prefix `=?base64?` and suffix `?=` indicate that the value is Base64-encoded. These markers are case-sensitive and MUST appear exactly as shown (lowercase). (Judged by `serve --http --judge` on the `Mcp-Name` and `Mcp-Param-*` headers of every session-free (2026-07-28) request a client POSTs: markers in another case (`=?BASE64?`) break it, and so does a header carrying raw bytes outside visible ASCII, space and tab, since \"a name (or resource URI) outside the safe set is carried as: `Mcp-Name: =?base64?{Base64EncodedValue}?=`\". Not observed when no request carried either header.)",
           R5, Transport;
+        // Issue 14, JSON Schema in messages (rules::json_schema, crate::schema_check).
+        McpSchemaValid = "mcp.json-schema.valid", Must, "MCP basic/index §JSON Schema Usage › Schema Validation | §Schema Dialect",
+          "Schemas MUST be valid according to their declared or default dialect (§Schema Dialect: \"When a schema does not include a `$schema` field, it defaults to JSON Schema 2020-12\". Checked per frame on the schemas a server's request carries: an `elicitation/create`'s `requestedSchema`, the `inputSchema` and `outputSchema` of a `sampling/createMessage`'s `tools`, also as the `inputRequests` of a 2026-07-28 `InputRequiredResult`; each against the bundled meta-schema of its `$schema` dialect (draft-04 to 2020-12), else of 2020-12. A `$schema` naming another dialect is not judged. A `tools/list` answer's schemas are mcp.json-schema.tools-valid's.)",
+          R4_R5, Frame;
+        McpSchemaToolsValid = "mcp.json-schema.tools-valid", Must, "MCP basic/index §JSON Schema Usage › Schema Validation | §Schema Dialect",
+          "Schemas MUST be valid according to their declared or default dialect (Checked on the exchange: the `inputSchema` and `outputSchema` of each tool of a `tools/list` result, as mcp.json-schema.valid judges a request's schemas; only the request shows that a result is a tool list.)",
+          R4_R5, Reply;
+        McpSamplingToolResultConform = "mcp.sampling.tool-result-conform", Should, "MCP schema `ToolResultContent.structuredContent`",
+          "If the tool defined an outputSchema, this SHOULD conform to that schema. (Checked per frame on a server's `sampling/createMessage`, and those a 2026-07-28 `InputRequiredResult` carries: a `tool_result` block, not `isError`, whose `toolUseId` is the `id` of an earlier `tool_use` block naming one of the request's `tools` that has an `outputSchema`, with a `structuredContent` that breaks it, judged as mcp.tools.output-schema-conform judges a call's. A schema that cannot be read is not judged.)",
+          R4_R5, Frame;
     }
 }
 

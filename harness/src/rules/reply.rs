@@ -505,6 +505,7 @@ fn result(
         "tools/list" => {
             tools(result, pointer, out);
             super::tool_headers::tools_list(result, pointer, out);
+            super::json_schema::tools_list(result, pointer, out);
         }
         "completion/complete" => {
             let count = result

@@ -36,6 +36,7 @@ pub(super) fn request(method: &str, params: Option<&Raw<'_>>, base: &str, out: &
         return; // a missing or mistyped `params` is mcp.schema.request-params'
     };
     let pointer = at(base, "params");
+    super::json_schema::request(method, params, &pointer, out);
     match method {
         "elicitation/create" => elicitation(params, &pointer, out),
         "sampling/createMessage" => sampling(params, &pointer, out),

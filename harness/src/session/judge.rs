@@ -11,6 +11,7 @@ use std::borrow::Cow;
 use crate::ir::{Frame, Id, JsonStr, Message, Raw, ValueKind};
 use crate::profile::{Direction, Profile, Revision};
 use crate::rules::{self, RuleId};
+use crate::schema_check::Verdict;
 
 const PROTOCOL_LOG_LEVEL: &str = "io.modelcontextprotocol/logLevel";
 const SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
@@ -46,7 +47,13 @@ pub struct Judge {
     /// A task just created and how long it is sure to live, for the
     /// sighting that records it.
     pending_alive: Option<(String, f64)>,
+    /// Checks that applied but could not be made (a schema that cannot be
+    /// read), reported at [`Judge::finish`] as not observed.
+    unjudged: Vec<Unobserved>,
 }
+
+/// Not-judged notes kept; later ones are dropped.
+const UNJUDGED_CAP: usize = 64;
 
 /// URL-mode elicitation ids remembered; the oldest is dropped first.
 const ELICITATIONS_CAP: usize = 1024;
@@ -194,6 +201,7 @@ impl Judge {
             tasks: super::tasks::Tasks::default(),
             pending_alive: None,
             silent_ends: Vec::new(),
+            unjudged: Vec::new(),
         }
     }
 
@@ -246,7 +254,10 @@ impl Judge {
     /// The end of the capture: what only the end can decide.
     #[must_use]
     pub fn finish(self) -> Ending {
-        let mut end = Ending::default();
+        let mut end = Ending {
+            not_observed: self.unjudged.clone(),
+            ..Ending::default()
+        };
         let mut open: Vec<&Open> = self
             .sides
             .iter()
@@ -1811,7 +1822,7 @@ impl Judge {
     /// argument, a completion without the capability, a tool called against
     /// its task support.
     fn answer_against_lists(
-        &self,
+        &mut self,
         open: &Open,
         reply: &Message<'_>,
         at: At,
@@ -1884,10 +1895,21 @@ impl Judge {
     }
 
     /// server/tools §Output Schema: a tool listed with an `outputSchema`
-    /// returns `structuredContent` that conforms to it (the keywords
-    /// [`super::output_schema`] reads). A result with `isError: true` reports
-    /// a failed call, not the tool's output, so it is not judged.
-    fn structured_output(&self, open: &Open, result: &Raw<'_>, at: At, out: &mut Vec<Finding>) {
+    /// returns `structuredContent` that conforms to it, judged with
+    /// [`crate::schema_check::conform`] in the schema's dialect. A result with
+    /// `isError: true` reports a failed call, not the tool's output, so it is
+    /// not judged; a schema that cannot be read (an unknown `$schema`, a
+    /// `$ref` that does not resolve: nothing is fetched) leaves the call not
+    /// judged, with the reason.
+    fn structured_output(&mut self, open: &Open, result: &Raw<'_>, at: At, out: &mut Vec<Finding>) {
+        // Before 2025-06-18 there is no `outputSchema` to hold a result to,
+        // and a not-judged note must not stand for a rule that does not apply.
+        if !RuleId::McpToolsOutputSchemaConform
+            .info()
+            .applies_to(self.revision)
+        {
+            return;
+        }
         if result.get("isError").is_some_and(|e| e.as_str() == "true") {
             return;
         }
@@ -1897,23 +1919,39 @@ impl Judge {
         let Some((schema, listed)) = self.lists.output_schema(&name) else {
             return;
         };
-        let message = match result.get("structuredContent").map(|c| c.to_value()) {
-            None => format!("tool {name:?} has an `outputSchema` (listed at event {}), but its result has no `structuredContent`", listed.index),
+        let (pointer, message) = match result.get("structuredContent").map(|c| c.to_value()) {
+            None => (String::new(), format!("tool {name:?} has an `outputSchema` (listed at event {}), but its result has no `structuredContent`", listed.index)),
             Some(None) => return,
-            Some(Some(content)) => match super::output_schema::first_breach(schema, &content) {
-                None => return,
-                Some((pointer, why)) => format!(
-                    "`structuredContent{pointer}` of tool {name:?} {why} (its `outputSchema` was listed at event {})",
-                    listed.index
+            Some(Some(content)) => match crate::schema_check::conform(schema, &content, self.revision) {
+                Verdict::Conforms => return,
+                Verdict::NotJudged(why) => {
+                    if self.unjudged.len() < UNJUDGED_CAP {
+                        self.unjudged.push(Unobserved {
+                            rule: RuleId::McpToolsOutputSchemaConform,
+                            frames: vec![listed, open.at, at],
+                            why: format!("the `structuredContent` of tool {name:?} was not judged: {why}"),
+                        });
+                    }
+                    return;
+                }
+                Verdict::Breaks(breach) => (
+                    format!("/result/structuredContent{}", breach.pointer),
+                    format!(
+                        "the `structuredContent` of tool {name:?}{} breaks its `outputSchema` (listed at event {}): {}",
+                        if breach.pointer.is_empty() { String::new() } else { format!(" at `{}`", breach.pointer) },
+                        listed.index,
+                        breach.why
+                    ),
                 ),
             },
         };
-        self.flag(
+        out.extend(finding(
             RuleId::McpToolsOutputSchemaConform,
+            self.revision,
+            pointer,
             message,
             vec![listed, open.at, at],
-            out,
-        );
+        ));
     }
 
     /// server/utilities/completion §Error Handling.

@@ -28,7 +28,6 @@ mod judge;
 mod key;
 mod lists;
 mod mrtr;
-mod output_schema;
 mod tasks;
 
 pub use judge::Judge;
