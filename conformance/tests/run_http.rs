@@ -653,6 +653,9 @@ async fn header_blind(
                 .into_response();
         }
     }
+    if let Some(answer) = capability_mode(&mode, method, id) {
+        return answer;
+    }
     let result = match method {
         "server/discover" => serde_json::json!({
             "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "blind", "version": "0"}},
@@ -676,6 +679,39 @@ async fn header_blind(
         answer.to_string(),
     )
         .into_response()
+}
+
+/// Modes `capability-{400,200,sse-400,sse-200}`: every request but
+/// `server/discover` refused with a -32021 MissingRequiredClientCapabilityError
+/// (elicitation), as JSON or on an SSE stream, with that status.
+fn capability_mode(mode: &str, method: &str, id: &Value) -> Option<Response> {
+    let how = mode.strip_prefix("capability-")?;
+    if method == "server/discover" {
+        return None;
+    }
+    let (sse, status) = match how.strip_prefix("sse-") {
+        Some(status) => (true, status),
+        None => (false, how),
+    };
+    let status = StatusCode::from_u16(status.parse().ok()?).ok()?;
+    let answer = serde_json::json!({"jsonrpc": "2.0", "id": id, "error": {
+        "code": -32021, "message": "Missing required client capability: elicitation",
+        "data": {"requiredCapabilities": {"elicitation": {}}}}});
+    Some(if sse {
+        (
+            status,
+            [(header::CONTENT_TYPE, "text/event-stream")],
+            format!("event: message\ndata: {answer}\n\n"),
+        )
+            .into_response()
+    } else {
+        (
+            status,
+            [(header::CONTENT_TYPE, "application/json")],
+            answer.to_string(),
+        )
+            .into_response()
+    })
 }
 
 fn header_verdicts(mode: &str) -> (String, String) {
@@ -823,6 +859,26 @@ fn a_2026_server_comparing_an_encoded_mcp_name_undecoded_fails() {
 #[test]
 fn a_2026_sse_answer_without_x_accel_buffering_is_a_warning() {
     assert_eq!(verdicts_2026("sse", &["sse-no-buffering"]), ["warning"]);
+}
+
+#[test]
+fn a_2026_missing_capability_error_must_be_400() {
+    // y_: refused 400, as JSON or on a stream; n_: a 200 carrying it, as JSON
+    // or on a stream opened with 200 before the error; no -32021 seen: not
+    // observed, never a pass.
+    for (mode, verdict) in [
+        ("capability-400", "pass"),
+        ("capability-sse-400", "pass"),
+        ("capability-200", "fail"),
+        ("capability-sse-200", "fail"),
+        ("lax", "not-observed"),
+    ] {
+        assert_eq!(
+            verdicts_2026(mode, &["missing-capability-400"]),
+            [verdict],
+            "{mode}"
+        );
+    }
 }
 
 #[test]

@@ -11,6 +11,7 @@
 //! `run/<revision>/http/<rule>` and names its transport.
 
 mod custom_headers;
+mod status_codes;
 mod streams;
 mod validation;
 
@@ -364,6 +365,7 @@ pub async fn judge(
             }
             let all: Vec<&HttpFact> = facts.iter().copied().chain(&probed).collect();
             judge.sse_ends_after_response(&all);
+            status_codes::judge(&mut judge, &all);
             judge.custom_headers(revision, url, config).await;
         }
         HttpKind::Sse => {
@@ -1351,6 +1353,7 @@ mod tests {
             event_ids: Vec::new(),
             ended_after_answer,
             first_event: None,
+            error_codes: Vec::new(),
         }
     }
 

@@ -743,6 +743,11 @@ rule_table! {
         McpSamplingToolResultConform = "mcp.sampling.tool-result-conform", Should, "MCP schema `ToolResultContent.structuredContent`",
           "If the tool defined an outputSchema, this SHOULD conform to that schema. (Checked per frame on a server's `sampling/createMessage`, and those a 2026-07-28 `InputRequiredResult` carries: a `tool_result` block, not `isError`, whose `toolUseId` is the `id` of an earlier `tool_use` block naming one of the request's `tools` that has an `outputSchema`, with a `structuredContent` that breaks it, judged as mcp.tools.output-schema-conform judges a call's. A schema that cannot be read is not judged.)",
           R4_R5, Frame;
+        // Issue 14, the HTTP status of an answer, judged passively on every
+        // exchange of the run (runner::http_judge::status_codes).
+        McpHttpMissingCapability400 = "mcp.http.missing-capability-400", Must, "MCP basic/index §_meta › Per-request protocol fields; schema `MissingRequiredClientCapabilityError`",
+          "If processing a request requires a capability the client did not include in `io.modelcontextprotocol/clientCapabilities`, the server MUST return a `MissingRequiredClientCapabilityError` (`-32021`) whose `data.requiredCapabilities` lists the missing capabilities. On HTTP, the response status MUST be `400 Bad Request`. (Judged on every Streamable HTTP exchange of the run's sessions and of the transport judge's validation probes: a response carrying a -32021 answer with any status but 400 breaks it, also an SSE stream, whose status was sent before the error was. Not observed when no answer was -32021: no request the runner may send makes a server need an undeclared capability on purpose. The error's shape is mcp.error.code.missing-client-capability's.)",
+          R5, Transport;
     }
 }
 

@@ -410,6 +410,7 @@ mod tests {
             event_ids: Vec::new(),
             ended_after_answer: Some(true),
             first_event,
+            error_codes: Vec::new(),
         }
     }
 

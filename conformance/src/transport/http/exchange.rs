@@ -70,6 +70,12 @@ pub struct HttpFact {
     /// without data); `None` when the stream showed no whole first block
     /// within [`MAX_FIRST_BLOCK`](super::MAX_FIRST_BLOCK) bytes.
     pub first_event: Option<super::FirstEvent>,
+    /// The JSON-RPC error codes of the responses the response carried, in
+    /// the order they came (a batch's in its order), at most
+    /// [`MAX_ERROR_CODES`]: what a status rule needs to know of the answer
+    /// without the frames ("On HTTP, the response status MUST be `400 Bad
+    /// Request`", 2026-07-28 basic/index §_meta, for -32021).
+    pub error_codes: Vec<i64>,
 }
 
 /// Response headers a transport rule reads.
@@ -365,6 +371,7 @@ pub(crate) fn record(
         event_ids: Vec::new(),
         ended_after_answer: None,
         first_event: None,
+        error_codes: Vec::new(),
     });
     Recorded {
         status,
@@ -394,10 +401,30 @@ pub(crate) fn update_fact(shared: &Shared, index: usize, change: impl FnOnce(&mu
 /// The most SSE event ids kept per response.
 const MAX_EVENT_IDS: usize = 4096;
 
-/// Counts a frame against the fact at `index`.
-pub(crate) fn count_frame(shared: &Shared, index: usize) {
+/// The most JSON-RPC error codes kept per response.
+pub const MAX_ERROR_CODES: usize = 64;
+
+/// Counts a frame against the fact at `index`, noting the error codes of the
+/// responses it holds.
+pub(crate) fn count_frame(shared: &Shared, index: usize, frame: &[u8]) {
+    let codes = error_codes(frame);
     if let Some(fact) = lock(&shared.facts).get_mut(index) {
         fact.frames += 1;
+        let room = MAX_ERROR_CODES.saturating_sub(fact.error_codes.len());
+        fact.error_codes.extend(codes.into_iter().take(room));
+    }
+}
+
+/// The integer `error.code` of each JSON-RPC response in `frame` (one object
+/// or a batch). A reading for the transport judge only: the codec judges the
+/// frame itself, so what is not JSON, or a code that is no integer, is left
+/// out here rather than refused.
+fn error_codes(frame: &[u8]) -> Vec<i64> {
+    let code = |v: &serde_json::Value| v.pointer("/error/code").and_then(serde_json::Value::as_i64);
+    match serde_json::from_slice::<serde_json::Value>(frame) {
+        Ok(serde_json::Value::Array(items)) => items.iter().filter_map(code).collect(),
+        Ok(one) => code(&one).into_iter().collect(),
+        Err(_) => Vec::new(),
     }
 }
 
@@ -631,5 +658,31 @@ pub(crate) async fn read_sse(
                 return StreamEnd::Failed;
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::error_codes;
+
+    #[test]
+    fn error_codes_are_read_from_responses_only() {
+        assert_eq!(
+            error_codes(br#"{"jsonrpc":"2.0","id":1,"error":{"code":-32021,"message":"m"}}"#),
+            [-32021]
+        );
+        assert_eq!(
+            error_codes(
+                br#"[{"jsonrpc":"2.0","id":1,"error":{"code":-32020,"message":"m"}},{"jsonrpc":"2.0","id":2,"result":{}}]"#
+            ),
+            [-32020]
+        );
+        // A result, a code that is no integer, and bytes that are not JSON
+        // give none: the codec judges those frames.
+        assert!(
+            error_codes(br#"{"jsonrpc":"2.0","id":1,"result":{"error":{"code":1}}}"#).is_empty()
+        );
+        assert!(error_codes(br#"{"jsonrpc":"2.0","id":1,"error":{"code":"-32021"}}"#).is_empty());
+        assert!(error_codes(b"{not json").is_empty());
     }
 }

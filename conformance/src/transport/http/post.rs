@@ -95,7 +95,7 @@ async fn exchange(
     let media = essence(content_type.as_deref());
     let frame = |bytes: Vec<u8>| {
         on_frame(&bytes);
-        count_frame(shared, index);
+        count_frame(shared, index, &bytes);
         sink.event(Event::Frame(bytes));
     };
     if (300..400).contains(&status) {

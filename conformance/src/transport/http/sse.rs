@@ -93,7 +93,7 @@ impl SsePeer {
                         }
                         match event.event.as_str() {
                     "" | "message" => {
-                        count_frame(&sink.shared, stream_fact);
+                        count_frame(&sink.shared, stream_fact, event.data.as_bytes());
                         sink.event(Event::Frame(event.data.into_bytes()));
                     }
                     other => sink.shared.finding(
