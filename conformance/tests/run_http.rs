@@ -653,7 +653,7 @@ async fn header_blind(
                 .into_response();
         }
     }
-    if let Some(answer) = capability_mode(&mode, method, id) {
+    if let Some(answer) = refusing_mode(&mode, method, id) {
         return answer;
     }
     let result = match method {
@@ -681,23 +681,25 @@ async fn header_blind(
         .into_response()
 }
 
-/// Modes `capability-{400,200,sse-400,sse-200}`: every request but
-/// `server/discover` refused with a -32021 MissingRequiredClientCapabilityError
-/// (elicitation), as JSON or on an SSE stream, with that status.
-fn capability_mode(mode: &str, method: &str, id: &Value) -> Option<Response> {
-    let how = mode.strip_prefix("capability-")?;
+/// Modes `refuse-CODE-{json,sse}-STATUS`: every request but
+/// `server/discover` refused with JSON-RPC error -CODE, as JSON or on an SSE
+/// stream, with that HTTP status.
+fn refusing_mode(mode: &str, method: &str, id: &Value) -> Option<Response> {
+    let mut parts = mode.strip_prefix("refuse-")?.split('-');
+    let (code, body, status) = (parts.next()?, parts.next()?, parts.next()?);
     if method == "server/discover" {
         return None;
     }
-    let (sse, status) = match how.strip_prefix("sse-") {
-        Some(status) => (true, status),
-        None => (false, how),
-    };
+    let code: i64 = code.parse().ok()?;
     let status = StatusCode::from_u16(status.parse().ok()?).ok()?;
+    let data = match code {
+        32021 => serde_json::json!({"requiredCapabilities": {"elicitation": {}}}),
+        32022 => serde_json::json!({"supported": ["2026-07-28"], "requested": "2026-07-28"}),
+        _ => Value::Null,
+    };
     let answer = serde_json::json!({"jsonrpc": "2.0", "id": id, "error": {
-        "code": -32021, "message": "Missing required client capability: elicitation",
-        "data": {"requiredCapabilities": {"elicitation": {}}}}});
-    Some(if sse {
+        "code": -code, "message": "Refused.", "data": data}});
+    Some(if body == "sse" {
         (
             status,
             [(header::CONTENT_TYPE, "text/event-stream")],
@@ -867,10 +869,11 @@ fn a_2026_missing_capability_error_must_be_400() {
     // or on a stream opened with 200 before the error; no -32021 seen: not
     // observed, never a pass.
     for (mode, verdict) in [
-        ("capability-400", "pass"),
-        ("capability-sse-400", "pass"),
-        ("capability-200", "fail"),
-        ("capability-sse-200", "fail"),
+        ("refuse-32021-json-400", "pass"),
+        ("refuse-32021-sse-400", "pass"),
+        ("refuse-32021-json-200", "fail"),
+        ("refuse-32021-sse-200", "fail"),
+        ("refuse-32021-json-403", "fail"),
         ("lax", "not-observed"),
     ] {
         assert_eq!(
@@ -878,6 +881,20 @@ fn a_2026_missing_capability_error_must_be_400() {
             [verdict],
             "{mode}"
         );
+    }
+}
+
+#[test]
+fn a_2026_header_mismatch_or_unsupported_version_error_must_be_400() {
+    let rules = ["header-mismatch-error-400", "unsupported-version-error-400"];
+    for (mode, verdicts) in [
+        ("refuse-32020-json-400", ["pass", "not-observed"]),
+        ("refuse-32020-sse-200", ["fail", "not-observed"]),
+        ("refuse-32022-json-400", ["not-observed", "pass"]),
+        ("refuse-32022-json-200", ["not-observed", "fail"]),
+        ("lax", ["not-observed", "not-observed"]),
+    ] {
+        assert_eq!(verdicts_2026(mode, &rules), verdicts, "{mode}");
     }
 }
 

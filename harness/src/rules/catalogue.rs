@@ -748,6 +748,12 @@ rule_table! {
         McpHttpMissingCapability400 = "mcp.http.missing-capability-400", Must, "MCP basic/index §_meta › Per-request protocol fields; schema `MissingRequiredClientCapabilityError`",
           "If processing a request requires a capability the client did not include in `io.modelcontextprotocol/clientCapabilities`, the server MUST return a `MissingRequiredClientCapabilityError` (`-32021`) whose `data.requiredCapabilities` lists the missing capabilities. On HTTP, the response status MUST be `400 Bad Request`. (Judged on every Streamable HTTP exchange of the run's sessions and of the transport judge's validation probes: a response carrying a -32021 answer with any status but 400 breaks it, also an SSE stream, whose status was sent before the error was. Not observed when no answer was -32021: no request the runner may send makes a server need an undeclared capability on purpose. The error's shape is mcp.error.code.missing-client-capability's.)",
           R5, Transport;
+        McpHttpHeaderMismatchError400 = "mcp.http.header-mismatch-error-400", Must, "MCP schema `HeaderMismatchError`",
+          "Returned when a server rejects a request because the values in the HTTP headers do not match the corresponding values in the request body, or because required headers are missing or malformed. For HTTP, the response status code MUST be 400 Bad Request. (Judged as mcp.http.missing-capability-400, on every exchange answered with a -32020: any status but 400 breaks it. The probe of mcp.http.header-mismatch-400 provokes one; this holds every other -32020 of the run to the same status. Not observed when no answer was -32020.)",
+          R5, Transport;
+        McpHttpUnsupportedVersionError400 = "mcp.http.unsupported-version-error-400", Must, "MCP schema `UnsupportedProtocolVersionError`",
+          "Returned when the request's protocol version is not supported by the server: either unknown to it, or known but unsupported (e.g., a known experimental or draft version the server has chosen not to implement). For HTTP, the response status code MUST be 400 Bad Request. (Judged as mcp.http.missing-capability-400, on every exchange answered with a -32022: any status but 400 breaks it. The probe of mcp.http.protocol-version-400 provokes one; this holds every other -32022 of the run to the same status. Not observed when no answer was -32022.)",
+          R5, Transport;
     }
 }
 

@@ -25,11 +25,29 @@ use crate::transport::http::HttpFact;
 
 /// Each error code whose answer over HTTP must be `400 Bad Request`, with the
 /// rule that says so and the error's schema name.
-const MUST_BE_400: &[(i64, RuleId, &str)] = &[(
-    -32021,
-    RuleId::McpHttpMissingCapability400,
-    "MissingRequiredClientCapabilityError",
-)];
+///
+/// Each of the three is the schema's "For HTTP, the response status code
+/// MUST be 400 Bad Request" on that error; -32020 and -32022 also have a
+/// probe that provokes one (mcp.http.header-mismatch-400,
+/// mcp.http.protocol-version-400), and these hold every other answer with
+/// the code to the same status.
+const MUST_BE_400: &[(i64, RuleId, &str)] = &[
+    (
+        -32021,
+        RuleId::McpHttpMissingCapability400,
+        "MissingRequiredClientCapabilityError",
+    ),
+    (
+        -32020,
+        RuleId::McpHttpHeaderMismatchError400,
+        "HeaderMismatchError",
+    ),
+    (
+        -32022,
+        RuleId::McpHttpUnsupportedVersionError400,
+        "UnsupportedProtocolVersionError",
+    ),
+];
 
 /// One record per rule of [`MUST_BE_400`] that applies to the revision.
 pub(super) fn judge(judge: &mut Judge, facts: &[&HttpFact]) {
