@@ -5,9 +5,13 @@
 //! test executable, not one per module.
 
 mod codes;
+mod judge_capabilities;
+mod mrtr_retries;
 mod profiles;
 mod progress_tokens;
 mod refusal_text;
 mod reply_text;
 mod revision_detection;
 mod rule_ids;
+mod session_vectors;
+mod task_timing;
