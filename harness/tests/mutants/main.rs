@@ -5,6 +5,7 @@
 //! test executable, not one per module.
 
 mod codes;
+mod content_blocks;
 mod judge_capabilities;
 mod mrtr_retries;
 mod profiles;
@@ -15,3 +16,4 @@ mod revision_detection;
 mod rule_ids;
 mod session_vectors;
 mod task_timing;
+mod x_mcp_header;
