@@ -311,4 +311,26 @@ mod tests {
         assert_eq!(missing(None), ["live"]);
         assert!(t.missing_from(s, &["live".to_owned()], None).is_empty());
     }
+
+    /// The bound the module promises: past `CAP` tasks per receiver a new task
+    /// is not followed (so its later sightings are not judged), while those
+    /// already followed still are.
+    #[test]
+    fn past_cap_tasks_new_ones_are_not_followed() {
+        let mut t = Tasks::default();
+        let s = Direction::ServerToClient;
+        for n in 0..CAP {
+            assert_eq!(
+                t.sighting(s, &n.to_string(), "completed", true, at(1)),
+                None
+            );
+        }
+        assert_eq!(t.sighting(s, "late", "completed", true, at(2)), None);
+        assert_eq!(t.sighting(s, "late", "working", false, at(3)), None);
+        assert!(t.terminal_since(s, "late").is_none());
+        assert!(matches!(
+            t.sighting(s, "0", "working", false, at(4)),
+            Some(Breach::LeftTerminal { .. })
+        ));
+    }
 }

@@ -5,9 +5,15 @@
 //! test executable, not one per module.
 
 mod codes;
+mod content_blocks;
+mod judge_capabilities;
+mod mrtr_retries;
 mod profiles;
 mod progress_tokens;
 mod refusal_text;
 mod reply_text;
 mod revision_detection;
 mod rule_ids;
+mod session_vectors;
+mod task_timing;
+mod x_mcp_header;
