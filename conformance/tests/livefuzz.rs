@@ -517,3 +517,87 @@ fn two_jobs_send_the_same_frames_and_find_the_same_as_one() {
     assert!(one.len() >= 3, "{one:#?}");
     assert_eq!(one, two);
 }
+
+/// The kept transcripts of the reference peer's 2026-07-28 findings, from
+/// `corpus/peers/` (`peer` names the folder).
+fn kept(peer: &str) -> (String, usize) {
+    let dir = format!("{}/../corpus/peers/{peer}", env!("CARGO_MANIFEST_DIR"));
+    let count = findings(Path::new(&dir)).len();
+    (dir, count)
+}
+
+/// `http_against_the_reference_peer_breaks_nothing` under 2026-07-28. Seed
+/// 4 found a breach within 300 frames before the peer was fixed: a version
+/// the `MCP-Protocol-Version` header cannot carry as sent (`"    "`) refused
+/// with -32020 where basic/versioning asks for -32022. Then every kept
+/// finding of the 2026-07-28 fuzz (`corpus/peers/reference-2026-07-28-http/`,
+/// each failing against the peer before its fix) replays clean.
+#[test]
+fn http_2026_07_28_against_the_reference_peer_breaks_nothing() {
+    let mut serve = Command::new(env!("CARGO_BIN_EXE_wirecheck"));
+    serve.args(["serve", "--http", "127.0.0.1:0"]);
+    let server = listening(serve);
+    let dir = scratch("reference-http-2026");
+    let out = wirecheck(&[
+        "fuzz",
+        "--http",
+        &server.url,
+        "--revision",
+        "2026-07-28",
+        "--frames",
+        "300",
+        "--seed",
+        "4",
+        "--minimize-budget",
+        "10s",
+        "--out-dir",
+        dir.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("300 frames in"), "{stderr}");
+    assert!(stderr.contains("over http"), "{stderr}");
+    let records = vectors(&out.stdout);
+    assert!(
+        records.contains(&"fuzz/2026-07-28/memory-growth".to_owned()),
+        "{records:#?}"
+    );
+    let found = findings(&dir);
+    assert!(found.is_empty(), "{found:#?}\n{stderr}");
+    for record in &records {
+        assert!(
+            ["fuzz/2026-07-28", "fuzz/2026-07-28/memory-growth"].contains(&record.as_str()),
+            "{record}: {records:#?}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+
+    let (kept, count) = kept("reference-2026-07-28-http");
+    assert!(count >= 8, "{kept}: {count} transcripts");
+    let out = wirecheck(&["replay", &kept, "--http", &server.url, "--format", "json"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert_eq!(
+        stdout.matches("no longer breaks").count(),
+        count,
+        "{stdout}"
+    );
+}
+
+/// The reference peer over stdio under 2026-07-28: after a client opened with
+/// `server/discover`, a bare `ping` got a legacy `{}` and a batch a batch
+/// (`corpus/peers/reference-2026-07-28-stdio/`); replayed, neither breaks.
+#[test]
+fn stdio_2026_07_28_kept_findings_of_the_reference_peer_replay_clean() {
+    let (kept, count) = kept("reference-2026-07-28-stdio");
+    assert!(count >= 2, "{kept}: {count} transcripts");
+    let out = wirecheck(&["replay", &kept, "--format", "json"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert_eq!(
+        stdout.matches("no longer breaks").count(),
+        count,
+        "{stdout}"
+    );
+}

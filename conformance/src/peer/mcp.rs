@@ -76,6 +76,16 @@ pub(crate) struct Session {
     tasks: Tasks,
     /// The ids (as sent) of the `subscriptions/listen` requests still open.
     listening: Vec<String>,
+    /// A negotiating peer's client opened the 2026-07-28 way: a request it
+    /// served session-free was answered with a result. 2026-07-28
+    /// basic/versioning §Backward Compatibility: "A dual-era server selects
+    /// its behavior from how the client opens", and only "An `initialize`
+    /// request selects legacy semantics"; until one comes, what follows is
+    /// that client's too (a bare `ping`, a batch), not a legacy one's (found
+    /// by `wirecheck fuzz --revision 2026-07-28` over stdio: after
+    /// `server/discover`, `[…]` was answered with a batch and `ping` with a
+    /// legacy `{}`).
+    opened_modern: bool,
     /// Declare `tools.listChanged` (only when a judged client is to be sent
     /// `notifications/tools/list_changed`: server/tools §Capabilities makes
     /// the notification depend on it, and the plain peer never sends it).
@@ -91,12 +101,14 @@ impl Session {
             subscriptions: BTreeSet::new(),
             tasks: Tasks::default(),
             listening: Vec::new(),
+            opened_modern: false,
             tools_list_changed: false,
         }
     }
 
     pub(crate) fn negotiated(&self) -> Option<Revision> {
         match self.phase {
+            Phase::Fresh if self.opened_modern => Some(Revision::Mcp2026_07_28),
             Phase::Fresh => None,
             Phase::Initialized(revision) => Some(revision),
         }
@@ -119,13 +131,25 @@ impl Session {
             // `_meta` (or asks `server/discover`) before any `initialize` as a
             // 2026-07-28 client's (2026-07-28 basic/transports/stdio §Backward
             // Compatibility: such a client probes with `server/discover`).
+            // A request naming its version in `_meta` is that client's
+            // whatever came before (basic/versioning §Backward Compatibility:
+            // "A request carrying modern per-request `_meta` is served
+            // statelessly according to this revision"; "A dual-era server MAY
+            // serve both eras concurrently on the same endpoint or process").
             None => {
-                self.phase == Phase::Fresh
-                    && (method == "server/discover" || meta(params, META_VERSION).is_some())
+                (method != "initialize" && meta(params, META_VERSION).is_some())
+                    || (self.phase == Phase::Fresh
+                        && ((self.opened_modern && method != "initialize")
+                            || method == "server/discover"
+                            || meta(params, META_VERSION).is_some()))
             }
         };
         if stateless {
-            return self.stateless(id, method, params, out);
+            let answer = self.stateless(id, method, params, out);
+            if self.fixed.is_none() && matches!(answer, Some(Ok(_))) {
+                self.opened_modern = true;
+            }
+            return answer;
         }
         Some(self.session_request(method, params, in_batch, out))
     }

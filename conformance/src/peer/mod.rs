@@ -113,8 +113,9 @@ impl Peer {
     }
 
     /// The revision frames are exchanged under: `JsonRpc2` for plain JSON-RPC,
-    /// the fixed or negotiated MCP revision, `None` while a negotiating peer has
-    /// not answered `initialize` (a 2026-07-28 client names it per request).
+    /// the fixed or negotiated MCP revision (2026-07-28 once a negotiating peer's
+    /// client opened that way), `None` while a negotiating peer has not answered
+    /// `initialize` or a 2026-07-28 request.
     #[must_use]
     pub fn revision(&self) -> Option<Revision> {
         match self.serve {

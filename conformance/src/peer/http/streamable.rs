@@ -52,6 +52,15 @@ struct Outline {
 
 impl Outline {
     fn of(body: &[u8]) -> Outline {
+        // A message the codec reads is outlined as the peer and the rule
+        // model read it: a repeated member by its first occurrence, where
+        // `serde_json` keeps the last. Routing `{"_meta":[],"_meta":{…}}` by
+        // serde's `_meta` sent it down the 2026-07-28 path to a peer that saw
+        // no version and answered a legacy `ping` (found by `wirecheck fuzz
+        // --http --revision 2026-07-28`).
+        if let Ok(harness::Frame::Single(_)) = harness::lift(body) {
+            return Outline::lifted(body);
+        }
         let Ok(value) = serde_json::from_slice::<serde_json::Value>(body) else {
             return Outline::lifted(body);
         };
@@ -74,7 +83,17 @@ impl Outline {
             json: true,
             batch: false,
             requests: usize::from(is_request(&value) || !value.is_object()),
-            id: exact_id(body).or_else(|| value.get("id").map(serde_json::Value::to_string)),
+            // An id that is no string or number (`{}`, `[]`, `true`) is no id
+            // to echo: a refusal carries `null` (JSON-RPC 2.0 §5, "If there
+            // was an error in detecting the id in the Request object"), not
+            // the object (found by `wirecheck fuzz --http --revision
+            // 2026-07-28`: a header refusal echoed `"id":{}`).
+            id: exact_id(body).or_else(|| {
+                value
+                    .get("id")
+                    .filter(|id| id.is_string() || id.is_number())
+                    .map(serde_json::Value::to_string)
+            }),
             method: text(value.get("method")),
             meta_version: text(
                 params
@@ -183,6 +202,34 @@ fn header<'h>(headers: &'h HeaderMap, name: &str) -> Result<Option<&'h str>, Res
     }
 }
 
+/// [`refuse`], carrying the request's id when the body is one request whose id
+/// could be read: JSON-RPC 2.0 §5 leaves the id out only "If there was an
+/// error in detecting the id" (found by `wirecheck fuzz --http --revision
+/// 2026-07-28`: `{"_meta":{…},"_meta":true}` is a request naming no version,
+/// refused for its version header without the id it had).
+fn refuse_request(outline: &Outline, status: StatusCode, code: i64, message: &str) -> Response {
+    let request = outline.requests > 0 && !outline.batch;
+    match outline.id.as_deref().filter(|_| request) {
+        Some(id) => {
+            let error = serde_json::json!({ "code": code, "message": message });
+            let answer = format!(r#"{{"jsonrpc":"2.0","id":{id},"error":{error}}}"#);
+            guard::json_response(status, answer.into_bytes())
+        }
+        None => refuse(status, code, message),
+    }
+}
+
+/// The refusal of a header that is not visible ASCII, as [`header`]'s, with
+/// the request's id.
+fn header_refusal(outline: &Outline, name: &str) -> Response {
+    refuse_request(
+        outline,
+        StatusCode::BAD_REQUEST,
+        harness::codes::INVALID_REQUEST,
+        &format!("Bad Request: the {name} header is not visible ASCII"),
+    )
+}
+
 /// POST `/mcp`: one JSON-RPC message (or, in 2025-03-26, a batch).
 pub(super) async fn post(State(app): State<Arc<App>>, headers: HeaderMap, body: Body) -> Response {
     match post_checked(&app, &headers, body).await {
@@ -221,11 +268,12 @@ async fn post_checked(app: &App, headers: &HeaderMap, body: Body) -> Result<Resp
         };
         return Err(frames_response(StatusCode::BAD_REQUEST, answer));
     }
-    let version = header(headers, "mcp-protocol-version")?;
     let modern = outline.meta_version.is_some() && outline.method.as_deref() != Some("initialize");
     if modern || only_2026(app) {
-        return stateless(app, headers, &body, &outline, version);
+        return stateless(app, headers, &body, &outline);
     }
+    let version = header(headers, "mcp-protocol-version")
+        .map_err(|_| header_refusal(&outline, "mcp-protocol-version"))?;
     // 2025-06-18 §Protocol Version Header: "If the server receives a request
     // with an invalid or unsupported MCP-Protocol-Version, it MUST respond
     // with 400 Bad Request."
@@ -235,7 +283,8 @@ async fn post_checked(app: &App, headers: &HeaderMap, body: Body) -> Result<Resp
             .filter(|r| *r != Revision::JsonRpc2)
     });
     if let Some(None) = known {
-        return Err(refuse(
+        return Err(refuse_request(
+            &outline,
             StatusCode::BAD_REQUEST,
             harness::codes::INVALID_REQUEST,
             &format!(
@@ -247,15 +296,19 @@ async fn post_checked(app: &App, headers: &HeaderMap, body: Body) -> Result<Resp
     if outline.method.as_deref() == Some("initialize") && outline.requests == 1 {
         return Ok(initialize(app, &body));
     }
-    let Some(id) = header(headers, "mcp-session-id")? else {
-        return Err(refuse(
+    let Some(id) = header(headers, "mcp-session-id")
+        .map_err(|_| header_refusal(&outline, "mcp-session-id"))?
+    else {
+        return Err(refuse_request(
+            &outline,
             StatusCode::BAD_REQUEST,
             harness::codes::INVALID_REQUEST,
             "Bad Request: Mcp-Session-Id header required (issued with the initialize result)",
         ));
     };
     let Some(session) = lock(&app.sessions).get(id).cloned() else {
-        return Err(refuse(
+        return Err(refuse_request(
+            &outline,
             StatusCode::NOT_FOUND,
             harness::codes::INVALID_REQUEST,
             "Not Found: no such session (unknown, or terminated)",
@@ -264,7 +317,8 @@ async fn post_checked(app: &App, headers: &HeaderMap, body: Body) -> Result<Resp
     let mut session = lock(&session);
     if let (Some(Some(sent)), Some(negotiated)) = (known, session.revision()) {
         if sent != negotiated {
-            return Err(refuse(
+            return Err(refuse_request(
+                &outline,
                 StatusCode::BAD_REQUEST,
                 harness::codes::INVALID_REQUEST,
                 &format!(
@@ -301,6 +355,21 @@ async fn post_checked(app: &App, headers: &HeaderMap, body: Body) -> Result<Resp
         prime,
         Some((app, id)),
     ))
+}
+
+/// Whether a request naming protocol version `version` in its body is one
+/// the session-free peer implements, so that its headers are worth checking
+/// against its body. One it does not implement is answered by the peer with
+/// the UnsupportedProtocolVersionError, whatever its headers: 2026-07-28
+/// basic/versioning §Protocol Version Negotiation (MUST) asks for that error
+/// for any version the server does not implement, and a header that cannot
+/// carry the version (a control character, a lone surrogate, leading
+/// spaces) leaves the client nothing to correct but the version; the -32020
+/// of §Server Validation (also MUST) would not tell it which versions to
+/// retry with. Both sentences bind here; the lead has the conflict (found by
+/// `wirecheck fuzz --http --revision 2026-07-28`).
+fn implements(version: &str) -> bool {
+    version == Revision::Mcp2026_07_28.name()
 }
 
 /// Whether the peer serves exactly 2026-07-28, which has no sessions, so
@@ -363,7 +432,6 @@ fn stateless(
     headers: &HeaderMap,
     body: &[u8],
     outline: &Outline,
-    version: Option<&str>,
 ) -> Result<Response, Response> {
     let mismatch = |why: String| {
         let error = serde_json::json!({ "code": HEADER_MISMATCH, "message": format!("Header mismatch: {why}") });
@@ -384,23 +452,41 @@ fn stateless(
             .flatten();
         lock(&judging.headers).see(headers, request);
     }
+    // §Server Validation: "A header value contains invalid characters" is a
+    // validation failure like a missing or different one: -32020 with the
+    // request's id, not a bare -32600 without one.
+    let mirrored = |name: &str| {
+        headers.get(name).map(|value| {
+            value.to_str().map_err(|_| {
+                mismatch(format!(
+                    "the {name} header contains characters outside visible ASCII"
+                ))
+            })
+        })
+    };
     let meta = outline.meta_version.as_deref().unwrap_or_default();
-    match version {
-        None => {
-            return Err(mismatch(
-                "the MCP-Protocol-Version header is missing".into(),
-            ))
+    // A body naming no version at all (a legacy client's `initialize`) is
+    // still refused for its headers (2026-07-28 basic/versioning, the
+    // Legacy-client row: "rejected per server validation with `400`").
+    let checked = outline.meta_version.as_deref().is_none_or(implements);
+    if checked {
+        match mirrored("mcp-protocol-version").transpose()? {
+            None => {
+                return Err(mismatch(
+                    "the MCP-Protocol-Version header is missing".into(),
+                ))
+            }
+            Some(sent) if sent != meta => {
+                return Err(mismatch(format!(
+                    "MCP-Protocol-Version header value '{sent}' does not match body value '{meta}'"
+                )))
+            }
+            Some(_) => {}
         }
-        Some(sent) if sent != meta => {
-            return Err(mismatch(format!(
-                "MCP-Protocol-Version header value '{sent}' does not match body value '{meta}'"
-            )))
-        }
-        Some(_) => {}
     }
-    if outline.requests > 0 {
+    if outline.requests > 0 && checked {
         let method = outline.method.as_deref().unwrap_or_default();
-        match header(headers, "mcp-method")? {
+        match mirrored("mcp-method").transpose()? {
             None => return Err(mismatch("the Mcp-Method header is missing".into())),
             Some(sent) if sent != method => {
                 return Err(mismatch(format!(
@@ -411,7 +497,10 @@ fn stateless(
         }
         if matches!(method, "tools/call" | "resources/read" | "prompts/get") {
             let name = outline.name.as_deref().unwrap_or_default();
-            match header(headers, "mcp-name")?.map(|v| params::decode_sentinel(v, "Mcp-Name")) {
+            match mirrored("mcp-name")
+                .transpose()?
+                .map(|v| params::decode_sentinel(v, "Mcp-Name"))
+            {
                 None => return Err(mismatch("the Mcp-Name header is missing".into())),
                 Some(Err(why)) => return Err(mismatch(why)),
                 Some(Ok(sent)) if sent != name => {
