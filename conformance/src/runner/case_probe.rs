@@ -47,7 +47,10 @@ pub fn unprobed(revision: Revision, catalogue: &Catalogue, allowed: &Allowed) ->
     if !applies || catalogue.tools.is_empty() || !probes(revision, catalogue, allowed).is_empty() {
         return None;
     }
-    Some(if allowed.arguments.is_none() {
+    // Say what is missing: a user who allowed no tool needs both flags.
+    Some(if allowed.tools.is_empty() {
+        "no tool allowed: the probe calls an allowed tool (--allow-tool NAME --tool-args JSON) by a case-changed name, which a server that ignores case runs".into()
+    } else if allowed.arguments.is_none() {
         "no --tool-args given: the probe calls an allowed tool (--allow-tool NAME --tool-args JSON) by a case-changed name, which a server that ignores case runs".into()
     } else {
         "no listed tool the user allowed has a case-changed name the server does not list".into()
