@@ -123,7 +123,8 @@ async fn streamable_session_is_issued_required_and_ended() {
         .unwrap();
     let refused = frame(&mut peer).await;
     assert_eq!(peer.http_facts().last().unwrap().status, 400);
-    assert!(refused.get("id").is_none(), "error without id: {refused}");
+    // The request's id could be read, so the error carries it (JSON-RPC 2.0 §5).
+    assert_eq!(refused["id"], 3, "the refused request's id: {refused}");
 
     // DELETE ends it; the id is 404 after.
     peer.set_session_id(Some(session.clone()));
@@ -614,9 +615,10 @@ async fn bodies_serde_refuses_are_routed_and_their_ids_echoed_exactly() {
             .body(body)
             .send()
     };
-    // A 2026-07-28 request whose `_meta` version disagrees with the header.
+    // A 2026-07-28 request without its `Mcp-Method` header: refused for its
+    // headers (-32020) before its id is read, so the id must come back as sent.
     let response = post(
-        r#"{"jsonrpc":"2.0","id":1e400,"method":"ping","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2025-11-25","io.modelcontextprotocol/clientInfo":{"name":"t","version":"0"},"io.modelcontextprotocol/clientCapabilities":{}}}}"#,
+        r#"{"jsonrpc":"2.0","id":1e400,"method":"ping","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"t","version":"0"},"io.modelcontextprotocol/clientCapabilities":{}}}}"#,
     )
     .await
     .unwrap();
