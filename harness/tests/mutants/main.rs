@@ -14,6 +14,7 @@ mod refusal_text;
 mod reply_text;
 mod revision_detection;
 mod rule_ids;
+mod server_requests;
 mod session_vectors;
 mod task_timing;
 mod x_mcp_header;
