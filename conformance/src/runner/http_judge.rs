@@ -1342,18 +1342,8 @@ mod tests {
 
     fn stream(ended_after_answer: Option<bool>) -> HttpFact {
         HttpFact {
-            method: "POST".into(),
-            url: "http://127.0.0.1/mcp".into(),
-            status: 200,
-            content_type: Some("text/event-stream".into()),
-            headers: Vec::new(),
-            expected_answer: true,
-            frames: 1,
-            exchange: Some(1),
-            event_ids: Vec::new(),
             ended_after_answer,
-            first_event: None,
-            error_codes: Vec::new(),
+            ..HttpFact::sse_answer()
         }
     }
 

@@ -97,18 +97,12 @@ mod tests {
 
     fn fact(status: u16, content_type: &str, error_codes: Vec<i64>) -> HttpFact {
         HttpFact {
-            method: "POST".into(),
-            url: "http://127.0.0.1:1/mcp".into(),
             status,
             content_type: Some(content_type.into()),
-            headers: Vec::new(),
-            expected_answer: true,
             frames: error_codes.len().max(1),
-            exchange: Some(0),
-            event_ids: Vec::new(),
             ended_after_answer: None,
-            first_event: None,
             error_codes,
+            ..HttpFact::sse_answer()
         }
     }
 

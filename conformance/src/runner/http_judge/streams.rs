@@ -399,18 +399,8 @@ mod tests {
 
     fn fact(first_event: Option<FirstEvent>) -> HttpFact {
         HttpFact {
-            method: "POST".into(),
-            url: "http://127.0.0.1/mcp".into(),
-            status: 200,
-            content_type: Some("text/event-stream".into()),
-            headers: Vec::new(),
-            expected_answer: true,
-            frames: 1,
-            exchange: Some(1),
-            event_ids: Vec::new(),
-            ended_after_answer: Some(true),
             first_event,
-            error_codes: Vec::new(),
+            ..HttpFact::sse_answer()
         }
     }
 

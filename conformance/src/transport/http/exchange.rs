@@ -661,6 +661,29 @@ pub(crate) async fn read_sse(
     }
 }
 
+/// A POST of one request answered 200 with an SSE stream that carried its
+/// response and then ended: the fact the transport judge's tests vary one
+/// field of at a time.
+#[cfg(test)]
+impl HttpFact {
+    pub(crate) fn sse_answer() -> Self {
+        Self {
+            method: "POST".into(),
+            url: "http://127.0.0.1/mcp".into(),
+            status: 200,
+            content_type: Some("text/event-stream".into()),
+            headers: Vec::new(),
+            expected_answer: true,
+            frames: 1,
+            exchange: Some(1),
+            event_ids: Vec::new(),
+            ended_after_answer: Some(true),
+            first_event: None,
+            error_codes: Vec::new(),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::error_codes;
