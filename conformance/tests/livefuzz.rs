@@ -369,15 +369,24 @@ fn http_against_the_reference_peer_breaks_nothing() {
     let mut serve = Command::new(env!("CARGO_BIN_EXE_wirecheck"));
     serve.args(["serve", "--http", "127.0.0.1:0"]);
     let server = listening(serve);
-    let dir = scratch("reference-http");
+    fuzz_finds_nothing(&server.url, "2025-11-25", "5");
+}
+
+/// 300 frames of `wirecheck fuzz --http url` under `revision` from `seed`:
+/// nothing unanswered, dropped, rounded or failed at HTTP level, and memory
+/// said to be not observed (the server is no child of the run).
+fn fuzz_finds_nothing(url: &str, revision: &str, seed: &str) {
+    let dir = scratch(&format!("reference-http-{revision}"));
     let out = wirecheck(&[
         "fuzz",
         "--http",
-        &server.url,
+        url,
+        "--revision",
+        revision,
         "--frames",
         "300",
         "--seed",
-        "5",
+        seed,
         "--minimize-budget",
         "10s",
         "--out-dir",
@@ -389,16 +398,15 @@ fn http_against_the_reference_peer_breaks_nothing() {
     assert!(stderr.contains("300 frames in"), "{stderr}");
     assert!(stderr.contains("over http"), "{stderr}");
     let records = vectors(&out.stdout);
-    assert!(
-        records.contains(&"fuzz/2025-11-25/memory-growth".to_owned()),
-        "{records:#?}"
-    );
+    let whole = format!("fuzz/{revision}");
+    let memory = format!("fuzz/{revision}/memory-growth");
+    assert!(records.contains(&memory), "{records:#?}");
     let found = findings(&dir);
     assert!(found.is_empty(), "{found:#?}\n{stderr}");
     // The whole run's record and memory's not-observed one: no finding.
     for record in &records {
         assert!(
-            ["fuzz/2025-11-25", "fuzz/2025-11-25/memory-growth"].contains(&record.as_str()),
+            [&whole, &memory].contains(&record),
             "{record}: {records:#?}"
         );
     }
@@ -537,41 +545,7 @@ fn http_2026_07_28_against_the_reference_peer_breaks_nothing() {
     let mut serve = Command::new(env!("CARGO_BIN_EXE_wirecheck"));
     serve.args(["serve", "--http", "127.0.0.1:0"]);
     let server = listening(serve);
-    let dir = scratch("reference-http-2026");
-    let out = wirecheck(&[
-        "fuzz",
-        "--http",
-        &server.url,
-        "--revision",
-        "2026-07-28",
-        "--frames",
-        "300",
-        "--seed",
-        "4",
-        "--minimize-budget",
-        "10s",
-        "--out-dir",
-        dir.to_str().unwrap(),
-        "--format",
-        "json",
-    ]);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("300 frames in"), "{stderr}");
-    assert!(stderr.contains("over http"), "{stderr}");
-    let records = vectors(&out.stdout);
-    assert!(
-        records.contains(&"fuzz/2026-07-28/memory-growth".to_owned()),
-        "{records:#?}"
-    );
-    let found = findings(&dir);
-    assert!(found.is_empty(), "{found:#?}\n{stderr}");
-    for record in &records {
-        assert!(
-            ["fuzz/2026-07-28", "fuzz/2026-07-28/memory-growth"].contains(&record.as_str()),
-            "{record}: {records:#?}"
-        );
-    }
-    let _ = std::fs::remove_dir_all(&dir);
+    fuzz_finds_nothing(&server.url, "2026-07-28", "4");
 
     let (kept, count) = kept("reference-2026-07-28-http");
     assert!(count >= 8, "{kept}: {count} transcripts");

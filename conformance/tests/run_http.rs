@@ -1003,10 +1003,10 @@ async fn stream_end(body: String) -> Response {
         .into_response()
 }
 
-fn stream_end_verdict() -> Value {
-    let addr = listen(Router::new().route("/mcp", post(stream_end)));
-    let url = format!("http://{addr}/mcp");
-    // The built-in vectors: the streams of their sessions are the ones judged.
+/// The built-in 2025-11-25 suite over Streamable HTTP against the fixture
+/// `app` serves at `/mcp`, each answer awaited 1 s.
+fn run_2025_11_25(app: Router) -> (std::process::Output, Vec<Value>) {
+    let url = format!("http://{}/mcp", listen(app));
     let (out, records, _) = run(&[
         "--http",
         &url,
@@ -1015,6 +1015,12 @@ fn stream_end_verdict() -> Value {
         "--timeout",
         "1s",
     ]);
+    (out, records)
+}
+
+fn stream_end_verdict() -> Value {
+    // The built-in vectors: the streams of their sessions are the ones judged.
+    let (out, records) = run_2025_11_25(Router::new().route("/mcp", post(stream_end)));
     let found = by_vector(&records, "run/2025-11-25/http/sse-ends-after-response");
     assert_eq!(found.len(), 1, "{}", show(&out));
     found[0].clone()
@@ -1068,16 +1074,8 @@ async fn broadcaster(method: axum::http::Method, body: String) -> Response {
 
 #[test]
 fn one_message_on_two_get_streams_fails_and_primed_request_streams_pass() {
-    let addr = listen(Router::new().route("/mcp", post(broadcaster).get(broadcaster)));
-    let url = format!("http://{addr}/mcp");
-    let (out, records, _) = run(&[
-        "--http",
-        &url,
-        "--revision",
-        "2025-11-25",
-        "--timeout",
-        "1s",
-    ]);
+    let (out, records) =
+        run_2025_11_25(Router::new().route("/mcp", post(broadcaster).get(broadcaster)));
     let broadcast = by_vector(&records, "run/2025-11-25/http/no-broadcast");
     assert_eq!(broadcast.len(), 1, "{}", show(&out));
     assert_eq!(outcome(broadcast[0]), "fail", "{}", broadcast[0]);
@@ -1093,16 +1091,7 @@ fn one_message_on_two_get_streams_fails_and_primed_request_streams_pass() {
 
 #[test]
 fn a_request_stream_that_opens_with_a_message_is_a_priming_warning() {
-    let addr = listen(Router::new().route("/mcp", post(stream_end)));
-    let url = format!("http://{addr}/mcp");
-    let (out, records, _) = run(&[
-        "--http",
-        &url,
-        "--revision",
-        "2025-11-25",
-        "--timeout",
-        "1s",
-    ]);
+    let (out, records) = run_2025_11_25(Router::new().route("/mcp", post(stream_end)));
     let primed = by_vector(&records, "run/2025-11-25/http/sse-priming-event");
     assert_eq!(primed.len(), 1, "{}", show(&out));
     assert_eq!(outcome(primed[0]), "warning", "{}", primed[0]);

@@ -342,6 +342,51 @@ impl Record {
             notes: Vec::new(),
         }
     }
+
+    /// The record of one catalogue `rule` judged on a transport rather than
+    /// on a frame (the runner's transport judge, the HTTP client judge): at
+    /// `vector`, with each of `broken` as a violation at the rule's level and
+    /// the reference it has in `revision`.
+    #[must_use]
+    pub fn of_transport_rule(
+        vector: String,
+        revision: Revision,
+        transport: &str,
+        rule: harness::rules::RuleId,
+        outcome: Outcome,
+        broken: Vec<String>,
+    ) -> Self {
+        let info = rule.info();
+        let spec = info.cite(revision);
+        let mut record = Record::new(
+            Place {
+                vector: Some(vector),
+                revision: Some(revision),
+                transport: Some(transport.into()),
+                ..Place::default()
+            },
+            Subject::Frame(Vec::new()),
+            outcome,
+        );
+        record.check = Some(Check {
+            rule: rule.as_str().into(),
+            level: info.level,
+            spec: spec.into(),
+        });
+        record.violations = Some(
+            broken
+                .into_iter()
+                .map(|message| Violation {
+                    rule,
+                    level: info.level,
+                    spec,
+                    pointer: String::new(),
+                    message,
+                })
+                .collect(),
+        );
+        record
+    }
 }
 
 /// How many records had each outcome.

@@ -18,7 +18,7 @@ mod validation;
 use std::sync::Mutex;
 use std::time::Duration;
 
-use harness::rules::{RuleId, Violation};
+use harness::rules::RuleId;
 use harness::{Outcome, Revision};
 use reqwest::header::{HeaderName, HeaderValue};
 
@@ -416,38 +416,17 @@ impl Judge {
         violations: Vec<String>,
         notes: Vec<String>,
     ) {
-        let info = rule.info();
-        let spec = info.cite(self.revision);
         let suffix = rule
             .as_str()
             .rsplit_once('.')
             .map_or(rule.as_str(), |(_, s)| s);
-        let mut record = Record::new(
-            Place {
-                vector: Some(format!("run/{}/http/{suffix}", self.revision)),
-                revision: Some(self.revision),
-                transport: Some(self.kind.name().into()),
-                ..Place::default()
-            },
-            Subject::Frame(Vec::new()),
+        let mut record = Record::of_transport_rule(
+            format!("run/{}/http/{suffix}", self.revision),
+            self.revision,
+            self.kind.name(),
+            rule,
             outcome,
-        );
-        record.check = Some(Check {
-            rule: rule.as_str().into(),
-            level: info.level,
-            spec: spec.into(),
-        });
-        record.violations = Some(
-            violations
-                .into_iter()
-                .map(|message| Violation {
-                    rule,
-                    level: info.level,
-                    spec,
-                    pointer: String::new(),
-                    message,
-                })
-                .collect(),
+            violations,
         );
         record.notes = notes;
         self.records.push(record);

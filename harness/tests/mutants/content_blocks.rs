@@ -18,6 +18,8 @@
 use harness::rules;
 use harness::{lift, Direction, Profile, Revision};
 
+use crate::support::pairs;
+
 /// The (rule, pointer) violations of a `method` request answered with `result`.
 fn reported(method: &str, result: &str) -> Vec<(String, String)> {
     let request = format!(
@@ -37,13 +39,6 @@ fn reported(method: &str, result: &str) -> Vec<(String, String)> {
                 || v.rule.as_str() == "mcp.resources.uri-scheme"
         })
         .map(|v| (v.rule.as_str().to_owned(), v.pointer))
-        .collect()
-}
-
-fn pairs(expected: &[(&str, &str)]) -> Vec<(String, String)> {
-    expected
-        .iter()
-        .map(|(r, p)| ((*r).to_owned(), (*p).to_owned()))
         .collect()
 }
 

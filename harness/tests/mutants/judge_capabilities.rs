@@ -2,8 +2,9 @@
 //! a capability has a member or flag inside it: the member is what the request
 //! needs, the capability is what the answer shows the peer supports.
 
-use harness::session::{Event, Judge};
 use harness::{Direction, Revision};
+
+use crate::support::findings;
 
 const C: Direction = Direction::ClientToServer;
 const S: Direction = Direction::ServerToClient;
@@ -19,20 +20,12 @@ fn judged(client_caps: &str, server_caps: &str, frames: &[(Direction, &str)]) ->
         r#"{{"jsonrpc":"2.0","id":0,"result":{{"protocolVersion":"2025-11-25","capabilities":{server_caps},"serverInfo":{{"name":"s","version":"1"}}}}}}"#
     );
     let initialized = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
-    let mut judge = Judge::new(Revision::Mcp2025_11_25);
-    let mut out = Vec::new();
     let handshake = [(C, init.as_str()), (S, answer.as_str()), (C, initialized)];
-    for (from, frame) in handshake.iter().chain(frames) {
-        judge.feed(
-            Event::Frame {
-                from: *from,
-                bytes: frame.as_bytes(),
-            },
-            None,
-            &mut out,
-        );
-    }
-    out.iter().map(|f| f.violation.rule.to_string()).collect()
+    let all = handshake.iter().chain(frames).map(|&(d, f)| (d, f, None));
+    findings(Revision::Mcp2025_11_25, all)
+        .iter()
+        .map(|f| f.violation.rule.to_string())
+        .collect()
 }
 
 /// MCP 2025-11-25 client/sampling §Tools in Sampling (MUST NOT): "Servers MUST

@@ -16,5 +16,6 @@ mod revision_detection;
 mod rule_ids;
 mod server_requests;
 mod session_vectors;
+mod support;
 mod task_timing;
 mod x_mcp_header;

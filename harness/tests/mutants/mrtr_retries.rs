@@ -10,7 +10,7 @@
 //! same tool, prompt or resource. An error to another call that happens to
 //! carry `inputResponses` is no refused retry.
 
-use harness::session::{Event, Judge};
+use crate::support::findings;
 use harness::{Direction, Revision};
 
 const C: Direction = Direction::ClientToServer;
@@ -40,19 +40,9 @@ fn refused(id: u32) -> String {
 
 /// Each finding as (rule, the events it names).
 fn judged(frames: &[(Direction, String)]) -> Vec<(String, Vec<u64>)> {
-    let mut judge = Judge::new(Revision::Mcp2026_07_28);
-    let mut out = Vec::new();
-    for (from, frame) in frames {
-        judge.feed(
-            Event::Frame {
-                from: *from,
-                bytes: frame.as_bytes(),
-            },
-            None,
-            &mut out,
-        );
-    }
-    out.iter()
+    let each = frames.iter().map(|(d, f)| (*d, f.as_str(), None));
+    findings(Revision::Mcp2026_07_28, each)
+        .iter()
         .map(|f| {
             (
                 f.violation.rule.to_string(),

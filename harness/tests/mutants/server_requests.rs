@@ -23,6 +23,8 @@
 use harness::rules;
 use harness::{Direction, Profile, Revision};
 
+use crate::support::pairs;
+
 /// The rules of `rules/server_requests.rs`; other rules (the schema's) are left
 /// out so each assertion is about these.
 const OURS: [&str; 5] = [
@@ -56,13 +58,6 @@ fn places(frame: &str, revision: Revision) -> Vec<(String, String)> {
     reported(frame, revision)
         .into_iter()
         .map(|(rule, pointer, _)| (rule, pointer))
-        .collect()
-}
-
-fn pairs(expected: &[(&str, &str)]) -> Vec<(String, String)> {
-    expected
-        .iter()
-        .map(|(r, p)| ((*r).to_owned(), (*p).to_owned()))
         .collect()
 }
 

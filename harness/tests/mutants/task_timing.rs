@@ -11,7 +11,7 @@
 //!   that leaves out a retrieved task once its ttl has run out, to the second,
 //!   is no breach of §Task Listing (mcp.tasks.list-retrievable).
 
-use harness::session::{Event, Judge};
+use crate::support::findings;
 use harness::{Direction, Revision};
 
 const C: Direction = Direction::ClientToServer;
@@ -30,19 +30,14 @@ fn judged(rest: &[(Direction, String, f64)]) -> Vec<String> {
         (C, r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"job","arguments":{},"task":{"ttl":60000}}}"#.to_owned(), 1.0),
         (S, format!(r#"{{"jsonrpc":"2.0","id":1,"result":{{"task":{{{TASK},"status":"working"}}}}}}"#), 1.0),
     ];
-    let mut judge = Judge::new(Revision::Mcp2025_11_25);
-    let mut out = Vec::new();
-    for (from, frame, time) in start.iter().chain(rest) {
-        judge.feed(
-            Event::Frame {
-                from: *from,
-                bytes: frame.as_bytes(),
-            },
-            Some(*time),
-            &mut out,
-        );
-    }
-    out.iter().map(|f| f.violation.rule.to_string()).collect()
+    let all = start
+        .iter()
+        .chain(rest)
+        .map(|(d, f, t)| (*d, f.as_str(), Some(*t)));
+    findings(Revision::Mcp2025_11_25, all)
+        .iter()
+        .map(|f| f.violation.rule.to_string())
+        .collect()
 }
 
 /// `tasks/get` `id` for `t1` at `time`, answered at once with `status` and a

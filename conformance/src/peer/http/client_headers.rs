@@ -8,10 +8,10 @@
 //! an earlier revision gets none.
 
 use axum::http::HeaderMap;
-use harness::rules::{RuleId, Violation};
+use harness::rules::RuleId;
 use harness::{Outcome, Revision};
 
-use crate::report::{Check, Place, Record, Subject};
+use crate::report::Record;
 
 /// The most violations kept per rule; the rest are counted.
 const KEEP: usize = 20;
@@ -129,7 +129,6 @@ fn encoding_fault(value: &[u8]) -> Option<String> {
 fn record(rule: RuleId, tally: &Tally, what: &str) -> Record {
     let revision = Revision::Mcp2026_07_28;
     let info = rule.info();
-    let spec = info.cite(revision);
     let outcome = if tally.seen == 0 {
         Outcome::NotObserved {
             why: format!("the client sent no {what}"),
@@ -145,42 +144,18 @@ fn record(rule: RuleId, tally: &Tally, what: &str) -> Record {
         .as_str()
         .rsplit_once('.')
         .map_or(rule.as_str(), |(_, s)| s);
-    let mut record = Record::new(
-        Place {
-            vector: Some(format!("http/{suffix}")),
-            revision: Some(revision),
-            transport: Some("streamable-http".into()),
-            ..Place::default()
-        },
-        Subject::Frame(Vec::new()),
-        outcome,
-    );
-    record.check = Some(Check {
-        rule: rule.as_str().into(),
-        level: info.level,
-        spec: spec.into(),
-    });
-    let mut broken: Vec<Violation> = tally
-        .broken
-        .iter()
-        .map(|message| Violation {
-            rule,
-            level: info.level,
-            spec,
-            pointer: String::new(),
-            message: message.clone(),
-        })
-        .collect();
+    let mut broken = tally.broken.clone();
     if tally.more > 0 {
-        broken.push(Violation {
-            rule,
-            level: info.level,
-            spec,
-            pointer: String::new(),
-            message: format!("… and {} more", tally.more),
-        });
+        broken.push(format!("… and {} more", tally.more));
     }
-    record.violations = Some(broken);
+    let mut record = Record::of_transport_rule(
+        format!("http/{suffix}"),
+        revision,
+        "streamable-http",
+        rule,
+        outcome,
+        broken,
+    );
     record.notes = vec![format!(
         "{} {what} of the client's session-free (2026-07-28) POSTs judged",
         tally.seen

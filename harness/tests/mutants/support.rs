@@ -1,0 +1,34 @@
+//! What several modules of this binary need: a session judged frame by frame,
+//! and expected `(rule, pointer)` pairs written as string literals.
+
+use harness::session::{Event, Finding, Judge};
+use harness::{Direction, Revision};
+
+/// Every finding of a `revision` session judge fed `frames` in order, each
+/// at its time when it has one.
+pub fn findings<'a>(
+    revision: Revision,
+    frames: impl IntoIterator<Item = (Direction, &'a str, Option<f64>)>,
+) -> Vec<Finding> {
+    let mut judge = Judge::new(revision);
+    let mut out = Vec::new();
+    for (from, frame, time) in frames {
+        judge.feed(
+            Event::Frame {
+                from,
+                bytes: frame.as_bytes(),
+            },
+            time,
+            &mut out,
+        );
+    }
+    out
+}
+
+/// Expected `(rule, pointer)` pairs, owned, to compare with what was reported.
+pub fn pairs(expected: &[(&str, &str)]) -> Vec<(String, String)> {
+    expected
+        .iter()
+        .map(|(r, p)| ((*r).to_owned(), (*p).to_owned()))
+        .collect()
+}
