@@ -7,7 +7,11 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 fn main() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("vectors");
+    // Read at run time, not baked in with `env!`: cargo reuses a compiled
+    // build script across checkouts sharing one target directory, and a
+    // baked-in path then walks another (or a vanished) checkout's vectors.
+    let manifest = std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
+    let root = Path::new(&manifest).join("vectors");
     // Cargo scans a directory given here for any change beneath it.
     println!("cargo:rerun-if-changed={}", root.display());
     let mut files = Vec::new();

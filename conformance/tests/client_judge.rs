@@ -34,12 +34,13 @@ fn scenario<'r>(records: &'r [Record], name: &str) -> &'r Outcome {
         .outcome
 }
 
-/// The rules of the findings: records with a check that did not pass (the
-/// HTTP header rules of a 2026-07-28 client also record their passes).
+/// The rules of the findings: records with a check that failed or warned
+/// (the client judge's own rules also record passes and what they did not
+/// observe).
 fn rules(records: &[Record]) -> Vec<String> {
     records
         .iter()
-        .filter(|r| r.outcome != Outcome::Pass)
+        .filter(|r| matches!(r.outcome, Outcome::Fail | Outcome::Warning))
         .filter_map(|r| r.check.as_ref().map(|c| c.rule.clone()))
         .collect()
 }
@@ -204,6 +205,204 @@ fn progress_and_a_log_message_come_before_the_answer_and_errors_after_the_first_
             &Outcome::Pass,
             "{}",
             name.name()
+        );
+    }
+}
+
+/// The outcome of the record of `rule` (one of the client judge's own, by
+/// its id), and the violations' messages.
+fn judged<'r>(records: &'r [Record], rule: &str) -> (&'r Outcome, Vec<String>) {
+    let key = format!("client/{rule}");
+    let record = records
+        .iter()
+        .find(|r| r.place.vector.as_deref() == Some(key.as_str()))
+        .unwrap_or_else(|| panic!("no record for {key}"));
+    let broken = record
+        .violations
+        .iter()
+        .flatten()
+        .map(|v| v.message.clone())
+        .collect();
+    (&record.outcome, broken)
+}
+
+/// A request of `method` with `params`, id `id`, as text.
+fn request(id: u32, method: &str, params: &str) -> String {
+    format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"{method}","params":{{{params}}}}}"#)
+}
+
+/// The `nextCursor` of the last frame the peer sent, which must be a result.
+fn next_cursor(sent: &[String]) -> String {
+    let last: serde_json::Value = serde_json::from_str(sent.last().expect("an answer")).unwrap();
+    last["result"]["nextCursor"]
+        .as_str()
+        .unwrap_or_else(|| panic!("a second page: {last}"))
+        .to_owned()
+}
+
+/// A judged 2025-06-18 session that listed the tools' first page: the
+/// director and the cursor the peer issued.
+fn listed_tools(revision: &str) -> (Director, String) {
+    let mut d = Director::new(Serve::Negotiate, &[], "t");
+    let init = initialize(revision, "{}");
+    let sent = play(&mut d, &[&init, INITIALIZED, &request(2, "tools/list", "")]);
+    let cursor = next_cursor(&sent);
+    (d, cursor)
+}
+
+#[test]
+fn a_cursor_sent_back_byte_for_byte_passes() {
+    let (mut d, cursor) = listed_tools("2025-06-18");
+    let sent = play(
+        &mut d,
+        &[&request(
+            3,
+            "tools/list",
+            &format!(r#""cursor":"{cursor}""#),
+        )],
+    );
+    assert!(sent[0].contains(r#""tools":["#), "{sent:?}");
+    let records = d.finish(true);
+    let (outcome, broken) = judged(&records, "mcp.pagination.cursor-opaque");
+    assert_eq!(outcome, &Outcome::Pass, "{broken:?}");
+    assert!(rules(&records).is_empty(), "{:?}", rules(&records));
+    // 2025-06-18 has no tasks/list: no record of the tasks rule.
+    assert!(records
+        .iter()
+        .all(|r| r.place.vector.as_deref() != Some("client/mcp.tasks.cursor-opaque")));
+}
+
+#[test]
+fn a_cursor_parsed_modified_or_made_up_fails_and_names_it() {
+    for (n, mangle) in [
+        // counted on to a page the peer never issued a cursor for
+        |c: &str| c.replacen(".2.", ".3.", 1),
+        // re-cased, trimmed, re-encoded: each a different token
+        |c: &str| c.to_uppercase(),
+        |c: &str| c[..c.len() - 1].to_owned(),
+        |c: &str| c.replace('.', "%2E"),
+        // the cursor of another list
+        |c: &str| c.replacen("tools", "prompts", 1),
+    ]
+    .iter()
+    .enumerate()
+    {
+        let (mut d, cursor) = listed_tools("2025-06-18");
+        let bad = mangle(&cursor);
+        let sent = play(
+            &mut d,
+            &[&request(3, "tools/list", &format!(r#""cursor":"{bad}""#))],
+        );
+        // The peer refuses it, as a server should (§Error Handling).
+        assert!(sent[0].contains("-32602"), "{n}: {sent:?}");
+        let records = d.finish(true);
+        let (outcome, broken) = judged(&records, "mcp.pagination.cursor-opaque");
+        assert_eq!(outcome, &Outcome::Fail, "{n}: {bad}");
+        assert_eq!(broken.len(), 1, "{broken:?}");
+        assert!(broken[0].contains(&format!("{bad:?}")), "{broken:?}");
+        assert!(broken[0].contains("never issues"), "{broken:?}");
+    }
+}
+
+#[test]
+fn a_cursor_kept_from_an_earlier_session_fails_before_2026_and_not_after() {
+    // 2025-06-18 pagination §Implementation Guidelines: "Don't persist
+    // cursors across sessions".
+    let (first, cursor) = listed_tools("2025-06-18");
+    drop(first.finish(true));
+    let mut d = Director::new(Serve::Negotiate, &[], "t");
+    let init = initialize("2025-06-18", "{}");
+    play(
+        &mut d,
+        &[
+            &init,
+            INITIALIZED,
+            &request(2, "tools/list", &format!(r#""cursor":"{cursor}""#)),
+        ],
+    );
+    let records = d.finish(true);
+    let (outcome, broken) = judged(&records, "mcp.pagination.cursor-opaque");
+    assert_eq!(outcome, &Outcome::Fail);
+    assert!(
+        broken[0].contains("not issued in this session"),
+        "{broken:?}"
+    );
+
+    // 2026-07-28 drops that item: the same kept cursor is opaque still.
+    let mut d = Director::new(Serve::Mcp(Revision::Mcp2026_07_28), &[], "t");
+    let meta = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"t","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}"#;
+    let sent = play(&mut d, &[&request(1, "tools/list", meta)]);
+    let kept = next_cursor(&sent);
+    drop(d.finish(true));
+    let mut d = Director::new(Serve::Mcp(Revision::Mcp2026_07_28), &[], "t");
+    let sent = play(
+        &mut d,
+        &[&request(
+            1,
+            "tools/list",
+            &format!(r#""cursor":"{kept}",{meta}"#),
+        )],
+    );
+    assert!(sent[0].contains(r#""tools":["#), "{sent:?}");
+    let records = d.finish(true);
+    let (outcome, broken) = judged(&records, "mcp.pagination.cursor-opaque");
+    assert_eq!(outcome, &Outcome::Pass, "{broken:?}");
+}
+
+#[test]
+fn tasks_list_cursors_are_judged_and_may_come_from_an_earlier_connection() {
+    let task = r#""name":"long_job","arguments":{"steps":1},"task":{"ttl":60000}"#;
+    let start = |d: &mut Director| {
+        let init = initialize("2025-11-25", "{}");
+        play(d, &[&init, INITIALIZED]);
+        for id in 10..13 {
+            play(d, &[&request(id, "tools/call", task)]);
+        }
+        next_cursor(&play(d, &[&request(20, "tasks/list", "")]))
+    };
+    let mut d = Director::new(Serve::Negotiate, &[], "t");
+    let cursor = start(&mut d);
+    let sent = play(
+        &mut d,
+        &[&request(
+            21,
+            "tasks/list",
+            &format!(r#""cursor":"{cursor}""#),
+        )],
+    );
+    assert!(sent[0].contains(r#""tasks":["#), "{sent:?}");
+    let records = d.finish(true);
+    assert_eq!(
+        judged(&records, "mcp.tasks.cursor-opaque").0,
+        &Outcome::Pass
+    );
+    // Kept from that connection: allowed (the tasks page forbids parsing
+    // and modifying, not keeping); counted on: broken.
+    let mut d = Director::new(Serve::Negotiate, &[], "t");
+    start(&mut d);
+    let counted_on = cursor.replacen(".2.", ".3.", 1);
+    play(
+        &mut d,
+        &[
+            &request(21, "tasks/list", &format!(r#""cursor":"{cursor}""#)),
+            &request(22, "tasks/list", &format!(r#""cursor":"{counted_on}""#)),
+        ],
+    );
+    let records = d.finish(true);
+    let (outcome, broken) = judged(&records, "mcp.tasks.cursor-opaque");
+    assert_eq!(outcome, &Outcome::Fail);
+    assert_eq!(broken.len(), 1, "only the counted-on cursor: {broken:?}");
+    assert!(broken[0].contains(&format!("{counted_on:?}")), "{broken:?}");
+}
+
+#[test]
+fn a_client_that_sends_no_cursor_is_not_observed_never_passed() {
+    let (d, _) = listed_tools("2025-11-25");
+    let records = d.finish(true);
+    for rule in ["mcp.pagination.cursor-opaque", "mcp.tasks.cursor-opaque"] {
+        assert!(
+            matches!(judged(&records, rule).0, Outcome::NotObserved { .. }),
+            "{rule}"
         );
     }
 }
@@ -725,13 +924,17 @@ mod binary {
             .unwrap();
         assert_eq!(status.code(), Some(0));
         let seen = outcomes(&report);
-        // Stopped before `notifications/initialized`: the handshake's end and
-        // the scenario are not observed, and nothing is failed.
+        // Stopped before `notifications/initialized`: the handshake's end,
+        // the cursors and the scenario are not observed, and nothing is failed.
         assert_eq!(
             seen,
             [
                 (
                     "mcp.lifecycle.initialized-notification".to_owned(),
+                    "not-observed".to_owned()
+                ),
+                (
+                    "client/mcp.pagination.cursor-opaque".to_owned(),
                     "not-observed".to_owned()
                 ),
                 (

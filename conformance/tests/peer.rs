@@ -592,7 +592,14 @@ fn progress_logging_and_tool_errors() {
 fn tasks_created_polled_listed_cancelled() {
     let revision = Revision::Mcp2025_11_25;
     let mut peer = peer_for(revision, true);
-    let tools = ask(&mut peer, revision, "tools/list", r#""cursor":"page-2""#);
+    let first = ask(&mut peer, revision, "tools/list", "");
+    let cursor = first["nextCursor"].as_str().expect("a second page");
+    let tools = ask(
+        &mut peer,
+        revision,
+        "tools/list",
+        &format!(r#""cursor":"{cursor}""#),
+    );
     assert_eq!(tools["tools"][0]["execution"]["taskSupport"], "optional");
     // A tool without taskSupport is not run as a task (§Tool-Level Negotiation).
     let frame = br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"},"task":{}}}"#;

@@ -461,7 +461,7 @@ fn traceability(vectors: &[Vector]) -> String {
                 }
                 Check::Runner => {
                     format!(
-                        "- `{}` (runner: judged by `wirecheck run` across sessions)",
+                        "- `{}` (runner: judged by wirecheck's own side, `run` across sessions or `serve --judge`)",
                         i.id
                     )
                 }

@@ -69,7 +69,13 @@ async def exchange(server: StdioServerParameters | str, transport: str, mode: st
                 seen["errors"].append("isError" if result.is_error else "result")
             except Exception as error:  # noqa: BLE001 - the error is what is recorded
                 seen["errors"].append(getattr(getattr(error, "error", None), "code", repr(error)))
-        await client.list_tools()
+        # Every page, each cursor sent back as the peer issued it (the client
+        # judge's mcp.pagination.cursor-opaque).
+        page = await client.list_tools()
+        seen["pages"] = 1
+        while page.next_cursor is not None and seen["pages"] < 16:
+            page = await client.list_tools(cursor=page.next_cursor)
+            seen["pages"] += 1
         seen["protocolVersion"] = client.protocol_version
     seen["progress"] = len(progress)
     return seen

@@ -63,7 +63,35 @@ async function main() {
       seen.errors.push(e?.code ?? String(e));
     }
   }
-  await client.listTools();
+  // Every page, each cursor sent back as the peer issued it (the client
+  // judge's mcp.pagination.cursor-opaque).
+  let page = await client.listTools();
+  seen.pages = 1;
+  while (page.nextCursor !== undefined && seen.pages < 16) {
+    page = await client.listTools({ cursor: page.nextCursor });
+    seen.pages++;
+  }
+  // Where the peer lists tasks (2025-11-25): three task-augmented calls, then
+  // every page of tasks/list, each cursor sent back as issued (the client
+  // judge's mcp.tasks.cursor-opaque).
+  if (client.getServerCapabilities()?.tasks?.list) {
+    for (let i = 0; i < 3; i++) {
+      const stream = client.experimental.tasks.callToolStream(
+        { name: "long_job", arguments: { steps: 1 } },
+        undefined,
+        { task: { ttl: 60000 } },
+      );
+      for await (const message of stream) {
+        if (message.type === "error") throw message.error;
+      }
+    }
+    let tasks = await client.experimental.tasks.listTasks();
+    seen.taskPages = 1;
+    while (tasks.nextCursor !== undefined && seen.taskPages < 16) {
+      tasks = await client.experimental.tasks.listTasks(tasks.nextCursor);
+      seen.taskPages++;
+    }
+  }
   seen.progress = progress;
   console.log(JSON.stringify(seen));
   await client.close();

@@ -14,12 +14,15 @@
 //! `session.response.unknown-id`), only negotiated capabilities used
 //! (`mcp.lifecycle.operation-respect`), no id reused in flight
 //! (`mcp.base.id-unique-inflight`), no reply to a notification, and every
-//! answer's shape (`mcp.ping.respond` and the schema's results). The
+//! answer's shape (`mcp.ping.respond` and the schema's results). What only
+//! the issuer knows, whether each cursor the client sent is one the peer
+//! issued, is [`cursors`]' (a record per rule). The
 //! scenarios add one record each: passed when the client reached it and
 //! answered what it was sent, not observed when it never got there, not
 //! applicable when the revision (or the client's declared capabilities)
 //! rules it out.
 
+mod cursors;
 pub mod http;
 mod scenarios;
 pub mod stdio;
@@ -64,6 +67,7 @@ pub struct Director {
     pending: Vec<(Direction, Vec<u8>, Option<f64>)>,
     records: Vec<Record>,
     plays: scenarios::Plays,
+    cursors: cursors::Cursors,
 }
 
 /// As `wirecheck proxy` and `wirecheck check`: after this many frames without
@@ -92,6 +96,7 @@ impl Director {
             pending: Vec::new(),
             records: Vec::new(),
             plays: scenarios::Plays::new(selected),
+            cursors: cursors::Cursors::default(),
         }
     }
 
@@ -117,6 +122,9 @@ impl Director {
         // A negotiating peer names no revision for 2026-07-28's session-free
         // requests (no `initialize`): the conversation's own, then.
         let revision = self.peer.revision().or(self.fixed);
+        if let Some(m) = message {
+            self.cursors.sent(m, revision);
+        }
         let mut out = match message.and_then(|m| self.plays.intercept(m, revision)) {
             Some(answer) => vec![answer],
             None => self.peer.handle(frame),
@@ -124,6 +132,7 @@ impl Director {
         if let Some(m) = message {
             let revision = self.peer.revision().or(self.fixed);
             self.plays.after(m, revision, &mut out);
+            self.cursors.answered(m, &out);
         }
         for f in &out {
             self.observe(Direction::ServerToClient, f, t);
@@ -175,6 +184,8 @@ impl Director {
                 self.records
                     .push(crate::report::session::unobserved(&self.name, revision, u));
             }
+            self.records
+                .extend(self.cursors.records(&self.name, revision));
             self.records
                 .extend(self.plays.records(&self.name, revision, closed));
         }

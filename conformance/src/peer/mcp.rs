@@ -30,6 +30,7 @@ use harness::{Id, Raw, Revision, ValueKind};
 use serde_json::{json, Map, Value};
 
 use super::catalogue::{self, PAGE_SIZE, TOOLS};
+use super::cursor;
 use super::tasks::Tasks;
 use super::{is_integer, Answer, Failure};
 
@@ -658,16 +659,14 @@ fn level_index(level: &Raw<'_>) -> Result<usize, Failure> {
 }
 
 /// One page of `items` under `key`, with opaque cursors the peer issued
-/// (server/utilities/pagination: "Invalid cursors SHOULD result in an error
-/// with code -32602").
+/// ([`cursor`]; server/utilities/pagination: "Invalid cursors SHOULD result in
+/// an error with code -32602").
 fn page(items: Vec<Value>, key: &str, cursor: Option<String>) -> Result<Value, Failure> {
     let pages = items.len().div_ceil(PAGE_SIZE).max(1);
     let number = match cursor.as_deref() {
         None => 1,
-        Some(c) => c
-            .strip_prefix("page-")
-            .and_then(|n| n.parse::<usize>().ok())
-            .filter(|n| (2..=pages).contains(n) && c == format!("page-{n}"))
+        Some(c) => cursor::page_of(key, c)
+            .filter(|n| (2..=pages).contains(n))
             .ok_or_else(|| Failure::invalid_params(format!("Invalid cursor: {c}")))?,
     };
     let slice: Vec<Value> = items
@@ -678,7 +677,7 @@ fn page(items: Vec<Value>, key: &str, cursor: Option<String>) -> Result<Value, F
     let mut result = Map::new();
     result.insert(key.to_owned(), Value::Array(slice));
     if number < pages {
-        result.insert("nextCursor".into(), json!(format!("page-{}", number + 1)));
+        result.insert("nextCursor".into(), json!(cursor::issue(key, number + 1)));
     }
     Ok(Value::Object(result))
 }

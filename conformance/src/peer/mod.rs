@@ -11,6 +11,7 @@
 //! lowered again, never a parsed number.
 
 mod catalogue;
+pub mod cursor;
 pub mod http;
 mod jsonrpc;
 mod mcp;

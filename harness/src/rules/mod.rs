@@ -197,7 +197,9 @@ pub enum Check {
     /// with a probe only the runner can make, since it alone knows what it
     /// made up (a cursor no server issued, a tool name in another case than
     /// the server listed), where a capture cannot tell it from a peer's
-    /// earlier connection.
+    /// earlier connection. Judging a client (`wirecheck serve --judge`), the
+    /// same holds the other way: only the reference peer knows every cursor
+    /// it issues.
     Runner,
     /// Not checked: no conversation on the wire can show it (it needs the
     /// peer's internals, what it supports, what it stored), or the session
