@@ -189,6 +189,37 @@ fn http_url_reaches_a_server_already_listening() {
     assert_eq!(outcome(origin[0]), "pass", "{}", origin[0]);
 }
 
+/// The reference peer started for every revision is dual-era: it answers a
+/// legacy `initialize` and a modern request alike. Judged as 2026-07-28 it
+/// passes: the runner sends `MCP-Protocol-Version: 2026-07-28` on every
+/// request (so a body lacking `_meta` meets modern semantics, not the
+/// 2025-03-26 a dual-era server MAY take a header-less request for), and
+/// its result to `initialize` is judged as the legacy answer it is.
+#[test]
+fn a_dual_era_server_passes_when_judged_as_2026_07_28() {
+    let served = serve(&[]);
+    let url = format!("{}/mcp", served.base);
+    let (out, records, _) = run(&["--http", &url, "--revision", "2026-07-28"]);
+    assert_eq!(out.status.code(), Some(0), "{}", show(&out));
+    let failed: Vec<&Value> = records.iter().filter(|r| outcome(r) == "fail").collect();
+    assert!(failed.is_empty(), "{failed:#?}");
+    let missing = by_vector(&records, "mcp/2026-07-28/lifecycle/missing-params");
+    assert_eq!(outcome(missing[0]), "pass", "{}", missing[0]);
+    let initialize = by_vector(&records, "mcp/2026-07-28/lifecycle/initialize-gone");
+    assert_eq!(outcome(initialize[0]), "pass", "{}", initialize[0]);
+    assert!(
+        initialize[0]["notes"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .any(|n| n
+                .as_str()
+                .is_some_and(|n| n.contains("dual-era") && n.contains("judged as 2025-11-25"))),
+        "{}",
+        initialize[0]
+    );
+}
+
 #[test]
 fn a_transport_that_does_not_fit_the_profile_is_a_usage_error() {
     let (out, _, _) = run(&[

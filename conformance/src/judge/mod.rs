@@ -25,7 +25,7 @@ mod answer;
 mod audit;
 
 use harness::rules::{self, Level, Violation};
-use harness::{lift, Direction, Message, Outcome, Profile};
+use harness::{lift, Direction, Frame, Message, Outcome, Profile, Revision};
 
 pub use answer::{answer_codes, answer_fits, observed_fits, reply_fits};
 pub use audit::{audit, Audit};
@@ -159,18 +159,27 @@ pub fn reply_with(vector: &Vector, observed: &Observed, strictness: Strictness) 
         Observed::Frames(frames) => (frames.as_slice(), None),
         Observed::Silence(why) => (&[][..], Some(*why)),
     };
-    let mut verdicts: Vec<FrameVerdict> = frames
+    let reply_at = frames.iter().position(|b| !peer_initiated(b));
+    let legacy =
+        reply_at.and_then(|i| legacy_initialize_answer(vector, request.as_ref(), &frames[i]));
+    let verdicts: Vec<FrameVerdict> = frames
         .iter()
-        .map(|bytes| FrameVerdict {
+        .enumerate()
+        .map(|(i, bytes)| FrameVerdict {
             bytes: bytes.clone(),
-            is_reply: false,
-            violations: rules::validate(bytes, peer),
+            is_reply: Some(i) == reply_at,
+            violations: match legacy {
+                Some(revision) if Some(i) == reply_at => rules::validate(
+                    bytes,
+                    Profile {
+                        revision,
+                        direction: peer.direction,
+                    },
+                ),
+                _ => rules::validate(bytes, peer),
+            },
         })
         .collect();
-    let reply_at = frames.iter().position(|b| !peer_initiated(b));
-    if let Some(i) = reply_at {
-        verdicts[i].is_reply = true;
-    }
     let reply_frame = reply_at.map(|i| lift(&frames[i]));
 
     let mut exchange = match (&request, &reply_frame) {
@@ -191,6 +200,11 @@ pub fn reply_with(vector: &Vector, observed: &Observed, strictness: Strictness) 
         .collect();
     let mut mismatches = Vec::new();
     let mut notes = Vec::new();
+    if let Some(revision) = legacy {
+        notes.push(format!(
+            "`initialize` answered with a result: a dual-era server serving the legacy revision it negotiated, so the answer is judged as {revision} (MCP 2026-07-28 basic/versioning §Compatibility Matrix: \"The server answers `initialize` and serves the client according to the negotiated legacy revision\")"
+        ));
+    }
     if let Some(answer) = &vector.answer {
         match &reply_frame {
             Some(Err(refusal)) => {
@@ -231,6 +245,36 @@ pub fn reply_with(vector: &Vector, observed: &Observed, strictness: Strictness) 
     };
     judgement.outcome = decide(&mut judgement, vector, strictness);
     judgement
+}
+
+/// The legacy revision a 2026-07-28 vector's `initialize` was answered under,
+/// when `reply` is a result: 2026-07-28 has no `initialize`, so a server that
+/// answers one with a result is dual-era, and its answer is a legacy
+/// revision's (the one the result names, else the latest legacy one), which
+/// 2026-07-28's result fields (`resultType`, `_meta` serverInfo) do not bind.
+fn legacy_initialize_answer(
+    vector: &Vector,
+    request: Option<&Frame<'_>>,
+    reply: &[u8],
+) -> Option<Revision> {
+    if vector.profile.revision != Revision::Mcp2026_07_28 {
+        return None;
+    }
+    let Some(Frame::Single(Message::Request(request))) = request else {
+        return None;
+    };
+    if request.method.decoded() != "initialize" {
+        return None;
+    }
+    let Ok(Frame::Single(Message::Success(success))) = lift(reply) else {
+        return None;
+    };
+    let named = success
+        .result
+        .get("protocolVersion")
+        .and_then(|v| v.as_string().and_then(|v| v.parse::<Revision>().ok()))
+        .filter(|r| r.is_mcp() && *r < Revision::Mcp2026_07_28);
+    Some(named.unwrap_or(Revision::Mcp2025_11_25))
 }
 
 /// Whether an answer is, or may be, a stream kept open.

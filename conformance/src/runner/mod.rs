@@ -356,9 +356,22 @@ impl Peers<'_> {
         let start = |e: &dyn std::fmt::Display| RunError::Start(e.to_string());
         let wire = match (&self.config.peer, self.url) {
             (Peer::Http { kind, .. } | Peer::ReferenceHttp { kind, .. }, Some(url)) => match kind {
-                HttpKind::Streamable => Wire::Streamable(
-                    StreamableHttpPeer::connect(url, limits).map_err(|e| start(&e))?,
-                ),
+                HttpKind::Streamable => {
+                    let mut peer =
+                        StreamableHttpPeer::connect(url, limits).map_err(|e| start(&e))?;
+                    if revision == Some(Revision::Mcp2026_07_28) {
+                        // 2026-07-28 has no handshake to learn the header's
+                        // version from, and basic/transports/streamable-http
+                        // §Protocol Version Header says the client MUST send
+                        // it on every request. Without it a dual-era server
+                        // "MAY treat a request that omits the header as
+                        // protocol version 2025-03-26", and every probe of a
+                        // body's missing `_meta` would meet legacy semantics.
+                        // A frame naming its own version still sends that one.
+                        peer.set_protocol_version(Some(Revision::Mcp2026_07_28.name().into()));
+                    }
+                    Wire::Streamable(peer)
+                }
                 HttpKind::Sse => {
                     Wire::Sse(SsePeer::connect(url, limits).await.map_err(|e| start(&e))?)
                 }

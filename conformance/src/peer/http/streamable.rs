@@ -268,7 +268,17 @@ async fn post_checked(app: &App, headers: &HeaderMap, body: Body) -> Result<Resp
         };
         return Err(frames_response(StatusCode::BAD_REQUEST, answer));
     }
-    let modern = outline.meta_version.is_some() && outline.method.as_deref() != Some("initialize");
+    // Modern when the body names a version, or the header names 2026-07-28:
+    // a dual-era server "MAY treat a request that omits the header as
+    // protocol version 2025-03-26" (2026-07-28 basic/transports/
+    // streamable-http §Protocol Version Header), so one that names the modern
+    // revision is a modern request even when its body lacks the `_meta`
+    // field (which `stateless` then refuses, as a modern-only server does).
+    let modern_header = headers
+        .get("mcp-protocol-version")
+        .is_some_and(|v| v.as_bytes() == Revision::Mcp2026_07_28.name().as_bytes());
+    let modern = (outline.meta_version.is_some() || modern_header)
+        && outline.method.as_deref() != Some("initialize");
     if modern || only_2026(app) {
         return stateless(app, headers, &body, &outline);
     }
