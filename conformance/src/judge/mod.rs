@@ -248,33 +248,22 @@ pub fn reply_with(vector: &Vector, observed: &Observed, strictness: Strictness) 
 }
 
 /// The legacy revision a 2026-07-28 vector's `initialize` was answered under,
-/// when `reply` is a result: 2026-07-28 has no `initialize`, so a server that
-/// answers one with a result is dual-era, and its answer is a legacy
-/// revision's (the one the result names, else the latest legacy one), which
-/// 2026-07-28's result fields (`resultType`, `_meta` serverInfo) do not bind.
+/// when `reply` is a result ([`harness::session::answer_revision`]).
 fn legacy_initialize_answer(
     vector: &Vector,
     request: Option<&Frame<'_>>,
     reply: &[u8],
 ) -> Option<Revision> {
-    if vector.profile.revision != Revision::Mcp2026_07_28 {
-        return None;
-    }
     let Some(Frame::Single(Message::Request(request))) = request else {
         return None;
     };
-    if request.method.decoded() != "initialize" {
-        return None;
-    }
     let Ok(Frame::Single(Message::Success(success))) = lift(reply) else {
         return None;
     };
-    let named = success
-        .result
-        .get("protocolVersion")
-        .and_then(|v| v.as_string().and_then(|v| v.parse::<Revision>().ok()))
-        .filter(|r| r.is_mcp() && *r < Revision::Mcp2026_07_28);
-    Some(named.unwrap_or(Revision::Mcp2025_11_25))
+    let revision = vector.profile.revision;
+    let method = request.method.decoded();
+    let answered = harness::session::answer_revision(revision, &method, &success.result);
+    (answered != revision).then_some(answered)
 }
 
 /// Whether an answer is, or may be, a stream kept open.

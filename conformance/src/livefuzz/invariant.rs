@@ -174,11 +174,24 @@ pub fn judge(frame: &[u8], report: &ProbeReport, revision: Revision, strict: boo
         revision,
         direction: Direction::ServerToClient,
     };
+    // The probe's method, when it is one request: what its answer is judged
+    // against (a 2026-07-28 `initialize` answered as a legacy revision, a
+    // `subscriptions/listen` that stays open).
+    let method = match lift(frame) {
+        Ok(harness::Frame::Single(Message::Request(r))) => Some(r.method.decoded().into_owned()),
+        _ => None,
+    };
     for received in &report.frames {
         if received.bytes.is_empty() {
             continue;
         }
-        for v in rules::validate(&received.bytes, server) {
+        let mut profile = server;
+        if let (Some(method), true) = (&method, received.class == Class::ProbeAnswer) {
+            if let Ok(harness::Frame::Single(Message::Success(s))) = lift(&received.bytes) {
+                profile.revision = harness::session::answer_revision(revision, method, &s.result);
+            }
+        }
+        for v in rules::validate(&received.bytes, profile) {
             if counts(v.level, strict) {
                 out.push(Breach::of_rule(
                     Kind::PeerFrame,
@@ -305,6 +318,14 @@ pub fn judge(frame: &[u8], report: &ProbeReport, revision: Revision, strict: boo
                 if invalid && v.rule != RuleId::JsonrpcResponseRequired {
                     continue;
                 }
+                // A stream kept open is answered at its end, not now.
+                let open = reply.is_none()
+                    && method
+                        .as_deref()
+                        .is_some_and(|m| harness::session::long_lived(revision, m));
+                if open && v.rule == RuleId::JsonrpcResponseRequired {
+                    continue;
+                }
                 let kind = match v.rule.as_str() {
                     "jsonrpc.response.required" => Kind::Unanswered,
                     "jsonrpc.response.id-echo"
@@ -407,5 +428,83 @@ fn number_shape(n: &str) -> &'static str {
         "integer-past-2^53"
     } else {
         "integer"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::driver::Received;
+
+    fn report(answers: &[&str]) -> ProbeReport {
+        ProbeReport {
+            expects_answer: true,
+            liveness_id: harness::Id::string("live"),
+            live: Live::Answered(Duration::from_millis(1)),
+            frames: answers
+                .iter()
+                .map(|a| Received {
+                    t: Duration::ZERO,
+                    bytes: a.as_bytes().to_vec(),
+                    class: Class::ProbeAnswer,
+                })
+                .collect(),
+            frames_over_cap: 0,
+            transport_dropped: 0,
+            took: Duration::from_millis(1),
+            reused_ids: Vec::new(),
+            exchange: None,
+        }
+    }
+
+    fn rules_of(breaches: &[Breach]) -> Vec<&'static str> {
+        breaches
+            .iter()
+            .filter_map(|b| b.rule.map(RuleId::as_str))
+            .collect()
+    }
+
+    const R5: Revision = Revision::Mcp2026_07_28;
+
+    #[test]
+    fn a_2026_initialize_answered_as_legacy_owes_no_2026_result_fields() {
+        let initialize = br#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"1","capabilities":{},"clientInfo":{"name":"f","version":"0"}}}"#;
+        let legacy = r#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"p","version":"0"}}}"#;
+        let found = judge(initialize, &report(&[legacy]), R5, true);
+        let rules = rules_of(&found);
+        assert!(
+            !rules.contains(&"mcp.base.result-type-required"),
+            "{found:#?}"
+        );
+        assert!(!rules.contains(&"mcp.r5.meta.server-info"), "{found:#?}");
+        // Any other method's result still owes them.
+        let ping = br#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#;
+        let bare = r#"{"jsonrpc":"2.0","id":1,"result":{}}"#;
+        let rules = rules_of(&judge(ping, &report(&[bare]), R5, true)).join(" ");
+        assert!(rules.contains("mcp.base.result-type-required"), "{rules}");
+    }
+
+    #[test]
+    fn a_listen_left_open_is_not_unanswered_but_a_call_is() {
+        let listen = br#"{"jsonrpc":"2.0","id":1,"method":"subscriptions/listen","params":{}}"#;
+        let found = judge(listen, &report(&[]), R5, false);
+        assert!(
+            found.iter().all(|b| b.kind != Kind::Unanswered),
+            "{found:#?}"
+        );
+        let call = br#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}"#;
+        let found = judge(call, &report(&[]), R5, false);
+        assert!(
+            found.iter().any(|b| b.kind == Kind::Unanswered),
+            "{found:#?}"
+        );
+        // Before 2026-07-28 the method is nobody's stream: owed an answer.
+        let found = judge(listen, &report(&[]), Revision::Mcp2025_11_25, false);
+        assert!(
+            found.iter().any(|b| b.kind == Kind::Unanswered),
+            "{found:#?}"
+        );
     }
 }

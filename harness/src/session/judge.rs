@@ -171,16 +171,12 @@ impl Side {
 }
 
 /// Whether `o` is a request whose answer ends a stream rather than
-/// answering it: 2026-07-28's `subscriptions/listen` stays open "until the
-/// client cancels it", and the server answers it only when it ends the
-/// subscription itself (SHOULD; basic/patterns/subscriptions §Cancellation,
-/// §Graceful Closure). An elapsed wait leaves it open; a closed stream or the
-/// end of the capture leaves it ended, not unanswered.
+/// answering it ([`super::long_lived`]). An elapsed wait leaves it open; a
+/// closed stream or the end of the capture leaves it ended, not unanswered.
 fn long_lived(revision: Revision, o: &Open) -> bool {
-    revision >= Revision::Mcp2026_07_28
-        && o.request
-            .method()
-            .is_some_and(|m| m == "subscriptions/listen")
+    o.request
+        .method()
+        .is_some_and(|m| super::long_lived(revision, &m))
 }
 
 impl Judge {

@@ -149,6 +149,38 @@ pub fn blame(frames: &[At], sender: impl Fn(u64) -> Option<Direction>) -> Option
     sender(frames.first()?.index).map(Direction::reverse)
 }
 
+/// Whether a request of `method` under `revision` is answered only when its
+/// stream ends, not in the course of the exchange: 2026-07-28's
+/// `subscriptions/listen` stays open "until the client cancels it", and the
+/// server answers it only when it ends the subscription itself (SHOULD;
+/// basic/patterns/subscriptions §Cancellation, §Graceful Closure). A wait that
+/// elapses leaves it open, not unanswered.
+#[must_use]
+pub fn long_lived(revision: Revision, method: &str) -> bool {
+    revision >= Revision::Mcp2026_07_28 && method == "subscriptions/listen"
+}
+
+/// The revision a server's `result` to a request of `method` is judged under,
+/// in a conversation under `revision`. 2026-07-28 has no `initialize`, so a
+/// server that answers one with a result is dual-era and answers as the legacy
+/// revision it negotiated ("The server answers `initialize` and serves the
+/// client according to the negotiated legacy revision", 2026-07-28
+/// basic/versioning §Compatibility Matrix): the one the result's
+/// `protocolVersion` names, else 2025-11-25, the latest legacy one; its answer
+/// owes none of 2026-07-28's result fields (`resultType`, `_meta` serverInfo).
+/// Any other answer: `revision`.
+#[must_use]
+pub fn answer_revision(revision: Revision, method: &str, result: &crate::Raw<'_>) -> Revision {
+    if revision != Revision::Mcp2026_07_28 || method != "initialize" {
+        return revision;
+    }
+    result
+        .get("protocolVersion")
+        .and_then(|v| v.as_string().and_then(|v| v.parse::<Revision>().ok()))
+        .filter(|r| r.is_mcp() && *r < Revision::Mcp2026_07_28)
+        .unwrap_or(Revision::Mcp2025_11_25)
+}
+
 /// The revision a conversation speaks, read from it: the version the server's
 /// `initialize` answer chose, else the one the client's `initialize` asked for,
 /// else a 2026-07-28 request's `_meta` `io.modelcontextprotocol/protocolVersion`.
