@@ -466,3 +466,72 @@ fn the_session_rules_alone_leave_frame_rules_out() {
     let session = judged(Judge::session_rules_only(Revision::Mcp2025_06_18));
     assert!(!session.contains(&RuleId::McpBaseIdNotNull), "{session:?}");
 }
+
+/// Over HTTP a request answered after a cancellation does not show the
+/// cancellation was read (each request is its own POST): the stdio rule is
+/// not judged by an unordered judge, and the end says so.
+#[test]
+fn an_unordered_judge_leaves_the_stdio_cancellation_rule_unjudged() {
+    let meta = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"c","version":"1"}}"#;
+    let answer = |id: u32| {
+        format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"result":{{"resultType":"complete","_meta":{{"io.modelcontextprotocol/serverInfo":{{"name":"s","version":"1"}}}},"content":[]}}}}"#
+        )
+    };
+    let frames = [
+        (
+            Direction::ClientToServer,
+            format!(
+                r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"t",{meta}}}}}"#
+            ),
+        ),
+        (
+            Direction::ClientToServer,
+            r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}"#
+                .to_owned(),
+        ),
+        (
+            Direction::ClientToServer,
+            format!(
+                r#"{{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{{"name":"t",{meta}}}}}"#
+            ),
+        ),
+        (Direction::ServerToClient, answer(2)),
+        (Direction::ServerToClient, answer(1)),
+    ];
+    let judged = |judge: Judge| {
+        let mut judge = judge;
+        let mut found = Vec::new();
+        for (from, bytes) in &frames {
+            judge.feed(
+                Event::Frame {
+                    from: *from,
+                    bytes: bytes.as_bytes(),
+                },
+                None,
+                &mut found,
+            );
+        }
+        let end = judge.finish();
+        found.extend(end.findings);
+        let rules: Vec<RuleId> = found.iter().map(|f| f.violation.rule).collect();
+        let unobserved: Vec<RuleId> = end.not_observed.iter().map(|u| u.rule).collect();
+        (rules, unobserved)
+    };
+    let (stdio, _) = judged(Judge::new(Revision::Mcp2026_07_28));
+    assert!(
+        stdio.contains(&RuleId::McpR5StdioCancelNoFurther),
+        "{stdio:?}"
+    );
+    let (http, unobserved) = judged(Judge::new(Revision::Mcp2026_07_28).unordered());
+    assert!(
+        !http.contains(&RuleId::McpR5StdioCancelNoFurther),
+        "{http:?}"
+    );
+    // The crossing is still the SHOULD it is, on any transport.
+    assert!(http.contains(&RuleId::McpCancelReceiverShould), "{http:?}");
+    assert!(
+        unobserved.contains(&RuleId::McpR5StdioCancelNoFurther),
+        "{unobserved:?}"
+    );
+}

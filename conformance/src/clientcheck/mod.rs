@@ -68,6 +68,8 @@ pub struct Director {
     records: Vec<Record>,
     plays: scenarios::Plays,
     cursors: cursors::Cursors,
+    /// The transport is one ordered stream each way (stdio), not HTTP.
+    ordered: bool,
 }
 
 /// As `wirecheck proxy` and `wirecheck check`: after this many frames without
@@ -97,6 +99,7 @@ impl Director {
             records: Vec::new(),
             plays: scenarios::Plays::new(selected),
             cursors: cursors::Cursors::default(),
+            ordered: true,
         }
     }
 
@@ -107,6 +110,14 @@ impl Director {
     #[must_use]
     pub fn judged_as(mut self, revision: Revision) -> Self {
         self.fixed = Some(revision);
+        self
+    }
+
+    /// Judged over HTTP, whose POSTs and streams are no single ordered
+    /// stream each way ([`Judge::unordered`]).
+    #[must_use]
+    pub fn unordered(mut self) -> Self {
+        self.ordered = false;
         self
     }
 
@@ -232,7 +243,13 @@ impl Director {
     }
 
     fn start(&mut self, revision: Revision) {
-        self.judge = Some((Judge::new(revision), revision));
+        let judge = Judge::new(revision);
+        let judge = if self.ordered {
+            judge
+        } else {
+            judge.unordered()
+        };
+        self.judge = Some((judge, revision));
         for (from, bytes, t) in std::mem::take(&mut self.pending) {
             self.judge_frame(from, &bytes, t);
         }

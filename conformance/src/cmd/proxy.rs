@@ -338,7 +338,7 @@ fn proxy_http(
                 Live {
                     number: count,
                     active: tick,
-                    judging: Judging::new(fixed, name, path.as_deref()),
+                    judging: Judging::new(fixed, name, path.as_deref()).unordered(),
                 }
             });
             entry.active = tick;
@@ -405,6 +405,8 @@ fn closed_early_record(name: &str, max_live: usize) -> Record {
 /// conversation names its revision, then feeds the session judge.
 struct Judging {
     fixed: Option<Revision>,
+    /// The transport is one ordered stream each way (stdio), not HTTP.
+    ordered: bool,
     name: String,
     judge: Option<(Judge, Revision)>,
     pending: Vec<Entry>,
@@ -425,6 +427,13 @@ fn pending_frames(entries: &[Entry]) -> impl Iterator<Item = (Direction, &[u8])>
 const DETECT_WITHIN: usize = 64;
 
 impl Judging {
+    /// Judging over HTTP, whose POSTs and streams are no single ordered
+    /// stream each way ([`Judge::unordered`]).
+    fn unordered(mut self) -> Self {
+        self.ordered = false;
+        self
+    }
+
     /// Judging for one conversation named `name`, recorded to `record` when
     /// given (a file that cannot be created is kept in `record_error`).
     fn new(fixed: Option<Revision>, name: String, record: Option<&Path>) -> Self {
@@ -444,6 +453,7 @@ impl Judging {
         };
         Self {
             fixed,
+            ordered: true,
             name,
             judge: None,
             pending: Vec::new(),
@@ -504,7 +514,13 @@ impl Judging {
     }
 
     fn start(&mut self, revision: Revision, sink: &mut dyn Sink) {
-        self.judge = Some((Judge::new(revision), revision));
+        let judge = Judge::new(revision);
+        let judge = if self.ordered {
+            judge
+        } else {
+            judge.unordered()
+        };
+        self.judge = Some((judge, revision));
         for entry in std::mem::take(&mut self.pending) {
             self.judge_entry(&entry, sink);
         }

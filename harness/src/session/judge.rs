@@ -21,6 +21,12 @@ pub struct Judge {
     revision: Revision,
     /// Whether each frame and each pair is also judged by the rule model.
     frame_rules: bool,
+    /// Whether each direction is one ordered stream (stdio), so an answer to
+    /// a request sent after a cancellation shows the cancellation was read.
+    ordered: bool,
+    /// Under an unordered judge: the first cancelled request whose later
+    /// messages were therefore not judged.
+    order_unjudged: Option<At>,
     next: u64,
     /// Why and where the stream ended, once it has.
     ended: Option<(&'static str, At)>,
@@ -186,6 +192,8 @@ impl Judge {
         Self {
             revision,
             frame_rules: true,
+            ordered: true,
+            order_unjudged: None,
             next: 0,
             ended: None,
             sides: [Side::new(), Side::new()],
@@ -211,6 +219,18 @@ impl Judge {
             frame_rules: false,
             ..Self::new(revision)
         }
+    }
+
+    /// This judge, for a conversation whose transport is not one ordered
+    /// stream each way (Streamable HTTP: each request its own POST, each
+    /// answer on its own stream): that a later request was answered no
+    /// longer shows the server had read an earlier cancellation, so
+    /// `mcp.r5.stdio.cancel-no-further` (basic/transports/stdio §Cancellation)
+    /// is not judged, and the end says so when a cancellation was seen.
+    #[must_use]
+    pub fn unordered(mut self) -> Self {
+        self.ordered = false;
+        self
     }
 
     /// The revision judged under.
@@ -254,6 +274,13 @@ impl Judge {
             not_observed: self.unjudged.clone(),
             ..Ending::default()
         };
+        if let Some(cancelled) = self.order_unjudged {
+            end.not_observed.push(Unobserved {
+                rule: RuleId::McpR5StdioCancelNoFurther,
+                frames: vec![cancelled],
+                why: "the transport is not one ordered stream each way: a later request answered does not show the server had read the cancellation".into(),
+            });
+        }
         let mut open: Vec<&Open> = self
             .sides
             .iter()
@@ -1776,9 +1803,14 @@ impl Judge {
             .in_flight
             .values_mut()
         {
-            let before = open.cancelled.is_some_and(|c| c.index < asked);
-            if before && open.cancel_read.is_none() {
-                open.cancel_read = Some(at);
+            let before = open.cancelled.filter(|c| c.index < asked);
+            match before {
+                Some(_) if open.cancel_read.is_some() => {}
+                Some(_) if self.ordered => open.cancel_read = Some(at),
+                Some(cancelled) => {
+                    self.order_unjudged.get_or_insert(cancelled);
+                }
+                None => {}
             }
         }
     }

@@ -82,7 +82,7 @@ impl Judging {
             *opened += 1;
             *opened
         };
-        let director = Director::new(serve, &self.scenarios, format!("http/{number}"));
+        let director = Director::new(serve, &self.scenarios, format!("http/{number}")).unordered();
         (number, director)
     }
 
