@@ -156,7 +156,6 @@ fn describe_mismatch(sent: &Id<'_>, got: &Id<'_>) -> String {
         {
             format!("carries {got}: the id was rounded (both read as the same double)")
         }
-        (_, Id::Null) => "carries null".to_owned(),
         _ => format!("carries {got}"),
     }
 }

@@ -6,6 +6,8 @@
 
 mod codes;
 mod content_blocks;
+mod exchange_verdicts;
+mod frame_verdicts;
 mod judge_capabilities;
 mod mrtr_retries;
 mod profiles;
