@@ -1,0 +1,168 @@
+//! The library judge's verdicts (`wirecheck::judge::reply`) on the shipped
+//! vectors, fed the replies a live peer can send: what `wirecheck run` reports
+//! for them. The golden-vector runner (`tests/vectors.rs`) judges only each
+//! vector's one recorded reply; these are the other replies a peer sends to
+//! the same frames, where the judge's text and weighing differ.
+
+use harness::{Outcome, Revision};
+use wirecheck::judge::{self, Judgement, Observed, Silence};
+use wirecheck::vectors::{self, Vector};
+
+/// A shipped vector, by id.
+fn vector(id: &str) -> Vector {
+    let (all, errors) = vectors::embedded();
+    assert!(errors.is_empty(), "the embedded vectors load: {errors:?}");
+    all.into_iter()
+        .find(|v| v.id == id)
+        .unwrap_or_else(|| panic!("no vector {id}"))
+}
+
+fn frames(texts: &[&str]) -> Observed {
+    Observed::Frames(texts.iter().map(|t| t.as_bytes().to_vec()).collect())
+}
+
+fn rules(j: &Judgement) -> Vec<&'static str> {
+    j.violations().map(|v| v.rule.as_str()).collect()
+}
+
+/// What a report prints for a silence: the reason a record is not observed.
+#[test]
+fn a_silence_is_reported_in_words() {
+    assert_eq!(
+        Silence::PeerClosed.describe(),
+        "the peer closed before answering"
+    );
+    assert_eq!(
+        Silence::TimedOut.describe(),
+        "the peer sent nothing before the wait ended"
+    );
+    // A notification (JSON-RPC 2.0 §4.1: the server MUST NOT reply) met by a
+    // peer that hung up: silence was the answer, but a closed peer is no
+    // evidence of it, and the record says why in those words.
+    let v = vector("jsonrpc-2.0/examples/notification");
+    let j = judge::reply(&v, &Observed::Silence(Silence::PeerClosed));
+    assert_eq!(
+        j.outcome,
+        Outcome::NotObserved {
+            why: "the peer closed before answering".into()
+        }
+    );
+}
+
+/// A notification met with silence passes with nothing to note: the
+/// "stream stayed open" note is a `subscriptions/listen` answer's alone.
+#[test]
+fn silence_after_a_notification_passes_with_no_note() {
+    let v = vector("jsonrpc-2.0/examples/notification");
+    let j = judge::reply(&v, &Observed::Silence(Silence::TimedOut));
+    assert_eq!(j.outcome, Outcome::Pass, "{:?}", rules(&j));
+    assert!(j.notes.is_empty(), "{:?}", j.notes);
+    assert!(j.mismatches.is_empty(), "{:?}", j.mismatches);
+}
+
+/// A legacy `initialize` sent to a 2026-07-28 server, answered by a dual-era
+/// server with a 2025-11-25 `InitializeResult` (2026-07-28 basic/versioning
+/// §Compatibility Matrix: "The server answers `initialize` and serves the
+/// client according to the negotiated legacy revision"): the result is judged
+/// as 2025-11-25, so it owes none of 2026-07-28's result fields.
+#[test]
+fn a_dual_era_initialize_answer_is_judged_as_the_legacy_revision() {
+    let v = vector("mcp/2026-07-28/lifecycle/initialize-gone");
+    assert_eq!(v.profile.revision, Revision::Mcp2026_07_28);
+    let result = r#"{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}"#;
+    let j = judge::reply(&v, &frames(&[result]));
+    assert_eq!(j.outcome, Outcome::Pass, "{:?}", rules(&j));
+    assert!(rules(&j).is_empty(), "{:?}", rules(&j));
+    assert_eq!(j.notes.len(), 1, "{:?}", j.notes);
+    assert!(
+        j.notes[0].contains("so the answer is judged as 2025-11-25"),
+        "{:?}",
+        j.notes
+    );
+}
+
+/// Only the answer to `initialize` is the legacy revision's: the peer's own
+/// frames beside it are still judged under the vector's revision. 2026-07-28
+/// removed `ping` (changelog item 5) and server requests on stdio, so a
+/// server's ping sent before that answer, allowed before 2026-07-28
+/// (2025-11-25 basic/lifecycle §Initialization: "The server SHOULD NOT send
+/// requests other than pings and logging"), fails on that frame, not on the
+/// answer.
+#[test]
+fn the_peers_own_frames_beside_a_dual_era_answer_keep_the_vectors_revision() {
+    let v = vector("mcp/2026-07-28/lifecycle/initialize-gone");
+    let ping = r#"{"jsonrpc":"2.0","id":"s1","method":"ping"}"#;
+    let result = r#"{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}"#;
+    let j = judge::reply(&v, &frames(&[ping, result]));
+    assert!(!j.frames[0].is_reply && j.frames[1].is_reply);
+    assert!(
+        j.frames[1].violations.is_empty(),
+        "{:?}",
+        j.frames[1].violations
+    );
+    let on_ping: Vec<_> = j.frames[0]
+        .violations
+        .iter()
+        .map(|v| v.rule.as_str())
+        .collect();
+    assert_eq!(
+        on_ping,
+        [
+            "mcp.method.other-revision",
+            "mcp.r5.stdio.no-server-requests"
+        ]
+    );
+    assert_eq!(j.outcome, Outcome::Fail, "{on_ping:?}");
+}
+
+/// A 2026-07-28 `server/discover` answered with its result is a modern
+/// answer: no note about a dual-era server's legacy revision beside it.
+#[test]
+fn a_modern_answer_gets_no_legacy_note() {
+    let v = vector("mcp/2026-07-28/lifecycle/discover");
+    let result = r#"{"jsonrpc":"2.0","id":1,"result":{"supportedVersions":["2026-07-28","2025-11-25"],"capabilities":{"tools":{}},"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"example-server","version":"1.0.0"}},"resultType":"complete","ttlMs":60000,"cacheScope":"public"}}"#;
+    let j = judge::reply(&v, &frames(&[result]));
+    assert_eq!(
+        j.outcome,
+        Outcome::Pass,
+        "{:?} {:?}",
+        rules(&j),
+        j.mismatches
+    );
+    assert!(j.notes.is_empty(), "{:?}", j.notes);
+}
+
+/// `subscriptions/listen` where the server may open the stream or refuse
+/// (a server without the capability answers an error): an answer that lists
+/// the stream among its alternatives is a stream answer all the same, so the
+/// acknowledgement followed by an open request passes, and the response the
+/// stream owes (2026-07-28 basic/patterns/subscriptions: it comes at
+/// teardown) is not demanded yet.
+#[test]
+fn a_stream_among_alternatives_may_stay_open() {
+    let mut v = vector("mcp/2026-07-28/resources/subscriptions-listen");
+    let stream = v.answer.clone().expect("the listen vector has an answer");
+    assert!(matches!(stream, vectors::Answer::Stream { .. }));
+    v.answer = Some(vectors::Answer::AnyOf(vec![
+        stream,
+        vectors::Answer::Error {
+            codes: Vec::new(),
+            id: Some("4".into()),
+            data_required: Vec::new(),
+        },
+    ]));
+    let ack = r#"{"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":4},"notifications":{"resourcesListChanged":true}}}"#;
+    let j = judge::reply(&v, &frames(&[ack]));
+    assert_eq!(
+        j.outcome,
+        Outcome::Pass,
+        "{:?} {:?}",
+        rules(&j),
+        j.mismatches
+    );
+    assert!(j.exchange.is_empty(), "{:?}", rules(&j));
+    assert_eq!(
+        j.notes,
+        ["the stream stayed open, as it should; no response is due before teardown"]
+    );
+}
