@@ -523,7 +523,7 @@ fn an_unordered_judge_leaves_the_stdio_cancellation_rule_unjudged() {
         stdio.contains(&RuleId::McpR5StdioCancelNoFurther),
         "{stdio:?}"
     );
-    let (http, unobserved) = judged(Judge::new(Revision::Mcp2026_07_28).unordered());
+    let (http, unobserved) = judged(Judge::new(Revision::Mcp2026_07_28).ordered(false));
     assert!(
         !http.contains(&RuleId::McpR5StdioCancelNoFurther),
         "{http:?}"

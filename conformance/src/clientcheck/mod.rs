@@ -114,7 +114,7 @@ impl Director {
     }
 
     /// Judged over HTTP, whose POSTs and streams are no single ordered
-    /// stream each way ([`Judge::unordered`]).
+    /// stream each way ([`Judge::ordered`]).
     #[must_use]
     pub fn unordered(mut self) -> Self {
         self.ordered = false;
@@ -243,13 +243,7 @@ impl Director {
     }
 
     fn start(&mut self, revision: Revision) {
-        let judge = Judge::new(revision);
-        let judge = if self.ordered {
-            judge
-        } else {
-            judge.unordered()
-        };
-        self.judge = Some((judge, revision));
+        self.judge = Some((Judge::new(revision).ordered(self.ordered), revision));
         for (from, bytes, t) in std::mem::take(&mut self.pending) {
             self.judge_frame(from, &bytes, t);
         }

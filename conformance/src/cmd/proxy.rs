@@ -428,7 +428,7 @@ const DETECT_WITHIN: usize = 64;
 
 impl Judging {
     /// Judging over HTTP, whose POSTs and streams are no single ordered
-    /// stream each way ([`Judge::unordered`]).
+    /// stream each way ([`Judge::ordered`]).
     fn unordered(mut self) -> Self {
         self.ordered = false;
         self
@@ -514,13 +514,7 @@ impl Judging {
     }
 
     fn start(&mut self, revision: Revision, sink: &mut dyn Sink) {
-        let judge = Judge::new(revision);
-        let judge = if self.ordered {
-            judge
-        } else {
-            judge.unordered()
-        };
-        self.judge = Some((judge, revision));
+        self.judge = Some((Judge::new(revision).ordered(self.ordered), revision));
         for entry in std::mem::take(&mut self.pending) {
             self.judge_entry(&entry, sink);
         }

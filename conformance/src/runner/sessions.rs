@@ -71,11 +71,8 @@ pub fn judge(
             .notes
             .push(format!("session {n} of the run's {revision} sessions"));
     };
-    let mut judge = Judge::session_rules_only(revision);
-    if transport != "stdio" {
-        // HTTP's POSTs and streams are no single ordered stream each way.
-        judge = judge.unordered();
-    }
+    // HTTP's POSTs and streams are no single ordered stream each way.
+    let mut judge = Judge::session_rules_only(revision).ordered(transport == "stdio");
     let mut records = Vec::new();
     let mut findings = Vec::new();
     for entry in entries {

@@ -221,15 +221,16 @@ impl Judge {
         }
     }
 
-    /// This judge, for a conversation whose transport is not one ordered
-    /// stream each way (Streamable HTTP: each request its own POST, each
-    /// answer on its own stream): that a later request was answered no
-    /// longer shows the server had read an earlier cancellation, so
-    /// `mcp.r5.stdio.cancel-no-further` (basic/transports/stdio §Cancellation)
-    /// is not judged, and the end says so when a cancellation was seen.
+    /// This judge, told whether its conversation's transport is one ordered
+    /// stream each way (stdio; the default). Over one that is not (Streamable
+    /// HTTP: each request its own POST, each answer on its own stream), that a
+    /// later request was answered no longer shows the server had read an
+    /// earlier cancellation, so `mcp.r5.stdio.cancel-no-further`
+    /// (basic/transports/stdio §Cancellation) is not judged, and the end says
+    /// so when a cancellation was seen.
     #[must_use]
-    pub fn unordered(mut self) -> Self {
-        self.ordered = false;
+    pub fn ordered(mut self, ordered: bool) -> Self {
+        self.ordered = ordered;
         self
     }
 
