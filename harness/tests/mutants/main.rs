@@ -9,6 +9,7 @@ mod content_blocks;
 mod exchange_verdicts;
 mod frame_verdicts;
 mod judge_capabilities;
+mod meta_walk;
 mod mrtr_retries;
 mod profiles;
 mod progress_tokens;

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# cargo-mutants over the judging parts of `conformance` (issue 16): the files whose
+# code decides a verdict or an exit code, and the fast tests that judge them. The one
+# list of both, used by the README's command, .github/workflows/mutants.yml and
+# .ci/run (which only lists the mutants). The harness is `cargo mutants -p
+# wirecheck-harness` itself; `.cargo/mutants.toml` configures both.
+#
+# Usage: conformance/mutants.sh [CARGO-MUTANTS OPTIONS…]
+#   e.g. --list · -o /tmp/mutconf · --in-diff git.diff · --shard 0/2 · -F REGEX
+#
+# The files: the library judge of one answer (judge/: mod, answer, audit), the
+# client judge's cursor rules, the report's tally and exit code (report/mod.rs),
+# and the feeder that hands the runner's live sessions to the session judge
+# (runner/sessions.rs). The tests: the wirecheck unit tests, the vector runner
+# (every shipped vector's audit and recorded reply through the judge), the
+# client judge driven frame by frame, the report views, and the binaries written
+# for survivors; together under 5 s. The slow live binaries (run, run_http,
+# livefuzz, hostile) are not built: a mutant costs the rebuild of the wirecheck
+# library, not its tests.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export WIRECHECK_MCP_SPEC="${WIRECHECK_MCP_SPEC:-$(cd .. && pwd)/shared/mcp-spec}"
+export WIRECHECK_MCP_SCHEMAS="${WIRECHECK_MCP_SCHEMAS:-$(cd .. && pwd)/shared/mcp-schema}"
+
+files=(
+    conformance/src/judge/mod.rs
+    conformance/src/judge/answer.rs
+    conformance/src/judge/audit.rs
+    conformance/src/clientcheck/cursors.rs
+    conformance/src/report/mod.rs
+    conformance/src/runner/sessions.rs
+)
+tests=(
+    --lib
+    --test vectors
+    --test client_judge
+    --test judge_verdicts
+    --test client_cursors
+    --test report_views
+)
+
+args=(-p wirecheck)
+for f in "${files[@]}"; do args+=(-f "$f"); done
+# Options cargo-mutants takes after `--` go to `cargo test`; --list takes none.
+if [[ " $* " == *" --list "* ]]; then
+    exec cargo mutants "${args[@]}" "$@"
+fi
+exec cargo mutants "${args[@]}" --timeout 600 --build-timeout 900 "$@" -- "${tests[@]}"
