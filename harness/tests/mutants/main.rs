@@ -8,6 +8,7 @@ mod codes;
 mod content_blocks;
 mod exchange_verdicts;
 mod frame_verdicts;
+mod ir_layout;
 mod judge_capabilities;
 mod meta_walk;
 mod mrtr_retries;

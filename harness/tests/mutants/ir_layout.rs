@@ -1,0 +1,98 @@
+//! The IR's member layout as a user of the codec meets it: a frame made owned
+//! (to outlive its buffer) lowers to the bytes it came from, the unmodelled
+//! members are listed in wire order, and a member added to a built message lands
+//! where `push_extra` says, after the envelope. And the frame-size bound is
+//! inclusive: a frame of exactly `max_frame_bytes` is read.
+
+use harness::ir::{Layout, Message, Request};
+use harness::{lift, lift_batch_elements_with, lift_with, lower_to_vec, Id, Limits, Raw, Rule};
+
+/// Frames whose member order and unmodelled members only the layout keeps.
+const UNUSUAL: &[&str] = &[
+    r#"{"method":"ping","x-trace":"abc","id":7,"jsonrpc":"2.0"}"#,
+    r#"{"id":"a","result":{},"jsonrpc":"2.0","extra":[1,2]}"#,
+    r#"{"jsonrpc":"2.0","error":{"message":"no","vendor":1,"code":-32601},"id":1}"#,
+    r#"[{"jsonrpc":"2.0","z":null,"method":"n"},{"params":[],"jsonrpc":"2.0","id":2,"method":"m"}]"#,
+];
+
+#[test]
+fn an_owned_copy_of_a_frame_lowers_to_the_same_bytes() {
+    for text in UNUSUAL {
+        let owned = lift(text.as_bytes()).unwrap().into_owned();
+        assert_eq!(
+            String::from_utf8(lower_to_vec(&owned)).unwrap(),
+            *text,
+            "member order and unmodelled members survive into_owned"
+        );
+    }
+}
+
+fn extras(layout: &Layout<'_>) -> Vec<(String, String)> {
+    layout
+        .extras()
+        .map(|(k, v)| (k.raw().to_owned(), v.as_str().to_owned()))
+        .collect()
+}
+
+#[test]
+fn the_unmodelled_members_are_listed_in_wire_order() {
+    let frame = lift(br#"{"z":1,"jsonrpc":"2.0","id":1,"method":"m","a":{"b":2}}"#).unwrap();
+    assert_eq!(
+        extras(frame.messages()[0].layout()),
+        vec![
+            ("\"z\"".to_owned(), "1".to_owned()),
+            ("\"a\"".to_owned(), r#"{"b":2}"#.to_owned())
+        ]
+    );
+    let plain = lift(br#"{"jsonrpc":"2.0","id":1,"method":"m"}"#).unwrap();
+    assert_eq!(extras(plain.messages()[0].layout()), vec![]);
+}
+
+#[test]
+fn a_member_pushed_onto_a_built_request_follows_the_envelope() {
+    let mut request = Request::new(Id::int(1), "tools/list", Some(Raw::parse("{}").unwrap()));
+    request
+        .layout
+        .push_extra("x-trace", Raw::parse("\"abc\"").unwrap().into_owned());
+    assert_eq!(
+        extras(&request.layout),
+        vec![("\"x-trace\"".to_owned(), "\"abc\"".to_owned())]
+    );
+    let frame = harness::Frame::Single(Message::Request(request));
+    assert_eq!(
+        String::from_utf8(lower_to_vec(&frame)).unwrap(),
+        r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{},"x-trace":"abc"}"#
+    );
+}
+
+#[test]
+fn a_frame_of_exactly_the_size_bound_is_read_and_one_byte_more_is_refused() {
+    let frame = br#"{"jsonrpc":"2.0","method":"ping"}"#;
+    let at = Limits {
+        max_frame_bytes: frame.len(),
+        ..Limits::default()
+    };
+    let under = Limits {
+        max_frame_bytes: frame.len() - 1,
+        ..Limits::default()
+    };
+    assert!(lift_with(frame, &at).is_ok());
+    assert_eq!(
+        lift_with(frame, &under).unwrap_err().rule(),
+        Rule::JsonFrameTooLarge
+    );
+    let batch = br#"[{"jsonrpc":"2.0","method":"ping"}]"#;
+    let at = Limits {
+        max_frame_bytes: batch.len(),
+        ..Limits::default()
+    };
+    let under = Limits {
+        max_frame_bytes: batch.len() - 1,
+        ..Limits::default()
+    };
+    assert_eq!(lift_batch_elements_with(batch, &at).unwrap().len(), 1);
+    assert_eq!(
+        lift_batch_elements_with(batch, &under).unwrap_err().rule(),
+        Rule::JsonFrameTooLarge
+    );
+}
