@@ -10,6 +10,7 @@ mod exchange_verdicts;
 mod frame_verdicts;
 mod ir_layout;
 mod judge_capabilities;
+mod lift_limits;
 mod meta_walk;
 mod mrtr_retries;
 mod profiles;
