@@ -23,4 +23,5 @@ mod server_requests;
 mod session_vectors;
 mod support;
 mod task_timing;
+mod unjudged_schema;
 mod x_mcp_header;
