@@ -4,10 +4,12 @@
 //! rule not reported, a lossy round trip). One binary, so every mutant links one more
 //! test executable, not one per module.
 
+mod capability_table;
 mod codes;
 mod content_blocks;
 mod exchange_verdicts;
 mod frame_verdicts;
+mod id_spaces;
 mod ir_layout;
 mod judge_capabilities;
 mod lift_limits;
