@@ -5,6 +5,7 @@
 //! test executable, not one per module.
 
 mod capability_table;
+mod capture_end;
 mod codes;
 mod content_blocks;
 mod exchange_verdicts;
