@@ -63,3 +63,51 @@ fn an_unanswered_request_is_not_observed_and_a_cancelled_one_owes_nothing() {
         )]
     );
 }
+
+/// 2026-07-28 basic/patterns/subscriptions §Cancellation: a stream that closes
+/// with an acknowledged subscription open may be a transport close (allowed) or
+/// a teardown without its signal; the wire does not tell them apart, so it is
+/// not observed. A subscription never acknowledged, or one the client
+/// cancelled, was never open to tear down: no note.
+#[test]
+fn only_an_acknowledged_open_subscription_leaves_its_teardown_unobserved() {
+    let meta = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"c","version":"1"}}"#;
+    let listen = format!(
+        r#"{{"jsonrpc":"2.0","id":1,"method":"subscriptions/listen","params":{{"notifications":{{"toolsListChanged":true}},{meta}}}}}"#
+    );
+    let acknowledged = r#"{"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"notifications":{"toolsListChanged":true},"_meta":{"io.modelcontextprotocol/subscriptionId":1}}}"#;
+    let cancel = r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}"#;
+    let notes = |frames: &[(Direction, &str)]| -> Vec<RuleId> {
+        let mut judge = Judge::new(Revision::Mcp2026_07_28);
+        let mut out = Vec::new();
+        for &(from, frame) in frames {
+            judge.feed(
+                Event::Frame {
+                    from,
+                    bytes: frame.as_bytes(),
+                },
+                None,
+                &mut out,
+            );
+        }
+        judge.feed(Event::Closed, None, &mut out);
+        judge
+            .finish()
+            .not_observed
+            .into_iter()
+            .map(|u| u.rule)
+            .collect()
+    };
+    let teardown = vec![RuleId::McpR5SubscriptionTeardownSignalled];
+    assert_eq!(notes(&[(C, &listen), (S, acknowledged)]), teardown);
+    assert_eq!(
+        notes(&[(C, &listen)]),
+        Vec::<RuleId>::new(),
+        "never acknowledged"
+    );
+    assert_eq!(
+        notes(&[(C, &listen), (S, acknowledged), (C, cancel)]),
+        Vec::<RuleId>::new(),
+        "cancelled by the client"
+    );
+}

@@ -13,6 +13,7 @@ mod frame_verdicts;
 mod id_spaces;
 mod ir_layout;
 mod judge_capabilities;
+mod lifecycle_scope;
 mod lift_limits;
 mod meta_walk;
 mod mrtr_retries;
