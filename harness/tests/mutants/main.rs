@@ -4,6 +4,7 @@
 //! rule not reported, a lossy round trip). One binary, so every mutant links one more
 //! test executable, not one per module.
 
+mod cancel_progress;
 mod capability_table;
 mod capture_end;
 mod codes;
