@@ -7,6 +7,7 @@
 mod cancel_progress;
 mod capability_table;
 mod capture_end;
+mod client_task_requests;
 mod codes;
 mod content_blocks;
 mod elicitation_ids;
