@@ -35,5 +35,6 @@ mod session_vectors;
 mod support;
 mod task_cancellation;
 mod task_timing;
+mod task_token_bound;
 mod unjudged_schema;
 mod x_mcp_header;
