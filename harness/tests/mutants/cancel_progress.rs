@@ -34,7 +34,7 @@ fn judged(frames: &[(Direction, String)]) -> Vec<Vec<u64>> {
         frames.iter().map(|(d, f)| (*d, f.as_str(), None)),
     )
     .iter()
-    .filter(|f| f.violation.rule.to_string() == NO_FURTHER)
+    .filter(|f| f.violation.rule.as_str() == NO_FURTHER)
     .map(|f| f.frames.iter().map(|a| a.index).collect())
     .collect()
 }

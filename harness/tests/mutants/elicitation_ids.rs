@@ -60,7 +60,7 @@ fn unknown(rest: &[(Direction, String)]) -> Vec<(Vec<u64>, String)> {
         .chain(rest.iter().map(|(d, f)| (*d, f.as_str(), None)));
     findings(Revision::Mcp2025_11_25, all)
         .into_iter()
-        .filter(|f| f.violation.rule.to_string() == KNOWN)
+        .filter(|f| f.violation.rule.as_str() == KNOWN)
         .map(|f| {
             (
                 f.frames.iter().map(|a| a.index).collect(),
@@ -135,7 +135,7 @@ fn only_the_servers_url_elicitations_make_a_completion_id_known() {
         frames.iter().map(|(d, f)| (*d, f.as_str(), None)),
     )
     .into_iter()
-    .filter(|f| f.violation.rule.to_string() == KNOWN)
+    .filter(|f| f.violation.rule.as_str() == KNOWN)
     .map(|f| {
         (
             f.frames.iter().map(|a| a.index).collect(),

@@ -21,7 +21,7 @@ fn judged(frames: &[(Direction, &str)]) -> Vec<Vec<u64>> {
         frames.iter().map(|&(d, f)| (d, f, None)),
     )
     .iter()
-    .filter(|f| f.violation.rule.to_string() == PER_REQUEST)
+    .filter(|f| f.violation.rule.as_str() == PER_REQUEST)
     .map(|f| f.frames.iter().map(|a| a.index).collect())
     .collect()
 }

@@ -34,7 +34,7 @@ fn paced(then: &[(Direction, String, f64)]) -> Vec<Vec<u64>> {
         .map(|(d, f, t)| (*d, f.as_str(), Some(*t)));
     findings(Revision::Mcp2025_11_25, all)
         .iter()
-        .filter(|f| f.violation.rule.to_string() == POLL)
+        .filter(|f| f.violation.rule.as_str() == POLL)
         .map(|f| f.frames.iter().map(|a| a.index).collect())
         .collect()
 }

@@ -58,7 +58,7 @@ fn judged(rule: &str, frames: &[(Direction, String)]) -> Vec<Vec<u64>> {
         frames.iter().map(|(d, f)| (*d, f.as_str(), None)),
     )
     .iter()
-    .filter(|f| f.violation.rule.to_string() == rule)
+    .filter(|f| f.violation.rule.as_str() == rule)
     .map(|f| f.frames.iter().map(|a| a.index).collect())
     .collect()
 }

@@ -54,7 +54,7 @@ fn cancelled(as_task: bool) -> Vec<Vec<u64>> {
         frames.iter().map(|(d, f)| (*d, f.as_str(), None)),
     )
     .iter()
-    .filter(|f| f.violation.rule.to_string() == TASKS_CANCEL)
+    .filter(|f| f.violation.rule.as_str() == TASKS_CANCEL)
     .map(|f| f.frames.iter().map(|a| a.index).collect())
     .collect()
 }

@@ -63,7 +63,7 @@ fn the_tokens_of_4096_tasks_are_kept_and_the_4097th_is_not() {
         frames.iter().map(|(d, f)| (*d, f.as_str(), None)),
     )
     .iter()
-    .filter(|f| f.violation.rule.to_string() == ACTIVE)
+    .filter(|f| f.violation.rule.as_str() == ACTIVE)
     .map(|f| f.frames.iter().map(|a| a.index).collect())
     .collect();
     assert_eq!(found, [vec![last_kept + 1]]);
