@@ -36,6 +36,7 @@ mod server_requests;
 mod session_vectors;
 mod set_level_answer;
 mod subscribed_lists;
+mod subscription_filter;
 mod support;
 mod task_cancellation;
 mod task_timing;
