@@ -4,28 +4,43 @@
 //! rule not reported, a lossy round trip). One binary, so every mutant links one more
 //! test executable, not one per module.
 
+mod cancel_progress;
 mod capability_table;
 mod capture_end;
+mod client_task_requests;
 mod codes;
 mod content_blocks;
+mod discovered_lists;
+mod elicitation_ids;
 mod exchange_verdicts;
 mod frame_verdicts;
+mod handshake_answer;
 mod id_spaces;
 mod ir_layout;
 mod judge_capabilities;
 mod lifecycle_scope;
 mod lift_limits;
+mod listen_teardown;
+mod log_level;
 mod meta_walk;
 mod mrtr_retries;
+mod poll_requests;
 mod profiles;
 mod progress_tokens;
 mod refusal_text;
 mod reply_text;
+mod retry_client;
 mod revision_detection;
 mod rule_ids;
 mod server_requests;
 mod session_vectors;
+mod set_level_answer;
+mod subscribed_lists;
+mod subscription_filter;
 mod support;
+mod task_cancellation;
 mod task_timing;
+mod task_token_bound;
+mod tool_error_output;
 mod unjudged_schema;
 mod x_mcp_header;
