@@ -2014,9 +2014,7 @@ impl Judge {
             .filter(|r| string_member(r, "type").as_deref() == Some("ref/prompt"))
             .and_then(|r| string_member(r, "name"));
         let Some(name) = prompt else { return };
-        if self.lists.prompt_known(&name) == Some(false)
-            && code != Some(crate::codes::INVALID_PARAMS)
-        {
+        if self.lists.prompt_unknown(&name) && code != Some(crate::codes::INVALID_PARAMS) {
             let answered = code.map_or_else(|| "a result".to_owned(), |c| format!("error {c}"));
             self.flag(
                 RuleId::McpCompletionStandardErrors,

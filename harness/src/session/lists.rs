@@ -274,13 +274,12 @@ impl Lists {
         })
     }
 
-    /// Whether the names are from a complete prompt list still current.
-    pub(super) fn prompt_known(&self, name: &str) -> Option<bool> {
-        match self.prompt_problem(name, None) {
-            Some(PromptProblem::Unknown { .. }) => Some(false),
-            _ if self.prompts.is_some() => Some(true),
-            _ => None,
-        }
+    /// Whether a complete prompt list still current lacks `name`.
+    pub(super) fn prompt_unknown(&self, name: &str) -> bool {
+        matches!(
+            self.prompt_problem(name, None),
+            Some(PromptProblem::Unknown { .. })
+        )
     }
 
     /// A listed tool's task support; `None` for a tool no list named.
