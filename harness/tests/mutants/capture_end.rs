@@ -5,25 +5,16 @@
 //! SHOULD NOT answer a cancelled request, so no answer is owed).
 
 use harness::rules::RuleId;
-use harness::session::{Event, Judge};
+use harness::session::Event;
 use harness::{Direction, Revision};
+
+use crate::support::fed;
 
 const C: Direction = Direction::ClientToServer;
 const S: Direction = Direction::ServerToClient;
 
 fn ending_notes(frames: &[(Direction, &str)]) -> Vec<(RuleId, String)> {
-    let mut judge = Judge::new(Revision::Mcp2025_06_18);
-    let mut out = Vec::new();
-    for &(from, frame) in frames {
-        judge.feed(
-            Event::Frame {
-                from,
-                bytes: frame.as_bytes(),
-            },
-            None,
-            &mut out,
-        );
-    }
+    let (judge, _) = fed(Revision::Mcp2025_06_18, frames.iter().copied());
     judge
         .finish()
         .not_observed
@@ -78,18 +69,7 @@ fn only_an_acknowledged_open_subscription_leaves_its_teardown_unobserved() {
     let acknowledged = r#"{"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"notifications":{"toolsListChanged":true},"_meta":{"io.modelcontextprotocol/subscriptionId":1}}}"#;
     let cancel = r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}"#;
     let notes = |frames: &[(Direction, &str)]| -> Vec<RuleId> {
-        let mut judge = Judge::new(Revision::Mcp2026_07_28);
-        let mut out = Vec::new();
-        for &(from, frame) in frames {
-            judge.feed(
-                Event::Frame {
-                    from,
-                    bytes: frame.as_bytes(),
-                },
-                None,
-                &mut out,
-            );
-        }
+        let (mut judge, mut out) = fed(Revision::Mcp2026_07_28, frames.iter().copied());
         judge.feed(Event::Closed, None, &mut out);
         judge
             .finish()

@@ -4,10 +4,9 @@
 //! dropped `initialize` (basic/versioning §Compatibility Matrix).
 
 use harness::rules::RuleId;
-use harness::session::{Event, Judge};
 use harness::{Direction, Revision};
 
-use crate::support::findings;
+use crate::support::{fed, findings};
 
 const C: Direction = Direction::ClientToServer;
 const S: Direction = Direction::ServerToClient;
@@ -63,18 +62,7 @@ fn only_the_clients_initialized_notification_completes_the_handshake() {
             r#"{"jsonrpc":"2.0","method":"notifications/roots/list_changed"}"#,
         ),
     ];
-    let mut judge = Judge::new(Revision::Mcp2025_06_18);
-    let mut out = Vec::new();
-    for (from, frame) in frames {
-        judge.feed(
-            Event::Frame {
-                from,
-                bytes: frame.as_bytes(),
-            },
-            None,
-            &mut out,
-        );
-    }
+    let (judge, _) = fed(Revision::Mcp2025_06_18, frames);
     let notes: Vec<RuleId> = judge
         .finish()
         .not_observed

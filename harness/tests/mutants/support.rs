@@ -25,6 +25,27 @@ pub fn findings<'a>(
     out
 }
 
+/// A `revision` session judge fed `frames` in order (no times), and what it
+/// found: call [`Judge::finish`] on it for what only the end decides.
+pub fn fed<'a>(
+    revision: Revision,
+    frames: impl IntoIterator<Item = (Direction, &'a str)>,
+) -> (Judge, Vec<Finding>) {
+    let mut judge = Judge::new(revision);
+    let mut out = Vec::new();
+    for (from, frame) in frames {
+        judge.feed(
+            Event::Frame {
+                from,
+                bytes: frame.as_bytes(),
+            },
+            None,
+            &mut out,
+        );
+    }
+    (judge, out)
+}
+
 /// Expected `(rule, pointer)` pairs, owned, to compare with what was reported.
 pub fn pairs(expected: &[(&str, &str)]) -> Vec<(String, String)> {
     expected

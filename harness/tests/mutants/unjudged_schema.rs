@@ -7,8 +7,9 @@
 //! judge's memory with them.
 
 use harness::rules::RuleId;
-use harness::session::{Event, Judge};
 use harness::{Direction, Revision};
+
+use crate::support::fed;
 
 const LIST: &str = r#"{"jsonrpc":"2.0","id":"l","result":{"tools":[{"name":"far","inputSchema":{"type":"object"},"outputSchema":{"$ref":"https://schemas.example/far.json"}}]}}"#;
 
@@ -31,43 +32,33 @@ const HANDSHAKE: &[(Direction, &str)] = &[
 /// a tool whose `outputSchema` is a remote `$ref`, each answered with
 /// `structuredContent`.
 fn notes(calls: usize) -> Vec<(RuleId, String)> {
-    let mut judge = Judge::new(Revision::Mcp2025_06_18);
-    let mut out = Vec::new();
-    let mut feed = |judge: &mut Judge, from, frame: &str| {
-        judge.feed(
-            Event::Frame {
-                from,
-                bytes: frame.as_bytes(),
-            },
-            None,
-            &mut out,
-        );
-    };
-    for (from, frame) in HANDSHAKE {
-        feed(&mut judge, *from, frame);
-    }
-    feed(
-        &mut judge,
+    let mut frames: Vec<(Direction, String)> = HANDSHAKE
+        .iter()
+        .map(|&(from, frame)| (from, frame.to_owned()))
+        .collect();
+    frames.push((
         Direction::ClientToServer,
-        r#"{"jsonrpc":"2.0","id":"l","method":"tools/list"}"#,
-    );
-    feed(&mut judge, Direction::ServerToClient, LIST);
+        r#"{"jsonrpc":"2.0","id":"l","method":"tools/list"}"#.to_owned(),
+    ));
+    frames.push((Direction::ServerToClient, LIST.to_owned()));
     for i in 0..calls {
-        feed(
-            &mut judge,
+        frames.push((
             Direction::ClientToServer,
-            &format!(
+            format!(
                 r#"{{"jsonrpc":"2.0","id":{i},"method":"tools/call","params":{{"name":"far","arguments":{{}}}}}}"#
             ),
-        );
-        feed(
-            &mut judge,
+        ));
+        frames.push((
             Direction::ServerToClient,
-            &format!(
+            format!(
                 r#"{{"jsonrpc":"2.0","id":{i},"result":{{"content":[{{"type":"text","text":"{{\"n\":{i}}}"}}],"structuredContent":{{"n":{i}}}}}}}"#
             ),
-        );
+        ));
     }
+    let (judge, out) = fed(
+        Revision::Mcp2025_06_18,
+        frames.iter().map(|(from, frame)| (*from, frame.as_str())),
+    );
     let broken: Vec<RuleId> = out.iter().map(|f| f.violation.rule).collect();
     assert_eq!(broken, Vec::<RuleId>::new(), "nothing here breaks a rule");
     judge
