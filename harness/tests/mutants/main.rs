@@ -20,6 +20,7 @@ mod ir_layout;
 mod judge_capabilities;
 mod lifecycle_scope;
 mod lift_limits;
+mod list_changes;
 mod listen_teardown;
 mod log_level;
 mod meta_walk;
