@@ -28,6 +28,7 @@ mod mrtr_retries;
 mod poll_requests;
 mod profiles;
 mod progress_tokens;
+mod prompt_lists;
 mod refusal_text;
 mod reply_text;
 mod retry_client;
