@@ -21,6 +21,7 @@ mod judge_capabilities;
 mod lifecycle_scope;
 mod lift_limits;
 mod list_changes;
+mod listed_tools;
 mod listen_teardown;
 mod log_level;
 mod meta_walk;
