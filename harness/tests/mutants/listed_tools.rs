@@ -150,3 +150,40 @@ fn structured_content_is_held_to_the_called_tools_output_schema() {
         found[0].1
     );
 }
+
+/// The judge remembers the task support of the first 4096 tools a session
+/// lists (`lists::TOOLS_CAP`); a tool listed past them is not judged, rather
+/// than judged against a support it never read.
+#[test]
+fn task_support_is_remembered_for_the_first_4096_tools_only() {
+    let mut tools: Vec<String> = (0..4095)
+        .map(|i| format!(r#"{{"name":"t{i}","inputSchema":{{"type":"object"}}}}"#))
+        .collect();
+    for name in ["last", "past"] {
+        tools.push(format!(
+            r#"{{"name":"{name}","inputSchema":{{"type":"object"}},"execution":{{"taskSupport":"required"}}}}"#
+        ));
+    }
+    let mut frames = listed(
+        "2025-11-25",
+        r#"{"tools":{},"tasks":{"requests":{"tools":{"call":{}}}}}"#,
+        &format!("[{}]", tools.join(",")),
+    );
+    for (id, name) in [(2, "last"), (3, "past")] {
+        frames.push((
+            C,
+            format!(
+                r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"{name}","arguments":{{}}}}}}"#
+            ),
+        ));
+        frames.push((
+            S,
+            format!(
+                r#"{{"jsonrpc":"2.0","id":{id},"result":{{"content":[{{"type":"text","text":"done"}}]}}}}"#
+            ),
+        ));
+    }
+    let required = reported(Revision::Mcp2025_11_25, "mcp.tasks.tool-required", &frames);
+    let events: Vec<&Vec<u64>> = required.iter().map(|(e, _)| e).collect();
+    assert_eq!(events, [&vec![1, 5, 6]]);
+}

@@ -10,6 +10,7 @@ mod capture_end;
 mod client_task_requests;
 mod codes;
 mod content_blocks;
+mod cursor_pages;
 mod discovered_lists;
 mod elicitation_ids;
 mod exchange_verdicts;
