@@ -35,6 +35,7 @@ mod refusal_text;
 mod reply_text;
 mod retry_client;
 mod revision_detection;
+mod revision_sets;
 mod rule_ids;
 mod server_requests;
 mod session_vectors;
