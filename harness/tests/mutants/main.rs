@@ -27,6 +27,7 @@ mod listen_teardown;
 mod log_level;
 mod meta_walk;
 mod mrtr_retries;
+mod per_frame_checks;
 mod poll_requests;
 mod profiles;
 mod progress_tokens;
