@@ -71,3 +71,36 @@ fn only_the_clients_initialized_notification_completes_the_handshake() {
         .collect();
     assert_eq!(notes, vec![RuleId::McpLifecycleInitializedNotification]);
 }
+
+/// A 2026-07-28 client may still send a legacy `initialize` to a dual-era
+/// server; the 2026-07-28 conversation owes no `notifications/initialized`, so a
+/// capture ending without one leaves nothing unobserved about it.
+#[test]
+fn a_2026_07_28_capture_owes_no_initialized_notification() {
+    let frames = [
+        (
+            C,
+            r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}"#,
+        ),
+        (
+            S,
+            r#"{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}"#,
+        ),
+    ];
+    let (judge, _) = fed(Revision::Mcp2026_07_28, frames);
+    let notes: Vec<RuleId> = judge
+        .finish()
+        .not_observed
+        .into_iter()
+        .map(|u| u.rule)
+        .collect();
+    assert_eq!(notes, Vec::<RuleId>::new());
+    let (judge, _) = fed(Revision::Mcp2025_11_25, frames);
+    let notes: Vec<RuleId> = judge
+        .finish()
+        .not_observed
+        .into_iter()
+        .map(|u| u.rule)
+        .collect();
+    assert_eq!(notes, vec![RuleId::McpLifecycleInitializedNotification]);
+}
