@@ -187,3 +187,44 @@ fn task_support_is_remembered_for_the_first_4096_tools_only() {
     let events: Vec<&Vec<u64>> = required.iter().map(|(e, _)| e).collect();
     assert_eq!(events, [&vec![1, 5, 6]]);
 }
+
+/// Every listed tool keeps its own schema, the first as well as the last, and
+/// at most the first 4096 tools' schemas are remembered (`lists::TOOLS_CAP`): a
+/// call of a tool listed past them is not judged.
+#[test]
+fn each_listed_tools_output_schema_is_remembered_up_to_4096_tools() {
+    let schema = r#""outputSchema":{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}"#;
+    let mut tools: Vec<String> = ["first".to_owned()]
+        .into_iter()
+        .chain((1..4095).map(|i| format!("t{i}")))
+        .chain(["last".to_owned(), "past".to_owned()])
+        .map(|name| format!(r#"{{"name":"{name}","inputSchema":{{"type":"object"}},{schema}}}"#))
+        .collect();
+    assert_eq!(tools.len(), 4097);
+    let mut frames = listed(
+        "2025-06-18",
+        r#"{"tools":{}}"#,
+        &format!("[{}]", tools.drain(..).collect::<Vec<_>>().join(",")),
+    );
+    for (id, name) in [(2, "first"), (3, "last"), (4, "past")] {
+        frames.push((
+            C,
+            format!(
+                r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"{name}","arguments":{{}}}}}}"#
+            ),
+        ));
+        frames.push((
+            S,
+            format!(
+                r#"{{"jsonrpc":"2.0","id":{id},"result":{{"content":[{{"type":"text","text":"{{\"x\":1}}"}}],"structuredContent":{{"x":1}}}}}}"#
+            ),
+        ));
+    }
+    let found = reported(
+        Revision::Mcp2025_06_18,
+        "mcp.tools.output-schema-conform",
+        &frames,
+    );
+    let events: Vec<&Vec<u64>> = found.iter().map(|(e, _)| e).collect();
+    assert_eq!(events, [&vec![4, 5, 6], &vec![4, 7, 8]]);
+}
