@@ -228,3 +228,40 @@ fn each_listed_tools_output_schema_is_remembered_up_to_4096_tools() {
     let events: Vec<&Vec<u64>> = found.iter().map(|(e, _)| e).collect();
     assert_eq!(events, [&vec![4, 5, 6], &vec![4, 7, 8]]);
 }
+
+/// A tool whose `taskSupport` is `"optional"` may be called as a task or not
+/// (MCP 2025-11-25 basic/utilities/tasks §Tool-Level Negotiation): neither call
+/// owes a `-32601`.
+#[test]
+fn an_optional_task_tool_is_held_to_neither_refusal() {
+    let mut frames = listed(
+        "2025-11-25",
+        r#"{"tools":{},"tasks":{"requests":{"tools":{"call":{}}}}}"#,
+        r#"[{"name":"maybe","inputSchema":{"type":"object"},"execution":{"taskSupport":"optional"}}]"#,
+    );
+    frames.extend([
+        (
+            C,
+            r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"maybe","arguments":{},"task":{"ttl":60000}}}"#.to_owned(),
+        ),
+        (
+            S,
+            r#"{"jsonrpc":"2.0","id":2,"error":{"code":-32603,"message":"Internal error"}}"#.to_owned(),
+        ),
+        (
+            C,
+            r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"maybe","arguments":{}}}"#.to_owned(),
+        ),
+        (
+            S,
+            r#"{"jsonrpc":"2.0","id":3,"error":{"code":-32603,"message":"Internal error"}}"#.to_owned(),
+        ),
+    ]);
+    for rule in ["mcp.tasks.tool-forbidden", "mcp.tasks.tool-required"] {
+        assert_eq!(
+            reported(Revision::Mcp2025_11_25, rule, &frames),
+            vec![],
+            "{rule}"
+        );
+    }
+}
