@@ -93,3 +93,37 @@ fn content_blocks_are_walked_and_an_elicitations_answers_are_not() {
         "an object member other than `content` is walked"
     );
 }
+
+/// A `ping` whose params hold `arrays` nested arrays (`{"x":[[…]]}`) around an
+/// object holding a `_meta` with a badly named key; each array is a level too.
+fn meta_in_arrays(arrays: usize) -> (String, String) {
+    let frame = format!(
+        r#"{{"jsonrpc":"2.0","id":1,"method":"ping","params":{{"x":{}{{"_meta":{{"-bad":1}}}}{}}}}}"#,
+        "[".repeat(arrays),
+        "]".repeat(arrays)
+    );
+    let pointer = format!("/params/x{}/_meta/-bad", "/0".repeat(arrays));
+    (frame, pointer)
+}
+
+#[test]
+fn array_levels_count_toward_the_bound() {
+    // params is level 0, `x`'s array level 1: the object inside `arrays`
+    // arrays is at level `arrays + 1`.
+    for arrays in [1, 2, 63] {
+        let (frame, pointer) = meta_in_arrays(arrays);
+        assert_eq!(
+            meta_findings(Direction::ClientToServer, &frame),
+            vec![("mcp.meta.name-format".to_owned(), pointer)],
+            "a `_meta` inside {arrays} arrays"
+        );
+    }
+    for arrays in [64, 80] {
+        let (frame, _) = meta_in_arrays(arrays);
+        assert_eq!(
+            meta_findings(Direction::ClientToServer, &frame),
+            vec![],
+            "a `_meta` inside {arrays} arrays is past the walk's bound of 64"
+        );
+    }
+}
