@@ -194,7 +194,7 @@ fn task_support_is_remembered_for_the_first_4096_tools_only() {
 #[test]
 fn each_listed_tools_output_schema_is_remembered_up_to_4096_tools() {
     let schema = r#""outputSchema":{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}"#;
-    let mut tools: Vec<String> = ["first".to_owned()]
+    let tools: Vec<String> = ["first".to_owned()]
         .into_iter()
         .chain((1..4095).map(|i| format!("t{i}")))
         .chain(["last".to_owned(), "past".to_owned()])
@@ -204,7 +204,7 @@ fn each_listed_tools_output_schema_is_remembered_up_to_4096_tools() {
     let mut frames = listed(
         "2025-06-18",
         r#"{"tools":{}}"#,
-        &format!("[{}]", tools.drain(..).collect::<Vec<_>>().join(",")),
+        &format!("[{}]", tools.join(",")),
     );
     for (id, name) in [(2, "first"), (3, "last"), (4, "past")] {
         frames.push((
