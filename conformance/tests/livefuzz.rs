@@ -518,7 +518,13 @@ fn two_jobs_send_the_same_frames_and_find_the_same_as_one() {
         assert_eq!(out.status.code(), Some(1), "{stderr}");
         assert!(stderr.contains("600 frames in"), "{stderr}");
         assert!(stderr.contains(&format!("{jobs} job(s)")), "{stderr}");
+        // `memory-growth` is read from the peer's RSS over wall-clock time, not
+        // from the frames sent: whether a short run crosses its threshold
+        // depends on the machine's load, so it is left out of the comparison.
         vectors(&out.stdout)
+            .into_iter()
+            .filter(|v| !v.ends_with("/memory-growth"))
+            .collect::<Vec<_>>()
     };
     let one = run("1");
     let two = run("2");
