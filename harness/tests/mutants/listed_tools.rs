@@ -10,7 +10,7 @@
 //!   structured results that conform to this schema", the schema of the tool
 //!   called.
 
-use crate::support::findings;
+use crate::support::reported;
 use harness::{Direction, Revision};
 
 const C: Direction = Direction::ClientToServer;
@@ -46,24 +46,6 @@ fn listed(version: &str, capabilities: &str, tools: &str) -> Vec<(Direction, Str
             format!(r#"{{"jsonrpc":"2.0","id":1,"result":{{"tools":{tools}}}}}"#),
         ),
     ]
-}
-
-/// The findings of `rule`, each as (events, message).
-fn reported(
-    revision: Revision,
-    rule: &str,
-    frames: &[(Direction, String)],
-) -> Vec<(Vec<u64>, String)> {
-    findings(revision, frames.iter().map(|(d, f)| (*d, f.as_str(), None)))
-        .into_iter()
-        .filter(|f| f.violation.rule.as_str() == rule)
-        .map(|f| {
-            (
-                f.frames.iter().map(|a| a.index).collect(),
-                f.violation.message,
-            )
-        })
-        .collect()
 }
 
 #[test]

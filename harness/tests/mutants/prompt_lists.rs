@@ -7,7 +7,7 @@
 //! answer (2025-03-26 basic/index §Batching: one frame, read in order) came
 //! before that list, so it leaves the list current.
 
-use crate::support::findings;
+use crate::support::reported;
 use harness::{Direction, Revision};
 
 const C: Direction = Direction::ClientToServer;
@@ -77,24 +77,6 @@ fn get(name: &str) -> [(Direction, String); 2] {
             r#"{"jsonrpc":"2.0","id":2,"result":{"messages":[]}}"#.to_owned(),
         ),
     ]
-}
-
-/// The findings of `rule` in a `revision` session, each as (events, message).
-fn reported(
-    revision: Revision,
-    rule: &str,
-    frames: &[(Direction, String)],
-) -> Vec<(Vec<u64>, String)> {
-    findings(revision, frames.iter().map(|(d, f)| (*d, f.as_str(), None)))
-        .into_iter()
-        .filter(|f| f.violation.rule.as_str() == rule)
-        .map(|f| {
-            (
-                f.frames.iter().map(|a| a.index).collect(),
-                f.violation.message,
-            )
-        })
-        .collect()
 }
 
 #[test]

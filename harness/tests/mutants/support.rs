@@ -46,6 +46,25 @@ pub fn fed<'a>(
     (judge, out)
 }
 
+/// The findings of `rule` in a `revision` session fed `frames`, each as
+/// (event indices, message).
+pub fn reported(
+    revision: Revision,
+    rule: &str,
+    frames: &[(Direction, String)],
+) -> Vec<(Vec<u64>, String)> {
+    findings(revision, frames.iter().map(|(d, f)| (*d, f.as_str(), None)))
+        .into_iter()
+        .filter(|f| f.violation.rule.as_str() == rule)
+        .map(|f| {
+            (
+                f.frames.iter().map(|a| a.index).collect(),
+                f.violation.message,
+            )
+        })
+        .collect()
+}
+
 /// Expected `(rule, pointer)` pairs, owned, to compare with what was reported.
 pub fn pairs(expected: &[(&str, &str)]) -> Vec<(String, String)> {
     expected
