@@ -131,7 +131,9 @@ pub const EXPANDED_CAP: u64 = 50_000;
 /// The JSON nodes of `root` with each local `$ref` (`#/…`) counted as the
 /// nodes of its target, each target counted once per path that reaches it,
 /// a reference back into a target being expanded counted as one node (that
-/// recursion is bounded by the value's depth). Saturates past the cap.
+/// recursion is bounded by the value's depth). Each node is walked once (a
+/// target's count is remembered), so the cost is the schema's size however
+/// large the count; the count saturates at `u64::MAX`.
 fn expanded(root: &Value) -> u64 {
     fn walk(
         root: &Value,
@@ -166,23 +168,15 @@ fn expanded(root: &Value) -> u64 {
                         .then(|| v.as_str().and_then(|r| r.strip_prefix('#')))
                         .flatten()
                         .and_then(|p| root.pointer(p).map(|t| (p, t)));
-                    match target {
-                        Some((p, t)) if n < EXPANDED_CAP => {
-                            n = n.saturating_add(walk(root, t, p, memo, open));
-                        }
-                        _ => n = n.saturating_add(child(key, v, memo, open)),
-                    }
-                    if n > EXPANDED_CAP {
-                        break;
-                    }
+                    n = n.saturating_add(match target {
+                        Some((p, t)) => walk(root, t, p, memo, open),
+                        None => child(key, v, memo, open),
+                    });
                 }
             }
             Value::Array(elements) => {
                 for (i, v) in elements.iter().enumerate() {
                     n = n.saturating_add(child(&i.to_string(), v, memo, open));
-                    if n > EXPANDED_CAP {
-                        break;
-                    }
                 }
             }
             _ => {}

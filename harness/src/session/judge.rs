@@ -713,7 +713,7 @@ impl Judge {
         out: &mut Vec<Finding>,
     ) {
         if from == Direction::ServerToClient {
-            self.lists.notified(method, at);
+            self.lists.notified(method);
             if method == "notifications/message" {
                 self.logging_declared(at, out);
             }

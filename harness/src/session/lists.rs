@@ -117,6 +117,7 @@ pub(super) enum Seen {
 struct Complete {
     names: Vec<String>,
     at: At,
+    heard: u64,
 }
 
 struct Page {
@@ -158,10 +159,17 @@ pub(super) enum TaskSupport {
 #[derive(Default)]
 pub(super) struct Lists {
     last: [Option<Complete>; 3],
-    /// The event index of the server's latest `list_changed` per kind.
+    /// When (in [`Lists::heard`] order) the server's latest `list_changed`
+    /// per kind came.
     notified: [Option<u64>; 3],
     pages: Vec<Page>,
-    prompts: Option<(Vec<Prompt>, At)>,
+    /// The latest complete prompt list, where and when it was answered.
+    prompts: Option<(Vec<Prompt>, At, u64)>,
+    /// How many list answers and notifications came so far: their order.
+    /// Event indices cannot order them, since a batch is one event whose
+    /// elements are read in order (2025-03-26 basic/index §Batching), so an
+    /// answer and a `list_changed` batched together share one index.
+    heard: u64,
     tasks: Vec<(String, TaskSupport)>,
     /// Listed tools' `outputSchema`, parsed (at most [`TOOLS_CAP`]).
     output: Vec<(String, serde_json::Value, At)>,
@@ -172,10 +180,16 @@ fn string(value: Option<Raw<'_>>) -> Option<String> {
 }
 
 impl Lists {
+    /// The next number in the order list answers and notifications came in.
+    fn hear(&mut self) -> u64 {
+        self.heard += 1;
+        self.heard
+    }
+
     /// A notification from the server.
-    pub(super) fn notified(&mut self, method: &str, at: At) {
+    pub(super) fn notified(&mut self, method: &str) {
         if let Some(kind) = ListKind::of_notification(method) {
-            self.notified[kind.slot()] = Some(at.index);
+            self.notified[kind.slot()] = Some(self.hear());
         }
     }
 
@@ -205,8 +219,9 @@ impl Lists {
         if cursor.is_some() || result.get("nextCursor").is_some() {
             return seen;
         }
+        let heard = self.hear();
         if kind == ListKind::Prompts {
-            self.prompts = Some((prompts(&items), at));
+            self.prompts = Some((prompts(&items), at, heard));
         }
         let names: Vec<String> = items
             .elements()
@@ -214,7 +229,7 @@ impl Lists {
             .collect();
         let slot = kind.slot();
         if let Some(previous) = &self.last[slot] {
-            let quiet = self.notified[slot].is_none_or(|n| n < previous.at.index);
+            let quiet = self.notified[slot].is_none_or(|n| n < previous.heard);
             if quiet && previous.names != names {
                 let mut a = previous.names.clone();
                 let mut b = names.clone();
@@ -228,7 +243,7 @@ impl Lists {
                 });
             }
         }
-        self.last[slot] = Some(Complete { names, at });
+        self.last[slot] = Some(Complete { names, at, heard });
         seen
     }
 
@@ -250,9 +265,9 @@ impl Lists {
         name: &str,
         arguments: Option<&Raw<'_>>,
     ) -> Option<PromptProblem> {
-        let (prompts, listed) = self.prompts.as_ref()?;
+        let (prompts, listed, heard) = self.prompts.as_ref()?;
         let slot = ListKind::Prompts.slot();
-        if self.notified[slot].is_some_and(|n| n > listed.index) {
+        if self.notified[slot].is_some_and(|n| n > *heard) {
             return None;
         }
         let Some(prompt) = prompts.iter().find(|p| p.name == name) else {
@@ -424,7 +439,7 @@ mod tests {
                 since: at(1)
             }]
         );
-        lists.notified("notifications/tools/list_changed", at(4));
+        lists.notified("notifications/tools/list_changed");
         assert!(lists.answered("tools/list", None, &one, at(6)).is_empty());
     }
 
@@ -481,7 +496,7 @@ mod tests {
         );
         let full = raw(r#"{"code":"x"}"#);
         assert_eq!(lists.prompt_problem("review", Some(&full)), None);
-        lists.notified("notifications/prompts/list_changed", at(2));
+        lists.notified("notifications/prompts/list_changed");
         assert_eq!(lists.prompt_problem("nope", None), None);
     }
 

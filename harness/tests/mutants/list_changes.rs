@@ -6,7 +6,7 @@
 //! only by its own `list_changed` notification sent after that answer: one
 //! sent before it (or one for another list) announces no later change.
 
-use crate::support::findings;
+use crate::support::reported;
 use harness::{Direction, Revision};
 
 const C: Direction = Direction::ClientToServer;
@@ -70,16 +70,7 @@ fn changed_notification(list: &str) -> (Direction, String) {
 /// The changed-notification findings of a `revision` session, each as (the
 /// events it names, its message).
 fn changed(revision: Revision, frames: &[(Direction, String)]) -> Vec<(Vec<u64>, String)> {
-    findings(revision, frames.iter().map(|(d, f)| (*d, f.as_str(), None)))
-        .into_iter()
-        .filter(|f| f.violation.rule.as_str() == CHANGED)
-        .map(|f| {
-            (
-                f.frames.iter().map(|a| a.index).collect(),
-                f.violation.message,
-            )
-        })
-        .collect()
+    reported(revision, CHANGED, frames)
 }
 
 #[test]
@@ -171,4 +162,27 @@ fn a_notification_batched_after_the_answer_excuses_the_next_change() {
     assert_eq!(session(notification), []);
     let alone: Vec<Vec<u64>> = session("").into_iter().map(|(e, _)| e).collect();
     assert_eq!(alone, [vec![4, 6]]);
+}
+
+/// The same batch the other way round: a notification batched before the
+/// answer announced a change before it, so the next answer's change is owed
+/// its own notification.
+#[test]
+fn a_notification_batched_before_the_answer_does_not_excuse_the_next_change() {
+    let notification = r#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#;
+    let mut frames = handshake("2025-03-26");
+    frames.extend([
+        ask(1, "tools/list"),
+        (
+            S,
+            format!("[{notification},{}]", answer(1, "tools/list", &["a"])),
+        ),
+        ask(2, "tools/list"),
+        (S, answer(2, "tools/list", &["a", "b"])),
+    ]);
+    let found: Vec<Vec<u64>> = changed(Revision::Mcp2025_03_26, &frames)
+        .into_iter()
+        .map(|(e, _)| e)
+        .collect();
+    assert_eq!(found, [vec![4, 6]]);
 }

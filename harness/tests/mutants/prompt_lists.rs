@@ -5,7 +5,8 @@
 //! it: a prompt that list holds, or any prompt while no list was answered, is
 //! owed no -32602; one it does not hold is. A notification batched before the
 //! answer (2025-03-26 basic/index §Batching: one frame, read in order) came
-//! before that list, so it leaves the list current.
+//! before that list, so it leaves the list current; one batched after the
+//! answer came after it, so no list is current.
 
 use crate::support::reported;
 use harness::{Direction, Revision};
@@ -145,6 +146,22 @@ fn a_list_changed_after_the_prompt_list_leaves_no_list_to_judge_by() {
         (
             S,
             r#"{"jsonrpc":"2.0","method":"notifications/prompts/list_changed"}"#.to_owned(),
+        ),
+    ]);
+    frames.extend(get("nope"));
+    assert_eq!(reported(Revision::Mcp2025_03_26, GET, &frames), []);
+}
+
+#[test]
+fn a_list_changed_batched_after_the_prompt_list_leaves_no_list_to_judge_by() {
+    let mut frames = handshake("2025-03-26");
+    frames.extend([
+        list_prompts(),
+        (
+            S,
+            format!(
+                r#"[{PROMPTS},{{"jsonrpc":"2.0","method":"notifications/prompts/list_changed"}}]"#
+            ),
         ),
     ]);
     frames.extend(get("nope"));
