@@ -100,7 +100,8 @@ pub(crate) fn declares(caps: Option<&Raw<'_>>, need: Need) -> bool {
     match need.member {
         None => true,
         Some(m) if cap.get(m).is_some_and(|v| v.kind() == ValueKind::Object) => true,
-        Some("form") if need.capability == "elicitation" => cap.members().next().is_none(),
+        // Only elicitation has a `form` member.
+        Some("form") => cap.members().next().is_none(),
         Some(_) => false,
     }
 }

@@ -17,6 +17,7 @@ mod exchange_verdicts;
 mod frame_verdicts;
 mod handshake_answer;
 mod id_spaces;
+mod input_requests;
 mod invalid_level;
 mod ir_layout;
 mod judge_capabilities;
