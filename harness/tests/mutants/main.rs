@@ -30,6 +30,7 @@ mod log_level;
 mod member_types;
 mod meta_values;
 mod meta_walk;
+mod method_table;
 mod mrtr_retries;
 mod per_frame_checks;
 mod poll_requests;
