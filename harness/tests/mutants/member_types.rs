@@ -6,7 +6,8 @@
 //! `ProgressToken`: `string | integer`, every revision, both senders);
 //! 2025-11-25 `Task.ttl` (`integer | null`: in `tasks/get` and `tasks/cancel`
 //! results and `notifications/tasks/status`); 2025-11-25
-//! `CreateMessageResult.content` (one block or an array of blocks).
+//! `CreateMessageResult.content` (one block or an array of blocks). A breach
+//! names the types allowed; an integer is any number with an integer value.
 
 use harness::rules;
 use harness::{lift, Direction, Profile, Revision};
@@ -163,4 +164,59 @@ fn a_sampling_results_content_is_one_block_or_an_array_of_blocks() {
         &reply(json!("hello")),
         "/result/content"
     ));
+}
+
+#[test]
+fn a_type_breach_names_the_types_the_schema_allows() {
+    let frame = json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": true}});
+    let messages: Vec<String> = rules::validate(
+        frame.to_string().as_bytes(),
+        Profile {
+            revision: Revision::Mcp2025_06_18,
+            direction: C,
+        },
+    )
+    .into_iter()
+    .filter(|v| v.pointer == "/params/requestId")
+    .map(|v| v.message)
+    .collect();
+    assert_eq!(messages.len(), 1, "{messages:?}");
+    assert!(
+        messages[0].ends_with("`requestId` must be string or integer, found boolean"),
+        "{}",
+        messages[0]
+    );
+}
+
+/// An integer member (`CreateMessageRequest.params.maxTokens`) takes any
+/// JSON number whose value is an integer (JSON Schema 2020-12 §6.1.1 / draft-07
+/// validation §6.1.1: "integer" matches any number with a zero fractional
+/// part), exponents too large to compute with included.
+#[test]
+fn an_integer_member_takes_every_number_whose_value_is_an_integer() {
+    let frame = |max: &str| {
+        format!(
+            r#"{{"jsonrpc":"2.0","id":1,"method":"sampling/createMessage","params":{{"messages":[],"maxTokens":{max}}}}}"#
+        )
+    };
+    for (max, integer) in [
+        ("100", true),
+        ("1.0", true),
+        ("1e2", true),
+        ("1e99999999999999999999", true),
+        ("2.5", false),
+        ("1e-99999999999999999999", false),
+        ("1E-99999999999999999999", false),
+    ] {
+        let reported = rules::validate(
+            frame(max).as_bytes(),
+            Profile {
+                revision: Revision::Mcp2025_06_18,
+                direction: S,
+            },
+        )
+        .iter()
+        .any(|v| v.pointer == "/params/maxTokens");
+        assert_eq!(reported, !integer, "maxTokens {max}");
+    }
 }
