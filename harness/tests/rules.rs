@@ -1653,7 +1653,7 @@ fn rule_counts_table() -> String {
 }
 
 /// The counts in the README are the catalogue's (regenerate with
-/// `BLESS=1 cargo test -p wirecheck-harness --test rules readme`, which prints the
+/// `BLESS=1 cargo test -p wirecheck-harness --test suite -- rules::readme`, which prints the
 /// table to paste; tests never write into the source tree).
 #[test]
 fn readme_rule_counts_are_current() {

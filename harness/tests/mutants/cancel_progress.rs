@@ -11,7 +11,7 @@
 //! a batch rpc call as a set of concurrent tasks, processing them in any
 //! order".
 
-use crate::support::findings;
+use super::support::findings;
 use harness::{Direction, Revision};
 
 const C: Direction = Direction::ClientToServer;

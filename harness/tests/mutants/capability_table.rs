@@ -8,7 +8,7 @@
 
 use harness::{Direction, Revision};
 
-use crate::support::findings;
+use super::support::findings;
 
 const C: Direction = Direction::ClientToServer;
 const S: Direction = Direction::ServerToClient;

@@ -8,7 +8,7 @@ use harness::rules::RuleId;
 use harness::session::Event;
 use harness::{Direction, Revision};
 
-use crate::support::fed;
+use super::support::fed;
 
 const C: Direction = Direction::ClientToServer;
 const S: Direction = Direction::ServerToClient;

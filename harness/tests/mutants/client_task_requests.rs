@@ -9,7 +9,7 @@
 //! is the client's `CreateTaskResult` for it (§Capabilities, MUST); without
 //! the entry, both are reported.
 
-use crate::support::findings;
+use super::support::findings;
 use harness::{Direction, Revision};
 
 const C: Direction = Direction::ClientToServer;

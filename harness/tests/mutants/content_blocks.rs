@@ -18,7 +18,7 @@
 use harness::rules;
 use harness::{lift, Direction, Profile, Revision};
 
-use crate::support::pairs;
+use super::support::pairs;
 
 /// The (rule, pointer) violations of a `method` request answered with `result`.
 fn reported(method: &str, result: &str) -> Vec<(String, String)> {

@@ -6,7 +6,7 @@
 //! `tools/list`) gives two lists the same cursor, and one list's scope says
 //! nothing about the other's.
 
-use crate::support::findings;
+use super::support::findings;
 use harness::{Direction, Revision};
 
 const C: Direction = Direction::ClientToServer;

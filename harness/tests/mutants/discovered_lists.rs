@@ -5,7 +5,7 @@
 //! `resources/list`); -32601 (Method not found) is no such response. Each of
 //! the three lists is held to its own capability.
 
-use crate::support::findings;
+use super::support::findings;
 use harness::{Direction, Revision};
 
 const C: Direction = Direction::ClientToServer;

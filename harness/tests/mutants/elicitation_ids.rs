@@ -9,7 +9,7 @@
 //! the client sent, or by an error with another code, establishes none, so a
 //! server's completion naming it names an elicitation of no server.
 
-use crate::support::findings;
+use super::support::findings;
 use harness::{Direction, Revision};
 
 const C: Direction = Direction::ClientToServer;

@@ -19,7 +19,7 @@
 use harness::rules;
 use harness::{Direction, Profile, Revision};
 
-use crate::support::pairs;
+use super::support::pairs;
 
 /// `(rule, pointer)` of every violation of `frame` sent in `direction` under
 /// `revision`.

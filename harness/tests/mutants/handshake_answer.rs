@@ -5,7 +5,7 @@
 //! `initialize` request is that response, and its `capabilities` are what was
 //! negotiated: a ping answered while `initialize` waits stands for neither.
 
-use crate::support::findings;
+use super::support::findings;
 use harness::{Direction, Revision};
 
 const C: Direction = Direction::ClientToServer;

@@ -6,7 +6,7 @@
 use harness::rules::RuleId;
 use harness::{Direction, Revision};
 
-use crate::support::{fed, findings};
+use super::support::{fed, findings};
 
 const C: Direction = Direction::ClientToServer;
 const S: Direction = Direction::ServerToClient;

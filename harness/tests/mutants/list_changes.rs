@@ -6,7 +6,7 @@
 //! only by its own `list_changed` notification sent after that answer: one
 //! sent before it (or one for another list) announces no later change.
 
-use crate::support::reported;
+use super::support::reported;
 use harness::{Direction, Revision};
 
 const C: Direction = Direction::ClientToServer;

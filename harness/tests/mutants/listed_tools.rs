@@ -10,7 +10,7 @@
 //!   structured results that conform to this schema", the schema of the tool
 //!   called.
 
-use crate::support::reported;
+use super::support::reported;
 use harness::{Direction, Revision};
 
 const C: Direction = Direction::ClientToServer;

@@ -6,7 +6,7 @@
 //! client cancelled (§Cancellation: "The client cancels it") was not torn down
 //! by the server: an error answering it afterwards owes neither signal.
 
-use crate::support::findings;
+use super::support::findings;
 use harness::{Direction, Revision};
 
 const C: Direction = Direction::ClientToServer;

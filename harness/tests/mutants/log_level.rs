@@ -5,7 +5,7 @@
 //! this field." A rule of the server's notifications: a `notifications/message`
 //! the client sends is not held to it, and no earlier revision has it.
 
-use crate::support::findings;
+use super::support::findings;
 use harness::{Direction, Revision};
 
 const C: Direction = Direction::ClientToServer;

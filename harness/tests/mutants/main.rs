@@ -1,8 +1,8 @@
 //! Tests that mutation testing (`cargo mutants -p wirecheck-harness`, configured in
 //! `.cargo/mutants.toml`) showed were missing: each module pins what a user of the
 //! judge would see go wrong if the code it covers were broken (a wrong error code, a
-//! rule not reported, a lossy round trip). One binary, so every mutant links one more
-//! test executable, not one per module.
+//! rule not reported, a lossy round trip). A module of the one integration-test
+//! binary, `tests/suite.rs`.
 
 mod cancel_progress;
 mod capability_table;

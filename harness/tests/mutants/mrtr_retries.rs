@@ -10,7 +10,7 @@
 //! same tool, prompt or resource. An error to another call that happens to
 //! carry `inputResponses` is no refused retry.
 
-use crate::support::findings;
+use super::support::findings;
 use harness::{Direction, Revision};
 
 const C: Direction = Direction::ClientToServer;

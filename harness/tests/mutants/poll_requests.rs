@@ -6,7 +6,7 @@
 //! `tasks/cancel` sent within the interval is no poll, and leaves the interval
 //! to pace the next `tasks/get`.
 
-use crate::support::findings;
+use super::support::findings;
 use harness::{Direction, Revision};
 
 const C: Direction = Direction::ClientToServer;

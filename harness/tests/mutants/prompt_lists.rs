@@ -8,7 +8,7 @@
 //! before that list, so it leaves the list current; one batched after the
 //! answer came after it, so no list is current.
 
-use crate::support::reported;
+use super::support::reported;
 use harness::{Direction, Revision};
 
 const C: Direction = Direction::ClientToServer;

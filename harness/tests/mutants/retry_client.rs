@@ -13,7 +13,7 @@
 //!   for any other request that the client may be sending in parallel." A
 //!   rule of the client's requests: what the server sends is not held to it.
 
-use crate::support::findings;
+use super::support::findings;
 use harness::{Direction, Revision};
 
 const C: Direction = Direction::ClientToServer;

@@ -23,7 +23,7 @@
 use harness::rules;
 use harness::{Direction, Profile, Revision};
 
-use crate::support::pairs;
+use super::support::pairs;
 
 /// The rules of `rules/server_requests.rs`; other rules (the schema's) are left
 /// out so each assertion is about these.

@@ -9,7 +9,7 @@
 //! (mcp.lifecycle.operation-respect), so a result to `logging/setLevel` is
 //! not held to it.
 
-use crate::support::findings;
+use super::support::findings;
 use harness::{Direction, Revision};
 
 const C: Direction = Direction::ClientToServer;

@@ -8,7 +8,7 @@
 //! acknowledged by the first of them; a listen still waiting for its
 //! acknowledgment then was owed nothing for that change.
 
-use crate::support::findings;
+use super::support::findings;
 use harness::{Direction, Revision};
 
 const C: Direction = Direction::ClientToServer;

@@ -6,7 +6,7 @@
 //! type"). Each list-changed notification on a subscription is held to its
 //! own field.
 
-use crate::support::findings;
+use super::support::findings;
 use harness::{Direction, Revision};
 
 const C: Direction = Direction::ClientToServer;

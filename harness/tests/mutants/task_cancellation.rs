@@ -7,7 +7,7 @@
 //! the race cancellation §Timing Considerations allows, not this rule's
 //! breach.
 
-use crate::support::findings;
+use super::support::findings;
 use harness::{Direction, Revision};
 
 const C: Direction = Direction::ClientToServer;

@@ -11,7 +11,7 @@
 //!   that leaves out a retrieved task once its ttl has run out, to the second,
 //!   is no breach of §Task Listing (mcp.tasks.list-retrievable).
 
-use crate::support::findings;
+use super::support::findings;
 use harness::{Direction, Revision};
 
 const C: Direction = Direction::ClientToServer;

@@ -10,7 +10,7 @@
 //! followed, and the 4097th's is not, so progress on it reads as progress on
 //! no active token (§Behavior Requirements 1).
 
-use crate::support::findings;
+use super::support::findings;
 use harness::{Direction, Revision};
 
 const C: Direction = Direction::ClientToServer;

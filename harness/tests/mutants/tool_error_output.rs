@@ -5,7 +5,7 @@
 //! `isError: true`"), not the tool's output, so it owes no structured result;
 //! a result without it, or with `isError: false`, does.
 
-use crate::support::findings;
+use super::support::findings;
 use harness::{Direction, Revision};
 
 const C: Direction = Direction::ClientToServer;

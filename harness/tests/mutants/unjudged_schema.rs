@@ -9,7 +9,7 @@
 use harness::rules::RuleId;
 use harness::{Direction, Revision};
 
-use crate::support::fed;
+use super::support::fed;
 
 const LIST: &str = r#"{"jsonrpc":"2.0","id":"l","result":{"tools":[{"name":"far","inputSchema":{"type":"object"},"outputSchema":{"$ref":"https://schemas.example/far.json"}}]}}"#;
 
