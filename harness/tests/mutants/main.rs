@@ -55,6 +55,7 @@ mod support;
 mod task_cancellation;
 mod task_timing;
 mod task_token_bound;
+mod tool_choice_modes;
 mod tool_error_output;
 mod unjudged_schema;
 mod x_mcp_header;
