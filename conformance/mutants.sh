@@ -14,9 +14,9 @@
 # (runner/sessions.rs). The tests: the wirecheck unit tests, the vector runner
 # (every shipped vector's audit and recorded reply through the judge), the
 # client judge driven frame by frame, the report views, and the binaries written
-# for survivors; together under 5 s. The slow live binaries (run, run_http,
-# livefuzz, hostile) are not built: a mutant costs the rebuild of the wirecheck
-# library, not its tests.
+# for survivors; together under 5 s. The other test binaries (the slow live ones:
+# run, run_http, livefuzz, hostile) are not built: a mutant costs the rebuild of
+# the wirecheck library and those six.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export WIRECHECK_MCP_SPEC="${WIRECHECK_MCP_SPEC:-$(cd .. && pwd)/shared/mcp-spec}"
@@ -32,17 +32,21 @@ files=(
 )
 tests=(
     --lib
-    --test vectors
-    --test client_judge
-    --test judge_verdicts
-    --test client_cursors
-    --test report_views
+    --test=vectors
+    --test=client_judge
+    --test=judge_verdicts
+    --test=client_cursors
+    --test=report_views
 )
 
 args=(-p wirecheck)
 for f in "${files[@]}"; do args+=(-f "$f"); done
-# Options cargo-mutants takes after `--` go to `cargo test`; --list takes none.
 if [[ " $* " == *" --list "* ]]; then
     exec cargo mutants "${args[@]}" "$@"
 fi
-exec cargo mutants "${args[@]}" --timeout 600 --build-timeout 900 "$@" -- "${tests[@]}"
+# The tests go to every cargo invocation (`--cargo-arg`), the build's included:
+# after `--` they would reach `cargo test` only, and each mutant's build would
+# compile all 20 test binaries and the `wirecheck` binary, most of a 35-45 s
+# build here, for the 6 the tests run.
+for t in "${tests[@]}"; do args+=("--cargo-arg=$t"); done
+exec cargo mutants "${args[@]}" --timeout 600 --build-timeout 900 "$@"

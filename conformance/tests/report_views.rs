@@ -554,3 +554,44 @@ fn wirecheck_report_renders_documents_side_by_side() {
         "{err}"
     );
 }
+
+/// A streamed document (`--output` while the run goes) may count records it
+/// did not keep: the reader keeps that count as `dropped`, so the tally and
+/// the exit code still see every failure.
+#[test]
+fn a_document_counting_records_it_did_not_keep_keeps_them_in_the_tally() {
+    let good: Value = serde_json::from_slice(&document::to_vec(&run_report())).unwrap();
+    let fails = good["tally"]["fail"].as_u64().unwrap();
+    let mut streamed = good.clone();
+    streamed["tally"]["fail"] = (fails + 2).into();
+    streamed["tally"]["total"] = (good["tally"]["total"].as_u64().unwrap() + 2).into();
+    let back = document::from_slice(&serde_json::to_vec(&streamed).unwrap()).unwrap();
+    assert_eq!(back.dropped.count("fail"), 2);
+    assert_eq!(back.dropped.total(), 2);
+    assert_eq!(back.tally().count("fail") as u64, fails + 2);
+}
+
+/// A rule judged on a transport (the HTTP client judge, the transport judge)
+/// is reported at that transport, with the rule's level and reference.
+#[test]
+fn a_transport_rules_record_names_its_transport() {
+    let record = Record::of_transport_rule(
+        "http/notification-202".into(),
+        Revision::Mcp2025_06_18,
+        "streamable-http",
+        harness::rules::RuleId::McpHttpNotification202,
+        Outcome::Fail,
+        vec!["answered 200".into()],
+    );
+    assert_eq!(record.place.transport.as_deref(), Some("streamable-http"));
+    assert_eq!(
+        record.place.vector.as_deref(),
+        Some("http/notification-202")
+    );
+    assert_eq!(record.place.revision, Some(Revision::Mcp2025_06_18));
+    let check = record.check.expect("the rule is named");
+    assert_eq!(check.rule, "mcp.http.notification-202");
+    let violations = record.violations.expect("what broke it");
+    assert_eq!(violations.len(), 1);
+    assert_eq!(violations[0].message, "answered 200");
+}
