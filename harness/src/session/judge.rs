@@ -272,7 +272,7 @@ impl Judge {
     #[must_use]
     pub fn finish(self) -> Ending {
         let mut end = Ending {
-            /* ~ changed by cargo-mutants ~ */
+            not_observed: self.unjudged.clone(),
             ..Ending::default()
         };
         if let Some(cancelled) = self.order_unjudged {

@@ -63,3 +63,46 @@ fn a_member_pushed_onto_a_built_request_follows_the_envelope() {
         r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{},"x-trace":"abc"}"#
     );
 }
+
+/// What a field set after lifting lowers to: the layout has no slot for it,
+/// so it is written after the members the peer sent, never dropped (a proxy
+/// that adds `params` to a notification, or an `id` to an error).
+#[test]
+fn a_field_set_after_lifting_is_written_after_the_wire_members() {
+    let lowered = |frame: &str, set: &dyn Fn(&mut Message<'static>)| {
+        let mut frame = lift(frame.as_bytes()).unwrap().into_owned();
+        let harness::Frame::Single(message) = &mut frame else {
+            panic!("one message");
+        };
+        set(message);
+        String::from_utf8(lower_to_vec(&frame)).unwrap()
+    };
+    let params = || Some(Raw::parse(r#"{"a":1}"#).unwrap().into_owned());
+    assert_eq!(
+        lowered(r#"{"method":"m","jsonrpc":"2.0"}"#, &|m| {
+            if let Message::Notification(n) = m {
+                n.params = params();
+            }
+        }),
+        r#"{"method":"m","jsonrpc":"2.0","params":{"a":1}}"#
+    );
+    assert_eq!(
+        lowered(r#"{"id":1,"method":"m","jsonrpc":"2.0"}"#, &|m| {
+            if let Message::Request(r) = m {
+                r.params = params();
+            }
+        }),
+        r#"{"id":1,"method":"m","jsonrpc":"2.0","params":{"a":1}}"#
+    );
+    assert_eq!(
+        lowered(
+            r#"{"jsonrpc":"2.0","error":{"code":-32700,"message":"x"}}"#,
+            &|m| {
+                if let Message::Error(e) = m {
+                    e.id = Some(Id::int(3));
+                }
+            }
+        ),
+        r#"{"jsonrpc":"2.0","error":{"code":-32700,"message":"x"},"id":3}"#
+    );
+}
