@@ -32,3 +32,14 @@ fn a_refusal_debugs_as_it_displays() {
         }));
     }
 }
+
+/// A byte that cannot continue the JSON text is named as a character when it
+/// prints, and by its hex value when it does not (a control byte, a space, or
+/// a byte of a multi-byte character): the report never prints raw bytes.
+#[test]
+fn an_unexpected_byte_is_shown_as_a_character_only_when_it_prints() {
+    let message = |frame: &[u8]| lift(frame).expect_err("refused").message().to_owned();
+    assert_eq!(message(br#"{"a":x}"#), "unexpected character `x`");
+    assert_eq!(message(b"{\"a\":\x01}"), "unexpected byte 0x01");
+    assert_eq!(message(b"{\"a\":\xc3\xa9}"), "unexpected byte 0xc3");
+}
