@@ -27,6 +27,7 @@ mod list_changes;
 mod listed_tools;
 mod listen_teardown;
 mod log_level;
+mod long_strings;
 mod member_types;
 mod meta_values;
 mod meta_walk;
