@@ -277,24 +277,35 @@ impl<'a> Scanner<'a> {
     /// intrinsics: the fold is written so that it vectorizes.
     #[inline(always)]
     fn skip_plain(&mut self) {
-        let mut words = 0u32;
-        while let Some(chunk) = self.bytes[self.pos..].first_chunk::<8>() {
+        if self.skip_words(2) {
+            return;
+        }
+        while let Some(block) = self.bytes[self.pos..].first_chunk::<128>() {
+            if has_special(block) {
+                break;
+            }
+            self.pos += 128;
+        }
+        self.skip_words(usize::MAX);
+    }
+
+    /// Advances up to `n` 8-byte words of plain string bytes (SWAR), and says
+    /// whether it stopped: at a quote, a backslash or a control byte, or within
+    /// 8 bytes of the end.
+    #[inline(always)]
+    fn skip_words(&mut self, n: usize) -> bool {
+        for _ in 0..n {
+            let Some(chunk) = self.bytes[self.pos..].first_chunk::<8>() else {
+                return true;
+            };
             let marks = special_marks(*chunk);
             if marks != 0 {
                 self.pos += (marks.trailing_zeros() / 8) as usize;
-                return;
+                return true;
             }
             self.pos += 8;
-            words += 1;
-            if words == 2 {
-                while let Some(block) = self.bytes[self.pos..].first_chunk::<128>() {
-                    if has_special(block) {
-                        break;
-                    }
-                    self.pos += 128;
-                }
-            }
         }
+        false
     }
 
     /// Scans one escape sequence starting at its backslash.
