@@ -256,6 +256,9 @@ mod tests {
             "{:?}",
             records[0].outcome
         );
+        // The record points at the runner's frame that broke the rule.
+        assert_eq!(records[0].place.frame, Some(4));
+        assert_eq!(records[0].place.revision, Some(Revision::Mcp2025_06_18));
     }
 
     #[test]

@@ -112,3 +112,17 @@ fn a_repeated_unmodelled_member_is_refused_wherever_it_stands() {
         }
     }
 }
+
+/// A frame nested past the bound is refused at the bracket that opens the
+/// level too many (its column, 1-based), inside `params` and in a batch.
+#[test]
+fn a_depth_refusal_points_at_the_bracket_one_level_too_deep() {
+    let frame = br#"{"jsonrpc":"2.0","method":"m","params":{"a":[{"b":1}]}}"#;
+    let too_deep = frame.iter().rposition(|&b| b == b'{').unwrap();
+    let r = lift_with(frame, &depth(3)).expect_err("four levels");
+    assert_eq!(r.rule(), Rule::JsonDepthLimit);
+    assert_eq!(r.column(), too_deep + 1, "{r}");
+    let array = frame.iter().position(|&b| b == b'[').unwrap();
+    let r = lift_with(frame, &depth(2)).expect_err("three levels");
+    assert_eq!(r.column(), array + 1, "{r}");
+}
