@@ -106,3 +106,18 @@ fn a_field_set_after_lifting_is_written_after_the_wire_members() {
         r#"{"jsonrpc":"2.0","error":{"code":-32700,"message":"x"},"id":3}"#
     );
 }
+
+/// A raw value and a string token print as the peer's exact text, in a
+/// report (`Display`) and in a log line or a test's failure (`Debug`).
+#[test]
+fn raw_values_and_string_tokens_print_as_sent() {
+    let frame =
+        lift(br#"{"jsonrpc":"2.0","method":"\u006d","params":{"a": [1.50, "\u00e9"]}}"#).unwrap();
+    let Message::Notification(n) = &frame.messages()[0] else {
+        panic!("a notification");
+    };
+    let params = n.params.as_ref().unwrap();
+    assert_eq!(params.to_string(), r#"{"a": [1.50, "\u00e9"]}"#);
+    assert_eq!(format!("{params:?}"), r#"{"a": [1.50, "\u00e9"]}"#);
+    assert_eq!(format!("{:?}", n.method), r#""\u006d""#);
+}
