@@ -120,4 +120,6 @@ fn raw_values_and_string_tokens_print_as_sent() {
     assert_eq!(params.to_string(), r#"{"a": [1.50, "\u00e9"]}"#);
     assert_eq!(format!("{params:?}"), r#"{"a": [1.50, "\u00e9"]}"#);
     assert_eq!(format!("{:?}", n.method), r#""\u006d""#);
+    assert_eq!(format!("{:?}", harness::Id::string("a\"b")), r#""a\"b""#);
+    assert_eq!(format!("{:?}", harness::Id::int(-7)), "-7");
 }
