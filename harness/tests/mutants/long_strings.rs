@@ -65,3 +65,15 @@ fn a_raw_control_character_inside_a_long_string_is_refused() {
         );
     }
 }
+
+/// RFC 8259 §7 lists the escapes there are; `\q` is none of them, and it is
+/// refused wherever it falls, a full block past the start of a long string
+/// included.
+#[test]
+fn an_invalid_escape_inside_a_long_string_is_refused() {
+    for before in [17, 40, 143] {
+        let text = frame(&format!(r"{}\q{}", run(before), run(150)));
+        let refusal = lift(text.as_bytes()).expect_err("an invalid escape");
+        assert_eq!(refusal.message(), "invalid escape in string", "{before}");
+    }
+}
