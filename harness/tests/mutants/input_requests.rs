@@ -6,8 +6,8 @@
 //! option (client/elicitation §Capabilities: `elicitation.url`;
 //! client/sampling §Tools in Sampling: `sampling.tools`).
 
-use harness::rules;
-use harness::{lift, Direction, Profile, Revision};
+use super::support::exchange;
+use harness::{Direction, Revision};
 use serde_json::{json, Value};
 
 const RULE: &str = "mcp.r5.mrtr.input-requests-declared";
@@ -23,13 +23,11 @@ fn judged(capabilities: Value, input: Value) -> Vec<(String, String)> {
     .to_string();
     let reply = json!({"jsonrpc": "2.0", "id": 1, "result": {"resultType": "input_required", "inputRequests": {"ask": input}}})
         .to_string();
-    rules::validate_reply(
-        &lift(request.as_bytes()).unwrap(),
-        Some(&lift(reply.as_bytes()).unwrap()),
-        Profile {
-            revision: Revision::Mcp2026_07_28,
-            direction: Direction::ClientToServer,
-        },
+    exchange(
+        Revision::Mcp2026_07_28,
+        Direction::ClientToServer,
+        &request,
+        &reply,
     )
     .into_iter()
     .filter(|v| v.rule.as_str() == RULE)

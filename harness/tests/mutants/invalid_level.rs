@@ -5,8 +5,8 @@
 //! another code breaks the rule at that code, a result at the answer; a
 //! known level is owed nothing.
 
-use harness::rules;
-use harness::{lift, Direction, Profile, Revision};
+use super::support::exchange;
+use harness::{Direction, Revision};
 
 const RULE: &str = "mcp.logging.invalid-level";
 
@@ -16,13 +16,11 @@ fn judged(level: &str, reply: &str) -> Vec<(String, String)> {
     let request = format!(
         r#"{{"jsonrpc":"2.0","id":1,"method":"logging/setLevel","params":{{"level":"{level}"}}}}"#
     );
-    rules::validate_reply(
-        &lift(request.as_bytes()).unwrap(),
-        Some(&lift(reply.as_bytes()).unwrap()),
-        Profile {
-            revision: Revision::Mcp2025_06_18,
-            direction: Direction::ClientToServer,
-        },
+    exchange(
+        Revision::Mcp2025_06_18,
+        Direction::ClientToServer,
+        &request,
+        reply,
     )
     .into_iter()
     .filter(|v| v.rule.as_str() == RULE)

@@ -72,3 +72,22 @@ pub fn pairs(expected: &[(&str, &str)]) -> Vec<(String, String)> {
         .map(|(r, p)| ((*r).to_owned(), (*p).to_owned()))
         .collect()
 }
+
+/// Every violation of the exchange `request` → `reply`, the request sent from
+/// `from` under `revision`.
+#[track_caller]
+pub fn exchange(
+    revision: Revision,
+    from: Direction,
+    request: &str,
+    reply: &str,
+) -> Vec<harness::rules::Violation> {
+    harness::rules::validate_reply(
+        &harness::lift(request.as_bytes()).expect("the request lifts"),
+        Some(&harness::lift(reply.as_bytes()).expect("the reply lifts")),
+        harness::Profile {
+            revision,
+            direction: from,
+        },
+    )
+}

@@ -6,8 +6,8 @@
 //! used "before completing"; a result with no `content` is the schema's
 //! concern, not this rule's.
 
-use harness::rules;
-use harness::{lift, Direction, Profile, Revision};
+use super::support::exchange;
+use harness::{Direction, Revision};
 use serde_json::{json, Value};
 
 const NONE: &str = "mcp.sampling.tool-choice-none";
@@ -22,13 +22,11 @@ fn judged(mode: &str, messages: Value, result: Value) -> Vec<(String, String, St
         "tools": [{"name": "lookup", "inputSchema": {"type": "object"}}]}})
     .to_string();
     let reply = json!({"jsonrpc": "2.0", "id": 1, "result": result}).to_string();
-    rules::validate_reply(
-        &lift(request.as_bytes()).unwrap(),
-        Some(&lift(reply.as_bytes()).unwrap()),
-        Profile {
-            revision: Revision::Mcp2025_11_25,
-            direction: Direction::ServerToClient,
-        },
+    exchange(
+        Revision::Mcp2025_11_25,
+        Direction::ServerToClient,
+        &request,
+        &reply,
     )
     .into_iter()
     .filter(|v| [NONE, REQUIRED].contains(&v.rule.as_str()))
