@@ -9,8 +9,9 @@
 //! `CreateMessageResult.content` (one block or an array of blocks). A breach
 //! names the types allowed; an integer is any number with an integer value.
 
+use super::support::exchange;
 use harness::rules;
-use harness::{lift, Direction, Profile, Revision};
+use harness::{Direction, Profile, Revision};
 use serde_json::{json, Value};
 
 const C: Direction = Direction::ClientToServer;
@@ -33,19 +34,11 @@ fn flagged(revision: Revision, from: Direction, frame: &Value, pointer: &str) ->
 /// Whether any violation of the exchange (`request` sent from `from`,
 /// answered by `reply`) points at `pointer`.
 fn reply_flagged(from: Direction, request: &Value, reply: &Value, pointer: &str) -> bool {
-    let request = request.to_string();
-    let reply = reply.to_string();
-    let (request, reply) = (
-        lift(request.as_bytes()).unwrap(),
-        lift(reply.as_bytes()).unwrap(),
-    );
-    rules::validate_reply(
-        &request,
-        Some(&reply),
-        Profile {
-            revision: Revision::Mcp2025_11_25,
-            direction: from,
-        },
+    exchange(
+        Revision::Mcp2025_11_25,
+        from,
+        &request.to_string(),
+        &reply.to_string(),
     )
     .iter()
     .any(|v| v.pointer == pointer)
