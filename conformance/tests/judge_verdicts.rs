@@ -166,3 +166,40 @@ fn a_stream_among_alternatives_may_stay_open() {
         ["the stream stayed open, as it should; no response is due before teardown"]
     );
 }
+
+/// An answer's error codes, wherever they sit (an alternative, a batch
+/// element), are the ones its audit checks against the revision: a code the
+/// spec reserves but never defines (-32100: JSON-RPC 2.0 §5.1 reserves
+/// -32768..-32000, and -32099..-32000 only is left to servers) is named as a
+/// broken vector, a defined one is not.
+#[test]
+fn the_audit_checks_every_code_an_answer_names() {
+    let mut v = vector("jsonrpc-2.0/request/id-integer");
+    assert!(
+        judge::audit(&v).problems.is_empty(),
+        "{:?}",
+        judge::audit(&v).problems
+    );
+    let error = |code: i64| vectors::Answer::Error {
+        codes: vec![code],
+        id: Some("7".into()),
+        data_required: Vec::new(),
+    };
+    let answer = vectors::Answer::AnyOf(vec![
+        vectors::Answer::Result {
+            id: Some("7".into()),
+            required: Vec::new(),
+            example: None,
+        },
+        error(-32601),
+        vectors::Answer::Batch(vec![error(-32100)]),
+    ]);
+    assert_eq!(judge::answer_codes(&answer), [-32601, -32100]);
+    v.answer = Some(answer);
+    let problems = judge::audit(&v).problems;
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert!(
+        problems[0].starts_with("answer code -32100 is not a "),
+        "{problems:?}"
+    );
+}
