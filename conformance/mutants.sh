@@ -13,10 +13,11 @@
 # and the feeder that hands the runner's live sessions to the session judge
 # (runner/sessions.rs). The tests: the wirecheck unit tests, the vector runner
 # (every shipped vector's audit and recorded reply through the judge), the
-# client judge driven frame by frame, the report views, and the binaries written
-# for survivors; together under 5 s. The other test binaries (the slow live ones:
-# run, run_http, livefuzz, hostile) are not built: a mutant costs the rebuild of
-# the wirecheck library and those six.
+# client judge driven frame by frame, the report views, the vectors' self-check
+# on broken vectors, and the binaries written for survivors; together under 5 s.
+# The other test binaries (the slow live ones: run, run_http, livefuzz, hostile)
+# are not built: a mutant costs the rebuild of the wirecheck library and those
+# seven.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export WIRECHECK_MCP_SPEC="${WIRECHECK_MCP_SPEC:-$(cd .. && pwd)/shared/mcp-spec}"
@@ -37,6 +38,7 @@ tests=(
     --test=judge_verdicts
     --test=client_cursors
     --test=report_views
+    --test=vector_audit
 )
 
 args=(-p wirecheck)

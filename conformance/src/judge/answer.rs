@@ -58,7 +58,7 @@ pub fn answer_fits(frame: &Frame<'_>, answer: &Answer) -> Result<(), String> {
             (Message::Request(_), Answer::Nothing | Answer::Batch(_)) => {
                 Err("a request must be answered with one response".into())
             }
-            (Message::Request(_), Answer::Stream { .. }) => Ok(()),
+            // A stream (its response comes at teardown) and "any of" pin no id.
             (Message::Request(r), _) => match pinned(answer) {
                 Some(id) if id != r.id.raw() => Err(format!(
                     "the answer carries id {id}, the request {}",

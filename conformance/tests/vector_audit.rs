@@ -1,0 +1,161 @@
+//! The golden vectors' self-check (`wirecheck::judge::audit` and the answer
+//! checks it uses): a vector whose `answer` does not suit its own frame, or
+//! names an error code its revision lacks, is reported to the contributor
+//! who wrote it, in words, before any peer is judged against it. The vector
+//! runner (`tests/vectors.rs`) shows every shipped vector holds; these are the
+//! broken vectors it never meets.
+
+use harness::lift;
+use wirecheck::judge::{self, answer_fits};
+use wirecheck::vectors::{self, Answer, Vector};
+
+/// A shipped vector, by id.
+fn vector(id: &str) -> Vector {
+    let (all, errors) = vectors::embedded();
+    assert!(errors.is_empty(), "the embedded vectors load: {errors:?}");
+    all.into_iter()
+        .find(|v| v.id == id)
+        .unwrap_or_else(|| panic!("no vector {id}"))
+}
+
+fn result(id: &str) -> Answer {
+    Answer::Result {
+        id: Some(id.into()),
+        required: Vec::new(),
+        example: None,
+    }
+}
+
+fn error(id: &str, code: i64) -> Answer {
+    Answer::Error {
+        codes: vec![code],
+        id: Some(id.into()),
+        data_required: Vec::new(),
+    }
+}
+
+/// What `answer_fits` says of `answer` for the frame `text`: `Ok` or its words.
+fn fits(text: &str, answer: &Answer) -> Result<(), String> {
+    let frame = lift(text.as_bytes()).expect("the test's frame lifts");
+    answer_fits(&frame, answer)
+}
+
+const REQUEST_7: &str = r#"{"jsonrpc":"2.0","id":7,"method":"ping"}"#;
+const NOTIFICATION: &str = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+
+/// An answer's error codes, wherever they sit (an alternative, a batch
+/// element), are the ones its audit checks against the revision: a code the
+/// spec reserves but never defines (-32100: JSON-RPC 2.0 §5.1 reserves
+/// -32768..-32000, and leaves only -32099..-32000 to servers) is named as a
+/// broken vector; a defined one is not.
+#[test]
+fn the_audit_checks_every_code_an_answer_names() {
+    let mut v = vector("jsonrpc-2.0/request/id-integer");
+    assert!(
+        judge::audit(&v).problems.is_empty(),
+        "{:?}",
+        judge::audit(&v).problems
+    );
+    let answer = Answer::AnyOf(vec![
+        result("7"),
+        error("7", -32601),
+        Answer::Batch(vec![error("7", -32100)]),
+    ]);
+    assert_eq!(judge::answer_codes(&answer), [-32601, -32100]);
+    v.answer = Some(answer);
+    let problems = judge::audit(&v).problems;
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert!(
+        problems[0].starts_with("answer code -32100 is not a "),
+        "{problems:?}"
+    );
+}
+
+/// A notification gets no reply (JSON-RPC 2.0 §4.1): a vector that answers
+/// one is told so, and what it answered with.
+#[test]
+fn a_notification_answered_is_a_broken_vector() {
+    assert_eq!(fits(NOTIFICATION, &Answer::Nothing), Ok(()));
+    let e = fits(NOTIFICATION, &result("7")).unwrap_err();
+    assert!(
+        e.starts_with("a notification is answered with Result"),
+        "{e}"
+    );
+}
+
+/// A request gets exactly one response (JSON-RPC 2.0 §4, §5), carrying the
+/// request's id: no answer, a batch of answers, or another id is a broken
+/// vector; an answer that pins no id, or the request's, suits it; so does a
+/// stream, whose response comes at teardown (2026-07-28
+/// basic/patterns/subscriptions).
+#[test]
+fn a_request_is_answered_once_with_its_own_id() {
+    for wrong in [Answer::Nothing, Answer::Batch(vec![result("7")])] {
+        assert_eq!(
+            fits(REQUEST_7, &wrong),
+            Err("a request must be answered with one response".into()),
+            "{wrong:?}"
+        );
+    }
+    assert_eq!(
+        fits(REQUEST_7, &error("8", -32601)),
+        Err("the answer carries id 8, the request 7".into())
+    );
+    assert_eq!(fits(REQUEST_7, &error("7", -32601)), Ok(()));
+    assert_eq!(fits(REQUEST_7, &result("7")), Ok(()));
+    let stream = Answer::Stream {
+        notification: "notifications/subscriptions/acknowledged".into(),
+        meta_required: Vec::new(),
+    };
+    assert_eq!(fits(REQUEST_7, &stream), Ok(()));
+}
+
+/// "Any of" suits the frame when one alternative does, and when none does
+/// the vector is told why each fails.
+#[test]
+fn any_of_suits_when_one_alternative_does() {
+    assert_eq!(
+        fits(REQUEST_7, &Answer::AnyOf(vec![Answer::Nothing, result("7")])),
+        Ok(())
+    );
+    let e = fits(
+        REQUEST_7,
+        &Answer::AnyOf(vec![Answer::Nothing, error("9", -32601)]),
+    )
+    .unwrap_err();
+    assert_eq!(
+        e,
+        "no alternative suits the frame: a request must be answered with one response; \
+         the answer carries id 9, the request 7"
+    );
+}
+
+/// A batch is answered with one response per request in it, in any order
+/// (JSON-RPC 2.0 §6), and a batch of notifications with nothing at all.
+#[test]
+fn a_batch_is_answered_per_request_in_any_order() {
+    let notifications = format!("[{NOTIFICATION},{NOTIFICATION}]");
+    assert_eq!(fits(&notifications, &Answer::Nothing), Ok(()));
+
+    let mixed = format!(
+        r#"[{{"jsonrpc":"2.0","id":1,"method":"ping"}},{NOTIFICATION},{{"jsonrpc":"2.0","id":2,"method":"ping"}}]"#
+    );
+    assert_eq!(
+        fits(&mixed, &Answer::Batch(vec![result("2"), result("1")])),
+        Ok(())
+    );
+    assert_eq!(
+        fits(&mixed, &Answer::Nothing),
+        Err("a batch with 2 request(s) is answered with Nothing".into())
+    );
+    let short = fits(&mixed, &Answer::Batch(vec![result("1")])).unwrap_err();
+    assert!(
+        short.starts_with("a batch with 2 request(s) is answered with Batch"),
+        "{short}"
+    );
+    let unpaired = fits(&mixed, &Answer::Batch(vec![result("1"), result("3")])).unwrap_err();
+    assert!(
+        unpaired.starts_with("no answer in the batch fits "),
+        "{unpaired}"
+    );
+}
