@@ -115,7 +115,10 @@ fn a_request_is_answered_once_with_its_own_id() {
 #[test]
 fn any_of_suits_when_one_alternative_does() {
     assert_eq!(
-        fits(REQUEST_7, &Answer::AnyOf(vec![Answer::Nothing, result("7")])),
+        fits(
+            REQUEST_7,
+            &Answer::AnyOf(vec![Answer::Nothing, result("7")])
+        ),
         Ok(())
     );
     let e = fits(
