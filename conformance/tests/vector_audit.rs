@@ -6,6 +6,7 @@
 //! broken vectors it never meets.
 
 use harness::lift;
+use harness::rules::Level;
 use wirecheck::judge::{self, answer_fits};
 use wirecheck::vectors::{self, Answer, Vector};
 
@@ -160,5 +161,58 @@ fn a_batch_is_answered_per_request_in_any_order() {
     assert!(
         unpaired.starts_with("no answer in the batch fits "),
         "{unpaired}"
+    );
+}
+
+/// A vector names each rule with the model's level and reference, so the two
+/// cannot drift apart: a vector that got either wrong is told which, and what
+/// the model says.
+#[test]
+fn a_rule_named_with_another_level_or_reference_is_a_broken_vector() {
+    let v = vector("jsonrpc-2.0/request/id-integer");
+    let rule = v.rules[0].clone();
+    assert_eq!(
+        (rule.id.as_str(), rule.level, rule.spec.as_str()),
+        ("jsonrpc.id-type", Level::Must, "JSON-RPC 2.0 §4")
+    );
+
+    let mut weaker = v.clone();
+    weaker.rules[0].level = Level::Should;
+    assert_eq!(
+        judge::audit(&weaker).problems,
+        [
+            r#"rule `jsonrpc.id-type` is MUST "JSON-RPC 2.0 §4" in the model, SHOULD "JSON-RPC 2.0 §4" in the vector"#
+        ]
+    );
+
+    let mut elsewhere = v;
+    elsewhere.rules[0].spec = "JSON-RPC 2.0 §5".into();
+    assert_eq!(
+        judge::audit(&elsewhere).problems,
+        [
+            r#"rule `jsonrpc.id-type` is MUST "JSON-RPC 2.0 §4" in the model, MUST "JSON-RPC 2.0 §5" in the vector"#
+        ]
+    );
+}
+
+/// A batch reply (JSON-RPC 2.0 §6) keeps the answer when each expected
+/// response has a response of its own that fits, in any order: a batch whose
+/// second response is an error where a result was due does not, and says which.
+#[test]
+fn each_response_of_a_batch_answer_is_paired_with_one_that_fits() {
+    let answer = Answer::Batch(vec![result("1"), result("2")]);
+    let good =
+        lift(br#"[{"jsonrpc":"2.0","id":2,"result":{}},{"jsonrpc":"2.0","id":1,"result":{}}]"#)
+            .expect("the reply lifts");
+    assert_eq!(judge::reply_fits(&answer, Some(&good)), Ok(()));
+    let bad = lift(
+        br#"[{"jsonrpc":"2.0","id":1,"result":{}},{"jsonrpc":"2.0","id":2,"error":{"code":-32601,"message":"m"}}]"#,
+    )
+    .expect("the reply lifts");
+    let problems = judge::reply_fits(&answer, Some(&bad)).unwrap_err();
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert!(
+        problems[0].starts_with("no response in the batch is "),
+        "{problems:?}"
     );
 }
