@@ -216,3 +216,15 @@ fn each_response_of_a_batch_answer_is_paired_with_one_that_fits() {
         "{problems:?}"
     );
 }
+
+/// A clean vector promises the answer its frame gets, so the audit holds the
+/// answer to the frame: a request "answered" with nothing is a broken vector.
+#[test]
+fn a_clean_vectors_answer_must_suit_its_frame() {
+    let mut v = vector("jsonrpc-2.0/request/id-integer");
+    v.answer = Some(Answer::Nothing);
+    assert_eq!(
+        judge::audit(&v).problems,
+        ["a request must be answered with one response"]
+    );
+}
