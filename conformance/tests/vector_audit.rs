@@ -8,7 +8,7 @@
 use harness::lift;
 use harness::rules::Level;
 use wirecheck::judge::{self, answer_fits};
-use wirecheck::vectors::{self, Answer, Vector};
+use wirecheck::vectors::{self, Answer, Codec, Vector};
 
 /// A shipped vector, by id.
 fn vector(id: &str) -> Vector {
@@ -226,5 +226,56 @@ fn a_clean_vectors_answer_must_suit_its_frame() {
     assert_eq!(
         judge::audit(&v).problems,
         ["a request must be answered with one response"]
+    );
+}
+
+/// A vector says what the codec makes of its frame, and the audit holds it to
+/// that: a frame said to lift that is refused, a frame said to be refused that
+/// lifts, and a refusal at another member than the vector names are each a
+/// broken vector, with both sides in words.
+#[test]
+fn the_codec_keeps_the_refusal_or_lift_the_vector_names() {
+    let refused = vector("jsonrpc-2.0/request/version-number");
+    assert_eq!(
+        refused.codec,
+        Codec::Refuses {
+            rule: "jsonrpc.version-invalid".parse().expect("a rule id"),
+            pointer: "/jsonrpc".into(),
+        }
+    );
+    assert!(
+        judge::audit(&refused).problems.is_empty(),
+        "{:?}",
+        judge::audit(&refused).problems
+    );
+
+    let mut elsewhere = refused.clone();
+    elsewhere.codec = Codec::Refuses {
+        rule: "jsonrpc.version-invalid".parse().expect("a rule id"),
+        pointer: "/id".into(),
+    };
+    assert_eq!(
+        judge::audit(&elsewhere).problems,
+        ["expected refusal jsonrpc.version-invalid at `/id`, got jsonrpc.version-invalid at `/jsonrpc`"]
+    );
+
+    let mut said_to_lift = refused;
+    said_to_lift.codec = Codec::Lifts;
+    let problems = judge::audit(&said_to_lift).problems;
+    assert!(
+        problems
+            .iter()
+            .any(|p| p.starts_with("expected to lift, refused: ")),
+        "{problems:?}"
+    );
+
+    let mut said_to_be_refused = vector("jsonrpc-2.0/request/id-integer");
+    said_to_be_refused.codec = Codec::Refuses {
+        rule: "json.syntax".parse().expect("a rule id"),
+        pointer: String::new(),
+    };
+    assert_eq!(
+        judge::audit(&said_to_be_refused).problems,
+        ["expected a refusal, but the frame lifts"]
     );
 }

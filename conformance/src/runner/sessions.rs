@@ -310,4 +310,87 @@ mod tests {
             .expect("id 9 was never sent");
         assert_eq!(blame(&entries, unknown), Some(S));
     }
+
+    /// The rules each record of `records` names.
+    fn rules(records: &[Record]) -> Vec<&str> {
+        records
+            .iter()
+            .filter_map(|r| r.check.as_ref().map(|c| c.rule.as_str()))
+            .collect()
+    }
+
+    /// Over stdio a later request's answer shows the server had read an
+    /// earlier cancellation, so answering the cancelled request after it
+    /// breaks `mcp.r5.stdio.cancel-no-further` (2026-07-28
+    /// basic/transports/stdio §Cancellation); over HTTP each request has its
+    /// own stream, the order shows nothing, and that rule is not judged.
+    #[test]
+    fn only_an_ordered_transport_shows_a_cancellation_was_read() {
+        let meta = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"c","version":"1"}}"#;
+        let call = |id: u32| {
+            frame(
+                C,
+                &format!(
+                    r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"t",{meta}}}}}"#
+                ),
+            )
+        };
+        let answer = |id: u32| {
+            frame(
+                S,
+                &format!(
+                    r#"{{"jsonrpc":"2.0","id":{id},"result":{{"resultType":"complete","_meta":{{"io.modelcontextprotocol/serverInfo":{{"name":"s","version":"1"}}}},"content":[]}}}}"#
+                ),
+            )
+        };
+        let entries = vec![
+            call(1),
+            frame(
+                C,
+                r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}"#,
+            ),
+            call(2),
+            answer(2),
+            answer(1),
+        ];
+        let stdio = judge(Revision::Mcp2026_07_28, 0, None, &entries, "stdio");
+        assert!(
+            rules(&stdio).contains(&"mcp.r5.stdio.cancel-no-further"),
+            "{stdio:?}"
+        );
+        let http = judge(Revision::Mcp2026_07_28, 0, None, &entries, "http");
+        assert!(
+            !rules(&http).contains(&"mcp.r5.stdio.cancel-no-further"),
+            "{http:?}"
+        );
+    }
+
+    /// A server frame the codec refuses is its vector record's finding, not a
+    /// session record: judged once, where the probe that drew it is named.
+    #[test]
+    fn a_servers_frame_that_does_not_lift_is_not_a_session_record() {
+        let mut entries = handshake();
+        entries.push(frame(C, r#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#));
+        entries.push(frame(S, r#"{"jsonrpc":"2.0","id":2,"result":"#));
+        assert_eq!(
+            rules(&judge(Revision::Mcp2025_06_18, 0, None, &entries, "stdio")),
+            Vec::<&str>::new()
+        );
+    }
+
+    /// A malformed single frame the runner sent on purpose leaves the session
+    /// on the spec's map (only a refused batch hides requests from the judge):
+    /// a duplicate answer after it is still the server's finding.
+    #[test]
+    fn after_a_malformed_probe_the_server_is_still_judged() {
+        let mut entries = handshake();
+        entries.push(frame(C, r#"{"jsonrpc":"2.0","id":"#));
+        entries.push(frame(C, r#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#));
+        entries.push(frame(S, r#"{"jsonrpc":"2.0","id":2,"result":{}}"#));
+        entries.push(frame(S, r#"{"jsonrpc":"2.0","id":2,"result":{}}"#));
+        assert_eq!(
+            rules(&judge(Revision::Mcp2025_06_18, 0, None, &entries, "stdio")),
+            ["session.response.duplicate"]
+        );
+    }
 }
