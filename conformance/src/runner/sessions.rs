@@ -393,4 +393,60 @@ mod tests {
             ["session.response.duplicate"]
         );
     }
+
+    /// A batch the codec refuses hides the requests inside it from the judge,
+    /// which would take their answers for answers to nothing: the session is
+    /// judged no further from there, and a record says so.
+    #[test]
+    fn after_a_refused_batch_probe_the_server_is_not_judged() {
+        let mut entries = handshake();
+        entries.push(frame(C, r#"[{"jsonrpc":"2.0","id":2,"method":"ping"}"#));
+        entries.push(frame(S, r#"{"jsonrpc":"2.0","id":2,"result":{}}"#));
+        assert_eq!(
+            rules(&judge(Revision::Mcp2025_06_18, 0, None, &entries, "stdio")),
+            [CHECK_UNJUDGED]
+        );
+    }
+
+    /// `--transcripts DIR`: the session is written as
+    /// `<revision>.<n>.jsonl` and its records name that file, the one
+    /// `wirecheck check` judges again; without it nothing is written.
+    #[test]
+    fn a_judged_log_is_saved_and_its_records_name_the_file() {
+        use crate::driver::{Side, WireEvent, WireKind};
+        let log: Vec<WireEvent> = [
+            (Side::Client, r#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#),
+            (Side::Server, r#"{"jsonrpc":"2.0","id":2,"result":{}}"#),
+            (Side::Server, r#"{"jsonrpc":"2.0","id":2,"result":{}}"#),
+        ]
+        .into_iter()
+        .map(|(from, text)| WireEvent {
+            from,
+            t: std::time::Duration::ZERO,
+            kind: WireKind::Frame(text.as_bytes().to_vec()),
+        })
+        .collect();
+        let dir = std::env::temp_dir().join(format!(
+            "wirecheck-sessions-judge-log-{}",
+            std::process::id()
+        ));
+        let judged = judge_log(Revision::JsonRpc2, 3, &log, Some(&dir), "stdio")
+            .expect("the transcript is written");
+        let saved = judged.saved.clone().expect("a file was written");
+        assert_eq!(saved, dir.join("jsonrpc-2.0.003.jsonl"));
+        let written = std::fs::read_to_string(&saved).expect("the transcript reads back");
+        std::fs::remove_dir_all(&dir).ok();
+        assert_eq!(written.lines().count(), 3, "{written}");
+        assert_eq!(rules(&judged.records), ["session.response.duplicate"]);
+        assert_eq!(
+            judged.records[0].place.file.as_deref(),
+            Some(saved.display().to_string().as_str())
+        );
+
+        let unsaved =
+            judge_log(Revision::JsonRpc2, 3, &log, None, "stdio").expect("nothing to write");
+        assert_eq!(unsaved.saved, None);
+        assert_eq!(rules(&unsaved.records), ["session.response.duplicate"]);
+        assert_eq!(unsaved.records[0].place.file, None);
+    }
 }
