@@ -6,16 +6,10 @@
 
 use harness::{Outcome, Revision};
 use wirecheck::judge::{self, Judgement, Observed, Silence};
-use wirecheck::vectors::{self, Vector};
+use wirecheck::vectors;
 
-/// A shipped vector, by id.
-fn vector(id: &str) -> Vector {
-    let (all, errors) = vectors::embedded();
-    assert!(errors.is_empty(), "the embedded vectors load: {errors:?}");
-    all.into_iter()
-        .find(|v| v.id == id)
-        .unwrap_or_else(|| panic!("no vector {id}"))
-}
+mod shipped;
+use shipped::vector;
 
 fn frames(texts: &[&str]) -> Observed {
     Observed::Frames(texts.iter().map(|t| t.as_bytes().to_vec()).collect())

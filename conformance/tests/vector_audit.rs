@@ -8,16 +8,10 @@
 use harness::lift;
 use harness::rules::Level;
 use wirecheck::judge::{self, answer_fits};
-use wirecheck::vectors::{self, Answer, Codec, Vector};
+use wirecheck::vectors::{Answer, Codec};
 
-/// A shipped vector, by id.
-fn vector(id: &str) -> Vector {
-    let (all, errors) = vectors::embedded();
-    assert!(errors.is_empty(), "the embedded vectors load: {errors:?}");
-    all.into_iter()
-        .find(|v| v.id == id)
-        .unwrap_or_else(|| panic!("no vector {id}"))
-}
+mod shipped;
+use shipped::vector;
 
 fn result(id: &str) -> Answer {
     Answer::Result {
