@@ -165,9 +165,12 @@ fn forward<W: Write>(
             break;
         }
     }
-    // Dropping the destination closes it: for the upstream, the server's input.
-    *to = None;
+    // The end is told before the destination is dropped. Dropping the
+    // upstream's closes the server's input, and a server that exits on that
+    // closes its output: were the client's end sent after, the observer could
+    // see the server's end first, stop, and lose the client's last line.
     let _ = tx.send(Chunk::End(direction, Instant::now()));
+    *to = None;
 }
 
 /// Cuts frames from the chunks and hands them to `observe` until the server
@@ -303,6 +306,7 @@ impl Framer {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::{Arc, Mutex};
 
     fn frames(chunks: &[&[u8]], max: usize) -> Vec<Seen> {
         let mut out = Vec::new();
@@ -358,5 +362,48 @@ mod tests {
             }
         );
         assert_eq!(seen[1], frame(b"ok"));
+    }
+
+    /// A destination that, when dropped (closed), notes whether the
+    /// observer had already been told of the end.
+    struct Closing {
+        told: Arc<Mutex<Receiver<Chunk>>>,
+        end_told_first: Arc<Mutex<Option<bool>>>,
+    }
+
+    impl Write for Closing {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    impl Drop for Closing {
+        fn drop(&mut self) {
+            let told = self.told.lock().unwrap();
+            let ended =
+                std::iter::from_fn(|| told.try_recv().ok()).any(|c| matches!(c, Chunk::End(..)));
+            *self.end_told_first.lock().unwrap() = Some(ended);
+        }
+    }
+
+    /// Closing the server's input can make it exit and close its output at
+    /// once (`cat`). The client's end must be in the observer's queue before
+    /// that, or the server's end may be seen first and the client's last line
+    /// (one without a newline) lost: CI once lost it that way.
+    #[test]
+    fn the_end_is_told_before_the_destination_is_closed() {
+        let (tx, rx) = mpsc::sync_channel(4);
+        let end_told_first = Arc::new(Mutex::new(None));
+        let mut to = Some(Closing {
+            told: Arc::new(Mutex::new(rx)),
+            end_told_first: Arc::clone(&end_told_first),
+        });
+        let mut from: &[u8] = b"{}\nlast";
+        forward(&mut from, &mut to, Direction::ClientToServer, &tx);
+        assert!(to.is_none(), "the destination is closed at the end");
+        assert_eq!(*end_told_first.lock().unwrap(), Some(true));
     }
 }
