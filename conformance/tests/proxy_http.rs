@@ -35,7 +35,8 @@ fn scratch(name: &str) -> std::path::PathBuf {
 struct Listening {
     child: Child,
     base: String,
-    stderr: Arc<Mutex<String>>,
+    /// The thread draining stderr, which returns the rest of it at its end.
+    stderr: Option<std::thread::JoinHandle<String>>,
 }
 
 impl Listening {
@@ -58,18 +59,16 @@ impl Listening {
             .next()
             .unwrap_or_default()
             .to_owned();
-        let kept = Arc::new(Mutex::new(String::new()));
-        let sink = Arc::clone(&kept);
         // Drained from a thread: a full pipe must not stall the child.
-        std::thread::spawn(move || {
+        let drain = std::thread::spawn(move || {
             let mut rest = String::new();
             let _ = stderr.read_to_string(&mut rest);
-            sink.lock().unwrap().push_str(&rest);
+            rest
         });
         Self {
             child,
             base,
-            stderr: kept,
+            stderr: Some(drain),
         }
     }
 
@@ -87,9 +86,13 @@ impl Listening {
             assert!(Instant::now() < deadline, "the proxy did not end on SIGINT");
             std::thread::sleep(Duration::from_millis(20));
         };
-        // The drain thread ends at the pipe's end, just after the exit.
-        std::thread::sleep(Duration::from_millis(100));
-        let err = self.stderr.lock().unwrap().clone();
+        // The drain thread ends at the pipe's end, after the exit: waited
+        // for, not guessed at (a loaded machine may schedule it late).
+        let err = self
+            .stderr
+            .take()
+            .map(|drain| drain.join().unwrap_or_default())
+            .unwrap_or_default();
         (status, err)
     }
 }

@@ -127,13 +127,29 @@ fn judged(args: &Args) -> Result<Report, String> {
         ));
     }
     let status = run_client(&args.client, &words.join(" "), args.timeout)?;
-    let read = Report::read_json(&path);
+    let read = report_once_written(&path, REPORT_GRACE);
     let _ = std::fs::remove_file(&path);
     let mut report = read.map_err(|e| {
         format!("the client never ran the judged peer to its end ({status}): no report ({e})")
     })?;
     client_ended(&mut report, &status, "stdio");
     Ok(report)
+}
+
+/// How long after the client's exit the judged peer has to finish its report.
+const REPORT_GRACE: Duration = Duration::from_secs(5);
+
+/// The judged peer's report, read once it is whole. A client may exit without
+/// waiting for the server it spawned, which then writes its report after: the
+/// file is read again until it parses or `grace` has passed.
+fn report_once_written(path: &std::path::Path, grace: Duration) -> Result<Report, String> {
+    let deadline = Instant::now() + grace;
+    loop {
+        match Report::read_json(path) {
+            Err(_) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(20)),
+            read => return read,
+        }
+    }
 }
 
 /// A client that did not exit 0 stopped somewhere: one record says so.
@@ -245,5 +261,48 @@ fn run_client(client: &[String], target: &str, timeout: Duration) -> Result<Stri
             ));
         }
         std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A client that exits before the server it spawned has written its
+    /// report: the report, written late and in two pieces, is still read.
+    #[test]
+    fn a_report_written_after_the_clients_exit_is_waited_for() {
+        let path =
+            std::env::temp_dir().join(format!("wirecheck-report-late-{}.json", std::process::id()));
+        let _ = std::fs::remove_file(&path);
+        let mut report = Report::new(Command::RunClient);
+        client_ended(&mut report, "exit status: 1", "stdio");
+        let bytes = crate::report::document::to_vec(&report);
+        let writer = {
+            let path = path.clone();
+            std::thread::spawn(move || {
+                std::thread::sleep(Duration::from_millis(100));
+                std::fs::write(&path, &bytes[..bytes.len() / 2]).unwrap();
+                std::thread::sleep(Duration::from_millis(100));
+                std::fs::write(&path, &bytes).unwrap();
+            })
+        };
+        let read = report_once_written(&path, Duration::from_secs(20));
+        writer.join().unwrap();
+        let _ = std::fs::remove_file(&path);
+        assert_eq!(read.unwrap().records.len(), 1);
+    }
+
+    /// A report that never comes is an error after the grace, not a hang.
+    #[test]
+    fn a_report_never_written_is_an_error_after_the_grace() {
+        let path = std::env::temp_dir().join(format!(
+            "wirecheck-report-never-{}.json",
+            std::process::id()
+        ));
+        let started = Instant::now();
+        let read = report_once_written(&path, Duration::from_millis(200));
+        assert!(read.unwrap_err().contains("cannot read"));
+        assert!(started.elapsed() >= Duration::from_millis(200));
     }
 }

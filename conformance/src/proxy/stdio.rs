@@ -4,9 +4,12 @@
 //! for whoever judges them (`wirecheck proxy -- SERVER`, [`crate::cmd::proxy`]).
 //!
 //! Forwarding does not wait for judging. Each direction has its own thread that
-//! reads what is there, writes it through and flushes, then hands a copy of the
-//! chunk to the observing thread over a bounded channel (only a flood faster
-//! than the judge is slowed to its pace, so memory stays bounded); frames are cut from those
+//! reads what is there, hands a copy of the chunk to the observing thread over
+//! a bounded channel, then writes it through and flushes (only a flood faster
+//! than the judge is slowed to its pace, so memory stays bounded). The copy
+//! goes first so that the observer sees the two directions in the order the
+//! sides could have: never a server's answer before the request it answers,
+//! never a side's end before what it sent last. Frames are cut from those
 //! copies there, with the bounded line rule of [`crate::lines`]. A frame that
 //! does not lift is forwarded like any other: the proxy changes nothing a side
 //! sees, so a client's bug reaches the server as it would without it.
@@ -135,7 +138,7 @@ fn spawn_downstream(mut from: ChildStdout, to: impl Write + Send + 'static, tx: 
 }
 
 /// Copies `from` to `to` chunk by chunk, flushing each, and sends a copy of
-/// each chunk to the observer. A destination that fails (the other side went
+/// each chunk to the observer first. A destination that fails (the other side went
 /// away) is dropped and reading goes on, so the sender is never blocked and
 /// what it still says is judged.
 fn forward<W: Write>(
@@ -153,15 +156,18 @@ fn forward<W: Write>(
             Err(_) => break,
         };
         let chunk = &buf[..n];
+        // Told before it is written, for the same reason as the end below: a
+        // server may answer a request the moment it reads it, and its answer
+        // must not reach the observer before the request does.
+        let told = tx
+            .send(Chunk::Data(direction, chunk.to_vec(), Instant::now()))
+            .is_ok();
         if let Some(w) = to.as_mut() {
             if w.write_all(chunk).and_then(|()| w.flush()).is_err() {
                 *to = None;
             }
         }
-        if tx
-            .send(Chunk::Data(direction, chunk.to_vec(), Instant::now()))
-            .is_err()
-        {
+        if !told {
             break;
         }
     }
@@ -364,15 +370,29 @@ mod tests {
         assert_eq!(seen[1], frame(b"ok"));
     }
 
-    /// A destination that, when dropped (closed), notes whether the
-    /// observer had already been told of the end.
-    struct Closing {
-        told: Arc<Mutex<Receiver<Chunk>>>,
-        end_told_first: Arc<Mutex<Option<bool>>>,
+    /// A destination that notes, at each write and when it is dropped
+    /// (closed), what the observer had been told by then.
+    struct Witness {
+        told: Receiver<Chunk>,
+        seen: Arc<Mutex<Vec<String>>>,
     }
 
-    impl Write for Closing {
+    impl Witness {
+        fn note(&mut self, what: &str) {
+            let mut seen = self.seen.lock().unwrap();
+            while let Ok(chunk) = self.told.try_recv() {
+                seen.push(match chunk {
+                    Chunk::Data(_, bytes, _) => format!("told {}", String::from_utf8_lossy(&bytes)),
+                    Chunk::End(..) => "told end".to_owned(),
+                });
+            }
+            seen.push(what.to_owned());
+        }
+    }
+
+    impl Write for Witness {
         fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            self.note(&format!("wrote {}", String::from_utf8_lossy(buf)));
             Ok(buf.len())
         }
         fn flush(&mut self) -> io::Result<()> {
@@ -380,30 +400,32 @@ mod tests {
         }
     }
 
-    impl Drop for Closing {
+    impl Drop for Witness {
         fn drop(&mut self) {
-            let told = self.told.lock().unwrap();
-            let ended =
-                std::iter::from_fn(|| told.try_recv().ok()).any(|c| matches!(c, Chunk::End(..)));
-            *self.end_told_first.lock().unwrap() = Some(ended);
+            self.note("closed");
         }
     }
 
-    /// Closing the server's input can make it exit and close its output at
-    /// once (`cat`). The client's end must be in the observer's queue before
-    /// that, or the server's end may be seen first and the client's last line
-    /// (one without a newline) lost: CI once lost it that way.
+    /// A server may answer a request the moment it reads it, and exit the
+    /// moment its input closes (`cat`). So the observer must be told of each
+    /// chunk before it is written, and of the end before the destination is
+    /// closed: otherwise the server's answer, or its end, can reach the
+    /// observer first (an answer before its request; the client's last line,
+    /// one without a newline, lost: CI once lost it that way).
     #[test]
-    fn the_end_is_told_before_the_destination_is_closed() {
+    fn the_observer_is_told_before_the_other_side_is() {
         let (tx, rx) = mpsc::sync_channel(4);
-        let end_told_first = Arc::new(Mutex::new(None));
-        let mut to = Some(Closing {
-            told: Arc::new(Mutex::new(rx)),
-            end_told_first: Arc::clone(&end_told_first),
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let mut to = Some(Witness {
+            told: rx,
+            seen: Arc::clone(&seen),
         });
         let mut from: &[u8] = b"{}\nlast";
         forward(&mut from, &mut to, Direction::ClientToServer, &tx);
         assert!(to.is_none(), "the destination is closed at the end");
-        assert_eq!(*end_told_first.lock().unwrap(), Some(true));
+        assert_eq!(
+            *seen.lock().unwrap(),
+            ["told {}\nlast", "wrote {}\nlast", "told end", "closed"]
+        );
     }
 }

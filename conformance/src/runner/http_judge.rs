@@ -92,6 +92,7 @@ pub fn describe(finding: &HttpFinding) -> String {
 #[must_use]
 pub fn refused_notification(
     wire: &Wire,
+    exchange: Option<u64>,
     new_facts: &[HttpFact],
     frames: &[Vec<u8>],
     expects_answer: bool,
@@ -100,7 +101,12 @@ pub fn refused_notification(
     if expects_answer || !matches!(wire, Wire::Streamable(_)) {
         return None;
     }
-    let post = new_facts.iter().find(|f| f.method == "POST")?;
+    // The probe's own POST, by its exchange: another POST may have ended in
+    // the same window (`notifications/initialized` is sent concurrently).
+    let exchange = exchange?;
+    let post = new_facts
+        .iter()
+        .find(|f| f.method == "POST" && f.exchange == Some(exchange))?;
     if post.expected_answer || !(400..600).contains(&post.status) || post.frames != frames.len() {
         return None;
     }

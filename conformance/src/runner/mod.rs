@@ -531,6 +531,7 @@ impl Peers<'_> {
         };
         let refusal = http_judge::refused_notification(
             driver.transport(),
+            report.exchange,
             facts.get(facts_before..).unwrap_or_default(),
             &frames,
             expects_answer,
