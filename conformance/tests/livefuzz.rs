@@ -1,6 +1,13 @@
 //! `wirecheck fuzz` and `wirecheck replay` against live peers: nothing found
 //! on the reference peer, exactly the planted bugs on a fixture peer
 //! (`fixtures/livefuzz_peer.py`), minimized, and replayed.
+//!
+//! Each run is given `--timeout 10s` rather than the default 2 s: a fresh
+//! peer (a Python interpreter, for each confirmation) may take more than 2 s
+//! to start and answer the handshake on a loaded machine, and a probe's wait
+//! ends at the ping's answer anyway, so the longer bound costs nothing when
+//! the machine is idle. The one test of a peer that stops answering gives
+//! its own.
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
@@ -41,6 +48,8 @@ fn the_reference_peer_breaks_nothing() {
     let dir = scratch("reference");
     let out = wirecheck(&[
         "fuzz",
+        "--timeout",
+        "10s",
         "--frames",
         "400",
         "--seed",
@@ -70,6 +79,8 @@ fn the_planted_bugs_are_found_minimized_and_replayed() {
     let d = dir.to_str().unwrap();
     let out = wirecheck(&[
         "fuzz",
+        "--timeout",
+        "10s",
         "--stdio",
         FIXTURE,
         "--revision",
@@ -121,7 +132,16 @@ fn the_planted_bugs_are_found_minimized_and_replayed() {
     );
 
     // Replayed against the same peer, every one still breaks.
-    let out = wirecheck(&["replay", d, "--stdio", FIXTURE, "--format", "json"]);
+    let out = wirecheck(&[
+        "replay",
+        "--timeout",
+        "10s",
+        d,
+        "--stdio",
+        FIXTURE,
+        "--format",
+        "json",
+    ]);
     assert_eq!(out.status.code(), Some(1));
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(
@@ -130,7 +150,7 @@ fn the_planted_bugs_are_found_minimized_and_replayed() {
         "{stdout}"
     );
     // Against the reference peer, none does.
-    let out = wirecheck(&["replay", d, "--format", "json"]);
+    let out = wirecheck(&["replay", "--timeout", "10s", d, "--format", "json"]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{stdout}");
     assert_eq!(
@@ -201,6 +221,8 @@ fn fuzz_replay_and_diff_documents_match_the_schema() {
 fn diff_groups_the_planted_disagreements_by_kind() {
     let out = wirecheck(&[
         "diff",
+        "--timeout",
+        "10s",
         "--stdio",
         FIXTURE,
         "--revision",
@@ -379,6 +401,8 @@ fn fuzz_finds_nothing(url: &str, revision: &str, seed: &str) {
     let dir = scratch(&format!("reference-http-{revision}"));
     let out = wirecheck(&[
         "fuzz",
+        "--timeout",
+        "10s",
         "--http",
         url,
         "--revision",
@@ -430,6 +454,8 @@ fn http_finds_the_planted_bugs_and_the_http_failure() {
     let d = dir.to_str().unwrap();
     let out = wirecheck(&[
         "fuzz",
+        "--timeout",
+        "10s",
         "--http",
         &server.url,
         "--revision",
@@ -475,7 +501,16 @@ fn http_finds_the_planted_bugs_and_the_http_failure() {
         !records.iter().any(|r| r.contains("unanswered")),
         "a 500 is the failure, not also a silence: {records:#?}"
     );
-    let out = wirecheck(&["replay", d, "--http", &server.url, "--format", "json"]);
+    let out = wirecheck(&[
+        "replay",
+        "--timeout",
+        "10s",
+        d,
+        "--http",
+        &server.url,
+        "--format",
+        "json",
+    ]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{stdout}");
     assert_eq!(
@@ -496,6 +531,8 @@ fn two_jobs_send_the_same_frames_and_find_the_same_as_one() {
         let dir = scratch(&format!("jobs-{jobs}"));
         let out = wirecheck(&[
             "fuzz",
+            "--timeout",
+            "10s",
             "--stdio",
             FIXTURE,
             "--revision",
@@ -555,7 +592,16 @@ fn http_2026_07_28_against_the_reference_peer_breaks_nothing() {
 
     let (kept, count) = kept("reference-2026-07-28-http");
     assert!(count >= 8, "{kept}: {count} transcripts");
-    let out = wirecheck(&["replay", &kept, "--http", &server.url, "--format", "json"]);
+    let out = wirecheck(&[
+        "replay",
+        "--timeout",
+        "10s",
+        &kept,
+        "--http",
+        &server.url,
+        "--format",
+        "json",
+    ]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{stdout}");
     assert_eq!(
@@ -572,7 +618,7 @@ fn http_2026_07_28_against_the_reference_peer_breaks_nothing() {
 fn stdio_2026_07_28_kept_findings_of_the_reference_peer_replay_clean() {
     let (kept, count) = kept("reference-2026-07-28-stdio");
     assert!(count >= 2, "{kept}: {count} transcripts");
-    let out = wirecheck(&["replay", &kept, "--format", "json"]);
+    let out = wirecheck(&["replay", "--timeout", "10s", &kept, "--format", "json"]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{stdout}");
     assert_eq!(
