@@ -101,6 +101,17 @@ pub fn refused_notification(
     if expects_answer || !matches!(wire, Wire::Streamable(_)) {
         return None;
     }
+    refusal_note(exchange, new_facts, frames, revision)
+}
+
+/// [`refused_notification`] once the transport is known to be Streamable HTTP
+/// and the probe a notification.
+fn refusal_note(
+    exchange: Option<u64>,
+    new_facts: &[HttpFact],
+    frames: &[Vec<u8>],
+    revision: Revision,
+) -> Option<String> {
     // The probe's own POST, by its exchange: another POST may have ended in
     // the same window (`notifications/initialized` is sent concurrently).
     let exchange = exchange?;
@@ -1371,6 +1382,45 @@ mod tests {
         // Earlier revisions have no such sentence; no process, no record.
         assert!(stdio_shutdown(Revision::Mcp2025_11_25, &slow, grace).is_none());
         assert!(stdio_shutdown(r5, &[], grace).is_none());
+    }
+
+    /// A notification's POST refused with 400 and an id-less error body.
+    fn refused(exchange: u64) -> HttpFact {
+        HttpFact {
+            status: 400,
+            content_type: Some("application/json".into()),
+            expected_answer: false,
+            exchange: Some(exchange),
+            ended_after_answer: None,
+            ..HttpFact::sse_answer()
+        }
+    }
+
+    /// The 202 another notification's POST got (`notifications/initialized`,
+    /// sent concurrently).
+    fn accepted(exchange: u64) -> HttpFact {
+        HttpFact {
+            status: 202,
+            content_type: None,
+            frames: 0,
+            ..refused(exchange)
+        }
+    }
+
+    #[test]
+    fn a_refused_notification_is_read_from_the_probes_own_post() {
+        let body = vec![br#"{"jsonrpc":"2.0","error":{"code":-32600,"message":"no"}}"#.to_vec()];
+        let r = Revision::Mcp2025_11_25;
+        // Another POST ended first in the window: the probe's is still found.
+        let note = refusal_note(Some(2), &[accepted(1), refused(2)], &body, r).unwrap();
+        assert!(note.contains("HTTP 400"), "{note}");
+        // Another exchange's refusal is not the probe's.
+        assert!(refusal_note(Some(3), &[accepted(1), refused(2)], &body, r).is_none());
+        assert!(refusal_note(None, &[refused(2)], &body, r).is_none());
+        // A body with an id answers something: not this allowance.
+        let with_id =
+            vec![br#"{"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":"no"}}"#.to_vec()];
+        assert!(refusal_note(Some(2), &[refused(2)], &with_id, r).is_none());
     }
 
     #[test]
