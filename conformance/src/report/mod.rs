@@ -413,13 +413,6 @@ impl Tally {
         }
     }
 
-    /// Adds `other`'s counts to these.
-    pub fn merge(&mut self, other: &Tally) {
-        for (mine, theirs) in self.counts.iter_mut().zip(other.counts) {
-            *mine += theirs;
-        }
-    }
-
     /// Records with the outcome named `name` (one of [`Outcome::NAMES`]).
     #[must_use]
     pub fn count(&self, name: &str) -> usize {
