@@ -104,6 +104,16 @@ pub fn refused_notification(
     refusal_note(exchange, new_facts, frames, revision)
 }
 
+/// The probe's own POST among the facts of its window, found by the exchange
+/// that carried it: another POST may have ended in the same window
+/// (`notifications/initialized` is sent concurrently).
+fn probe_post(exchange: Option<u64>, new_facts: &[HttpFact]) -> Option<&HttpFact> {
+    let exchange = exchange?;
+    new_facts
+        .iter()
+        .find(|f| f.method == "POST" && f.exchange == Some(exchange))
+}
+
 /// [`refused_notification`] once the transport is known to be Streamable HTTP
 /// and the probe a notification.
 fn refusal_note(
@@ -112,12 +122,7 @@ fn refusal_note(
     frames: &[Vec<u8>],
     revision: Revision,
 ) -> Option<String> {
-    // The probe's own POST, by its exchange: another POST may have ended in
-    // the same window (`notifications/initialized` is sent concurrently).
-    let exchange = exchange?;
-    let post = new_facts
-        .iter()
-        .find(|f| f.method == "POST" && f.exchange == Some(exchange))?;
+    let post = probe_post(exchange, new_facts)?;
     if post.expected_answer || !(400..600).contains(&post.status) || post.frames != frames.len() {
         return None;
     }
@@ -168,8 +173,7 @@ pub fn gathered_batch(
     {
         return None;
     }
-    let exchange = report.exchange?;
-    let post = new_facts.iter().find(|f| f.exchange == Some(exchange))?;
+    let post = probe_post(report.exchange, new_facts)?;
     let streamed = post.content_type.as_deref().is_some_and(|ct| {
         ct.trim_start()
             .to_ascii_lowercase()
