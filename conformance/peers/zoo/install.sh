@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Installs the zoo: third-party servers wirecheck is measured against, at the exact
+# versions package.json/package-lock.json and requirements.txt pin, into
+# conformance/peers/zoo/{node_modules,.venv}. Only the npm registry and PyPI are contacted.
+set -euo pipefail
+cd "$(dirname "$0")"
+npm ci --no-audit --no-fund --loglevel=error
+[[ -x .venv/bin/python ]] || python3 -m venv .venv
+.venv/bin/pip install --quiet --disable-pip-version-check -r requirements.txt
+echo "zoo installed: $PWD"
