@@ -358,9 +358,6 @@ class Server:
             problem = 'the member "jsonrpc" must be exactly "2.0"'
         elif not isinstance(method, str):
             problem = 'the member "method" must be a string'
-        elif "params" in value and not isinstance(value["params"], dict):
-            # MCP basic/index §Requests: params, when present, is an object.
-            problem = 'the member "params" must be an object'
         elif "result" in value or "error" in value:
             problem = "a request carries no result or error"
         elif has_id and not readable_id(ident):
@@ -375,6 +372,16 @@ class Server:
             answer_id = ident if has_id and readable_id(ident) else None
             return self.error_text(answer_id, INVALID_REQUEST, f"Invalid Request: {problem}")
         params = value.get("params")
+        if "params" in value and not isinstance(params, dict):
+            if not has_id:
+                return None
+            # JSON-RPC 2.0 §4.2 allows by-position (array) params, so the frame
+            # is a valid Request object (-32600 would say it is not); MCP's
+            # params are an object (basic/index §Requests), so these are
+            # "Invalid method parameter(s)": -32602 (§5.1), the code 2026-07-28
+            # basic/index also demands for a request missing its `_meta` fields.
+            return self.error_text(ident, INVALID_PARAMS, "Invalid params: MCP params are an object",
+                                   {"received": type(params).__name__})
         if not has_id:
             self.notification(method, params)
             return None
