@@ -41,6 +41,7 @@ Usage: python3 rich_mcp.py
 """
 
 import base64
+import decimal
 import hashlib
 import hmac
 import json
@@ -113,15 +114,28 @@ def parse(data):
 
 def dump(value):
     """Serializes a value; ids kept as read are handled by `id_text`."""
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    # ASCII escapes keep a lone surrogate read from an escaped string (which
+    # RFC 8259 §8.2 lets a JSON text carry) writable as a JSON text again.
+    return json.dumps(value, ensure_ascii=True, separators=(",", ":"), allow_nan=False)
 
 
 def is_integer_number(value):
+    """Whether a JSON number's value is an integer, however it is spelled:
+    `1.0`, `1e2` and `1e400` are (JSON Schema counts values, not spellings;
+    the text is read exactly, never through a float that overflows)."""
     if isinstance(value, bool):
         return False
     if isinstance(value, int):
         return True
-    return isinstance(value, float) and value == value and value not in (float("inf"), float("-inf")) and value.is_integer()
+    if isinstance(value, NumberText):
+        number = decimal.Decimal(value.text)
+        if number.as_tuple().exponent >= 0:
+            return True
+        try:
+            return number == number.to_integral_value()
+        except decimal.DecimalException:
+            return False
+    return False
 
 
 def readable_id(value):
@@ -364,11 +378,13 @@ class Server:
             # MCP basic/index §Requests: "Requests MUST include a string or
             # integer ID. Unlike base JSON-RPC, the ID MUST NOT be null."
             problem = "MCP request ids are strings or integers"
+        elif "params" in value and not isinstance(value["params"], (dict, list)):
+            # JSON-RPC 2.0 §4.2: params "MUST be a Structured value".
+            problem = 'the member "params" must be an object'
         if problem is not None:
-            if not has_id and isinstance(method, str) and value.get("jsonrpc") == "2.0":
-                # A notification, however broken, gets no answer (JSON-RPC 2.0
-                # §4.1: "The Server MUST NOT reply to a Notification").
-                return None
+            # No Request object, so no Notification either: JSON-RPC 2.0 §7
+            # answers `{"jsonrpc": "2.0", "method": 1, "params": "bar"}` (no
+            # id) with -32600 and "id": null.
             answer_id = ident if has_id and readable_id(ident) else None
             return self.error_text(answer_id, INVALID_REQUEST, f"Invalid Request: {problem}")
         params = value.get("params")
@@ -433,23 +449,30 @@ class Server:
 
     def request(self, ident, method, params, in_batch):
         meta = params.get("_meta") if isinstance(params, dict) else None
-        if method == "initialize":
-            return self.initialize(params, in_batch)
         if isinstance(meta, dict) and META_VERSION in meta:
-            # 2026-07-28 basic/versioning: "A request carrying modern
-            # per-request `_meta` is served statelessly according to this
-            # revision"; a dual-era server "MAY serve both eras concurrently".
+            # 2026-07-28 basic/versioning §Backward Compatibility: "A request
+            # carrying modern per-request `_meta` is served statelessly
+            # according to this revision".
             return self.modern(ident, method, params)
+        if self.modern_seen and self.revision is None:
+            # "A dual-era server selects its behavior from how the client
+            # opens": this client opened the modern way, so a request without
+            # the per-request fields is a malformed modern one (an `initialize`
+            # included: this server does not switch eras mid-process, which
+            # the text allows but does not require). basic/index §Per-request
+            # protocol fields: "A request missing any required field is
+            # malformed; the server MUST reject it with JSON-RPC error code
+            # -32602".
+            raise Failure(INVALID_PARAMS, f"Missing _meta[{META_VERSION!r}]: this request names no protocol version",
+                          {"missing": [META_VERSION, META_CAPS]})
+        if method == "initialize":
+            # "An `initialize` request selects legacy semantics, scoped to the
+            # stdio process".
+            return self.initialize(params, in_batch)
         if self.revision is None:
             if method == "ping":
                 # lifecycle §Initialization: a client may ping before initialize.
                 return {}
-            if method == "server/discover" or self.modern_seen:
-                # 2026-07-28 basic/index §Per-request protocol fields: "A
-                # request missing any required field is malformed; the server
-                # MUST reject it with JSON-RPC error code -32602".
-                raise Failure(INVALID_PARAMS, f"Missing _meta[{META_VERSION!r}]: this request names no protocol version",
-                              {"missing": [META_VERSION, META_CAPS]})
             # Neither a legacy session (no initialize yet; lifecycle: the client
             # "SHOULD NOT send requests other than pings before the server has
             # responded to the initialize request") nor a modern request (no
@@ -529,7 +552,8 @@ class Server:
     # -- 2026-07-28 --
 
     def modern(self, ident, method, params):
-        self.modern_seen = True
+        if self.revision is None:
+            self.modern_seen = True  # the client opened the modern way
         meta = params["_meta"]
         version = meta.get(META_VERSION)
         if not isinstance(version, str):
