@@ -160,3 +160,36 @@ fn a_stream_among_alternatives_may_stay_open() {
         ["the stream stayed open, as it should; no response is due before teardown"]
     );
 }
+
+/// `subscriptions/listen` without its REQUIRED `notifications` filter: a
+/// server may refuse it (-32602, the convention) or read the missing filter as
+/// an empty one (2026-07-28 basic/patterns/subscriptions §Notification Filter:
+/// "All fields are optional. Omitting a field is equivalent to not subscribing
+/// to that notification type") and keep the stream open, acknowledged first;
+/// its response is then due at teardown (§Graceful Closure), not before. Both
+/// pass. (Found by the rich conformant server, `peers/conformant/rich_mcp.py`:
+/// the open stream was failed as "got no reply" under `jsonrpc.response.required`.)
+#[test]
+fn a_listen_without_its_filter_may_be_refused_or_kept_open() {
+    let v = vector("mcp/2026-07-28/resources/subscriptions-listen-without-notifications");
+    let ack = r#"{"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":4},"notifications":{}}}"#;
+    let open = judge::reply(&v, &frames(&[ack]));
+    assert_eq!(
+        open.outcome,
+        Outcome::Pass,
+        "{:?} {:?}",
+        rules(&open),
+        open.mismatches
+    );
+    assert!(open.exchange.is_empty(), "{:?}", rules(&open));
+    let refused = judge::reply(
+        &v,
+        &frames(&[
+            r#"{"jsonrpc":"2.0","id":4,"error":{"code":-32602,"message":"notifications is required"}}"#,
+        ]),
+    );
+    assert_eq!(refused.outcome, Outcome::Pass, "{:?}", refused.mismatches);
+    // Neither an acknowledgment nor an answer: the request went unanswered.
+    let silent = judge::reply(&v, &Observed::Silence(Silence::TimedOut));
+    assert_eq!(silent.outcome, Outcome::Fail, "{:?}", rules(&silent));
+}

@@ -1256,8 +1256,16 @@ def mcp(rev):
             answer={"stream": {"notification": "notifications/subscriptions/acknowledged",
                                "meta_required": ["io.modelcontextprotocol/subscriptionId"]}},
             basis=must("mcp.r5.subscription-id-meta"), needs={"capability": "resources"})
-        vec(f"{S}/n_subscriptions-listen-without-notifications", "subscriptions/listen without notifications (REQUIRED).",
-            mreq(rev, 4, "subscriptions/listen", {}), violations=["mcp.schema.request-params"], answer=err(-32602, id="4"))
+        # A server may refuse the schema-invalid request (-32602, the convention) or take
+        # the missing filter as an empty one ("All fields are optional. Omitting a field is
+        # equivalent to not subscribing to that notification type") and keep the stream
+        # open: then no response is due before teardown (§Graceful Closure), so both pass.
+        vec(f"{S}/n_subscriptions-listen-without-notifications", "subscriptions/listen without notifications (REQUIRED): refused with -32602, or taken as an empty filter and kept open (acknowledged first, no result until teardown).",
+            mreq(rev, 4, "subscriptions/listen", {}), violations=["mcp.schema.request-params"],
+            answer=any_of(err(-32602, id="4"),
+                          {"stream": {"notification": "notifications/subscriptions/acknowledged",
+                                      "meta_required": ["io.modelcontextprotocol/subscriptionId"]}}),
+            basis=conv(C_32602))
         vec(f"{S}/y_acknowledged", "notifications/subscriptions/acknowledged carrying the subscription id in _meta.",
             nt("notifications/subscriptions/acknowledged", {"notifications": {"resourcesListChanged": True}, "_meta": {"io.modelcontextprotocol/subscriptionId": 4}}),
             sender="server", rules=["mcp.r5.subscription-id-meta"])
