@@ -52,6 +52,10 @@ pub struct Trace {
     pub delete_status: Option<u16>,
     /// What it took to end a stdio process once its input was closed.
     pub stdio_ended_by: Option<EndedBy>,
+    /// The stdio process had said nothing when its input was closed: it may
+    /// still have been starting, so how long it took to exit is no measure
+    /// of how promptly it ends on end-of-file.
+    pub stdio_never_heard: bool,
 }
 
 impl Trace {
@@ -67,6 +71,7 @@ impl Trace {
             },
             delete_status: None,
             stdio_ended_by: None,
+            stdio_never_heard: false,
         }
     }
 }
@@ -224,16 +229,28 @@ pub fn gathered_batch(
 /// `HeaderMismatch` JSON-RPC error" (2026-07-28 basic/transports/
 /// streamable-http §Protocol Version Header). A body without the field does
 /// not match the header, so -32020 is the answer there where stdio's is
-/// -32602; any other error code still fails.
+/// -32602. Decided before the answer is judged, from what was sent and seen:
+/// the body really lacks the field (a body naming its version is sent with
+/// that version as the header, so nothing mismatches and -32020 is no
+/// answer for it), the POST was answered `400`, and every answer is -32020.
 #[must_use]
 pub fn header_mismatch_answer(
     wire: &Wire,
     revision: Revision,
     expects_error: bool,
+    body: &[u8],
+    status: Option<u16>,
     frames: &[Vec<u8>],
 ) -> Option<String> {
     if revision != Revision::Mcp2026_07_28 || !expects_error || !matches!(wire, Wire::Streamable(_))
     {
+        return None;
+    }
+    let names_version = serde_json::from_slice::<serde_json::Value>(body).is_ok_and(|v| {
+        v.pointer("/params/_meta/io.modelcontextprotocol~1protocolVersion")
+            .is_some_and(serde_json::Value::is_string)
+    });
+    if names_version || status != Some(400) {
         return None;
     }
     let all_mismatch = !frames.is_empty()
@@ -294,7 +311,17 @@ pub fn stdio_shutdown(revision: Revision, traces: &[Trace], grace: Duration) -> 
     if !rule.info().revisions.contains(revision) {
         return None;
     }
-    let ended: Vec<EndedBy> = traces.iter().filter_map(|t| t.stdio_ended_by).collect();
+    // A process that never said a word may have been starting still: the
+    // time it took to exit is start-up, not a slow exit (issue 27).
+    let starting = traces
+        .iter()
+        .filter(|t| t.stdio_ended_by.is_some() && t.stdio_never_heard)
+        .count();
+    let ended: Vec<EndedBy> = traces
+        .iter()
+        .filter(|t| !t.stdio_never_heard)
+        .filter_map(|t| t.stdio_ended_by)
+        .collect();
     if ended.is_empty() {
         return None;
     }
@@ -313,10 +340,15 @@ pub fn stdio_shutdown(revision: Revision, traces: &[Trace], grace: Duration) -> 
             grace
         )]
     };
-    let seen = vec![format!(
+    let mut seen = vec![format!(
         "{} server processes had their input closed",
         ended.len()
     )];
+    if starting > 0 {
+        seen.push(format!(
+            "{starting} more had not yet said a word (still starting, perhaps), so how they ended is not judged"
+        ));
+    }
     judge.verdict(rule, broken, seen);
     let mut record = judge.records.pop()?;
     record.place.vector = Some(format!("run/{revision}/stdio/exit-on-eof"));
@@ -1386,6 +1418,14 @@ mod tests {
         // Earlier revisions have no such sentence; no process, no record.
         assert!(stdio_shutdown(Revision::Mcp2025_11_25, &slow, grace).is_none());
         assert!(stdio_shutdown(r5, &[], grace).is_none());
+        // A process closed before it said a word may still have been
+        // starting: the signal it needed is not held against it.
+        let mut starting = ended(&[EndedBy::Exited, EndedBy::Sigterm]);
+        starting[1].stdio_never_heard = true;
+        let record = stdio_shutdown(r5, &starting, grace).unwrap();
+        assert_eq!(record.outcome, Outcome::Pass);
+        starting[0].stdio_never_heard = true;
+        assert!(stdio_shutdown(r5, &starting, grace).is_none());
     }
 
     /// A notification's POST refused with 400 and an id-less error body.
