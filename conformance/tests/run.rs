@@ -522,3 +522,26 @@ fn the_run_is_written_as_a_document_sarif_and_html() {
     assert_eq!(record[0]["rule"], mandated);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Issue 27, false finding 11: a frame that should get no reply passed when
+/// the peer died on it (the liveness ping unanswered too). Silence from a
+/// peer that is not answering shows nothing: not observed, never a pass.
+#[test]
+fn silence_after_a_notification_that_killed_the_peer_is_not_observed() {
+    let peer = format!(
+        "python3 {}/tests/fixtures/dies_on_notification.py",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let (out, _) = run(&peer, &[]);
+    let records = parsed(&out);
+    let cancelled = by_vector(&records, "mcp/2025-11-25/cancellation/cancelled");
+    assert!(!cancelled.is_empty());
+    assert!(
+        cancelled.iter().all(|r| outcome(r) != "pass"),
+        "{cancelled:#?}"
+    );
+    assert!(
+        cancelled.iter().any(|r| outcome(r) == "not-observed"),
+        "{cancelled:#?}"
+    );
+}

@@ -422,31 +422,11 @@ pub async fn judge(
             judge.custom_headers(revision, url, config).await;
         }
         HttpKind::Sse => {
-            let broken: Vec<String> = findings
-                .iter()
-                .filter(|f| f.kind == FindingKind::UnexpectedEventType)
-                .map(|f| describe(f))
-                .collect();
-            judge.verdict(RuleId::McpHttpSseMessageEvent, broken, Vec::new());
+            judge.sse_message_events(&facts, &findings);
             judge.sse_endpoints(&facts);
             judge.origin(sse_origin(url, config).await);
         }
-        HttpKind::JsonRpc => {
-            for (rule, finding) in [
-                (RuleId::JsonRpcHttpNullBody, FindingKind::NullBody),
-                (
-                    RuleId::JsonRpcHttpEmptyArrayBody,
-                    FindingKind::EmptyBatchBody,
-                ),
-            ] {
-                let broken = findings
-                    .iter()
-                    .filter(|f| f.kind == finding)
-                    .map(|f| describe(f))
-                    .collect();
-                judge.verdict(rule, broken, Vec::new());
-            }
-        }
+        HttpKind::JsonRpc => judge.jsonrpc_bodies(&facts, &findings),
     }
     judge.exchanges(&findings);
     judge.records
@@ -510,6 +490,64 @@ impl Judge {
     fn not_observed(&mut self, rule: RuleId, why: String) {
         if rule.info().revisions.contains(self.revision) {
             self.record(rule, Outcome::NotObserved { why }, Vec::new(), Vec::new());
+        }
+    }
+
+    /// 2024-11-05 basic/transports §HTTP with SSE, MUST: server messages
+    /// are SSE `message` events. Evidence is an event past `endpoint`.
+    fn sse_message_events(&mut self, facts: &[&HttpFact], findings: &[&HttpFinding]) {
+        let broken: Vec<String> = findings
+            .iter()
+            .filter(|f| f.kind == FindingKind::UnexpectedEventType)
+            .map(|f| describe(f))
+            .collect();
+        // Evidence is an event the stream carried past `endpoint`:
+        // a stream that carried none showed nothing (never a pass).
+        let events: usize = facts
+            .iter()
+            .filter(|f| f.method == "GET")
+            .map(|f| f.frames)
+            .sum::<usize>()
+            + broken.len();
+        if events == 0 {
+            self.not_observed(
+                RuleId::McpHttpSseMessageEvent,
+                "the SSE stream carried no event after `endpoint`".into(),
+            );
+        } else {
+            let seen = vec![format!("{events} events after `endpoint`")];
+            self.verdict(RuleId::McpHttpSseMessageEvent, broken, seen);
+        }
+    }
+
+    /// JSON-RPC over HTTP: a response body is never `null` (§4.1) nor `[]`
+    /// (§6). Evidence is a response body.
+    fn jsonrpc_bodies(&mut self, facts: &[&HttpFact], findings: &[&HttpFinding]) {
+        // Evidence is a response body: without one, nothing was seen
+        // that could have been `null` or `[]` (never a pass).
+        let bodies = facts
+            .iter()
+            .filter(|f| f.method == "POST")
+            .map(|f| f.frames)
+            .sum::<usize>();
+        for (rule, finding) in [
+            (RuleId::JsonRpcHttpNullBody, FindingKind::NullBody),
+            (
+                RuleId::JsonRpcHttpEmptyArrayBody,
+                FindingKind::EmptyBatchBody,
+            ),
+        ] {
+            let broken: Vec<String> = findings
+                .iter()
+                .filter(|f| f.kind == finding)
+                .map(|f| describe(f))
+                .collect();
+            if bodies + broken.len() == 0 {
+                self.not_observed(rule, "no POST was answered with a body".into());
+            } else {
+                let seen = vec![format!("{} response bodies", bodies + broken.len())];
+                self.verdict(rule, broken, seen);
+            }
         }
     }
 
@@ -581,7 +619,21 @@ impl Judge {
                 .map(|f| describe(f)),
         );
         broken.dedup();
-        self.verdict(RuleId::McpHttpRequestContentType, broken, Vec::new());
+        // Evidence is a request answered 2xx (whose Content-Type the rule
+        // is about): none seen is not observed, never a pass.
+        let answered = requests
+            .iter()
+            .filter(|f| (200..300).contains(&f.status))
+            .count();
+        if answered == 0 && broken.is_empty() {
+            self.not_observed(
+                RuleId::McpHttpRequestContentType,
+                "no request POST was answered 2xx".into(),
+            );
+        } else {
+            let seen = vec![format!("{answered} request POSTs answered 2xx")];
+            self.verdict(RuleId::McpHttpRequestContentType, broken, seen);
+        }
 
         let ids: Vec<String> = traces.iter().filter_map(|t| t.session_id.clone()).collect();
         if ids.is_empty() {
@@ -1377,6 +1429,110 @@ mod tests {
             ended_after_answer,
             ..HttpFact::sse_answer()
         }
+    }
+
+    /// The outcome of `rule`'s record among `judge`'s.
+    fn outcome_of(judge: &Judge, rule: RuleId) -> Outcome {
+        let records: Vec<&Record> = judge
+            .records
+            .iter()
+            .filter(|r| r.check.as_ref().is_some_and(|c| c.rule == rule.as_str()))
+            .collect();
+        assert_eq!(records.len(), 1, "{rule:?}");
+        records[0].outcome.clone()
+    }
+
+    fn judge_of(revision: Revision, kind: HttpKind) -> Judge {
+        Judge {
+            revision,
+            kind,
+            records: Vec::new(),
+        }
+    }
+
+    /// Issue 27, false finding 11: a transport check that saw nothing of
+    /// what its rule is about is not observed, never a pass.
+    #[test]
+    fn transport_checks_without_evidence_are_not_observed() {
+        let unseen = |o: &Outcome| matches!(o, Outcome::NotObserved { .. });
+        let mut j = judge_of(Revision::JsonRpc2, HttpKind::JsonRpc);
+        j.jsonrpc_bodies(&[], &[]);
+        assert!(unseen(&outcome_of(&j, RuleId::JsonRpcHttpNullBody)));
+        assert!(unseen(&outcome_of(&j, RuleId::JsonRpcHttpEmptyArrayBody)));
+        let body = HttpFact {
+            content_type: Some("application/json".into()),
+            ..HttpFact::sse_answer()
+        };
+        let mut j = judge_of(Revision::JsonRpc2, HttpKind::JsonRpc);
+        j.jsonrpc_bodies(&[&body], &[]);
+        assert_eq!(outcome_of(&j, RuleId::JsonRpcHttpNullBody), Outcome::Pass);
+
+        let mut j = judge_of(Revision::Mcp2024_11_05, HttpKind::Sse);
+        let endpoint_only = HttpFact {
+            method: "GET".into(),
+            frames: 0,
+            ..HttpFact::sse_answer()
+        };
+        j.sse_message_events(&[&endpoint_only], &[]);
+        assert!(unseen(&outcome_of(&j, RuleId::McpHttpSseMessageEvent)));
+        let mut j = judge_of(Revision::Mcp2024_11_05, HttpKind::Sse);
+        let carried = HttpFact {
+            frames: 3,
+            ..endpoint_only
+        };
+        j.sse_message_events(&[&carried], &[]);
+        assert_eq!(
+            outcome_of(&j, RuleId::McpHttpSseMessageEvent),
+            Outcome::Pass
+        );
+
+        let mut j = judge_of(Revision::Mcp2025_11_25, HttpKind::Streamable);
+        let refused = HttpFact {
+            status: 400,
+            content_type: Some("text/html".into()),
+            ..HttpFact::sse_answer()
+        };
+        j.streamable_facts(&[&refused], &[], &[]);
+        assert!(unseen(&outcome_of(&j, RuleId::McpHttpRequestContentType)));
+        let mut j = judge_of(Revision::Mcp2025_11_25, HttpKind::Streamable);
+        j.streamable_facts(&[&body], &[], &[]);
+        assert_eq!(
+            outcome_of(&j, RuleId::McpHttpRequestContentType),
+            Outcome::Pass
+        );
+    }
+
+    /// Issue 27, false finding 11: -32020 stands in for the expected error
+    /// only where the body truly mismatched its header (no `_meta` version)
+    /// and the POST was answered 400, decided before judging.
+    #[test]
+    fn a_header_mismatch_answer_needs_a_mismatching_body_and_a_400() {
+        let wire = Wire::Streamable(
+            crate::transport::http::StreamableHttpPeer::connect(
+                "http://127.0.0.1:9/mcp",
+                crate::transport::Limits::default(),
+            )
+            .unwrap(),
+        );
+        let r5 = Revision::Mcp2026_07_28;
+        let answer =
+            vec![br#"{"jsonrpc":"2.0","id":1,"error":{"code":-32020,"message":"m"}}"#.to_vec()];
+        let bare = br#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#;
+        let named = br#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}"#;
+        assert!(header_mismatch_answer(&wire, r5, true, bare, Some(400), &answer).is_some());
+        // The body names its version, sent as the header too: nothing mismatched.
+        assert!(header_mismatch_answer(&wire, r5, true, named, Some(400), &answer).is_none());
+        // "reject the request with `400 Bad Request`": another status is no such refusal.
+        assert!(header_mismatch_answer(&wire, r5, true, bare, Some(200), &answer).is_none());
+        assert!(header_mismatch_answer(
+            &wire,
+            Revision::Mcp2025_11_25,
+            true,
+            bare,
+            Some(400),
+            &answer
+        )
+        .is_none());
     }
 
     fn ends_verdict(facts: &[HttpFact]) -> Outcome {
