@@ -1287,3 +1287,27 @@ fn a_2026_server_that_takes_spoiled_mcp_param_headers_fails_and_one_comparing_st
     let picky = header_rules(&format!("http://{addr}/picky/mcp"), &args, false).1;
     assert_eq!(outcomes(&picky)[..3], ["not-observed"; 3], "{picky:?}");
 }
+
+/// Issue 27, false finding 13: a server that answers every POST with an HTML
+/// page never produced one JSON-RPC response, so the run could not be made
+/// (exit 2) and awards no pass (it drew "13 pass 125 fail").
+#[test]
+fn a_server_that_never_speaks_json_rpc_could_not_be_run() {
+    async fn html() -> Response {
+        (
+            [(header::CONTENT_TYPE, "text/html")],
+            "<html><body>It works!</body></html>",
+        )
+            .into_response()
+    }
+    let addr = listen(Router::new().route("/", post(html)));
+    let url = format!("http://{addr}/");
+    let (out, records, _) = run(&["--http", &url, "--profile", "jsonrpc-2.0"]);
+    assert_eq!(out.status.code(), Some(2), "{}", show(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("never produced one JSON-RPC response"),
+        "{}",
+        show(&out)
+    );
+    assert!(records.iter().all(|r| outcome(r) != "pass"), "{records:#?}");
+}

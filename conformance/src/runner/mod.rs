@@ -150,6 +150,10 @@ pub enum RunError {
     /// A fresh peer process said nothing within the start-up timeout: it
     /// never finished starting, which is no protocol failure.
     Startup(String),
+    /// Under `--profile jsonrpc-2.0` the peer never produced one JSON-RPC
+    /// response (an HTML page on every POST, say): nothing it said can be
+    /// judged as JSON-RPC, so no check passes or fails.
+    NoJsonRpc(String),
     /// A session's transcript could not be written (`--transcripts`).
     Transcripts(String),
 }
@@ -160,6 +164,9 @@ impl std::fmt::Display for RunError {
             RunError::Start(e) => write!(f, "the peer does not start: {e}"),
             RunError::Handshake(e) => write!(f, "the peer never completed a handshake: {e}"),
             RunError::Startup(e) => write!(f, "the peer never finished starting: {e}"),
+            RunError::NoJsonRpc(e) => {
+                write!(f, "the peer never produced one JSON-RPC response: {e}")
+            }
             RunError::Transcripts(e) => write!(f, "--transcripts: {e}"),
         }
     }
@@ -881,6 +888,11 @@ impl Runner<'_, '_, '_> {
         }
         drop(results);
         let logs = std::mem::take(&mut *http_judge::lock(&gathered.logs));
+        if revision == Revision::JsonRpc2 {
+            if let Some(why) = no_jsonrpc_answer(&logs) {
+                return Err(RunError::NoJsonRpc(why));
+            }
+        }
         self.judge_sessions(revision, &logs)?;
         if transport == "stdio" {
             let traces = http_judge::lock(&gathered.traces);
@@ -1083,6 +1095,45 @@ impl Runner<'_, '_, '_> {
             }
         }
     }
+}
+
+/// Why a plain JSON-RPC run could not be made: the peer sent no frame that
+/// is a JSON-RPC response in any session (issue 27, false finding 13: an HTML
+/// page on every POST drew "13 pass 125 fail"). `None` once one response came.
+fn no_jsonrpc_answer(logs: &[Vec<crate::driver::WireEvent>]) -> Option<String> {
+    let frames: Vec<&Vec<u8>> = logs
+        .iter()
+        .flatten()
+        .filter(|e| e.from == Side::Server)
+        .filter_map(|e| match &e.kind {
+            WireKind::Frame(bytes) => Some(bytes),
+            _ => None,
+        })
+        .collect();
+    let answers = |bytes: &Vec<u8>| {
+        harness::lift(bytes).is_ok_and(|frame| {
+            frame.messages().iter().any(|m| {
+                matches!(
+                    m,
+                    harness::ir::Message::Success(_) | harness::ir::Message::Error(_)
+                )
+            })
+        })
+    };
+    if frames.iter().any(|b| answers(b)) {
+        return None;
+    }
+    Some(match frames.first() {
+        None => "it sent nothing at all".into(),
+        Some(first) => {
+            let text = String::from_utf8_lossy(first);
+            let shown: String = text.chars().take(120).collect();
+            format!(
+                "none of the {} frames it sent is a JSON-RPC response; the first: {shown:?}",
+                frames.len()
+            )
+        }
+    })
 }
 
 /// Why the silence after a probe shows nothing, so its verdict is not
