@@ -302,6 +302,13 @@ pub(crate) fn client(url: &str, options: &HttpOptions) -> Result<Client, Connect
     Client::builder()
         .redirect(reqwest::redirect::Policy::none())
         .connect_timeout(options.connect_timeout)
+        // A fresh connection per request, as curl makes one per run: a
+        // kept-alive connection the server gave up on (idle past its
+        // keep-alive while a `subscriptions/listen` stream stayed open, or
+        // closed after one request) resets the POST written into it, and a
+        // POST cannot be retried safely, so the probe would read as "got no
+        // reply" (issue 27, false finding 7). Loopback connects are cheap.
+        .pool_max_idle_per_host(0)
         .build()
         .map_err(|e| ConnectError::Client(e.to_string()))
 }
