@@ -207,6 +207,16 @@ fn a_dual_era_server_passes_when_judged_as_2026_07_28() {
     assert_eq!(outcome(missing[0]), "pass", "{}", missing[0]);
     let initialize = by_vector(&records, "mcp/2026-07-28/lifecycle/initialize-gone");
     assert_eq!(outcome(initialize[0]), "pass", "{}", initialize[0]);
+    // Issue 27, false finding 8: GET 405 is a SHOULD for "a server that
+    // supports only this revision"; a dual-era server is not held to it.
+    let get = by_vector(&records, "run/2026-07-28/http/get-405");
+    assert_eq!(outcome(get[0]), "not-applicable", "{}", get[0]);
+    let warned: Vec<&Value> = records
+        .iter()
+        .filter(|r| outcome(r) == "warning")
+        .filter(|r| !r["vector"].as_str().unwrap_or("").starts_with("mcp/"))
+        .collect();
+    assert!(warned.is_empty(), "{warned:#?}");
     assert!(
         initialize[0]["notes"]
             .as_array()

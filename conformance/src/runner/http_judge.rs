@@ -870,9 +870,23 @@ impl Judge {
         };
         let first = streamable(&mut driver).get_stream(None, listen).await;
         if revision == Revision::Mcp2026_07_28 {
-            match &first {
-                Err(why) => self.not_observed(RuleId::McpHttpGet405, why.clone()),
-                Ok(g) => {
+            let dual = dual_era(url, config).await;
+            match (dual, &first) {
+                // "A server that supports only this revision and receives
+                // such traffic from an older client SHOULD respond […] 405";
+                // one that also speaks a legacy revision implements "the
+                // behavior described in the corresponding revision", where a
+                // GET may open a stream (streamable-http §Backward
+                // Compatibility › Earlier Streamable HTTP Revisions).
+                (Some(dual), _) => self.not_applicable(
+                    RuleId::McpHttpGet405,
+                    format!(
+                        "{}: the SHOULD is for \"a server that supports only this revision\"; a dual-era server serves legacy traffic as the legacy revision does (MCP 2026-07-28 basic/transports/streamable-http §Backward Compatibility › Earlier Streamable HTTP Revisions)",
+                        dual
+                    ),
+                ),
+                (None, Err(why)) => self.not_observed(RuleId::McpHttpGet405, why.clone()),
+                (None, Ok(g)) => {
                     let broken = if g.status == 405 {
                         Vec::new()
                     } else {
@@ -1318,6 +1332,20 @@ fn streamable(driver: &mut Driver<Wire>) -> &mut StreamableHttpPeer {
         // Only `handshaken` builds these drivers, always over Streamable HTTP.
         _ => unreachable!("the transport judge's own drivers are Streamable HTTP"),
     }
+}
+
+/// Whether the server at `url` also speaks a legacy revision: it answers a
+/// legacy client's `initialize` (2025-11-25, no modern version header) with a
+/// result ("Legacy | Dual-era | Works. The server answers `initialize`",
+/// 2026-07-28 basic/versioning §Compatibility Matrix). What it answered, or
+/// `None` for a server that refused (a modern-only one).
+async fn dual_era(url: &str, config: &Config) -> Option<String> {
+    let driver = handshaken(Revision::Mcp2025_11_25, url, config, None)
+        .await
+        .ok()?;
+    let (wire, _) = driver.into_parts();
+    wire.close(config.shutdown_grace).await;
+    Some("the server answered a legacy `initialize` with a result: it is dual-era".into())
 }
 
 /// A fresh Streamable HTTP session with its handshake done, the `Origin`
