@@ -525,14 +525,10 @@ impl Peers<'_> {
             .await;
         let never_heard = driver.transport().starts_fresh() && !driver.heard();
         if never_heard && matches!(report.live, Live::Unresponsive) {
-            let waited = self
-                .config
-                .driver
-                .startup_timeout
-                .max(self.config.driver.answer_timeout);
             self.close(driver).await;
             return Err(RunError::Startup(format!(
-                "{revision}: the process said nothing within the start-up timeout ({waited:?}, --startup-timeout)"
+                "{revision}: {}",
+                said_nothing(self.config)
             )));
         }
         let slow = driver.slow_start().map(|d| slow_start_note(d, self.config));
@@ -732,6 +728,10 @@ impl Runner<'_, '_, '_> {
                     (s.driver, v)
                 }
                 Err((driver, e)) => {
+                    if let Some(never) = never_started(&driver, &e, self.config) {
+                        peers.close(driver).await;
+                        return Err(RunError::Startup(never));
+                    }
                     why = e.to_string();
                     (driver, None)
                 }
@@ -1177,15 +1177,19 @@ fn silence_unseen(
 fn never_started(driver: &Driver<Wire>, e: &HandshakeError, config: &Config) -> Option<String> {
     use crate::driver::RequestError;
     let timed_out = matches!(e, HandshakeError::Request(RequestError::TimedOut));
-    (timed_out && driver.transport().starts_fresh() && !driver.heard()).then(|| {
-        format!(
-            "the process said nothing within the start-up timeout ({:?}, --startup-timeout)",
-            config
-                .driver
-                .startup_timeout
-                .max(config.driver.answer_timeout)
-        )
-    })
+    (timed_out && driver.transport().starts_fresh() && !driver.heard())
+        .then(|| said_nothing(config))
+}
+
+/// A fresh process that never said a word, as the run's error says it.
+fn said_nothing(config: &Config) -> String {
+    format!(
+        "the process said nothing within {:?} (the longer of --startup-timeout and --timeout)",
+        config
+            .driver
+            .startup_timeout
+            .max(config.driver.answer_timeout)
+    )
 }
 
 /// The note on a record whose peer took longer than `--timeout` to say its
