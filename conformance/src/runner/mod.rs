@@ -614,9 +614,14 @@ impl Peers<'_> {
         };
         record.check = Some(answer_check(vector, revision, &violations));
         record.violations = Some(violations);
+        // The judge's mismatches explain its verdict; where what was seen
+        // decided instead (a -32020 refusal, silence that shows nothing),
+        // they would contradict the record.
+        let decided_before = mismatch.is_some() || unseen.is_some();
         record.notes = judgement
             .mismatches
             .iter()
+            .filter(|_| !decided_before)
             .chain(&judgement.notes)
             .cloned()
             .collect();
