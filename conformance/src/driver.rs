@@ -87,6 +87,12 @@ impl Liveness {
 pub struct DriverConfig {
     /// The longest wait for any one answer.
     pub answer_timeout: Duration,
+    /// The longest wait for a fresh process's first answer (`--startup-timeout`):
+    /// a server that imports its SDK on a loaded machine may take seconds
+    /// before it reads its first line, and that time is start-up, not silence
+    /// (issue 27, false finding 3). Used instead of `answer_timeout` while
+    /// the peer has sent nothing yet, when it is the longer of the two.
+    pub startup_timeout: Duration,
     /// How long to keep listening after the liveness answer arrived.
     pub grace: Duration,
     /// The liveness request sent after each probe.
@@ -107,6 +113,7 @@ impl Default for DriverConfig {
     fn default() -> Self {
         DriverConfig {
             answer_timeout: Duration::from_secs(5),
+            startup_timeout: Duration::from_secs(30),
             grace: Duration::from_millis(50),
             liveness: Liveness::Ping,
             max_frames_per_probe: 1024,
@@ -331,6 +338,11 @@ pub struct Driver<T> {
     /// Set after a 2026-07-28 `server/discover`: the `_meta` every request of
     /// ours carries (MCP 2026-07-28, basic/index, per-request protocol fields).
     request_meta: Option<serde_json::Map<String, serde_json::Value>>,
+    /// When the peer's first output arrived, since the driver started: `None`
+    /// while it has said nothing (it may still be starting).
+    first_heard: Option<Duration>,
+    /// Whether a slow start was already handed to the report.
+    slow_start_told: bool,
 }
 
 impl<T: Transport> Driver<T> {
@@ -345,8 +357,40 @@ impl<T: Transport> Driver<T> {
             log_frames: 0,
             log_omitted: 0,
             request_meta: None,
+            first_heard: None,
+            slow_start_told: false,
             config,
         }
+    }
+
+    /// Whether the peer has sent anything yet (a frame, even an unreadable
+    /// one): until then it may still be starting.
+    #[must_use]
+    pub fn heard(&self) -> bool {
+        self.first_heard.is_some()
+    }
+
+    /// The wait for an answer that would otherwise get `timeout`: the
+    /// start-up timeout while the peer has said nothing yet, so a fresh
+    /// process's time spent starting is never taken for silence.
+    fn wait(&self, timeout: Duration) -> Duration {
+        if self.heard() || !self.transport.starts_fresh() {
+            timeout
+        } else {
+            timeout.max(self.config.startup_timeout)
+        }
+    }
+
+    /// Once: how long the peer took to say its first word, when that was
+    /// longer than the answer timeout (a slow start, which the report
+    /// mentions; an answer that slow would have timed out later on).
+    pub fn slow_start(&mut self) -> Option<Duration> {
+        let first = self.first_heard?;
+        if self.slow_start_told || first <= self.config.answer_timeout {
+            return None;
+        }
+        self.slow_start_told = true;
+        Some(first)
     }
 
     /// The wire log so far.
@@ -415,6 +459,9 @@ impl<T: Transport> Driver<T> {
 
     async fn recv_logged(&mut self, deadline: Instant) -> Event {
         let event = self.transport.recv(deadline).await;
+        if matches!(event, Event::Frame(_) | Event::TooLong { .. }) && self.first_heard.is_none() {
+            self.first_heard = Some(self.started.elapsed());
+        }
         let kind = match &event {
             Event::Frame(bytes) => WireKind::Frame(bytes.clone()),
             Event::TooLong { bytes_skipped } => WireKind::TooLong(*bytes_skipped),
@@ -449,7 +496,7 @@ impl<T: Transport> Driver<T> {
         let params = self.with_meta(params);
         let doc = request_document(id.clone(), method, params);
         self.send_logged(&doc).await.map_err(RequestError::Send)?;
-        let deadline = Instant::now() + timeout;
+        let deadline = Instant::now() + self.wait(timeout);
         let mut others = Vec::new();
         loop {
             let t = self.started.elapsed();
@@ -662,7 +709,9 @@ impl<T: Transport> Driver<T> {
             report.live = Live::SendFailed(e);
         }
         let ping_sent = Instant::now();
-        let mut deadline = ping_sent + self.config.answer_timeout;
+        // A fresh process's first answer may wait out its start-up.
+        let answer_timeout = self.wait(self.config.answer_timeout);
+        let mut deadline = ping_sent + answer_timeout;
         let mut answered_at = None;
         loop {
             let t = self.started.elapsed();
@@ -707,10 +756,9 @@ impl<T: Transport> Driver<T> {
                 Event::TimedOut
                     if answered_at.is_some()
                         && probe_exchange.is_some_and(|p| self.transport.exchange_open(p))
-                        && Instant::now() < ping_sent + self.config.answer_timeout =>
+                        && Instant::now() < ping_sent + answer_timeout =>
                 {
-                    deadline = (Instant::now() + self.config.grace)
-                        .min(ping_sent + self.config.answer_timeout);
+                    deadline = (Instant::now() + self.config.grace).min(ping_sent + answer_timeout);
                     continue;
                 }
                 // Past the grace, or past the answer timeout.

@@ -17,9 +17,11 @@ fn fixture(mode: &str) -> PeerCommand {
 
 /// For a peer that is truly silent; python's start-up on a loaded machine can
 /// take a second, so talking fixtures keep the default 5 s answer timeout.
+/// A truly silent peer never starts either, so its start-up wait is as short.
 fn quick() -> DriverConfig {
     DriverConfig {
         answer_timeout: Duration::from_millis(500),
+        startup_timeout: Duration::from_millis(500),
         ..DriverConfig::default()
     }
 }

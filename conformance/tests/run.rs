@@ -280,16 +280,70 @@ fn a_peer_that_does_not_start_or_never_answers_exits_2() {
     let (out, _) = run("/nonexistent/wirecheck-peer", &[]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("does not start"));
-    // Reads its input and never answers: the handshake times out.
-    let (out, took) = run("sh -c 'cat >/dev/null'", &[]);
+    // Reads its input and never says a word: it never finished starting,
+    // which is no protocol failure (exit 2), after the start-up timeout.
+    let (out, took) = run("sh -c 'cat >/dev/null'", &["--startup-timeout", "3s"]);
     assert_eq!(
         out.status.code(),
         Some(2),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(String::from_utf8_lossy(&out.stderr).contains("never completed a handshake"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("never finished starting"));
     assert!(took < Duration::from_secs(10), "took {took:?}");
+}
+
+const SLOW_START: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/peers/conformant/slow_start.py"
+);
+
+/// Issue 27, false finding 3: a conformant server that takes longer than
+/// `--timeout` to answer its first request (an SDK importing on a loaded
+/// machine) was failed for silence ("got no reply", "stopped answering the
+/// liveness ping") or not run at all. Its start-up gets `--startup-timeout`;
+/// every later answer still gets `--timeout`.
+#[test]
+fn a_slow_starting_conformant_server_gets_no_fail_and_no_warning() {
+    let peer = format!("python3 {SLOW_START} 1.5");
+    let out = common::wirecheck(
+        &[
+            "run",
+            "--stdio",
+            &peer,
+            "--revision",
+            "2025-03-26",
+            "--timeout",
+            "500ms",
+            "--format",
+            "json",
+        ],
+        b"",
+    );
+    let records = parsed(&out);
+    let bad: Vec<&Value> = records
+        .iter()
+        .filter(|r| matches!(outcome(r), "fail" | "warning"))
+        .collect();
+    assert!(bad.is_empty(), "{bad:#?}");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(records.iter().filter(|r| outcome(r) == "pass").count() > 20);
+    // The report says start-up was slow, on the first process's first answer.
+    let negotiation = by_vector(&records, "run/2025-03-26/negotiation");
+    assert!(
+        negotiation[0]["notes"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .any(|n| n.as_str().is_some_and(|n| n.starts_with("slow start"))),
+        "{}",
+        negotiation[0]
+    );
 }
 
 #[test]
@@ -467,4 +521,40 @@ fn the_run_is_written_as_a_document_sarif_and_html() {
     assert_eq!(record.len(), 1);
     assert_eq!(record[0]["rule"], mandated);
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Issue 27, false finding 11: a frame that should get no reply passed when
+/// the peer hung on it (the liveness ping unanswered too). Silence from a
+/// peer that is not answering shows nothing: not observed, never a pass.
+#[test]
+fn silence_after_a_notification_that_hung_the_peer_is_not_observed() {
+    let peer = format!(
+        "python3 {}/tests/fixtures/hangs_on_notification.py",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let out = common::wirecheck(
+        &[
+            "run",
+            "--stdio",
+            &peer,
+            "--revision",
+            "2025-11-25",
+            "--timeout",
+            "1s",
+            "--format",
+            "json",
+        ],
+        b"",
+    );
+    let records = parsed(&out);
+    let cancelled = by_vector(&records, "mcp/2025-11-25/cancellation/cancelled");
+    assert!(!cancelled.is_empty());
+    assert!(
+        cancelled.iter().all(|r| outcome(r) != "pass"),
+        "{cancelled:#?}"
+    );
+    assert!(
+        cancelled.iter().any(|r| outcome(r) == "not-observed"),
+        "{cancelled:#?}"
+    );
 }

@@ -207,6 +207,16 @@ fn a_dual_era_server_passes_when_judged_as_2026_07_28() {
     assert_eq!(outcome(missing[0]), "pass", "{}", missing[0]);
     let initialize = by_vector(&records, "mcp/2026-07-28/lifecycle/initialize-gone");
     assert_eq!(outcome(initialize[0]), "pass", "{}", initialize[0]);
+    // Issue 27, false finding 8: GET 405 is a SHOULD for "a server that
+    // supports only this revision"; a dual-era server is not held to it.
+    let get = by_vector(&records, "run/2026-07-28/http/get-405");
+    assert_eq!(outcome(get[0]), "not-applicable", "{}", get[0]);
+    let warned: Vec<&Value> = records
+        .iter()
+        .filter(|r| outcome(r) == "warning")
+        .filter(|r| !r["vector"].as_str().unwrap_or("").starts_with("mcp/"))
+        .collect();
+    assert!(warned.is_empty(), "{warned:#?}");
     assert!(
         initialize[0]["notes"]
             .as_array()
@@ -1286,4 +1296,128 @@ fn a_2026_server_that_takes_spoiled_mcp_param_headers_fails_and_one_comparing_st
     // Refusing the correct call too shows nothing by refusing the rest.
     let picky = header_rules(&format!("http://{addr}/picky/mcp"), &args, false).1;
     assert_eq!(outcomes(&picky)[..3], ["not-observed"; 3], "{picky:?}");
+}
+
+/// Issue 27, false finding 13: a server that answers every POST with an HTML
+/// page never produced one JSON-RPC response, so the run could not be made
+/// (exit 2) and awards no pass (it drew "13 pass 125 fail").
+#[test]
+fn a_server_that_never_speaks_json_rpc_could_not_be_run() {
+    async fn html() -> Response {
+        (
+            [(header::CONTENT_TYPE, "text/html")],
+            "<html><body>It works!</body></html>",
+        )
+            .into_response()
+    }
+    let addr = listen(Router::new().route("/", post(html)));
+    let url = format!("http://{addr}/");
+    let (out, records, _) = run(&["--http", &url, "--profile", "jsonrpc-2.0"]);
+    assert_eq!(out.status.code(), Some(2), "{}", show(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("never produced one JSON-RPC response"),
+        "{}",
+        show(&out)
+    );
+    assert!(records.iter().all(|r| outcome(r) != "pass"), "{records:#?}");
+}
+
+/// Forwards one HTTP/1.1 request per client connection to `upstream`, the
+/// response byte for byte (an SSE stream as long as it lasts), and closes the
+/// connection when a second request arrives on it instead of answering: what
+/// a client meets when it reuses a kept-alive connection the server has just
+/// given up on (a server "MAY close the transport connection at any time",
+/// RFC 9112 §9.6; a POST cannot be retried safely). Its address.
+fn one_request_per_connection(upstream: std::net::SocketAddr) -> std::net::SocketAddr {
+    use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
+    async fn relay(client: tokio::net::TcpStream, upstream: std::net::SocketAddr) {
+        let Ok(server) = tokio::net::TcpStream::connect(upstream).await else {
+            return;
+        };
+        let (mut client_r, mut client_w) = client.into_split();
+        let (mut server_r, mut server_w) = server.into_split();
+        let answer = async move {
+            let _ = tokio::io::copy(&mut server_r, &mut client_w).await;
+            let _ = client_w.shutdown().await;
+        };
+        let request = async move {
+            let mut seen = Vec::new();
+            let mut buf = [0u8; 8192];
+            // The first request: its head, then Content-Length bytes of body.
+            let whole = loop {
+                let Ok(n) = client_r.read(&mut buf).await else {
+                    return;
+                };
+                if n == 0 {
+                    return;
+                }
+                seen.extend_from_slice(&buf[..n]);
+                let Some(end) = seen.windows(4).position(|w| w == b"\r\n\r\n") else {
+                    continue;
+                };
+                let head = String::from_utf8_lossy(&seen[..end]).to_ascii_lowercase();
+                let length: usize = head
+                    .lines()
+                    .find_map(|l| l.strip_prefix("content-length:"))
+                    .and_then(|v| v.trim().parse().ok())
+                    .unwrap_or(0);
+                if seen.len() >= end + 4 + length {
+                    break end + 4 + length;
+                }
+            };
+            let _ = server_w.write_all(&seen[..whole]).await;
+            if seen.len() > whole {
+                return; // a second request, pipelined: refused
+            }
+            // Anything more on this connection is a second request.
+            let _ = client_r.read(&mut buf).await;
+        };
+        // The second request (or the client's end) ends the relay: both
+        // sockets drop, the client's unread request makes it a reset.
+        tokio::select! {
+            () = answer => {}
+            () = request => {}
+        }
+    }
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("a runtime");
+        runtime.block_on(async move {
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+                .await
+                .expect("a loopback port");
+            tx.send(listener.local_addr().expect("an address"))
+                .expect("the test waits");
+            while let Ok((client, _)) = listener.accept().await {
+                tokio::spawn(relay(client, upstream));
+            }
+        });
+    });
+    rx.recv().expect("the proxy listens")
+}
+
+/// Issue 27, false finding 7: after `subscriptions/listen`'s stream was left
+/// open, the runner's next POST went out on a pooled keep-alive connection the
+/// server had given up on, was reset, and the probe failed as "got no
+/// reply"; curl, one connection per request, was answered. A server that
+/// serves one request per connection must cost the runner nothing.
+#[test]
+fn a_server_that_closes_kept_alive_connections_gets_every_answer() {
+    let served = serve(&[]);
+    let upstream: std::net::SocketAddr = served
+        .base
+        .trim_start_matches("http://")
+        .parse()
+        .expect("serve's address");
+    let proxy = one_request_per_connection(upstream);
+    let url = format!("http://{proxy}/mcp");
+    let (out, records, _) = run(&["--http", &url, "--revision", "2026-07-28"]);
+    let failed: Vec<&Value> = records.iter().filter(|r| outcome(r) == "fail").collect();
+    assert!(failed.is_empty(), "{failed:#?}");
+    assert_eq!(out.status.code(), Some(0), "{}", show(&out));
+    let listen = by_vector(&records, "mcp/2026-07-28/resources/subscriptions-listen");
+    assert_eq!(outcome(listen[0]), "pass", "{}", listen[0]);
 }

@@ -66,6 +66,12 @@ pub struct Args {
     /// The longest wait for any one answer (`5s`, `500ms`).
     #[arg(long, default_value = "5s", value_parser = duration, value_name = "DURATION")]
     timeout: Duration,
+    /// The longest wait for a fresh server process's first answer (`30s`):
+    /// start-up (an SDK importing on a loaded machine) is not silence. A
+    /// process that says nothing within it did not start: the run could not
+    /// be made (exit 2). The report notes a start slower than `--timeout`.
+    #[arg(long, default_value = "30s", value_parser = duration, value_name = "DURATION")]
+    startup_timeout: Duration,
     /// How long to keep listening after the liveness ping is answered.
     #[arg(long, default_value = "50ms", value_parser = duration, value_name = "DURATION")]
     grace: Duration,
@@ -260,6 +266,7 @@ fn prepare(args: &Args) -> Result<(Config, Vec<vectors::Vector>), String> {
     };
     let driver = DriverConfig {
         answer_timeout: args.timeout,
+        startup_timeout: args.startup_timeout,
         grace: args.grace,
         liveness: if jsonrpc {
             // A -32601 answer proves liveness as well as a result does.

@@ -126,13 +126,18 @@ pub fn probes(revision: Revision, catalogue: &Catalogue, allowed: &Allowed) -> V
         .filter(|name| catalogue.tools.contains(*name))
         .filter_map(|name| {
             let other = swapped(name).filter(|o| !catalogue.tools.contains(o))?;
-            let frame = serde_json::json!({
+            let mut frame = serde_json::json!({
                 "jsonrpc": "2.0",
                 // A string id no vector uses, so it is fresh in any session.
                 "id": format!("wirecheck-case-{name}"),
                 "method": "tools/call",
                 "params": { "name": other, "arguments": arguments },
             });
+            // Without the request `_meta` a 2026-07-28 server refuses the
+            // call whatever the name, and the probe would pass every server.
+            if let Some(meta) = super::fixtures::request_meta(revision) {
+                frame["params"]["_meta"] = meta;
+            }
             Some(probe_vector(
                 revision,
                 name,
@@ -173,6 +178,19 @@ mod tests {
         // `Add` → `aDD` (unlisted); `ADD` is listed, but swaps to `add`… it is
         // not allowed, so never called. `fetch` is allowed but not listed.
         assert_eq!(called, ["aDD", "ECHO", "V2"]);
+        // 2026-07-28: each call carries the per-request `_meta`, or a server
+        // refuses it for that alone and the probe shows nothing.
+        for v in probes(Revision::Mcp2026_07_28, &catalogue, &allowed) {
+            let frame: serde_json::Value = serde_json::from_slice(&v.frame).unwrap();
+            let meta = &frame["params"]["_meta"];
+            assert_eq!(
+                meta["io.modelcontextprotocol/protocolVersion"],
+                "2026-07-28"
+            );
+            assert!(meta["io.modelcontextprotocol/clientCapabilities"].is_object());
+            assert!(meta["io.modelcontextprotocol/clientInfo"]["name"].is_string());
+        }
+        assert!(!probes(Revision::Mcp2026_07_28, &catalogue, &allowed).is_empty());
         assert!(probes(Revision::Mcp2025_06_18, &catalogue, &allowed).is_empty());
         let no_args = Allowed {
             arguments: None,

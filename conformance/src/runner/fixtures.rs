@@ -77,6 +77,11 @@ fn capability(method: &str, revision: Revision) -> Option<&'static str> {
         // 2024-11-05 had completion without a capability to declare.
         "completion/complete" if revision == Revision::Mcp2024_11_05 => return None,
         "completion/complete" => "completions",
+        // 2026-07-28 removed it ("Remove `ping`, `logging/setLevel` […]. Log
+        // level is now set per-request", changelog item 5): there it is a
+        // method of another revision whose answer is judged, whatever the
+        // server declares, not one that needs `logging`.
+        "logging/setLevel" if revision == Revision::Mcp2026_07_28 => return None,
         "logging/setLevel" => "logging",
         m if m.starts_with("tools/") => "tools",
         m if m.starts_with("prompts/") => "prompts",
@@ -200,6 +205,22 @@ fn guard(
     Ok(())
 }
 
+/// The `_meta` every request of the runner's own making carries under
+/// `revision`: 2026-07-28 basic/index §_meta, every request carries the
+/// protocol version, client info and client capabilities (without them a
+/// request is refused whatever it asks, so a probe would test nothing).
+/// `None` in revisions without per-request metadata.
+#[must_use]
+pub fn request_meta(revision: Revision) -> Option<serde_json::Value> {
+    (revision == Revision::Mcp2026_07_28).then(|| {
+        serde_json::json!({
+            "io.modelcontextprotocol/protocolVersion": revision.name(),
+            "io.modelcontextprotocol/clientInfo": {"name": "wirecheck", "version": env!("CARGO_PKG_VERSION")},
+            "io.modelcontextprotocol/clientCapabilities": {},
+        })
+    })
+}
+
 /// The probes of the user's own tools: one `tools/call` per allowed tool the
 /// peer listed, with `--tool-args`, as vectors of the runner's making. A
 /// conforming answer is a result with `content` (MCP 2025-11-25,
@@ -221,13 +242,8 @@ pub fn tool_probes(revision: Revision, catalogue: &Catalogue, allowed: &Allowed)
                 "method": "tools/call",
                 "params": { "name": name, "arguments": arguments },
             });
-            // 2026-07-28 basic/index §_meta: every request carries these.
-            if revision == Revision::Mcp2026_07_28 {
-                frame["params"]["_meta"] = serde_json::json!({
-                    "io.modelcontextprotocol/protocolVersion": revision.name(),
-                    "io.modelcontextprotocol/clientInfo": {"name": "wirecheck", "version": env!("CARGO_PKG_VERSION")},
-                    "io.modelcontextprotocol/clientCapabilities": {},
-                });
+            if let Some(meta) = request_meta(revision) {
+                frame["params"]["_meta"] = meta;
             }
             Vector {
                 id: format!("run/{revision}/tools-call/{name}"),
@@ -340,6 +356,19 @@ mod tests {
         );
         let why = bind(&v, &with_tools(&[]), &Allowed::default()).unwrap_err();
         assert!(why.contains("`prompts` capability"), "{why}");
+    }
+
+    #[test]
+    fn a_method_gone_from_2026_07_28_needs_no_capability_there() {
+        // `logging/setLevel` does not exist in 2026-07-28 (changelog item 5):
+        // a server without `logging` still answers it, and is judged.
+        let mut v = vector(
+            r#"{"jsonrpc":"2.0","id":1,"method":"logging/setLevel","params":{"level":"info"}}"#,
+            Needs::default(),
+        );
+        assert!(bind(&v, &with_tools(&[]), &Allowed::default()).is_err());
+        v.profile.revision = Revision::Mcp2026_07_28;
+        assert_eq!(bind(&v, &with_tools(&[]), &Allowed::default()), Ok(None));
     }
 
     #[test]

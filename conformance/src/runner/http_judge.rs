@@ -52,6 +52,10 @@ pub struct Trace {
     pub delete_status: Option<u16>,
     /// What it took to end a stdio process once its input was closed.
     pub stdio_ended_by: Option<EndedBy>,
+    /// The stdio process had said nothing when its input was closed: it may
+    /// still have been starting, so how long it took to exit is no measure
+    /// of how promptly it ends on end-of-file.
+    pub stdio_never_heard: bool,
 }
 
 impl Trace {
@@ -67,6 +71,7 @@ impl Trace {
             },
             delete_status: None,
             stdio_ended_by: None,
+            stdio_never_heard: false,
         }
     }
 }
@@ -224,16 +229,28 @@ pub fn gathered_batch(
 /// `HeaderMismatch` JSON-RPC error" (2026-07-28 basic/transports/
 /// streamable-http §Protocol Version Header). A body without the field does
 /// not match the header, so -32020 is the answer there where stdio's is
-/// -32602; any other error code still fails.
+/// -32602. Decided before the answer is judged, from what was sent and seen:
+/// the body really lacks the field (a body naming its version is sent with
+/// that version as the header, so nothing mismatches and -32020 is no
+/// answer for it), the POST was answered `400`, and every answer is -32020.
 #[must_use]
 pub fn header_mismatch_answer(
     wire: &Wire,
     revision: Revision,
     expects_error: bool,
+    body: &[u8],
+    status: Option<u16>,
     frames: &[Vec<u8>],
 ) -> Option<String> {
     if revision != Revision::Mcp2026_07_28 || !expects_error || !matches!(wire, Wire::Streamable(_))
     {
+        return None;
+    }
+    let names_version = serde_json::from_slice::<serde_json::Value>(body).is_ok_and(|v| {
+        v.pointer("/params/_meta/io.modelcontextprotocol~1protocolVersion")
+            .is_some_and(serde_json::Value::is_string)
+    });
+    if names_version || status != Some(400) {
         return None;
     }
     let all_mismatch = !frames.is_empty()
@@ -294,7 +311,17 @@ pub fn stdio_shutdown(revision: Revision, traces: &[Trace], grace: Duration) -> 
     if !rule.info().revisions.contains(revision) {
         return None;
     }
-    let ended: Vec<EndedBy> = traces.iter().filter_map(|t| t.stdio_ended_by).collect();
+    // A process that never said a word may have been starting still: the
+    // time it took to exit is start-up, not a slow exit (issue 27).
+    let starting = traces
+        .iter()
+        .filter(|t| t.stdio_ended_by.is_some() && t.stdio_never_heard)
+        .count();
+    let ended: Vec<EndedBy> = traces
+        .iter()
+        .filter(|t| !t.stdio_never_heard)
+        .filter_map(|t| t.stdio_ended_by)
+        .collect();
     if ended.is_empty() {
         return None;
     }
@@ -313,10 +340,15 @@ pub fn stdio_shutdown(revision: Revision, traces: &[Trace], grace: Duration) -> 
             grace
         )]
     };
-    let seen = vec![format!(
+    let mut seen = vec![format!(
         "{} server processes had their input closed",
         ended.len()
     )];
+    if starting > 0 {
+        seen.push(format!(
+            "{starting} more had not yet said a word (still starting, perhaps), so how they ended is not judged"
+        ));
+    }
     judge.verdict(rule, broken, seen);
     let mut record = judge.records.pop()?;
     record.place.vector = Some(format!("run/{revision}/stdio/exit-on-eof"));
@@ -390,31 +422,11 @@ pub async fn judge(
             judge.custom_headers(revision, url, config).await;
         }
         HttpKind::Sse => {
-            let broken: Vec<String> = findings
-                .iter()
-                .filter(|f| f.kind == FindingKind::UnexpectedEventType)
-                .map(|f| describe(f))
-                .collect();
-            judge.verdict(RuleId::McpHttpSseMessageEvent, broken, Vec::new());
+            judge.sse_message_events(&facts, &findings);
             judge.sse_endpoints(&facts);
             judge.origin(sse_origin(url, config).await);
         }
-        HttpKind::JsonRpc => {
-            for (rule, finding) in [
-                (RuleId::JsonRpcHttpNullBody, FindingKind::NullBody),
-                (
-                    RuleId::JsonRpcHttpEmptyArrayBody,
-                    FindingKind::EmptyBatchBody,
-                ),
-            ] {
-                let broken = findings
-                    .iter()
-                    .filter(|f| f.kind == finding)
-                    .map(|f| describe(f))
-                    .collect();
-                judge.verdict(rule, broken, Vec::new());
-            }
-        }
+        HttpKind::JsonRpc => judge.jsonrpc_bodies(&facts, &findings),
     }
     judge.exchanges(&findings);
     judge.records
@@ -478,6 +490,64 @@ impl Judge {
     fn not_observed(&mut self, rule: RuleId, why: String) {
         if rule.info().revisions.contains(self.revision) {
             self.record(rule, Outcome::NotObserved { why }, Vec::new(), Vec::new());
+        }
+    }
+
+    /// 2024-11-05 basic/transports §HTTP with SSE, MUST: server messages
+    /// are SSE `message` events. Evidence is an event past `endpoint`.
+    fn sse_message_events(&mut self, facts: &[&HttpFact], findings: &[&HttpFinding]) {
+        let broken: Vec<String> = findings
+            .iter()
+            .filter(|f| f.kind == FindingKind::UnexpectedEventType)
+            .map(|f| describe(f))
+            .collect();
+        // Evidence is an event the stream carried past `endpoint`:
+        // a stream that carried none showed nothing (never a pass).
+        let events: usize = facts
+            .iter()
+            .filter(|f| f.method == "GET")
+            .map(|f| f.frames)
+            .sum::<usize>()
+            + broken.len();
+        if events == 0 {
+            self.not_observed(
+                RuleId::McpHttpSseMessageEvent,
+                "the SSE stream carried no event after `endpoint`".into(),
+            );
+        } else {
+            let seen = vec![format!("{events} events after `endpoint`")];
+            self.verdict(RuleId::McpHttpSseMessageEvent, broken, seen);
+        }
+    }
+
+    /// JSON-RPC over HTTP: a response body is never `null` (§4.1) nor `[]`
+    /// (§6). Evidence is a response body.
+    fn jsonrpc_bodies(&mut self, facts: &[&HttpFact], findings: &[&HttpFinding]) {
+        // Evidence is a response body: without one, nothing was seen
+        // that could have been `null` or `[]` (never a pass).
+        let bodies = facts
+            .iter()
+            .filter(|f| f.method == "POST")
+            .map(|f| f.frames)
+            .sum::<usize>();
+        for (rule, finding) in [
+            (RuleId::JsonRpcHttpNullBody, FindingKind::NullBody),
+            (
+                RuleId::JsonRpcHttpEmptyArrayBody,
+                FindingKind::EmptyBatchBody,
+            ),
+        ] {
+            let broken: Vec<String> = findings
+                .iter()
+                .filter(|f| f.kind == finding)
+                .map(|f| describe(f))
+                .collect();
+            if bodies + broken.len() == 0 {
+                self.not_observed(rule, "no POST was answered with a body".into());
+            } else {
+                let seen = vec![format!("{} response bodies", bodies + broken.len())];
+                self.verdict(rule, broken, seen);
+            }
         }
     }
 
@@ -549,7 +619,21 @@ impl Judge {
                 .map(|f| describe(f)),
         );
         broken.dedup();
-        self.verdict(RuleId::McpHttpRequestContentType, broken, Vec::new());
+        // Evidence is a request answered 2xx (whose Content-Type the rule
+        // is about): none seen is not observed, never a pass.
+        let answered = requests
+            .iter()
+            .filter(|f| (200..300).contains(&f.status))
+            .count();
+        if answered == 0 && broken.is_empty() {
+            self.not_observed(
+                RuleId::McpHttpRequestContentType,
+                "no request POST was answered 2xx".into(),
+            );
+        } else {
+            let seen = vec![format!("{answered} request POSTs answered 2xx")];
+            self.verdict(RuleId::McpHttpRequestContentType, broken, seen);
+        }
 
         let ids: Vec<String> = traces.iter().filter_map(|t| t.session_id.clone()).collect();
         if ids.is_empty() {
@@ -786,9 +870,23 @@ impl Judge {
         };
         let first = streamable(&mut driver).get_stream(None, listen).await;
         if revision == Revision::Mcp2026_07_28 {
-            match &first {
-                Err(why) => self.not_observed(RuleId::McpHttpGet405, why.clone()),
-                Ok(g) => {
+            let dual = dual_era(url, config).await;
+            match (dual, &first) {
+                // "A server that supports only this revision and receives
+                // such traffic from an older client SHOULD respond […] 405";
+                // one that also speaks a legacy revision implements "the
+                // behavior described in the corresponding revision", where a
+                // GET may open a stream (streamable-http §Backward
+                // Compatibility › Earlier Streamable HTTP Revisions).
+                (Some(dual), _) => self.not_applicable(
+                    RuleId::McpHttpGet405,
+                    format!(
+                        "{}: the SHOULD is for \"a server that supports only this revision\"; a dual-era server serves legacy traffic as the legacy revision does (MCP 2026-07-28 basic/transports/streamable-http §Backward Compatibility › Earlier Streamable HTTP Revisions)",
+                        dual
+                    ),
+                ),
+                (None, Err(why)) => self.not_observed(RuleId::McpHttpGet405, why.clone()),
+                (None, Ok(g)) => {
                     let broken = if g.status == 405 {
                         Vec::new()
                     } else {
@@ -1236,6 +1334,20 @@ fn streamable(driver: &mut Driver<Wire>) -> &mut StreamableHttpPeer {
     }
 }
 
+/// Whether the server at `url` also speaks a legacy revision: it answers a
+/// legacy client's `initialize` (2025-11-25, no modern version header) with a
+/// result ("Legacy | Dual-era | Works. The server answers `initialize`",
+/// 2026-07-28 basic/versioning §Compatibility Matrix). What it answered, or
+/// `None` for a server that refused (a modern-only one).
+async fn dual_era(url: &str, config: &Config) -> Option<String> {
+    let driver = handshaken(Revision::Mcp2025_11_25, url, config, None)
+        .await
+        .ok()?;
+    let (wire, _) = driver.into_parts();
+    wire.close(config.shutdown_grace).await;
+    Some("the server answered a legacy `initialize` with a result: it is dual-era".into())
+}
+
 /// A fresh Streamable HTTP session with its handshake done, the `Origin`
 /// header set when given.
 async fn handshaken(
@@ -1347,6 +1459,110 @@ mod tests {
         }
     }
 
+    /// The outcome of `rule`'s record among `judge`'s.
+    fn outcome_of(judge: &Judge, rule: RuleId) -> Outcome {
+        let records: Vec<&Record> = judge
+            .records
+            .iter()
+            .filter(|r| r.check.as_ref().is_some_and(|c| c.rule == rule.as_str()))
+            .collect();
+        assert_eq!(records.len(), 1, "{rule:?}");
+        records[0].outcome.clone()
+    }
+
+    fn judge_of(revision: Revision, kind: HttpKind) -> Judge {
+        Judge {
+            revision,
+            kind,
+            records: Vec::new(),
+        }
+    }
+
+    /// Issue 27, false finding 11: a transport check that saw nothing of
+    /// what its rule is about is not observed, never a pass.
+    #[test]
+    fn transport_checks_without_evidence_are_not_observed() {
+        let unseen = |o: &Outcome| matches!(o, Outcome::NotObserved { .. });
+        let mut j = judge_of(Revision::JsonRpc2, HttpKind::JsonRpc);
+        j.jsonrpc_bodies(&[], &[]);
+        assert!(unseen(&outcome_of(&j, RuleId::JsonRpcHttpNullBody)));
+        assert!(unseen(&outcome_of(&j, RuleId::JsonRpcHttpEmptyArrayBody)));
+        let body = HttpFact {
+            content_type: Some("application/json".into()),
+            ..HttpFact::sse_answer()
+        };
+        let mut j = judge_of(Revision::JsonRpc2, HttpKind::JsonRpc);
+        j.jsonrpc_bodies(&[&body], &[]);
+        assert_eq!(outcome_of(&j, RuleId::JsonRpcHttpNullBody), Outcome::Pass);
+
+        let mut j = judge_of(Revision::Mcp2024_11_05, HttpKind::Sse);
+        let endpoint_only = HttpFact {
+            method: "GET".into(),
+            frames: 0,
+            ..HttpFact::sse_answer()
+        };
+        j.sse_message_events(&[&endpoint_only], &[]);
+        assert!(unseen(&outcome_of(&j, RuleId::McpHttpSseMessageEvent)));
+        let mut j = judge_of(Revision::Mcp2024_11_05, HttpKind::Sse);
+        let carried = HttpFact {
+            frames: 3,
+            ..endpoint_only
+        };
+        j.sse_message_events(&[&carried], &[]);
+        assert_eq!(
+            outcome_of(&j, RuleId::McpHttpSseMessageEvent),
+            Outcome::Pass
+        );
+
+        let mut j = judge_of(Revision::Mcp2025_11_25, HttpKind::Streamable);
+        let refused = HttpFact {
+            status: 400,
+            content_type: Some("text/html".into()),
+            ..HttpFact::sse_answer()
+        };
+        j.streamable_facts(&[&refused], &[], &[]);
+        assert!(unseen(&outcome_of(&j, RuleId::McpHttpRequestContentType)));
+        let mut j = judge_of(Revision::Mcp2025_11_25, HttpKind::Streamable);
+        j.streamable_facts(&[&body], &[], &[]);
+        assert_eq!(
+            outcome_of(&j, RuleId::McpHttpRequestContentType),
+            Outcome::Pass
+        );
+    }
+
+    /// Issue 27, false finding 11: -32020 stands in for the expected error
+    /// only where the body truly mismatched its header (no `_meta` version)
+    /// and the POST was answered 400, decided before judging.
+    #[test]
+    fn a_header_mismatch_answer_needs_a_mismatching_body_and_a_400() {
+        let wire = Wire::Streamable(
+            crate::transport::http::StreamableHttpPeer::connect(
+                "http://127.0.0.1:9/mcp",
+                crate::transport::Limits::default(),
+            )
+            .unwrap(),
+        );
+        let r5 = Revision::Mcp2026_07_28;
+        let answer =
+            vec![br#"{"jsonrpc":"2.0","id":1,"error":{"code":-32020,"message":"m"}}"#.to_vec()];
+        let bare = br#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#;
+        let named = br#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}"#;
+        assert!(header_mismatch_answer(&wire, r5, true, bare, Some(400), &answer).is_some());
+        // The body names its version, sent as the header too: nothing mismatched.
+        assert!(header_mismatch_answer(&wire, r5, true, named, Some(400), &answer).is_none());
+        // "reject the request with `400 Bad Request`": another status is no such refusal.
+        assert!(header_mismatch_answer(&wire, r5, true, bare, Some(200), &answer).is_none());
+        assert!(header_mismatch_answer(
+            &wire,
+            Revision::Mcp2025_11_25,
+            true,
+            bare,
+            Some(400),
+            &answer
+        )
+        .is_none());
+    }
+
     fn ends_verdict(facts: &[HttpFact]) -> Outcome {
         let mut judge = Judge {
             revision: Revision::Mcp2025_11_25,
@@ -1386,6 +1602,14 @@ mod tests {
         // Earlier revisions have no such sentence; no process, no record.
         assert!(stdio_shutdown(Revision::Mcp2025_11_25, &slow, grace).is_none());
         assert!(stdio_shutdown(r5, &[], grace).is_none());
+        // A process closed before it said a word may still have been
+        // starting: the signal it needed is not held against it.
+        let mut starting = ended(&[EndedBy::Exited, EndedBy::Sigterm]);
+        starting[1].stdio_never_heard = true;
+        let record = stdio_shutdown(r5, &starting, grace).unwrap();
+        assert_eq!(record.outcome, Outcome::Pass);
+        starting[0].stdio_never_heard = true;
+        assert!(stdio_shutdown(r5, &starting, grace).is_none());
     }
 
     /// A notification's POST refused with 400 and an id-less error body.

@@ -33,7 +33,7 @@ use crate::judge::{self, Observed, Silence, Strictness};
 use crate::report::{Check, Place, Record, Subject, WireEvent};
 use crate::transport::http::{JsonRpcHttpPeer, SsePeer, StreamableHttpPeer};
 use crate::transport::stdio::{PeerCommand, StdioPeer};
-use crate::transport::Limits;
+use crate::transport::{Limits, Transport as _};
 use crate::vectors::{Answer, Basis, Vector};
 use fixtures::{Allowed, Catalogue};
 use http_judge::Trace;
@@ -147,6 +147,13 @@ pub enum RunError {
     Start(String),
     /// No handshake completed under any revision tried.
     Handshake(String),
+    /// A fresh peer process said nothing within the start-up timeout: it
+    /// never finished starting, which is no protocol failure.
+    Startup(String),
+    /// Under `--profile jsonrpc-2.0` the peer never produced one JSON-RPC
+    /// response (an HTML page on every POST, say): nothing it said can be
+    /// judged as JSON-RPC, so no check passes or fails.
+    NoJsonRpc(String),
     /// A session's transcript could not be written (`--transcripts`).
     Transcripts(String),
 }
@@ -156,6 +163,10 @@ impl std::fmt::Display for RunError {
         match self {
             RunError::Start(e) => write!(f, "the peer does not start: {e}"),
             RunError::Handshake(e) => write!(f, "the peer never completed a handshake: {e}"),
+            RunError::Startup(e) => write!(f, "the peer never finished starting: {e}"),
+            RunError::NoJsonRpc(e) => {
+                write!(f, "the peer never produced one JSON-RPC response: {e}")
+            }
             RunError::Transcripts(e) => write!(f, "--transcripts: {e}"),
         }
     }
@@ -391,8 +402,10 @@ impl Peers<'_> {
 
     /// Ends a connection, keeping what HTTP showed for the transport judge.
     async fn close(&self, driver: Driver<Wire>) {
+        let never_heard = driver.transport().starts_fresh() && !driver.heard();
         let (wire, log) = driver.into_parts();
         let mut trace = Trace::of(&wire);
+        trace.stdio_never_heard = never_heard;
         (trace.delete_status, trace.stdio_ended_by) =
             wire.close_reporting(self.config.shutdown_grace).await;
         http_judge::lock(self.traces).push(trace);
@@ -437,7 +450,10 @@ impl Peers<'_> {
         if session.opening {
             // The vector's own frame opens the session: no handshake first.
             let driver = self.spawn(Some(revision)).await?;
-            if let Some(d) = self.play(driver, vectors[0], revision, &mut records).await {
+            if let Some(d) = self
+                .play(driver, vectors[0], revision, &mut records)
+                .await?
+            {
                 self.close(d).await;
             }
             return Ok(records);
@@ -458,7 +474,7 @@ impl Peers<'_> {
                 ));
                 continue;
             };
-            driver = match self.play(d, vector, revision, &mut records).await {
+            driver = match self.play(d, vector, revision, &mut records).await? {
                 Some(d) => Some(d),
                 None => self.reopen(revision).await?,
             };
@@ -473,8 +489,12 @@ impl Peers<'_> {
     async fn reopen(&self, revision: Revision) -> Result<Option<Driver<Wire>>, RunError> {
         Ok(match self.open(revision, Some(revision)).await? {
             Ok(s) => Some(s.driver),
-            Err((driver, _)) => {
+            Err((driver, e)) => {
+                let never = never_started(&driver, &e, self.config);
                 self.close(driver).await;
+                if let Some(why) = never {
+                    return Err(RunError::Startup(format!("{revision}: {why}")));
+                }
                 None
             }
         })
@@ -482,14 +502,15 @@ impl Peers<'_> {
 
     /// Sends one probe and records its judgement; the driver back when the
     /// peer is still fit for more, `None` after it exited or stopped answering
-    /// (then the failure is recorded too, and the process ended).
+    /// (then the failure is recorded too, and the process ended); an error
+    /// when a fresh process never said a word (it never finished starting).
     async fn play(
         &self,
         mut driver: Driver<Wire>,
         vector: &Vector,
         revision: Revision,
         records: &mut Vec<Record>,
-    ) -> Option<Driver<Wire>> {
+    ) -> Result<Option<Driver<Wire>>, RunError> {
         let before = driver.log().len();
         let facts_before = driver.transport().http_facts().len();
         let findings_before = driver.transport().http_findings().len();
@@ -502,6 +523,15 @@ impl Peers<'_> {
         let report = driver
             .probe_with(&vector.frame, expects_answer, liveness)
             .await;
+        let never_heard = driver.transport().starts_fresh() && !driver.heard();
+        if never_heard && matches!(report.live, Live::Unresponsive) {
+            self.close(driver).await;
+            return Err(RunError::Startup(format!(
+                "{revision}: {}",
+                said_nothing(self.config)
+            )));
+        }
+        let slow = driver.slow_start().map(|d| slow_start_note(d, self.config));
         let mut frames: Vec<Vec<u8>> = report
             .frames
             .iter()
@@ -547,44 +577,58 @@ impl Peers<'_> {
             Observed::Frames(frames.clone())
         };
         let judgement = judge::reply_with(vector, &observed, self.config.strictness);
-        let mut outcome = judgement.outcome.clone();
-        let mismatch = if outcome == Outcome::Fail {
-            let expects_error = matches!(vector.answer, Some(Answer::Error { .. }));
-            http_judge::header_mismatch_answer(driver.transport(), revision, expects_error, &frames)
-        } else {
-            None
+        // What was seen decides the verdict once: a -32020 refusal of a body
+        // that truly mismatched its header is the transport's own answer;
+        // silence proves nothing when the liveness ping after it died too,
+        // or when the queue overflowed (the answer may be among the dropped).
+        let expects_error = matches!(vector.answer, Some(Answer::Error { .. }));
+        let status = report.exchange.and_then(|x| {
+            facts
+                .get(facts_before..)
+                .unwrap_or_default()
+                .iter()
+                .find(|f| f.exchange == Some(x))
+                .map(|f| f.status)
+        });
+        let mismatch = http_judge::header_mismatch_answer(
+            driver.transport(),
+            revision,
+            expects_error,
+            &vector.frame,
+            status,
+            &frames,
+        );
+        let unseen = silence_unseen(&report, &observed, expects_answer);
+        let outcome = match (&unseen, &mismatch) {
+            (Some(why), _) => Outcome::NotObserved { why: why.clone() },
+            (None, Some(_)) => Outcome::Pass,
+            (None, None) => judgement.outcome.clone(),
         };
-        if mismatch.is_some() {
-            outcome = Outcome::Pass;
-        }
-        if report.transport_dropped > 0 && matches!(observed, Observed::Silence(_)) {
-            // The queue overflowed: the answer may be among what was dropped.
-            outcome = Outcome::NotObserved {
-                why: format!(
-                    "{} frames were dropped while this probe ran (the peer flooded)",
-                    report.transport_dropped
-                ),
-            };
-        }
         let wire = wire_since(&driver, before);
         let transport = self.config.peer.transport();
         let mut record = vector_record(vector, revision, outcome, transport);
-        let violations: Vec<Violation> = if mismatch.is_some() {
+        let violations: Vec<Violation> = if mismatch.is_some() || unseen.is_some() {
             Vec::new()
         } else {
             judgement.violations().cloned().collect()
         };
         record.check = Some(answer_check(vector, revision, &violations));
         record.violations = Some(violations);
+        // The judge's mismatches explain its verdict; where what was seen
+        // decided instead (a -32020 refusal, silence that shows nothing),
+        // they would contradict the record.
+        let decided_before = mismatch.is_some() || unseen.is_some();
         record.notes = judgement
             .mismatches
             .iter()
+            .filter(|_| !decided_before)
             .chain(&judgement.notes)
             .cloned()
             .collect();
         record.notes.extend(refusal);
         record.notes.extend(gathered_note);
         record.notes.extend(mismatch);
+        record.notes.extend(slow);
         let findings = driver.transport().http_findings();
         record.notes.extend(
             findings
@@ -601,7 +645,7 @@ impl Peers<'_> {
         // unanswered has already failed in its own record. A peer that stops
         // answering the ping breaks a MUST (basic/utilities/ping).
         let failure = match &report.live {
-            Live::Answered(_) => return Some(driver),
+            Live::Answered(_) => return Ok(Some(driver)),
             Live::Closed { status, leaky } if transport == "stdio" => (
                 None,
                 Level::May,
@@ -662,7 +706,7 @@ impl Peers<'_> {
         });
         crash.wire = wire;
         records.push(crash);
-        None
+        Ok(None)
     }
 }
 
@@ -689,6 +733,10 @@ impl Runner<'_, '_, '_> {
                     (s.driver, v)
                 }
                 Err((driver, e)) => {
+                    if let Some(never) = never_started(&driver, &e, self.config) {
+                        peers.close(driver).await;
+                        return Err(RunError::Startup(never));
+                    }
                     why = e.to_string();
                     (driver, None)
                 }
@@ -716,6 +764,10 @@ impl Runner<'_, '_, '_> {
         let first = match peers.open(revision, Some(revision)).await? {
             Ok(session) => session,
             Err((driver, e)) => {
+                if let Some(why) = never_started(&driver, &e, self.config) {
+                    peers.close(driver).await;
+                    return Err(RunError::Startup(format!("{revision}: {why}")));
+                }
                 let accepted = self.handshake_failed(revision, &driver, &e);
                 peers.close(driver).await;
                 self.done += probes.len();
@@ -726,10 +778,18 @@ impl Runner<'_, '_, '_> {
             }
         };
         let mut first = Some(first);
+        let slow = first
+            .as_mut()
+            .and_then(|s| s.driver.slow_start())
+            .map(|d| slow_start_note(d, self.config));
         let accepted = match first.as_ref().and_then(|s| s.handshake.as_ref()) {
             Some(h) => self.negotiation(revision, h, first.as_ref().map(|s| &s.driver)),
             None => Accepted::Yes,
         };
+        // The negotiation record is the first process's first answer.
+        if let (Some(note), Some(record)) = (slow, self.records.last_mut()) {
+            record.notes.push(note);
+        }
         if accepted != Accepted::Yes {
             if let Some(s) = first.take() {
                 peers.close(s.driver).await;
@@ -833,6 +893,11 @@ impl Runner<'_, '_, '_> {
         }
         drop(results);
         let logs = std::mem::take(&mut *http_judge::lock(&gathered.logs));
+        if revision == Revision::JsonRpc2 {
+            if let Some(why) = no_jsonrpc_answer(&logs) {
+                return Err(RunError::NoJsonRpc(why));
+            }
+        }
         self.judge_sessions(revision, &logs)?;
         if transport == "stdio" {
             let traces = http_judge::lock(&gathered.traces);
@@ -1035,6 +1100,112 @@ impl Runner<'_, '_, '_> {
             }
         }
     }
+}
+
+/// Why a plain JSON-RPC run could not be made: the peer sent no frame that
+/// is a JSON-RPC response in any session (issue 27, false finding 13: an HTML
+/// page on every POST drew "13 pass 125 fail"). `None` once one response came.
+fn no_jsonrpc_answer(logs: &[Vec<crate::driver::WireEvent>]) -> Option<String> {
+    let frames: Vec<&Vec<u8>> = logs
+        .iter()
+        .flatten()
+        .filter(|e| e.from == Side::Server)
+        .filter_map(|e| match &e.kind {
+            WireKind::Frame(bytes) => Some(bytes),
+            _ => None,
+        })
+        .collect();
+    let answers = |bytes: &Vec<u8>| {
+        harness::lift(bytes).is_ok_and(|frame| {
+            frame.messages().iter().any(|m| {
+                matches!(
+                    m,
+                    harness::ir::Message::Success(_) | harness::ir::Message::Error(_)
+                )
+            })
+        })
+    };
+    if frames.iter().any(|b| answers(b)) {
+        return None;
+    }
+    Some(match frames.first() {
+        None => "it sent nothing at all".into(),
+        Some(first) => {
+            let text = String::from_utf8_lossy(first);
+            let shown: String = text.chars().take(120).collect();
+            format!(
+                "none of the {} frames it sent is a JSON-RPC response; the first: {shown:?}",
+                frames.len()
+            )
+        }
+    })
+}
+
+/// Why the silence after a probe shows nothing, so its verdict is not
+/// observed: the transport dropped frames while it ran (the answer may be
+/// among them), or, for a frame that should get no reply, the liveness ping
+/// after it was not answered either (a peer that died or hung says nothing
+/// whatever it was sent; only a live peer's silence is an answer).
+fn silence_unseen(
+    report: &crate::driver::ProbeReport,
+    observed: &Observed,
+    expects_answer: bool,
+) -> Option<String> {
+    if !matches!(observed, Observed::Silence(_)) {
+        return None;
+    }
+    if report.transport_dropped > 0 {
+        return Some(format!(
+            "{} frames were dropped while this probe ran (the peer flooded)",
+            report.transport_dropped
+        ));
+    }
+    let dead = match &report.live {
+        Live::Answered(_) => return None,
+        Live::Unresponsive => "the peer stopped answering".to_owned(),
+        Live::Closed { status, .. } => format!(
+            "the peer's output ended ({})",
+            status.as_deref().unwrap_or("still running")
+        ),
+        Live::SendFailed(e) => format!("a frame could not be sent: {e}"),
+    };
+    (!expects_answer).then(|| {
+        format!(
+            "no reply is due, but the liveness ping after the frame got no answer either ({dead}): silence from a peer that is not answering shows nothing"
+        )
+    })
+}
+
+/// Why a fresh process's handshake failing is no verdict on it: it said
+/// nothing at all within the start-up timeout, so it never finished
+/// starting (issue 27: a start-up that never completes is "could not run").
+fn never_started(driver: &Driver<Wire>, e: &HandshakeError, config: &Config) -> Option<String> {
+    use crate::driver::RequestError;
+    let timed_out = matches!(e, HandshakeError::Request(RequestError::TimedOut));
+    (timed_out && driver.transport().starts_fresh() && !driver.heard())
+        .then(|| said_nothing(config))
+}
+
+/// A fresh process that never said a word, as the run's error says it.
+fn said_nothing(config: &Config) -> String {
+    format!(
+        "the process said nothing within {:?} (the longer of --startup-timeout and --timeout)",
+        config
+            .driver
+            .startup_timeout
+            .max(config.driver.answer_timeout)
+    )
+}
+
+/// The note on a record whose peer took longer than `--timeout` to say its
+/// first word: its start-up was waited out, not taken for silence.
+fn slow_start_note(first: Duration, config: &Config) -> String {
+    format!(
+        "slow start: the peer process said its first word {:.1} s after it started, longer than --timeout {:?}; a fresh process's first answer waits up to --startup-timeout {:?}",
+        first.as_secs_f64(),
+        config.driver.answer_timeout,
+        config.driver.startup_timeout
+    )
 }
 
 /// `supportedVersions` of a `server/discover` answer.

@@ -180,6 +180,10 @@ impl Transport for Wire {
         }
     }
 
+    fn starts_fresh(&self) -> bool {
+        matches!(self, Wire::Stdio(_))
+    }
+
     fn dropped(&self) -> u64 {
         match self {
             Wire::Stdio(p) => p.dropped(),

@@ -121,4 +121,11 @@ pub trait Transport {
         let _ = exchange;
         false
     }
+
+    /// Whether the peer is a process this transport started, which may
+    /// still be starting until it says its first word; a server reached over
+    /// HTTP is already listening.
+    fn starts_fresh(&self) -> bool {
+        false
+    }
 }

@@ -391,6 +391,10 @@ impl Transport for StdioPeer {
     fn dropped(&self) -> u64 {
         self.dropped.load(Ordering::Relaxed)
     }
+
+    fn starts_fresh(&self) -> bool {
+        true
+    }
 }
 
 /// Reads stdout line by line into the queue; when the queue is full the line

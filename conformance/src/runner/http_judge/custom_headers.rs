@@ -127,6 +127,9 @@ impl Judge {
         let client = match reqwest::Client::builder()
             .redirect(reqwest::redirect::Policy::none())
             .timeout(config.limits.write_timeout)
+            // One connection per request, as the transport's own client
+            // (no kept-alive connection reused after the server gave it up).
+            .pool_max_idle_per_host(0)
             .build()
         {
             Ok(c) => c,

@@ -219,6 +219,14 @@ impl StreamableHttpPeer {
         // 2026-07-28 §Request Metadata: the header "MUST match" the `_meta`
         // version, so a frame naming one sends that one.
         let learnt = session.version.as_deref().filter(|_| session.send_version);
+        // `initialize` is a legacy client's opening, and no legacy client
+        // sends a modern (per-request-metadata) version as its header: a
+        // dual-era server "selects its behavior from how the client opens"
+        // (2026-07-28 basic/versioning §Backward Compatibility), so such a
+        // header would make it judge a legacy opening as modern.
+        let legacy_opening =
+            outline.method.as_deref() == Some("initialize") && outline.meta_version.is_none();
+        let learnt = learnt.filter(|v| !(legacy_opening && is_modern(v)));
         let version = outline.meta_version.as_deref().or(learnt);
         if let Some(version) = version.and_then(|v| HeaderValue::from_str(v).ok()) {
             headers.insert("mcp-protocol-version", version);
@@ -243,6 +251,41 @@ impl StreamableHttpPeer {
             headers.insert(name.clone(), value.clone());
         }
         headers
+    }
+}
+
+/// Whether `version` names a modern revision (per-request metadata, no
+/// `initialize`): 2026-07-28 and after.
+fn is_modern(version: &str) -> bool {
+    version
+        .parse::<harness::Revision>()
+        .is_ok_and(|r| r >= harness::Revision::Mcp2026_07_28)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 27, false finding 8: in a 2026-07-28 run every POST carries
+    /// `MCP-Protocol-Version: 2026-07-28`, but a legacy `initialize` goes
+    /// out as a legacy client sends it, without a modern version header.
+    #[test]
+    fn a_legacy_initialize_carries_no_modern_version_header() {
+        let mut peer =
+            StreamableHttpPeer::connect("http://127.0.0.1:9/mcp", Limits::default()).unwrap();
+        peer.set_protocol_version(Some("2026-07-28".into()));
+        let header = |peer: &StreamableHttpPeer, frame: &[u8]| {
+            peer.headers(&Outline::of(frame))
+                .get("mcp-protocol-version")
+                .map(|v| v.to_str().unwrap().to_owned())
+        };
+        let initialize = br#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}"#;
+        assert_eq!(header(&peer, initialize), None);
+        let list = br#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#;
+        assert_eq!(header(&peer, list).as_deref(), Some("2026-07-28"));
+        // A legacy session's negotiated version still goes on every request.
+        peer.set_protocol_version(Some("2025-11-25".into()));
+        assert_eq!(header(&peer, initialize).as_deref(), Some("2025-11-25"));
     }
 }
 
@@ -302,6 +345,13 @@ pub(crate) fn client(url: &str, options: &HttpOptions) -> Result<Client, Connect
     Client::builder()
         .redirect(reqwest::redirect::Policy::none())
         .connect_timeout(options.connect_timeout)
+        // A fresh connection per request, as curl makes one per run: a
+        // kept-alive connection the server gave up on (idle past its
+        // keep-alive while a `subscriptions/listen` stream stayed open, or
+        // closed after one request) resets the POST written into it, and a
+        // POST cannot be retried safely, so the probe would read as "got no
+        // reply" (issue 27, false finding 7). Loopback connects are cheap.
+        .pool_max_idle_per_host(0)
         .build()
         .map_err(|e| ConnectError::Client(e.to_string()))
 }
