@@ -40,43 +40,43 @@ use Level::{May, Must, MustNot, Should, ShouldNot};
 #[rustfmt::skip]
 rule_table! {
     codec {
-        JsonUtf8 = "json.utf8", PARSE_ERROR, "RFC 8259 §8.1",
+        JsonUtf8 = "json.utf8", PARSE_ERROR, Must, "RFC 8259 §8.1",
           "JSON text exchanged between systems that are not part of a closed ecosystem MUST be encoded using UTF-8.";
-        JsonSyntax = "json.syntax", PARSE_ERROR, "RFC 8259 §2",
+        JsonSyntax = "json.syntax", PARSE_ERROR, Must, "RFC 8259 §2",
           "A JSON text is a sequence of tokens. (RFC 8259 §2; JSON-RPC 2.0 §5.1: -32700 \"Invalid JSON was received by the server.\")";
-        JsonDepthLimit = "json.depth-limit", PARSE_ERROR, "RFC 8259 §9",
-          "An implementation may set limits on the maximum depth of nesting.";
-        JsonFrameTooLarge = "json.frame-too-large", PARSE_ERROR, "RFC 8259 §9",
-          "An implementation may set limits on the size of texts that it accepts.";
-        FrameType = "jsonrpc.frame-type", INVALID_REQUEST, "JSON-RPC 2.0 §4",
+        JsonDepthLimit = "json.depth-limit", PARSE_ERROR, May, "RFC 8259 §9",
+          "An implementation may set limits on the maximum depth of nesting. (A MAY of the receiver, not a fault of the sender: a frame nested past this codec's limit (512) is refused by wirecheck, and reported at MAY, never a failure or a warning of the peer that sent it.)";
+        JsonFrameTooLarge = "json.frame-too-large", PARSE_ERROR, May, "RFC 8259 §9",
+          "An implementation may set limits on the size of texts that it accepts. (A MAY of the receiver: reported at MAY, never a failure or a warning of the sender.)";
+        FrameType = "jsonrpc.frame-type", INVALID_REQUEST, Must, "JSON-RPC 2.0 §4",
           "The Request object … is a single JSON Object; a batch is an Array filled with Request objects. (-32600 \"The JSON sent is not a valid Request object.\")";
-        BatchEmpty = "jsonrpc.batch-empty", INVALID_REQUEST, "JSON-RPC 2.0 §6",
+        BatchEmpty = "jsonrpc.batch-empty", INVALID_REQUEST, Must, "JSON-RPC 2.0 §6",
           "If the batch rpc call itself fails to be recognized as an valid JSON or as an Array with at least one value, the response from the Server MUST be a single Response object. … If there are no Response objects contained within the Response array as it is to be sent to the client, the server MUST NOT return an empty Array and should return nothing at all.";
-        DuplicateMember = "jsonrpc.duplicate-member", INVALID_REQUEST, "RFC 8259 §4 (names SHOULD be unique)",
-          "The names within an object SHOULD be unique. (RFC 8259 §4; refused: peers disagree on which duplicate wins.)";
-        VersionMissing = "jsonrpc.version-missing", INVALID_REQUEST, "JSON-RPC 2.0 §4",
+        DuplicateMember = "jsonrpc.duplicate-member", INVALID_REQUEST, Should, "RFC 8259 §4 (names SHOULD be unique)",
+          "The names within an object SHOULD be unique. (RFC 8259 §4; refused by the codec, since peers disagree on which duplicate wins, and reported at the text's SHOULD: a warning, never a failure.)";
+        VersionMissing = "jsonrpc.version-missing", INVALID_REQUEST, Must, "JSON-RPC 2.0 §4",
           "A String specifying the version of the JSON-RPC protocol. MUST be exactly \"2.0\".";
-        VersionInvalid = "jsonrpc.version-invalid", INVALID_REQUEST, "JSON-RPC 2.0 §4",
+        VersionInvalid = "jsonrpc.version-invalid", INVALID_REQUEST, Must, "JSON-RPC 2.0 §4",
           "A String specifying the version of the JSON-RPC protocol. MUST be exactly \"2.0\".";
-        MethodType = "jsonrpc.method-type", INVALID_REQUEST, "JSON-RPC 2.0 §4",
+        MethodType = "jsonrpc.method-type", INVALID_REQUEST, Must, "JSON-RPC 2.0 §4",
           "A String containing the name of the method to be invoked.";
-        IdType = "jsonrpc.id-type", INVALID_REQUEST, "JSON-RPC 2.0 §4",
+        IdType = "jsonrpc.id-type", INVALID_REQUEST, Must, "JSON-RPC 2.0 §4",
           "An identifier established by the Client that MUST contain a String, Number, or NULL value if included.";
-        ParamsType = "jsonrpc.params-type", INVALID_REQUEST, "JSON-RPC 2.0 §4.2",
+        ParamsType = "jsonrpc.params-type", INVALID_REQUEST, Must, "JSON-RPC 2.0 §4.2",
           "If present, parameters for the rpc call MUST be provided as a Structured value.";
-        ResultAndError = "jsonrpc.result-and-error", INVALID_REQUEST, "JSON-RPC 2.0 §5",
+        ResultAndError = "jsonrpc.result-and-error", INVALID_REQUEST, Must, "JSON-RPC 2.0 §5",
           "Either the result member or error member MUST be included, but both members MUST NOT be included.";
-        MethodWithResponse = "jsonrpc.method-with-response", INVALID_REQUEST, "JSON-RPC 2.0 §5",
+        MethodWithResponse = "jsonrpc.method-with-response", INVALID_REQUEST, May, "JSON-RPC 2.0 §5",
+          "The Request object has a `method` member; the Response object has `result` or `error`. (JSON-RPC 2.0 says nothing of members beyond those it lists, so an object with `method` and `result` or `error` breaks no keyword: the codec refuses it, since it cannot tell a request from a response, and reports it at MAY; a receiver may equally read it as the request its `method` names.)";
+        KindMissing = "jsonrpc.kind-missing", INVALID_REQUEST, Must, "JSON-RPC 2.0 §5",
           "The Request object has a `method` member; the Response object has `result` or `error`: an object with neither shape is not a valid Request object.";
-        KindMissing = "jsonrpc.kind-missing", INVALID_REQUEST, "JSON-RPC 2.0 §5",
-          "The Request object has a `method` member; the Response object has `result` or `error`: an object with neither shape is not a valid Request object.";
-        ResponseIdMissing = "jsonrpc.response-id-missing", INVALID_REQUEST, "JSON-RPC 2.0 §5",
+        ResponseIdMissing = "jsonrpc.response-id-missing", INVALID_REQUEST, Must, "JSON-RPC 2.0 §5",
           "id: This member is REQUIRED.";
-        ErrorType = "jsonrpc.error-type", INVALID_REQUEST, "JSON-RPC 2.0 §5.1",
+        ErrorType = "jsonrpc.error-type", INVALID_REQUEST, Must, "JSON-RPC 2.0 §5.1",
           "The value for this member MUST be an Object as defined in section 5.1.";
-        ErrorCode = "jsonrpc.error-code", INVALID_REQUEST, "JSON-RPC 2.0 §5.1",
+        ErrorCode = "jsonrpc.error-code", INVALID_REQUEST, Must, "JSON-RPC 2.0 §5.1",
           "A Number that indicates the error type that occurred. This MUST be an integer.";
-        ErrorMessage = "jsonrpc.error-message", INVALID_REQUEST, "JSON-RPC 2.0 §5.1",
+        ErrorMessage = "jsonrpc.error-message", INVALID_REQUEST, Must, "JSON-RPC 2.0 §5.1",
           "message: A String providing a short description of the error.";
     }
     rules {
@@ -197,7 +197,7 @@ rule_table! {
 
         // ---- MCP batching -----------------------------------------------------------
         McpBatchNoneR1 = "mcp.batch.none-r1", ShouldNot, "MCP 2024-11-05 (silent); MCP 2025-03-26 basic/lifecycle §Initialization",
-          "2024-11-05 never mentions batches and its schema's `JSONRPCMessage` has no array; 2025-03-26 calls it a prior version \"that do[es] not explicitly support JSON-RPC batches\". wirecheck's stance: a batch is reported at SHOULD NOT, not MUST NOT, since JSON-RPC 2.0 allows it and the revision does not forbid it.",
+          "2024-11-05 never mentions batches and its schema's `JSONRPCMessage` has no array; 2025-03-26 calls it a prior version \"that do[es] not explicitly support JSON-RPC batches\". wirecheck's stance: a batch is reported at SHOULD NOT, not MUST NOT, since JSON-RPC 2.0 allows it and the revision does not forbid it. Checked on a batch of requests or notifications only: an array of responses answering a batch is what JSON-RPC 2.0 §6 asks for, and no 2024-11-05 sentence is against it.",
           R1, Frame;
         McpBatchMustReceive = "mcp.batch.must-receive", Must, "MCP basic/index §Messages › Batching",
           "MCP implementations MAY support sending JSON-RPC batches, but MUST support receiving JSON-RPC batches. (Checked on the exchange: a batch answered by one error is a batch not received.)",
@@ -463,9 +463,12 @@ rule_table! {
         McpR5ExtensionIdentifier = "mcp.r5.extensions.identifier", Must, "MCP basic/versioning §Extension Negotiation; schema `ClientCapabilities.extensions`, `ServerCapabilities.extensions`",
           "Extension identifiers MUST follow the `_meta` key naming rules, with a mandatory prefix. (Checked per frame on the keys of `extensions` in a client request's `_meta` client capabilities and in a result's `capabilities` (`DiscoverResult`): a prefix of dot-separated labels, a slash, a valid name.)",
           R5, Frame;
-        McpCompletionMax100 = "mcp.completion.max-100", MustNot, "MCP server/utilities/completion §Data Types; schema `CompleteResult`",
-          "Maximum 100 items per response. (Schema: \"An array of completion values. Must not exceed 100 items.\")",
-          MCP, Reply;
+        McpCompletionMax100 = "mcp.completion.max-100", MustNot, "MCP schema `CompleteResult.completion.values`; server/utilities/completion §Data Types",
+          "Schema: `\"maxItems\": 100` on `values` (\"An array of completion values. Must not exceed 100 items.\"), a constraint of the schema, which mcp.schema.result holds at MUST; the page: \"Maximum 100 items per response\". (Only 2026-07-28's schema has `maxItems`: earlier revisions are mcp.completion.max-100-r1.)",
+          R5, Reply;
+        McpCompletionMax100R1 = "mcp.completion.max-100-r1", May, "MCP server/utilities/completion §Completion Results; schema `CompleteResult`",
+          "Servers return an array of completion values ranked by relevance, with: Maximum 100 items per response (No RFC 2119 keyword: the page states it without one, and the schema's description says \"Must not exceed 100 items.\" in lower case with no `maxItems`; keywords bind \"when, and only when, they appear in all capitals\" (index, BCP 14). Reported at MAY: a note beside a pass, a warning under `--strict`, never a failure.)",
+          R1_R4, Reply;
 
         // ---- MCP `_meta` keys -------------------------------------------------------
         McpMetaPrefixFormat = "mcp.meta.prefix-format", Must, "MCP basic/index §General fields › `_meta`",
