@@ -946,18 +946,18 @@ def mcp(rev):
             reply=fail(None, -32600, "Batches are not supported"), reply_violations=["mcp.batch.must-receive"])
     else:
         vec(f"{B}/n_batch", f"A batch under {rev}: JSON-RPC batching was removed in 2025-06-18.",
-            two, violations=["mcp.batch.removed"], answer=any_err(), basis=must("mcp.batch.accepted-after-removal"),
+            two, violations=["mcp.batch.removed"], answer=any_err(), basis=must("mcp.batch.refused-after-removal"),
             rules=["mcp.batch.accepted-after-removal"])
         vec(f"{B}/n_batch-of-notifications", f"A batch of notifications under {rev}.",
             [nt("notifications/cancelled", {"requestId": 1}), nt("notifications/cancelled", {"requestId": 2})],
-            violations=["mcp.batch.removed"], answer=any_of(NOTHING, any_err()), basis=must("mcp.batch.accepted-after-removal"))
+            violations=["mcp.batch.removed"], answer=any_of(NOTHING, any_err()), basis=must("mcp.batch.refused-after-removal"))
         vec(f"{B}/y_batch-refused", "Exchange: a batch refused with one -32600 error and no id (go-sdk#451 for 2025-06-18 on).",
-            two, violations=["mcp.batch.removed"], answer=any_err(), basis=must("mcp.batch.accepted-after-removal"),
+            two, violations=["mcp.batch.removed"], answer=any_err(), basis=must("mcp.batch.refused-after-removal"),
             reply='{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Batches are not supported"}}' if i == 2 else
                   '{"jsonrpc":"2.0","error":{"code":-32600,"message":"Batches are not supported"}}',
             reply_violations=[], rules=["mcp.batch.accepted-after-removal"])
         vec(f"{B}/n_batch-accepted", "Exchange: a batch accepted and answered element by element after batching was removed (quarkus-mcp-server#723).",
-            two, violations=["mcp.batch.removed"], answer=any_err(), basis=must("mcp.batch.accepted-after-removal"),
+            two, violations=["mcp.batch.removed"], answer=any_err(), basis=must("mcp.batch.refused-after-removal"),
             reply=[mres(rev, 1, {"tools": []}, cacheable=True), mres(rev, 2, {"prompts": []}, cacheable=True)],
             reply_violations=["mcp.batch.removed"], advisories=[], rules=["mcp.batch.accepted-after-removal"])
 

@@ -649,6 +649,13 @@ const CASES: &[Case] = &[
         "",
     ),
     x(
+        "mcp.batch.refused-after-removal",
+        "2025-11-25",
+        r#"[{"jsonrpc":"2.0","id":1,"method":"ping"}]"#,
+        None,
+        "",
+    ),
+    x(
         "mcp.batch.accepted-after-removal",
         "2025-06-18",
         r#"[{"jsonrpc":"2.0","id":1,"method":"ping"}]"#,

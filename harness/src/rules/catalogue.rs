@@ -214,6 +214,9 @@ rule_table! {
         McpBatchAcceptedAfterRemoval = "mcp.batch.accepted-after-removal", ShouldNot, "MCP 2025-06-18 changelog §Major changes",
           "Remove support for JSON-RPC batching. (What a receiver must do with an array is unspecified (ambiguity A5): processing its elements and answering with an array is reported at SHOULD NOT; any error answer is accepted.)",
           R3_R5, Reply;
+        McpBatchRefusedAfterRemoval = "mcp.batch.refused-after-removal", Should, "MCP 2025-06-18 changelog §Major changes; JSON-RPC 2.0 §5",
+          "Remove support for JSON-RPC batching. … When a rpc call is made, the Server MUST reply with a Response, except for in the case of Notifications. (The array's requests are calls JSON-RPC 2.0 answers, and MCP no longer processes arrays: what a receiver owes one is unspecified (ambiguity A5), so wirecheck expects an error answering it and reports an array of requests left unanswered at SHOULD, never as a failure. Processing it is mcp.batch.accepted-after-removal.)",
+          R3_R5, Reply;
 
         // ---- MCP lifecycle (handshake revisions) --------------------------------------
         McpLifecycleClientSendsInitialize = "mcp.lifecycle.client-sends-initialize", Must, "MCP basic/lifecycle §Initialization",

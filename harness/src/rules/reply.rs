@@ -174,6 +174,14 @@ fn batch(calls: &[Message<'_>], reply: Option<&Frame<'_>>, profile: Profile, out
                 format!("a batch was answered with an array: its elements were processed under {revision}"),
             );
         }
+        let asks = calls.iter().any(|m| matches!(m, Message::Request(_)));
+        if reply.is_none() && asks {
+            out.flag(
+                RuleId::McpBatchRefusedAfterRemoval,
+                String::new(),
+                format!("a batch holding requests got no answer under {revision}"),
+            );
+        }
         return;
     }
     let requests: Vec<(usize, &Request<'_>)> = calls
