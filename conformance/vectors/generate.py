@@ -234,7 +234,9 @@ def derive_basis(path, profile, parsed, answer, refused):
     if codes == [-32601]:
         return conv(C_32601)
     if codes == [-32602]:
-        return conv(C_32602)
+        # Missing or invalid params: the code JSON-RPC 2.0 §5.1 defines for them
+        # ("Invalid method parameter(s)"); another code warns (issue 27, divergence 1).
+        return must("jsonrpc.error.code-meaning")
     if codes == [-32600]:
         return conv(C_32600)
     if codes is not None:
@@ -510,6 +512,8 @@ def jsonrpc():
     vec(f"{r}/n_method-rpc-reserved", "A method named rpc.* used for an application purpose: names beginning with rpc. are reserved for rpc-internal methods and extensions and MUST NOT be used for anything else.",
         rq(1, "rpc.getUser", {"name": "x"}), violations=["jsonrpc.request.method-rpc-reserved"],
         answer=err(-32601, id="1"))
+    vec(f"{r}/y_method-unknown", "A request of a method the server does not have: -32601, the code §5.1 defines for \"The method does not exist / is not available\" (another code warns).",
+        rq(1, "wirecheck/no-such-method", {}), answer=err(-32601, id="1"), basis=must("jsonrpc.error.code-meaning"))
     vec(f"{r}/y_pretty-printed", "Whitespace between tokens is insignificant; the codec keeps every member and drops only envelope whitespace.",
         '{\n  "jsonrpc" : "2.0" ,\n  "id" : 1 ,\n  "method" : "echo" ,\n  "params" : { "a" : [ 1 , 2 ] }\n}\n',
         rules=["jsonrpc.params-type"], answer=any_resp(id="1"), basis=must("jsonrpc.response.id-echo"))
@@ -770,6 +774,8 @@ def mcp(rev):
     vec(f"{d}/n_method-rpc-reserved", "A method named rpc.* for an application purpose: reserved by JSON-RPC 2.0 §4, which MCP messages MUST follow.",
         mreq(rev, 1, "rpc.tools"), violations=["jsonrpc.request.method-rpc-reserved"],
         answer=err(-32601, id="1"))
+    vec(f"{d}/y_method-unknown", "A well-formed request of a method no revision defines: -32601, the code JSON-RPC 2.0 §5.1 defines for \"The method does not exist / is not available\" (another code warns).",
+        mreq(rev, 1, "wirecheck/no-such-method", {}), answer=err(-32601, id="1"), basis=must("jsonrpc.error.code-meaning"))
     x = f"{base}/exchange"
     idrule = "mcp.base.response-id-match" if i <= 2 else "mcp.base.result-response-id"
     errrule = "mcp.base.response-id-match" if i <= 2 else "mcp.base.error-response-id"
@@ -1168,8 +1174,9 @@ def mcp(rev):
     vec(f"{T}/n_call-result-is-error-string", "Exchange: isError \"true\" (a string).",
         call, answer=res("content", id="2"), reply=mres(rev, 2, {"content": TEXT, "isError": "true"}),
         reply_violations=["mcp.schema.result"])
+    unknown_tool = mreq(rev, 3, "tools/call", {"name": "invalid_tool_name"})
     vec(f"{T}/y_call-unknown-tool", "Exchange: an unknown tool answered with a -32602 protocol error.",
-        mreq(rev, 3, "tools/call", {"name": "invalid_tool_name"}), answer=err(-32602, id="3"),
+        unknown_tool, answer=err(-32602, id="3"), basis=must("mcp.tools.unknown-tool-error"), needs={"capability": "tools"},
         reply=fail(3, -32602, "Unknown tool: invalid_tool_name"), reply_violations=[], rules=[errrule])
     if i >= 2:
         sc = {"temperature": 22.5}

@@ -649,6 +649,13 @@ const CASES: &[Case] = &[
         "",
     ),
     x(
+        "jsonrpc.error.code-meaning",
+        "jsonrpc-2.0",
+        r#"{"jsonrpc":"2.0","id":1,"method":"echo","params":[1]}"#,
+        Some(r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32700,"message":"Parse error"}}"#),
+        "/error/code",
+    ),
+    x(
         "mcp.batch.refused-after-removal",
         "2025-11-25",
         r#"[{"jsonrpc":"2.0","id":1,"method":"ping"}]"#,

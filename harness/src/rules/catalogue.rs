@@ -119,6 +119,11 @@ rule_table! {
           "The message SHOULD be limited to a concise single sentence. (Checked on what is certainly not one sentence: a line break, or a stop followed by a space and a capital. MCP's error responses are JSON-RPC's: every revision.)",
           ALL, Frame;
 
+        // Issue 27, divergence 1: a code whose defined meaning is not the error's.
+        JsonrpcErrorCodeMeaning = "jsonrpc.error.code-meaning", Should, "JSON-RPC 2.0 §5.1",
+          "-32700 Parse error: Invalid JSON was received by the server. An error occurred on the server while parsing the JSON text. -32600 Invalid Request: The JSON sent is not a valid Request object. -32601 Method not found: The method does not exist / is not available. -32602 Invalid params: Invalid method parameter(s). -32603 Internal error: Internal JSON-RPC error. (The table defines each code's meaning and carries no keyword, and no sentence makes a receiver use it: a code whose defined meaning is not the error's (-32700 for valid JSON, -32602 for a method that does not exist, -32603 for params a request lacks) misstates the error, reported at SHOULD, a warning, never a failure. Checked on the exchange for -32700 answering a request that lifts, which is valid JSON by construction; and by the golden vectors whose answer is the code the table defines for their fault.)",
+          ALL, Reply;
+
         // ---- MCP base messages ------------------------------------------------------
         McpBaseIdType = "mcp.base.id-type", Must, "MCP basic/index §Messages › Requests | 2024-11-05: MCP basic/messages §Requests",
           "Requests MUST include a string or integer ID. (Schema `RequestId`: [\"string\",\"integer\"]; checked on request ids, and on a method the revision defines as a request sent without one; a response echoes whatever id came, so its id is judged by the echo rules. `1.0` is an integer to JSON Schema and is left to jsonrpc.request.id-no-fraction: ambiguity A1.)",
@@ -422,6 +427,9 @@ rule_table! {
         McpToolsInputSchemaNotNull = "mcp.tools.input-schema-not-null", Must, "MCP server/tools §Data Types › Tool",
           "`inputSchema`: JSON Schema defining expected parameters … MUST be a valid JSON Schema object (not `null`)",
           R4_R5, Reply;
+        McpToolsUnknownToolError = "mcp.tools.unknown-tool-error", Should, "MCP server/tools §Error Handling",
+          "Tools use two error reporting mechanisms: Protocol Errors: Standard JSON-RPC errors for issues like: Unknown tools … Example protocol error: `{\"code\": -32602, \"message\": \"Unknown tool: invalid_tool_name\"}` (No keyword: the page names a JSON-RPC protocol error, -32602 in its example, for an unknown tool; a `tools/call` of a tool the server did not list, answered with a result (`isError` or not: a tool execution error is for a tool that ran) or another code, is reported at SHOULD, a warning, never a failure. Checked by the live runner, which alone knows the name `invalid_tool_name` is its own invention, on the golden vector `tools/y_call-unknown-tool` of each revision.)",
+          MCP, Runner;
         McpToolsNameFormat = "mcp.tools.name-format", Should, "MCP server/tools §Tool Names",
           "Tool names SHOULD be between 1 and 128 characters in length (inclusive). … The following SHOULD be the only allowed characters: uppercase and lowercase ASCII letters (A-Z, a-z), digits (0-9), underscore (_), hyphen (-), and dot (.)",
           R4_R5, Reply;

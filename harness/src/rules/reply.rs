@@ -89,6 +89,19 @@ fn single(request: &Request<'_>, reply: &Frame<'_>, profile: Profile, out: &mut 
     if !answers(response, &request.id) {
         id_mismatch(&request.id, response, &base, out);
     }
+    if let Message::Error(e) = response {
+        // The request lifted, so it is valid JSON: -32700 says it was not.
+        if e.error.code == crate::codes::PARSE_ERROR {
+            out.flag(
+                RuleId::JsonrpcErrorCodeMeaning,
+                at(&at(&base, "error"), "code"),
+                format!(
+                    "-32700 (Parse error: \"Invalid JSON was received\") answers the request `{}`, which is valid JSON",
+                    request.method.decoded()
+                ),
+            );
+        }
+    }
     pair(request, response, &base, profile, out);
 }
 
