@@ -175,11 +175,6 @@ fn a_wrong_error_code_where_a_sentence_names_one_warns() {
         format!(r#"{{"jsonrpc":"2.0","id":{id},"error":{{"code":{code},"message":"m"}}}}"#)
     };
     for revision in ["2024-11-05", "2025-06-18", "2026-07-28"] {
-        // -32602 for a method that does not exist (JSON-RPC 2.0 §5.1: -32601).
-        let unknown = format!("mcp/{revision}/base/method-unknown");
-        assert_eq!(judged(&unknown, &error("1", -32601)).0, Outcome::Pass);
-        let (outcome, mismatches) = judged(&unknown, &error("1", -32602));
-        assert_eq!(outcome, Outcome::Warning, "{unknown}: {mismatches:?}");
         // -32603 for a request missing its params (§5.1: -32602).
         let missing = format!("mcp/{revision}/tools/call-without-name");
         assert_eq!(
@@ -201,6 +196,11 @@ fn a_wrong_error_code_where_a_sentence_names_one_warns() {
             r#"{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"no such tool"}],"isError":true}}"#
         };
         assert_eq!(judged(&tool, result).0, Outcome::Warning, "{tool}");
+        // -32602 for a method that does not exist (JSON-RPC 2.0 §5.1: -32601).
+        let unknown = format!("mcp/{revision}/base/method-unknown");
+        assert_eq!(judged(&unknown, &error("1", -32601)).0, Outcome::Pass);
+        let (outcome, mismatches) = judged(&unknown, &error("1", -32602));
+        assert_eq!(outcome, Outcome::Warning, "{unknown}: {mismatches:?}");
     }
     // -32700 for a request that is valid JSON: a warning on the exchange.
     let v = vector("jsonrpc-2.0/request/method-unknown");
