@@ -205,7 +205,7 @@ rule_table! {
           "2024-11-05 never mentions batches and its schema's `JSONRPCMessage` has no array; 2025-03-26 calls it a prior version \"that do[es] not explicitly support JSON-RPC batches\". wirecheck's stance: a batch is reported at SHOULD NOT, not MUST NOT, since JSON-RPC 2.0 allows it and the revision does not forbid it. Checked on a batch of requests or notifications only: an array of responses answering a batch is what JSON-RPC 2.0 §6 asks for, and no 2024-11-05 sentence is against it.",
           R1, Frame;
         McpBatchMustReceive = "mcp.batch.must-receive", Must, "MCP basic/index §Messages › Batching",
-          "MCP implementations MAY support sending JSON-RPC batches, but MUST support receiving JSON-RPC batches. (Checked on the exchange: a batch answered by one error is a batch not received.)",
+          "MCP implementations MAY support sending JSON-RPC batches, but MUST support receiving JSON-RPC batches. (Checked on the exchange: a batch answered by one error is a batch not received, unless the revision itself makes the batch invalid, holding `initialize` (\"The initialize request MUST NOT be part of a JSON-RPC batch\") or mixing calls and responses (A6): refusing that one whole answers its fault.)",
           R2, Reply;
         McpBatchInitializeNotInBatch = "mcp.batch.initialize-not-in-batch", MustNot, "MCP basic/lifecycle §Initialization",
           "The initialize request MUST NOT be part of a JSON-RPC batch, as other requests and notifications are not possible until initialization has completed.",
