@@ -212,3 +212,24 @@ fn a_wrong_error_code_where_a_sentence_names_one_warns() {
         rules(&j)
     );
 }
+
+/// False finding 9: `{"id":1,"method":"echo","result":{}}` breaks no keyword
+/// (JSON-RPC 2.0 is silent on extra members), so a server that reads it as a
+/// call of `echo` and answers -32601 passes, as one refusing it with -32600.
+#[test]
+fn an_object_with_method_and_result_may_be_read_as_a_call() {
+    let v = vector("jsonrpc-2.0/request/method-with-result");
+    for reply in [
+        r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found"}}"#,
+        r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request"}}"#,
+    ] {
+        let j = judge::reply(&v, &frames(&[reply]));
+        assert_eq!(
+            j.outcome,
+            Outcome::Pass,
+            "{reply}: {:?} {:?}",
+            j.mismatches,
+            rules(&j)
+        );
+    }
+}
