@@ -82,6 +82,23 @@ impl Liveness {
     }
 }
 
+/// The rule a peer breaks when the liveness request after a probe goes
+/// unanswered, by revision: where `ping` exists (2024-11-05 to 2025-11-25),
+/// "The receiver MUST respond promptly with an empty response"
+/// (`mcp.ping.respond`); elsewhere (plain JSON-RPC 2.0, whose liveness request
+/// is an unknown method, and 2026-07-28, which has no `ping`) JSON-RPC 2.0
+/// §5's "When a rpc call is made, the Server MUST reply with a Response"
+/// (`jsonrpc.response.required`). Every judge of liveness asks this.
+#[must_use]
+pub fn liveness_rule(revision: Revision) -> harness::rules::RuleId {
+    use harness::rules::RuleId;
+    if RuleId::McpPingRespond.info().applies_to(revision) {
+        RuleId::McpPingRespond
+    } else {
+        RuleId::JsonrpcResponseRequired
+    }
+}
+
 /// How a driver waits.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DriverConfig {
@@ -850,6 +867,23 @@ fn classify(bytes: &[u8], probe_ids: &[Id<'static>], live: Option<&Id<'static>>)
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// False finding 12: a plain JSON-RPC server (or a 2026-07-28 one, which
+    /// has no `ping`) that stops answering breaks JSON-RPC 2.0 §5, not MCP's
+    /// ping rule, which its revision does not have.
+    #[test]
+    fn an_unanswered_liveness_request_breaks_the_revisions_own_rule() {
+        use harness::rules::RuleId;
+        for revision in Revision::ALL {
+            let rule = liveness_rule(revision);
+            assert!(rule.info().applies_to(revision), "{revision}: {rule}");
+            let expected = match revision {
+                Revision::JsonRpc2 | Revision::Mcp2026_07_28 => RuleId::JsonrpcResponseRequired,
+                _ => RuleId::McpPingRespond,
+            };
+            assert_eq!(rule, expected, "{revision}");
+        }
+    }
 
     #[test]
     fn frames_are_classified_against_the_probe() {

@@ -588,10 +588,17 @@ fn check(v: &Vector) -> Result<(), String> {
     if let Codec::Refuses { rule, .. } = &v.codec {
         let known =
             Rule::from_id(rule.as_str()).ok_or_else(|| format!("`{rule}` is no codec rule"))?;
-        // A frame that does not lift is one violation: the refusal's rule.
-        if v.violations != [*rule] {
+        // A frame that does not lift is one violation: the refusal's rule, among
+        // the mandatory ones or the advisories by its level.
+        let (listed, other, kind) = if rule.info().level.is_mandatory() {
+            (&v.violations, &v.advisories, "violations")
+        } else {
+            (&v.advisories, &v.violations, "advisories")
+        };
+        if *listed != [*rule] || !other.is_empty() {
             return Err(format!(
-                "the codec refuses with `{rule}`, so `violations` must be exactly [\"{rule}\"]"
+                "the codec refuses with `{rule}` ({}), so `{kind}` must be exactly [\"{rule}\"] and nothing else",
+                rule.info().level
             ));
         }
         if let Some(answer) = &v.answer {

@@ -193,3 +193,76 @@ fn a_listen_without_its_filter_may_be_refused_or_kept_open() {
     let silent = judge::reply(&v, &Observed::Silence(Silence::TimedOut));
     assert_eq!(silent.outcome, Outcome::Fail, "{:?}", rules(&silent));
 }
+
+/// Divergence 1 of issue 27: a wrong error code where a sentence names the
+/// right one is a warning citing that sentence, never a silent note or a
+/// failure; the right code passes.
+#[test]
+fn a_wrong_error_code_where_a_sentence_names_one_warns() {
+    let judged = |id: &str, reply: &str| {
+        let v = vector(id);
+        let j = judge::reply(&v, &frames(&[reply]));
+        (j.outcome, j.mismatches)
+    };
+    let error = |id: &str, code: i64| {
+        format!(r#"{{"jsonrpc":"2.0","id":{id},"error":{{"code":{code},"message":"m"}}}}"#)
+    };
+    for revision in ["2024-11-05", "2025-06-18", "2026-07-28"] {
+        // -32603 for a request missing its params (§5.1: -32602).
+        let missing = format!("mcp/{revision}/tools/call-without-name");
+        assert_eq!(
+            judged(&missing, &error("2", -32603)).0,
+            Outcome::Warning,
+            "{missing}"
+        );
+        assert_eq!(
+            judged(&missing, &error("2", -32602)).0,
+            Outcome::Pass,
+            "{missing}"
+        );
+        // An unknown tool answered with an `isError` result (server/tools
+        // §Error Handling: a protocol error, -32602 in its example).
+        let tool = format!("mcp/{revision}/tools/call-unknown-tool");
+        let result = if revision == "2026-07-28" {
+            r#"{"jsonrpc":"2.0","id":3,"result":{"resultType":"complete","content":[{"type":"text","text":"no such tool"}],"isError":true}}"#
+        } else {
+            r#"{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"no such tool"}],"isError":true}}"#
+        };
+        assert_eq!(judged(&tool, result).0, Outcome::Warning, "{tool}");
+        // -32602 for a method that does not exist (JSON-RPC 2.0 §5.1: -32601).
+        let unknown = format!("mcp/{revision}/base/method-unknown");
+        assert_eq!(judged(&unknown, &error("1", -32601)).0, Outcome::Pass);
+        let (outcome, mismatches) = judged(&unknown, &error("1", -32602));
+        assert_eq!(outcome, Outcome::Warning, "{unknown}: {mismatches:?}");
+    }
+    // -32700 for a request that is valid JSON: a warning on the exchange.
+    let v = vector("jsonrpc-2.0/request/method-unknown");
+    let j = judge::reply(&v, &frames(&[&error("1", -32700)]));
+    assert_eq!(j.outcome, Outcome::Warning);
+    assert!(
+        rules(&j).contains(&"jsonrpc.error.code-meaning"),
+        "{:?}",
+        rules(&j)
+    );
+}
+
+/// False finding 9: `{"id":1,"method":"echo","result":{}}` breaks no keyword
+/// (JSON-RPC 2.0 is silent on extra members), so a server that reads it as a
+/// call of `echo` and answers -32601 passes, as one refusing it with -32600.
+#[test]
+fn an_object_with_method_and_result_may_be_read_as_a_call() {
+    let v = vector("jsonrpc-2.0/request/method-with-result");
+    for reply in [
+        r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found"}}"#,
+        r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request"}}"#,
+    ] {
+        let j = judge::reply(&v, &frames(&[reply]));
+        assert_eq!(
+            j.outcome,
+            Outcome::Pass,
+            "{reply}: {:?} {:?}",
+            j.mismatches,
+            rules(&j)
+        );
+    }
+}

@@ -273,3 +273,77 @@ fn the_codec_keeps_the_refusal_or_lift_the_vector_names() {
         ["expected a refusal, but the frame lifts"]
     );
 }
+
+/// False finding 10: vectors of near-identical frames must not expect
+/// contradictory answers, or a server is failed by one for what another
+/// accepts. Frames are grouped by profile and sender after one
+/// normalisation, an `initialize` naming a version that is no revision (each
+/// such version is "not supported" alike: 2099-01-01, 1.0.0), and every vector
+/// of a group carries one answer and one set of needs.
+#[test]
+fn near_identical_frames_expect_one_answer() {
+    use std::collections::BTreeMap;
+    let (all, errors) = wirecheck::vectors::embedded();
+    assert!(errors.is_empty(), "{errors:?}");
+    let normalised = |frame: &[u8]| -> Vec<u8> {
+        let Ok(mut value) = serde_json::from_slice::<serde_json::Value>(frame) else {
+            return frame.to_vec();
+        };
+        if value.get("method").and_then(|m| m.as_str()) == Some("initialize") {
+            if let Some(v) = value.pointer_mut("/params/protocolVersion") {
+                // A string naming no revision; a number breaks the schema instead.
+                let unsupported = v
+                    .as_str()
+                    .is_some_and(|s| !s.parse::<harness::Revision>().is_ok_and(|r| r.is_mcp()));
+                if unsupported {
+                    *v = serde_json::Value::String("<unsupported>".into());
+                }
+            }
+            return serde_json::to_vec(&value).unwrap_or_default();
+        }
+        frame.to_vec()
+    };
+    let mut groups: BTreeMap<(String, String, Vec<u8>), Vec<&wirecheck::vectors::Vector>> =
+        BTreeMap::new();
+    for v in &all {
+        let key = (
+            v.profile.revision.name().to_owned(),
+            format!("{:?}", v.profile.direction),
+            normalised(&v.frame),
+        );
+        groups.entry(key).or_default().push(v);
+    }
+    let mut problems = Vec::new();
+    for vs in groups.values() {
+        let first = vs[0];
+        for v in &vs[1..] {
+            if v.answer != first.answer || v.needs != first.needs {
+                problems.push(format!(
+                    "{} and {}: one frame, {:?} / {:?} against {:?} / {:?}",
+                    first.id, v.id, first.answer, first.needs, v.answer, v.needs
+                ));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// False finding 10: a vector whose frame names the reference peer's prompt
+/// (`code_review`) says so in `needs`, so the runner binds it to a prompt the
+/// peer listed or records it not applicable; it never assumes the reference
+/// peer's prompt (the 2024-11-05 completion vectors once did).
+#[test]
+fn a_frame_naming_the_reference_prompt_needs_it() {
+    let (all, errors) = wirecheck::vectors::embedded();
+    assert!(errors.is_empty(), "{errors:?}");
+    let missing: Vec<&str> = all
+        .iter()
+        .filter(|v| v.profile.direction == harness::Direction::ClientToServer)
+        .filter(|v| {
+            let text = String::from_utf8_lossy(&v.frame);
+            text.contains(r#""name":"code_review""#) && v.needs.prompt.is_none()
+        })
+        .map(|v| v.id.as_str())
+        .collect();
+    assert!(missing.is_empty(), "{missing:?}");
+}

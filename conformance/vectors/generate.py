@@ -103,7 +103,12 @@ def vec(path, description, frame, *, rules=(), refused=None, violations=(), advi
         needs = derive_needs(parsed, answer, basis, profile)
     ids = list(rules)
     if refused:
-        violations = [refused[0]]
+        # A refusal is one violation at its rule's level: mandatory for most, an
+        # advisory where the text is a SHOULD or a MAY (duplicate names, depth).
+        if CATALOGUE[refused[0]]["level"] in ("MUST", "MUST NOT"):
+            violations = [refused[0]]
+        else:
+            violations, advisories = [], [refused[0]]
     mandating = [basis[1]] if basis and basis[0] == "rule" else []
     for rid in list(violations) + list(advisories) + list(reply_violations or []) + list(reply_advisories) + mandating:
         if rid not in ids:
@@ -229,7 +234,9 @@ def derive_basis(path, profile, parsed, answer, refused):
     if codes == [-32601]:
         return conv(C_32601)
     if codes == [-32602]:
-        return conv(C_32602)
+        # Missing or invalid params: the code JSON-RPC 2.0 §5.1 defines for them
+        # ("Invalid method parameter(s)"); another code warns (issue 27, divergence 1).
+        return must("jsonrpc.error.code-meaning")
     if codes == [-32600]:
         return conv(C_32600)
     if codes is not None:
@@ -267,14 +274,17 @@ def derive_needs(parsed, answer, basis, profile):
         method, params = m.get("method"), m.get("params")
         if "id" not in m or not isinstance(method, str) or not isinstance(params, dict):
             continue
+        if method == "completion/complete":
+            # 2024-11-05 has no `completions` capability (see `foreign`), but its
+            # completion vectors name the reference peer's prompt all the same.
+            ref = params.get("ref")
+            if isinstance(ref, dict) and ref.get("name") == "code_review":
+                needs["prompt"] = "code_review"
         if foreign(method, profile):
             continue
         if method == "tools/call" and params.get("name") in FIXTURES:
             needs["tool"] = params["name"]
         if method == "prompts/get" and params.get("name") == "code_review":
-            needs["prompt"] = "code_review"
-        ref = params.get("ref")
-        if method == "completion/complete" and isinstance(ref, dict) and ref.get("name") == "code_review":
             needs["prompt"] = "code_review"
         if method == "resources/read" and params.get("uri") == "file:///project/README.md":
             needs["resource"] = params["uri"]
@@ -316,6 +326,14 @@ def r5_answer(parsed, answer):
         return complete
     ident = body.get("id")
     return any_of(complete, res("resultType", "inputRequests", id=ident), res("resultType", "requestState", id=ident))
+
+
+# An `initialize` naming a version the server does not support (ambiguity A7):
+# basic/lifecycle §Version Negotiation asks for a result with another version
+# (MUST), its §Error Handling example answers -32602 with `data.supported`.
+# Every vector of such a frame carries this one answer.
+UNSUPPORTED_VERSION_ANSWER = any_of(res("protocolVersion", "capabilities", "serverInfo", id="0"),
+                                    err(-32602, id="0", data=["supported"]))
 
 
 def amb(reference, question, quotes, stance):
@@ -494,14 +512,21 @@ def jsonrpc():
     vec(f"{r}/n_method-rpc-reserved", "A method named rpc.* used for an application purpose: names beginning with rpc. are reserved for rpc-internal methods and extensions and MUST NOT be used for anything else.",
         rq(1, "rpc.getUser", {"name": "x"}), violations=["jsonrpc.request.method-rpc-reserved"],
         answer=err(-32601, id="1"))
+    vec(f"{r}/y_method-unknown", "A request of a method the server does not have: -32601, the code §5.1 defines for \"The method does not exist / is not available\" (another code warns).",
+        rq(1, "wirecheck/no-such-method", {}), answer=err(-32601, id="1"), basis=must("jsonrpc.error.code-meaning"))
     vec(f"{r}/y_pretty-printed", "Whitespace between tokens is insignificant; the codec keeps every member and drops only envelope whitespace.",
         '{\n  "jsonrpc" : "2.0" ,\n  "id" : 1 ,\n  "method" : "echo" ,\n  "params" : { "a" : [ 1 , 2 ] }\n}\n',
         rules=["jsonrpc.params-type"], answer=any_resp(id="1"), basis=must("jsonrpc.response.id-echo"))
     vec(f"{r}/n_kind-missing", "An object with jsonrpc and id but no method, result or error.",
         '{"jsonrpc":"2.0","id":1}', refused=("jsonrpc.kind-missing", ""), answer=err(-32600, id="null"))
-    vec(f"{r}/n_method-with-result", "An object with both method and result: neither a request nor a response.",
+    vec(f"{r}/i_method-with-result", "An object with both method and result: the codec cannot tell a request from a response and refuses it; JSON-RPC 2.0 says nothing of extra members, so a peer may read it as the request its method names.",
         '{"jsonrpc":"2.0","id":1,"method":"echo","result":{}}', refused=("jsonrpc.method-with-response", "/result"),
-        answer=err(-32600, id="null"))
+        answer=any_of(err(-32600, id="null"), any_resp(id="1")),
+        basis=conv("JSON-RPC 2.0 lists the members of a Request (§4) and of a Response (§5) and forbids no other: -32600 from a peer that refuses the object, any response with id 1 from one that reads it as a request (-32601 for an unknown method included)"),
+        ambiguity=amb("extra members", "Is an object with `method` and `result` a valid Request object?",
+                      ["JSON-RPC 2.0 §4: \"A rpc call is represented by sending a Request object to a Server. The Request object has the following members: jsonrpc … method … params … id\"",
+                       "JSON-RPC 2.0 §5: \"result: This member is REQUIRED on success.\" (a Response member); no sentence forbids a Request from carrying other members, and §5.1's -32600 is for \"The JSON sent is not a valid Request object.\""],
+                      "Refused by the codec as jsonrpc.method-with-response, reported at MAY (no keyword is broken); on a live peer -32600 and a response with id 1 are both accepted."))
     vec(f"{r}/n_frame-string", "A frame that is a JSON string, not an object.", '"hello"',
         refused=("jsonrpc.frame-type", ""), answer=err(-32600, id="null"))
     vec(f"{r}/n_frame-null", "A frame that is JSON null.", "null",
@@ -749,6 +774,8 @@ def mcp(rev):
     vec(f"{d}/n_method-rpc-reserved", "A method named rpc.* for an application purpose: reserved by JSON-RPC 2.0 §4, which MCP messages MUST follow.",
         mreq(rev, 1, "rpc.tools"), violations=["jsonrpc.request.method-rpc-reserved"],
         answer=err(-32601, id="1"))
+    vec(f"{d}/y_method-unknown", "A well-formed request of a method no revision defines: -32601, the code JSON-RPC 2.0 §5.1 defines for \"The method does not exist / is not available\" (another code warns).",
+        mreq(rev, 1, "wirecheck/no-such-method", {}), answer=err(-32601, id="1"), basis=must("jsonrpc.error.code-meaning"))
     x = f"{base}/exchange"
     idrule = "mcp.base.response-id-match" if i <= 2 else "mcp.base.result-response-id"
     errrule = "mcp.base.response-id-match" if i <= 2 else "mcp.base.error-response-id"
@@ -816,13 +843,16 @@ def mcp(rev):
             rq(0, "initialize", init_params(rev)), answer=res("protocolVersion", "capabilities", "serverInfo", id="0"), basis=must("mcp.lifecycle.server-responds"),
             reply=ok(0, init_result(rev, serverInfo=None)), reply_violations=["mcp.lifecycle.server-responds"],
             rules=["mcp.schema.result"])
-        vec(f"{L}/y_version-negotiated-down", "Exchange: the client asks for a version the server does not support; the server MUST respond with another version it supports.",
+        # The same answer as i_version-unsupported-error's (A7): a result naming another
+        # version (the MUST text) or the lifecycle page's own -32602 example; any other
+        # answer fits neither and breaks the MUST.
+        vec(f"{L}/y_version-negotiated-down", "Exchange: the client asks for a version the server does not support; the server MUST respond with another version it supports (or, as the lifecycle page's own example shows, -32602: A7).",
             rq(0, "initialize", init_params(rev, protocolVersion="2099-01-01")),
-            answer=res("protocolVersion", "capabilities", "serverInfo", id="0"), basis=must("mcp.lifecycle.version-server"),
+            answer=UNSUPPORTED_VERSION_ANSWER, basis=must("mcp.lifecycle.version-server"),
             reply=ok(0, init_result(rev)), reply_violations=[], rules=["mcp.lifecycle.version-server"])
         vec(f"{L}/i_version-unsupported-error", "Exchange: an unsupported protocolVersion answered with -32602 and data.supported instead of a result.",
             rq(0, "initialize", init_params(rev, protocolVersion="1.0.0")),
-            answer=any_of(res("protocolVersion", "capabilities", "serverInfo", id="0"), err(-32602, id="0", data=["supported"])),
+            answer=UNSUPPORTED_VERSION_ANSWER,
             basis=conv("A7: the MUST text asks for a result with another version, the lifecycle example shows -32602 with data.supported; both are accepted"),
             reply=fail(0, -32602, "Unsupported protocol version", {"supported": [rev], "requested": "1.0.0"}),
             reply_violations=[], rules=["mcp.lifecycle.version-server"],
@@ -922,18 +952,18 @@ def mcp(rev):
             reply=fail(None, -32600, "Batches are not supported"), reply_violations=["mcp.batch.must-receive"])
     else:
         vec(f"{B}/n_batch", f"A batch under {rev}: JSON-RPC batching was removed in 2025-06-18.",
-            two, violations=["mcp.batch.removed"], answer=any_err(), basis=must("mcp.batch.accepted-after-removal"),
+            two, violations=["mcp.batch.removed"], answer=any_err(), basis=must("mcp.batch.refused-after-removal"),
             rules=["mcp.batch.accepted-after-removal"])
         vec(f"{B}/n_batch-of-notifications", f"A batch of notifications under {rev}.",
             [nt("notifications/cancelled", {"requestId": 1}), nt("notifications/cancelled", {"requestId": 2})],
-            violations=["mcp.batch.removed"], answer=any_of(NOTHING, any_err()), basis=must("mcp.batch.accepted-after-removal"))
+            violations=["mcp.batch.removed"], answer=any_of(NOTHING, any_err()), basis=must("mcp.batch.refused-after-removal"))
         vec(f"{B}/y_batch-refused", "Exchange: a batch refused with one -32600 error and no id (go-sdk#451 for 2025-06-18 on).",
-            two, violations=["mcp.batch.removed"], answer=any_err(), basis=must("mcp.batch.accepted-after-removal"),
+            two, violations=["mcp.batch.removed"], answer=any_err(), basis=must("mcp.batch.refused-after-removal"),
             reply='{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Batches are not supported"}}' if i == 2 else
                   '{"jsonrpc":"2.0","error":{"code":-32600,"message":"Batches are not supported"}}',
             reply_violations=[], rules=["mcp.batch.accepted-after-removal"])
         vec(f"{B}/n_batch-accepted", "Exchange: a batch accepted and answered element by element after batching was removed (quarkus-mcp-server#723).",
-            two, violations=["mcp.batch.removed"], answer=any_err(), basis=must("mcp.batch.accepted-after-removal"),
+            two, violations=["mcp.batch.removed"], answer=any_err(), basis=must("mcp.batch.refused-after-removal"),
             reply=[mres(rev, 1, {"tools": []}, cacheable=True), mres(rev, 2, {"prompts": []}, cacheable=True)],
             reply_violations=["mcp.batch.removed"], advisories=[], rules=["mcp.batch.accepted-after-removal"])
 
@@ -1144,8 +1174,9 @@ def mcp(rev):
     vec(f"{T}/n_call-result-is-error-string", "Exchange: isError \"true\" (a string).",
         call, answer=res("content", id="2"), reply=mres(rev, 2, {"content": TEXT, "isError": "true"}),
         reply_violations=["mcp.schema.result"])
+    unknown_tool = mreq(rev, 3, "tools/call", {"name": "invalid_tool_name"})
     vec(f"{T}/y_call-unknown-tool", "Exchange: an unknown tool answered with a -32602 protocol error.",
-        mreq(rev, 3, "tools/call", {"name": "invalid_tool_name"}), answer=err(-32602, id="3"),
+        unknown_tool, answer=err(-32602, id="3"), basis=must("mcp.tools.unknown-tool-error"), needs={"capability": "tools"},
         reply=fail(3, -32602, "Unknown tool: invalid_tool_name"), reply_violations=[], rules=[errrule])
     if i >= 2:
         sc = {"temperature": 22.5}
@@ -1336,13 +1367,19 @@ def mcp(rev):
     vec(f"{K}/n_complete-without-ref", "completion/complete without ref (REQUIRED).",
         mreq(rev, 1, "completion/complete", {"argument": {"name": "language", "value": "py"}}),
         violations=["mcp.schema.request-params"], answer=err(-32602, id="1"))
+    # Only 2026-07-28's schema bounds `values` (`maxItems: 100`); before it the page
+    # says "Maximum 100 items per response" with no keyword (mcp.completion.max-100-r1, MAY).
+    max100 = "mcp.completion.max-100" if rev == R5 else "mcp.completion.max-100-r1"
     vec(f"{K}/y_complete-result", "Exchange: completion answered with values.", comp, answer=res("completion", id="1"),
         reply=mres(rev, 1, {"completion": {"values": ["python", "pytorch"], "total": 2, "hasMore": False}}),
-        reply_violations=[], rules=["mcp.schema.result", "mcp.completion.max-100"])
-    vec(f"{K}/n_complete-result-over-100", "Exchange: 101 completion values: maximum 100 items per response.",
-        comp, answer=res("completion", id="1"),
-        reply=mres(rev, 1, {"completion": {"values": [f"v{n}" for n in range(101)]}}),
-        reply_violations=["mcp.completion.max-100"])
+        reply_violations=[], rules=["mcp.schema.result", max100])
+    over = mres(rev, 1, {"completion": {"values": [f"v{n}" for n in range(101)]}})
+    if rev == R5:
+        vec(f"{K}/n_complete-result-over-100", "Exchange: 101 completion values: the schema's `maxItems: 100`.",
+            comp, answer=res("completion", id="1"), reply=over, reply_violations=[max100])
+    else:
+        vec(f"{K}/y_complete-result-over-100", f"Exchange: 101 completion values: {rev} says \"Maximum 100 items per response\" with no keyword (reported at MAY, a note).",
+            comp, answer=res("completion", id="1"), reply=over, reply_violations=[], reply_advisories=[max100])
 
     # -- _meta keys (named rules from 2025-06-18) -------------------------------------------
     if i >= 2:

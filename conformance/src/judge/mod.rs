@@ -24,7 +24,7 @@
 mod answer;
 mod audit;
 
-use harness::rules::{self, Level, Violation};
+use harness::rules::{self, Level, RuleId, Violation};
 use harness::{lift, Direction, Frame, Message, Outcome, Profile, Revision};
 
 pub use answer::{answer_codes, answer_fits, observed_fits, reply_fits};
@@ -207,9 +207,15 @@ pub fn reply_with(vector: &Vector, observed: &Observed, strictness: Strictness) 
     }
     if let Some(answer) = &vector.answer {
         match &reply_frame {
-            Some(Err(refusal)) => {
+            Some(Err(refusal)) if RuleId::from(refusal.rule()).info().level.is_mandatory() => {
                 mismatches.push(format!("the reply does not lift: {refusal}"));
             }
+            // Refused only for what the text leaves to the reader (RFC 8259's
+            // SHOULD on unique names, MAY on limits): the reply may well be the
+            // answer; this codec cannot read it to say.
+            Some(Err(refusal)) => notes.push(format!(
+                "the reply was not held to the answer: this codec does not read it ({refusal})"
+            )),
             Some(Ok(reply)) => mismatches.extend(
                 observed_fits(answer, Some(reply), &own)
                     .err()
@@ -350,7 +356,29 @@ fn by_rules_and_answer(j: &mut Judgement, vector: &Vector, strictness: Strictnes
             why: Silence::PeerClosed.describe().into(),
         };
     }
-    if j.violations().next().is_some() || by_answer == Outcome::Warning {
+    // A MAY is no fault (a receiver's own limit, a description without a
+    // keyword): a note beside a pass, a warning under `--strict` as a
+    // convention is, never a warning by default.
+    let allowed: Vec<String> = j
+        .violations()
+        .filter(|v| v.level == Level::May)
+        .map(|v| {
+            format!(
+                "{} ({}, MAY: no keyword is broken): {}",
+                v.rule, v.spec, v.message
+            )
+        })
+        .collect();
+    let by_may = if allowed.is_empty() {
+        Outcome::Pass
+    } else {
+        j.notes.extend(allowed);
+        weigh_convention(strictness)
+    };
+    let advisory = j
+        .violations()
+        .any(|v| matches!(v.level, Level::Should | Level::ShouldNot));
+    if advisory || by_answer == Outcome::Warning || by_may == Outcome::Warning {
         Outcome::Warning
     } else {
         Outcome::Pass
@@ -580,6 +608,51 @@ mod tests {
         );
         let j = reply(&either, &Observed::Silence(Silence::TimedOut));
         assert!(j.mismatches.is_empty(), "{:?}", j.mismatches);
+    }
+
+    /// False finding 9: a reply the codec refuses is weighed at its rule's
+    /// level: duplicate names (RFC 8259 §4, SHOULD) warn, a nesting past the
+    /// codec's own limit (RFC 8259 §9, MAY) is a note beside a pass (a
+    /// warning under `--strict`), and a reply that breaks a MUST still fails.
+    #[test]
+    fn a_refused_reply_weighs_as_its_rules_level() {
+        let v = vector(REQUEST, result("1"));
+        let duplicate = reply(
+            &v,
+            &frames(&[r#"{"jsonrpc":"2.0","id":1,"id":1,"result":{}}"#]),
+        );
+        assert_eq!(
+            duplicate.outcome,
+            Outcome::Warning,
+            "{:?}",
+            rules(&duplicate)
+        );
+        let deep = format!(
+            r#"{{"jsonrpc":"2.0","id":1,"result":{{"a":{}{}}}}}"#,
+            "[".repeat(600),
+            "]".repeat(600)
+        );
+        // Even where the answer is mandated: the codec cannot read the reply.
+        let must = with_basis(REQUEST, result("1"), mandated(Level::Must));
+        let j = reply(&must, &frames(&[&deep]));
+        assert_eq!(
+            j.outcome,
+            Outcome::Pass,
+            "{:?} {:?}",
+            rules(&j),
+            j.mismatches
+        );
+        assert!(
+            j.notes.iter().any(|n| n.starts_with("json.depth-limit")),
+            "{:?}",
+            j.notes
+        );
+        assert_eq!(
+            reply_with(&v, &frames(&[&deep]), Strictness::Strict).outcome,
+            Outcome::Warning
+        );
+        let broken = reply(&v, &frames(&[r#"{"jsonrpc":"2.0","id":1}"#]));
+        assert_eq!(broken.outcome, Outcome::Fail, "{:?}", rules(&broken));
     }
 
     #[test]

@@ -206,9 +206,12 @@ pub fn judge(frame: &[u8], report: &ProbeReport, revision: Revision, strict: boo
         Live::Answered(_) => {}
         Live::Unresponsive => out.push(Breach {
             kind: Kind::Hang,
-            rule: Some(RuleId::McpPingRespond),
+            rule: Some(crate::driver::liveness_rule(revision)),
             level: Level::Must,
-            spec: RuleId::McpPingRespond.info().cite(revision).to_owned(),
+            spec: crate::driver::liveness_rule(revision)
+                .info()
+                .cite(revision)
+                .to_owned(),
             detail: "the liveness ping got no answer within the timeout".into(),
         }),
         Live::Closed { status, .. } => out.push(crash(format!(

@@ -41,6 +41,7 @@ pub fn render(report: &Report) -> String {
         let _ = writeln!(out, "| {name} | {count} |");
     }
     let _ = writeln!(out, "| **total** | **{}** |", tally.total());
+    out.push_str(&repeated_section(report));
     // Counted from the tally, not the kept records: a streamed report keeps
     // only the first MAX_LISTED failing ones.
     let failing_count = tally.failing(report.strict);
@@ -121,6 +122,42 @@ pub fn render_many(runs: &[(String, &Report)]) -> String {
     out
 }
 
+/// The findings seen in several checks (a missing field on every result),
+/// each once with its count and places ([`super::repeated`]); empty when none.
+fn repeated_section(report: &Report) -> String {
+    let groups = super::repeated(report);
+    if groups.is_empty() {
+        return String::new();
+    }
+    let mut out = String::from("\n## Findings seen in several checks\n\n");
+    for g in &groups {
+        let v = &g.violation;
+        let places: Vec<String> = g
+            .places
+            .iter()
+            .map(|p| {
+                let mut s = p.vector.as_deref().map_or_else(String::new, printable_str);
+                if let Some(r) = p.revision {
+                    let _ = write!(s, " [{r}]");
+                }
+                s
+            })
+            .collect();
+        let _ = writeln!(
+            out,
+            "- {} {} at `{}`: {} ({}) — {} checks: {}",
+            v.level.name(),
+            escape(super::rule_id(v)),
+            escape(&printable_str(&v.pointer)),
+            escape(&printable_str(&v.message)),
+            escape(v.spec),
+            g.places.len(),
+            escape(&places.join("; "))
+        );
+    }
+    out
+}
+
 fn place(record: &Record) -> String {
     let p = &record.place;
     let mut s = match (&p.vector, &p.file) {
@@ -160,6 +197,36 @@ fn escape(text: &str) -> String {
 mod tests {
     use super::super::{Command, Outcome, Place, Record, Refusal, Report, Subject};
     use super::*;
+
+    /// False finding 12: one defect in many checks is named once, with its
+    /// count and places.
+    #[test]
+    fn a_finding_seen_in_several_checks_is_listed_once_with_its_count() {
+        use harness::rules::{RuleId, Violation};
+        let mut report = Report::new(Command::Run);
+        for vector in ["a", "b"] {
+            let mut record = Record::new(
+                Place {
+                    vector: Some(format!("mcp/x/{vector}")),
+                    ..Place::default()
+                },
+                Subject::Frame(b"{}".to_vec()),
+                Outcome::Warning,
+            );
+            record.violations = Some(vec![Violation {
+                rule: RuleId::McpR5MetaServerInfo,
+                level: RuleId::McpR5MetaServerInfo.info().level,
+                spec: "MCP 2026-07-28 basic/index",
+                pointer: "/result/_meta".into(),
+                message: "no serverInfo".into(),
+            }]);
+            report.records.push(record);
+        }
+        let md = render(&report);
+        assert!(md.contains("## Findings seen in several checks"), "{md}");
+        assert_eq!(md.matches("no serverInfo").count(), 1, "{md}");
+        assert!(md.contains("— 2 checks: mcp/x/a; mcp/x/b"), "{md}");
+    }
 
     #[test]
     fn tally_table_and_failing_records_only() {

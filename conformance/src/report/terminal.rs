@@ -23,10 +23,67 @@ pub fn colour_wanted(stdout_is_terminal: bool, no_color: Option<&std::ffi::OsStr
 #[must_use]
 pub fn render(report: &Report, colour: bool) -> String {
     let mut out = String::new();
-    for record in report.records.iter().filter(|r| listed(report.command, r)) {
-        out.push_str(&record_lines(record, colour));
+    // Only the rule-by-rule commands, whose checks share findings; the
+    // per-frame ones list every frame as it is.
+    let rule_by_rule = matches!(
+        report.command,
+        Command::Run | Command::Check | Command::Proxy | Command::RunClient
+    );
+    let repeated = if rule_by_rule {
+        super::repeated(report)
+    } else {
+        Vec::new()
+    };
+    let explained: Vec<usize> = repeated.iter().flat_map(|g| g.explains.clone()).collect();
+    for (i, record) in report.records.iter().enumerate() {
+        if listed(report.command, record) && !explained.contains(&i) {
+            out.push_str(&record_lines(record, colour));
+        }
+    }
+    for group in repeated.iter().filter(|g| !g.explains.is_empty()) {
+        out.push_str(&repeated_lines(group, colour));
     }
     out.push_str(&closing(report, colour));
+    if !explained.is_empty() {
+        let _ = writeln!(
+            out,
+            "({} of these checks are listed once per finding above: one defect seen in several checks is one finding, with its count and places)",
+            explained.len()
+        );
+    }
+    out
+}
+
+/// One finding seen in several checks: its outcome and count, the
+/// violation, and every place it was seen.
+#[must_use]
+pub fn repeated_lines(group: &super::Repeated, colour: bool) -> String {
+    let paint = Paint(colour);
+    let v = &group.violation;
+    let (name, code) = if v.level.is_mandatory() {
+        ("FAIL", "31")
+    } else {
+        ("WARNING", "33")
+    };
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{} {} ({} checks)",
+        paint.sgr(code, &format!("{name:<14}")),
+        printable_str(super::rule_id(v)),
+        group.places.len()
+    );
+    let _ = writeln!(
+        out,
+        "    {} {} at `{}`: {} ({})",
+        v.level.name(),
+        printable_str(super::rule_id(v)),
+        printable_str(&v.pointer),
+        printable_str(&v.message),
+        printable_str(v.spec)
+    );
+    let places: Vec<String> = group.places.iter().map(where_).collect();
+    let _ = writeln!(out, "    seen in: {}", places.join("; "));
     out
 }
 
@@ -188,6 +245,61 @@ mod tests {
         for e in escapes {
             assert!(e.starts_with("[31m") || e.starts_with("[0m"), "{e:?}");
         }
+    }
+
+    /// False finding 12: one missing field on every result is one finding,
+    /// listed once with its count and every place, not once per check; a
+    /// check with a finding of its own is still listed.
+    #[test]
+    fn one_defect_in_many_checks_is_one_finding() {
+        use super::super::Check;
+        use harness::rules::{Level, RuleId, Violation};
+        let finding = |rule: RuleId, message: &str| Violation {
+            rule,
+            level: rule.info().level,
+            spec: "MCP 2026-07-28 basic/index",
+            pointer: "/result/_meta".into(),
+            message: message.into(),
+        };
+        let mut report = Report::new(Command::Run);
+        for (vector, extra) in [("a", false), ("b", false), ("c", false), ("d", true)] {
+            let mut record = Record::new(
+                Place {
+                    vector: Some(format!("mcp/2026-07-28/x/{vector}")),
+                    ..Place::default()
+                },
+                Subject::Frame(b"{}".to_vec()),
+                Outcome::Warning,
+            );
+            record.check = Some(Check {
+                rule: "mcp.r5.meta.server-info".into(),
+                level: Level::Should,
+                spec: "MCP 2026-07-28 basic/index".into(),
+            });
+            let mut vs = vec![finding(RuleId::McpR5MetaServerInfo, "no serverInfo")];
+            if extra {
+                vs.push(finding(RuleId::McpToolsNameFormat, "a name of its own"));
+            }
+            record.violations = Some(vs);
+            report.records.push(record);
+        }
+        let text = render(&report, false);
+        assert_eq!(text.matches("no serverInfo").count(), 2, "{text}");
+        assert!(
+            text.contains("WARNING        mcp.r5.meta.server-info (4 checks)"),
+            "{text}"
+        );
+        assert!(
+            text.contains("seen in: mcp/2026-07-28/x/a; mcp/2026-07-28/x/b; mcp/2026-07-28/x/c; mcp/2026-07-28/x/d"),
+            "{text}"
+        );
+        // The check with a finding of its own keeps its own lines.
+        assert!(text.contains("WARNING        mcp/2026-07-28/x/d"), "{text}");
+        assert!(
+            !text.contains("WARNING        mcp/2026-07-28/x/a"),
+            "{text}"
+        );
+        assert!(text.contains("wirecheck run: 4 warning"), "{text}");
     }
 
     #[test]

@@ -183,7 +183,6 @@ pub type Progress<'a> = dyn FnMut(usize, usize, &str) + 'a;
 // The runner's own checks name rules of the one catalogue.
 const RULE_NEGOTIATION: RuleId = RuleId::McpLifecycleVersionServer;
 const RULE_HANDSHAKE: RuleId = RuleId::McpLifecycleServerResponds;
-const RULE_UNRESPONSIVE: RuleId = RuleId::McpPingRespond;
 /// Not a rule: a stdio server may exit (MCP basic/lifecycle §Shutdown), so
 /// its exit is recorded as a warning for a person to read, never as a
 /// violation; the requests it left unanswered fail in their own records.
@@ -612,7 +611,13 @@ impl Peers<'_> {
         } else {
             judgement.violations().cloned().collect()
         };
-        record.check = Some(answer_check(vector, revision, &violations));
+        record.check = Some(answer_check(
+            vector,
+            revision,
+            &record.outcome,
+            !judgement.mismatches.is_empty(),
+            &violations,
+        ));
         record.violations = Some(violations);
         // The judge's mismatches explain its verdict; where what was seen
         // decided instead (a -32020 refusal, silence that shows nothing),
@@ -667,11 +672,11 @@ impl Peers<'_> {
                 "the server ended the SSE stream after this frame; a fresh stream runs the rest".to_owned(),
             ),
             Live::Unresponsive | Live::SendFailed(_) => (
-                Some(RULE_UNRESPONSIVE),
+                Some(crate::driver::liveness_rule(revision)),
                 Level::Must,
                 Outcome::Fail,
-                RULE_UNRESPONSIVE.info().cite(revision),
-                "the peer stopped answering the liveness ping after this frame; a fresh process runs the rest".to_owned(),
+                crate::driver::liveness_rule(revision).info().cite(revision),
+                "the peer stopped answering the liveness request after this frame; a fresh process runs the rest".to_owned(),
             ),
         };
         let tail = driver.transport().stderr_tail();
@@ -1248,23 +1253,63 @@ fn vector_record(vector: &Vector, revision: Revision, outcome: Outcome, transpor
     record
 }
 
-/// The check of an answer judged against `vector`: the rule that mandates
-/// the answer (its basis), else the most severe rule among the `violations`
-/// found, else the vector's first rule. The first rule alone would name what
-/// the *request* breaks (`mcp.base.id-not-null` for a request with a null
-/// id), not what the peer's answer is held to.
-fn answer_check(vector: &Vector, revision: Revision, violations: &[Violation]) -> Check {
-    if let Some(Basis::MandatedBy { rule, level }) = &vector.basis {
-        let spec = vector
-            .rules
+/// The check of an answer judged against `vector`: the rule whose level gave
+/// the `outcome`, so a record never shows a SHOULD rule failing or a MUST rule
+/// warning. A fail or a warning is headed by the rule that mandates the answer
+/// (its basis) when the reply departed from it (`answer_departed`) and its
+/// level is the verdict's, else by the most severe of the `violations` at the
+/// verdict's level. Any other record, a pass included, by the basis, else the
+/// most severe violation, else the vector's first rule. The first rule alone
+/// would name what the *request* breaks (`mcp.base.id-not-null` for a request
+/// with a null id), not what the peer's answer is held to.
+fn answer_check(
+    vector: &Vector,
+    revision: Revision,
+    outcome: &Outcome,
+    answer_departed: bool,
+    violations: &[Violation],
+) -> Check {
+    let gave_verdict = |level: Level| match outcome {
+        Outcome::Fail => level.is_mandatory(),
+        Outcome::Warning => matches!(level, Level::Should | Level::ShouldNot),
+        _ => false,
+    };
+    let basis = match &vector.basis {
+        Some(Basis::MandatedBy { rule, level }) => {
+            let spec = vector
+                .rules
+                .iter()
+                .find(|r| r.id == *rule)
+                .map_or_else(|| rule.info().cite(revision).to_owned(), |r| r.spec.clone());
+            Some(Check {
+                rule: rule.as_str().into(),
+                level: *level,
+                spec,
+            })
+        }
+        _ => None,
+    };
+    if matches!(outcome, Outcome::Fail | Outcome::Warning) {
+        if let Some(b) = basis
+            .as_ref()
+            .filter(|b| answer_departed && gave_verdict(b.level))
+        {
+            return b.clone();
+        }
+        if let Some(v) = violations
             .iter()
-            .find(|r| r.id == *rule)
-            .map_or_else(|| rule.info().cite(revision).to_owned(), |r| r.spec.clone());
-        return Check {
-            rule: rule.as_str().into(),
-            level: *level,
-            spec,
-        };
+            .filter(|v| gave_verdict(v.level))
+            .min_by_key(|v| v.level)
+        {
+            return Check {
+                rule: v.rule.as_str().into(),
+                level: v.level,
+                spec: v.spec.into(),
+            };
+        }
+    }
+    if let Some(b) = basis {
+        return b;
     }
     // `Level` orders strongest first; the first of equals is kept.
     if let Some(v) = violations.iter().min_by_key(|v| v.level) {
@@ -1410,4 +1455,47 @@ async fn learn(
         }
     }
     catalogue
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn violation(rule: RuleId) -> Violation {
+        Violation {
+            rule,
+            level: rule.info().level,
+            spec: rule.info().cite(Revision::Mcp2025_06_18),
+            pointer: String::new(),
+            message: "m".into(),
+        }
+    }
+
+    /// False finding 12: a record's heading is the rule whose level gave its
+    /// verdict. A batch vector whose answer a SHOULD mandates, failed by a
+    /// MUST that rides along, is headed by that MUST, not by a SHOULD row
+    /// "failing"; a departure from the SHOULD answer alone is headed by it.
+    #[test]
+    fn the_heading_rule_is_the_one_that_gave_the_verdict() {
+        let vector = crate::vectors::embedded()
+            .0
+            .into_iter()
+            .find(|v| v.id == "mcp/2025-06-18/batch/batch")
+            .expect("the shipped batch vector");
+        let must = violation(RuleId::McpBaseResponseIdMatch);
+        let should = violation(RuleId::McpBatchAcceptedAfterRemoval);
+        let r = Revision::Mcp2025_06_18;
+        let failed = answer_check(&vector, r, &Outcome::Fail, true, &[should.clone(), must]);
+        assert_eq!(
+            (failed.rule.as_str(), failed.level),
+            ("mcp.base.response-id-match", Level::Must)
+        );
+        let warned = answer_check(&vector, r, &Outcome::Warning, true, &[should]);
+        assert_eq!(
+            (warned.rule.as_str(), warned.level),
+            ("mcp.batch.refused-after-removal", Level::Should)
+        );
+        let passed = answer_check(&vector, r, &Outcome::Pass, false, &[]);
+        assert_eq!(passed.rule, "mcp.batch.refused-after-removal");
+    }
 }

@@ -40,43 +40,43 @@ use Level::{May, Must, MustNot, Should, ShouldNot};
 #[rustfmt::skip]
 rule_table! {
     codec {
-        JsonUtf8 = "json.utf8", PARSE_ERROR, "RFC 8259 §8.1",
+        JsonUtf8 = "json.utf8", PARSE_ERROR, Must, "RFC 8259 §8.1",
           "JSON text exchanged between systems that are not part of a closed ecosystem MUST be encoded using UTF-8.";
-        JsonSyntax = "json.syntax", PARSE_ERROR, "RFC 8259 §2",
+        JsonSyntax = "json.syntax", PARSE_ERROR, Must, "RFC 8259 §2",
           "A JSON text is a sequence of tokens. (RFC 8259 §2; JSON-RPC 2.0 §5.1: -32700 \"Invalid JSON was received by the server.\")";
-        JsonDepthLimit = "json.depth-limit", PARSE_ERROR, "RFC 8259 §9",
-          "An implementation may set limits on the maximum depth of nesting.";
-        JsonFrameTooLarge = "json.frame-too-large", PARSE_ERROR, "RFC 8259 §9",
-          "An implementation may set limits on the size of texts that it accepts.";
-        FrameType = "jsonrpc.frame-type", INVALID_REQUEST, "JSON-RPC 2.0 §4",
+        JsonDepthLimit = "json.depth-limit", PARSE_ERROR, May, "RFC 8259 §9",
+          "An implementation may set limits on the maximum depth of nesting. (A MAY of the receiver, not a fault of the sender: a frame nested past this codec's limit (512) is refused by wirecheck, and reported at MAY, never a failure or a warning of the peer that sent it.)";
+        JsonFrameTooLarge = "json.frame-too-large", PARSE_ERROR, May, "RFC 8259 §9",
+          "An implementation may set limits on the size of texts that it accepts. (A MAY of the receiver: reported at MAY, never a failure or a warning of the sender.)";
+        FrameType = "jsonrpc.frame-type", INVALID_REQUEST, Must, "JSON-RPC 2.0 §4",
           "The Request object … is a single JSON Object; a batch is an Array filled with Request objects. (-32600 \"The JSON sent is not a valid Request object.\")";
-        BatchEmpty = "jsonrpc.batch-empty", INVALID_REQUEST, "JSON-RPC 2.0 §6",
+        BatchEmpty = "jsonrpc.batch-empty", INVALID_REQUEST, Must, "JSON-RPC 2.0 §6",
           "If the batch rpc call itself fails to be recognized as an valid JSON or as an Array with at least one value, the response from the Server MUST be a single Response object. … If there are no Response objects contained within the Response array as it is to be sent to the client, the server MUST NOT return an empty Array and should return nothing at all.";
-        DuplicateMember = "jsonrpc.duplicate-member", INVALID_REQUEST, "RFC 8259 §4 (names SHOULD be unique)",
-          "The names within an object SHOULD be unique. (RFC 8259 §4; refused: peers disagree on which duplicate wins.)";
-        VersionMissing = "jsonrpc.version-missing", INVALID_REQUEST, "JSON-RPC 2.0 §4",
+        DuplicateMember = "jsonrpc.duplicate-member", INVALID_REQUEST, Should, "RFC 8259 §4 (names SHOULD be unique)",
+          "The names within an object SHOULD be unique. (RFC 8259 §4; refused by the codec, since peers disagree on which duplicate wins, and reported at the text's SHOULD: a warning, never a failure.)";
+        VersionMissing = "jsonrpc.version-missing", INVALID_REQUEST, Must, "JSON-RPC 2.0 §4",
           "A String specifying the version of the JSON-RPC protocol. MUST be exactly \"2.0\".";
-        VersionInvalid = "jsonrpc.version-invalid", INVALID_REQUEST, "JSON-RPC 2.0 §4",
+        VersionInvalid = "jsonrpc.version-invalid", INVALID_REQUEST, Must, "JSON-RPC 2.0 §4",
           "A String specifying the version of the JSON-RPC protocol. MUST be exactly \"2.0\".";
-        MethodType = "jsonrpc.method-type", INVALID_REQUEST, "JSON-RPC 2.0 §4",
+        MethodType = "jsonrpc.method-type", INVALID_REQUEST, Must, "JSON-RPC 2.0 §4",
           "A String containing the name of the method to be invoked.";
-        IdType = "jsonrpc.id-type", INVALID_REQUEST, "JSON-RPC 2.0 §4",
+        IdType = "jsonrpc.id-type", INVALID_REQUEST, Must, "JSON-RPC 2.0 §4",
           "An identifier established by the Client that MUST contain a String, Number, or NULL value if included.";
-        ParamsType = "jsonrpc.params-type", INVALID_REQUEST, "JSON-RPC 2.0 §4.2",
+        ParamsType = "jsonrpc.params-type", INVALID_REQUEST, Must, "JSON-RPC 2.0 §4.2",
           "If present, parameters for the rpc call MUST be provided as a Structured value.";
-        ResultAndError = "jsonrpc.result-and-error", INVALID_REQUEST, "JSON-RPC 2.0 §5",
+        ResultAndError = "jsonrpc.result-and-error", INVALID_REQUEST, Must, "JSON-RPC 2.0 §5",
           "Either the result member or error member MUST be included, but both members MUST NOT be included.";
-        MethodWithResponse = "jsonrpc.method-with-response", INVALID_REQUEST, "JSON-RPC 2.0 §5",
+        MethodWithResponse = "jsonrpc.method-with-response", INVALID_REQUEST, May, "JSON-RPC 2.0 §5",
+          "The Request object has a `method` member; the Response object has `result` or `error`. (JSON-RPC 2.0 says nothing of members beyond those it lists, so an object with `method` and `result` or `error` breaks no keyword: the codec refuses it, since it cannot tell a request from a response, and reports it at MAY; a receiver may equally read it as the request its `method` names.)";
+        KindMissing = "jsonrpc.kind-missing", INVALID_REQUEST, Must, "JSON-RPC 2.0 §5",
           "The Request object has a `method` member; the Response object has `result` or `error`: an object with neither shape is not a valid Request object.";
-        KindMissing = "jsonrpc.kind-missing", INVALID_REQUEST, "JSON-RPC 2.0 §5",
-          "The Request object has a `method` member; the Response object has `result` or `error`: an object with neither shape is not a valid Request object.";
-        ResponseIdMissing = "jsonrpc.response-id-missing", INVALID_REQUEST, "JSON-RPC 2.0 §5",
+        ResponseIdMissing = "jsonrpc.response-id-missing", INVALID_REQUEST, Must, "JSON-RPC 2.0 §5",
           "id: This member is REQUIRED.";
-        ErrorType = "jsonrpc.error-type", INVALID_REQUEST, "JSON-RPC 2.0 §5.1",
+        ErrorType = "jsonrpc.error-type", INVALID_REQUEST, Must, "JSON-RPC 2.0 §5.1",
           "The value for this member MUST be an Object as defined in section 5.1.";
-        ErrorCode = "jsonrpc.error-code", INVALID_REQUEST, "JSON-RPC 2.0 §5.1",
+        ErrorCode = "jsonrpc.error-code", INVALID_REQUEST, Must, "JSON-RPC 2.0 §5.1",
           "A Number that indicates the error type that occurred. This MUST be an integer.";
-        ErrorMessage = "jsonrpc.error-message", INVALID_REQUEST, "JSON-RPC 2.0 §5.1",
+        ErrorMessage = "jsonrpc.error-message", INVALID_REQUEST, Must, "JSON-RPC 2.0 §5.1",
           "message: A String providing a short description of the error.";
     }
     rules {
@@ -118,6 +118,11 @@ rule_table! {
         JsonrpcErrorMessageSingleSentence = "jsonrpc.error.message-single-sentence", Should, "JSON-RPC 2.0 §5.1",
           "The message SHOULD be limited to a concise single sentence. (Checked on what is certainly not one sentence: a line break, or a stop followed by a space and a capital. MCP's error responses are JSON-RPC's: every revision.)",
           ALL, Frame;
+
+        // Issue 27, divergence 1: a code whose defined meaning is not the error's.
+        JsonrpcErrorCodeMeaning = "jsonrpc.error.code-meaning", Should, "JSON-RPC 2.0 §5.1",
+          "-32700 Parse error: Invalid JSON was received by the server. An error occurred on the server while parsing the JSON text. -32600 Invalid Request: The JSON sent is not a valid Request object. -32601 Method not found: The method does not exist / is not available. -32602 Invalid params: Invalid method parameter(s). -32603 Internal error: Internal JSON-RPC error. (The table defines each code's meaning and carries no keyword, and no sentence makes a receiver use it: a code whose defined meaning is not the error's (-32700 for valid JSON, -32602 for a method that does not exist, -32603 for params a request lacks) misstates the error, reported at SHOULD, a warning, never a failure. Checked on the exchange for -32700 answering a request that lifts, which is valid JSON by construction; and by the golden vectors whose answer is the code the table defines for their fault.)",
+          ALL, Reply;
 
         // ---- MCP base messages ------------------------------------------------------
         McpBaseIdType = "mcp.base.id-type", Must, "MCP basic/index §Messages › Requests | 2024-11-05: MCP basic/messages §Requests",
@@ -197,10 +202,10 @@ rule_table! {
 
         // ---- MCP batching -----------------------------------------------------------
         McpBatchNoneR1 = "mcp.batch.none-r1", ShouldNot, "MCP 2024-11-05 (silent); MCP 2025-03-26 basic/lifecycle §Initialization",
-          "2024-11-05 never mentions batches and its schema's `JSONRPCMessage` has no array; 2025-03-26 calls it a prior version \"that do[es] not explicitly support JSON-RPC batches\". wirecheck's stance: a batch is reported at SHOULD NOT, not MUST NOT, since JSON-RPC 2.0 allows it and the revision does not forbid it.",
+          "2024-11-05 never mentions batches and its schema's `JSONRPCMessage` has no array; 2025-03-26 calls it a prior version \"that do[es] not explicitly support JSON-RPC batches\". wirecheck's stance: a batch is reported at SHOULD NOT, not MUST NOT, since JSON-RPC 2.0 allows it and the revision does not forbid it. Checked on a batch of requests or notifications only: an array of responses answering a batch is what JSON-RPC 2.0 §6 asks for, and no 2024-11-05 sentence is against it.",
           R1, Frame;
         McpBatchMustReceive = "mcp.batch.must-receive", Must, "MCP basic/index §Messages › Batching",
-          "MCP implementations MAY support sending JSON-RPC batches, but MUST support receiving JSON-RPC batches. (Checked on the exchange: a batch answered by one error is a batch not received.)",
+          "MCP implementations MAY support sending JSON-RPC batches, but MUST support receiving JSON-RPC batches. (Checked on the exchange: a batch answered by one error is a batch not received, unless the revision itself makes the batch invalid, holding `initialize` (\"The initialize request MUST NOT be part of a JSON-RPC batch\") or mixing calls and responses (A6): refusing that one whole answers its fault.)",
           R2, Reply;
         McpBatchInitializeNotInBatch = "mcp.batch.initialize-not-in-batch", MustNot, "MCP basic/lifecycle §Initialization",
           "The initialize request MUST NOT be part of a JSON-RPC batch, as other requests and notifications are not possible until initialization has completed.",
@@ -213,6 +218,9 @@ rule_table! {
           R3_R5, Frame;
         McpBatchAcceptedAfterRemoval = "mcp.batch.accepted-after-removal", ShouldNot, "MCP 2025-06-18 changelog §Major changes",
           "Remove support for JSON-RPC batching. (What a receiver must do with an array is unspecified (ambiguity A5): processing its elements and answering with an array is reported at SHOULD NOT; any error answer is accepted.)",
+          R3_R5, Reply;
+        McpBatchRefusedAfterRemoval = "mcp.batch.refused-after-removal", Should, "MCP 2025-06-18 changelog §Major changes; JSON-RPC 2.0 §5",
+          "Remove support for JSON-RPC batching. … When a rpc call is made, the Server MUST reply with a Response, except for in the case of Notifications. (The array's requests are calls JSON-RPC 2.0 answers, and MCP no longer processes arrays: what a receiver owes one is unspecified (ambiguity A5), so wirecheck expects an error answering it and reports an array of requests left unanswered at SHOULD, never as a failure. Processing it is mcp.batch.accepted-after-removal.)",
           R3_R5, Reply;
 
         // ---- MCP lifecycle (handshake revisions) --------------------------------------
@@ -419,6 +427,9 @@ rule_table! {
         McpToolsInputSchemaNotNull = "mcp.tools.input-schema-not-null", Must, "MCP server/tools §Data Types › Tool",
           "`inputSchema`: JSON Schema defining expected parameters … MUST be a valid JSON Schema object (not `null`)",
           R4_R5, Reply;
+        McpToolsUnknownToolError = "mcp.tools.unknown-tool-error", Should, "MCP server/tools §Error Handling",
+          "Tools use two error reporting mechanisms: Protocol Errors: Standard JSON-RPC errors for issues like: Unknown tools … Example protocol error: `{\"code\": -32602, \"message\": \"Unknown tool: invalid_tool_name\"}` (No keyword: the page names a JSON-RPC protocol error, -32602 in its example, for an unknown tool; a `tools/call` of a tool the server did not list, answered with a result (`isError` or not: a tool execution error is for a tool that ran) or another code, is reported at SHOULD, a warning, never a failure. Checked by the live runner, which alone knows the name `invalid_tool_name` is its own invention, on the golden vector `tools/y_call-unknown-tool` of each revision.)",
+          MCP, Runner;
         McpToolsNameFormat = "mcp.tools.name-format", Should, "MCP server/tools §Tool Names",
           "Tool names SHOULD be between 1 and 128 characters in length (inclusive). … The following SHOULD be the only allowed characters: uppercase and lowercase ASCII letters (A-Z, a-z), digits (0-9), underscore (_), hyphen (-), and dot (.)",
           R4_R5, Reply;
@@ -463,9 +474,12 @@ rule_table! {
         McpR5ExtensionIdentifier = "mcp.r5.extensions.identifier", Must, "MCP basic/versioning §Extension Negotiation; schema `ClientCapabilities.extensions`, `ServerCapabilities.extensions`",
           "Extension identifiers MUST follow the `_meta` key naming rules, with a mandatory prefix. (Checked per frame on the keys of `extensions` in a client request's `_meta` client capabilities and in a result's `capabilities` (`DiscoverResult`): a prefix of dot-separated labels, a slash, a valid name.)",
           R5, Frame;
-        McpCompletionMax100 = "mcp.completion.max-100", MustNot, "MCP server/utilities/completion §Data Types; schema `CompleteResult`",
-          "Maximum 100 items per response. (Schema: \"An array of completion values. Must not exceed 100 items.\")",
-          MCP, Reply;
+        McpCompletionMax100 = "mcp.completion.max-100", MustNot, "MCP schema `CompleteResult.completion.values`; server/utilities/completion §Data Types",
+          "Schema: `\"maxItems\": 100` on `values` (\"An array of completion values. Must not exceed 100 items.\"), a constraint of the schema, which mcp.schema.result holds at MUST; the page: \"Maximum 100 items per response\". (Only 2026-07-28's schema has `maxItems`: earlier revisions are mcp.completion.max-100-r1.)",
+          R5, Reply;
+        McpCompletionMax100R1 = "mcp.completion.max-100-r1", May, "MCP server/utilities/completion §Completion Results; schema `CompleteResult`",
+          "Servers return an array of completion values ranked by relevance, with: Maximum 100 items per response (No RFC 2119 keyword: the page states it without one, and the schema's description says \"Must not exceed 100 items.\" in lower case with no `maxItems`; keywords bind \"when, and only when, they appear in all capitals\" (index, BCP 14). Reported at MAY: a note beside a pass, a warning under `--strict`, never a failure.)",
+          R1_R4, Reply;
 
         // ---- MCP `_meta` keys -------------------------------------------------------
         McpMetaPrefixFormat = "mcp.meta.prefix-format", Must, "MCP basic/index §General fields › `_meta`",

@@ -32,11 +32,21 @@ pub(super) fn frame(frame: &Frame<'_>, profile: Profile, out: &mut Report) {
 /// Rules on the batch as a whole. Plain JSON-RPC 2.0 allows batches (§6);
 /// 2025-03-26 requires receiving them; the other revisions do not have them.
 fn batch(messages: &[Message<'_>], out: &mut Report) {
-    out.flag(
-        RuleId::McpBatchNoneR1,
-        String::new(),
-        "a batch: 2024-11-05 does not define batches".to_owned(),
-    );
+    let calls = messages
+        .iter()
+        .filter(|m| matches!(m, Message::Request(_) | Message::Notification(_)))
+        .count();
+    // Only a sender's batch of calls: an array of responses answers a batch,
+    // which JSON-RPC 2.0 §6 asks for ("The Server should respond with an
+    // Array containing the corresponding Response objects"), and 2024-11-05
+    // has no sentence against it.
+    if calls != 0 {
+        out.flag(
+            RuleId::McpBatchNoneR1,
+            String::new(),
+            "a batch: 2024-11-05 does not define batches".to_owned(),
+        );
+    }
     out.flag(
         RuleId::McpBatchRemoved,
         String::new(),
@@ -51,10 +61,6 @@ fn batch(messages: &[Message<'_>], out: &mut Report) {
             );
         }
     }
-    let calls = messages
-        .iter()
-        .filter(|m| matches!(m, Message::Request(_) | Message::Notification(_)))
-        .count();
     if calls != 0 && calls != messages.len() {
         out.flag(
             RuleId::McpBatchHttpPostBodyR2,

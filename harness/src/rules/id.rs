@@ -29,13 +29,15 @@ use crate::Rule;
 /// Expands the rule table. Two blocks, codec rules first (they are reported
 /// first, in [`Rule`]'s order):
 ///
-/// - `codec { Variant = "id", code, "citation", "quote"; … }`: a [`Rule`]
-///   variant of the same name, at level MUST, under every revision, checked by
-///   the codec; `code` is the JSON-RPC error code a server answers it with.
+/// - `codec { Variant = "id", code, level, "citation", "quote"; … }`: a [`Rule`]
+///   variant of the same name, under every revision, checked by the codec;
+///   `code` is the JSON-RPC error code a server answers it with, `level` the
+///   text's (MUST for most; RFC 8259's SHOULD for unique names and MAY for a
+///   receiver's limits, which are no fault of the sender).
 /// - `rules { Variant = "id", level, "citation", "quote", revisions, check; … }`.
 macro_rules! rule_table {
     (
-        codec { $( $cv:ident = $cid:literal, $code:expr, $cspec:literal, $cquote:literal; )* }
+        codec { $( $cv:ident = $cid:literal, $code:expr, $clevel:expr, $cspec:literal, $cquote:literal; )* }
         rules { $( $v:ident = $id:literal, $level:expr, $spec:literal, $quote:literal, $revs:expr, $check:expr; )* }
     ) => {
         /// A rule the model knows, by name. Its stable wire spelling is
@@ -54,7 +56,7 @@ macro_rules! rule_table {
         pub(super) static INFOS: [$crate::rules::RuleInfo; COUNT] = [
             $( $crate::rules::RuleInfo {
                 id: RuleId::$cv,
-                level: $crate::rules::Level::Must,
+                level: $clevel,
                 spec: $cspec,
                 quote: $cquote,
                 revisions: $crate::rules::Revisions::ALL,

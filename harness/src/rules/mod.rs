@@ -316,14 +316,16 @@ pub struct Violation {
 }
 
 /// The violations of one wire frame under `profile`. A frame that does not lift
-/// gives exactly one violation: its refusal's rule, at level MUST.
+/// gives exactly one violation: its refusal's rule, at the rule's level (MUST,
+/// except RFC 8259's SHOULD for duplicate names and the MAYs of a receiver's
+/// own limits: the catalogue's codec rows).
 #[must_use]
 pub fn validate(frame: &[u8], profile: Profile) -> Vec<Violation> {
     match crate::lift(frame) {
         Ok(lifted) => validate_frame(&lifted, profile),
         Err(refusal) => vec![Violation {
             rule: refusal.rule().into(),
-            level: Level::Must,
+            level: RuleId::from(refusal.rule()).info().level,
             spec: refusal.rule().spec(),
             pointer: refusal.pointer().to_owned(),
             message: refusal.message().to_owned(),

@@ -89,6 +89,19 @@ fn single(request: &Request<'_>, reply: &Frame<'_>, profile: Profile, out: &mut 
     if !answers(response, &request.id) {
         id_mismatch(&request.id, response, &base, out);
     }
+    if let Message::Error(e) = response {
+        // The request lifted, so it is valid JSON: -32700 says it was not.
+        if e.error.code == crate::codes::PARSE_ERROR {
+            out.flag(
+                RuleId::JsonrpcErrorCodeMeaning,
+                at(&at(&base, "error"), "code"),
+                format!(
+                    "-32700 (Parse error: \"Invalid JSON was received\") answers the request `{}`, which is valid JSON",
+                    request.method.decoded()
+                ),
+            );
+        }
+    }
     pair(request, response, &base, profile, out);
 }
 
@@ -174,6 +187,14 @@ fn batch(calls: &[Message<'_>], reply: Option<&Frame<'_>>, profile: Profile, out
                 format!("a batch was answered with an array: its elements were processed under {revision}"),
             );
         }
+        let asks = calls.iter().any(|m| matches!(m, Message::Request(_)));
+        if reply.is_none() && asks {
+            out.flag(
+                RuleId::McpBatchRefusedAfterRemoval,
+                String::new(),
+                format!("a batch holding requests got no answer under {revision}"),
+            );
+        }
         return;
     }
     let requests: Vec<(usize, &Request<'_>)> = calls
@@ -184,6 +205,15 @@ fn batch(calls: &[Message<'_>], reply: Option<&Frame<'_>>, profile: Profile, out
             _ => None,
         })
         .collect();
+    if revision == Revision::Mcp2025_03_26
+        && invalid_batch_r2(calls)
+        && matches!(reply, Some(Frame::Single(Message::Error(_))))
+    {
+        // A batch 2025-03-26 itself makes invalid, refused whole with one
+        // error: the receiver received it and answered the fault, as the
+        // vectors accept (`n_batch-with-initialize`, `n_batch-mixed-…`).
+        return;
+    }
     let Some(reply) = reply else {
         for (i, r) in &requests {
             out.flag(
@@ -266,6 +296,24 @@ fn batch(calls: &[Message<'_>], reply: Option<&Frame<'_>>, profile: Profile, out
         );
         out.flag(RuleId::McpBaseResponseIdMatch, at(pointer, "id"), message);
     }
+}
+
+/// Whether a 2025-03-26 batch is one the revision itself makes invalid, so that
+/// refusing it whole is no failure to receive batches (`mcp.batch.must-receive`):
+/// it holds `initialize` ("The initialize request MUST NOT be part of a JSON-RPC
+/// batch", basic/lifecycle §Initialization), or it mixes requests or
+/// notifications with responses (basic/transports §Sending Messages to the
+/// Server: "An array batching one or more requests and/or notifications" or
+/// "An array batching one or more responses", not both; ambiguity A6).
+fn invalid_batch_r2(calls: &[Message<'_>]) -> bool {
+    let initialize = calls
+        .iter()
+        .any(|m| matches!(m, Message::Request(_)) && m.method().as_deref() == Some("initialize"));
+    let asks = calls
+        .iter()
+        .filter(|m| matches!(m, Message::Request(_) | Message::Notification(_)))
+        .count();
+    initialize || (asks != 0 && asks != calls.len())
 }
 
 /// A request and the response that answers it (by id, or the only one there is).
@@ -512,11 +560,14 @@ fn result(
                 .and_then(|c| c.get("values").map(|v| v.elements().count()))
                 .unwrap_or(0);
             if count > 100 {
-                out.flag(
-                    RuleId::McpCompletionMax100,
-                    at(&at(pointer, "completion"), "values"),
-                    format!("{count} completion values; at most 100 are allowed"),
-                );
+                // One of the two applies, by revision: the table decides.
+                for rule in [RuleId::McpCompletionMax100, RuleId::McpCompletionMax100R1] {
+                    out.flag(
+                        rule,
+                        at(&at(pointer, "completion"), "values"),
+                        format!("{count} completion values; the revision says at most 100"),
+                    );
+                }
             }
         }
         _ => {}

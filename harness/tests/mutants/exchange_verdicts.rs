@@ -20,7 +20,7 @@
 //!   server "SHOULD name the protocol versions it supports in any error it returns
 //!   to an `initialize` request" (`mcp.r5.legacy-initialize-error`).
 //! - MCP 2025-11-25 server/utilities/completion §Data Types: `values` "max 100"
-//!   (`mcp.completion.max-100`).
+//!   (`mcp.completion.max-100`, `-r1` before 2026-07-28).
 //! - MCP 2025-11-25 server/tools §Structured Content (SHOULD): "a tool that returns
 //!   structured content SHOULD also return the serialized JSON in a TextContent
 //!   block" (`mcp.tools.structured-content-text`).
@@ -251,7 +251,7 @@ fn a_completion_may_offer_exactly_100_values() {
                     r#"{{"jsonrpc":"2.0","id":1,"result":{{"completion":{{"values":[{list}]}}}}}}"#
                 ),
             ),
-            "mcp.completion.max-100",
+            "mcp.completion.max-100-r1",
         )
     };
     assert_eq!(values(100), []);
@@ -259,7 +259,7 @@ fn a_completion_may_offer_exactly_100_values() {
         values(101),
         one(
             "/result/completion/values",
-            "101 completion values; at most 100 are allowed"
+            "101 completion values; the revision says at most 100"
         )
     );
 }
