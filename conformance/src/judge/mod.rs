@@ -32,6 +32,74 @@ pub use audit::{audit, Audit};
 
 use crate::vectors::{Answer, Basis, Vector, Verdict};
 
+/// `verdicts` without the violations of rules that are run-level
+/// ambiguities (issue 27, false finding 4: ambiguity A2's `"id": null` warned
+/// on every exchange, though no conforming server can avoid it), and the
+/// rules set aside, each once.
+fn set_aside_ambiguities(
+    mut verdicts: Vec<FrameVerdict>,
+) -> (Vec<FrameVerdict>, Vec<harness::rules::RuleId>) {
+    let mut aside = Vec::new();
+    for verdict in &mut verdicts {
+        verdict.violations.retain(|v| {
+            let ambiguous = harness::error_ids::run_level_ambiguity(v.rule).is_some();
+            if ambiguous && !aside.contains(&v.rule) {
+                aside.push(v.rule);
+            }
+            !ambiguous
+        });
+    }
+    (verdicts, aside)
+}
+
+/// `answer` with every error that pins `"id": null` for a malformed frame
+/// also accepting the id a server can read in that frame, when
+/// [`harness::error_ids::error_may_carry`] (the one place that decides which
+/// ids an error may carry) allows it: JSON-RPC 2.0 §5 asks for null only "if
+/// there was an error in detecting the id", so echoing a readable id of an
+/// Invalid Request is as conformant as null (issue 27, false finding 2).
+/// Batches are left as they are: their elements' errors pin their own ids.
+#[must_use]
+pub fn echo_allowed(answer: &Answer, frame: &[u8], revision: Revision) -> Answer {
+    use harness::error_ids::{error_may_carry, read_single, Read};
+    let read = read_single(frame);
+    let Read::Id(readable) = &read else {
+        return answer.clone();
+    };
+    fn widen(
+        answer: &Answer,
+        read: &Read<'_>,
+        readable: &harness::Id<'_>,
+        revision: Revision,
+    ) -> Answer {
+        match answer {
+            Answer::Error {
+                codes,
+                id: Some(pinned),
+                data_required,
+            } if pinned == "null"
+                && readable.raw() != "null"
+                && error_may_carry(revision, read, true, Some(readable)) =>
+            {
+                let echo = Answer::Error {
+                    codes: codes.clone(),
+                    id: Some(readable.raw().to_owned()),
+                    data_required: data_required.clone(),
+                };
+                Answer::AnyOf(vec![answer.clone(), echo])
+            }
+            Answer::AnyOf(items) => Answer::AnyOf(
+                items
+                    .iter()
+                    .map(|a| widen(a, read, readable, revision))
+                    .collect(),
+            ),
+            other => other.clone(),
+        }
+    }
+    widen(answer, &read, readable, revision)
+}
+
 /// How conventions weigh: a note, or (`--strict`) a warning.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub enum Strictness {
@@ -107,6 +175,10 @@ pub struct Judgement {
     /// What the verdict does not show: a departure from a convention, an
     /// `i_` failure reported as a warning, a stream left open on purpose.
     pub notes: Vec<String>,
+    /// Rules broken that no conforming peer can keep, the texts being in
+    /// contradiction ([`harness::error_ids::run_level_ambiguity`]): taken out
+    /// of the violations, so they weigh on no verdict, and said once per run.
+    pub ambiguities: Vec<harness::rules::RuleId>,
 }
 
 impl Judgement {
@@ -180,6 +252,7 @@ pub fn reply_with(vector: &Vector, observed: &Observed, strictness: Strictness) 
             },
         })
         .collect();
+    let (verdicts, ambiguities) = set_aside_ambiguities(verdicts);
     let reply_frame = reply_at.map(|i| lift(&frames[i]));
 
     let mut exchange = match (&request, &reply_frame) {
@@ -205,7 +278,11 @@ pub fn reply_with(vector: &Vector, observed: &Observed, strictness: Strictness) 
             "`initialize` answered with a result: a dual-era server serving the legacy revision it negotiated, so the answer is judged as {revision} (MCP 2026-07-28 basic/versioning §Compatibility Matrix: \"The server answers `initialize` and serves the client according to the negotiated legacy revision\")"
         ));
     }
-    if let Some(answer) = &vector.answer {
+    let widened = vector
+        .answer
+        .as_ref()
+        .map(|a| echo_allowed(a, &vector.frame, vector.profile.revision));
+    if let Some(answer) = &widened {
         match &reply_frame {
             Some(Err(refusal)) => {
                 mismatches.push(format!("the reply does not lift: {refusal}"));
@@ -242,6 +319,7 @@ pub fn reply_with(vector: &Vector, observed: &Observed, strictness: Strictness) 
         silence,
         mismatches,
         notes,
+        ambiguities,
     };
     judgement.outcome = decide(&mut judgement, vector, strictness);
     judgement

@@ -576,6 +576,7 @@ impl Peers<'_> {
         };
         record.check = Some(answer_check(vector, revision, &violations));
         record.violations = Some(violations);
+        record.ambiguities.clone_from(&judgement.ambiguities);
         record.notes = judgement
             .mismatches
             .iter()
