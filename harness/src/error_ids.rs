@@ -223,6 +223,17 @@ pub fn run_level_ambiguity(rule: crate::rules::RuleId) -> Option<&'static str> {
     }
 }
 
+/// Whether `rule` is one an error response breaks by having no `id` member
+/// (what [`idless_error_allowed`] lifts for an HTTP refusal's body).
+#[must_use]
+pub fn idless_rule(rule: crate::rules::RuleId) -> bool {
+    use crate::rules::RuleId;
+    matches!(
+        rule,
+        RuleId::JsonrpcResponseIdRequired | RuleId::McpBaseErrorIdAbsent
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -320,5 +331,87 @@ mod tests {
         assert!(!idless_error_allowed(Revision::Mcp2025_11_25, 200));
         assert!(!idless_error_allowed(Revision::Mcp2024_11_05, 400));
         assert!(!idless_error_allowed(Revision::JsonRpc2, 400));
+    }
+
+    /// The session rules a server breaks in `frames` (client, server, …),
+    /// judged under `revision` to the end of the stream.
+    fn session_findings(revision: Revision, frames: &[(bool, &str)]) -> Vec<String> {
+        use crate::session::{Event, Judge};
+        use crate::Direction;
+        let mut judge = Judge::new(revision);
+        let mut out = Vec::new();
+        for (client, bytes) in frames {
+            let from = if *client {
+                Direction::ClientToServer
+            } else {
+                Direction::ServerToClient
+            };
+            judge.feed(
+                Event::Frame {
+                    from,
+                    bytes: bytes.as_bytes(),
+                },
+                None,
+                &mut out,
+            );
+        }
+        judge.feed(Event::Closed, None, &mut out);
+        out.iter()
+            .map(|f| f.violation.rule.as_str().to_owned())
+            .filter(|r| r.starts_with("session.") || r == "jsonrpc.response.required")
+            .collect()
+    }
+
+    /// Issue 27, false findings 1 and 2 in the session judge: an Invalid
+    /// Request's error echoing its readable id answers it, so a later valid
+    /// request with another id is no duplicate and no unknown id; a repeated
+    /// `id` member may be answered under either.
+    #[test]
+    fn the_session_judge_pairs_an_echoed_readable_id() {
+        let invalid_then_valid = [
+            (true, r#"{"jsonrpc":"1.0","id":1,"method":"echo"}"#),
+            (
+                false,
+                r#"{"jsonrpc":"2.0","error":{"code":-32600,"message":"m"},"id":1}"#,
+            ),
+            (true, r#"{"jsonrpc":"2.0","id":2,"method":"echo"}"#),
+            (false, r#"{"jsonrpc":"2.0","result":[],"id":2}"#),
+        ];
+        assert_eq!(
+            session_findings(Revision::JsonRpc2, &invalid_then_valid),
+            Vec::<String>::new()
+        );
+        let duplicate = [
+            (true, r#"{"jsonrpc":"2.0","id":1,"id":2,"method":"echo"}"#),
+            (false, r#"{"jsonrpc":"2.0","result":[],"id":2}"#),
+        ];
+        assert_eq!(
+            session_findings(Revision::JsonRpc2, &duplicate),
+            Vec::<String>::new()
+        );
+        // An id nobody read is still unknown.
+        let stray = [
+            (true, r#"{"jsonrpc":"1.0","id":1,"method":"echo"}"#),
+            (
+                false,
+                r#"{"jsonrpc":"2.0","error":{"code":-32600,"message":"m"},"id":3}"#,
+            ),
+        ];
+        assert_eq!(
+            session_findings(Revision::JsonRpc2, &stray),
+            ["session.response.unknown-id"]
+        );
+        // MCP: a request with id 1.5 may be refused with null, which answers it.
+        let fraction = [
+            (true, r#"{"jsonrpc":"2.0","id":1.5,"method":"ping"}"#),
+            (
+                false,
+                r#"{"jsonrpc":"2.0","error":{"code":-32600,"message":"m"},"id":null}"#,
+            ),
+        ];
+        assert_eq!(
+            session_findings(Revision::Mcp2026_07_28, &fraction),
+            Vec::<String>::new()
+        );
     }
 }

@@ -32,24 +32,18 @@ pub use audit::{audit, Audit};
 
 use crate::vectors::{Answer, Basis, Vector, Verdict};
 
-/// `verdicts` without the violations of rules that are run-level
-/// ambiguities (issue 27, false finding 4: ambiguity A2's `"id": null` warned
-/// on every exchange, though no conforming server can avoid it), and the
-/// rules set aside, each once.
-fn set_aside_ambiguities(
-    mut verdicts: Vec<FrameVerdict>,
-) -> (Vec<FrameVerdict>, Vec<harness::rules::RuleId>) {
-    let mut aside = Vec::new();
-    for verdict in &mut verdicts {
-        verdict.violations.retain(|v| {
-            let ambiguous = harness::error_ids::run_level_ambiguity(v.rule).is_some();
-            if ambiguous && !aside.contains(&v.rule) {
-                aside.push(v.rule);
-            }
-            !ambiguous
-        });
+/// The rules among `verdicts`' violations that are run-level ambiguities
+/// ([`harness::error_ids::run_level_ambiguity`]), each once (issue 27, false
+/// finding 4: ambiguity A2's `"id": null` warned on every exchange, though no
+/// conforming server can avoid it).
+fn ambiguities_among(verdicts: &[FrameVerdict]) -> Vec<harness::rules::RuleId> {
+    let mut found = Vec::new();
+    for v in verdicts.iter().flat_map(|f| &f.violations) {
+        if harness::error_ids::run_level_ambiguity(v.rule).is_some() && !found.contains(&v.rule) {
+            found.push(v.rule);
+        }
     }
-    (verdicts, aside)
+    found
 }
 
 /// `answer` with every error that pins `"id": null` for a malformed frame
@@ -176,8 +170,9 @@ pub struct Judgement {
     /// `i_` failure reported as a warning, a stream left open on purpose.
     pub notes: Vec<String>,
     /// Rules broken that no conforming peer can keep, the texts being in
-    /// contradiction ([`harness::error_ids::run_level_ambiguity`]): taken out
-    /// of the violations, so they weigh on no verdict, and said once per run.
+    /// contradiction ([`harness::error_ids::run_level_ambiguity`]): still
+    /// among the violations, but they weigh on no verdict ([`Judgement::weighed`])
+    /// and are said once per run.
     pub ambiguities: Vec<harness::rules::RuleId>,
 }
 
@@ -188,6 +183,12 @@ impl Judgement {
             .iter()
             .flat_map(|f| &f.violations)
             .chain(&self.exchange)
+    }
+
+    /// The violations the verdict weighs: all but the run-level ambiguities.
+    pub fn weighed(&self) -> impl Iterator<Item = &Violation> {
+        self.violations()
+            .filter(|v| !self.ambiguities.contains(&v.rule))
     }
 
     /// The frame taken for the reply, if one was.
@@ -252,7 +253,7 @@ pub fn reply_with(vector: &Vector, observed: &Observed, strictness: Strictness) 
             },
         })
         .collect();
-    let (verdicts, ambiguities) = set_aside_ambiguities(verdicts);
+    let ambiguities = ambiguities_among(&verdicts);
     let reply_frame = reply_at.map(|i| lift(&frames[i]));
 
     let mut exchange = match (&request, &reply_frame) {
@@ -416,7 +417,7 @@ fn weigh_convention(strictness: Strictness) -> Outcome {
 
 fn by_rules_and_answer(j: &mut Judgement, vector: &Vector, strictness: Strictness) -> Outcome {
     let by_answer = answer_weight(j, vector.basis.as_ref(), strictness);
-    if j.violations().any(|v| v.level.is_mandatory()) || by_answer == Outcome::Fail {
+    if j.weighed().any(|v| v.level.is_mandatory()) || by_answer == Outcome::Fail {
         return Outcome::Fail;
     }
     // A peer that hung up never showed it would stay silent: silence was the
@@ -428,7 +429,7 @@ fn by_rules_and_answer(j: &mut Judgement, vector: &Vector, strictness: Strictnes
             why: Silence::PeerClosed.describe().into(),
         };
     }
-    if j.violations().next().is_some() || by_answer == Outcome::Warning {
+    if j.weighed().next().is_some() || by_answer == Outcome::Warning {
         Outcome::Warning
     } else {
         Outcome::Pass
@@ -512,6 +513,65 @@ mod tests {
 
     fn rules(j: &Judgement) -> Vec<&'static str> {
         j.violations().map(|v| v.rule.as_str()).collect()
+    }
+
+    /// Issue 27, false finding 2: an Invalid Request whose id is readable
+    /// may be answered with that id or with null (JSON-RPC 2.0 §5), never
+    /// with another id; a frame with no readable id only with null.
+    #[test]
+    fn an_invalid_request_may_echo_its_readable_id() {
+        let null_error = Answer::Error {
+            codes: vec![-32600],
+            id: Some("null".into()),
+            data_required: Vec::new(),
+        };
+        let v = with_basis(
+            r#"{"jsonrpc":"1.0","id":1,"method":"echo"}"#,
+            null_error.clone(),
+            mandated(Level::Must),
+        );
+        let answered = |id: &str| {
+            let sent =
+                format!(r#"{{"jsonrpc":"2.0","id":{id},"error":{{"code":-32600,"message":"m"}}}}"#);
+            reply(&v, &frames(&[&sent])).outcome
+        };
+        assert_eq!(answered("1"), Outcome::Pass);
+        assert_eq!(answered("null"), Outcome::Pass);
+        assert_eq!(answered("2"), Outcome::Fail);
+        let unreadable = with_basis(
+            r#"{"jsonrpc": "2.0", "method": 1, "params": "bar"}"#,
+            null_error,
+            mandated(Level::Must),
+        );
+        let echoed = reply(
+            &unreadable,
+            &frames(&[r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":"m"}}"#]),
+        );
+        assert_eq!(echoed.outcome, Outcome::Fail);
+    }
+
+    /// Issue 27, false finding 4: ambiguity A2 (an error with `"id": null`,
+    /// which no MCP schema allows, for a frame whose id could not be read)
+    /// weighs on no verdict; the judgement names it, for the run to say once.
+    #[test]
+    fn ambiguity_a2_is_named_but_never_a_warning() {
+        let mut v = vector(
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","#,
+            Answer::Error {
+                codes: vec![-32700],
+                id: Some("null".into()),
+                data_required: Vec::new(),
+            },
+        );
+        v.profile.revision = Revision::Mcp2025_06_18;
+        let j = reply(
+            &v,
+            &frames(&[r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"m"}}"#]),
+        );
+        assert_eq!(j.outcome, Outcome::Pass, "{:?}", rules(&j));
+        assert_eq!(j.ambiguities, [harness::rules::RuleId::McpBaseErrorIdNull]);
+        assert!(rules(&j).contains(&"mcp.base.error-id-null"));
+        assert_eq!(j.weighed().count(), 0);
     }
 
     #[test]
