@@ -184,7 +184,7 @@ def build():
                    "The client reuses id 1 after its answer, which is allowed here; the server never answers the second request.",
                    ["jsonrpc.response.required"],
                    h + [client(call(rev, 1)), server(result(rev, 1)), client(call(rev, 1)), CLOSED],
-                   [("jsonrpc.response.required", n + 2)])
+                   [("jsonrpc.response.required", n + 3)])
         # ---- batches ---------------------------------------------------------
         if rev in (JSONRPC, R2):
             calls = [call(rev, 1), call(rev, 2)]

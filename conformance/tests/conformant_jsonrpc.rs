@@ -107,3 +107,29 @@ fn a_conformant_jsonrpc_server_echoing_readable_ids_is_clean_over_http() {
     let (code, records, stderr) = run(&["--http", &server.url]);
     assert_clean(code, &records, &stderr);
 }
+
+/// Issue 27, divergence 5: a server that drops a request because its id was
+/// used by a request it already answered fails the live probe; the
+/// conformant server passes it.
+#[test]
+fn a_server_dropping_a_reused_id_fails_the_reuse_probe() {
+    let reuse = |records: &[Value]| {
+        records
+            .iter()
+            .find(|r| r["vector"] == "run/jsonrpc-2.0/id-reused-after-answer")
+            .map(|r| r["outcome"]["outcome"].as_str().unwrap_or("").to_owned())
+            .expect("the reuse probe was made")
+    };
+    let dropper = format!(
+        "python3 {}",
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/jsonrpc_drops_reused_ids.py"
+        )
+    );
+    let (code, records, _) = run(&["--stdio", &dropper]);
+    assert_eq!(code, Some(1));
+    assert_eq!(reuse(&records), "fail");
+    let (_, records, _) = run(&["--stdio", &format!("python3 {SERVER}")]);
+    assert_eq!(reuse(&records), "pass");
+}

@@ -878,11 +878,15 @@ impl Runner<'_, '_, '_> {
             .iter()
             .filter_map(|r| {
                 let (old, new) = r.rewritten.as_ref()?;
+                let why = if revision.is_mcp() {
+                    "a request id MUST NOT be reused within a session (MCP basic/index §Requests)"
+                } else {
+                    "an id used twice in a session would make its echo look like an answer given twice"
+                };
                 Some((
                     r.vector.id.as_str(),
                     format!(
-                        "sent with request id {new} instead of {old}: the vector is not about ids, \
-                         and a request id MUST NOT be reused within a session (MCP basic/index §Requests)"
+                        "sent with request id {new} instead of {old}: the vector is not about ids, and {why}"
                     ),
                 ))
             })
