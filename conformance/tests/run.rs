@@ -501,6 +501,10 @@ fn ambiguity_a2_is_said_once_per_run_not_per_exchange() {
     };
     let warned: Vec<&Value> = records.iter().filter(a2).collect();
     assert!(warned.is_empty(), "{warned:#?}");
+    // The reference peer breaks no SHOULD under 2025-06-18: A2 was its only
+    // warning, on every exchange that carried it.
+    let warnings: Vec<&Value> = records.iter().filter(|r| outcome(r) == "warning").collect();
+    assert!(warnings.is_empty(), "{warnings:#?}");
     assert_eq!(stderr.matches("ambiguity A2").count(), 1, "{stderr}");
     let text = std::fs::read_to_string(&doc).unwrap();
     let document: Value = serde_json::from_str(&text).unwrap();
