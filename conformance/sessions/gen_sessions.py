@@ -178,6 +178,13 @@ def build():
             vector(rev, "ids", "y_reused-after-answer", "Reusing an id after its answer is allowed here.",
                    [id_rules(rev)],
                    h + [client(call(rev, 1)), server(result(rev, 1)), client(call(rev, 1)), server(result(rev, 1))], [])
+            # Issue 27, divergence 5: the reuse is a request all the same
+            # (JSON-RPC 2.0 §5: "the Server MUST reply with a Response").
+            vector(rev, "ids", "n_reused-after-answer-dropped",
+                   "The client reuses id 1 after its answer, which is allowed here; the server never answers the second request.",
+                   ["jsonrpc.response.required"],
+                   h + [client(call(rev, 1)), server(result(rev, 1)), client(call(rev, 1)), CLOSED],
+                   [("jsonrpc.response.required", n + 3)])
         # ---- batches ---------------------------------------------------------
         if rev in (JSONRPC, R2):
             calls = [call(rev, 1), call(rev, 2)]

@@ -811,15 +811,15 @@ impl<T: Transport> Driver<T> {
 }
 
 /// The ids of the requests in `frame` (one, or a batch's), if it lifts.
+/// The request ids a peer can read in `frame`, valid frame or not
+/// ([`harness::error_ids::readable_request_ids`]): an Invalid Request's
+/// error may echo its readable id (JSON-RPC 2.0 §5), which then answers the
+/// probe, and the id counts as used.
 fn request_ids(frame: &[u8]) -> Vec<Id<'static>> {
-    let Ok(lifted) = lift(frame) else {
-        return Vec::new();
-    };
-    lifted
-        .messages()
-        .iter()
-        .filter_map(|m| match m {
-            Message::Request(_) => m.id().map(|id| id.clone().into_owned()),
+    harness::error_ids::readable_request_ids(frame)
+        .into_iter()
+        .filter_map(|read| match read {
+            harness::error_ids::Read::Id(id) => Some(id),
             _ => None,
         })
         .collect()

@@ -355,7 +355,8 @@ fn fixture() -> (String, Received) {
                 .route("/sse", get(record("/sse")))
                 .route("/big", post(record("/big")))
                 .route("/long-event", post(record("/long-event")))
-                .route("/teapot", post(record("/teapot")));
+                .route("/teapot", post(record("/teapot")))
+                .route("/refused", post(record("/refused")));
             let _ = axum::serve(listener, app).await;
         });
     });
@@ -365,6 +366,8 @@ fn fixture() -> (String, Received) {
 const JSON_ANSWER: &[u8] =
     b"{ \"jsonrpc\" : \"2.0\",\"id\":1, \"result\":{\"b\":1e2,\"a\":9007199254740993,\"b\":-0.0}}";
 const SSE_ANSWER: &[u8] = b": hello\r\nid: 7\r\ndata: {\"jsonrpc\":\"2.0\",\r\ndata: \"id\":1,\"result\":{}}\r\n\r\nevent: message\rdata:{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{\"level\":\"info\",\"data\":\"\xc3\xa9\"}}\r\r";
+
+const REFUSAL_BODY: &str = r#"{"jsonrpc":"2.0","error":{"code":-32000,"message":"Bad Request: No valid session ID provided"}}"#;
 
 fn big_answer() -> Vec<u8> {
     let mut big = b"{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"pad\":\"".to_vec();
@@ -416,6 +419,14 @@ fn answer(path: &str, body: Bytes, addr: std::net::SocketAddr) -> Response {
             StatusCode::OK,
             [(header::CONTENT_TYPE, "text/event-stream")],
             long_event(),
+        )
+            .into_response(),
+        // A Streamable HTTP server refusing a POST that carries no session
+        // id, as TypeScript SDK servers do: 400 and an error without `id`.
+        "/refused" => (
+            StatusCode::BAD_REQUEST,
+            [(header::CONTENT_TYPE, "application/json")],
+            REFUSAL_BODY,
         )
             .into_response(),
         _ => (
@@ -778,4 +789,77 @@ fn wirecheck_run_tallies_the_same_through_the_proxy() {
     assert!(!err.contains("panicked"), "{err}");
     assert!(status.code().is_some(), "{status}");
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Issue 27, false finding 16: an HTTP 400 whose body is an error without
+/// `id` is what the transports page allows ("The HTTP response body MAY
+/// comprise a JSON-RPC error response that has no `id`", 2025-11-25
+/// basic/transports §Sending Messages to the Server 4), so the proxy finds
+/// no `jsonrpc.response.id-required` (nor `mcp.base.error-id-absent`) in it,
+/// though the conversation (one POST without a session) names no revision
+/// and is judged as plain JSON-RPC; the same body as a frame of its own
+/// still breaks it.
+#[test]
+fn an_http_refusal_without_id_is_allowed_through_the_proxy() {
+    let (upstream, _) = fixture();
+    let dir = scratch("refused");
+    let log = dir.join("log.jsonl");
+    let through = proxy(
+        &upstream,
+        &["--format", "json", "--log", log.to_str().unwrap()],
+    );
+    let rt = runtime();
+    let seen = rt.block_on(async {
+        let client = reqwest::Client::new();
+        exchange(post_json(
+            &client,
+            &format!("{}/refused", through.base),
+            r#"{"jsonrpc":"2.0","id":4,"method":"ping"}"#,
+            None,
+        ))
+        .await
+    });
+    assert_eq!(seen.status, 400);
+    assert_eq!(seen.body, REFUSAL_BODY.as_bytes());
+    let (_, err) = through.stop();
+    assert!(!err.contains("panicked"), "{err}");
+    let log = std::fs::read_to_string(&log).unwrap();
+    let rules: Vec<String> = findings(&log).into_iter().map(|(r, _)| r).collect();
+    for rule in ["jsonrpc.response.id-required", "mcp.base.error-id-absent"] {
+        assert!(!rules.iter().any(|r| r == rule), "{rule} in {log}");
+    }
+    // Over stdio, where no HTTP status allows it, the same body breaks it.
+    let stdio = common_check(REFUSAL_BODY);
+    assert!(stdio.contains("jsonrpc.response.id-required"), "{stdio}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `wirecheck classify --from server --revision jsonrpc-2.0 --format json`
+/// on one frame: its JSON lines.
+fn common_check(frame: &str) -> String {
+    let out = Command::new(wirecheck())
+        .args([
+            "classify",
+            "--from",
+            "server",
+            "--revision",
+            "jsonrpc-2.0",
+            "--format",
+            "json",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child
+                .stdin
+                .take()
+                .expect("piped")
+                .write_all(format!("{frame}\n").as_bytes())?;
+            child.wait_with_output()
+        })
+        .expect("wirecheck classify runs");
+    String::from_utf8_lossy(&out.stdout).into_owned()
 }

@@ -558,3 +558,74 @@ fn silence_after_a_notification_that_hung_the_peer_is_not_observed() {
         "{cancelled:#?}"
     );
 }
+
+/// Issue 27, false finding 4: ambiguity A2 (`"id": null` in an error, which
+/// no MCP schema allows, for a frame whose id could not be read) is said once
+/// per run, in the summary and in the run document's `ambiguities`, and is
+/// never a warning on an exchange.
+#[test]
+fn ambiguity_a2_is_said_once_per_run_not_per_exchange() {
+    let dir = std::env::temp_dir().join(format!("wirecheck-run-a2-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let doc = dir.join("run.json");
+    let out = common::wirecheck(
+        &[
+            "run",
+            "--revision",
+            "2025-06-18",
+            "--format",
+            "json",
+            "--out",
+            doc.to_str().unwrap(),
+        ],
+        b"",
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let records = parsed(&out);
+    let a2 = |r: &&Value| {
+        r["rule"] == "mcp.base.error-id-null"
+            || r["violations"]
+                .as_array()
+                .is_some_and(|vs| vs.iter().any(|v| v["rule"] == "mcp.base.error-id-null"))
+    };
+    let warned: Vec<&Value> = records.iter().filter(a2).collect();
+    assert!(warned.is_empty(), "{warned:#?}");
+    // The reference peer breaks no SHOULD under 2025-06-18: A2 was its only
+    // warning, on every exchange that carried it.
+    let warnings: Vec<&Value> = records.iter().filter(|r| outcome(r) == "warning").collect();
+    assert!(warnings.is_empty(), "{warnings:#?}");
+    assert_eq!(stderr.matches("ambiguity A2").count(), 1, "{stderr}");
+    let text = std::fs::read_to_string(&doc).unwrap();
+    let document: Value = serde_json::from_str(&text).unwrap();
+    let schema = |name: &str| -> Value {
+        let path = format!("{}/schemas/{name}", env!("CARGO_MANIFEST_DIR"));
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+    };
+    let registry = jsonschema::Registry::new()
+        .add(
+            "https://wirecheck.invalid/schemas/record.schema.json",
+            schema("record.schema.json"),
+        )
+        .unwrap()
+        .prepare()
+        .unwrap();
+    let validator = jsonschema::options()
+        .with_registry(&registry)
+        .build(&schema("report.schema.json"))
+        .unwrap();
+    let errors: Vec<String> = validator
+        .iter_errors(&document)
+        .map(|e| e.to_string())
+        .collect();
+    assert!(errors.is_empty(), "{errors:?}");
+    let ambiguities = document["ambiguities"]
+        .as_array()
+        .expect("ambiguities listed");
+    assert_eq!(ambiguities.len(), 1, "{ambiguities:?}");
+    assert_eq!(ambiguities[0]["rule"], "mcp.base.error-id-null");
+    assert!(ambiguities[0]["count"].as_u64().unwrap() >= 1);
+    let report = wirecheck::report::Report::read_json(&doc).expect("the run document reads back");
+    assert_eq!(report.ambiguities.len(), 1);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -30,6 +30,7 @@
 pub mod client;
 pub mod codes;
 mod error;
+pub mod error_ids;
 #[cfg(feature = "fuzzing")]
 pub mod fuzzing;
 pub mod ir;

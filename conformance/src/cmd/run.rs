@@ -166,7 +166,12 @@ pub fn run(args: &Args) -> Report {
     let mut report = Report::new(Command::Run);
     report.strict = args.strict;
     match prepare(args).and_then(|(config, vectors)| execute(&config, &vectors)) {
-        Ok(records) => report.records = records,
+        Ok(records) => {
+            for record in &records {
+                report.note_ambiguities(record);
+            }
+            report.records = records;
+        }
         Err(e) => {
             report.error = Some(e);
             return report;

@@ -32,6 +32,68 @@ pub use audit::{audit, Audit};
 
 use crate::vectors::{Answer, Basis, Vector, Verdict};
 
+/// The rules among `verdicts`' violations that are run-level ambiguities
+/// ([`harness::error_ids::run_level_ambiguity`]), each once (issue 27, false
+/// finding 4: ambiguity A2's `"id": null` warned on every exchange, though no
+/// conforming server can avoid it).
+fn ambiguities_among(verdicts: &[FrameVerdict]) -> Vec<harness::rules::RuleId> {
+    let mut found = Vec::new();
+    for v in verdicts.iter().flat_map(|f| &f.violations) {
+        if harness::error_ids::run_level_ambiguity(v.rule).is_some() && !found.contains(&v.rule) {
+            found.push(v.rule);
+        }
+    }
+    found
+}
+
+/// `answer` with every error that pins `"id": null` for a malformed frame
+/// also accepting the id a server can read in that frame, when
+/// [`harness::error_ids::error_may_carry`] (the one place that decides which
+/// ids an error may carry) allows it: JSON-RPC 2.0 §5 asks for null only "if
+/// there was an error in detecting the id", so echoing a readable id of an
+/// Invalid Request is as conformant as null (issue 27, false finding 2).
+/// Batches are left as they are: their elements' errors pin their own ids.
+#[must_use]
+pub fn echo_allowed(answer: &Answer, frame: &[u8], revision: Revision) -> Answer {
+    use harness::error_ids::{error_may_carry, read_single, Read};
+    let read = read_single(frame);
+    let Read::Id(readable) = &read else {
+        return answer.clone();
+    };
+    fn widen(
+        answer: &Answer,
+        read: &Read<'_>,
+        readable: &harness::Id<'_>,
+        revision: Revision,
+    ) -> Answer {
+        match answer {
+            Answer::Error {
+                codes,
+                id: Some(pinned),
+                data_required,
+            } if pinned == "null"
+                && readable.raw() != "null"
+                && error_may_carry(revision, read, true, Some(readable)) =>
+            {
+                let echo = Answer::Error {
+                    codes: codes.clone(),
+                    id: Some(readable.raw().to_owned()),
+                    data_required: data_required.clone(),
+                };
+                Answer::AnyOf(vec![answer.clone(), echo])
+            }
+            Answer::AnyOf(items) => Answer::AnyOf(
+                items
+                    .iter()
+                    .map(|a| widen(a, read, readable, revision))
+                    .collect(),
+            ),
+            other => other.clone(),
+        }
+    }
+    widen(answer, &read, readable, revision)
+}
+
 /// How conventions weigh: a note, or (`--strict`) a warning.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub enum Strictness {
@@ -107,6 +169,11 @@ pub struct Judgement {
     /// What the verdict does not show: a departure from a convention, an
     /// `i_` failure reported as a warning, a stream left open on purpose.
     pub notes: Vec<String>,
+    /// Rules broken that no conforming peer can keep, the texts being in
+    /// contradiction ([`harness::error_ids::run_level_ambiguity`]): still
+    /// among the violations, but they weigh on no verdict ([`Judgement::weighed`])
+    /// and are said once per run.
+    pub ambiguities: Vec<harness::rules::RuleId>,
 }
 
 impl Judgement {
@@ -116,6 +183,12 @@ impl Judgement {
             .iter()
             .flat_map(|f| &f.violations)
             .chain(&self.exchange)
+    }
+
+    /// The violations the verdict weighs: all but the run-level ambiguities.
+    pub fn weighed(&self) -> impl Iterator<Item = &Violation> {
+        self.violations()
+            .filter(|v| !self.ambiguities.contains(&v.rule))
     }
 
     /// The frame taken for the reply, if one was.
@@ -180,6 +253,7 @@ pub fn reply_with(vector: &Vector, observed: &Observed, strictness: Strictness) 
             },
         })
         .collect();
+    let ambiguities = ambiguities_among(&verdicts);
     let reply_frame = reply_at.map(|i| lift(&frames[i]));
 
     let mut exchange = match (&request, &reply_frame) {
@@ -205,7 +279,11 @@ pub fn reply_with(vector: &Vector, observed: &Observed, strictness: Strictness) 
             "`initialize` answered with a result: a dual-era server serving the legacy revision it negotiated, so the answer is judged as {revision} (MCP 2026-07-28 basic/versioning §Compatibility Matrix: \"The server answers `initialize` and serves the client according to the negotiated legacy revision\")"
         ));
     }
-    if let Some(answer) = &vector.answer {
+    let widened = vector
+        .answer
+        .as_ref()
+        .map(|a| echo_allowed(a, &vector.frame, vector.profile.revision));
+    if let Some(answer) = &widened {
         match &reply_frame {
             Some(Err(refusal)) if RuleId::from(refusal.rule()).info().level.is_mandatory() => {
                 mismatches.push(format!("the reply does not lift: {refusal}"));
@@ -248,6 +326,7 @@ pub fn reply_with(vector: &Vector, observed: &Observed, strictness: Strictness) 
         silence,
         mismatches,
         notes,
+        ambiguities,
     };
     judgement.outcome = decide(&mut judgement, vector, strictness);
     judgement
@@ -344,7 +423,7 @@ fn weigh_convention(strictness: Strictness) -> Outcome {
 
 fn by_rules_and_answer(j: &mut Judgement, vector: &Vector, strictness: Strictness) -> Outcome {
     let by_answer = answer_weight(j, vector.basis.as_ref(), strictness);
-    if j.violations().any(|v| v.level.is_mandatory()) || by_answer == Outcome::Fail {
+    if j.weighed().any(|v| v.level.is_mandatory()) || by_answer == Outcome::Fail {
         return Outcome::Fail;
     }
     // A peer that hung up never showed it would stay silent: silence was the
@@ -360,7 +439,7 @@ fn by_rules_and_answer(j: &mut Judgement, vector: &Vector, strictness: Strictnes
     // keyword): a note beside a pass, a warning under `--strict` as a
     // convention is, never a warning by default.
     let allowed: Vec<String> = j
-        .violations()
+        .weighed()
         .filter(|v| v.level == Level::May)
         .map(|v| {
             format!(
@@ -376,7 +455,7 @@ fn by_rules_and_answer(j: &mut Judgement, vector: &Vector, strictness: Strictnes
         weigh_convention(strictness)
     };
     let advisory = j
-        .violations()
+        .weighed()
         .any(|v| matches!(v.level, Level::Should | Level::ShouldNot));
     if advisory || by_answer == Outcome::Warning || by_may == Outcome::Warning {
         Outcome::Warning
@@ -462,6 +541,65 @@ mod tests {
 
     fn rules(j: &Judgement) -> Vec<&'static str> {
         j.violations().map(|v| v.rule.as_str()).collect()
+    }
+
+    /// Issue 27, false finding 2: an Invalid Request whose id is readable
+    /// may be answered with that id or with null (JSON-RPC 2.0 §5), never
+    /// with another id; a frame with no readable id only with null.
+    #[test]
+    fn an_invalid_request_may_echo_its_readable_id() {
+        let null_error = Answer::Error {
+            codes: vec![-32600],
+            id: Some("null".into()),
+            data_required: Vec::new(),
+        };
+        let v = with_basis(
+            r#"{"jsonrpc":"1.0","id":1,"method":"echo"}"#,
+            null_error.clone(),
+            mandated(Level::Must),
+        );
+        let answered = |id: &str| {
+            let sent =
+                format!(r#"{{"jsonrpc":"2.0","id":{id},"error":{{"code":-32600,"message":"m"}}}}"#);
+            reply(&v, &frames(&[&sent])).outcome
+        };
+        assert_eq!(answered("1"), Outcome::Pass);
+        assert_eq!(answered("null"), Outcome::Pass);
+        assert_eq!(answered("2"), Outcome::Fail);
+        let unreadable = with_basis(
+            r#"{"jsonrpc": "2.0", "method": 1, "params": "bar"}"#,
+            null_error,
+            mandated(Level::Must),
+        );
+        let echoed = reply(
+            &unreadable,
+            &frames(&[r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":"m"}}"#]),
+        );
+        assert_eq!(echoed.outcome, Outcome::Fail);
+    }
+
+    /// Issue 27, false finding 4: ambiguity A2 (an error with `"id": null`,
+    /// which no MCP schema allows, for a frame whose id could not be read)
+    /// weighs on no verdict; the judgement names it, for the run to say once.
+    #[test]
+    fn ambiguity_a2_is_named_but_never_a_warning() {
+        let mut v = vector(
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","#,
+            Answer::Error {
+                codes: vec![-32700],
+                id: Some("null".into()),
+                data_required: Vec::new(),
+            },
+        );
+        v.profile.revision = Revision::Mcp2025_06_18;
+        let j = reply(
+            &v,
+            &frames(&[r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"m"}}"#]),
+        );
+        assert_eq!(j.outcome, Outcome::Pass, "{:?}", rules(&j));
+        assert_eq!(j.ambiguities, [harness::rules::RuleId::McpBaseErrorIdNull]);
+        assert!(rules(&j).contains(&"mcp.base.error-id-null"));
+        assert_eq!(j.weighed().count(), 0);
     }
 
     #[test]

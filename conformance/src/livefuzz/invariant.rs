@@ -250,9 +250,18 @@ pub fn judge(frame: &[u8], report: &ProbeReport, revision: Revision, strict: boo
                     ),
                 ));
             }
+            // Which ids the error may carry is `harness::error_ids`' to say.
+            let read = harness::error_ids::read_single(frame);
             for bytes in &null_errors {
-                if let Some(id) = error_id(bytes) {
-                    if id != "null" {
+                let carried = match lift(bytes) {
+                    Ok(harness::Frame::Single(Message::Error(e))) => e.id,
+                    _ => None,
+                };
+                let allowed = carried.as_ref().is_none_or(|c| {
+                    harness::error_ids::error_may_carry(revision, &read, true, Some(c))
+                });
+                if let (false, Some(id)) = (allowed, error_id(bytes)) {
+                    {
                         out.push(Breach::of_rule(
                             Kind::ErrorIdNotNull,
                             RuleId::JsonrpcResponseIdRequired,

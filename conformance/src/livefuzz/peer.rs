@@ -210,7 +210,7 @@ impl Live {
             let own = report
                 .exchange
                 .and_then(|x| new_facts.iter().find(|f| f.exchange == Some(x)));
-            http_verdict(frame, own, new_facts, new_findings, &mut breaches);
+            http_verdict(frame, own, new_facts, new_findings, revision, &mut breaches);
             self.http_seen = findings.len();
             self.facts_seen = facts.len();
         }
@@ -489,10 +489,17 @@ pub fn http_verdict(
     own: Option<&HttpFact>,
     facts: &[HttpFact],
     findings: &[crate::transport::http::HttpFinding],
+    revision: Revision,
     breaches: &mut Vec<Breach>,
 ) {
     let request = expect(frame) == Expect::Answer;
-    if own.is_some_and(|f| (400..500).contains(&f.status)) && !request {
+    // The allowance is `harness::error_ids`' (one place for every judge);
+    // a 5xx is an HTTP failure below all the same.
+    let refused = own.is_some_and(|f| {
+        (400..500).contains(&f.status)
+            && harness::error_ids::idless_error_allowed(revision, f.status)
+    });
+    if refused && !request {
         // The same sentence lets the refusal carry "a JSON-RPC error response
         // that has no id": for a notification that is its refusal, not an
         // answer to it.

@@ -462,6 +462,8 @@ struct Reading {
     app: Arc<App>,
     conversation: Conversation,
     kind: Kind,
+    /// The answer's HTTP status.
+    status: u16,
     /// A JSON body so far, up to the bound, and its whole length.
     json: Vec<u8>,
     json_len: usize,
@@ -486,6 +488,7 @@ fn judged(
     url: Url,
 ) -> impl Stream<Item = Result<Bytes, std::io::Error>> + Send + 'static {
     let max = app.max_frame;
+    let status = answer.status().as_u16();
     let expected = answer
         .content_length()
         .and_then(|n| usize::try_from(n).ok());
@@ -493,6 +496,7 @@ fn judged(
         app,
         conversation,
         kind,
+        status,
         json: Vec::new(),
         json_len: 0,
         expected,
@@ -648,7 +652,13 @@ impl Reading {
         if self.kind == Kind::Json && self.json_len > 0 && !self.json_done {
             self.json_done = true;
             let t = self.app.t();
-            let seen = if self.json_len == self.json.len() {
+            let seen = if self.json_len == self.json.len() && self.status >= 400 {
+                Seen::Refused {
+                    bytes: std::mem::take(&mut self.json),
+                    status: self.status,
+                    t,
+                }
+            } else if self.json_len == self.json.len() {
                 Seen::Frame {
                     from: Direction::ServerToClient,
                     bytes: std::mem::take(&mut self.json),

@@ -29,6 +29,17 @@ pub enum Seen {
         /// Seconds from the start.
         t: f64,
     },
+    /// The JSON body of an HTTP error status (the server refused a POST):
+    /// judged as a frame from the server, under the allowance
+    /// [`harness::error_ids::idless_error_allowed`] names for its status.
+    Refused {
+        /// Its exact bytes.
+        bytes: Vec<u8>,
+        /// The HTTP status it came with.
+        status: u16,
+        /// Seconds from the start.
+        t: f64,
+    },
     /// A frame longer than the bound: forwarded whole, not kept.
     TooLong {
         /// Who sent it.

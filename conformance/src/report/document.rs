@@ -66,7 +66,18 @@ struct Doc {
     tally: TallyDoc,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     error: Option<String>,
+    /// Run-level ambiguities met, each once ([`Report::ambiguities`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    ambiguities: Vec<AmbiguityDoc>,
     records: Vec<RecordDoc>,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AmbiguityDoc {
+    rule: String,
+    count: usize,
+    note: String,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -281,6 +292,17 @@ impl From<&Report> for Doc {
                 total: t.total(),
             },
             error: report.error.clone(),
+            ambiguities: report
+                .ambiguities
+                .iter()
+                .map(|(rule, count)| AmbiguityDoc {
+                    rule: rule.as_str().into(),
+                    count: *count,
+                    note: harness::error_ids::run_level_ambiguity(*rule)
+                        .unwrap_or_default()
+                        .into(),
+                })
+                .collect(),
             records: report.records.iter().map(RecordDoc::from).collect(),
         }
     }
@@ -381,6 +403,9 @@ impl Doc {
         let mut report = Report::new(command);
         report.strict = self.strict;
         report.error = self.error;
+        for a in self.ambiguities {
+            report.ambiguities.push((rule_id(&a.rule)?, a.count));
+        }
         report.profile = self
             .profile
             .map(|p| -> Result<Profile, String> {

@@ -104,6 +104,16 @@ impl Members<'_> {
 /// The one-line summary the JSON-lines view prints on standard error.
 #[must_use]
 pub fn summary(report: &Report) -> String {
+    let mut line = counts(report);
+    for note in report.ambiguity_lines() {
+        line.push_str("; ");
+        line.push_str(&note);
+    }
+    line
+}
+
+/// [`summary`]'s counts.
+fn counts(report: &Report) -> String {
     let tally = report.tally();
     match report.command {
         Command::Roundtrip => format!(

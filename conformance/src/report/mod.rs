@@ -396,6 +396,10 @@ pub struct Record {
     /// departs from the expected answer, a convention not met, a peer that
     /// exited. Peer-supplied text in them is escaped by every view.
     pub notes: Vec<String>,
+    /// Rules broken here that are run-level ambiguities
+    /// ([`harness::error_ids::run_level_ambiguity`]): no part of the
+    /// outcome; the report says each once ([`Report::ambiguities`]).
+    pub ambiguities: Vec<harness::rules::RuleId>,
 }
 
 impl Record {
@@ -412,6 +416,7 @@ impl Record {
             payload: None,
             wire: Vec::new(),
             notes: Vec::new(),
+            ambiguities: Vec::new(),
         }
     }
 
@@ -595,6 +600,9 @@ pub struct Report {
     /// Why the command stopped early (an unreadable file): exit 2, whatever
     /// the records say. Records made before it are kept.
     pub error: Option<String>,
+    /// Each run-level ambiguity met, with how many records met it, in the
+    /// order first met: said once, never as a warning per exchange.
+    pub ambiguities: Vec<(harness::rules::RuleId, usize)>,
 }
 
 impl Report {
@@ -609,7 +617,36 @@ impl Report {
             dropped: Tally::default(),
             run: None,
             error: None,
+            ambiguities: Vec::new(),
         }
+    }
+
+    /// Counts the run-level ambiguities `record` met.
+    pub fn note_ambiguities(&mut self, record: &Record) {
+        for rule in &record.ambiguities {
+            match self.ambiguities.iter_mut().find(|(r, _)| r == rule) {
+                Some((_, n)) => *n += 1,
+                None => self.ambiguities.push((*rule, 1)),
+            }
+        }
+    }
+
+    /// One line per run-level ambiguity met: its note and how often.
+    #[must_use]
+    pub fn ambiguity_lines(&self) -> Vec<String> {
+        self.ambiguities
+            .iter()
+            .filter_map(|(rule, n)| {
+                let note = harness::error_ids::run_level_ambiguity(*rule)?;
+                let times = if *n == 1 { "once" } else { "times" };
+                let count = if *n == 1 {
+                    String::new()
+                } else {
+                    format!("{n} ")
+                };
+                Some(format!("note: {note} (met {count}{times})"))
+            })
+            .collect()
     }
 
     /// Every record counted by outcome, kept or not.

@@ -29,6 +29,7 @@ pub trait Sink {
 
 impl Sink for Report {
     fn accept(&mut self, record: Record) {
+        self.note_ambiguities(&record);
         self.records.push(record);
     }
 }
@@ -109,6 +110,7 @@ impl<W: Write> Stream<W> {
 
 impl<W: Write> Sink for Stream<W> {
     fn accept(&mut self, mut record: Record) {
+        self.report.note_ambiguities(&record);
         let mut line = std::mem::take(&mut self.line);
         line.clear();
         match self.lines {

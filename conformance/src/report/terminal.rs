@@ -128,6 +128,9 @@ pub fn record_lines(record: &Record, colour: bool) -> String {
 pub fn closing(report: &Report, colour: bool) -> String {
     let paint = Paint(colour);
     let mut out = String::new();
+    for line in report.ambiguity_lines() {
+        let _ = writeln!(out, "{}", printable_str(&line));
+    }
     let _ = write!(out, "wirecheck {}:", report.command.name());
     let tally = report.tally();
     for (name, count) in tally.rows().filter(|(_, n)| *n > 0) {

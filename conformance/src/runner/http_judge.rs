@@ -128,7 +128,10 @@ fn refusal_note(
     revision: Revision,
 ) -> Option<String> {
     let post = probe_post(exchange, new_facts)?;
-    if post.expected_answer || !(400..600).contains(&post.status) || post.frames != frames.len() {
+    if post.expected_answer
+        || !harness::error_ids::idless_error_allowed(revision, post.status)
+        || post.frames != frames.len()
+    {
         return None;
     }
     let idless_errors = frames.iter().all(|bytes| {

@@ -213,8 +213,9 @@ pub async fn run(
     };
     if config.jsonrpc {
         let probes = probes_of(vectors, Revision::JsonRpc2);
-        runner.total = probes.len();
+        runner.total = probes.len() + 1;
         runner.revision(Revision::JsonRpc2, &probes).await?;
+        runner.id_reused_after_answer().await?;
         return Ok(runner.records);
     }
     let revisions = match config.revisions {
@@ -356,7 +357,91 @@ impl Runner<'_, '_, '_> {
         self.records.push(record);
         self.tick(&what);
     }
+
+    /// Plain JSON-RPC 2.0 (issue 27, divergence 5): a request whose id was
+    /// used by a request already answered is still a request. JSON-RPC 2.0
+    /// forbids no such reuse (§4 asks only for a String, Number or Null id;
+    /// MCP's "MUST NOT have been previously used" is MCP's own), and §5 "When
+    /// a rpc call is made, the Server MUST reply with a Response". The same
+    /// request is sent twice on one fresh peer, the second after the first
+    /// was answered; a server that drops the second fails.
+    async fn id_reused_after_answer(&mut self) -> Result<(), RunError> {
+        let revision = Revision::JsonRpc2;
+        let endpoint = self.endpoint(Some(revision)).await?;
+        let gathered = Gathered::default();
+        let peers = Peers::over(self.config, endpoint.url.as_deref(), &gathered);
+        let frame = REUSE_PROBE.as_bytes();
+        let transport = self.config.peer.transport();
+        let answered = |report: &crate::driver::ProbeReport| {
+            report.frames.iter().any(|r| {
+                r.class == Class::ProbeAnswer
+                    && matches!(
+                        harness::lift(&r.bytes),
+                        Ok(harness::Frame::Single(m)) if m.id().is_some_and(|id| id.raw() == REUSE_ID)
+                    )
+            })
+        };
+        let session = match peers.open(revision, Some(revision)).await? {
+            Ok(session) => session,
+            Err((driver, _)) => {
+                peers.close(driver).await;
+                return Ok(());
+            }
+        };
+        let mut driver = session.driver;
+        let first = driver.probe_with(frame, true, true).await;
+        let outcome = if !answered(&first) {
+            Outcome::NotObserved {
+                why: "the first request got no response, so its id was never free to reuse".into(),
+            }
+        } else {
+            let second = driver.probe_with(frame, true, true).await;
+            match (&second.live, answered(&second)) {
+                (_, true) => Outcome::Pass,
+                (Live::Answered(_), false) => Outcome::Fail,
+                _ => Outcome::NotObserved {
+                    why: "the peer stopped answering after the second request".into(),
+                },
+            }
+        };
+        let wire = wire_since(&driver, 0);
+        peers.close(driver).await;
+        let mut record = Record::new(
+            Place {
+                vector: Some(REUSE_RECORD.into()),
+                revision: Some(revision),
+                transport: Some(transport.into()),
+                ..Place::default()
+            },
+            Subject::Frame(frame.to_vec()),
+            outcome.clone(),
+        );
+        let rule = RuleId::JsonrpcResponseRequired;
+        record.check = Some(Check {
+            rule: rule.as_str().into(),
+            level: Level::Must,
+            spec: rule.info().cite(revision).to_owned(),
+        });
+        record.violations = Some(Vec::new());
+        if outcome == Outcome::Fail {
+            record.notes.push(format!(
+                "the request was sent again with id {REUSE_ID} after its first answer, and got no response: JSON-RPC 2.0 forbids no reuse of an answered id, and §5 says the Server MUST reply to a call"
+            ));
+        }
+        record.wire = wire;
+        self.push(record);
+        Ok(())
+    }
 }
+
+/// The id [`Runner::id_reused_after_answer`] sends twice.
+const REUSE_ID: &str = "\"wirecheck-reuse\"";
+/// Its request: a method no server is likely to have, so any server answers
+/// it (an error -32601 is a Response as good as a result).
+const REUSE_PROBE: &str =
+    r#"{"jsonrpc":"2.0","id":"wirecheck-reuse","method":"wirecheck/id-reuse"}"#;
+/// The record's name.
+const REUSE_RECORD: &str = "run/jsonrpc-2.0/id-reused-after-answer";
 
 impl Peers<'_> {
     /// A fresh connection: a process over stdio, a new HTTP session, or a new
@@ -609,7 +694,7 @@ impl Peers<'_> {
         let violations: Vec<Violation> = if mismatch.is_some() || unseen.is_some() {
             Vec::new()
         } else {
-            judgement.violations().cloned().collect()
+            judgement.weighed().cloned().collect()
         };
         record.check = Some(answer_check(
             vector,
@@ -623,6 +708,7 @@ impl Peers<'_> {
         // decided instead (a -32020 refusal, silence that shows nothing),
         // they would contradict the record.
         let decided_before = mismatch.is_some() || unseen.is_some();
+        record.ambiguities.clone_from(&judgement.ambiguities);
         record.notes = judgement
             .mismatches
             .iter()
@@ -857,11 +943,15 @@ impl Runner<'_, '_, '_> {
             .iter()
             .filter_map(|r| {
                 let (old, new) = r.rewritten.as_ref()?;
+                let why = if revision.is_mcp() {
+                    "a request id MUST NOT be reused within a session (MCP basic/index §Requests)"
+                } else {
+                    "an id used twice in a session would make its echo look like an answer given twice"
+                };
                 Some((
                     r.vector.id.as_str(),
                     format!(
-                        "sent with request id {new} instead of {old}: the vector is not about ids, \
-                         and a request id MUST NOT be reused within a session (MCP basic/index §Requests)"
+                        "sent with request id {new} instead of {old}: the vector is not about ids, and {why}"
                     ),
                 ))
             })

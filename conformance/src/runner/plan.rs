@@ -17,8 +17,9 @@
 use std::borrow::Cow;
 use std::ops::Range;
 
+use harness::error_ids::{readable_request_ids, Read};
 use harness::rules::RuleId;
-use harness::{lift, Frame, Id, Message, Raw};
+use harness::{lift, Raw};
 
 use crate::vectors::{Answer, Basis, Vector};
 
@@ -41,22 +42,31 @@ pub fn is_opening(vector: &Vector) -> bool {
         .is_some_and(|m| m == "initialize" || m == "server/discover")
 }
 
-fn ids(vector: &Vector) -> Vec<Id<'static>> {
-    let Ok(frame) = lift(&vector.frame) else {
-        return Vec::new();
-    };
-    frame
-        .messages()
-        .iter()
-        .filter(|m| matches!(m, Message::Request(_)))
-        .filter_map(|m| m.id().map(|id| id.clone().into_owned()))
+/// Every request id a server can read in `vector`'s frame, valid frame or
+/// not ([`harness::error_ids::readable_request_ids`]): an invalid frame whose
+/// id a server can read counts as a use, since the server may echo it
+/// (JSON-RPC 2.0 §5), and a second use in the session would make its echo
+/// look like an answer given twice.
+fn ids(vector: &Vector) -> Vec<Read<'static>> {
+    readable_request_ids(&vector.frame)
+        .into_iter()
+        .filter(|r| *r != Read::Absent)
         .collect()
+}
+
+/// Whether two ids read from frames are the same id.
+fn same(a: &Read<'_>, b: &Read<'_>) -> bool {
+    match (a, b) {
+        (Read::Id(a), Read::Id(b)) => a.matches(b),
+        (Read::Other(a), Read::Other(b)) => a == b,
+        _ => false,
+    }
 }
 
 /// Packs `vectors` (every one played) into sessions, in order.
 #[must_use]
 pub fn pack(vectors: &[&Vector]) -> Vec<Session> {
-    let mut sessions: Vec<(Session, Vec<Id<'static>>)> = Vec::new();
+    let mut sessions: Vec<(Session, Vec<Read<'static>>)> = Vec::new();
     let mut opening = Vec::new();
     for (i, vector) in vectors.iter().enumerate() {
         if is_opening(vector) {
@@ -67,9 +77,9 @@ pub fn pack(vectors: &[&Vector]) -> Vec<Session> {
             continue;
         }
         let mine = ids(vector);
-        let fits = |used: &[Id<'static>]| {
+        let fits = |used: &[Read<'static>]| {
             // Within the frame too: a batch repeating an id is the vector's point.
-            !mine.iter().any(|id| used.iter().any(|u| u.matches(id)))
+            !mine.iter().any(|id| used.iter().any(|u| same(u, id)))
         };
         match sessions.iter_mut().find(|(_, used)| fits(used)) {
             Some((session, used)) => {
@@ -191,13 +201,15 @@ fn about_ids(vector: &Vector) -> bool {
 }
 
 /// The byte range of the `id` member's value in `frame`, when the frame is
-/// one request whose id is spelt plainly: an integer (`-?[0-9]+`) or a string
-/// without escapes. A batch, a duplicate `id` member, a fraction, an
-/// exponent or an escape is left alone: each is some vector's point.
+/// one request-like object, valid or not (its id is a use all the same: see
+/// [`ids`]), whose id is spelt plainly: an integer (`-?[0-9]+`) or a string
+/// without escapes. A batch, a response, a duplicate `id` member, a
+/// fraction, an exponent or an escape is left alone: each is some vector's
+/// point.
 fn id_span(frame: &[u8]) -> Option<Range<usize>> {
-    let Ok(Frame::Single(Message::Request(_))) = lift(frame) else {
+    if is_batch_text(frame) || readable_request_ids(frame).is_empty() {
         return None;
-    };
+    }
     let text = std::str::from_utf8(frame).ok()?;
     let raw = Raw::parse(text).ok()?;
     let mut ids = raw.members().filter(|(key, _)| key.decoded() == "id");
@@ -388,7 +400,12 @@ mod tests {
             let expected = [&sent[..at], old.as_bytes(), &sent[at + new.len()..]].concat();
             assert_eq!(before.frame, expected, "{}", before.id);
             assert_eq!(old.starts_with('"'), new.starts_with('"'), "{}", before.id);
-            assert!(lift(&after.vector.frame).is_ok(), "{}", before.id);
+            assert_eq!(
+                lift(&after.vector.frame).is_ok(),
+                lift(&before.frame).is_ok(),
+                "{}",
+                before.id
+            );
             let pinned = |v: &Vector| {
                 v.answer.as_ref().and_then(|a| match a {
                     Answer::Error { id, .. } | Answer::Result { id, .. } => id.clone(),
@@ -402,6 +419,38 @@ mod tests {
         assert!(rewritten > 20, "only {rewritten} rewritten");
         let id_vector = named(&all, "mcp/2025-06-18/base/request-id-null");
         assert!(about_ids(id_vector));
+    }
+
+    /// Issue 27, false finding 1: under `--profile jsonrpc-2.0` twelve
+    /// requests carried `"id":1` in one session (invalid frames were not
+    /// counted as uses), and the session judge failed the server for
+    /// answering id 1 again. No id a server can read repeats in a session,
+    /// under any profile.
+    #[test]
+    fn no_readable_id_repeats_within_a_session_under_any_profile() {
+        for revision in Revision::ALL {
+            let all = probes(revision);
+            let refreshed = fresh_ids(&all.iter().collect::<Vec<_>>());
+            let played: Vec<&Vector> = refreshed.iter().map(|r| r.vector.as_ref()).collect();
+            for session in pack(&played) {
+                let mut seen: Vec<(Read<'static>, &str)> = Vec::new();
+                for i in &session.vectors {
+                    let vector = played[*i];
+                    // Read here, not through `ids`: the planner's own
+                    // reading is what is on trial.
+                    let mine: Vec<Read<'static>> = readable_request_ids(&vector.frame)
+                        .into_iter()
+                        .filter(|r| *r != Read::Absent)
+                        .collect();
+                    for id in &mine {
+                        if let Some((_, other)) = seen.iter().find(|(u, _)| same(u, id)) {
+                            panic!("{revision}: {} reuses {id:?} of {other}", vector.id);
+                        }
+                    }
+                    seen.extend(mine.into_iter().map(|id| (id, vector.id.as_str())));
+                }
+            }
+        }
     }
 
     #[test]

@@ -86,7 +86,7 @@ fn single(request: &Request<'_>, reply: &Frame<'_>, profile: Profile, out: &mut 
         );
         return;
     }
-    if !answers(response, &request.id) {
+    if !answers(response, &request.id) && !id_may_differ(&request.id, response, profile) {
         id_mismatch(&request.id, response, &base, out);
     }
     if let Message::Error(e) = response {
@@ -103,6 +103,21 @@ fn single(request: &Request<'_>, reply: &Frame<'_>, profile: Profile, out: &mut 
         }
     }
     pair(request, response, &base, profile, out);
+}
+
+/// Whether `response` is an error whose id [`crate::error_ids`] (the one
+/// place deciding which ids an error may carry) allows though it is not the
+/// request's: null for an id the profile forbids (MCP: null, 1.5), since
+/// such a request may be refused as one whose "ID could not be read".
+fn id_may_differ(request: &Id<'_>, response: &Message<'_>, profile: Profile) -> bool {
+    use crate::error_ids::{error_may_carry, Read};
+    matches!(response, Message::Error(_))
+        && error_may_carry(
+            profile.revision,
+            &Read::Id(request.clone()),
+            false,
+            response.id(),
+        )
 }
 
 /// Whether `response` carries `id`.

@@ -67,6 +67,14 @@ const ELICITATIONS_CAP: usize = 1024;
 /// What one side has asked of the other.
 struct Side {
     in_flight: KeyMap<Open>,
+    /// Ids read from this side's frames the codec refused (an Invalid
+    /// Request whose id is readable), oldest first: the other side may echo
+    /// one in its error ([`crate::error_ids`]), which then answers it rather
+    /// than repeating an earlier answer. Bounded by [`MALFORMED_CAP`].
+    /// A request whose frame repeats its `id` member (`{"id":1,"id":2}`) is
+    /// kept here under each id the lifted request does not carry, with the
+    /// key it is in flight under: a receiver may read either.
+    malformed: Vec<(crate::error_ids::Read<'static>, Option<Key>)>,
     history: History,
     /// Progress tokens of this side's requests in flight.
     tokens: KeyMap<Token>,
@@ -106,6 +114,9 @@ struct Token {
     /// Requirements 3).
     task: Option<(String, Option<At>)>,
 }
+
+/// Readable ids of refused frames kept per side for pairing their errors.
+const MALFORMED_CAP: usize = 64;
 
 /// Tokens kept for tasks after their requests were answered, per side.
 const TASK_TOKENS_CAP: usize = 4096;
@@ -153,6 +164,7 @@ impl Side {
     fn new() -> Self {
         Self {
             in_flight: KeyMap::default(),
+            malformed: Vec::new(),
             history: History::new(),
             tokens: KeyMap::default(),
         }
@@ -398,6 +410,15 @@ impl Judge {
         let lifted = match crate::lift(bytes) {
             Ok(frame) => frame,
             Err(_) => {
+                // Their ids are used all the same: an error may echo one.
+                let side = &mut self.sides[slot(from)];
+                side.malformed.extend(
+                    crate::error_ids::readable_request_ids(bytes)
+                        .into_iter()
+                        .map(|r| (r, None)),
+                );
+                let over = side.malformed.len().saturating_sub(MALFORMED_CAP);
+                side.malformed.drain(..over);
                 for v in rules::validate(bytes, profile) {
                     out.push(Finding {
                         violation: v,
@@ -418,6 +439,22 @@ impl Judge {
         }
         for m in lifted.messages() {
             self.message(from, m, at, out);
+        }
+        if let Frame::Single(Message::Request(r)) = &lifted {
+            // Cheap first: only a frame spelling `"id"` twice can repeat it.
+            if bytes.windows(4).filter(|w| w == b"\"id\"").count() > 1 {
+                let key = Key::of(&r.id);
+                let others = crate::error_ids::readable_request_ids(bytes)
+                    .into_iter()
+                    .filter(
+                        |read| !matches!(read, crate::error_ids::Read::Id(id) if id.matches(&r.id)),
+                    )
+                    .map(|read| (read, Some(key)));
+                let side = &mut self.sides[slot(from)];
+                side.malformed.extend(others);
+                let over = side.malformed.len().saturating_sub(MALFORMED_CAP);
+                side.malformed.drain(..over);
+            }
         }
     }
 
@@ -1054,11 +1091,40 @@ impl Judge {
             self.pair(asker, key, open, m, at, out);
             return;
         }
+        if self.echoes_malformed(asker, id) {
+            return;
+        }
         if matches!((id, m), (Id::Null, Message::Error(_))) {
             // An error with id null answers a frame whose id could not be
             // read (JSON-RPC 2.0 §5): each unreadable frame gets its own, so a
             // second one is no duplicate, even after a request with id null
-            // was answered.
+            // was answered. A request in flight whose id the revision
+            // forbids (MCP: 1.5) is answered by it.
+            let revision = self.revision;
+            let side = &mut self.sides[slot(asker)];
+            let forbidden = side
+                .in_flight
+                .iter()
+                .filter(|(_, o)| {
+                    o.request.id().is_some_and(|rid| {
+                        !matches!(rid, Id::Null)
+                            && crate::error_ids::error_may_carry(
+                                revision,
+                                &crate::error_ids::Read::Id(rid.clone()),
+                                false,
+                                Some(&Id::Null),
+                            )
+                    })
+                })
+                .min_by_key(|(_, o)| o.at.index)
+                .map(|(k, _)| *k);
+            if let Some(key) = forbidden {
+                if let Some(open) = side.in_flight.remove(&key) {
+                    if let Some(token) = open.token {
+                        side.tokens.remove(&token);
+                    }
+                }
+            }
             return;
         }
         match self.sides[slot(asker)].history.get(key) {
@@ -1130,6 +1196,31 @@ impl Judge {
             vec![at],
             out,
         );
+    }
+
+    /// Whether a response carrying `id` answers a frame of `asker`'s the
+    /// codec refused, or a repeated `id` member the lifted request does not
+    /// carry, by echoing an id read there ([`crate::error_ids::error_may_carry`]:
+    /// echoing a readable id of an Invalid Request is conformant, JSON-RPC
+    /// 2.0 §5). Whether a result was due is the exchange judge's to say; here
+    /// the frame is answered, and taken out.
+    fn echoes_malformed(&mut self, asker: Direction, id: &Id<'_>) -> bool {
+        let revision = self.revision;
+        let side = &mut self.sides[slot(asker)];
+        let found = side.malformed.iter().position(|(read, _)| {
+            matches!(read, crate::error_ids::Read::Id(rid) if rid.matches(id))
+                && crate::error_ids::error_may_carry(revision, read, true, Some(id))
+        });
+        let Some((_, lifted)) = found.map(|i| side.malformed.remove(i)) else {
+            return false;
+        };
+        // The same frame read the other way is answered too.
+        if let Some(open) = lifted.and_then(|key| side.in_flight.remove(&key)) {
+            if let Some(token) = open.token {
+                side.tokens.remove(&token);
+            }
+        }
+        true
     }
 
     /// A request and its answer: the exchange rules, the cancellation that came

@@ -1,0 +1,417 @@
+//! Which ids a frame uses, and which ids an error reply may carry: the one
+//! place every judge asks (the vector judge, the exchange rules, the session
+//! judge, live fuzzing, the proxy, and the runner's planner).
+//!
+//! The sentences, per profile:
+//!
+//! - JSON-RPC 2.0 §5, `id`: "It MUST be the same as the value of the id
+//!   member in the Request Object. If there was an error in detecting the id
+//!   in the Request object (e.g. Parse error/Invalid Request), it MUST be
+//!   Null." §4: an id "MUST contain a String, Number, or NULL value if
+//!   included".
+//! - MCP 2025-11-25 and 2026-07-28 basic/index §Error Responses: "Error
+//!   responses MUST include the same ID as the request they correspond to
+//!   (except in error cases where the ID could not be read due a malformed
+//!   request)." Requests "MUST include a string or integer ID" and "the ID
+//!   MUST NOT be null". Earlier MCP revisions say "Responses MUST include
+//!   the same ID as the request they correspond to" and build on JSON-RPC
+//!   2.0, whose §5 gives null for an id that could not be detected.
+//! - MCP basic/transports (2025-03-26 on) §Sending Messages to the Server 4
+//!   and §Security Warning: a refused POST gets an HTTP error status, and
+//!   "The HTTP response body MAY comprise a JSON-RPC error response that has
+//!   no `id`".
+//!
+//! Read together: an error answering a request may carry the request's own
+//! id; it may carry null when the request was refused as malformed (§5 names
+//! an Invalid Request as an error in detecting the id) or its id is of a
+//! type the profile forbids (MCP: null, a fraction; any profile: a boolean,
+//! an array, an object); it may carry no id only as the body of an HTTP
+//! error status. Echoing a readable id of an Invalid Request is as
+//! conformant as null: both pass.
+
+use std::borrow::Cow;
+
+use crate::ir::{Id, JsonStr, Raw};
+use crate::scan::ValueKind;
+use crate::Revision;
+
+/// What a receiver can read of one request object's `id` member.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Read<'a> {
+    /// No `id` member (a notification, or no object at all).
+    Absent,
+    /// An id of a JSON type an id can have (string, number, null).
+    Id(Id<'a>),
+    /// A value no profile allows as an id (`true`, `[1]`, `{}`), as its text.
+    Other(Cow<'a, str>),
+}
+
+/// The id `value` is, when it is of a type an id can have.
+#[must_use]
+pub fn id_of<'a>(value: &Raw<'a>) -> Option<Id<'a>> {
+    let text = match &value.0 {
+        Cow::Borrowed(t) => Cow::Borrowed(*t),
+        Cow::Owned(t) => Cow::Owned(t.clone()),
+    };
+    match value.kind() {
+        ValueKind::String => Some(Id::String(JsonStr(text))),
+        ValueKind::Number => Some(Id::Number(text)),
+        ValueKind::Null => Some(Id::Null),
+        _ => None,
+    }
+}
+
+/// Whether `object` (one JSON value, a frame or a batch element) reads as a
+/// request a receiver would answer: an object with a `method`, or with
+/// neither `result` nor `error` (`{"jsonrpc":"2.0","id":1}` is an Invalid
+/// Request, not a response). A response's id is no request id.
+fn request_like(object: &Raw<'_>) -> bool {
+    object.kind() == ValueKind::Object
+        && (object.get("method").is_some()
+            || (object.get("result").is_none() && object.get("error").is_none()))
+}
+
+/// Every `id` member of one request-like object, duplicates included (a
+/// receiver may read either of `{"id":1,"id":2}`).
+fn object_ids<'r>(object: &'r Raw<'_>) -> Vec<Read<'r>> {
+    if !request_like(object) {
+        return Vec::new();
+    }
+    object
+        .members()
+        .filter(|(key, _)| key.decoded() == "id")
+        .map(|(_, value)| match id_of(&value) {
+            Some(id) => Read::Id(id),
+            None => Read::Other(Cow::Owned(value.as_str().to_owned())),
+        })
+        .collect()
+}
+
+/// Nesting a receiver without the codec's own limit still reads an id
+/// through: past [`crate::Limits::DEFAULT_MAX_DEPTH`] (the `i_depth-limit`
+/// vectors nest 600 deep), bounded so reading stays cheap.
+const READ_DEPTH: usize = 1024;
+
+/// `text` as one JSON value, read to [`READ_DEPTH`].
+fn parse_deep(text: &str) -> Option<Raw<'_>> {
+    let mut scanner = crate::scan::Scanner::new(text, READ_DEPTH);
+    scanner.skip_ws();
+    let (start, end) = scanner.value(0).ok()?;
+    scanner.finish().ok()?;
+    Some(Raw::trusted(&text[start..end]))
+}
+
+/// Every request id a receiver can read in `bytes`, whether or not the frame
+/// is a valid message: the `id` members of the frame's request-like object,
+/// or of each request-like element of a batch. Nothing when the bytes are no
+/// JSON text (a parse error has no id to read).
+///
+/// An invalid frame whose id a server can read counts as a use of that id
+/// (a server may echo it: JSON-RPC 2.0 §5), so the runner never sends it
+/// again in the same session and the session judge pairs its answer.
+#[must_use]
+pub fn readable_request_ids(bytes: &[u8]) -> Vec<Read<'static>> {
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        return Vec::new();
+    };
+    let Some(value) = parse_deep(text) else {
+        return Vec::new();
+    };
+    let owned = |r: Read<'_>| match r {
+        Read::Absent => Read::Absent,
+        Read::Id(id) => Read::Id(id.into_owned()),
+        Read::Other(t) => Read::Other(Cow::Owned(t.into_owned())),
+    };
+    match value.kind() {
+        ValueKind::Array => value
+            .elements()
+            .flat_map(|e| object_ids(&e).into_iter().map(owned).collect::<Vec<_>>())
+            .collect(),
+        _ => object_ids(&value).into_iter().map(owned).collect(),
+    }
+}
+
+/// The id a receiver reads in a single (non-batch) frame: its first `id`
+/// member, [`Read::Absent`] when it has none or is no object or no JSON.
+#[must_use]
+pub fn read_single(bytes: &[u8]) -> Read<'static> {
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        return Read::Absent;
+    };
+    match parse_deep(text) {
+        Some(value) if value.kind() == ValueKind::Object => readable_request_ids(bytes)
+            .into_iter()
+            .next()
+            .unwrap_or(Read::Absent),
+        _ => Read::Absent,
+    }
+}
+
+/// Whether `revision` allows `id` as a request id: JSON-RPC 2.0 §4 any
+/// string, number or null (a fraction is a SHOULD NOT, still an id); MCP a
+/// string or an integer, never null (basic/index §Requests).
+#[must_use]
+pub fn id_allowed(revision: Revision, id: &Id<'_>) -> bool {
+    match id {
+        Id::String(_) => true,
+        Id::Null => !revision.is_mcp(),
+        Id::Number(text) => {
+            !revision.is_mcp() || text.parse::<f64>().is_ok_and(|n| n.fract() == 0.0)
+        }
+    }
+}
+
+/// Whether an error reply may carry `carried` (`None`: no `id` member)
+/// when it answers a request whose id read `read`, under `revision`.
+/// `malformed`: the request is known to be refused as malformed (an Invalid
+/// Request the vector's answer describes, a frame the codec refuses), so
+/// its id may count as not detected.
+///
+/// - The request's own id: always.
+/// - Null: when no id could be read, the id is of a type the profile
+///   forbids, or the request was malformed (JSON-RPC 2.0 §5 "e.g. Parse
+///   error/Invalid Request"; MCP "could not be read due a malformed
+///   request"). Under MCP no schema allows a null id in an error: that is
+///   ambiguity A2, said once per run, never a fail here.
+/// - No id: never in a frame of its own ([`idless_error_allowed`] is the
+///   HTTP refusal's allowance).
+#[must_use]
+pub fn error_may_carry(
+    revision: Revision,
+    read: &Read<'_>,
+    malformed: bool,
+    carried: Option<&Id<'_>>,
+) -> bool {
+    match (carried, read) {
+        (None, _) => false,
+        (Some(Id::Null), Read::Absent | Read::Other(_)) => true,
+        (Some(Id::Null), Read::Id(id)) => {
+            malformed || matches!(id, Id::Null) || !id_allowed(revision, id)
+        }
+        (Some(c), Read::Id(id)) => id.matches(c),
+        (Some(_), Read::Absent | Read::Other(_)) => false,
+    }
+}
+
+/// Whether an error response with no `id` member is allowed as the body of
+/// an HTTP response with `status`, under `revision`: MCP basic/transports
+/// (2025-03-26 on; 2026-07-28 basic/transports/streamable-http) lets a POST
+/// the server cannot accept, or an invalid `Origin`, be refused with an HTTP
+/// error status whose body "MAY comprise a JSON-RPC error response that has
+/// no `id`". JSON-RPC 2.0 and 2024-11-05 have no such sentence.
+#[must_use]
+pub fn idless_error_allowed(revision: Revision, status: u16) -> bool {
+    revision.is_mcp() && revision >= Revision::Mcp2025_03_26 && (400..600).contains(&status)
+}
+
+/// The note for a rule no conforming peer can always keep because the texts
+/// it rests on contradict each other, said once per run instead of as a
+/// warning per exchange; `None` for every other rule.
+///
+/// Ambiguity A2, `mcp.base.error-id-null`: an error answering a request
+/// whose id could not be read, or a refused batch, carries `"id": null`, as
+/// JSON-RPC 2.0 §5 requires ("it MUST be Null"), while no MCP schema's error
+/// response allows a null id (2024-11-05 to 2025-06-18 `JSONRPCError` `id:
+/// RequestId`; 2025-11-25 on `JSONRPCErrorResponse` `id?: RequestId`).
+#[must_use]
+pub fn run_level_ambiguity(rule: crate::rules::RuleId) -> Option<&'static str> {
+    match rule {
+        crate::rules::RuleId::McpBaseErrorIdNull => Some(
+            "ambiguity A2 (mcp.base.error-id-null): an error answering a frame whose id could not be read, or a refused batch, carries \"id\": null as JSON-RPC 2.0 §5 requires (\"it MUST be Null\"), though no MCP schema's error response allows a null id; a conforming server cannot avoid it, so it is said once per run and warns no exchange",
+        ),
+        _ => None,
+    }
+}
+
+/// Whether `rule` is one an error response breaks by having no `id` member
+/// (what [`idless_error_allowed`] lifts for an HTTP refusal's body).
+#[must_use]
+pub fn idless_rule(rule: crate::rules::RuleId) -> bool {
+    use crate::rules::RuleId;
+    matches!(
+        rule,
+        RuleId::JsonrpcResponseIdRequired | RuleId::McpBaseErrorIdAbsent
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(frame: &str) -> Read<'static> {
+        read_single(frame.as_bytes())
+    }
+
+    #[test]
+    fn ids_are_read_from_invalid_frames_too() {
+        let ids = |f: &str| {
+            readable_request_ids(f.as_bytes())
+                .into_iter()
+                .map(|r| match r {
+                    Read::Id(id) => id.raw().to_owned(),
+                    Read::Other(t) => t.into_owned(),
+                    Read::Absent => "absent".into(),
+                })
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(ids(r#"{"jsonrpc":"1.0","id":1,"method":"echo"}"#), ["1"]);
+        assert_eq!(
+            ids(r#"{"jsonrpc":"2.0","id":1,"id":2,"method":"e"}"#),
+            ["1", "2"]
+        );
+        assert_eq!(ids(r#"{"jsonrpc":"2.0","id":true,"method":"e"}"#), ["true"]);
+        assert_eq!(ids(r#"[{"jsonrpc":"2.0","id":1,"method":"a"},2]"#), ["1"]);
+        assert_eq!(ids(r#"{"jsonrpc":"2.0","id":3}"#), ["3"]);
+        // A response's id, a notification, and no JSON at all: no request id.
+        assert!(ids(r#"{"jsonrpc":"2.0","id":1,"result":{}}"#).is_empty());
+        assert!(ids(r#"{"jsonrpc":"2.0","method":"n"}"#).is_empty());
+        assert!(ids(r#"{"jsonrpc":"2.0","id":1,"method":"x",}"#).is_empty());
+    }
+
+    #[test]
+    fn an_invalid_request_may_be_answered_with_its_readable_id_or_null() {
+        let one = Id::int(1);
+        for revision in [Revision::JsonRpc2, Revision::Mcp2025_11_25] {
+            let r = read(r#"{"jsonrpc":"1.0","id":1,"method":"echo"}"#);
+            assert!(error_may_carry(revision, &r, true, Some(&one)));
+            assert!(error_may_carry(revision, &r, true, Some(&Id::Null)));
+            assert!(!error_may_carry(revision, &r, true, Some(&Id::int(2))));
+            assert!(!error_may_carry(revision, &r, true, None));
+            // A valid request: its own id only.
+            assert!(!error_may_carry(revision, &r, false, Some(&Id::Null)));
+            // No id could be read: null only.
+            let none = read(r#"{"jsonrpc": "2.0", "method": 1}"#);
+            assert!(error_may_carry(revision, &none, true, Some(&Id::Null)));
+            assert!(!error_may_carry(revision, &none, true, Some(&one)));
+            let bool_id = read(r#"{"jsonrpc":"2.0","id":true,"method":"e"}"#);
+            assert!(error_may_carry(revision, &bool_id, false, Some(&Id::Null)));
+        }
+    }
+
+    #[test]
+    fn the_profiles_forbid_their_own_id_types() {
+        let fraction = read(r#"{"jsonrpc":"2.0","id":1.5,"method":"tools/list"}"#);
+        let null = read(r#"{"jsonrpc":"2.0","id":null,"method":"tools/list"}"#);
+        // MCP forbids both, so null may answer them even when not known malformed.
+        assert!(error_may_carry(
+            Revision::Mcp2025_11_25,
+            &fraction,
+            false,
+            Some(&Id::Null)
+        ));
+        assert!(error_may_carry(
+            Revision::Mcp2025_11_25,
+            &null,
+            false,
+            Some(&Id::Null)
+        ));
+        // JSON-RPC allows 1.5: a valid request's error echoes it.
+        assert!(!error_may_carry(
+            Revision::JsonRpc2,
+            &fraction,
+            false,
+            Some(&Id::Null)
+        ));
+        assert!(error_may_carry(
+            Revision::JsonRpc2,
+            &fraction,
+            false,
+            Some(&Id::Number("1.5".into()))
+        ));
+        assert!(id_allowed(
+            Revision::Mcp2025_11_25,
+            &Id::Number("1.0".into())
+        ));
+    }
+
+    #[test]
+    fn an_idless_error_is_allowed_only_as_an_http_refusal_body() {
+        assert!(idless_error_allowed(Revision::Mcp2025_11_25, 400));
+        assert!(idless_error_allowed(Revision::Mcp2026_07_28, 403));
+        assert!(!idless_error_allowed(Revision::Mcp2025_11_25, 200));
+        assert!(!idless_error_allowed(Revision::Mcp2024_11_05, 400));
+        assert!(!idless_error_allowed(Revision::JsonRpc2, 400));
+    }
+
+    /// The session rules a server breaks in `frames` (client, server, …),
+    /// judged under `revision` to the end of the stream.
+    fn session_findings(revision: Revision, frames: &[(bool, &str)]) -> Vec<String> {
+        use crate::session::{Event, Judge};
+        use crate::Direction;
+        let mut judge = Judge::new(revision);
+        let mut out = Vec::new();
+        for (client, bytes) in frames {
+            let from = if *client {
+                Direction::ClientToServer
+            } else {
+                Direction::ServerToClient
+            };
+            judge.feed(
+                Event::Frame {
+                    from,
+                    bytes: bytes.as_bytes(),
+                },
+                None,
+                &mut out,
+            );
+        }
+        judge.feed(Event::Closed, None, &mut out);
+        out.iter()
+            .map(|f| f.violation.rule.as_str().to_owned())
+            .filter(|r| r.starts_with("session.") || r == "jsonrpc.response.required")
+            .collect()
+    }
+
+    /// Issue 27, false findings 1 and 2 in the session judge: an Invalid
+    /// Request's error echoing its readable id answers it, so a later valid
+    /// request with another id is no duplicate and no unknown id; a repeated
+    /// `id` member may be answered under either.
+    #[test]
+    fn the_session_judge_pairs_an_echoed_readable_id() {
+        let invalid_then_valid = [
+            (true, r#"{"jsonrpc":"1.0","id":1,"method":"echo"}"#),
+            (
+                false,
+                r#"{"jsonrpc":"2.0","error":{"code":-32600,"message":"m"},"id":1}"#,
+            ),
+            (true, r#"{"jsonrpc":"2.0","id":2,"method":"echo"}"#),
+            (false, r#"{"jsonrpc":"2.0","result":[],"id":2}"#),
+        ];
+        assert_eq!(
+            session_findings(Revision::JsonRpc2, &invalid_then_valid),
+            Vec::<String>::new()
+        );
+        let duplicate = [
+            (true, r#"{"jsonrpc":"2.0","id":1,"id":2,"method":"echo"}"#),
+            (false, r#"{"jsonrpc":"2.0","result":[],"id":2}"#),
+        ];
+        assert_eq!(
+            session_findings(Revision::JsonRpc2, &duplicate),
+            Vec::<String>::new()
+        );
+        // An id nobody read is still unknown.
+        let stray = [
+            (true, r#"{"jsonrpc":"1.0","id":1,"method":"echo"}"#),
+            (
+                false,
+                r#"{"jsonrpc":"2.0","error":{"code":-32600,"message":"m"},"id":3}"#,
+            ),
+        ];
+        assert_eq!(
+            session_findings(Revision::JsonRpc2, &stray),
+            ["session.response.unknown-id"]
+        );
+        // MCP: a request with id 1.5 may be refused with null, which answers it.
+        let fraction = [
+            (true, r#"{"jsonrpc":"2.0","id":1.5,"method":"ping"}"#),
+            (
+                false,
+                r#"{"jsonrpc":"2.0","error":{"code":-32600,"message":"m"},"id":null}"#,
+            ),
+        ];
+        assert_eq!(
+            session_findings(Revision::Mcp2026_07_28, &fraction),
+            Vec::<String>::new()
+        );
+    }
+}
