@@ -240,6 +240,25 @@ pub fn bind(
         return Ok(None);
     }
     if let Some((method, params)) = single_request(&vector.frame) {
+        // A prompt or a resource the vector names without needing it is one
+        // it expects unlisted (the not-found probes): one the peer listed
+        // would be a read of what exists.
+        let named = match method.as_str() {
+            "prompts/get" if vector.needs.prompt.is_none() => params
+                .get("name")
+                .and_then(Value::as_str)
+                .map(|n| (n, &catalogue.prompts)),
+            "resources/read" if vector.needs.resource.is_none() => params
+                .get("uri")
+                .and_then(Value::as_str)
+                .map(|u| (u, &catalogue.resources)),
+            _ => None,
+        };
+        if let Some((name, _)) = named.filter(|(name, listed)| listed.contains(*name)) {
+            return Err(format!(
+                "the vector expects `{name}` unlisted, and the peer lists it"
+            ));
+        }
         if method == "tools/call" && params.get("task").is_some() && !catalogue.task_tool_calls {
             return Err("a task-augmented `tools/call` needs the `tasks.requests.tools.call` capability, which the peer did not declare (MCP 2025-11-25 basic/utilities/tasks §Tool-Level Negotiation: clients MUST NOT attempt task augmentation without it)".into());
         }

@@ -32,13 +32,15 @@ pub struct Session {
     pub vectors: Vec<usize>,
 }
 
-/// Whether `vector`'s frame is a handshake request.
+/// Whether `vector`'s frame opens a session: a handshake request, or a
+/// frame the vector needs sent before any handshake.
 #[must_use]
 pub fn is_opening(vector: &Vector) -> bool {
-    serde_json::from_slice::<serde_json::Value>(&vector.frame)
-        .ok()
-        .and_then(|v| v.get("method").and_then(|m| m.as_str()).map(str::to_owned))
-        .is_some_and(|m| m == "initialize" || m == "server/discover")
+    vector.needs.opening
+        || serde_json::from_slice::<serde_json::Value>(&vector.frame)
+            .ok()
+            .and_then(|v| v.get("method").and_then(|m| m.as_str()).map(str::to_owned))
+            .is_some_and(|m| m == "initialize" || m == "server/discover")
 }
 
 fn ids(vector: &Vector) -> Vec<Id<'static>> {
