@@ -287,7 +287,11 @@ pub fn bind(
         }
     }
     let frame = bound.as_ref().map_or(&vector.frame, |v| &v.frame);
-    guard(frame, vector.profile.revision, catalogue, allowed)?;
+    // Before the handshake nothing is declared yet: a frame sent then is
+    // about the lifecycle, and any answer to it passes (a -32601 included).
+    if !vector.needs.opening {
+        guard(frame, vector.profile.revision, catalogue, allowed)?;
+    }
     Ok(bound)
 }
 
