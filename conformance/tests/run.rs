@@ -228,7 +228,15 @@ fn a_silently_dropping_peer_is_unanswered_not_passed_in_bounded_time() {
         .filter(|r| rules(r).contains(&"jsonrpc.response.required"))
         .collect();
     assert!(played_requests.len() >= 3, "{}", played_requests.len());
-    assert!(played_requests.iter().all(|r| outcome(r) == "fail"));
+    // Failed, or (the request before `initialize`, an `i_` vector: the MCP
+    // text gives the server no MUST there) warned; never passed.
+    for r in &played_requests {
+        let pre_initialize = r["vector"]
+            .as_str()
+            .is_some_and(|v| v.ends_with("/lifecycle/request-before-initialize"));
+        let expected = if pre_initialize { "warning" } else { "fail" };
+        assert_eq!(outcome(r), expected, "{r}");
+    }
 }
 
 #[test]
