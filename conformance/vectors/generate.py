@@ -1759,11 +1759,17 @@ def probes27(rev):
     # and JSON-RPC agree an error carries one. An invalid request whose id is readable may
     # be answered with that id or with null (JSON-RPC 2.0 §5: null "if there was an error
     # in detecting the id").
+    # 2026-07-28 over Streamable HTTP: a body whose method cannot be read has no
+    # `Mcp-Method` header to match, and "required headers are missing" is answered
+    # -32020 HeaderMismatch (basic/transports/streamable-http §Server Validation), so
+    # that code is accepted beside JSON-RPC's.
+    extra = (-32020,) if rev == R5 else ()
+
     def unreadable(code):
-        return err(code, id="null") if i == 0 else err(code)
+        return err(code, id="null") if i == 0 else err(code, *extra)
 
     def readable(code, ident):
-        return any_of(err(code, id="null"), err(code, id=str(ident))) if i == 0 else err(code)
+        return any_of(err(code, id="null"), err(code, id=str(ident))) if i == 0 else err(code, *extra)
 
     M = f"{base}/malformed"
     # A frame that would succeed: a method every server of the revision has, with params
