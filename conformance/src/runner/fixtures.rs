@@ -817,6 +817,29 @@ mod tests {
     }
 
     #[test]
+    fn resources_subscribe_names_a_resource_the_peer_listed() {
+        let (all, _) = crate::vectors::embedded();
+        let subscribe = all
+            .iter()
+            .find(|v| v.id == "mcp/2025-11-25/resources/subscribe")
+            .expect("the subscribe vector");
+        let catalogue = Catalogue {
+            capabilities: ["resources".to_owned()].into(),
+            resource_subscribe: true,
+            resources: ["file:///listed.txt".to_owned()].into(),
+            ..Catalogue::default()
+        };
+        let frame = sent(bind(subscribe, &catalogue, &Allowed::default()));
+        assert_eq!(frame["params"]["uri"], "file:///listed.txt");
+        let none = Catalogue {
+            resources: BTreeSet::new(),
+            ..catalogue
+        };
+        let why = bind(subscribe, &none, &Allowed::default()).unwrap_err();
+        assert!(why.contains("lists no resource"), "{why}");
+    }
+
+    #[test]
     fn a_placeholder_is_bound_to_what_the_peer_offers() {
         let v = vector(CALL_ECHO, needs_tool("echo"));
         let bound = bind(&v, &with_tools(&["lookup"]), &allow(&["lookup"]))
