@@ -265,6 +265,11 @@ def foreign(method, profile):
     return False
 
 
+def foreign_subscribe(profile):
+    """resources/subscribe is a method of another revision in 2026-07-28 (answered -32601)."""
+    return profile == R5
+
+
 def derive_needs(parsed, answer, basis, profile):
     """What a request presumes of the peer: its fixtures (named in the frame) and,
     when a result is expected, the capability of the feature (none for a method the
@@ -287,6 +292,9 @@ def derive_needs(parsed, answer, basis, profile):
         if method == "prompts/get" and params.get("name") == "code_review":
             needs["prompt"] = "code_review"
         if method == "resources/read" and params.get("uri") == "file:///project/README.md":
+            needs["resource"] = params["uri"]
+        # Subscribing is to a resource the server listed, never an invented URI.
+        if method in ("resources/subscribe", "resources/unsubscribe") and isinstance(params.get("uri"), str) and not foreign_subscribe(profile):
             needs["resource"] = params["uri"]
         if isinstance(params.get("cursor"), str):
             needs["cursor"] = params["cursor"]
@@ -1781,10 +1789,95 @@ def json_schema(rev):
         asks("sampling/createMessage", sampling(weather, {"error": "no such city"}, isError=True)), sender="server", rules=[conform])
 
 
+def probes27(rev):
+    """Issue 27's probes of every MCP revision: malformed input (MCP is JSON-RPC, so
+    its parse-error and invalid-Request answers hold for every revision's server),
+    invalid requests built on frames that would otherwise succeed, a prompt and a
+    resource URI the server did not list, a request before `initialize`."""
+    base = f"mcp/{rev}"
+    i = idx(rev)
+    pre5 = rev != R5
+    # An error for a frame whose id could not be read carries `"id": null` (JSON-RPC 2.0
+    # §5); from 2025-03-26 MCP lets an error leave the id out (A2: mcp.base.error-id-absent,
+    # and 2025-11-25 basic/index), and which ids an error may carry is decided in one
+    # place, by the rule model: here the id is pinned only for 2024-11-05, whose schema
+    # and JSON-RPC agree an error carries one. An invalid request whose id is readable may
+    # be answered with that id or with null (JSON-RPC 2.0 §5: null "if there was an error
+    # in detecting the id").
+    # 2026-07-28 over Streamable HTTP: a body whose method cannot be read has no
+    # `Mcp-Method` header to match, and "required headers are missing" is answered
+    # -32020 HeaderMismatch (basic/transports/streamable-http §Server Validation), so
+    # that code is accepted beside JSON-RPC's.
+    extra = (-32020,) if rev == R5 else ()
+
+    def unreadable(code):
+        return err(code, id="null") if i == 0 else err(code, *extra)
+
+    def readable(code, ident):
+        return any_of(err(code, id="null"), err(code, id=str(ident))) if i == 0 else err(code, *extra)
+
+    M = f"{base}/malformed"
+    # A frame that would succeed: a method every server of the revision has, with params
+    # (ping up to 2025-11-25; 2026-07-28 has no ping, and every request carries `_meta`,
+    # so tools/list, which the runner plays only where `tools` is declared).
+    method = "ping" if pre5 else "tools/list"
+
+    def good(ident):
+        return mreq(rev, ident, method, {})
+
+    vec(f"{M}/n_invalid-json", "A tools/list request cut short: not JSON. JSON-RPC 2.0 §5.1: -32700 Parse error, with id null (§5).",
+        '{"jsonrpc":"2.0","id":2701,"method":"tools/list","params":{"cursor"',
+        refused=("json.syntax", ""), answer=unreadable(-32700))
+    vec(f"{M}/n_batch-empty", "An empty array: JSON-RPC 2.0 §6 and §7, a single -32600 Invalid Request, not an array.",
+        "[]", refused=("jsonrpc.batch-empty", ""), answer=unreadable(-32600))
+    one_bad = batch(unreadable(-32600)) if i <= 1 else any_of(batch(unreadable(-32600)), unreadable(-32600))
+    vec(f"{M}/n_batch-of-a-number", "[1]: an array whose element is no request; JSON-RPC 2.0 §7 answers an array of one -32600"
+        + ("." if i <= 1 else f"; batches are gone from {rev}, so one -32600 for the whole frame is accepted too."),
+        "[1]", refused=("jsonrpc.frame-type", "/0"), answer=one_bad)
+    vec(f"{M}/n_frame-number", "42: JSON, but no request object (JSON-RPC 2.0 §4): -32600 Invalid Request.",
+        "42", refused=("jsonrpc.frame-type", ""), answer=unreadable(-32600))
+    vec(f"{M}/n_frame-empty-object", "{}: an object with none of a request's members: -32600 Invalid Request (JSON-RPC 2.0 §7 answers {\"foo\": \"boo\"} so).",
+        "{}", refused=("jsonrpc.version-missing", ""), answer=unreadable(-32600))
+    vec(f"{M}/n_id-bool", f"A {method} request whose id is true: an id MUST be a String, Number, or Null (JSON-RPC 2.0 §4); unreadable, so -32600 with id null.",
+        text(good(1)).replace('"id":1,', '"id":true,'), refused=("jsonrpc.id-type", "/id"), answer=unreadable(-32600))
+    # Built on a request that would succeed, so a lenient server's fallback is reached:
+    # some execute a request without "jsonrpc" as JSON-RPC 1.0 and answer without "jsonrpc".
+    vec(f"{M}/n_version-missing", f"A {method} request without \"jsonrpc\" (REQUIRED, JSON-RPC 2.0 §4): -32600, not the method's result, and never an answer without \"jsonrpc\" (a JSON-RPC 1.0 fallback).",
+        text(good(2702)).replace('"jsonrpc":"2.0",', ""), refused=("jsonrpc.version-missing", ""), answer=readable(-32600, 2702))
+    vec(f"{M}/n_version-1.0", f"A {method} request with \"jsonrpc\": \"1.0\": MUST be exactly \"2.0\" (JSON-RPC 2.0 §4): -32600, not the method's result.",
+        text(good(2703)).replace('"jsonrpc":"2.0"', '"jsonrpc":"1.0"'), refused=("jsonrpc.version-invalid", "/jsonrpc"), answer=readable(-32600, 2703))
+    vec(f"{M}/n_method-not-string", "A request whose method is the number 1, with an id and params: -32600 Invalid Request (JSON-RPC 2.0 §7's example).",
+        text(good(2704)).replace(f'"method":"{method}"', '"method":1'), refused=("jsonrpc.method-type", "/method"), answer=readable(-32600, 2704))
+    for slug, value, ident in [("string", '"bar"', 2705), ("number", "3", 2706)]:
+        vec(f"{M}/n_params-{slug}", f"A {method} request whose params is {value}: params MUST be a Structured value (JSON-RPC 2.0 §4.2): -32600.",
+            text(good(ident)).replace('"params":{', f'"params":{value},"x":{{'), refused=("jsonrpc.params-type", "/params"),
+            answer=readable(-32600, ident))
+
+    # -- a prompt and a resource the server did not list (the runner makes sure it did not)
+    vec(f"{base}/prompts/y_get-unlisted", "prompts/get naming a prompt the server did not list: server/prompts §Error Handling, \"Invalid prompt name: -32602 (Invalid params)\" (SHOULD; another code or a result warns).",
+        mreq(rev, 2707, "prompts/get", {"name": "wirecheck-unlisted-prompt"}), answer=err(-32602, id="2707"),
+        basis=must("mcp.prompts.get-invalid-params"), needs={"capability": "prompts"})
+    if pre5:
+        vec(f"{base}/resources/y_read-unlisted", "resources/read of a URI the server did not list, in a scheme no server serves: server/resources §Error Handling, \"Resource not found: -32002\" (SHOULD; another code or a result warns).",
+            mreq(rev, 2708, "resources/read", {"uri": "wirecheck-unlisted:///nothing"}), answer=err(-32002, id="2708"),
+            basis=must("mcp.error.code.resource-not-found-32002"), needs={"capability": "resources"})
+
+    # -- a request before initialize (2026-07-28 has no initialize)
+    if pre5:
+        vec(f"{base}/lifecycle/i_request-before-initialize", "tools/list as the first frame of a session, before initialize. The client SHOULD NOT send it; the lifecycle page says nothing of what the server does, and JSON-RPC 2.0 §5 asks a reply to every call: any response passes, silence warns.",
+            mreq(rev, 2709, "tools/list"), rules=["mcp.lifecycle.client-pre-init-requests"], answer=any_resp(id="2709"),
+            basis=must("jsonrpc.response.required"), needs={"opening": True},
+            ambiguity=amb("pre-init", "What does a server owe a request sent before initialize?",
+                          [f"MCP {rev} basic/lifecycle §Initialization: \"The initialization phase **MUST** be the first interaction between client and server.\" and \"The client **SHOULD NOT** send requests other than pings before the server has responded to the `initialize` request.\" (nothing on the server's side)",
+                           "JSON-RPC 2.0 §5: \"When a rpc call is made, the Server MUST reply with a Response, except for in the case of Notifications.\""],
+                          "A result or any error passes (no sentence picks one); silence is reported as a warning, never a failure: the client broke the lifecycle first, and the MCP text gives the server no MUST here."))
+
+
 def main():
     jsonrpc()
     for rev in REVS:
         mcp(rev)
+        probes27(rev)
         if idx(rev) >= 3:
             json_schema(rev)
     check = "--check" in sys.argv[1:]

@@ -155,8 +155,32 @@ pub fn expect(frame: &[u8]) -> Expect {
             | Rule::ErrorCode
             | Rule::ErrorMessage
             | Rule::MethodWithResponse => Expect::Unsettled,
+            // A frame shaped as a response (no `method`, a `result` or an
+            // `error`) but refused for another reason (no `jsonrpc`, an id of
+            // the wrong type): still no call. JSON-RPC 2.0 §5: "When a rpc
+            // call is made, the Server MUST reply with a Response"; nothing
+            // obliges a reply to a response, however broken.
+            _ if response_shaped(frame) => Expect::Unsettled,
             rule => Expect::Error(rule),
         },
+    }
+}
+
+/// Whether `frame` is JSON whose every message is shaped as a response: an
+/// object with no `method` member and a `result` or an `error` member (one
+/// object, or a non-empty array of them).
+fn response_shaped(frame: &[u8]) -> bool {
+    let Ok(value) = serde_json::from_slice::<serde_json::Value>(frame) else {
+        return false;
+    };
+    let one = |m: &serde_json::Value| {
+        m.as_object().is_some_and(|o| {
+            !o.contains_key("method") && (o.contains_key("result") || o.contains_key("error"))
+        })
+    };
+    match &value {
+        serde_json::Value::Array(items) => !items.is_empty() && items.iter().all(one),
+        other => one(other),
     }
 }
 
@@ -496,6 +520,38 @@ mod tests {
         let bare = r#"{"jsonrpc":"2.0","id":1,"result":{}}"#;
         let rules = rules_of(&judge(ping, &report(&[bare]), R5, true)).join(" ");
         assert!(rules.contains("mcp.base.result-type-required"), "{rules}");
+    }
+
+    #[test]
+    fn a_dropped_response_shaped_frame_is_no_silent_drop_but_a_dropped_call_is() {
+        // JSON-RPC 2.0 §5 obliges a reply to a call only: a response refused
+        // for its missing `jsonrpc` or its id's type is no call.
+        for frame in [
+            r#"{"id":1,"result":{}}"#,
+            r#"{"jsonrpc":"1.0","id":1,"result":{}}"#,
+            r#"{"jsonrpc":"2.0","id":true,"error":{"code":-1,"message":"m"}}"#,
+            r#"[{"id":1,"result":{}},{"id":2,"error":{"code":1,"message":"m"}}]"#,
+        ] {
+            assert_eq!(expect(frame.as_bytes()), Expect::Unsettled, "{frame}");
+            let found = judge(frame.as_bytes(), &report(&[]), R5, false);
+            assert!(
+                found.iter().all(|b| b.kind != Kind::SilentDrop),
+                "{frame}: {found:#?}"
+            );
+        }
+        // Calls refused for the same reasons are owed an error.
+        for frame in [
+            r#"{"id":1,"method":"tools/list"}"#,
+            r#"{"jsonrpc":"2.0","id":true,"method":"tools/list"}"#,
+            r#"{"jsonrpc":"2.0","id":1}"#,
+            r#"[{"id":1,"result":{}},{"id":2,"method":"ping"}]"#,
+        ] {
+            let found = judge(frame.as_bytes(), &report(&[]), R5, false);
+            assert!(
+                found.iter().any(|b| b.kind == Kind::SilentDrop),
+                "{frame}: {found:#?}"
+            );
+        }
     }
 
     #[test]

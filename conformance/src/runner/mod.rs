@@ -1524,20 +1524,24 @@ async fn learn(
             let Ok(result) = serde_json::from_str::<Value>(raw.as_str()) else {
                 break;
             };
-            let names = result
+            for item in result
                 .get(member)
                 .and_then(Value::as_array)
                 .into_iter()
                 .flatten()
-                .filter_map(|item| item.get(key).and_then(Value::as_str))
-                .map(str::to_owned);
-            match member {
-                "tools" => catalogue.tools.extend(names),
-                "prompts" => catalogue.prompts.extend(names),
-                _ => catalogue.resources.extend(names),
+            {
+                match member {
+                    "resources" => {
+                        if let Some(uri) = item.get(key).and_then(Value::as_str) {
+                            catalogue.resources.insert(uri.to_owned());
+                        }
+                    }
+                    list => catalogue.learn_item(list, item),
+                }
             }
+            let issued = catalogue.cursors.entry(method.to_owned()).or_default();
             match result.get("nextCursor").and_then(Value::as_str) {
-                Some(next) if catalogue.cursors.insert(next.to_owned()) => {
+                Some(next) if issued.insert(next.to_owned()) => {
                     cursor = Some(next.to_owned());
                 }
                 _ => break,

@@ -33,13 +33,15 @@ pub struct Session {
     pub vectors: Vec<usize>,
 }
 
-/// Whether `vector`'s frame is a handshake request.
+/// Whether `vector`'s frame opens a session: a handshake request, or a
+/// frame the vector needs sent before any handshake.
 #[must_use]
 pub fn is_opening(vector: &Vector) -> bool {
-    serde_json::from_slice::<serde_json::Value>(&vector.frame)
-        .ok()
-        .and_then(|v| v.get("method").and_then(|m| m.as_str()).map(str::to_owned))
-        .is_some_and(|m| m == "initialize" || m == "server/discover")
+    vector.needs.opening
+        || serde_json::from_slice::<serde_json::Value>(&vector.frame)
+            .ok()
+            .and_then(|v| v.get("method").and_then(|m| m.as_str()).map(str::to_owned))
+            .is_some_and(|m| m == "initialize" || m == "server/discover")
 }
 
 /// Every request id a server can read in `vector`'s frame, valid frame or
@@ -150,7 +152,20 @@ pub fn off_map(vector: &Vector) -> bool {
     feed(Direction::ClientToServer, &vector.frame, &mut out);
     out.iter()
         .any(|f| f.violation.rule.info().check == Check::Session)
-        || (lift(&vector.frame).is_err() && is_batch_text(&vector.frame))
+        || (lift(&vector.frame).is_err()
+            && (is_batch_text(&vector.frame) || readable_id(&vector.frame)))
+}
+
+/// Whether `bytes` is a JSON object the codec refuses yet whose `id` a
+/// server can read (a string or a number): the server may answer with that
+/// id (JSON-RPC 2.0 §5 asks null only "if there was an error in detecting
+/// the id"), and the session judge, which follows only the requests it can
+/// lift, would take that answer for one to an id nobody sent.
+fn readable_id(bytes: &[u8]) -> bool {
+    serde_json::from_slice::<serde_json::Value>(bytes)
+        .ok()
+        .and_then(|v| v.get("id").cloned())
+        .is_some_and(|id| id.is_string() || id.is_number())
 }
 
 /// Whether `bytes` reads as a JSON array at its first byte that is not
@@ -329,6 +344,22 @@ mod tests {
         all.iter()
             .find(|v| v.id == id)
             .unwrap_or_else(|| panic!("no vector {id}"))
+    }
+
+    #[test]
+    fn a_refused_frame_whose_id_a_server_can_read_is_played_last() {
+        // A server may echo the id of `{"id":7,"method":"ping"}` (no
+        // "jsonrpc"); the session judge follows only frames that lift.
+        let all = probes(Revision::Mcp2025_11_25);
+        for (id, last) in [
+            ("mcp/2025-11-25/malformed/version-missing", true),
+            ("mcp/2025-11-25/malformed/method-not-string", true),
+            ("mcp/2025-11-25/malformed/id-bool", false),
+            ("mcp/2025-11-25/malformed/frame-number", false),
+            ("mcp/2025-11-25/malformed/batch-empty", true),
+        ] {
+            assert_eq!(off_map(named(&all, id)), last, "{id}");
+        }
     }
 
     #[test]

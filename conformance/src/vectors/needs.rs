@@ -40,6 +40,10 @@ pub struct Needs {
     /// A task the peer created, by the id the frame uses.
     #[serde(default)]
     pub task: Option<String>,
+    /// A fresh session whose first frame is the vector's, before any
+    /// handshake (a request sent before `initialize`).
+    #[serde(default)]
+    pub opening: bool,
 }
 
 impl Needs {
