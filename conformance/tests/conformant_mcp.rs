@@ -58,7 +58,6 @@ fn describe(record: &Value) -> String {
 }
 
 #[test]
-#[ignore = "issue 27 classes 2, 4, 12, 14 (other helpers): ids of a forbidden type answered with null/no id (request-id-fractional, request-id-null, id-null-taken-for-notification: mcp.base.response-id-match / mcp.base.error-response-id), A2 null-id warnings (mcp.base.error-id-null, 2025-06-18 batches under mcp.batch.accepted-after-removal), 2024-11-05 batch under mcp.batch.none-r1"]
 fn run_finds_nothing_wrong_with_the_rich_conformant_server() {
     let peer = command();
     let out = common::wirecheck(
@@ -113,7 +112,6 @@ fn run_finds_nothing_wrong_with_the_rich_conformant_server() {
 }
 
 #[test]
-#[ignore = "issue 27 classes 1, 2, 6 (other helpers): fuzz pairs a refusal only with a null-id error (readable ids echoed count as silent drops), counts dropped response-shaped frames as silent drops, and blames its own in-batch id reuse"]
 fn a_short_fuzz_finds_nothing_wrong_with_the_rich_conformant_server() {
     let peer = command();
     let dir =

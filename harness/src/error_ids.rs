@@ -101,6 +101,31 @@ fn parse_deep(text: &str) -> Option<Raw<'_>> {
     Some(Raw::trusted(&text[start..end]))
 }
 
+/// Whether `bytes` is JSON whose every message is shaped as a response: an
+/// object with no `method` member and a `result` or an `error` member (one
+/// object, or a non-empty array of them). No rpc call is made by such a
+/// frame, however broken (JSON-RPC 2.0 §5 obliges a reply "when a rpc call
+/// is made"). Read with this crate's scanner, so a number no double holds
+/// (an id of `1e27223`) is still read.
+#[must_use]
+pub fn response_shaped(bytes: &[u8]) -> bool {
+    let Some(value) = std::str::from_utf8(bytes).ok().and_then(parse_deep) else {
+        return false;
+    };
+    let one = |m: &Raw<'_>| {
+        m.kind() == ValueKind::Object
+            && m.get("method").is_none()
+            && (m.get("result").is_some() || m.get("error").is_some())
+    };
+    match value.kind() {
+        ValueKind::Array => {
+            let mut elements = value.elements().peekable();
+            elements.peek().is_some() && elements.all(|e| one(&e))
+        }
+        _ => one(&value),
+    }
+}
+
 /// Every request id a receiver can read in `bytes`, whether or not the frame
 /// is a valid message: the `id` members of the frame's request-like object,
 /// or of each request-like element of a batch. Nothing when the bytes are no
@@ -173,8 +198,13 @@ pub fn id_allowed(revision: Revision, id: &Id<'_>) -> bool {
 ///   error/Invalid Request"; MCP "could not be read due a malformed
 ///   request"). Under MCP no schema allows a null id in an error: that is
 ///   ambiguity A2, said once per run, never a fail here.
-/// - No id: never in a frame of its own ([`idless_error_allowed`] is the
-///   HTTP refusal's allowance).
+/// - No id: where null is allowed, under the revisions whose schema makes
+///   an error's `id` optional (2025-11-25 on: `JSONRPCErrorResponse`
+///   requires only `jsonrpc` and `error`, and basic/index excepts "error
+///   cases where the ID could not be read due a malformed request"); JSON-RPC
+///   2.0 §5 asks for null there, so the two texts allow both. Never in a
+///   frame of its own otherwise ([`idless_error_allowed`] is the HTTP
+///   refusal's allowance).
 #[must_use]
 pub fn error_may_carry(
     revision: Revision,
@@ -182,15 +212,23 @@ pub fn error_may_carry(
     malformed: bool,
     carried: Option<&Id<'_>>,
 ) -> bool {
+    let unreadable = match read {
+        Read::Absent | Read::Other(_) => true,
+        Read::Id(id) => malformed || matches!(id, Id::Null) || !id_allowed(revision, id),
+    };
     match (carried, read) {
-        (None, _) => false,
-        (Some(Id::Null), Read::Absent | Read::Other(_)) => true,
-        (Some(Id::Null), Read::Id(id)) => {
-            malformed || matches!(id, Id::Null) || !id_allowed(revision, id)
-        }
+        (None, _) => unreadable && error_id_optional(revision),
+        (Some(Id::Null), _) => unreadable,
         (Some(c), Read::Id(id)) => id.matches(c),
         (Some(_), Read::Absent | Read::Other(_)) => false,
     }
+}
+
+/// Whether `revision`'s schema lets an error response leave out `id`
+/// (`JSONRPCErrorResponse`'s `required` is `["error", "jsonrpc"]` from
+/// 2025-11-25 on; earlier schemas' `JSONRPCError` requires `id`).
+fn error_id_optional(revision: Revision) -> bool {
+    revision >= Revision::Mcp2025_11_25
 }
 
 /// Whether an error response with no `id` member is allowed as the body of
@@ -276,7 +314,6 @@ mod tests {
             assert!(error_may_carry(revision, &r, true, Some(&one)));
             assert!(error_may_carry(revision, &r, true, Some(&Id::Null)));
             assert!(!error_may_carry(revision, &r, true, Some(&Id::int(2))));
-            assert!(!error_may_carry(revision, &r, true, None));
             // A valid request: its own id only.
             assert!(!error_may_carry(revision, &r, false, Some(&Id::Null)));
             // No id could be read: null only.
@@ -322,6 +359,34 @@ mod tests {
             Revision::Mcp2025_11_25,
             &Id::Number("1.0".into())
         ));
+    }
+
+    /// From 2025-11-25 the schema's `JSONRPCErrorResponse` leaves `id` out of
+    /// `required`: where null may answer (an id that could not be read), so
+    /// may an error with no id; never where the id was readable, and never
+    /// under JSON-RPC 2.0 or an earlier MCP revision (§5: the id is REQUIRED).
+    #[test]
+    fn an_error_may_leave_out_an_unreadable_id_where_the_schema_makes_it_optional() {
+        let fraction = read(r#"{"jsonrpc":"2.0","id":1.5,"method":"tools/list"}"#);
+        let null = read(r#"{"jsonrpc":"2.0","id":null,"method":"tools/list"}"#);
+        let valid = read(r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#);
+        let nothing = read("not json");
+        for revision in [Revision::Mcp2025_11_25, Revision::Mcp2026_07_28] {
+            assert!(error_may_carry(revision, &fraction, false, None));
+            assert!(error_may_carry(revision, &null, false, None));
+            assert!(error_may_carry(revision, &nothing, true, None));
+            assert!(error_may_carry(revision, &valid, true, None));
+            assert!(!error_may_carry(revision, &valid, false, None));
+        }
+        for revision in [
+            Revision::JsonRpc2,
+            Revision::Mcp2024_11_05,
+            Revision::Mcp2025_03_26,
+            Revision::Mcp2025_06_18,
+        ] {
+            assert!(!error_may_carry(revision, &null, false, None));
+            assert!(!error_may_carry(revision, &nothing, true, None));
+        }
     }
 
     #[test]

@@ -1730,6 +1730,27 @@ fn an_invalid_r2_batch_refused_whole_is_no_failure_to_receive() {
         .contains(&"mcp.batch.must-receive"));
 }
 
+/// A batch whose requests repeat an id (the client's fault, which a fuzzer
+/// sends) answered once per request: each response pairs with one request,
+/// so the server is blamed for nothing (found fuzzing the rich conformant
+/// server: the second answer was "answers no request of the batch").
+#[test]
+fn a_batch_repeating_an_id_answered_once_per_request_is_paired_one_to_one() {
+    let request =
+        r#"[{"jsonrpc":"2.0","id":2,"method":"ping"},{"jsonrpc":"2.0","id":2,"method":"ping"}]"#;
+    let answer = r#"[{"jsonrpc":"2.0","id":2,"result":{}},{"jsonrpc":"2.0","id":2,"result":{}}]"#;
+    let found = exchange("2025-03-26", "client", request, Some(answer));
+    assert!(
+        !ids(&found).contains(&"mcp.base.response-id-match"),
+        "{:?}",
+        ids(&found)
+    );
+    // One answer for two requests still leaves one unanswered.
+    let short = r#"[{"jsonrpc":"2.0","id":2,"result":{}}]"#;
+    assert!(ids(&exchange("2025-03-26", "client", request, Some(short)))
+        .contains(&"jsonrpc.batch.one-response-per-request"));
+}
+
 /// False finding 14: a 2024-11-05 batch answered element by element is what
 /// JSON-RPC 2.0 §6 asks for, and 2024-11-05 says nothing against it: the
 /// server's array draws no `mcp.batch.none-r1`; the client's batch still does.

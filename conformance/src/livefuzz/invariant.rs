@@ -160,27 +160,9 @@ pub fn expect(frame: &[u8]) -> Expect {
             // the wrong type): still no call. JSON-RPC 2.0 §5: "When a rpc
             // call is made, the Server MUST reply with a Response"; nothing
             // obliges a reply to a response, however broken.
-            _ if response_shaped(frame) => Expect::Unsettled,
+            _ if harness::error_ids::response_shaped(frame) => Expect::Unsettled,
             rule => Expect::Error(rule),
         },
-    }
-}
-
-/// Whether `frame` is JSON whose every message is shaped as a response: an
-/// object with no `method` member and a `result` or an `error` member (one
-/// object, or a non-empty array of them).
-fn response_shaped(frame: &[u8]) -> bool {
-    let Ok(value) = serde_json::from_slice::<serde_json::Value>(frame) else {
-        return false;
-    };
-    let one = |m: &serde_json::Value| {
-        m.as_object().is_some_and(|o| {
-            !o.contains_key("method") && (o.contains_key("result") || o.contains_key("error"))
-        })
-    };
-    match &value {
-        serde_json::Value::Array(items) => !items.is_empty() && items.iter().all(one),
-        other => one(other),
     }
 }
 
@@ -531,6 +513,9 @@ mod tests {
             r#"{"jsonrpc":"1.0","id":1,"result":{}}"#,
             r#"{"jsonrpc":"2.0","id":true,"error":{"code":-1,"message":"m"}}"#,
             r#"[{"id":1,"result":{}},{"id":2,"error":{"code":1,"message":"m"}}]"#,
+            // An id no double holds (found by fuzzing the rich conformant
+            // server): still read as a response.
+            r#"{"jsonrpc":[],"id":1233191283e27223,"error":-32602}"#,
         ] {
             assert_eq!(expect(frame.as_bytes()), Expect::Unsettled, "{frame}");
             let found = judge(frame.as_bytes(), &report(&[]), R5, false);

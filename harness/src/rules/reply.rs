@@ -272,7 +272,9 @@ fn batch(calls: &[Message<'_>], reply: Option<&Frame<'_>>, profile: Profile, out
     };
     let mut used = vec![false; responses.len()];
     for (i, r) in &requests {
-        match responses.iter().position(|(_, m)| answers(m, &r.id)) {
+        // Each response answers one request: a batch that repeats an id (its
+        // sender's fault) is paired one to one, never twice to one response.
+        match (0..responses.len()).find(|&k| !used[k] && answers(responses[k].1, &r.id)) {
             Some(j) => {
                 used[j] = true;
                 pair(r, responses[j].1, &responses[j].0, profile, out);
