@@ -266,3 +266,53 @@ fn an_object_with_method_and_result_may_be_read_as_a_call() {
         );
     }
 }
+
+/// A malformed frame (the MUST it breaks binds its sender) answered with an
+/// error to the right id but another JSON-RPC 2.0 §5.1 code: the error was
+/// owed and came; the code's meaning is a table without a keyword, so the
+/// departure warns under `jsonrpc.error.code-meaning` and never fails
+/// (seen on the jayson and json-rpc-2.0 libraries: `"hello"` answered -32700,
+/// `"params": true` answered -32602). A result, or silence, still fails.
+#[test]
+fn a_malformed_frame_answered_with_another_codes_error_warns() {
+    let cases = [
+        ("jsonrpc-2.0/request/frame-string", "null", -32700),
+        ("jsonrpc-2.0/request/params-bool", "null", -32602),
+        ("mcp/2025-06-18/malformed/version-missing", "2702", -32603),
+    ];
+    for (id, reply_id, code) in cases {
+        let v = vector(id);
+        let error = format!(
+            r#"{{"jsonrpc":"2.0","id":{reply_id},"error":{{"code":{code},"message":"m"}}}}"#
+        );
+        let j = judge::reply(&v, &frames(&[&error]));
+        assert_eq!(
+            j.outcome,
+            Outcome::Warning,
+            "{id}: {:?} {:?}",
+            rules(&j),
+            j.mismatches
+        );
+        assert!(
+            rules(&j).contains(&"jsonrpc.error.code-meaning"),
+            "{id}: {:?}",
+            rules(&j)
+        );
+        let right = format!(
+            r#"{{"jsonrpc":"2.0","id":{reply_id},"error":{{"code":-32600,"message":"m"}}}}"#
+        );
+        assert_eq!(
+            judge::reply(&v, &frames(&[&right])).outcome,
+            Outcome::Pass,
+            "{id}"
+        );
+        let result = format!(r#"{{"jsonrpc":"2.0","id":{reply_id},"result":{{}}}}"#);
+        assert_eq!(
+            judge::reply(&v, &frames(&[&result])).outcome,
+            Outcome::Fail,
+            "{id}"
+        );
+        let silent = judge::reply(&v, &Observed::Silence(Silence::TimedOut));
+        assert_eq!(silent.outcome, Outcome::Fail, "{id}");
+    }
+}

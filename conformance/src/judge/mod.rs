@@ -294,11 +294,13 @@ pub fn reply_with(vector: &Vector, observed: &Observed, strictness: Strictness) 
             Some(Err(refusal)) => notes.push(format!(
                 "the reply was not held to the answer: this codec does not read it ({refusal})"
             )),
-            Some(Ok(reply)) => mismatches.extend(
-                observed_fits(answer, Some(reply), &own)
-                    .err()
-                    .unwrap_or_default(),
-            ),
+            Some(Ok(reply)) => match observed_fits(answer, Some(reply), &own) {
+                Ok(()) => {}
+                Err(problems) if code_only_departure(vector, answer, reply, &own) => {
+                    exchange.push(code_meaning(vector.profile.revision, &problems));
+                }
+                Err(problems) => mismatches.extend(problems),
+            },
             None => {
                 match observed_fits(answer, None, &own) {
                     // The frames came and then the wait ended (`Frames` with no
@@ -357,6 +359,59 @@ fn opens_stream(answer: &Answer) -> bool {
         Answer::Stream { .. } => true,
         Answer::AnyOf(items) => items.iter().any(opens_stream),
         _ => false,
+    }
+}
+
+/// Whether the reply departs from a MUST-based answer by its error code
+/// alone, where the MUST binds the frame's sender (a codec rule: the frame is
+/// malformed) and the code comes from JSON-RPC 2.0 §5.1's table, which names
+/// each code's meaning without a keyword. An error was owed and came, to the
+/// right id: the code is then `jsonrpc.error.code-meaning` (SHOULD), a
+/// warning, never a failure. A code an MCP sentence mandates (2026-07-28's
+/// "MUST reject it with JSON-RPC error code -32602") stays under its MUST.
+fn code_only_departure(
+    vector: &Vector,
+    answer: &Answer,
+    reply: &Frame<'_>,
+    own: &[Frame<'_>],
+) -> bool {
+    let codec_must = matches!(
+        &vector.basis,
+        Some(Basis::MandatedBy { rule, level })
+            if level.is_mandatory()
+                && (rule.as_str().starts_with("jsonrpc.") || rule.as_str().starts_with("json."))
+    );
+    codec_must && observed_fits(&any_code(answer), Some(reply), own).is_ok()
+}
+
+/// `answer` with every error's codes widened to "any error".
+fn any_code(answer: &Answer) -> Answer {
+    match answer {
+        Answer::Error {
+            id, data_required, ..
+        } => Answer::Error {
+            codes: Vec::new(),
+            id: id.clone(),
+            data_required: data_required.clone(),
+        },
+        Answer::Batch(items) => Answer::Batch(items.iter().map(any_code).collect()),
+        Answer::AnyOf(items) => Answer::AnyOf(items.iter().map(any_code).collect()),
+        other => other.clone(),
+    }
+}
+
+/// The SHOULD a wrong §5.1 code breaks, with what was expected.
+fn code_meaning(revision: Revision, problems: &[String]) -> Violation {
+    let rule = RuleId::JsonrpcErrorCodeMeaning;
+    Violation {
+        rule,
+        level: rule.info().level,
+        spec: rule.info().cite(revision),
+        pointer: "/error/code".into(),
+        message: format!(
+            "{}: JSON-RPC 2.0 §5.1 names another code for this error",
+            problems.join("; ")
+        ),
     }
 }
 
