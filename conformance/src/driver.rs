@@ -74,7 +74,8 @@ pub enum Liveness {
 }
 
 impl Liveness {
-    fn method(&self) -> &str {
+    /// The liveness request's method.
+    pub fn method(&self) -> &str {
         match self {
             Liveness::Ping => "ping",
             Liveness::Method(m) => m,

@@ -316,3 +316,44 @@ fn a_malformed_frame_answered_with_another_codes_error_warns() {
         assert_eq!(silent.outcome, Outcome::Fail, "{id}");
     }
 }
+
+/// `jsonrpc.error.code-meaning` binds the code of an error a server gives,
+/// not the choice to give one: an `initialize` without `clientInfo` accepted
+/// (a lenient server, as the slow-start conformant server is) passes by
+/// default and warns only under `--strict`, as a convention; refused with
+/// another code it warns; refused with -32602 it passes.
+#[test]
+fn params_accepted_where_a_code_is_named_are_a_convention_not_a_warning() {
+    use wirecheck::judge::Strictness;
+    let v = vector("mcp/2025-03-26/lifecycle/initialize-without-client-info");
+    let accepted = r#"{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-03-26","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}"#;
+    let lenient = judge::reply_with(&v, &frames(&[accepted]), Strictness::Default);
+    assert_eq!(
+        lenient.outcome,
+        Outcome::Pass,
+        "{:?} {:?}",
+        rules(&lenient),
+        lenient.mismatches
+    );
+    assert!(
+        lenient
+            .notes
+            .iter()
+            .any(|n| n.contains("no sentence requires a refusal")),
+        "{:?}",
+        lenient.notes
+    );
+    let strict = judge::reply_with(&v, &frames(&[accepted]), Strictness::Strict);
+    assert_eq!(strict.outcome, Outcome::Warning);
+    let error = |code: i64| {
+        format!(r#"{{"jsonrpc":"2.0","id":0,"error":{{"code":{code},"message":"m"}}}}"#)
+    };
+    assert_eq!(
+        judge::reply(&v, &frames(&[&error(-32603)])).outcome,
+        Outcome::Warning
+    );
+    assert_eq!(
+        judge::reply(&v, &frames(&[&error(-32602)])).outcome,
+        Outcome::Pass
+    );
+}

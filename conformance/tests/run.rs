@@ -351,7 +351,9 @@ const SLOW_START: &str = concat!(
 /// every later answer still gets `--timeout`.
 #[test]
 fn a_slow_starting_conformant_server_gets_no_fail_and_no_warning() {
-    let peer = format!("python3 {SLOW_START} 1.5");
+    // A 3 s start against a 2 s answer timeout: slow enough to be a slow
+    // start, with room for every later answer on a loaded CI machine.
+    let peer = format!("python3 {SLOW_START} 3");
     let out = common::wirecheck(
         &[
             "run",
@@ -360,7 +362,7 @@ fn a_slow_starting_conformant_server_gets_no_fail_and_no_warning() {
             "--revision",
             "2025-03-26",
             "--timeout",
-            "500ms",
+            "2s",
             "--format",
             "json",
         ],
@@ -674,4 +676,42 @@ fn ambiguity_a2_is_said_once_per_run_not_per_exchange() {
     let report = wirecheck::report::Report::read_json(&doc).expect("the run document reads back");
     assert_eq!(report.ambiguities.len(), 1);
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Review of issue 27's false finding 3: a process that said nothing after
+/// its first probe may have hung on that probe rather than never started
+/// (plain JSON-RPC has no handshake). A fresh process asked only the
+/// liveness request answers, so the run is made (exit 1, the hang reported),
+/// never "could not run".
+#[test]
+fn a_peer_that_hangs_on_its_first_probe_is_failed_not_could_not_run() {
+    let marker = std::env::temp_dir().join(format!("wirecheck-hang-once-{}", std::process::id()));
+    let _ = std::fs::remove_file(&marker);
+    let peer = format!(
+        "python3 {}/tests/fixtures/hangs_on_first_frame.py {}",
+        env!("CARGO_MANIFEST_DIR"),
+        marker.display()
+    );
+    let out = common::wirecheck(
+        &[
+            "run",
+            "--profile",
+            "jsonrpc-2.0",
+            "--stdio",
+            &peer,
+            "--timeout",
+            "1s",
+            "--startup-timeout",
+            "3s",
+            "--format",
+            "json",
+        ],
+        b"",
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(!stderr.contains("never finished starting"), "{stderr}");
+    let records = parsed(&out);
+    assert!(records.iter().any(|r| outcome(r) == "fail"), "{records:#?}");
+    let _ = std::fs::remove_file(&marker);
 }

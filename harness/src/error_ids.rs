@@ -212,23 +212,34 @@ pub fn error_may_carry(
     malformed: bool,
     carried: Option<&Id<'_>>,
 ) -> bool {
-    let unreadable = match read {
+    // The id itself could not be read as one (none, a type no profile
+    // allows, or one this profile forbids): null, or where the schema lets
+    // it, no id.
+    let unreadable_id = match read {
         Read::Absent | Read::Other(_) => true,
-        Read::Id(id) => malformed || matches!(id, Id::Null) || !id_allowed(revision, id),
+        Read::Id(id) => matches!(id, Id::Null) || !id_allowed(revision, id),
     };
+    // An Invalid Request whose id reads fine: JSON-RPC 2.0 §5 still allows
+    // null ("e.g. Parse error/Invalid Request"); MCP's "could not be read"
+    // does not reach it, so leaving the id out does not either.
+    let null_allowed = unreadable_id || (malformed && matches!(read, Read::Id(_)));
     match (carried, read) {
-        (None, _) => unreadable && error_id_optional(revision),
-        (Some(Id::Null), _) => unreadable,
+        (None, _) => unreadable_id && error_id_optional(revision),
+        (Some(Id::Null), _) => null_allowed,
         (Some(c), Read::Id(id)) => id.matches(c),
         (Some(_), Read::Absent | Read::Other(_)) => false,
     }
 }
 
-/// Whether `revision`'s schema lets an error response leave out `id`
-/// (`JSONRPCErrorResponse`'s `required` is `["error", "jsonrpc"]` from
-/// 2025-11-25 on; earlier schemas' `JSONRPCError` requires `id`).
+/// Whether an MCP revision lets an error response leave out `id` for an id
+/// that could not be read: from 2025-11-25 the schema's
+/// `JSONRPCErrorResponse` requires only `jsonrpc` and `error`; in 2025-03-26
+/// and 2025-06-18 the schema requires it but the transports page allows an
+/// error "that has no `id`", the conflict the rule model keeps as ambiguity
+/// A2 (`mcp.base.error-id-absent`, never a MUST failure). JSON-RPC 2.0 and
+/// 2024-11-05: the id is REQUIRED (§5).
 fn error_id_optional(revision: Revision) -> bool {
-    revision >= Revision::Mcp2025_11_25
+    revision >= Revision::Mcp2025_03_26
 }
 
 /// Whether an error response with no `id` member is allowed as the body of
@@ -362,11 +373,11 @@ mod tests {
     }
 
     /// From 2025-11-25 the schema's `JSONRPCErrorResponse` leaves `id` out of
-    /// `required`: where null may answer (an id that could not be read), so
-    /// may an error with no id; never where the id was readable, and never
-    /// under JSON-RPC 2.0 or an earlier MCP revision (§5: the id is REQUIRED).
+    /// `required` (2025-03-26 and 2025-06-18: ambiguity A2): where the id
+    /// could not be read, an error may carry no id; never where the id was
+    /// readable, and never under JSON-RPC 2.0 or 2024-11-05 (§5: REQUIRED).
     #[test]
-    fn an_error_may_leave_out_an_unreadable_id_where_the_schema_makes_it_optional() {
+    fn an_error_may_leave_out_an_unreadable_id_where_mcp_allows_it() {
         let fraction = read(r#"{"jsonrpc":"2.0","id":1.5,"method":"tools/list"}"#);
         let null = read(r#"{"jsonrpc":"2.0","id":null,"method":"tools/list"}"#);
         let valid = read(r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#);
@@ -375,15 +386,15 @@ mod tests {
             assert!(error_may_carry(revision, &fraction, false, None));
             assert!(error_may_carry(revision, &null, false, None));
             assert!(error_may_carry(revision, &nothing, true, None));
-            assert!(error_may_carry(revision, &valid, true, None));
+            // A readable id of a malformed request: null (JSON-RPC §5) or the
+            // id itself, never nothing (MCP: "MUST include the same ID").
+            assert!(!error_may_carry(revision, &valid, true, None));
+            assert!(error_may_carry(revision, &valid, true, Some(&Id::Null)));
             assert!(!error_may_carry(revision, &valid, false, None));
         }
-        for revision in [
-            Revision::JsonRpc2,
-            Revision::Mcp2024_11_05,
-            Revision::Mcp2025_03_26,
-            Revision::Mcp2025_06_18,
-        ] {
+        // 2025-03-26 and 2025-06-18: ambiguity A2 (`mcp.base.error-id-absent`).
+        assert!(error_may_carry(Revision::Mcp2025_06_18, &null, false, None));
+        for revision in [Revision::JsonRpc2, Revision::Mcp2024_11_05] {
             assert!(!error_may_carry(revision, &null, false, None));
             assert!(!error_may_carry(revision, &nothing, true, None));
         }

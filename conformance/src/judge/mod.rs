@@ -299,6 +299,19 @@ pub fn reply_with(vector: &Vector, observed: &Observed, strictness: Strictness) 
                 Err(problems) if code_only_departure(vector, answer, reply, &own) => {
                     exchange.push(code_meaning(vector.profile.revision, &problems));
                 }
+                // The code's meaning binds an error the server gives, not the
+                // choice to give one: a server that accepts params the spec
+                // would call invalid (a lenient `initialize`) breaks no
+                // keyword, so that departure is a convention's.
+                Err(problems) if accepted_instead_of_code(vector, reply) => {
+                    notes.push(format!(
+                        "{}: the server accepted what JSON-RPC 2.0 §5.1 would call invalid params; no sentence requires a refusal (a convention)",
+                        problems.join("; ")
+                    ));
+                    if strictness == Strictness::Strict {
+                        mismatches.extend(problems);
+                    }
+                }
                 Err(problems) => mismatches.extend(problems),
             },
             None => {
@@ -378,10 +391,18 @@ fn code_only_departure(
     let codec_must = matches!(
         &vector.basis,
         Some(Basis::MandatedBy { rule, level })
-            if level.is_mandatory()
-                && (rule.as_str().starts_with("jsonrpc.") || rule.as_str().starts_with("json."))
+            if level.is_mandatory() && rule.info().check == rules::Check::Codec
     );
     codec_must && observed_fits(&any_code(answer), Some(reply), own).is_ok()
+}
+
+/// Whether the vector's answer rests on `jsonrpc.error.code-meaning` alone
+/// and the reply is no error at all.
+fn accepted_instead_of_code(vector: &Vector, reply: &Frame<'_>) -> bool {
+    matches!(
+        &vector.basis,
+        Some(Basis::MandatedBy { rule, .. }) if *rule == RuleId::JsonrpcErrorCodeMeaning
+    ) && matches!(reply, Frame::Single(Message::Success(_)))
 }
 
 /// `answer` with every error's codes widened to "any error".

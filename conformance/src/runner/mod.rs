@@ -584,6 +584,20 @@ impl Peers<'_> {
         })
     }
 
+    /// Whether a fresh process answers the liveness request sent alone, within
+    /// the start-up wait: a start-up that completes, so an earlier process's
+    /// silence was the probe's, a failure to judge, not "could not run".
+    async fn answers_alone(&self, revision: Revision) -> Result<bool, RunError> {
+        let mut driver = self.spawn(Some(revision)).await?;
+        let method = self.config.driver.liveness.method().to_owned();
+        let _ = driver
+            .request(&method, None, self.config.driver.answer_timeout)
+            .await;
+        let heard = driver.heard();
+        self.close(driver).await;
+        Ok(heard)
+    }
+
     /// Sends one probe and records its judgement; the driver back when the
     /// peer is still fit for more, `None` after it exited or stopped answering
     /// (then the failure is recorded too, and the process ended); an error
@@ -608,7 +622,14 @@ impl Peers<'_> {
             .probe_with(&vector.frame, expects_answer, liveness)
             .await;
         let never_heard = driver.transport().starts_fresh() && !driver.heard();
-        if never_heard && matches!(report.live, Live::Unresponsive) {
+        // A process that said nothing at all may never have started, or may
+        // have hung on this very probe (its first frame: plain JSON-RPC has
+        // no handshake, and an opening vector none either): a second fresh
+        // process asked only the liveness request tells the two apart.
+        if never_heard
+            && matches!(report.live, Live::Unresponsive)
+            && !self.answers_alone(revision).await?
+        {
             self.close(driver).await;
             return Err(RunError::Startup(format!(
                 "{revision}: {}",
