@@ -109,6 +109,20 @@ pub fn build(manifest: &Manifest, options: &Options) -> Result<Matrix, String> {
     let total = queue.len();
     let queue = Arc::new(Mutex::new(queue));
     let (tx, rx) = mpsc::channel();
+    let mut rows: Vec<ServerRow> = servers
+        .iter()
+        .map(|s| ServerRow {
+            name: s.name.clone(),
+            ecosystem: s.ecosystem.clone(),
+            package: s.package.clone(),
+            version: s.version().to_string(),
+            profile: s.profile.name().to_string(),
+            claims: s.revisions.clone(),
+            baseline: s.baseline.as_ref().map(|b| b.display().to_string()),
+            runs: Vec::new(),
+            fuzz: None,
+        })
+        .collect();
     std::thread::scope(|scope| {
         for _ in 0..options.jobs.max(1).min(total.max(1)) {
             let queue = Arc::clone(&queue);
@@ -130,36 +144,25 @@ pub fn build(manifest: &Manifest, options: &Options) -> Result<Matrix, String> {
                 }
             });
         }
-    });
-    drop(tx);
-    let mut rows: Vec<ServerRow> = servers
-        .iter()
-        .map(|s| ServerRow {
-            name: s.name.clone(),
-            ecosystem: s.ecosystem.clone(),
-            package: s.package.clone(),
-            version: s.version().to_string(),
-            profile: s.profile.name().to_string(),
-            claims: s.revisions.clone(),
-            baseline: s.baseline.as_ref().map(|b| b.display().to_string()),
-            runs: Vec::new(),
-            fuzz: None,
-        })
-        .collect();
-    for done in rx.iter().take(total) {
-        let (name, line) = match &done {
-            Done::Run(name, run) => (name, format!("{}: {}", run.transport, run_line(run))),
-            Done::Fuzz(name, fuzz) => (name, format!("fuzz: {} ({})", fuzz.status, fuzz.summary)),
-        };
-        eprintln!("wirecheck matrix: {name} {line}");
-        let Some(row) = rows.iter_mut().find(|r| &r.name == name) else {
-            continue;
-        };
-        match done {
-            Done::Run(_, run) => row.runs.push(run),
-            Done::Fuzz(_, fuzz) => row.fuzz = Some(fuzz),
+        // Each child's line as it ends, not when all have.
+        drop(tx);
+        for done in rx.iter().take(total) {
+            let (name, line) = match &done {
+                Done::Run(name, run) => (name, format!("{}: {}", run.transport, run_line(run))),
+                Done::Fuzz(name, fuzz) => {
+                    (name, format!("fuzz: {} ({})", fuzz.status, fuzz.summary))
+                }
+            };
+            eprintln!("wirecheck matrix: {name} {line}");
+            let Some(row) = rows.iter_mut().find(|r| &r.name == name) else {
+                continue;
+            };
+            match done {
+                Done::Run(_, run) => row.runs.push(run),
+                Done::Fuzz(_, fuzz) => row.fuzz = Some(fuzz),
+            }
         }
-    }
+    });
     // Runs in the manifest's transport order, whichever finished first.
     for (row, server) in rows.iter_mut().zip(&servers) {
         row.runs.sort_by_key(|r| {
