@@ -278,3 +278,69 @@ fn against_an_older_matrix_names_new_and_fixed_findings_and_versions() {
     let md = std::fs::read_to_string(new_dir.join("matrix.md")).unwrap();
     assert!(md.contains("### Fixed findings (1)"), "{md}");
 }
+
+#[test]
+fn a_baseline_relative_to_the_manifest_is_applied_and_a_stale_entry_is_red() {
+    let scratch = Scratch::new("baseline");
+    std::fs::create_dir_all(scratch.0.join("baselines")).unwrap();
+    // The reference peer answers invalid JSON as §7 shows: an entry expecting
+    // it to fail is stale, and a stale entry fails the run as `run` says.
+    std::fs::write(
+        scratch.0.join("baselines/ref.json"),
+        r#"[{"id": "jsonrpc-2.0/examples/invalid-json", "reason": "a test: this check passes, so the entry is stale"}]"#,
+    )
+    .unwrap();
+    let path = scratch.0.join("m.toml");
+    std::fs::write(
+        &path,
+        r#"
+[[server]]
+name = "reference-jsonrpc"
+ecosystem = "builtin"
+package = "wirecheck-serve@0.1.0"
+profile = "jsonrpc-2.0"
+transports = ["jsonrpc-http"]
+http = { command = "{wirecheck} serve --http 127.0.0.1:{port} --profile jsonrpc-2.0", path = "/" }
+baseline = "baselines/ref.json"
+"#,
+    )
+    .unwrap();
+    // The manifest named relative to another folder than its own (the way
+    // `conformance/peers/zoo/zoo.toml` is named from the workspace): the
+    // baseline is still read relative to the manifest's folder.
+    let out_dir = scratch.0.join("out");
+    let parent = scratch.0.parent().unwrap();
+    let relative = path.strip_prefix(parent).unwrap().to_str().unwrap();
+    let out = common::wirecheck_in(
+        parent,
+        &["matrix", relative, "--out", out_dir.to_str().unwrap()],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    let doc = read(&out_dir.join("matrix.json"));
+    assert_valid(&doc);
+    let server = &doc["servers"][0];
+    assert_eq!(server["baseline"], "baselines/ref.json");
+    let run = &server["runs"][0];
+    assert_eq!(run["status"], "ran", "{run}");
+    assert!(run["reproducer"]
+        .as_str()
+        .unwrap()
+        .contains("--expected-failures baselines/ref.json"));
+    let stale: Vec<&Value> = run["cells"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|c| c["findings"].as_array().unwrap())
+        .filter(|f| f["outcome"] == "stale")
+        .collect();
+    assert_eq!(stale.len(), 1, "{run}");
+    assert_eq!(stale[0]["vector"], "jsonrpc-2.0/examples/invalid-json");
+    let cell = run["cells"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["tally"]["stale"] == 1)
+        .unwrap();
+    assert_eq!(cell["status"], "fail");
+}

@@ -415,7 +415,7 @@ fn relative(path: &Path, out: &Path) -> String {
 
 /// The `wirecheck run` arguments for a server over a transport, after
 /// the peer's own (`--stdio …` or `--http …`).
-fn run_args(manifest: &Manifest, server: &Server, t: Transport, answer: Duration) -> Vec<String> {
+fn run_args(server: &Server, t: Transport, answer: Duration) -> Vec<String> {
     let mut args = vec![
         "--revision".to_string(),
         "all".into(),
@@ -430,11 +430,9 @@ fn run_args(manifest: &Manifest, server: &Server, t: Transport, answer: Duration
     if server.profile == Profile::JsonRpc {
         args.extend(["--profile".into(), "jsonrpc-2.0".into()]);
     }
+    // Relative to the manifest's folder, where `run` runs.
     if let Some(baseline) = &server.baseline {
-        args.extend([
-            "--expected-failures".into(),
-            manifest.dir.join(baseline).display().to_string(),
-        ]);
+        args.extend(["--expected-failures".into(), baseline.display().to_string()]);
     }
     args
 }
@@ -443,13 +441,7 @@ fn run_args(manifest: &Manifest, server: &Server, t: Transport, answer: Duration
 fn reproducer(manifest: &Manifest, server: &Server, t: Transport, answer: Duration) -> String {
     const PORT: u16 = 8765;
     let quote = |s: &str| shell_words::quote(s).into_owned();
-    let mut args: Vec<String> = run_args(manifest, server, t, answer)
-        .into_iter()
-        .map(|a| match &server.baseline {
-            Some(b) if a == manifest.dir.join(b).display().to_string() => b.display().to_string(),
-            _ => a,
-        })
-        .collect();
+    let mut args = run_args(server, t, answer);
     let mut line = format!("cd {} && ", quote(&manifest.dir.display().to_string()));
     for setup in &server.setup {
         line.push_str(&format!(
@@ -558,7 +550,12 @@ fn play(
         scratch: &scratch.0,
         exe: &options.exe,
     };
-    setup(manifest, server, &fill, server_log)?;
+    setup(
+        manifest,
+        server,
+        &fill,
+        &server_log.with_extension("setup.log"),
+    )?;
     let (_http, peer) = if t == Transport::Stdio {
         let line = fill.apply(server.stdio.as_deref().unwrap_or_default());
         (None, vec!["--stdio".to_string(), line])
@@ -569,7 +566,7 @@ fn play(
     let mut cmd = Command::new(&options.exe);
     cmd.arg("run")
         .args(&peer)
-        .args(run_args(manifest, server, t, options.answer_timeout))
+        .args(run_args(server, t, options.answer_timeout))
         .args(["--format", "json", "--out"])
         .arg(document)
         .arg("--transcripts")

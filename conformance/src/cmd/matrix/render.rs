@@ -285,12 +285,16 @@ pub fn html(matrix: &Matrix, changes: Option<&str>) -> String {
                         };
                         let _ = write!(
                             h,
-                            "<td rowspan={} class=\"{}\" title=\"{}\">{}<span class=w>{}</span></td>",
+                            "<td rowspan={} class=\"{}\" title=\"{}\">{}<span class=w>{}</span>{}</td>",
                             server.runs.len(),
                             escape(class),
                             escape(f.reproducer.as_deref().unwrap_or_default()),
                             escape(&f.status),
-                            escape(&f.summary)
+                            escape(&f.summary),
+                            f.out_dir
+                                .as_deref()
+                                .map(|d| format!("<small><a href=\"{}/\">findings</a></small>", escape(d)))
+                                .unwrap_or_default()
                         );
                     }
                     (None, 0) => {
