@@ -343,7 +343,7 @@ pub fn terminal(matrix: &Matrix) -> String {
                 .collect();
             let _ = writeln!(
                 out,
-                "{:<20} {:<16} {}",
+                "{:<24} {:<16} {}",
                 server.name,
                 run.transport,
                 run.reason
@@ -354,7 +354,7 @@ pub fn terminal(matrix: &Matrix) -> String {
         if let Some(fuzz) = &server.fuzz {
             let _ = writeln!(
                 out,
-                "{:<20} {:<16} {} ({})",
+                "{:<24} {:<16} {} ({})",
                 server.name, "fuzz", fuzz.status, fuzz.summary
             );
         }
