@@ -115,6 +115,18 @@ fn the_merge_of_two_shards_equals_the_single_run() {
     ]);
     assert_eq!(merged.status.code(), Some(0), "{}", text(&merged));
 
+    // A server in two parts is refused, not counted twice.
+    let twice = matrix(&[
+        "matrix",
+        "merge",
+        &format!("{}/matrix.json", dir("1of2")),
+        &format!("{}/matrix.json", dir("1of2")),
+        "--out",
+        &dir("twice"),
+    ]);
+    assert_eq!(twice.status.code(), Some(2), "{}", text(&twice));
+    assert!(text(&twice).contains("in two parts"), "{}", text(&twice));
+
     let single = read(&scratch.0.join("single/matrix.json"));
     let merged = read(&scratch.0.join("merged/matrix.json"));
     assert_valid(&single);
