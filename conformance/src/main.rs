@@ -4,7 +4,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use wirecheck::cmd::{
-    self, check, classify, diff, fuzz, proxy, replay, roundtrip, run, run_client, serve,
+    self, check, classify, diff, fuzz, matrix, proxy, replay, roundtrip, run, run_client, serve,
 };
 
 /// Conformance and fuzzing harness for JSON-RPC 2.0 and the Model Context Protocol.
@@ -31,6 +31,7 @@ enum Command {
     Fuzz(Box<fuzz::Args>),
     Replay(replay::Args),
     Diff(diff::Args),
+    Matrix(matrix::Args),
 }
 
 fn main() -> ExitCode {
@@ -58,6 +59,7 @@ fn main() -> ExitCode {
         Command::Fuzz(args) => cmd::emit(&fuzz::run(args), &args.output),
         Command::Replay(args) => cmd::emit(&replay::run(args), &args.output),
         Command::Diff(args) => cmd::emit(&diff::run(args), &args.output),
+        Command::Matrix(args) => matrix::run(args),
     }
     .into()
 }

@@ -5,6 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 npm ci --no-audit --no-fund --loglevel=error
+# server-everything, pinned beside the zoo in conformance/peers/ (zoo.toml refers to it there).
+../install.sh >/dev/null
 [[ -x .venv/bin/python ]] || python3 -m venv .venv
 .venv/bin/pip install --quiet --disable-pip-version-check -r requirements.txt
 echo "zoo installed: $PWD"
