@@ -357,3 +357,32 @@ fn params_accepted_where_a_code_is_named_are_a_convention_not_a_warning() {
         Outcome::Pass
     );
 }
+
+/// Review of issue 27: from 2025-03-26 the malformed probes pin no id (an
+/// error may carry the readable id, null, or none), so the one place
+/// (`harness::error_ids`) decides: another id fails.
+#[test]
+fn an_error_to_a_malformed_frame_carries_its_readable_id_or_null() {
+    let v = vector("mcp/2025-06-18/malformed/version-missing");
+    let error = |id: &str| {
+        format!(r#"{{"jsonrpc":"2.0","id":{id},"error":{{"code":-32600,"message":"m"}}}}"#)
+    };
+    for ok in ["2702", "null"] {
+        let j = judge::reply(&v, &frames(&[&error(ok)]));
+        assert_ne!(
+            j.outcome,
+            Outcome::Fail,
+            "{ok}: {:?} {:?}",
+            rules(&j),
+            j.mismatches
+        );
+    }
+    let j = judge::reply(&v, &frames(&[&error("42")]));
+    assert_eq!(
+        j.outcome,
+        Outcome::Fail,
+        "{:?} {:?}",
+        rules(&j),
+        j.mismatches
+    );
+}

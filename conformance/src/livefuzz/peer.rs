@@ -210,7 +210,7 @@ impl Live {
             let own = report
                 .exchange
                 .and_then(|x| new_facts.iter().find(|f| f.exchange == Some(x)));
-            http_verdict(frame, own, new_facts, new_findings, revision, &mut breaches);
+            http_verdict(frame, own, new_facts, new_findings, &mut breaches);
             self.http_seen = findings.len();
             self.facts_seen = facts.len();
         }
@@ -244,7 +244,7 @@ impl Live {
     /// probed again frame by frame, where each exchange is judged on its own.
     pub async fn window(&mut self, frames: &[Vec<u8>]) -> (Id<'static>, Observed) {
         for frame in frames {
-            for id in request_ids(frame) {
+            for id in super::window::request_ids(frame) {
                 self.history.insert(&id);
             }
         }
@@ -489,16 +489,15 @@ pub fn http_verdict(
     own: Option<&HttpFact>,
     facts: &[HttpFact],
     findings: &[crate::transport::http::HttpFinding],
-    revision: Revision,
     breaches: &mut Vec<Breach>,
 ) {
     let request = expect(frame) == Expect::Answer;
-    // The allowance is `harness::error_ids`' (one place for every judge);
-    // a 5xx is an HTTP failure below all the same.
-    let refused = own.is_some_and(|f| {
-        (400..500).contains(&f.status)
-            && harness::error_ids::idless_error_allowed(revision, f.status)
-    });
+    // A 4xx for a frame that is no request is its refusal, under every
+    // revision: something came back, so it is no silent drop (a bare 400 is
+    // how the Python SDK's SSE transport refuses what it cannot parse). What
+    // its body may carry is `harness::error_ids`' to say; a 5xx is an HTTP
+    // failure below all the same.
+    let refused = own.is_some_and(|f| (400..500).contains(&f.status));
     if refused && !request {
         // The same sentence lets the refusal carry "a JSON-RPC error response
         // that has no id": for a notification that is its refusal, not an
@@ -547,19 +546,6 @@ pub fn http_verdict(
         });
         breaches.sort_by_key(|b| (b.kind, b.rule));
     }
-}
-
-/// The ids of the requests in `frame` (one, or a batch's), if it lifts.
-fn request_ids(frame: &[u8]) -> Vec<Id<'static>> {
-    let Ok(lifted) = harness::lift(frame) else {
-        return Vec::new();
-    };
-    lifted
-        .messages()
-        .iter()
-        .filter(|m| matches!(m, harness::Message::Request(_)))
-        .filter_map(|m| m.id().map(|id| id.clone().into_owned()))
-        .collect()
 }
 
 /// The id member's text in a lowered response `{"jsonrpc":"2.0","id":…,"result":null}`.

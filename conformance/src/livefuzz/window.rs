@@ -102,17 +102,19 @@ pub enum Attribution {
     Ambiguous(&'static str),
 }
 
-/// The ids of the requests in `frame`, if it lifts.
+/// The request ids a peer can read in `frame`, valid frame or not
+/// ([`harness::error_ids::readable_request_ids`], the one place): an Invalid
+/// Request's error may echo its readable id (JSON-RPC 2.0 §5), so two frames
+/// sharing one never go in one window, where that error would be credited
+/// to the other frame.
 #[must_use]
 pub fn request_ids(frame: &[u8]) -> Vec<Id<'static>> {
-    let Ok(lifted) = lift(frame) else {
-        return Vec::new();
-    };
-    lifted
-        .messages()
-        .iter()
-        .filter(|m| matches!(m, Message::Request(_)))
-        .filter_map(|m| m.id().map(|id| id.clone().into_owned()))
+    harness::error_ids::readable_request_ids(frame)
+        .into_iter()
+        .filter_map(|read| match read {
+            harness::error_ids::Read::Id(id) => Some(id),
+            _ => None,
+        })
         .collect()
 }
 
@@ -291,6 +293,17 @@ pub fn attribute(frames: &[Vec<u8>], liveness_id: &Id<'_>, observed: Observed) -
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Review of issue 27: a malformed frame whose id a server can read uses
+    /// that id, so it never shares a window with a request of the same id.
+    #[test]
+    fn a_malformed_frames_readable_id_is_one_of_its_ids() {
+        assert_eq!(
+            request_ids(br#"{"jsonrpc":"1.0","id":5,"method":"x"}"#),
+            vec![Id::int(5)]
+        );
+        assert!(request_ids(b"{not json").is_empty());
+    }
 
     fn got(frames: &[&str]) -> Observed {
         Observed {

@@ -34,13 +34,15 @@ fn involved(frames: &[At]) -> String {
 }
 
 /// A finding, as a record: a fail when its rule is a MUST (or MUST NOT), a
-/// warning otherwise; `subject` is the frame that made it certain, when known.
+/// warning at SHOULD (or SHOULD NOT), a pass with a note at MAY (what the
+/// text leaves to the implementer breaks no keyword: the same weight `run`
+/// gives it); `subject` is the frame that made it certain, when known.
 pub fn finding(file: &str, revision: Revision, f: &Finding, subject: Vec<u8>) -> Record {
     let v = &f.violation;
-    let outcome = if v.level.is_mandatory() {
-        Outcome::Fail
-    } else {
-        Outcome::Warning
+    let outcome = match v.level {
+        level if level.is_mandatory() => Outcome::Fail,
+        harness::rules::Level::May => Outcome::Pass,
+        _ => Outcome::Warning,
     };
     let mut record = Record::new(
         place(file, revision, &f.frames),
@@ -53,6 +55,11 @@ pub fn finding(file: &str, revision: Revision, f: &Finding, subject: Vec<u8>) ->
         spec: v.spec.into(),
     });
     record.violations = Some(vec![v.clone()]);
+    if v.level == harness::rules::Level::May {
+        record
+            .notes
+            .push(format!("{} is a MAY: no keyword is broken", v.rule));
+    }
     record.notes.push(involved(&f.frames));
     record
 }
@@ -73,4 +80,38 @@ pub fn unobserved(file: &str, revision: Revision, u: &Unobserved) -> Record {
     });
     record.notes.push(involved(&u.frames));
     record
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use harness::rules::{Level, RuleId, Violation};
+
+    fn weighed(rule: RuleId) -> Outcome {
+        let f = Finding {
+            violation: Violation {
+                rule,
+                level: rule.info().level,
+                spec: "s",
+                pointer: String::new(),
+                message: "m".into(),
+            },
+            frames: vec![At {
+                index: 0,
+                time: None,
+            }],
+        };
+        finding("f", Revision::Mcp2025_06_18, &f, Vec::new()).outcome
+    }
+
+    /// Review of issue 27's false finding 9: `check`, `proxy` and client
+    /// judging weigh a finding by its level as `run` does; a MAY (a codec
+    /// limit, `jsonrpc.method-with-response`) is no warning.
+    #[test]
+    fn a_finding_weighs_as_its_level() {
+        assert_eq!(RuleId::JsonDepthLimit.info().level, Level::May);
+        assert_eq!(weighed(RuleId::JsonDepthLimit), Outcome::Pass);
+        assert_eq!(weighed(RuleId::McpErrorInvalidCursor), Outcome::Warning);
+        assert_eq!(weighed(RuleId::JsonrpcResponseRequired), Outcome::Fail);
+    }
 }

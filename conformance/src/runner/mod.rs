@@ -1231,15 +1231,19 @@ fn no_jsonrpc_answer(logs: &[Vec<crate::driver::WireEvent>]) -> Option<String> {
             _ => None,
         })
         .collect();
+    // A response the codec refuses (a JSON-RPC 1.0 reply without `jsonrpc`,
+    // a lenient server's fallback) is still an answer to judge: only output
+    // with no response shape at all (an HTML page) leaves the run unmade.
     let answers = |bytes: &Vec<u8>| {
-        harness::lift(bytes).is_ok_and(|frame| {
-            frame.messages().iter().any(|m| {
-                matches!(
-                    m,
-                    harness::ir::Message::Success(_) | harness::ir::Message::Error(_)
-                )
+        harness::error_ids::response_shaped(bytes)
+            || harness::lift(bytes).is_ok_and(|frame| {
+                frame.messages().iter().any(|m| {
+                    matches!(
+                        m,
+                        harness::ir::Message::Success(_) | harness::ir::Message::Error(_)
+                    )
+                })
             })
-        })
     };
     if frames.iter().any(|b| answers(b)) {
         return None;
@@ -1575,6 +1579,25 @@ async fn learn(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Review of issue 27's false finding 13: a JSON-RPC 1.0-style answer
+    /// (no `jsonrpc`) is a response the codec refuses, still an answer to
+    /// judge; an HTML page is none, and the run is not made.
+    #[test]
+    fn a_refused_response_is_an_answer_and_html_is_none() {
+        let log = |bytes: &[u8]| {
+            vec![vec![crate::driver::WireEvent {
+                from: Side::Server,
+                t: Duration::ZERO,
+                kind: WireKind::Frame(bytes.to_vec()),
+            }]]
+        };
+        assert_eq!(
+            no_jsonrpc_answer(&log(br#"{"id":1,"result":19,"error":null}"#)),
+            None
+        );
+        assert!(no_jsonrpc_answer(&log(b"<html><body>hi</body></html>")).is_some());
+    }
 
     fn violation(rule: RuleId) -> Violation {
         Violation {
