@@ -268,7 +268,7 @@ def catalogue_rows(text: str) -> list[dict]:
     """Each row of the rule table: id, spec reference, quote, revisions text."""
     rows = []
     pattern = re.compile(
-        r'^\s*(\w+) = "([^"]+)", (\w+), "((?:[^"\\]|\\.)*)",\s*"((?:[^"\\]|\\.)*)"(?:,\s*([^;]*?))?;',
+        r'^\s*(\w+) = "([^"]+)", (\w+)(?:, \w+)?, "((?:[^"\\]|\\.)*)",\s*"((?:[^"\\]|\\.)*)"(?:,\s*([^;]*?))?;',
         re.MULTILINE | re.DOTALL,
     )
     for m in pattern.finditer(text):
