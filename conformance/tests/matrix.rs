@@ -238,17 +238,35 @@ stdio = "wirecheck-no-such-program-anywhere"
 #[test]
 fn against_an_older_matrix_names_new_and_fixed_findings_and_versions() {
     let scratch = Scratch::new("against");
-    let m = manifest();
+    // A server with a real finding (the reference peer has none): it drops
+    // a request whose id it answered before, which JSON-RPC 2.0 §5 forbids.
+    let m = scratch.0.join("m.toml");
+    let fixture =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/jsonrpc_drops_reused_ids.py");
+    std::fs::write(
+        &m,
+        format!(
+            r#"
+[[server]]
+name = "drops-reused"
+ecosystem = "builtin"
+package = "drops-reused@0.1.0"
+profile = "jsonrpc-2.0"
+transports = ["stdio"]
+stdio = "python3 {}"
+"#,
+            fixture.display()
+        ),
+    )
+    .unwrap();
     let new_dir = scratch.0.join("new");
     let out = matrix(&[
         "matrix",
         m.to_str().unwrap(),
-        "--server",
-        "reference-mcp",
         "--out",
         new_dir.to_str().unwrap(),
     ]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     let mut old = read(&new_dir.join("matrix.json"));
     // The old matrix: an older version, a finding since fixed, and none of
     // the findings of the first cell that has some.
@@ -258,7 +276,7 @@ fn against_an_older_matrix_names_new_and_fixed_findings_and_versions() {
     let cell = cells
         .iter_mut()
         .find(|c| !c["findings"].as_array().unwrap().is_empty())
-        .expect("the reference peer has a warning somewhere");
+        .expect("the fixture's dropped request is a finding");
     let gone = cell["findings"].as_array().unwrap().len();
     cell["findings"] = serde_json::json!([{
         "outcome": "fail", "rule": "mcp.invented.rule", "level": "MUST",
@@ -269,14 +287,12 @@ fn against_an_older_matrix_names_new_and_fixed_findings_and_versions() {
     let again = matrix(&[
         "matrix",
         m.to_str().unwrap(),
-        "--server",
-        "reference-mcp",
         "--out",
         new_dir.to_str().unwrap(),
         "--against",
         old_path.to_str().unwrap(),
     ]);
-    assert_eq!(again.status.code(), Some(0), "{}", text(&again));
+    assert_eq!(again.status.code(), Some(1), "{}", text(&again));
     let stdout = String::from_utf8_lossy(&again.stdout);
     assert!(
         stdout.contains(&format!("### New findings ({gone})")),
@@ -286,7 +302,7 @@ fn against_an_older_matrix_names_new_and_fixed_findings_and_versions() {
         stdout.contains("### Fixed findings (1)") && stdout.contains("MUST mcp.invented.rule"),
         "{stdout}"
     );
-    assert!(stdout.contains("reference-mcp: 0.0.9 → 0.1.0"), "{stdout}");
+    assert!(stdout.contains("drops-reused: 0.0.9 → 0.1.0"), "{stdout}");
     let md = std::fs::read_to_string(new_dir.join("matrix.md")).unwrap();
     assert!(md.contains("### Fixed findings (1)"), "{md}");
 }

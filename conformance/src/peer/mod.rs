@@ -19,6 +19,7 @@ pub mod stdio;
 mod tasks;
 
 use harness::codes;
+use harness::error_ids::{self, Read};
 use harness::ir::{ErrorObject, ErrorResponse, Success};
 use harness::{lift, lift_batch_elements, lower_to_vec, Frame, Id, Message, Raw, Revision};
 use serde_json::Value;
@@ -153,11 +154,28 @@ impl Peer {
                 None,
             )),
             Err(refusal) => out.push(lower_to_vec(&Frame::Single(refused(
-                self.unread_id(),
+                self.refusal_id(frame),
                 &refusal,
             )))),
         }
         out
+    }
+
+    /// The `id` of an error refusing the single frame `frame` as malformed:
+    /// its own id when a receiver can read one this profile allows (MCP
+    /// 2025-11-25 basic/index §Responses: "Error responses MUST include the
+    /// same ID as the request they correspond to (except in error cases where
+    /// the ID could not be read due a malformed request)"; JSON-RPC 2.0 §5
+    /// allows null there too, `harness::error_ids` takes both), otherwise
+    /// what [`Peer::unread_id`] says.
+    fn refusal_id(&self, frame: &[u8]) -> Option<Id<'static>> {
+        let revision = self.revision().unwrap_or(Revision::JsonRpc2);
+        match error_ids::read_single(frame) {
+            Read::Id(id) if !matches!(id, Id::Null) && error_ids::id_allowed(revision, &id) => {
+                Some(id)
+            }
+            _ => self.unread_id(),
+        }
     }
 
     /// Ends the session (the transport is closing) and returns the frames
