@@ -386,3 +386,62 @@ fn an_error_to_a_malformed_frame_carries_its_readable_id_or_null() {
         j.mismatches
     );
 }
+
+/// `[1]` answered with one error, not an array holding it: JSON-RPC 2.0 §6
+/// asks for the array at SHOULD ("The Server should respond with an Array
+/// containing the corresponding Response objects"), so the shape warns
+/// under `jsonrpc.batch.respond-array`, never the probe's MUST; a wrong code
+/// beside it warns under §5.1 too. Silence stays a failure.
+#[test]
+fn one_error_for_a_batch_of_one_invalid_element_warns_at_the_arrays_should() {
+    for id in [
+        "jsonrpc-2.0/examples/batch-invalid-not-empty",
+        "mcp/2025-03-26/malformed/batch-of-a-number",
+    ] {
+        let v = vector(id);
+        let single = |code: i32| {
+            format!(r#"{{"jsonrpc":"2.0","id":null,"error":{{"code":{code},"message":"m"}}}}"#)
+        };
+        let j = judge::reply(&v, &frames(&[&single(-32600)]));
+        assert_eq!(
+            j.outcome,
+            Outcome::Warning,
+            "{id}: {:?} {:?}",
+            rules(&j),
+            j.mismatches
+        );
+        // (Under MCP the null id is ambiguity A2's, said once per run.)
+        let said: Vec<_> = rules(&j)
+            .into_iter()
+            .filter(|r| *r != "mcp.base.error-id-null")
+            .collect();
+        assert_eq!(said, ["jsonrpc.batch.respond-array"], "{id}");
+        let j = judge::reply(&v, &frames(&[&single(-32700)]));
+        assert_eq!(
+            j.outcome,
+            Outcome::Warning,
+            "{id}: {:?} {:?}",
+            rules(&j),
+            j.mismatches
+        );
+        assert!(
+            rules(&j).contains(&"jsonrpc.error.code-meaning"),
+            "{id}: {:?}",
+            rules(&j)
+        );
+        let array = format!("[{}]", single(-32600));
+        assert_eq!(
+            judge::reply(&v, &frames(&[&array])).outcome,
+            Outcome::Pass,
+            "{id}"
+        );
+        let result = r#"{"jsonrpc":"2.0","id":null,"result":1}"#;
+        assert_eq!(
+            judge::reply(&v, &frames(&[result])).outcome,
+            Outcome::Fail,
+            "{id}"
+        );
+        let silent = judge::reply(&v, &Observed::Silence(Silence::TimedOut));
+        assert_eq!(silent.outcome, Outcome::Fail, "{id}");
+    }
+}

@@ -307,6 +307,21 @@ pub fn reply_with(vector: &Vector, observed: &Observed, strictness: Strictness) 
                 {
                     exchange.push(code_meaning(vector.profile.revision, &problems));
                 }
+                // One error for a batch of one invalid element, where §7's
+                // example shows it in an array: §6 asks for the array at
+                // SHOULD ("The Server should respond with an Array
+                // containing the corresponding Response objects"), so the
+                // shape departs from a SHOULD, never the MUST the probe rests
+                // on; a wrong code beside it is §5.1's.
+                Err(problems)
+                    if single_for_batch(answer, reply, &own)
+                        && malformed_frames_error_id(vector, request.as_ref(), reply).is_ok() =>
+                {
+                    exchange.push(batch_respond_array(vector.profile.revision, &problems));
+                    if observed_fits(&unbatched(answer), Some(reply), &own).is_err() {
+                        exchange.push(code_meaning(vector.profile.revision, &problems));
+                    }
+                }
                 // The code's meaning binds an error the server gives, not the
                 // choice to give one: a server that accepts params the spec
                 // would call invalid (a lenient `initialize`) breaks no
@@ -434,6 +449,46 @@ fn code_only_departure(
             if level.is_mandatory() && rule.info().check == rules::Check::Codec
     );
     codec_must && observed_fits(&any_code(answer), Some(reply), own).is_ok()
+}
+
+/// Whether `reply` is a single response where `answer` is a batch of one,
+/// and fits that one element whatever its code.
+fn single_for_batch(answer: &Answer, reply: &Frame<'_>, own: &[Frame<'_>]) -> bool {
+    matches!(reply, Frame::Single(_))
+        && contains_batch_of_one(answer)
+        && observed_fits(&unbatched(&any_code(answer)), Some(reply), own).is_ok()
+}
+
+fn contains_batch_of_one(answer: &Answer) -> bool {
+    match answer {
+        Answer::Batch(items) => items.len() == 1,
+        Answer::AnyOf(items) => items.iter().any(contains_batch_of_one),
+        _ => false,
+    }
+}
+
+/// `answer` with every batch of one element read as that element.
+fn unbatched(answer: &Answer) -> Answer {
+    match answer {
+        Answer::Batch(items) if items.len() == 1 => items[0].clone(),
+        Answer::AnyOf(items) => Answer::AnyOf(items.iter().map(unbatched).collect()),
+        other => other.clone(),
+    }
+}
+
+/// The SHOULD a single response to a batch breaks (JSON-RPC 2.0 §6).
+fn batch_respond_array(revision: Revision, problems: &[String]) -> Violation {
+    let rule = RuleId::JsonrpcBatchRespondArray;
+    Violation {
+        rule,
+        level: rule.info().level,
+        spec: rule.info().cite(revision),
+        pointer: String::new(),
+        message: format!(
+            "{}: JSON-RPC 2.0 §6 asks for an Array holding the one response",
+            problems.join("; ")
+        ),
+    }
 }
 
 /// Whether the vector's answer rests on `jsonrpc.error.code-meaning` alone
@@ -818,19 +873,24 @@ mod tests {
 
     #[test]
     fn a_batch_reply_that_is_not_an_array_warns_at_should() {
-        // JSON-RPC 2.0 §6: a batch reply *should* be an array; the model warns
-        // (SHOULD), and the answer, mandated at SHOULD, warns too.
-        let v = with_basis(
-            r#"[{"jsonrpc":"2.0","id":1,"method":"x"}]"#,
-            Answer::Batch(vec![result("1")]),
-            mandated(Level::Should),
-        );
-        let j = reply(&v, &frames(&[r#"{"jsonrpc":"2.0","id":1,"result":{}}"#]));
-        assert_eq!(j.outcome, Outcome::Warning, "{:?}", rules(&j));
-        assert_eq!(
-            j.mismatches,
-            ["expected a batch response, got a single response"]
-        );
+        // JSON-RPC 2.0 §6: a batch reply *should* be an array; the one
+        // response it holds, sent alone, warns under that SHOULD whatever
+        // level the vector's answer is mandated at.
+        for level in [Level::Should, Level::Must] {
+            let v = with_basis(
+                r#"[{"jsonrpc":"2.0","id":1,"method":"x"}]"#,
+                Answer::Batch(vec![result("1")]),
+                mandated(level),
+            );
+            let j = reply(&v, &frames(&[r#"{"jsonrpc":"2.0","id":1,"result":{}}"#]));
+            assert_eq!(j.outcome, Outcome::Warning, "{:?}", rules(&j));
+            assert!(j.mismatches.is_empty(), "{:?}", j.mismatches);
+            assert!(
+                rules(&j).contains(&"jsonrpc.batch.respond-array"),
+                "{:?}",
+                rules(&j)
+            );
+        }
     }
 
     #[test]

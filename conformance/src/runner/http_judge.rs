@@ -597,6 +597,10 @@ impl Judge {
             self.verdict(RuleId::McpHttpNotification202, broken, notes);
         }
 
+        // "If the input contains any number of JSON-RPC requests": a POST
+        // holding none (`[]`, a frame that is no JSON) is outside the
+        // sentence, whatever is owed to it (its silence is the vector's).
+        let requests: Vec<_> = requests.into_iter().filter(|f| f.holds_request).collect();
         let mut broken: Vec<String> = requests
             .iter()
             .filter(|f| (200..300).contains(&f.status))
@@ -1530,6 +1534,37 @@ mod tests {
         assert_eq!(
             outcome_of(&j, RuleId::McpHttpRequestContentType),
             Outcome::Pass
+        );
+    }
+
+    /// `[]` answered 202 with no body holds no request: MCP
+    /// basic/transports' Content-Type sentence ("If the input contains any
+    /// number of JSON-RPC requests") does not reach it (the silence is the
+    /// empty-batch vector's to judge); a request answered so breaks it.
+    #[test]
+    fn a_post_holding_no_request_is_outside_the_content_type_rule() {
+        let accepted_empty = HttpFact {
+            status: 202,
+            content_type: None,
+            frames: 0,
+            holds_request: false,
+            ..HttpFact::sse_answer()
+        };
+        let mut j = judge_of(Revision::Mcp2025_06_18, HttpKind::Streamable);
+        j.streamable_facts(&[&accepted_empty], &[], &[]);
+        assert!(matches!(
+            outcome_of(&j, RuleId::McpHttpRequestContentType),
+            Outcome::NotObserved { .. }
+        ));
+        let accepted_request = HttpFact {
+            holds_request: true,
+            ..accepted_empty
+        };
+        let mut j = judge_of(Revision::Mcp2025_06_18, HttpKind::Streamable);
+        j.streamable_facts(&[&accepted_request], &[], &[]);
+        assert_eq!(
+            outcome_of(&j, RuleId::McpHttpRequestContentType),
+            Outcome::Fail
         );
     }
 

@@ -51,8 +51,14 @@ pub struct HttpFact {
     /// The response headers of interest, names lowercase, values as text
     /// (lossy for bytes that are not visible ASCII, which a finding names).
     pub headers: Vec<(String, String)>,
-    /// Whether the request body held a JSON-RPC request (so an answer is due).
+    /// Whether an answer is due to the request body (a JSON-RPC request, or
+    /// a frame a server refuses with an error: not JSON, `[]`).
     pub expected_answer: bool,
+    /// Whether the request body held at least one JSON-RPC request (an
+    /// object with a `method` and an `id`): what MCP basic/transports'
+    /// "If the input contains any number of JSON-RPC requests" is about;
+    /// `[]` or a frame that is not JSON holds none.
+    pub holds_request: bool,
     /// How many frames the response carried.
     pub frames: usize,
     /// The exchange number the transport gave the request (see
@@ -350,6 +356,7 @@ pub(crate) fn record(
     url: &str,
     response: &Response,
     expected_answer: bool,
+    holds_request: bool,
     exchange: Option<u64>,
 ) -> Recorded {
     let status = response.status().as_u16();
@@ -366,6 +373,7 @@ pub(crate) fn record(
         content_type: content_type.clone(),
         headers,
         expected_answer,
+        holds_request,
         frames: 0,
         exchange,
         event_ids: Vec::new(),
@@ -674,6 +682,7 @@ impl HttpFact {
             content_type: Some("text/event-stream".into()),
             headers: Vec::new(),
             expected_answer: true,
+            holds_request: true,
             frames: 1,
             exchange: Some(1),
             event_ids: Vec::new(),

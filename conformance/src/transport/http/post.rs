@@ -61,6 +61,7 @@ async fn exchange(
     on_frame: &(dyn Fn(&[u8]) + Send + Sync),
 ) {
     let shared = &*sink.shared;
+    let holds = holds_request(&post.body);
     let sent = post
         .client
         .post(&post.url)
@@ -88,6 +89,7 @@ async fn exchange(
         &post.url,
         &response,
         post.expected_answer,
+        holds,
         sink.exchange,
     );
     let (status, content_type, index) = (recorded.status, recorded.content_type, recorded.index);
@@ -245,6 +247,17 @@ fn is_response(frame: &[u8]) -> bool {
     }
 }
 
+/// Whether `body` holds at least one JSON-RPC request: an object with a
+/// `method` and an `id`, alone or in an array.
+pub(crate) fn holds_request(body: &[u8]) -> bool {
+    let is_request = |v: &serde_json::Value| v.get("method").is_some() && v.get("id").is_some();
+    match serde_json::from_slice::<serde_json::Value>(body) {
+        Ok(serde_json::Value::Array(items)) => items.iter().any(is_request),
+        Ok(value) => is_request(&value),
+        Err(_) => false,
+    }
+}
+
 /// What the transport needs to know of a frame it sends: whether it holds a
 /// request, and its method, `_meta` version and name for the headers.
 #[derive(Debug, Default)]
@@ -293,6 +306,28 @@ impl Outline {
                     name: text(params.and_then(|p| p.get("name").or_else(|| p.get("uri")))),
                 }
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::holds_request;
+
+    #[test]
+    fn a_body_holds_a_request_only_with_a_method_and_an_id() {
+        assert!(holds_request(br#"{"jsonrpc":"2.0","id":1,"method":"x"}"#));
+        assert!(holds_request(
+            br#"[{"jsonrpc":"2.0","method":"n"},{"jsonrpc":"2.0","id":"a","method":"x"}]"#
+        ));
+        for none in [
+            &b"[]"[..],
+            b"[1]",
+            b"{",
+            br#"{"jsonrpc":"2.0","method":"n"}"#,
+            br#"{"jsonrpc":"2.0","id":1,"result":{}}"#,
+        ] {
+            assert!(!holds_request(none), "{}", String::from_utf8_lossy(none));
         }
     }
 }

@@ -52,7 +52,7 @@ impl SsePeer {
         };
         let mut queue = Queue::new(&limits);
         let shared = Arc::clone(&queue.sink().shared);
-        let recorded = record(&shared, "GET", url, &response, false, None);
+        let recorded = record(&shared, "GET", url, &response, false, false, None);
         let (status, content_type) = (recorded.status, recorded.content_type);
         // The stream's frames are counted against the GET that opened it.
         let stream_fact = recorded.index;
@@ -189,7 +189,15 @@ impl Transport for SsePeer {
             Ok(Ok(response)) => response,
         };
         let shared = self.queue.shared();
-        let recorded = record(shared, "POST", &self.endpoint, &response, false, None);
+        let recorded = record(
+            shared,
+            "POST",
+            &self.endpoint,
+            &response,
+            false,
+            false,
+            None,
+        );
         let (status, content_type) = (recorded.status, recorded.content_type);
         let body = read_bounded(response, 4096, deadline).await;
         if !(200..300).contains(&status) {

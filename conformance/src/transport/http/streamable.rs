@@ -111,7 +111,8 @@ impl StreamableHttpPeer {
             .map_err(|e| super::exchange::error_chain(&e))?;
         let shared = self.queue.shared();
         let status =
-            super::exchange::record(shared, "DELETE", &self.url, &response, false, None).status;
+            super::exchange::record(shared, "DELETE", &self.url, &response, false, false, None)
+                .status;
         if response.status().is_success() {
             lock(&self.session).id = None;
         }
@@ -147,7 +148,8 @@ impl StreamableHttpPeer {
             Ok(Ok(response)) => response,
         };
         let shared = self.queue.shared();
-        let recorded = super::exchange::record(shared, "GET", &self.url, &response, false, None);
+        let recorded =
+            super::exchange::record(shared, "GET", &self.url, &response, false, false, None);
         let mut stream = GetStream {
             status: recorded.status,
             content_type: recorded.content_type.clone(),
