@@ -25,9 +25,11 @@
 //! id; it may carry null when the request was refused as malformed (§5 names
 //! an Invalid Request as an error in detecting the id) or its id is of a
 //! type the profile forbids (MCP: null, a fraction; any profile: a boolean,
-//! an array, an object); it may carry no id only as the body of an HTTP
-//! error status. Echoing a readable id of an Invalid Request is as
-//! conformant as null: both pass.
+//! an array, an object); it may carry no id where the id could not be read,
+//! under the MCP revisions that let an error leave it out (2025-03-26 on:
+//! [`error_may_carry`]), and as the body of an HTTP error status
+//! ([`idless_error_allowed`]). Echoing a readable id of an Invalid Request
+//! is as conformant as null: both pass.
 
 use std::borrow::Cow;
 
@@ -198,13 +200,14 @@ pub fn id_allowed(revision: Revision, id: &Id<'_>) -> bool {
 ///   error/Invalid Request"; MCP "could not be read due a malformed
 ///   request"). Under MCP no schema allows a null id in an error: that is
 ///   ambiguity A2, said once per run, never a fail here.
-/// - No id: where null is allowed, under the revisions whose schema makes
-///   an error's `id` optional (2025-11-25 on: `JSONRPCErrorResponse`
-///   requires only `jsonrpc` and `error`, and basic/index excepts "error
-///   cases where the ID could not be read due a malformed request"); JSON-RPC
-///   2.0 §5 asks for null there, so the two texts allow both. Never in a
-///   frame of its own otherwise ([`idless_error_allowed`] is the HTTP
-///   refusal's allowance).
+/// - No id: for an id that could not be read, from 2025-03-26 (2025-11-25
+///   on, `JSONRPCErrorResponse` requires only `jsonrpc` and `error`, and
+///   basic/index excepts "error cases where the ID could not be read due a
+///   malformed request"; 2025-03-26 and 2025-06-18 only by their transports
+///   page's error "that has no `id`", against their schema: ambiguity A2,
+///   see `error_id_optional`); JSON-RPC 2.0 §5 asks for null there, so the
+///   texts allow both. Never for a readable id ([`idless_error_allowed`] is
+///   the HTTP refusal's allowance).
 #[must_use]
 pub fn error_may_carry(
     revision: Revision,

@@ -317,7 +317,13 @@ pub fn reply_with(vector: &Vector, observed: &Observed, strictness: Strictness) 
                     if single_for_batch(answer, reply, &own)
                         && malformed_frames_error_id(vector, request.as_ref(), reply).is_ok() =>
                 {
-                    exchange.push(batch_respond_array(vector.profile.revision, &problems));
+                    // The exchange rules may have said it already (one finding).
+                    if !exchange
+                        .iter()
+                        .any(|v| v.rule == RuleId::JsonrpcBatchRespondArray.as_str())
+                    {
+                        exchange.push(batch_respond_array(vector.profile.revision, &problems));
+                    }
                     if observed_fits(&unbatched(answer), Some(reply), &own).is_err() {
                         exchange.push(code_meaning(vector.profile.revision, &problems));
                     }
