@@ -445,3 +445,36 @@ fn one_error_for_a_batch_of_one_invalid_element_warns_at_the_arrays_should() {
         assert_eq!(silent.outcome, Outcome::Fail, "{id}");
     }
 }
+
+/// 2024-11-05 has no `completions` capability: a server that has no
+/// `completion/complete` answers -32601 (JSON-RPC 2.0 §5.1 "The method does
+/// not exist / is not available") before reading the params, and passes;
+/// from 2025-03-26 the probe goes only to a server declaring `completions`,
+/// whose -32601 there still warns.
+#[test]
+fn a_server_without_completion_answers_its_missing_ref_with_method_not_found() {
+    let not_found =
+        r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found"}}"#;
+    let j = judge::reply(
+        &vector("mcp/2024-11-05/completion/complete-without-ref"),
+        &frames(&[not_found]),
+    );
+    assert_eq!(
+        j.outcome,
+        Outcome::Pass,
+        "{:?} {:?}",
+        rules(&j),
+        j.mismatches
+    );
+    let j = judge::reply(
+        &vector("mcp/2025-03-26/completion/complete-without-ref"),
+        &frames(&[not_found]),
+    );
+    assert_eq!(
+        j.outcome,
+        Outcome::Warning,
+        "{:?} {:?}",
+        rules(&j),
+        j.mismatches
+    );
+}

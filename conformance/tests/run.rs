@@ -715,3 +715,46 @@ fn a_peer_that_hangs_on_its_first_probe_is_failed_not_could_not_run() {
     assert!(records.iter().any(|r| outcome(r) == "fail"), "{records:#?}");
     let _ = std::fs::remove_file(&marker);
 }
+
+/// 2026-07-28 stdio §Shutdown, SHOULD: "Servers SHOULD exit promptly when
+/// their standard input is closed". A process that exits within a second of
+/// EOF exits promptly; the zoo's Python servers (0.11 to 0.17 s by hand)
+/// were warned on a loaded machine when the runner gave them 500 ms. A
+/// process that outlives the grace is still warned.
+#[test]
+fn a_process_exiting_within_a_second_of_eof_exits_promptly() {
+    let bin = env!("CARGO_BIN_EXE_wirecheck");
+    let exit_on_eof = |peer: &str| {
+        let out = common::wirecheck(
+            &[
+                "run",
+                "--stdio",
+                peer,
+                "--revision",
+                "2026-07-28",
+                "--format",
+                "json",
+            ],
+            b"",
+        );
+        let records = parsed(&out);
+        let record = by_vector(&records, "run/2026-07-28/stdio/exit-on-eof")
+            .first()
+            .map(|r| outcome(r).to_owned());
+        (record, out)
+    };
+    let (prompt, out) = exit_on_eof(&format!("sh -c '{bin} serve; sleep 0.8'"));
+    assert_eq!(
+        prompt.as_deref(),
+        Some("pass"),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let (late, out) = exit_on_eof(&format!("sh -c '{bin} serve; sleep 10'"));
+    assert_eq!(
+        late.as_deref(),
+        Some("warning"),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}

@@ -1372,9 +1372,15 @@ def mcp(rev):
     comp = mreq(rev, 1, "completion/complete", {"ref": {"type": "ref/prompt", "name": "code_review"}, "argument": {"name": "language", "value": "py"}})
     vec(f"{K}/y_complete", "completion/complete for a prompt argument.", comp, rules=["mcp.schema.request-params"],
         answer=res("completion", id="1"))
-    vec(f"{K}/n_complete-without-ref", "completion/complete without ref (REQUIRED).",
+    # 2024-11-05 has no `completions` capability to say whether the method is
+    # there: a server without it answers -32601 ("The method does not exist /
+    # is not available.", JSON-RPC 2.0 §5.1) before reading the params. From
+    # 2025-03-26 the runner sends it only to a server declaring `completions`.
+    no_ref_codes = (-32602, -32601) if rev == "2024-11-05" else (-32602,)
+    vec(f"{K}/n_complete-without-ref", "completion/complete without ref (REQUIRED)." + (
+        " Under 2024-11-05, which has no completions capability, -32601 (no such method) is an answer too." if rev == "2024-11-05" else ""),
         mreq(rev, 1, "completion/complete", {"argument": {"name": "language", "value": "py"}}),
-        violations=["mcp.schema.request-params"], answer=err(-32602, id="1"))
+        violations=["mcp.schema.request-params"], answer=err(*no_ref_codes, id="1"))
     # Only 2026-07-28's schema bounds `values` (`maxItems: 100`); before it the page
     # says "Maximum 100 items per response" with no keyword (mcp.completion.max-100-r1, MAY).
     max100 = "mcp.completion.max-100" if rev == R5 else "mcp.completion.max-100-r1"

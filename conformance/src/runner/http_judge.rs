@@ -305,7 +305,7 @@ pub fn legacy_refusal(wire: &Wire, revision: Revision, answers: &[Vec<u8>]) -> O
 /// 2026-07-28 basic/transports/stdio §Shutdown, SHOULD: "Servers SHOULD exit
 /// promptly when their standard input is closed or reads return
 /// end-of-file." Each session's process has its input closed at the end and
-/// is given the runner's shutdown grace (500 ms) to exit before SIGTERM; one
+/// is given the runner's exit grace (2 s under this revision) before SIGTERM; one
 /// that needed a signal did not exit promptly. `None` for a revision without
 /// the rule or when no process was ended.
 #[must_use]

@@ -285,6 +285,12 @@ struct Session {
 
 /// Starting, ending and probing peer processes: shared by sessions that run
 /// at the same time, so it only reads the configuration.
+/// The least a stdio process is given to exit on EOF where the revision
+/// judges it: a Python SDK server exits in 0.11 to 0.17 s by hand, but was
+/// seen still running after 500 ms on a loaded 2-core machine (issue 28's
+/// zoo, mcp-server-time and mcp-server-git).
+const EXIT_ON_EOF_GRACE: Duration = Duration::from_secs(2);
+
 #[derive(Clone, Copy)]
 struct Peers<'c> {
     config: &'c Config,
@@ -294,6 +300,8 @@ struct Peers<'c> {
     traces: &'c Mutex<Vec<Trace>>,
     /// Each closed session's wire log, for the session judge.
     logs: &'c Mutex<Vec<Vec<crate::driver::WireEvent>>>,
+    /// How long a closed stdio process is given to exit before a signal.
+    exit_grace: Duration,
 }
 
 /// What the sessions of one revision leave behind for the judges after
@@ -312,7 +320,30 @@ impl<'c> Peers<'c> {
             url,
             traces: &gathered.traces,
             logs: &gathered.logs,
+            exit_grace: config.shutdown_grace,
         }
+    }
+
+    /// [`Peers::over`] for the sessions of `revision`: where the revision
+    /// judges how promptly a process exits on EOF (2026-07-28 stdio
+    /// §Shutdown, SHOULD "exit promptly"), the grace is at least
+    /// [`EXIT_ON_EOF_GRACE`], so a loaded machine's scheduling is not taken
+    /// for a slow exit; a process that exits costs nothing of it.
+    fn for_revision(
+        config: &'c Config,
+        url: Option<&'c str>,
+        gathered: &'c Gathered,
+        revision: Revision,
+    ) -> Self {
+        let mut peers = Self::over(config, url, gathered);
+        if RuleId::McpR5StdioExitOnEof
+            .info()
+            .revisions
+            .contains(revision)
+        {
+            peers.exit_grace = peers.exit_grace.max(EXIT_ON_EOF_GRACE);
+        }
+        peers
     }
 }
 
@@ -490,8 +521,7 @@ impl Peers<'_> {
         let (wire, log) = driver.into_parts();
         let mut trace = Trace::of(&wire);
         trace.stdio_never_heard = never_heard;
-        (trace.delete_status, trace.stdio_ended_by) =
-            wire.close_reporting(self.config.shutdown_grace).await;
+        (trace.delete_status, trace.stdio_ended_by) = wire.close_reporting(self.exit_grace).await;
         http_judge::lock(self.traces).push(trace);
         http_judge::lock(self.logs).push(log);
     }
@@ -872,7 +902,7 @@ impl Runner<'_, '_, '_> {
     ) -> Result<Accepted, RunError> {
         let endpoint = self.endpoint(Some(revision)).await?;
         let gathered = Gathered::default();
-        let peers = Peers::over(self.config, endpoint.url.as_deref(), &gathered);
+        let peers = Peers::for_revision(self.config, endpoint.url.as_deref(), &gathered, revision);
         let first = match peers.open(revision, Some(revision)).await? {
             Ok(session) => session,
             Err((driver, e)) => {
@@ -1017,9 +1047,11 @@ impl Runner<'_, '_, '_> {
         self.judge_sessions(revision, &logs)?;
         if transport == "stdio" {
             let traces = http_judge::lock(&gathered.traces);
-            if let Some(record) =
-                http_judge::stdio_shutdown(revision, &traces, self.config.shutdown_grace)
-            {
+            if let Some(record) = http_judge::stdio_shutdown(
+                revision,
+                &traces,
+                self.config.shutdown_grace.max(EXIT_ON_EOF_GRACE),
+            ) {
                 self.total += 1;
                 self.push(record);
             }
