@@ -478,3 +478,20 @@ fn a_server_without_completion_answers_its_missing_ref_with_method_not_found() {
         j.mismatches
     );
 }
+
+/// A server silent to a malformed call fails, under the rule it broke:
+/// JSON-RPC 2.0 §5's "the Server MUST reply with a Response", not the rule
+/// the probe's frame breaks (that binds the sender, wirecheck).
+#[test]
+fn silence_to_a_malformed_call_fails_under_the_servers_rule() {
+    for id in [
+        "jsonrpc-2.0/request/frame-string",
+        "mcp/2025-06-18/malformed/version-missing",
+        "mcp/2025-11-25/malformed/batch-of-a-number",
+    ] {
+        let j = judge::reply(&vector(id), &Observed::Silence(Silence::TimedOut));
+        assert_eq!(j.outcome, Outcome::Fail, "{id}");
+        assert_eq!(rules(&j), ["jsonrpc.response.required"], "{id}");
+        assert!(j.mismatches.is_empty(), "{id}: {:?}", j.mismatches);
+    }
+}

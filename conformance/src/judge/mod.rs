@@ -356,6 +356,18 @@ pub fn reply_with(vector: &Vector, observed: &Observed, strictness: Strictness) 
                         notes.push("the stream stayed open, as it should; no response is due before teardown".into());
                     }
                     Ok(()) => {}
+                    // The probe's own rule binds the sender (it is the frame's
+                    // fault); what the silent server broke is JSON-RPC 2.0 §5's
+                    // "the Server MUST reply with a Response", §7 showing the
+                    // error such a call gets: the finding goes under that.
+                    Err(problems) if codec_must(vector) => {
+                        if !exchange
+                            .iter()
+                            .any(|v| v.rule == RuleId::JsonrpcResponseRequired.as_str())
+                        {
+                            exchange.push(unanswered_call(vector, &problems));
+                        }
+                    }
                     Err(problems) => mismatches.extend(problems),
                 }
             }
@@ -449,12 +461,37 @@ fn code_only_departure(
     reply: &Frame<'_>,
     own: &[Frame<'_>],
 ) -> bool {
-    let codec_must = matches!(
+    codec_must(vector) && observed_fits(&any_code(answer), Some(reply), own).is_ok()
+}
+
+/// Whether the vector's answer rests on a codec rule at MUST: the frame is
+/// malformed, and the answer is the error JSON-RPC 2.0 §7 shows for it.
+fn codec_must(vector: &Vector) -> bool {
+    matches!(
         &vector.basis,
         Some(Basis::MandatedBy { rule, level })
             if level.is_mandatory() && rule.info().check == rules::Check::Codec
-    );
-    codec_must && observed_fits(&any_code(answer), Some(reply), own).is_ok()
+    )
+}
+
+/// The MUST a server silent to a malformed call breaks (JSON-RPC 2.0 §5).
+fn unanswered_call(vector: &Vector, problems: &[String]) -> Violation {
+    let rule = RuleId::JsonrpcResponseRequired;
+    let revision = vector.profile.revision;
+    let probe = match &vector.basis {
+        Some(Basis::MandatedBy { rule, .. }) => rule.as_str(),
+        _ => "",
+    };
+    Violation {
+        rule,
+        level: rule.info().level,
+        spec: rule.info().cite(revision),
+        pointer: String::new(),
+        message: format!(
+            "{}: the frame breaks {probe} (the sender's fault), and JSON-RPC 2.0 §7 answers such a call with an error; the Server MUST reply with a Response (§5)",
+            problems.join("; ")
+        ),
+    }
 }
 
 /// Whether `reply` is a single response where `answer` is a batch of one,
