@@ -487,11 +487,42 @@ fn silence_to_a_malformed_call_fails_under_the_servers_rule() {
     for id in [
         "jsonrpc-2.0/request/frame-string",
         "mcp/2025-06-18/malformed/version-missing",
-        "mcp/2025-11-25/malformed/batch-of-a-number",
+        "mcp/2025-03-26/malformed/batch-of-a-number",
     ] {
         let j = judge::reply(&vector(id), &Observed::Silence(Silence::TimedOut));
         assert_eq!(j.outcome, Outcome::Fail, "{id}");
         assert_eq!(rules(&j), ["jsonrpc.response.required"], "{id}");
         assert!(j.mismatches.is_empty(), "{id}: {:?}", j.mismatches);
+    }
+}
+
+/// From 2025-06-18 batches are gone, and an array of requests met with
+/// silence warns (A5, `mcp.batch.refused-after-removal`, SHOULD): `[]` and
+/// `[1]` are arrays too, held to no more (the zoo's hand-check found them
+/// failed at MUST beside the array of requests' warning). An error answers
+/// them; -32600 is still the code, another warns under §5.1.
+#[test]
+fn after_batches_were_removed_every_array_is_held_to_the_same_should() {
+    for revision in ["2025-06-18", "2025-11-25", "2026-07-28"] {
+        for probe in ["batch-empty", "batch-of-a-number"] {
+            let id = format!("mcp/{revision}/malformed/{probe}");
+            let v = vector(&id);
+            let silent = judge::reply(&v, &Observed::Silence(Silence::TimedOut));
+            assert_eq!(silent.outcome, Outcome::Warning, "{id}");
+            let error = |code: i32| {
+                format!(r#"{{"jsonrpc":"2.0","id":null,"error":{{"code":{code},"message":"m"}}}}"#)
+            };
+            let said = |j: &Judgement| -> Vec<&'static str> {
+                rules(j)
+                    .into_iter()
+                    .filter(|r| *r != "mcp.base.error-id-null")
+                    .collect()
+            };
+            let right = judge::reply(&v, &frames(&[&error(-32600)]));
+            assert!(said(&right).is_empty(), "{id}: {:?}", rules(&right));
+            let wrong = judge::reply(&v, &frames(&[&error(-32700)]));
+            assert_eq!(wrong.outcome, Outcome::Warning, "{id}");
+            assert_eq!(said(&wrong), ["jsonrpc.error.code-meaning"], "{id}");
+        }
     }
 }

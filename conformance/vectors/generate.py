@@ -1834,12 +1834,19 @@ def probes27(rev):
     vec(f"{M}/n_invalid-json", "A tools/list request cut short: not JSON. JSON-RPC 2.0 §5.1: -32700 Parse error, with id null (§5).",
         '{"jsonrpc":"2.0","id":2701,"method":"tools/list","params":{"cursor"',
         refused=("json.syntax", ""), answer=unreadable(-32700))
-    vec(f"{M}/n_batch-empty", "An empty array: JSON-RPC 2.0 §6 and §7, a single -32600 Invalid Request, not an array.",
-        "[]", refused=("jsonrpc.batch-empty", ""), answer=unreadable(-32600))
+    # From 2025-06-18 batches are gone: what a receiver owes an array is the
+    # stance every batch vector of these revisions takes (A5,
+    # mcp.batch.refused-after-removal, SHOULD: an error), so `[]` and `[1]`
+    # are held to no more than an array of requests is; -32600 is still the
+    # code JSON-RPC 2.0 §5.1 names, another warns under its own rule.
+    after_removal = {} if i <= 1 else {"basis": must("mcp.batch.refused-after-removal")}
+    vec(f"{M}/n_batch-empty", "An empty array: JSON-RPC 2.0 §6 and §7, a single -32600 Invalid Request, not an array"
+        + ("." if i <= 1 else f"; batches are gone from {rev}, so an array is answered as every batch after their removal is (an error, SHOULD: A5)."),
+        "[]", refused=("jsonrpc.batch-empty", ""), answer=unreadable(-32600), **after_removal)
     one_bad = batch(unreadable(-32600)) if i <= 1 else any_of(batch(unreadable(-32600)), unreadable(-32600))
     vec(f"{M}/n_batch-of-a-number", "[1]: an array whose element is no request; JSON-RPC 2.0 §7 answers an array of one -32600"
-        + ("." if i <= 1 else f"; batches are gone from {rev}, so one -32600 for the whole frame is accepted too."),
-        "[1]", refused=("jsonrpc.frame-type", "/0"), answer=one_bad)
+        + ("." if i <= 1 else f"; batches are gone from {rev}, so an array is answered as every batch after their removal is (an error, SHOULD: A5), alone or in an array."),
+        "[1]", refused=("jsonrpc.frame-type", "/0"), answer=one_bad, **after_removal)
     vec(f"{M}/n_frame-number", "42: JSON, but no request object (JSON-RPC 2.0 §4): -32600 Invalid Request.",
         "42", refused=("jsonrpc.frame-type", ""), answer=unreadable(-32600))
     vec(f"{M}/n_frame-empty-object", "{}: an object with none of a request's members: -32600 Invalid Request (JSON-RPC 2.0 §7 answers {\"foo\": \"boo\"} so).",

@@ -461,7 +461,10 @@ fn code_only_departure(
     reply: &Frame<'_>,
     own: &[Frame<'_>],
 ) -> bool {
-    codec_must(vector) && observed_fits(&any_code(answer), Some(reply), own).is_ok()
+    // A frame the codec refuses is answered with the code §5.1 names for
+    // its fault, whatever level the answer itself is asked at.
+    (codec_must(vector) || matches!(vector.codec, crate::vectors::Codec::Refuses { .. }))
+        && observed_fits(&any_code(answer), Some(reply), own).is_ok()
 }
 
 /// Whether the vector's answer rests on a codec rule at MUST: the frame is
