@@ -277,7 +277,7 @@ fn an_object_with_method_and_result_may_be_read_as_a_call() {
 fn a_malformed_frame_answered_with_another_codes_error_warns() {
     let cases = [
         ("jsonrpc-2.0/request/frame-string", "null", -32700),
-        ("jsonrpc-2.0/request/params-bool", "null", -32602),
+        ("jsonrpc-2.0/request/params-bool", "null", -32603),
         ("mcp/2025-06-18/malformed/version-missing", "2702", -32603),
     ];
     for (id, reply_id, code) in cases {
@@ -524,5 +524,71 @@ fn after_batches_were_removed_every_array_is_held_to_the_same_should() {
             assert_eq!(wrong.outcome, Outcome::Warning, "{id}");
             assert_eq!(said(&wrong), ["jsonrpc.error.code-meaning"], "{id}");
         }
+    }
+}
+
+/// The zoo's JSON-RPC servers, hand-checked (issue 28): §5.1 names -32602
+/// "Invalid method parameter(s)" as well as -32600 for params that are no
+/// Structured value, so both pass; a parser that reads a byte that is not
+/// UTF-8 as U+FFFD (RFC 8259 §9: it "MAY accept non-JSON forms") answers the
+/// request, and passes; a request with a member JSON-RPC does not define,
+/// refused as an Invalid Request with id null, passes (§5).
+#[test]
+fn answers_the_text_allows_beside_the_usual_one_pass() {
+    let cases = [
+        (
+            "jsonrpc-2.0/request/params-bool",
+            r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"Invalid params"}}"#,
+        ),
+        (
+            "mcp/2025-06-18/malformed/params-string",
+            r#"{"jsonrpc":"2.0","id":2705,"error":{"code":-32602,"message":"Invalid params"}}"#,
+        ),
+        (
+            "jsonrpc-2.0/request/not-utf8",
+            r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found"}}"#,
+        ),
+        (
+            "jsonrpc-2.0/request/unknown-member",
+            r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid request"}}"#,
+        ),
+    ];
+    for (id, reply) in cases {
+        let j = judge::reply(&vector(id), &frames(&[reply]));
+        assert_eq!(
+            j.outcome,
+            Outcome::Pass,
+            "{id}: {:?} {:?}",
+            rules(&j),
+            j.mismatches
+        );
+    }
+}
+
+/// `[1,2,3]` and a batch holding a batch answered with one -32600 (the zoo's
+/// json-rpc-2.0 and jsonrpcserver): no Request object goes unanswered, only
+/// §6's array is missing ("should respond with an Array"): a warning under
+/// `jsonrpc.batch.respond-array`, never the probe's MUST.
+#[test]
+fn one_error_for_a_batch_of_invalid_elements_warns_at_the_arrays_should() {
+    let single =
+        r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request"}}"#;
+    for id in [
+        "jsonrpc-2.0/examples/batch-invalid",
+        "jsonrpc-2.0/batch/nested-batch",
+    ] {
+        let j = judge::reply(&vector(id), &frames(&[single]));
+        assert_eq!(
+            j.outcome,
+            Outcome::Warning,
+            "{id}: {:?} {:?}",
+            rules(&j),
+            j.mismatches
+        );
+        assert!(
+            rules(&j).contains(&"jsonrpc.batch.respond-array"),
+            "{id}: {:?}",
+            rules(&j)
+        );
     }
 }

@@ -514,9 +514,11 @@ def jsonrpc():
     vec(f"{r}/y_params-absent", "params MAY be omitted.", rq(1, "sum"),
         rules=["jsonrpc.params-type"], answer=any_resp(id="1"), basis=must("jsonrpc.response.id-echo"))
     for name, pv in [("string", '"bar"'), ("number", "3"), ("null", "null"), ("bool", "true")]:
-        vec(f"{r}/n_params-{name}", f"params is a {name}: if present, params MUST be a Structured value (-32600, not -32602).",
+        # §5.1 names -32600 "The JSON sent is not a valid Request object" and
+        # -32602 "Invalid method parameter(s)", and no order: both fit.
+        vec(f"{r}/n_params-{name}", f"params is a {name}: if present, params MUST be a Structured value: -32600 (not a valid Request object) or -32602 (invalid method parameters).",
             f'{{"jsonrpc":"2.0","id":1,"method":"sum","params":{pv}}}',
-            refused=("jsonrpc.params-type", "/params"), answer=err(-32600, id="null"))
+            refused=("jsonrpc.params-type", "/params"), answer=err(-32600, -32602, id="null"))
     vec(f"{r}/n_method-rpc-reserved", "A method named rpc.* used for an application purpose: names beginning with rpc. are reserved for rpc-internal methods and extensions and MUST NOT be used for anything else.",
         rq(1, "rpc.getUser", {"name": "x"}), violations=["jsonrpc.request.method-rpc-reserved"],
         answer=err(-32601, id="1"))
@@ -543,7 +545,10 @@ def jsonrpc():
         refused=("json.syntax", ""), answer=err(-32700, id="null"))
     vec(f"{r}/n_not-utf8", "Not JSON: the method name holds the byte 0xFF, which is not UTF-8 (RFC 8259 §8.1).",
         None, frame_hex=text({"jsonrpc": "2.0", "id": 1, "method": "X"}).encode().hex().replace("58", "ff"),
-        refused=("json.utf8", ""), answer=err(-32700, id="null"))
+        # RFC 8259 §8.1's MUST binds the sender; §9 lets a receiver's parser
+        # "accept non-JSON forms": one that reads the byte as U+FFFD answers
+        # the request with id 1, as conformant as a -32700.
+        refused=("json.utf8", ""), answer=any_of(err(-32700, id="null"), any_resp(id="1")))
     deep = "[" * 600 + "]" * 600
     vec(f"{r}/i_depth-limit", "params nested 600 deep: past the codec's nesting limit (RFC 8259 §9 lets a parser set one); refused by the codec, never a stack overflow. Valid JSON all the same: a peer without a limit answers it as any request.",
         '{"jsonrpc":"2.0","id":1,"method":"echo","params":' + deep + "}",
@@ -564,11 +569,11 @@ def jsonrpc():
                       "Refused as jsonrpc.duplicate-member (-32600): answering id 1 or id 2 would each be wrong for some peer."))
     vec(f"{r}/i_unknown-member", "A request with a member JSON-RPC 2.0 does not define; the codec keeps it, in place, through a round trip.",
         '{"jsonrpc":"2.0","id":1,"method":"echo","x-trace":"abc"}',
-        answer=any_resp(id="1"), basis=must("jsonrpc.response.id-echo"),
+        answer=any_of(any_resp(id="1"), err(-32600, id="null")), basis=must("jsonrpc.response.id-echo"),
         ambiguity=amb("unknown members", "May a Request object carry members the specification does not define?",
                       ["JSON-RPC 2.0 §4: \"A rpc call is represented by sending a Request object to a Server. The Request object has the following members:\" (jsonrpc, method, params, id: a closed list)",
                        "JSON-RPC 2.0 says nothing forbids other members, and §3 leaves extensions to rpc.* methods; MCP's schema allows extra members on every message (no additionalProperties: false)."],
-                      "Accepted and kept byte for byte (the lossless contract); no rule is reported."))
+                      "Accepted and kept byte for byte (the lossless contract); no rule is reported. On a live peer an answer to id 1, or a refusal as an Invalid Request with id null (§5: null \"if there was an error in detecting the id in the Request object (e.g. Parse error/Invalid Request)\"), are both accepted."))
 
     # -- §4.1 Notification ---------------------------------------------------------
     n = f"{J}/notification"
@@ -1819,8 +1824,9 @@ def probes27(rev):
     def unreadable(code):
         return err(code, id="null") if i == 0 else err(code, *extra)
 
-    def readable(code, ident):
-        return any_of(err(code, id="null"), err(code, id=str(ident))) if i == 0 else err(code, *extra)
+    def readable(code, ident, more=()):
+        codes = (code, *more)
+        return any_of(err(*codes, id="null"), err(*codes, id=str(ident))) if i == 0 else err(*codes, *extra)
 
     M = f"{base}/malformed"
     # A frame that would succeed: a method every server of the revision has, with params
@@ -1862,9 +1868,9 @@ def probes27(rev):
     vec(f"{M}/n_method-not-string", "A request whose method is the number 1, with an id and params: -32600 Invalid Request (JSON-RPC 2.0 §7's example).",
         text(good(2704)).replace(f'"method":"{method}"', '"method":1'), refused=("jsonrpc.method-type", "/method"), answer=readable(-32600, 2704))
     for slug, value, ident in [("string", '"bar"', 2705), ("number", "3", 2706)]:
-        vec(f"{M}/n_params-{slug}", f"A {method} request whose params is {value}: params MUST be a Structured value (JSON-RPC 2.0 §4.2): -32600.",
+        vec(f"{M}/n_params-{slug}", f"A {method} request whose params is {value}: params MUST be a Structured value (JSON-RPC 2.0 §4.2): -32600, or -32602 (§5.1 names both meanings).",
             text(good(ident)).replace('"params":{', f'"params":{value},"x":{{'), refused=("jsonrpc.params-type", "/params"),
-            answer=readable(-32600, ident))
+            answer=readable(-32600, ident, more=(-32602,)))
 
     # -- a prompt and a resource the server did not list (the runner makes sure it did not)
     vec(f"{base}/prompts/y_get-unlisted", "prompts/get naming a prompt the server did not list: server/prompts §Error Handling, \"Invalid prompt name: -32602 (Invalid params)\" (SHOULD; another code or a result warns).",

@@ -138,10 +138,11 @@ pub fn response_shaped(bytes: &[u8]) -> bool {
 /// again in the same session and the session judge pairs its answer.
 #[must_use]
 pub fn readable_request_ids(bytes: &[u8]) -> Vec<Read<'static>> {
-    let Ok(text) = std::str::from_utf8(bytes) else {
-        return Vec::new();
-    };
-    let Some(value) = parse_deep(text) else {
+    // Read as a lenient parser does (RFC 8259 §9 lets one "accept non-JSON
+    // forms"): a byte that is not UTF-8 as U+FFFD, so a request whose method
+    // holds one still shows the id a server answering it echoes.
+    let text = String::from_utf8_lossy(bytes);
+    let Some(value) = parse_deep(&text) else {
         return Vec::new();
     };
     let owned = |r: Read<'_>| match r {
@@ -162,10 +163,8 @@ pub fn readable_request_ids(bytes: &[u8]) -> Vec<Read<'static>> {
 /// member, [`Read::Absent`] when it has none or is no object or no JSON.
 #[must_use]
 pub fn read_single(bytes: &[u8]) -> Read<'static> {
-    let Ok(text) = std::str::from_utf8(bytes) else {
-        return Read::Absent;
-    };
-    match parse_deep(text) {
+    let text = String::from_utf8_lossy(bytes);
+    match parse_deep(&text) {
         Some(value) if value.kind() == ValueKind::Object => readable_request_ids(bytes)
             .into_iter()
             .next()

@@ -307,8 +307,8 @@ pub fn reply_with(vector: &Vector, observed: &Observed, strictness: Strictness) 
                 {
                     exchange.push(code_meaning(vector.profile.revision, &problems));
                 }
-                // One error for a batch of one invalid element, where §7's
-                // example shows it in an array: §6 asks for the array at
+                // One error for a batch of invalid elements, where §7's
+                // example shows them in an array: §6 asks for the array at
                 // SHOULD ("The Server should respond with an Array
                 // containing the corresponding Response objects"), so the
                 // shape departs from a SHOULD, never the MUST the probe rests
@@ -497,26 +497,34 @@ fn unanswered_call(vector: &Vector, problems: &[String]) -> Violation {
     }
 }
 
-/// Whether `reply` is a single response where `answer` is a batch of one,
-/// and fits that one element whatever its code.
+/// Whether `reply` is a single response where `answer` is a batch of one
+/// (or of errors only), and fits its first element whatever its code.
 fn single_for_batch(answer: &Answer, reply: &Frame<'_>, own: &[Frame<'_>]) -> bool {
     matches!(reply, Frame::Single(_))
         && contains_batch_of_one(answer)
         && observed_fits(&unbatched(&any_code(answer)), Some(reply), own).is_ok()
 }
 
+/// A batch of one element, or of errors only (`[1,2,3]`, `[[…]]`: no
+/// Request object among them, so one error for the whole frame leaves no
+/// call unanswered; only §6's array is missing).
+fn collapsible(items: &[Answer]) -> bool {
+    items.len() == 1 || items.iter().all(|i| matches!(i, Answer::Error { .. }))
+}
+
 fn contains_batch_of_one(answer: &Answer) -> bool {
     match answer {
-        Answer::Batch(items) => items.len() == 1,
+        Answer::Batch(items) => !items.is_empty() && collapsible(items),
         Answer::AnyOf(items) => items.iter().any(contains_batch_of_one),
         _ => false,
     }
 }
 
-/// `answer` with every batch of one element read as that element.
+/// `answer` with every batch of one element, or of errors only, read as
+/// its first element.
 fn unbatched(answer: &Answer) -> Answer {
     match answer {
-        Answer::Batch(items) if items.len() == 1 => items[0].clone(),
+        Answer::Batch(items) if !items.is_empty() && collapsible(items) => items[0].clone(),
         Answer::AnyOf(items) => Answer::AnyOf(items.iter().map(unbatched).collect()),
         other => other.clone(),
     }

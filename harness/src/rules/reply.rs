@@ -108,16 +108,22 @@ fn single(request: &Request<'_>, reply: &Frame<'_>, profile: Profile, out: &mut 
 /// Whether `response` is an error whose id [`crate::error_ids`] (the one
 /// place deciding which ids an error may carry) allows though it is not the
 /// request's: null for an id the profile forbids (MCP: null, 1.5), since
-/// such a request may be refused as one whose "ID could not be read".
+/// such a request may be refused as one whose "ID could not be read"; null
+/// for a request the server itself refuses as an Invalid Request (-32600),
+/// JSON-RPC 2.0 §5's own example of "an error in detecting the id" (whether
+/// the refusal was due is the answer's question, judged apart).
 fn id_may_differ(request: &Id<'_>, response: &Message<'_>, profile: Profile) -> bool {
     use crate::error_ids::{error_may_carry, Read};
-    matches!(response, Message::Error(_))
-        && error_may_carry(
-            profile.revision,
-            &Read::Id(request.clone()),
-            false,
-            response.id(),
-        )
+    let Message::Error(e) = response else {
+        return false;
+    };
+    let refused_as_invalid = e.error.code == crate::codes::INVALID_REQUEST;
+    error_may_carry(
+        profile.revision,
+        &Read::Id(request.clone()),
+        refused_as_invalid,
+        response.id(),
+    )
 }
 
 /// Whether `response` carries `id`.
