@@ -1880,6 +1880,10 @@ def probes27(rev):
         vec(f"{base}/resources/y_read-unlisted", "resources/read of a URI the server did not list, in a scheme no server serves: server/resources §Error Handling, \"Resource not found: -32002\" (SHOULD; another code or a result warns).",
             mreq(rev, 2708, "resources/read", {"uri": "wirecheck-unlisted:///nothing"}), answer=err(-32002, id="2708"),
             basis=must("mcp.error.code.resource-not-found-32002"), needs={"capability": "resources"})
+    else:
+        vec(f"{base}/resources/y_read-unlisted", "resources/read of a URI the server did not list, in a scheme no server serves: 2026-07-28 server/resources §Error Handling, \"If the requested resource does not exist, servers MUST return a JSON-RPC error with code -32602 (Invalid Params).\" (MUST: another code or a result fails; the retired -32002 too).",
+            mreq(rev, 2708, "resources/read", {"uri": "wirecheck-unlisted:///nothing"}), answer=err(-32602, id="2708"),
+            basis=must("mcp.error.code.resource-not-found-32602"), needs={"capability": "resources"})
 
     # -- a request before initialize (2026-07-28 has no initialize)
     if pre5:

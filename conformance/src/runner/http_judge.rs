@@ -1252,7 +1252,8 @@ impl Judge {
         record.check = Some(Check {
             rule: CHECK_EXCHANGES.into(),
             level: harness::rules::Level::May,
-            spec: "not a rule: HTTP trouble no transport sentence names, for a person to read".into(),
+            spec: "not a rule: HTTP trouble no transport sentence names, for a person to read"
+                .into(),
         });
         record.violations = Some(Vec::new());
         let total = rest.len();
