@@ -758,3 +758,47 @@ fn a_process_exiting_within_a_second_of_eof_exits_promptly() {
         String::from_utf8_lossy(&out.stdout)
     );
 }
+
+/// A process that answers `ping` but drops its handshake request started:
+/// the revision fails under JSON-RPC 2.0 §5's "the Server MUST reply with a
+/// Response" (exit 1), where the whole run used to end as "could not run"
+/// (exit 2), losing every other revision (the zoo's rust-mcp-filesystem
+/// drops `server/discover`).
+#[test]
+fn a_live_process_that_drops_its_handshake_fails_the_revision_not_the_run() {
+    let peer = format!(
+        "python3 {}/tests/fixtures/drops_handshake.py",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let out = common::wirecheck(
+        &[
+            "run",
+            "--stdio",
+            &peer,
+            "--revision",
+            "2025-06-18",
+            "--timeout",
+            "2s",
+            "--startup-timeout",
+            "3s",
+            "--format",
+            "json",
+        ],
+        b"",
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let records = parsed(&out);
+    let failed: Vec<&Value> = records.iter().filter(|r| outcome(r) == "fail").collect();
+    assert_eq!(failed.len(), 1, "{failed:#?}");
+    assert_eq!(failed[0]["vector"], "run/2025-06-18/negotiation");
+    assert!(
+        rules(failed[0]).contains(&"jsonrpc.response.required"),
+        "{:?}",
+        rules(failed[0])
+    );
+}

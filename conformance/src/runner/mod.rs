@@ -907,8 +907,19 @@ impl Runner<'_, '_, '_> {
             Ok(session) => session,
             Err((driver, e)) => {
                 if let Some(why) = never_started(&driver, &e, self.config) {
+                    // A fresh process that answers the liveness request alone
+                    // did start: the handshake request itself went unanswered
+                    // (rust-mcp-filesystem drops `server/discover`), a failure
+                    // of this revision (JSON-RPC 2.0 §5, "the Server MUST reply
+                    // with a Response"), never "could not run" for the others.
+                    if !peers.answers_alone(revision).await? {
+                        peers.close(driver).await;
+                        return Err(RunError::Startup(format!("{revision}: {why}")));
+                    }
+                    self.handshake_failed(revision, &driver, &e);
                     peers.close(driver).await;
-                    return Err(RunError::Startup(format!("{revision}: {why}")));
+                    self.done += probes.len();
+                    return Ok(Accepted::No);
                 }
                 let accepted = self.handshake_failed(revision, &driver, &e);
                 peers.close(driver).await;
@@ -1125,12 +1136,24 @@ impl Runner<'_, '_, '_> {
             (None, other) => (Outcome::Fail, None, other.to_string().into_bytes()),
         };
         let transport = self.config.peer.transport();
-        let mut record = negotiation_record(revision, outcome, subject, RULE_HANDSHAKE, transport);
+        // An unanswered handshake request breaks JSON-RPC 2.0 §5 ("the Server
+        // MUST reply with a Response") whatever the revision; the lifecycle's
+        // "respond with its own capabilities" is about the answer that came.
+        let unanswered = matches!(
+            e,
+            HandshakeError::Request(crate::driver::RequestError::TimedOut)
+        );
+        let rule = if unanswered {
+            RuleId::JsonrpcResponseRequired
+        } else {
+            RULE_HANDSHAKE
+        };
+        let mut record = negotiation_record(revision, outcome, subject, rule, transport);
         if accepted.is_none() {
             record.violations = Some(vec![Violation {
-                rule: RULE_HANDSHAKE,
+                rule,
                 level: Level::Must,
-                spec: RULE_HANDSHAKE.info().cite(revision),
+                spec: rule.info().cite(revision),
                 pointer: String::new(),
                 message: e.to_string(),
             }]);
