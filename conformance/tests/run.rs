@@ -254,13 +254,15 @@ fn a_lenient_peer_is_found_by_the_malformed_unlisted_and_pre_initialize_probes()
     // Malformed input dropped in silence breaks JSON-RPC 2.0 §5.
     for id in [
         "malformed/invalid-json",
-        "malformed/batch-empty",
         "malformed/frame-number",
         "malformed/frame-empty-object",
         "malformed/method-not-string",
     ] {
         assert_eq!(verdict(id), "fail", "{id}");
     }
+    // `[]` after batches were removed (2025-06-18): held to what any array
+    // is then (A5, mcp.batch.refused-after-removal, SHOULD): a warning.
+    assert_eq!(verdict("malformed/batch-empty"), "warning");
     // A request without "jsonrpc" run as JSON-RPC 1.0, answered without it.
     assert_eq!(verdict("malformed/version-missing"), "fail");
     let missing = by_vector(&records, "mcp/2025-11-25/malformed/version-missing");

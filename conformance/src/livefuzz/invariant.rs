@@ -172,6 +172,20 @@ fn counts(level: Level, strict: bool) -> bool {
     strict || level.is_mandatory()
 }
 
+/// Whether the request `frame` names its protocol version in `_meta`, as
+/// every 2026-07-28 request does.
+fn names_its_version(frame: &[u8]) -> bool {
+    serde_json::from_slice::<serde_json::Value>(frame)
+        .ok()
+        .and_then(|v| {
+            v.get("params")?
+                .get("_meta")?
+                .get("io.modelcontextprotocol/protocolVersion")
+                .cloned()
+        })
+        .is_some()
+}
+
 /// The invariants `report` (the exchange of `frame`) breaks under `revision`.
 #[must_use]
 pub fn judge(frame: &[u8], report: &ProbeReport, revision: Revision, strict: bool) -> Vec<Breach> {
@@ -187,14 +201,25 @@ pub fn judge(frame: &[u8], report: &ProbeReport, revision: Revision, strict: boo
         Ok(harness::Frame::Single(Message::Request(r))) => Some(r.method.decoded().into_owned()),
         _ => None,
     };
+    // A 2026-07-28 request without its per-request version (`_meta`
+    // `io.modelcontextprotocol/protocolVersion`) is a legacy request to a
+    // dual-era server, which answers it as the latest revision before
+    // (basic/versioning: a server may serve both eras); a pure 2026-07-28
+    // server refuses it with an error, which any revision's rules read alike.
+    let legacy_request =
+        revision == Revision::Mcp2026_07_28 && method.is_some() && !names_its_version(frame);
     for received in &report.frames {
         if received.bytes.is_empty() {
             continue;
         }
         let mut profile = server;
+        if legacy_request && received.class == Class::ProbeAnswer {
+            profile.revision = Revision::Mcp2025_11_25;
+        }
         if let (Some(method), true) = (&method, received.class == Class::ProbeAnswer) {
             if let Ok(harness::Frame::Single(Message::Success(s))) = lift(&received.bytes) {
-                profile.revision = harness::session::answer_revision(revision, method, &s.result);
+                profile.revision =
+                    harness::session::answer_revision(profile.revision, method, &s.result);
             }
         }
         for v in rules::validate(&received.bytes, profile) {
@@ -497,11 +522,26 @@ mod tests {
             "{found:#?}"
         );
         assert!(!rules.contains(&"mcp.r5.meta.server-info"), "{found:#?}");
-        // Any other method's result still owes them.
-        let ping = br#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#;
-        let bare = r#"{"jsonrpc":"2.0","id":1,"result":{}}"#;
-        let rules = rules_of(&judge(ping, &report(&[bare]), R5, true)).join(" ");
+        // Any other 2026-07-28 request's result still owes them.
+        let listed = br#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}"#;
+        let bare = r#"{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}"#;
+        let rules = rules_of(&judge(listed, &report(&[bare]), R5, true)).join(" ");
         assert!(rules.contains("mcp.base.result-type-required"), "{rules}");
+    }
+
+    /// A request without 2026-07-28's per-request version is a legacy
+    /// request: a dual-era server (the reference peer) answers it as
+    /// 2025-11-25 does, owing none of 2026-07-28's result fields (the fuzz
+    /// found it "invalid" on the reference peer once its frames reached one).
+    #[test]
+    fn a_2026_request_without_its_version_is_answered_as_legacy() {
+        let legacy = br#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#;
+        let bare = r#"{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}"#;
+        let found = judge(legacy, &report(&[bare]), R5, true);
+        assert!(
+            !rules_of(&found).contains(&"mcp.base.result-type-required"),
+            "{found:#?}"
+        );
     }
 
     #[test]
