@@ -155,7 +155,13 @@ fn named_rules(record: &Record) -> Vec<(String, Level, String)> {
         out.push((rule_id(v).to_owned(), v.level, v.spec.to_owned()));
     }
     if let Some(r) = &record.refusal {
-        out.push((r.rule.as_str().to_owned(), Level::Must, r.spec.to_owned()));
+        // The level the refusal's rule carries (a duplicate member is RFC
+        // 8259's SHOULD, a depth limit its MAY), never a MUST by default.
+        out.push((
+            r.rule.as_str().to_owned(),
+            r.rule.info().level,
+            r.spec.to_owned(),
+        ));
     }
     out
 }
@@ -254,4 +260,37 @@ fn logical(record: &Record) -> Vec<Value> {
         out.push(json!({ "name": "run", "kind": "module" }));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::named_rules;
+    use crate::report::{Place, Record, Refusal, Subject};
+    use harness::rules::{Level, RuleId};
+    use harness::Outcome;
+
+    /// A refusal's rule is listed at the level the rule carries: a duplicate
+    /// member name breaks RFC 8259's SHOULD, never a MUST (issue 27, levels).
+    #[test]
+    fn a_refusals_rule_keeps_its_own_level() {
+        let mut record = Record::new(Place::default(), Subject::Frame(Vec::new()), Outcome::Pass);
+        for (rule, level) in [
+            (RuleId::DuplicateMember, Level::Should),
+            (RuleId::JsonDepthLimit, Level::May),
+            (RuleId::JsonSyntax, Level::Must),
+        ] {
+            record.refusal = Some(Refusal {
+                code: -32600,
+                rule,
+                pointer: String::new(),
+                message: String::new(),
+                spec: "",
+                line: 1,
+                column: 1,
+            });
+            let named = named_rules(&record);
+            assert_eq!(named.len(), 1);
+            assert_eq!(named[0].1, level, "{rule:?}");
+        }
+    }
 }
