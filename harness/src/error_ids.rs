@@ -173,6 +173,22 @@ pub fn read_single(bytes: &[u8]) -> Read<'static> {
     }
 }
 
+/// Whether an error answering the single frame `bytes`, refused as
+/// malformed, may carry `carried` ([`error_may_carry`]). A frame that is not
+/// UTF-8 is read both ways: a lenient parser (RFC 8259 §9 lets one "accept
+/// non-JSON forms") reads the id behind a U+FFFD and may echo it; a strict
+/// one could not read the frame at all, so its id "could not be read".
+#[must_use]
+pub fn malformed_error_may_carry(
+    revision: Revision,
+    bytes: &[u8],
+    carried: Option<&Id<'_>>,
+) -> bool {
+    error_may_carry(revision, &read_single(bytes), true, carried)
+        || (std::str::from_utf8(bytes).is_err()
+            && error_may_carry(revision, &Read::Absent, true, carried))
+}
+
 /// Whether `revision` allows `id` as a request id: JSON-RPC 2.0 §4 any
 /// string, number or null (a fraction is a SHOULD NOT, still an id); MCP a
 /// string or an integer, never null (basic/index §Requests).
@@ -491,5 +507,34 @@ mod tests {
             session_findings(Revision::Mcp2026_07_28, &fraction),
             Vec::<String>::new()
         );
+    }
+
+    /// A frame that is not UTF-8 is read both ways: a lenient parser echoes
+    /// the id behind the U+FFFD, a strict one could not read it (so null, or
+    /// from 2025-03-26 no id); any other id is still wrong.
+    #[test]
+    fn a_frame_that_is_not_utf8_is_read_both_ways() {
+        let frame = b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"\xff\"}";
+        assert!(std::str::from_utf8(frame).is_err());
+        let one = Id::Number(Cow::Borrowed("1"));
+        let two = Id::Number(Cow::Borrowed("2"));
+        for revision in [Revision::JsonRpc2, Revision::Mcp2025_11_25] {
+            assert!(malformed_error_may_carry(revision, frame, Some(&one)));
+            assert!(malformed_error_may_carry(revision, frame, Some(&Id::Null)));
+            assert!(!malformed_error_may_carry(revision, frame, Some(&two)));
+        }
+        assert!(malformed_error_may_carry(
+            Revision::Mcp2025_11_25,
+            frame,
+            None
+        ));
+        assert!(!malformed_error_may_carry(Revision::JsonRpc2, frame, None));
+        // Valid UTF-8 with a readable id: no id is not allowed.
+        let readable = br#"{"jsonrpc":"2.0","id":1,"method":5}"#;
+        assert!(!malformed_error_may_carry(
+            Revision::Mcp2025_11_25,
+            readable,
+            None
+        ));
     }
 }

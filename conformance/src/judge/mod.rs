@@ -436,8 +436,11 @@ fn malformed_frames_error_id(
     let (None, Frame::Single(Message::Error(e))) = (request, reply) else {
         return Ok(());
     };
-    let read = harness::error_ids::read_single(&vector.frame);
-    if harness::error_ids::error_may_carry(vector.profile.revision, &read, true, e.id.as_ref()) {
+    if harness::error_ids::malformed_error_may_carry(
+        vector.profile.revision,
+        &vector.frame,
+        e.id.as_ref(),
+    ) {
         return Ok(());
     }
     let carried =
