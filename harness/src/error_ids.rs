@@ -515,7 +515,6 @@ mod tests {
     #[test]
     fn a_frame_that_is_not_utf8_is_read_both_ways() {
         let frame = b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"\xff\"}";
-        assert!(std::str::from_utf8(frame).is_err());
         let one = Id::Number(Cow::Borrowed("1"));
         let two = Id::Number(Cow::Borrowed("2"));
         for revision in [Revision::JsonRpc2, Revision::Mcp2025_11_25] {
