@@ -482,21 +482,30 @@ fn codec_must(vector: &Vector) -> bool {
 
 /// The MUST a server silent to a malformed call breaks (JSON-RPC 2.0 §5).
 fn unanswered_call(vector: &Vector, problems: &[String]) -> Violation {
-    let rule = RuleId::JsonrpcResponseRequired;
-    let revision = vector.profile.revision;
     let probe = match &vector.basis {
         Some(Basis::MandatedBy { rule, .. }) => rule.as_str(),
         _ => "",
     };
+    departure(
+        RuleId::JsonrpcResponseRequired,
+        vector.profile.revision,
+        "",
+        format!(
+            "{}: the frame breaks {probe} (the sender's fault), and JSON-RPC 2.0 §7 answers such a call with an error; the Server MUST reply with a Response (§5)",
+            problems.join("; ")
+        ),
+    )
+}
+
+/// The answer's departure reported under `rule`, at the level the rule
+/// carries: the one place the judge's own violations are made.
+fn departure(rule: RuleId, revision: Revision, pointer: &str, message: String) -> Violation {
     Violation {
         rule,
         level: rule.info().level,
         spec: rule.info().cite(revision),
-        pointer: String::new(),
-        message: format!(
-            "{}: the frame breaks {probe} (the sender's fault), and JSON-RPC 2.0 §7 answers such a call with an error; the Server MUST reply with a Response (§5)",
-            problems.join("; ")
-        ),
+        pointer: pointer.to_owned(),
+        message,
     }
 }
 
@@ -535,17 +544,15 @@ fn unbatched(answer: &Answer) -> Answer {
 
 /// The SHOULD a single response to a batch breaks (JSON-RPC 2.0 §6).
 fn batch_respond_array(revision: Revision, problems: &[String]) -> Violation {
-    let rule = RuleId::JsonrpcBatchRespondArray;
-    Violation {
-        rule,
-        level: rule.info().level,
-        spec: rule.info().cite(revision),
-        pointer: String::new(),
-        message: format!(
+    departure(
+        RuleId::JsonrpcBatchRespondArray,
+        revision,
+        "",
+        format!(
             "{}: JSON-RPC 2.0 §6 asks for an Array holding the one response",
             problems.join("; ")
         ),
-    }
+    )
 }
 
 /// Whether the vector's answer rests on `jsonrpc.error.code-meaning` alone
@@ -575,17 +582,15 @@ fn any_code(answer: &Answer) -> Answer {
 
 /// The SHOULD a wrong §5.1 code breaks, with what was expected.
 fn code_meaning(revision: Revision, problems: &[String]) -> Violation {
-    let rule = RuleId::JsonrpcErrorCodeMeaning;
-    Violation {
-        rule,
-        level: rule.info().level,
-        spec: rule.info().cite(revision),
-        pointer: "/error/code".into(),
-        message: format!(
+    departure(
+        RuleId::JsonrpcErrorCodeMeaning,
+        revision,
+        "/error/code",
+        format!(
             "{}: JSON-RPC 2.0 §5.1 names another code for this error",
             problems.join("; ")
         ),
-    }
+    )
 }
 
 /// Whether a frame is wholly the peer's own requests and notifications, not an

@@ -172,20 +172,6 @@ fn counts(level: Level, strict: bool) -> bool {
     strict || level.is_mandatory()
 }
 
-/// Whether the request `frame` names its protocol version in `_meta`, as
-/// every 2026-07-28 request does.
-fn names_its_version(frame: &[u8]) -> bool {
-    serde_json::from_slice::<serde_json::Value>(frame)
-        .ok()
-        .and_then(|v| {
-            v.get("params")?
-                .get("_meta")?
-                .get("io.modelcontextprotocol/protocolVersion")
-                .cloned()
-        })
-        .is_some()
-}
-
 /// The invariants `report` (the exchange of `frame`) breaks under `revision`.
 #[must_use]
 pub fn judge(frame: &[u8], report: &ProbeReport, revision: Revision, strict: bool) -> Vec<Breach> {
@@ -197,17 +183,24 @@ pub fn judge(frame: &[u8], report: &ProbeReport, revision: Revision, strict: boo
     // The probe's method, when it is one request: what its answer is judged
     // against (a 2026-07-28 `initialize` answered as a legacy revision, a
     // `subscriptions/listen` that stays open).
-    let method = match lift(frame) {
-        Ok(harness::Frame::Single(Message::Request(r))) => Some(r.method.decoded().into_owned()),
-        _ => None,
+    // With it, whether the request names its protocol version in `_meta`: a
+    // 2026-07-28 request without that per-request version is a legacy
+    // request to a dual-era server, which answers it as the latest revision
+    // before (basic/versioning: a server may serve both eras); a pure
+    // 2026-07-28 server refuses it with an error, which any revision's rules
+    // read alike.
+    let (method, names_version) = match lift(frame) {
+        Ok(harness::Frame::Single(Message::Request(r))) => {
+            let named = r
+                .params
+                .as_ref()
+                .and_then(|p| p.get("_meta"))
+                .is_some_and(|m| m.get("io.modelcontextprotocol/protocolVersion").is_some());
+            (Some(r.method.decoded().into_owned()), named)
+        }
+        _ => (None, false),
     };
-    // A 2026-07-28 request without its per-request version (`_meta`
-    // `io.modelcontextprotocol/protocolVersion`) is a legacy request to a
-    // dual-era server, which answers it as the latest revision before
-    // (basic/versioning: a server may serve both eras); a pure 2026-07-28
-    // server refuses it with an error, which any revision's rules read alike.
-    let legacy_request =
-        revision == Revision::Mcp2026_07_28 && method.is_some() && !names_its_version(frame);
+    let legacy_request = revision == Revision::Mcp2026_07_28 && method.is_some() && !names_version;
     for received in &report.frames {
         if received.bytes.is_empty() {
             continue;

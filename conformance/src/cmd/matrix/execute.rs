@@ -288,6 +288,22 @@ impl Drop for Group {
     }
 }
 
+/// Where one run of a server works: its scratch folder under `--out`, named
+/// `name`, and over HTTP a free loopback port for it.
+fn workplace(
+    options: &Options,
+    name: &str,
+    t: Transport,
+) -> Result<(Scratch, Option<u16>), String> {
+    let scratch = Scratch::new(&options.out, name)?;
+    let port = if t == Transport::Stdio {
+        None
+    } else {
+        Some(free_port()?)
+    };
+    Ok((scratch, port))
+}
+
 /// A free port on 127.0.0.1, as the kernel picks it.
 fn free_port() -> Result<u16, String> {
     TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
@@ -539,12 +555,7 @@ fn play(
     log: &Path,
     server_log: &Path,
 ) -> Result<Report, String> {
-    let scratch = Scratch::new(&options.out, &format!("{}.{}", server.name, t.name()))?;
-    let port = if t == Transport::Stdio {
-        None
-    } else {
-        Some(free_port()?)
-    };
+    let (scratch, port) = workplace(options, &format!("{}.{}", server.name, t.name()), t)?;
     let fill = Fill {
         port,
         scratch: &scratch.0,
@@ -673,12 +684,7 @@ fn fuzz(manifest: &Manifest, options: &Options, server: &Server) -> Fuzz {
         line
     };
     let result = (|| -> Result<(String, String), String> {
-        let scratch = Scratch::new(&options.out, &format!("{}.fuzz", server.name))?;
-        let port = if t == Transport::Stdio {
-            None
-        } else {
-            Some(free_port()?)
-        };
+        let (scratch, port) = workplace(options, &format!("{}.fuzz", server.name), t)?;
         let fill = Fill {
             port,
             scratch: &scratch.0,

@@ -81,12 +81,14 @@ impl Transport for JsonRpcHttpPeer {
         for (name, value) in &self.extra {
             headers.insert(name.clone(), value.clone());
         }
+        let outline = Outline::of(frame);
         let post = Post {
             client: self.client.clone(),
             url: self.url.clone(),
             headers,
             body: frame.to_vec(),
-            expected_answer: Outline::of(frame).requests > 0,
+            expected_answer: outline.requests > 0,
+            holds_request: outline.calls > 0,
             max_frame: self.limits.max_frame,
             deadline: Instant::now() + self.options.request_timeout,
             flavor: Flavor::JsonRpc,

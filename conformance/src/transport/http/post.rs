@@ -36,6 +36,8 @@ pub(crate) struct Post {
     pub headers: HeaderMap,
     pub body: Vec<u8>,
     pub expected_answer: bool,
+    /// Whether the body holds a JSON-RPC request ([`Outline::calls`]).
+    pub holds_request: bool,
     pub max_frame: usize,
     pub deadline: Instant,
     pub flavor: Flavor,
@@ -61,7 +63,7 @@ async fn exchange(
     on_frame: &(dyn Fn(&[u8]) + Send + Sync),
 ) {
     let shared = &*sink.shared;
-    let holds = holds_request(&post.body);
+    let holds = post.holds_request;
     let sent = post
         .client
         .post(&post.url)
@@ -247,22 +249,17 @@ fn is_response(frame: &[u8]) -> bool {
     }
 }
 
-/// Whether `body` holds at least one JSON-RPC request: an object with a
-/// `method` and an `id`, alone or in an array.
-pub(crate) fn holds_request(body: &[u8]) -> bool {
-    let is_request = |v: &serde_json::Value| v.get("method").is_some() && v.get("id").is_some();
-    match serde_json::from_slice::<serde_json::Value>(body) {
-        Ok(serde_json::Value::Array(items)) => items.iter().any(is_request),
-        Ok(value) => is_request(&value),
-        Err(_) => false,
-    }
-}
-
 /// What the transport needs to know of a frame it sends: whether it holds a
 /// request, and its method, `_meta` version and name for the headers.
 #[derive(Debug, Default)]
 pub(crate) struct Outline {
+    /// How many answers are due: requests, and frames a server refuses with
+    /// an error (not JSON, `[]`, a non-object element).
     pub requests: usize,
+    /// How many JSON-RPC requests it holds (objects with a `method` and an
+    /// `id`): what MCP basic/transports' "If the input contains any number of
+    /// JSON-RPC requests" is about.
+    pub calls: usize,
     pub method: Option<String>,
     pub meta_version: Option<String>,
     pub name: Option<String>,
@@ -278,9 +275,8 @@ impl Outline {
                 ..Outline::default()
             };
         };
-        let is_request = |v: &serde_json::Value| {
-            v.get("method").is_some() && v.get("id").is_some() || !v.is_object()
-        };
+        let is_call = |v: &serde_json::Value| v.get("method").is_some() && v.get("id").is_some();
+        let is_request = |v: &serde_json::Value| is_call(v) || !v.is_object();
         match &value {
             serde_json::Value::Array(items) => Outline {
                 // An empty array is answered with an error (JSON-RPC 2.0 §7).
@@ -289,6 +285,7 @@ impl Outline {
                     .filter(|v| is_request(v))
                     .count()
                     .max(usize::from(items.is_empty())),
+                calls: items.iter().filter(|v| is_call(v)).count(),
                 ..Outline::default()
             },
             one => {
@@ -297,6 +294,7 @@ impl Outline {
                     |v: Option<&serde_json::Value>| v.and_then(|v| v.as_str()).map(str::to_owned);
                 Outline {
                     requests: usize::from(is_request(one)),
+                    calls: usize::from(is_call(one)),
                     method: text(one.get("method")),
                     meta_version: text(
                         params
@@ -312,14 +310,16 @@ impl Outline {
 
 #[cfg(test)]
 mod tests {
-    use super::holds_request;
+    use super::Outline;
 
     #[test]
     fn a_body_holds_a_request_only_with_a_method_and_an_id() {
-        assert!(holds_request(br#"{"jsonrpc":"2.0","id":1,"method":"x"}"#));
-        assert!(holds_request(
-            br#"[{"jsonrpc":"2.0","method":"n"},{"jsonrpc":"2.0","id":"a","method":"x"}]"#
-        ));
+        let calls = |b: &[u8]| Outline::of(b).calls;
+        assert_eq!(calls(br#"{"jsonrpc":"2.0","id":1,"method":"x"}"#), 1);
+        assert_eq!(
+            calls(br#"[{"jsonrpc":"2.0","method":"n"},{"jsonrpc":"2.0","id":"a","method":"x"}]"#),
+            1
+        );
         for none in [
             &b"[]"[..],
             b"[1]",
@@ -327,7 +327,9 @@ mod tests {
             br#"{"jsonrpc":"2.0","method":"n"}"#,
             br#"{"jsonrpc":"2.0","id":1,"result":{}}"#,
         ] {
-            assert!(!holds_request(none), "{}", String::from_utf8_lossy(none));
+            assert_eq!(calls(none), 0, "{}", String::from_utf8_lossy(none));
+            // An answer is still due to most of them (`[]`, `[1]`, `{`).
         }
+        assert_eq!(Outline::of(b"[]").requests, 1);
     }
 }

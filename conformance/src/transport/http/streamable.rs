@@ -374,6 +374,7 @@ impl Transport for StreamableHttpPeer {
             headers,
             body: frame.to_vec(),
             expected_answer: outline.requests > 0,
+            holds_request: outline.calls > 0,
             max_frame: self.limits.max_frame,
             deadline: Instant::now() + self.options.request_timeout,
             flavor: Flavor::Streamable,
