@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # cargo-mutants over the judging parts of `conformance` (issue 16): the files whose
 # code decides a verdict or an exit code, and the fast tests that judge them. The one
-# list of both, used by the README's command, .github/workflows/mutants.yml and
+# list of both, used by the command in conformance/book/mutation-testing.md, .github/workflows/mutants.yml and
 # .ci/run (which only lists the mutants). The harness is `cargo mutants -p
 # wirecheck-harness` itself; `.cargo/mutants.toml` configures both.
 #

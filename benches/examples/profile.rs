@@ -1,6 +1,6 @@
 //! A loop to run under a profiler: one frame of the mix, one piece of work, many
 //! times. Instruction counts from callgrind do not drift with machine load, so
-//! this is how the README's profile figures were taken:
+//! this is how the profile figures of `conformance/book/benchmarks.md` were taken:
 //!
 //! ```sh
 //! cargo build --release -p wirecheck-benches --example profile

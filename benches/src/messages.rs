@@ -15,7 +15,7 @@ pub struct Spec {
     pub batch: bool,
 }
 
-/// The mix, in the order the README's table lists it.
+/// The mix, in the order the table of `conformance/book/benchmarks.md` lists it.
 pub const MIX: [Spec; 5] = [
     Spec {
         name: "ping",

@@ -74,10 +74,10 @@ fn main() {
             &catalogue(),
         )
     }));
-    trials.push(Trial::test("traceability::readme-counts", {
+    trials.push(Trial::test("traceability::book-counts", {
         let summary = summary(&vectors);
         let sentences = sentence_summary(&vectors);
-        move || check_readme(&summary).and_then(|()| check_readme(&sentences))
+        move || check_book("vectors.md", &summary).and_then(|()| check_book("rules.md", &sentences))
     }));
     trials.push(Trial::test(
         "traceability::every-mcp-revision-has-vectors",
@@ -333,7 +333,8 @@ fn coverage(vectors: &[Vector]) -> BTreeMap<(&str, Revision), Vec<&str>> {
     map
 }
 
-/// The counts the README shows, one source for both.
+/// The counts the book's golden-vectors chapter (`book/vectors.md`) shows, one
+/// source for both.
 fn summary(vectors: &[Vector]) -> String {
     let mut out = String::new();
     out.push_str("| profile | vectors | y | n | i | exchanges | answers: MUST / SHOULD / convention | rules covered / known |\n|---|---|---|---|---|---|---|---|\n");
@@ -538,7 +539,8 @@ fn sentences_section() -> String {
     out
 }
 
-/// The README's table of sentences, rules and vectors per revision.
+/// The rule-model chapter's (`book/rules.md`) table of sentences, rules and
+/// vectors per revision.
 fn sentence_summary(vectors: &[Vector]) -> String {
     let mut out = String::from("| profile | normative sentences | checked | set aside | not yet checked | rules known | vectors |\n|---|---|---|---|---|---|---|\n");
     let Ok((inventory, mapping)) = trace::load(&trace::spec_dir()) else {
@@ -607,14 +609,15 @@ fn bless_or_compare(path: &Path, fresh: &str) -> Result<(), Failed> {
     }
 }
 
-fn check_readme(summary: &str) -> Result<(), Failed> {
-    let path = repo_file("../README.md");
-    let readme = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-    if readme.contains(summary) {
+/// Whether the book's `chapter` (`conformance/book/<chapter>`) holds `summary`.
+fn check_book(chapter: &str, summary: &str) -> Result<(), Failed> {
+    let path = repo_file("book").join(chapter);
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    if text.contains(summary) {
         Ok(())
     } else {
         Err(format!(
-            "README.md's counts are stale; paste this table (also in conformance/TRACEABILITY.md):\n\n{summary}"
+            "conformance/book/{chapter}'s counts are stale; paste this table (also in conformance/TRACEABILITY.md):\n\n{summary}"
         )
         .into())
     }

@@ -7,7 +7,7 @@
 #   conformance/peers/install.sh), 15 s, seed 1, revision 2025-06-18: its
 #   findings are expected (exit 1), but the run must finish, write its
 #   report, and the report must hold the silent drops it is known for
-#   (README, "Fuzzing a live peer"). Findings are not minimized here
+#   (conformance/book/fuzzing.md, "Fuzzing a live peer"). Findings are not minimized here
 #   (--no-minimize): confirming each on a fresh Node process would not fit
 #   the budget, and only their kinds are checked.
 #

@@ -1658,7 +1658,8 @@ fn smoke_mutated_frames_never_panic() {
     }
 }
 
-/// The README's table of rule counts per revision, as the catalogue gives it.
+/// The rule-model chapter's (`conformance/book/rules.md`) table of rule counts per
+/// revision, as the catalogue gives it.
 fn rule_counts_table() -> String {
     let mut table = String::from(
         "| profile | rules known | checked per frame (codec + rule model) | checked on an exchange | checked on the session | checked on the transport | checked by what only wirecheck knows (runner, client judge) | not checked (with reason) |\n|---|---|---|---|---|---|---|---|\n",
@@ -1686,22 +1687,25 @@ fn rule_counts_table() -> String {
     table
 }
 
-/// The counts in the README are the catalogue's (regenerate with
-/// `BLESS=1 cargo test -p wirecheck-harness --test suite -- rules::readme`, which prints the
-/// table to paste; tests never write into the source tree).
+/// The counts in `conformance/book/rules.md` are the catalogue's (regenerate with
+/// `BLESS=1 cargo test -p wirecheck-harness --test suite -- rules::book_rule_counts --nocapture`,
+/// which prints the table to paste; tests never write into the source tree).
 #[test]
-fn readme_rule_counts_are_current() {
+fn book_rule_counts_are_current() {
     let table = rule_counts_table();
     if std::env::var_os("BLESS").is_some() {
         println!("{table}");
     }
-    let readme = include_str!("../../README.md");
-    let section = readme
+    let chapter = include_str!("../../conformance/book/rules.md");
+    let section = chapter
         .split("<!-- rule-counts:begin -->\n")
         .nth(1)
         .and_then(|rest| rest.split("<!-- rule-counts:end -->").next())
-        .expect("README.md has the rule-counts markers");
-    assert_eq!(section, table, "README rule counts are stale:\n{table}");
+        .expect("conformance/book/rules.md has the rule-counts markers");
+    assert_eq!(
+        section, table,
+        "conformance/book/rules.md's rule counts are stale:\n{table}"
+    );
 }
 
 // ---- issue 27: verdicts no sentence supports ------------------------------------

@@ -4,7 +4,7 @@
 //! revision (`docs/specification/<revision>/…`), or name the schema fact they
 //! rest on. Where the specification is silent or contradicts itself the entry
 //! says so and records the stance taken (the "A…" numbers are the ambiguity list
-//! in the README's rule-model section). Ids are stable: reports and vectors name
+//! in `conformance/book/rules.md`, the rule-model chapter). Ids are stable: reports and vectors name
 //! them. The codec's own refusal rules come first, one row per [`crate::Rule`]
 //! variant; `id.rs` expands the table into [`RuleId`] and its facts.
 
