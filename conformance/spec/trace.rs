@@ -1,8 +1,9 @@
 //! The sentence inventory (`inventory.json`, written by `inventory.py`) and its
 //! mapping (`mapping.json`, kept by hand), read for the tests: the checks that
 //! hold them together (`problems`) and the counts TRACEABILITY.md and the
-//! book's rule-model chapter (`book/rules.md`) show (`Trace`). Included by `tests/spec_inventory.rs` and `tests/vectors.rs`
-//! with `#[path]`, so both read one definition.
+//! book's rule-model chapter (`book/rules.md`) show (`Trace`). Included by
+//! `tests/spec_inventory.rs` and `tests/vectors.rs` with `#[path]`, so both
+//! read one definition.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;

@@ -2,8 +2,8 @@
 //! `Cargo.toml`): one link and one process instead of one per file. Mutation
 //! testing rebuilds every test binary for each mutant, and one binary costs
 //! about a third less CPU a rebuild than the eleven it replaces
-//! (`conformance/book/mutation-testing.md`). Run one file's tests by its module path:
-//! `cargo test -p wirecheck-harness --test suite -- corpus::`.
+//! (`conformance/book/mutation-testing.md`). Run one file's tests by its module
+//! path: `cargo test -p wirecheck-harness --test suite -- corpus::`.
 
 mod batch_elements;
 mod corpus;
