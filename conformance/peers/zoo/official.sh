@@ -12,8 +12,8 @@
 # revision the suite covers (2025-06-18, 2025-11-25), and prints each scenario's outcome
 # with the suite's first non-passing message. The suite (pinned by ../official/install.sh)
 # is the only judge here; exits 0 once both runs were made, 2 when they could not be.
-# Compare with `wirecheck matrix zoo.toml --server server-everything-http` (conformance/book/run.md,
-# "Against the zoo: `wirecheck matrix`").
+# Compare with `wirecheck matrix zoo.toml --server server-everything-http` (this folder's
+# README, "What no other tool reports").
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 official="$here/../official"
