@@ -16,9 +16,10 @@ use std::time::Duration;
 
 use harness::client::{notification_document, read_reply, request_document, Reply, ReplyError};
 use harness::ir::{Frame, Message};
-use harness::{lift, Id, Raw, Revision};
+use harness::{lift, Direction, Id, Raw, Revision};
 use tokio::time::Instant;
 
+use crate::transcript::{self, Entry};
 use crate::transport::{Event, SendError, Transport};
 
 /// Who put a frame on the wire.
@@ -60,6 +61,42 @@ pub struct WireEvent {
     pub t: Duration,
     /// What it was.
     pub kind: WireKind,
+}
+
+/// A client driver's wire log (`wirecheck run`'s sessions, `wirecheck
+/// fuzz`'s findings) as transcript entries: frames as they travelled, a
+/// closed output as `closed`, a wait that ran out as `wait-elapsed`. A frame
+/// skipped for its size or one that could not be sent is no entry: its bytes
+/// never crossed whole.
+#[must_use]
+pub fn transcript(log: &[WireEvent]) -> Vec<Entry> {
+    log.iter()
+        .filter_map(|e| {
+            let t = Some(e.t.as_secs_f64());
+            let from = match e.from {
+                Side::Client => Direction::ClientToServer,
+                Side::Server => Direction::ServerToClient,
+            };
+            match &e.kind {
+                WireKind::Frame(bytes) => Some(Entry::Frame {
+                    from,
+                    bytes: bytes.clone(),
+                    t,
+                }),
+                WireKind::Closed { .. } => Some(Entry::Event {
+                    event: transcript::Transport::Closed,
+                    from: Some(from),
+                    t,
+                }),
+                WireKind::TimedOut => Some(Entry::Event {
+                    event: transcript::Transport::WaitElapsed,
+                    from: None,
+                    t,
+                }),
+                WireKind::TooLong(_) | WireKind::SendFailed(_) => None,
+            }
+        })
+        .collect()
 }
 
 /// The request that proves the peer is still reading after a probe.

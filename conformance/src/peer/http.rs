@@ -32,8 +32,8 @@ use axum::Router;
 use tokio::net::TcpListener;
 
 use super::{Peer, Serve};
-use crate::clientcheck::Scenario;
 use crate::report::Record;
+pub use judged::{Conversation, Conversations};
 
 /// How many MCP sessions (or SSE clients) may be live at once: a client that
 /// floods `initialize` meets 503, not an unbounded map.
@@ -135,14 +135,15 @@ impl Server {
     }
 
     /// Binds `addr` as a judged server: every Streamable HTTP session is a
-    /// [`Director`](crate::clientcheck::Director) playing `scenarios`
-    /// (`wirecheck serve --http ADDR --judge`). MCP only.
+    /// [`Conversation`] `conversations` opens (the client check's scenarios
+    /// playing: `wirecheck serve --http ADDR --judge`). MCP only.
     pub async fn bind_judged(
         addr: SocketAddr,
         config: Config,
-        scenarios: Vec<Scenario>,
+        conversations: impl Conversations + 'static,
     ) -> std::io::Result<Server> {
-        Self::bind_with(addr, config, Some(judged::Judging::new(scenarios))).await
+        let judging = judged::Judging::new(Box::new(conversations));
+        Self::bind_with(addr, config, Some(judging)).await
     }
 
     async fn bind_with(
@@ -216,8 +217,8 @@ impl JudgeHandle {
                 judging.ended(*j, closed);
             }
         }
-        if let Some((number, director)) = lock(&judging.session_free).take() {
-            lock(&judging.finished).push((number, director.finish(closed)));
+        if let Some((number, conversation)) = lock(&judging.session_free).take() {
+            lock(&judging.finished).push((number, conversation.finish(closed)));
         }
         let mut ended = std::mem::take(&mut *lock(&judging.finished));
         ended.sort_by_key(|(number, _)| *number);

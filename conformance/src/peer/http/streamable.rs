@@ -141,7 +141,7 @@ impl Outline {
             Err(_) => {
                 return Outline {
                     json: true,
-                    batch: crate::runner::plan::is_batch_text(body),
+                    batch: crate::lines::is_batch_text(body),
                     ..Outline::default()
                 }
             }
@@ -393,8 +393,8 @@ fn only_2026(app: &App) -> bool {
 fn initialize(app: &App, body: &[u8]) -> Response {
     let mut session = match &app.judging {
         Some(judging) => {
-            let (number, director) = judging.open(app.config.serve);
-            Session::judged(number, director)
+            let (number, conversation) = judging.open(app.config.serve);
+            Session::judged(number, conversation)
         }
         None => Session::Plain(Peer::new(app.config.serve)),
     };
