@@ -33,6 +33,7 @@ use harness::{Direction, Revision};
 use crate::peer::http::{Conversation, Conversations};
 use crate::peer::{Peer, Serve};
 use crate::report::{Command, Record, Report};
+use crate::transport::Kind;
 pub use scenarios::Scenario;
 
 /// The one report model of a judged client, whatever the transport: the
@@ -40,7 +41,7 @@ pub use scenarios::Scenario;
 /// profile the first judged conversation ran under, and `error` when
 /// serving stopped short.
 #[must_use]
-pub fn report(records: Vec<Record>, transport: &str, error: Option<String>) -> Report {
+pub fn report(records: Vec<Record>, transport: Kind, error: Option<String>) -> Report {
     let mut report = Report::new(Command::RunClient);
     report.profile = records
         .iter()
@@ -50,7 +51,7 @@ pub fn report(records: Vec<Record>, transport: &str, error: Option<String>) -> R
             direction: Direction::ClientToServer,
         });
     for mut record in records {
-        record.place.transport = Some(transport.into());
+        record.place.transport = Some(transport.name().into());
         report.records.push(record);
     }
     report.error = error;

@@ -6,6 +6,7 @@ use super::Exit;
 use crate::clientcheck::{self, Director, Scenario};
 use crate::peer::{stdio, Peer, Serve};
 use crate::report::Report;
+use crate::transport::Kind;
 
 /// Run the reference peer on standard input and output.
 ///
@@ -174,7 +175,7 @@ fn judged(serve: Serve, args: &Args) -> Exit {
     let revision = director.revision();
     let mut report = clientcheck::report(
         director.finish(true),
-        "stdio",
+        Kind::Stdio,
         served.err().map(|e| format!("serving stopped: {e}")),
     );
     // The judge's revision, also when no record names one.
@@ -209,7 +210,7 @@ fn judged_http(serve: Serve, args: &Args) -> Exit {
         })
     });
     let report = match served {
-        Ok((records, ended)) => clientcheck::report(records, "streamable-http", ended.err()),
+        Ok((records, ended)) => clientcheck::report(records, Kind::STREAMABLE_HTTP, ended.err()),
         Err(e) => {
             eprintln!("wirecheck serve: {e}");
             return Exit::Trouble;

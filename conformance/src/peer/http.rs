@@ -33,6 +33,7 @@ use tokio::net::TcpListener;
 
 use super::{Peer, Serve};
 use crate::report::Record;
+use crate::transport::Kind;
 pub use judged::{Conversation, Conversations};
 
 /// How many MCP sessions (or SSE clients) may be live at once: a client that
@@ -225,7 +226,7 @@ impl JudgeHandle {
         let mut records: Vec<Record> = ended.into_iter().flat_map(|(_, r)| r).collect();
         records.extend(lock(&judging.headers).records());
         for record in &mut records {
-            record.place.transport = Some("streamable-http".into());
+            record.place.transport = Some(Kind::STREAMABLE_HTTP.name().into());
         }
         records
     }

@@ -33,11 +33,12 @@ use crate::judge::{self, Observed, Silence, Strictness};
 use crate::report::{Check, Place, Record, Subject, WireEvent};
 use crate::transport::http::{JsonRpcHttpPeer, SsePeer, StreamableHttpPeer};
 use crate::transport::stdio::{PeerCommand, StdioPeer};
-use crate::transport::{Limits, Transport as _};
+pub use crate::transport::HttpKind;
+use crate::transport::{Kind, Limits, Transport as _};
 use crate::vectors::{Answer, Basis, Vector};
 use fixtures::{Allowed, Catalogue};
 use http_judge::Trace;
-pub use wire::{HttpKind, Wire};
+pub use wire::Wire;
 
 /// Which revisions a run plays.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -130,13 +131,19 @@ impl Peer {
         })
     }
 
+    /// The transport the run speaks.
+    #[must_use]
+    pub fn kind(&self) -> Kind {
+        match self {
+            Peer::Command(_) | Peer::Reference { .. } => Kind::Stdio,
+            Peer::Http { kind, .. } | Peer::ReferenceHttp { kind, .. } => Kind::Http(*kind),
+        }
+    }
+
     /// The `transport` every record of the run names.
     #[must_use]
     pub fn transport(&self) -> &'static str {
-        match self {
-            Peer::Command(_) | Peer::Reference { .. } => "stdio",
-            Peer::Http { kind, .. } | Peer::ReferenceHttp { kind, .. } => kind.name(),
-        }
+        self.kind().name()
     }
 }
 
@@ -788,7 +795,7 @@ impl Peers<'_> {
         // answering the ping breaks a MUST (basic/utilities/ping).
         let failure = match &report.live {
             Live::Answered(_) => return Ok(Some(driver)),
-            Live::Closed { status, leaky } if transport == "stdio" => (
+            Live::Closed { status, leaky } if self.config.peer.kind() == Kind::Stdio => (
                 None,
                 Level::May,
                 Outcome::Warning,
@@ -978,7 +985,7 @@ impl Runner<'_, '_, '_> {
         let mut bound: Vec<Vector> = Vec::new();
         let transport = self.config.peer.transport();
         for vector in probes {
-            let unfit = if transport == "stdio" {
+            let unfit = if self.config.peer.kind() == Kind::Stdio {
                 stdio_unfit(vector)
             } else {
                 None
@@ -1056,7 +1063,7 @@ impl Runner<'_, '_, '_> {
             }
         }
         self.judge_sessions(revision, &logs)?;
-        if transport == "stdio" {
+        if self.config.peer.kind() == Kind::Stdio {
             let traces = http_judge::lock(&gathered.traces);
             if let Some(record) = http_judge::stdio_shutdown(
                 revision,

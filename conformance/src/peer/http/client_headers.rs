@@ -151,7 +151,7 @@ fn record(rule: RuleId, tally: &Tally, what: &str) -> Record {
     let mut record = Record::of_transport_rule(
         format!("http/{suffix}"),
         revision,
-        "streamable-http",
+        crate::transport::Kind::STREAMABLE_HTTP.name(),
         rule,
         outcome,
         broken,
