@@ -848,12 +848,14 @@ impl<T: Transport> Driver<T> {
     }
 }
 
-/// The ids of the requests in `frame` (one, or a batch's), if it lifts.
-/// The request ids a peer can read in `frame`, valid frame or not
-/// ([`harness::error_ids::readable_request_ids`]): an Invalid Request's
-/// error may echo its readable id (JSON-RPC 2.0 §5), which then answers the
-/// probe, and the id counts as used.
-fn request_ids(frame: &[u8]) -> Vec<Id<'static>> {
+/// The request ids a peer can read in `frame` (one, or a batch's), valid
+/// frame or not ([`harness::error_ids::readable_request_ids`], the one
+/// place): an Invalid Request's error may echo its readable id (JSON-RPC 2.0
+/// §5), which then answers the probe, and the id counts as used; the live
+/// fuzzer never puts two frames sharing one in a window, where that error
+/// would be credited to the other frame.
+#[must_use]
+pub fn request_ids(frame: &[u8]) -> Vec<Id<'static>> {
     harness::error_ids::readable_request_ids(frame)
         .into_iter()
         .filter_map(|read| match read {

@@ -1,4 +1,5 @@
-//! `wirecheck serve`: the reference peer over stdio.
+//! `wirecheck serve`: the reference peer over stdio, or over HTTP with
+//! `--http ADDR` ([`crate::peer::http`]); judging the client with `--judge`.
 
 use harness::Revision;
 

@@ -252,7 +252,7 @@ impl Live {
     /// probed again frame by frame, where each exchange is judged on its own.
     pub async fn window(&mut self, frames: &[Vec<u8>]) -> (Id<'static>, Observed) {
         for frame in frames {
-            for id in super::window::request_ids(frame) {
+            for id in crate::driver::request_ids(frame) {
                 self.history.insert(&id);
             }
         }

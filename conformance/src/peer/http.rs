@@ -33,6 +33,7 @@ use tokio::net::TcpListener;
 
 use super::{Peer, Serve};
 use crate::report::Record;
+use crate::sync::lock;
 use crate::transport::Kind;
 pub use judged::{Conversation, Conversations};
 
@@ -67,14 +68,6 @@ struct App {
     jsonrpc: Mutex<Peer>,
     /// With `--judge`: every Streamable HTTP session is judged.
     judging: Option<judged::Judging>,
-}
-
-/// A poisoned lock still guards consistent data: every critical section here
-/// is a map operation or one `Peer::handle`.
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// A fresh id: 128 bits from the OS as 32 lowercase hex digits, visible ASCII

@@ -15,7 +15,6 @@ mod status_codes;
 mod streams;
 mod validation;
 
-use std::sync::Mutex;
 use std::time::Duration;
 
 use harness::rules::RuleId;
@@ -32,13 +31,6 @@ use crate::transport::http::{
 };
 use crate::transport::stdio::EndedBy;
 use crate::transport::{HttpKind, Kind};
-
-/// A poisoned lock still holds traces worth judging.
-pub(crate) fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-}
 
 /// What one closed connection showed.
 #[derive(Debug, Clone, Default)]

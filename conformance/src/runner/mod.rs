@@ -1,5 +1,6 @@
 //! The runner behind `wirecheck run`: the golden vectors played against a
-//! live peer over stdio, judged with the library judge, one [`Record`] each.
+//! live peer over stdio or HTTP ([`Wire`]), judged with the library judge,
+//! one [`Record`] each.
 //!
 //! Per revision: a fresh peer process, the handshake (negotiation is itself a
 //! check), what the peer offers ([`fixtures::Catalogue`]), then every vector a
@@ -31,6 +32,7 @@ use serde_json::Value;
 use crate::driver::{Class, Driver, DriverConfig, Handshake, HandshakeError, Live, Side, WireKind};
 use crate::judge::{self, Observed, Silence, Strictness};
 use crate::report::{Check, Place, Record, Subject, WireEvent};
+use crate::sync::lock;
 use crate::transport::http::{JsonRpcHttpPeer, SsePeer, StreamableHttpPeer};
 use crate::transport::stdio::{PeerCommand, StdioPeer};
 pub use crate::transport::HttpKind;
@@ -529,8 +531,8 @@ impl Peers<'_> {
         let mut trace = Trace::of(&wire);
         trace.stdio_never_heard = never_heard;
         (trace.delete_status, trace.stdio_ended_by) = wire.close_reporting(self.exit_grace).await;
-        http_judge::lock(self.traces).push(trace);
-        http_judge::lock(self.logs).push(log);
+        lock(self.traces).push(trace);
+        lock(self.logs).push(log);
     }
 
     /// A fresh process with its handshake under `revision` done, or why the
@@ -1056,7 +1058,7 @@ impl Runner<'_, '_, '_> {
             }
         }
         drop(results);
-        let logs = std::mem::take(&mut *http_judge::lock(&gathered.logs));
+        let logs = std::mem::take(&mut *lock(&gathered.logs));
         if revision == Revision::JsonRpc2 {
             if let Some(why) = no_jsonrpc_answer(&logs) {
                 return Err(RunError::NoJsonRpc(why));
@@ -1064,7 +1066,7 @@ impl Runner<'_, '_, '_> {
         }
         self.judge_sessions(revision, &logs)?;
         if self.config.peer.kind() == Kind::Stdio {
-            let traces = http_judge::lock(&gathered.traces);
+            let traces = lock(&gathered.traces);
             if let Some(record) = http_judge::stdio_shutdown(
                 revision,
                 &traces,
@@ -1077,7 +1079,7 @@ impl Runner<'_, '_, '_> {
         if let (Some(url), Peer::Http { kind, .. } | Peer::ReferenceHttp { kind, .. }) =
             (peers.url, &self.config.peer)
         {
-            let traces = std::mem::take(&mut *http_judge::lock(&gathered.traces));
+            let traces = std::mem::take(&mut *lock(&gathered.traces));
             let records = http_judge::judge(revision, *kind, url, &traces, self.config).await;
             self.total += records.len();
             for record in records {

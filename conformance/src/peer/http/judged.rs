@@ -36,6 +36,7 @@ use harness::{Frame, Message, Revision};
 
 use crate::peer::{Peer, Serve};
 use crate::report::Record;
+use crate::sync::lock;
 
 /// One judged conversation as the HTTP peer drives it: a peer that answers
 /// every frame the client sends and judges both directions as it goes.
@@ -115,7 +116,7 @@ impl Judging {
 
     fn open_as(&self, serve: Serve, judged_as: Option<Revision>) -> (usize, Box<dyn Conversation>) {
         let number = {
-            let mut opened = super::lock(&self.opened);
+            let mut opened = lock(&self.opened);
             *opened += 1;
             *opened
         };
@@ -129,7 +130,7 @@ impl Judging {
     /// conversation.
     pub fn session_free(&self, serve: Serve, body: &[u8]) -> Vec<Vec<u8>> {
         let t = self.elapsed();
-        let mut held = super::lock(&self.session_free);
+        let mut held = lock(&self.session_free);
         let (_, conversation) =
             held.get_or_insert_with(|| self.open_as(serve, Some(Revision::Mcp2026_07_28)));
         conversation.handle(body, t)
@@ -138,7 +139,7 @@ impl Judging {
     /// Keeps an ended session's records.
     pub fn ended(&self, judged: Judged, closed: bool) {
         let records = judged.conversation.finish(closed);
-        super::lock(&self.finished).push((judged.number, records));
+        lock(&self.finished).push((judged.number, records));
     }
 }
 

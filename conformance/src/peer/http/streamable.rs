@@ -24,8 +24,9 @@ use harness::Revision;
 use super::guard::{self, refuse};
 use super::judged::{self, Session};
 use super::params;
-use super::{fresh_id, lock, App, MAX_SESSIONS};
+use super::{fresh_id, App, MAX_SESSIONS};
 use crate::peer::{Peer, Serve};
+use crate::sync::lock;
 
 /// 2026-07-28 schema `HeaderMismatchError`.
 const HEADER_MISMATCH: i64 = -32020;
