@@ -28,6 +28,7 @@ use harness::{Direction, Revision};
 use crate::driver::WireEvent;
 use crate::report::Record;
 use crate::transcript::Entry;
+use crate::transport::Kind;
 
 /// Who broke the rule of `finding`, in the conversation `entries` it was
 /// found in (indices as the judge counted them, one per entry): see
@@ -72,7 +73,8 @@ pub fn judge(
             .push(format!("session {n} of the run's {revision} sessions"));
     };
     // HTTP's POSTs and streams are no single ordered stream each way.
-    let mut judge = Judge::session_rules_only(revision).ordered(transport == "stdio");
+    let ordered = transport.parse().is_ok_and(Kind::is_ordered);
+    let mut judge = Judge::session_rules_only(revision).ordered(ordered);
     let mut records = Vec::new();
     let mut findings = Vec::new();
     for entry in entries {
