@@ -16,9 +16,10 @@ use std::time::Duration;
 
 use harness::client::{notification_document, read_reply, request_document, Reply, ReplyError};
 use harness::ir::{Frame, Message};
-use harness::{lift, Id, Raw, Revision};
+use harness::{lift, Direction, Id, Raw, Revision};
 use tokio::time::Instant;
 
+use crate::transcript::{self, Entry};
 use crate::transport::{Event, SendError, Transport};
 
 /// Who put a frame on the wire.
@@ -60,6 +61,42 @@ pub struct WireEvent {
     pub t: Duration,
     /// What it was.
     pub kind: WireKind,
+}
+
+/// A client driver's wire log (`wirecheck run`'s sessions, `wirecheck
+/// fuzz`'s findings) as transcript entries: frames as they travelled, a
+/// closed output as `closed`, a wait that ran out as `wait-elapsed`. A frame
+/// skipped for its size or one that could not be sent is no entry: its bytes
+/// never crossed whole.
+#[must_use]
+pub fn transcript(log: &[WireEvent]) -> Vec<Entry> {
+    log.iter()
+        .filter_map(|e| {
+            let t = Some(e.t.as_secs_f64());
+            let from = match e.from {
+                Side::Client => Direction::ClientToServer,
+                Side::Server => Direction::ServerToClient,
+            };
+            match &e.kind {
+                WireKind::Frame(bytes) => Some(Entry::Frame {
+                    from,
+                    bytes: bytes.clone(),
+                    t,
+                }),
+                WireKind::Closed { .. } => Some(Entry::Event {
+                    event: transcript::Transport::Closed,
+                    from: Some(from),
+                    t,
+                }),
+                WireKind::TimedOut => Some(Entry::Event {
+                    event: transcript::Transport::WaitElapsed,
+                    from: None,
+                    t,
+                }),
+                WireKind::TooLong(_) | WireKind::SendFailed(_) => None,
+            }
+        })
+        .collect()
 }
 
 /// The request that proves the peer is still reading after a probe.
@@ -811,12 +848,14 @@ impl<T: Transport> Driver<T> {
     }
 }
 
-/// The ids of the requests in `frame` (one, or a batch's), if it lifts.
-/// The request ids a peer can read in `frame`, valid frame or not
-/// ([`harness::error_ids::readable_request_ids`]): an Invalid Request's
-/// error may echo its readable id (JSON-RPC 2.0 §5), which then answers the
-/// probe, and the id counts as used.
-fn request_ids(frame: &[u8]) -> Vec<Id<'static>> {
+/// The request ids a peer can read in `frame` (one, or a batch's), valid
+/// frame or not ([`harness::error_ids::readable_request_ids`], the one
+/// place): an Invalid Request's error may echo its readable id (JSON-RPC 2.0
+/// §5), which then answers the probe, and the id counts as used; the live
+/// fuzzer never puts two frames sharing one in a window, where that error
+/// would be credited to the other frame.
+#[must_use]
+pub fn request_ids(frame: &[u8]) -> Vec<Id<'static>> {
     harness::error_ids::readable_request_ids(frame)
         .into_iter()
         .filter_map(|read| match read {

@@ -12,6 +12,7 @@ pub mod peer;
 pub mod proxy;
 pub mod report;
 pub mod runner;
+mod sync;
 pub mod transcript;
 pub mod transport;
 pub mod vectors;

@@ -93,6 +93,16 @@ pub fn read_line(reader: &mut impl BufRead, max: usize) -> io::Result<Option<Lin
     Ok(Some(acc.finish()))
 }
 
+/// Whether `bytes` reads as a JSON array at its first byte that is not
+/// whitespace: a batch, lifted or not.
+#[must_use]
+pub fn is_batch_text(bytes: &[u8]) -> bool {
+    bytes
+        .iter()
+        .find(|b| !b.is_ascii_whitespace())
+        .is_some_and(|b| *b == b'[')
+}
+
 /// Where frames come from: the named files in order, or standard input.
 #[derive(Debug, Clone)]
 pub struct Inputs {

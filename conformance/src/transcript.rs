@@ -87,43 +87,6 @@ impl Entry {
     }
 }
 
-/// A client driver's wire log (`wirecheck run`'s sessions, `wirecheck
-/// fuzz`'s findings) as transcript entries: frames as they travelled, a
-/// closed output as `closed`, a wait that ran out as `wait-elapsed`. A frame
-/// skipped for its size or one that could not be sent is no entry: its bytes
-/// never crossed whole.
-#[must_use]
-pub fn of_wire_log(log: &[crate::driver::WireEvent]) -> Vec<Entry> {
-    use crate::driver::{Side, WireKind};
-    log.iter()
-        .filter_map(|e| {
-            let t = Some(e.t.as_secs_f64());
-            let from = match e.from {
-                Side::Client => Direction::ClientToServer,
-                Side::Server => Direction::ServerToClient,
-            };
-            match &e.kind {
-                WireKind::Frame(bytes) => Some(Entry::Frame {
-                    from,
-                    bytes: bytes.clone(),
-                    t,
-                }),
-                WireKind::Closed { .. } => Some(Entry::Event {
-                    event: Transport::Closed,
-                    from: Some(from),
-                    t,
-                }),
-                WireKind::TimedOut => Some(Entry::Event {
-                    event: Transport::WaitElapsed,
-                    from: None,
-                    t,
-                }),
-                WireKind::TooLong(_) | WireKind::SendFailed(_) => None,
-            }
-        })
-        .collect()
-}
-
 /// Writes `entries` as the transcript `dir/name`, creating `dir`.
 ///
 /// # Errors

@@ -20,7 +20,7 @@ use harness::rules::RuleId;
 use harness::{Frame, Message, Outcome, Revision};
 
 use crate::peer::cursor;
-use crate::report::Record;
+use crate::report::{Record, RuleTally};
 
 /// Cursors remembered per session. The peer issues one per page of a list,
 /// so a session meets a handful; past this many, a cursor not remembered is
@@ -30,25 +30,8 @@ const ISSUED_CAP: usize = 4096;
 /// Broken cursors quoted per rule; the rest are counted.
 const QUOTED: usize = 8;
 
-#[derive(Debug, Default)]
-struct Tally {
-    seen: u32,
-    broken: Vec<String>,
-    more: u32,
-}
-
-impl Tally {
-    fn judged(&mut self, problem: Option<String>) {
-        self.seen += 1;
-        if let Some(problem) = problem {
-            if self.broken.len() < QUOTED {
-                self.broken.push(problem);
-            } else {
-                self.more += 1;
-            }
-        }
-    }
-}
+/// What one rule saw over the conversation.
+type Tally = RuleTally<QUOTED>;
 
 /// The cursors of one judged conversation.
 #[derive(Debug, Default)]
@@ -112,7 +95,7 @@ impl Cursors {
         } else {
             &mut self.pagination
         };
-        tally.judged(problem);
+        tally.check(problem);
     }
 
     /// The peer's answers to `request`: each `nextCursor` remembered.
@@ -155,9 +138,9 @@ impl Cursors {
         .into_iter()
         .filter(|(rule, _)| rule.info().applies_to(revision))
         .map(|(rule, tally)| {
-            let outcome = if !tally.broken.is_empty() {
+            let outcome = if tally.is_broken() {
                 Outcome::Fail
-            } else if tally.seen > 0 {
+            } else if tally.seen() > 0 {
                 Outcome::Pass
             } else {
                 Outcome::NotObserved {
@@ -171,10 +154,7 @@ impl Cursors {
                     ),
                 }
             };
-            let mut broken = tally.broken.clone();
-            if tally.more > 0 {
-                broken.push(format!("… and {} more", tally.more));
-            }
+            let broken = tally.quoted();
             let mut record = Record::of_transport_rule(
                 format!("client/{}", rule.as_str()),
                 revision,
@@ -187,7 +167,7 @@ impl Cursors {
             record.place.file = Some(name.to_owned());
             record
                 .notes
-                .push(format!("{} cursor(s) the client sent judged", tally.seen));
+                .push(format!("{} cursor(s) the client sent judged", tally.seen()));
             record
         })
         .collect()

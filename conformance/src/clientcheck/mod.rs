@@ -30,8 +30,10 @@ pub mod stdio;
 use harness::session::{self, Judge};
 use harness::{Direction, Revision};
 
+use crate::peer::http::{Conversation, Conversations};
 use crate::peer::{Peer, Serve};
 use crate::report::{Command, Record, Report};
+use crate::transport::Kind;
 pub use scenarios::Scenario;
 
 /// The one report model of a judged client, whatever the transport: the
@@ -39,7 +41,7 @@ pub use scenarios::Scenario;
 /// profile the first judged conversation ran under, and `error` when
 /// serving stopped short.
 #[must_use]
-pub fn report(records: Vec<Record>, transport: &str, error: Option<String>) -> Report {
+pub fn report(records: Vec<Record>, transport: Kind, error: Option<String>) -> Report {
     let mut report = Report::new(Command::RunClient);
     report.profile = records
         .iter()
@@ -49,7 +51,7 @@ pub fn report(records: Vec<Record>, transport: &str, error: Option<String>) -> R
             direction: Direction::ClientToServer,
         });
     for mut record in records {
-        record.place.transport = Some(transport.into());
+        record.place.transport = Some(transport.name().into());
         report.records.push(record);
     }
     report.error = error;
@@ -263,5 +265,38 @@ impl Director {
                 bytes.to_vec(),
             ));
         }
+    }
+}
+
+/// A director is what the HTTP peer judges each session with.
+impl Conversation for Director {
+    fn handle(&mut self, frame: &[u8], t: Option<f64>) -> Vec<Vec<u8>> {
+        Director::handle(self, frame, t)
+    }
+
+    fn served_revision(&self) -> Option<Revision> {
+        Director::served_revision(self)
+    }
+
+    fn finish(self: Box<Self>, closed: bool) -> Vec<Record> {
+        Director::finish(*self, closed)
+    }
+}
+
+/// The selected scenarios open each judged HTTP session as a director
+/// playing them, judged unordered (HTTP's POSTs and streams are no single
+/// ordered stream each way).
+impl Conversations for Vec<Scenario> {
+    fn open(
+        &self,
+        serve: Serve,
+        name: String,
+        judged_as: Option<Revision>,
+    ) -> Box<dyn Conversation> {
+        let director = Director::new(serve, self, name).unordered();
+        Box::new(match judged_as {
+            Some(revision) => director.judged_as(revision),
+            None => director,
+        })
     }
 }

@@ -289,11 +289,8 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
     }
     for finding in &findings {
         let name = store::file_name(finding.breach.kind, revision, &finding.key);
-        let path = crate::transcript::save(
-            &out_dir,
-            &name,
-            &crate::transcript::of_wire_log(&finding.log),
-        )?;
+        let path =
+            crate::transcript::save(&out_dir, &name, &crate::driver::transcript(&finding.log))?;
         report.records.push(record(
             finding,
             revision,

@@ -10,8 +10,9 @@ use crate::baseline::Baseline;
 use crate::driver::{DriverConfig, Liveness};
 use crate::judge::Strictness;
 use crate::report::{Command, Place, Record, Report, Subject};
-use crate::runner::{self, fixtures::Allowed, Config, HttpKind, Peer, Revisions};
+use crate::runner::{self, fixtures::Allowed, Config, Peer, Revisions};
 use crate::transport::stdio::PeerCommand;
+use crate::transport::HttpKind;
 use crate::transport::Limits;
 use crate::vectors;
 

@@ -24,6 +24,15 @@ use super::args::OutputArgs;
 use super::serve::ScenarioChoice;
 use super::Exit;
 use crate::report::{Command, Place, Record, Report, Subject};
+use crate::transport::Kind;
+
+/// `--transport`'s words, [`Kind::short_name`]'s: `stdio` or `http`.
+fn transport_word() -> impl clap::builder::TypedValueParser<Value = Kind> {
+    use clap::builder::TypedValueParser as _;
+    clap::builder::PossibleValuesParser::new(["stdio", "http"]).map(|word| {
+        Kind::from_short_name(&word).expect("a possible value is a transport's short name")
+    })
+}
 
 /// Run a client against the judged reference peer and report what it did.
 ///
@@ -44,8 +53,8 @@ use crate::report::{Command, Place, Record, Report, Subject};
 pub struct Args {
     /// How the client reaches the peer: `stdio` (it spawns the peer) or
     /// `http` (Streamable HTTP at the URL it is given).
-    #[arg(long, default_value = "stdio", value_parser = ["stdio", "http"])]
-    transport: String,
+    #[arg(long, default_value = "stdio", value_parser = transport_word())]
+    transport: Kind,
     /// Serve exactly this MCP revision instead of negotiating it.
     #[arg(long, value_name = "R")]
     revision: Option<Revision>,
@@ -89,7 +98,7 @@ pub fn run(args: &Args) -> Exit {
 }
 
 fn judged(args: &Args) -> Result<Report, String> {
-    if args.transport == "http" {
+    if args.transport != Kind::Stdio {
         return judged_http(args);
     }
     // The peer's report goes to a file of its own in the temporary folder
@@ -132,7 +141,7 @@ fn judged(args: &Args) -> Result<Report, String> {
     let mut report = read.map_err(|e| {
         format!("the client never ran the judged peer to its end ({status}): no report ({e})")
     })?;
-    client_ended(&mut report, &status, "stdio");
+    client_ended(&mut report, &status, Kind::Stdio.name());
     Ok(report)
 }
 
@@ -224,9 +233,9 @@ fn judged_http(args: &Args) -> Result<Report, String> {
         )),
         (Ok(_), Ok(_)) => None,
     };
-    let mut report = crate::clientcheck::report(records, "streamable-http", error);
+    let mut report = crate::clientcheck::report(records, Kind::STREAMABLE_HTTP, error);
     if let Ok(status) = &ran {
-        client_ended(&mut report, status, "streamable-http");
+        client_ended(&mut report, status, Kind::STREAMABLE_HTTP.name());
     }
     Ok(report)
 }

@@ -1,4 +1,5 @@
-//! `wirecheck serve`: the reference peer over stdio.
+//! `wirecheck serve`: the reference peer over stdio, or over HTTP with
+//! `--http ADDR` ([`crate::peer::http`]); judging the client with `--judge`.
 
 use harness::Revision;
 
@@ -6,6 +7,7 @@ use super::Exit;
 use crate::clientcheck::{self, Director, Scenario};
 use crate::peer::{stdio, Peer, Serve};
 use crate::report::Report;
+use crate::transport::Kind;
 
 /// Run the reference peer on standard input and output.
 ///
@@ -174,7 +176,7 @@ fn judged(serve: Serve, args: &Args) -> Exit {
     let revision = director.revision();
     let mut report = clientcheck::report(
         director.finish(true),
-        "stdio",
+        Kind::Stdio,
         served.err().map(|e| format!("serving stopped: {e}")),
     );
     // The judge's revision, also when no record names one.
@@ -209,7 +211,7 @@ fn judged_http(serve: Serve, args: &Args) -> Exit {
         })
     });
     let report = match served {
-        Ok((records, ended)) => clientcheck::report(records, "streamable-http", ended.err()),
+        Ok((records, ended)) => clientcheck::report(records, Kind::STREAMABLE_HTTP, ended.err()),
         Err(e) => {
             eprintln!("wirecheck serve: {e}");
             return Exit::Trouble;

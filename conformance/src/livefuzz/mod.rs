@@ -498,7 +498,7 @@ async fn fuzz_job(
         let mut ids = window::IdHistory::default();
         while batch.len() < n {
             let (index, frame) = held.take().unwrap_or_else(|| source.next_frame());
-            let carried = window::request_ids(&frame);
+            let carried = crate::driver::request_ids(&frame);
             if !batch.is_empty() && carried.iter().any(|id| ids.contains(id)) {
                 held = Some((index, frame));
                 break;
@@ -555,7 +555,7 @@ async fn fuzz_job(
                 stats.breaches += 1;
                 restart |= matches!(breach.kind, Kind::Crash | Kind::Hang);
                 if breach.kind == Kind::Unanswered && !restart {
-                    for id in request_ids(&frame) {
+                    for id in cancellable_ids(&frame) {
                         live.cancel(&id).await;
                     }
                 }
@@ -722,8 +722,9 @@ pub fn key(breach: &Breach, shape: &str) -> String {
 }
 
 /// The ids of the requests in `frame` that a cancellation can name (string or
-/// integer, MCP's `RequestId`).
-fn request_ids(frame: &[u8]) -> Vec<Id<'static>> {
+/// integer, MCP's `RequestId`): only a frame that lifts, unlike
+/// [`crate::driver::request_ids`], which reads what a peer could.
+fn cancellable_ids(frame: &[u8]) -> Vec<Id<'static>> {
     let Ok(lifted) = lift(frame) else {
         return Vec::new();
     };

@@ -28,7 +28,7 @@ use crate::driver::{
 };
 use crate::transport::http::{FindingKind, HttpFact, HttpOptions, StreamableHttpPeer};
 use crate::transport::stdio::{PeerCommand, StdioPeer};
-use crate::transport::{Event, Limits, Transport};
+use crate::transport::{Event, Kind as TransportKind, Limits, Transport};
 
 /// The first id the driver allocates: far above the ids fuzzed frames carry and
 /// below 2^53, so no peer rounds it (as `wirecheck run` does).
@@ -46,13 +46,20 @@ pub enum Target {
 }
 
 impl Target {
-    /// The transport's name, for the report's `transport`.
+    /// The transport spoken.
+    #[must_use]
+    pub fn kind(&self) -> TransportKind {
+        match self {
+            Target::Stdio(_) => TransportKind::Stdio,
+            Target::Http(_) => TransportKind::STREAMABLE_HTTP,
+        }
+    }
+
+    /// The transport's name, for the report's `transport`: `fuzz`'s short
+    /// word ([`TransportKind::short_name`]).
     #[must_use]
     pub fn transport(&self) -> &'static str {
-        match self {
-            Target::Stdio(_) => "stdio",
-            Target::Http(_) => "http",
-        }
+        self.kind().short_name()
     }
 }
 
@@ -101,9 +108,10 @@ impl std::fmt::Debug for Live {
             .field(
                 "transport",
                 &match self.link {
-                    Link::Stdio(_) => "stdio",
-                    Link::Http(_) => "http",
-                },
+                    Link::Stdio(_) => TransportKind::Stdio,
+                    Link::Http(_) => TransportKind::STREAMABLE_HTTP,
+                }
+                .short_name(),
             )
             .finish_non_exhaustive()
     }
@@ -244,7 +252,7 @@ impl Live {
     /// probed again frame by frame, where each exchange is judged on its own.
     pub async fn window(&mut self, frames: &[Vec<u8>]) -> (Id<'static>, Observed) {
         for frame in frames {
-            for id in super::window::request_ids(frame) {
+            for id in crate::driver::request_ids(frame) {
                 self.history.insert(&id);
             }
         }

@@ -19,7 +19,7 @@ use harness::ir::{Frame, Message};
 use harness::{lift, Id};
 
 use super::invariant::{expect, Expect};
-use crate::driver::{Class, Live, ProbeReport, Received};
+use crate::driver::{request_ids, Class, Live, ProbeReport, Received};
 
 /// A hashable stand-in for an id that [`Id::matches`] agrees with: ids that
 /// match always share a bucket (strings by decoded value, numbers by their
@@ -100,22 +100,6 @@ pub enum Attribution {
     Clear(Vec<ProbeReport>),
     /// Whose answer some frame is cannot be told: probe frame by frame.
     Ambiguous(&'static str),
-}
-
-/// The request ids a peer can read in `frame`, valid frame or not
-/// ([`harness::error_ids::readable_request_ids`], the one place): an Invalid
-/// Request's error may echo its readable id (JSON-RPC 2.0 §5), so two frames
-/// sharing one never go in one window, where that error would be credited
-/// to the other frame.
-#[must_use]
-pub fn request_ids(frame: &[u8]) -> Vec<Id<'static>> {
-    harness::error_ids::readable_request_ids(frame)
-        .into_iter()
-        .filter_map(|read| match read {
-            harness::error_ids::Read::Id(id) => Some(id),
-            _ => None,
-        })
-        .collect()
 }
 
 /// The ids a received response carries: one, or a batch's; `None` when it

@@ -32,8 +32,10 @@ use axum::Router;
 use tokio::net::TcpListener;
 
 use super::{Peer, Serve};
-use crate::clientcheck::Scenario;
 use crate::report::Record;
+use crate::sync::lock;
+use crate::transport::Kind;
+pub use judged::{Conversation, Conversations};
 
 /// How many MCP sessions (or SSE clients) may be live at once: a client that
 /// floods `initialize` meets 503, not an unbounded map.
@@ -66,14 +68,6 @@ struct App {
     jsonrpc: Mutex<Peer>,
     /// With `--judge`: every Streamable HTTP session is judged.
     judging: Option<judged::Judging>,
-}
-
-/// A poisoned lock still guards consistent data: every critical section here
-/// is a map operation or one `Peer::handle`.
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// A fresh id: 128 bits from the OS as 32 lowercase hex digits, visible ASCII
@@ -135,14 +129,15 @@ impl Server {
     }
 
     /// Binds `addr` as a judged server: every Streamable HTTP session is a
-    /// [`Director`](crate::clientcheck::Director) playing `scenarios`
-    /// (`wirecheck serve --http ADDR --judge`). MCP only.
+    /// [`Conversation`] `conversations` opens (the client check's scenarios
+    /// playing: `wirecheck serve --http ADDR --judge`). MCP only.
     pub async fn bind_judged(
         addr: SocketAddr,
         config: Config,
-        scenarios: Vec<Scenario>,
+        conversations: impl Conversations + 'static,
     ) -> std::io::Result<Server> {
-        Self::bind_with(addr, config, Some(judged::Judging::new(scenarios))).await
+        let judging = judged::Judging::new(Box::new(conversations));
+        Self::bind_with(addr, config, Some(judging)).await
     }
 
     async fn bind_with(
@@ -216,15 +211,15 @@ impl JudgeHandle {
                 judging.ended(*j, closed);
             }
         }
-        if let Some((number, director)) = lock(&judging.session_free).take() {
-            lock(&judging.finished).push((number, director.finish(closed)));
+        if let Some((number, conversation)) = lock(&judging.session_free).take() {
+            lock(&judging.finished).push((number, conversation.finish(closed)));
         }
         let mut ended = std::mem::take(&mut *lock(&judging.finished));
         ended.sort_by_key(|(number, _)| *number);
         let mut records: Vec<Record> = ended.into_iter().flat_map(|(_, r)| r).collect();
         records.extend(lock(&judging.headers).records());
         for record in &mut records {
-            record.place.transport = Some("streamable-http".into());
+            record.place.transport = Some(Kind::STREAMABLE_HTTP.name().into());
         }
         records
     }

@@ -4,7 +4,8 @@
 //! [`Peer`] is the pure core: no I/O, one inbound frame in, the outbound frames
 //! out (notifications such as progress first, then the answer), so it can be
 //! tested frame by frame and put behind any transport. [`stdio`] is the
-//! newline-delimited transport `wirecheck serve` runs.
+//! newline-delimited transport `wirecheck serve` runs, [`http`] the HTTP ones
+//! of `wirecheck serve --http`.
 //!
 //! Ids are echoed as the text they came as (`"1"` stays a string,
 //! `9007199254740993` is not rounded): an answer's id is the lifted [`Id`],

@@ -52,6 +52,7 @@ use tokio::sync::mpsc;
 
 use super::sse::Splitter;
 use super::Seen;
+use crate::sync::lock;
 
 /// The session header of Streamable HTTP (2025-03-26 on, basic/transports
 /// §Session Management).
@@ -126,13 +127,6 @@ impl App {
         // The observer gone means the proxy is ending; forwarding goes on.
         let _ = self.tx.send(observed).await;
     }
-}
-
-/// A poisoned lock still guards a consistent set.
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// Listens on `options.listen` and proxies to `options.upstream` until

@@ -466,6 +466,50 @@ impl Record {
     }
 }
 
+/// What one rule saw over a conversation: how many times it was checked,
+/// the first `KEEP` violations quoted, and how many more there were (the
+/// client judge's per-rule records: its cursors, its HTTP headers).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RuleTally<const KEEP: usize> {
+    seen: usize,
+    broken: Vec<String>,
+    more: usize,
+}
+
+impl<const KEEP: usize> RuleTally<KEEP> {
+    /// Counts one check; `broken`: why it failed, if it did.
+    pub fn check(&mut self, broken: Option<String>) {
+        self.seen += 1;
+        match broken {
+            Some(_) if self.broken.len() >= KEEP => self.more += 1,
+            Some(why) => self.broken.push(why),
+            None => {}
+        }
+    }
+
+    /// How many times the rule was checked.
+    #[must_use]
+    pub fn seen(&self) -> usize {
+        self.seen
+    }
+
+    /// Whether any check failed.
+    #[must_use]
+    pub fn is_broken(&self) -> bool {
+        !self.broken.is_empty()
+    }
+
+    /// The violations quoted, then `… and N more` past the first `KEEP`.
+    #[must_use]
+    pub fn quoted(&self) -> Vec<String> {
+        let mut broken = self.broken.clone();
+        if self.more > 0 {
+            broken.push(format!("… and {} more", self.more));
+        }
+        broken
+    }
+}
+
 /// How many records had each outcome.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Tally {

@@ -15,14 +15,13 @@ mod status_codes;
 mod streams;
 mod validation;
 
-use std::sync::Mutex;
 use std::time::Duration;
 
 use harness::rules::RuleId;
 use harness::{Outcome, Revision};
 use reqwest::header::{HeaderName, HeaderValue};
 
-use super::wire::{HttpKind, Wire};
+use super::wire::Wire;
 use super::Config;
 use crate::driver::{Class, Driver, ProbeReport};
 use crate::report::{Check, Place, Record, Subject};
@@ -31,13 +30,7 @@ use crate::transport::http::{
     SSE_ENDED_UNANSWERED,
 };
 use crate::transport::stdio::EndedBy;
-
-/// A poisoned lock still holds traces worth judging.
-pub(crate) fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-}
+use crate::transport::{HttpKind, Kind};
 
 /// What one closed connection showed.
 #[derive(Debug, Clone, Default)]
@@ -355,7 +348,7 @@ pub fn stdio_shutdown(revision: Revision, traces: &[Trace], grace: Duration) -> 
     judge.verdict(rule, broken, seen);
     let mut record = judge.records.pop()?;
     record.place.vector = Some(format!("run/{revision}/stdio/exit-on-eof"));
-    record.place.transport = Some("stdio".into());
+    record.place.transport = Some(Kind::Stdio.name().into());
     Some(record)
 }
 

@@ -1,5 +1,6 @@
 //! The runner behind `wirecheck run`: the golden vectors played against a
-//! live peer over stdio, judged with the library judge, one [`Record`] each.
+//! live peer over stdio or HTTP ([`Wire`]), judged with the library judge,
+//! one [`Record`] each.
 //!
 //! Per revision: a fresh peer process, the handshake (negotiation is itself a
 //! check), what the peer offers ([`fixtures::Catalogue`]), then every vector a
@@ -31,13 +32,15 @@ use serde_json::Value;
 use crate::driver::{Class, Driver, DriverConfig, Handshake, HandshakeError, Live, Side, WireKind};
 use crate::judge::{self, Observed, Silence, Strictness};
 use crate::report::{Check, Place, Record, Subject, WireEvent};
+use crate::sync::lock;
 use crate::transport::http::{JsonRpcHttpPeer, SsePeer, StreamableHttpPeer};
 use crate::transport::stdio::{PeerCommand, StdioPeer};
-use crate::transport::{Limits, Transport as _};
+pub use crate::transport::HttpKind;
+use crate::transport::{Kind, Limits, Transport as _};
 use crate::vectors::{Answer, Basis, Vector};
 use fixtures::{Allowed, Catalogue};
 use http_judge::Trace;
-pub use wire::{HttpKind, Wire};
+pub use wire::Wire;
 
 /// Which revisions a run plays.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -130,13 +133,19 @@ impl Peer {
         })
     }
 
+    /// The transport the run speaks.
+    #[must_use]
+    pub fn kind(&self) -> Kind {
+        match self {
+            Peer::Command(_) | Peer::Reference { .. } => Kind::Stdio,
+            Peer::Http { kind, .. } | Peer::ReferenceHttp { kind, .. } => Kind::Http(*kind),
+        }
+    }
+
     /// The `transport` every record of the run names.
     #[must_use]
     pub fn transport(&self) -> &'static str {
-        match self {
-            Peer::Command(_) | Peer::Reference { .. } => "stdio",
-            Peer::Http { kind, .. } | Peer::ReferenceHttp { kind, .. } => kind.name(),
-        }
+        self.kind().name()
     }
 }
 
@@ -522,8 +531,8 @@ impl Peers<'_> {
         let mut trace = Trace::of(&wire);
         trace.stdio_never_heard = never_heard;
         (trace.delete_status, trace.stdio_ended_by) = wire.close_reporting(self.exit_grace).await;
-        http_judge::lock(self.traces).push(trace);
-        http_judge::lock(self.logs).push(log);
+        lock(self.traces).push(trace);
+        lock(self.logs).push(log);
     }
 
     /// A fresh process with its handshake under `revision` done, or why the
@@ -788,7 +797,7 @@ impl Peers<'_> {
         // answering the ping breaks a MUST (basic/utilities/ping).
         let failure = match &report.live {
             Live::Answered(_) => return Ok(Some(driver)),
-            Live::Closed { status, leaky } if transport == "stdio" => (
+            Live::Closed { status, leaky } if self.config.peer.kind() == Kind::Stdio => (
                 None,
                 Level::May,
                 Outcome::Warning,
@@ -978,7 +987,7 @@ impl Runner<'_, '_, '_> {
         let mut bound: Vec<Vector> = Vec::new();
         let transport = self.config.peer.transport();
         for vector in probes {
-            let unfit = if transport == "stdio" {
+            let unfit = if self.config.peer.kind() == Kind::Stdio {
                 stdio_unfit(vector)
             } else {
                 None
@@ -1049,15 +1058,15 @@ impl Runner<'_, '_, '_> {
             }
         }
         drop(results);
-        let logs = std::mem::take(&mut *http_judge::lock(&gathered.logs));
+        let logs = std::mem::take(&mut *lock(&gathered.logs));
         if revision == Revision::JsonRpc2 {
             if let Some(why) = no_jsonrpc_answer(&logs) {
                 return Err(RunError::NoJsonRpc(why));
             }
         }
         self.judge_sessions(revision, &logs)?;
-        if transport == "stdio" {
-            let traces = http_judge::lock(&gathered.traces);
+        if self.config.peer.kind() == Kind::Stdio {
+            let traces = lock(&gathered.traces);
             if let Some(record) = http_judge::stdio_shutdown(
                 revision,
                 &traces,
@@ -1070,7 +1079,7 @@ impl Runner<'_, '_, '_> {
         if let (Some(url), Peer::Http { kind, .. } | Peer::ReferenceHttp { kind, .. }) =
             (peers.url, &self.config.peer)
         {
-            let traces = std::mem::take(&mut *http_judge::lock(&gathered.traces));
+            let traces = std::mem::take(&mut *lock(&gathered.traces));
             let records = http_judge::judge(revision, *kind, url, &traces, self.config).await;
             self.total += records.len();
             for record in records {

@@ -21,6 +21,7 @@ use harness::error_ids::{readable_request_ids, Read};
 use harness::rules::RuleId;
 use harness::{lift, Raw};
 
+use crate::lines::is_batch_text;
 use crate::vectors::{Answer, Basis, Vector};
 
 /// The vectors of one session, by index into the slice given to [`pack`].
@@ -166,16 +167,6 @@ fn readable_id(bytes: &[u8]) -> bool {
         .ok()
         .and_then(|v| v.get("id").cloned())
         .is_some_and(|id| id.is_string() || id.is_number())
-}
-
-/// Whether `bytes` reads as a JSON array at its first byte that is not
-/// whitespace: a batch, lifted or not.
-#[must_use]
-pub fn is_batch_text(bytes: &[u8]) -> bool {
-    bytes
-        .iter()
-        .find(|b| !b.is_ascii_whitespace())
-        .is_some_and(|b| *b == b'[')
 }
 
 /// Whether `rule` is about request or response ids, so a vector naming it

@@ -15,8 +15,9 @@
 //! spec's map: what the server does after that is not held against it
 //! ([`judge`] stops keeping findings there, and says so in a record). So is
 //! a batch the codec refuses: the judge cannot follow the requests inside it,
-//! so it would take their answers for answers to nothing. [`plan::off_map`]
-//! plays such vectors last in their session.
+//! so it would take their answers for answers to nothing.
+//! [`plan::off_map`](super::plan::off_map) plays such vectors last in their
+//! session.
 
 use std::path::{Path, PathBuf};
 
@@ -24,10 +25,10 @@ use harness::rules::Check;
 use harness::session::{self, Finding, Judge};
 use harness::{Direction, Revision};
 
-use super::plan;
 use crate::driver::WireEvent;
 use crate::report::Record;
 use crate::transcript::Entry;
+use crate::transport::Kind;
 
 /// Who broke the rule of `finding`, in the conversation `entries` it was
 /// found in (indices as the judge counted them, one per entry): see
@@ -72,7 +73,8 @@ pub fn judge(
             .push(format!("session {n} of the run's {revision} sessions"));
     };
     // HTTP's POSTs and streams are no single ordered stream each way.
-    let mut judge = Judge::session_rules_only(revision).ordered(transport == "stdio");
+    let ordered = transport.parse().is_ok_and(Kind::is_ordered);
+    let mut judge = Judge::session_rules_only(revision).ordered(ordered);
     let mut records = Vec::new();
     let mut findings = Vec::new();
     for entry in entries {
@@ -98,7 +100,7 @@ pub fn judge(
                 // judging the server.
                 Some(Direction::ClientToServer)
                     if check == Check::Session
-                        || (check == Check::Codec && plan::is_batch_text(bytes)) =>
+                        || (check == Check::Codec && crate::lines::is_batch_text(bytes)) =>
                 {
                     let mut record = left_unjudged(revision, &f, entries.len());
                     place(&mut record, "unjudged");
@@ -163,7 +165,7 @@ pub fn judge_log(
     dir: Option<&Path>,
     transport: &str,
 ) -> Result<Judged, String> {
-    let entries = crate::transcript::of_wire_log(log);
+    let entries = crate::driver::transcript(log);
     let saved = match dir {
         Some(dir) => Some(crate::transcript::save(
             dir,

@@ -8,55 +8,8 @@ use tokio::time::Instant;
 
 use crate::transport::http::{HttpFact, HttpFinding, JsonRpcHttpPeer, SsePeer, StreamableHttpPeer};
 use crate::transport::stdio::{EndedBy, StdioPeer};
-use crate::transport::{Event, SendError, Transport};
-
-/// Which HTTP transport `--http` speaks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum HttpKind {
-    /// MCP Streamable HTTP (2025-03-26 on): one endpoint, a POST per message.
-    Streamable,
-    /// The 2024-11-05 HTTP+SSE transport: a GET stream and an `endpoint`.
-    Sse,
-    /// Plain JSON-RPC 2.0 over HTTP: a POST per frame, the answer in the body.
-    JsonRpc,
-}
-
-impl HttpKind {
-    /// The name records carry in their `transport` field and `--transport` takes.
-    #[must_use]
-    pub fn name(self) -> &'static str {
-        match self {
-            HttpKind::Streamable => "streamable-http",
-            HttpKind::Sse => "sse",
-            HttpKind::JsonRpc => "jsonrpc-http",
-        }
-    }
-
-    /// The path the reference peer (`serve --http`) serves this transport at.
-    #[must_use]
-    pub fn reference_path(self) -> &'static str {
-        match self {
-            HttpKind::Streamable => "/mcp",
-            HttpKind::Sse => "/sse",
-            HttpKind::JsonRpc => "/",
-        }
-    }
-}
-
-impl std::str::FromStr for HttpKind {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "streamable-http" => Ok(HttpKind::Streamable),
-            "sse" => Ok(HttpKind::Sse),
-            "jsonrpc-http" => Ok(HttpKind::JsonRpc),
-            other => Err(format!(
-                "transport `{other}`: streamable-http, sse or jsonrpc-http"
-            )),
-        }
-    }
-}
+use crate::transport::HttpKind;
+use crate::transport::{Event, Kind, SendError, Transport};
 
 /// One live connection to the peer, over whichever transport the run uses.
 pub enum Wire {
@@ -71,15 +24,21 @@ pub enum Wire {
 }
 
 impl Wire {
+    /// Which transport it is.
+    #[must_use]
+    pub fn kind(&self) -> Kind {
+        match self {
+            Wire::Stdio(_) => Kind::Stdio,
+            Wire::Streamable(_) => Kind::Http(HttpKind::Streamable),
+            Wire::Sse(_) => Kind::Http(HttpKind::Sse),
+            Wire::JsonRpc(_) => Kind::Http(HttpKind::JsonRpc),
+        }
+    }
+
     /// The record's `transport`.
     #[must_use]
     pub fn name(&self) -> &'static str {
-        match self {
-            Wire::Stdio(_) => "stdio",
-            Wire::Streamable(_) => HttpKind::Streamable.name(),
-            Wire::Sse(_) => HttpKind::Sse.name(),
-            Wire::JsonRpc(_) => HttpKind::JsonRpc.name(),
-        }
+        self.kind().name()
     }
 
     /// Every HTTP exchange so far (none over stdio).

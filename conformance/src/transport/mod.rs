@@ -4,9 +4,11 @@
 //! reference codec afterwards. Each wait is bounded, a frame longer than
 //! [`Limits::max_frame`] is counted and skipped rather than buffered, and a peer
 //! that floods is held to a fixed queue (what it cost is counted, never hidden).
-//! The only transport today is [`stdio`] (MCP 2025-11-25, basic/transports,
-//! "stdio": newline-delimited messages on the child's stdin and stdout, logs on
-//! stderr, which the client MAY capture).
+//! The transports are [`stdio`] (MCP 2025-11-25, basic/transports, "stdio":
+//! newline-delimited messages on the child's stdin and stdout, logs on
+//! stderr, which the client MAY capture) and the HTTP ones of [`http`]
+//! (Streamable HTTP, the 2024-11-05 HTTP+SSE transport, plain JSON-RPC 2.0
+//! over HTTP); [`Kind`] names which.
 
 use std::future::Future;
 use std::process::ExitStatus;
@@ -15,8 +17,11 @@ use std::time::Duration;
 use tokio::time::Instant;
 
 pub mod http;
+mod kind;
 pub mod lines;
 pub mod stdio;
+
+pub use kind::{HttpKind, Kind};
 
 /// The bounds a transport holds a peer to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -18,8 +18,9 @@ use std::sync::{mpsc, Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use super::document::{could_not_run_cells, Cell, Fuzz, Matrix, Run, ServerRow, FORMAT};
-use super::manifest::{Manifest, Profile, Server, Transport};
+use super::manifest::{Manifest, Profile, Server};
 use crate::report::Report;
+use crate::transport::{HttpKind, Kind};
 
 /// What a matrix run is asked to do.
 #[derive(Debug, Clone)]
@@ -68,7 +69,7 @@ pub fn select<'m>(manifest: &'m Manifest, options: &Options) -> Result<Vec<&'m S
 }
 
 enum Job<'m> {
-    Run(&'m Server, Transport),
+    Run(&'m Server, Kind),
     Fuzz(&'m Server),
 }
 
@@ -290,13 +291,9 @@ impl Drop for Group {
 
 /// Where one run of a server works: its scratch folder under `--out`, named
 /// `name`, and over HTTP a free loopback port for it.
-fn workplace(
-    options: &Options,
-    name: &str,
-    t: Transport,
-) -> Result<(Scratch, Option<u16>), String> {
+fn workplace(options: &Options, name: &str, t: Kind) -> Result<(Scratch, Option<u16>), String> {
     let scratch = Scratch::new(&options.out, name)?;
-    let port = if t == Transport::Stdio {
+    let port = if t == Kind::Stdio {
         None
     } else {
         Some(free_port()?)
@@ -431,7 +428,7 @@ fn relative(path: &Path, out: &Path) -> String {
 
 /// The `wirecheck run` arguments for a server over a transport, after
 /// the peer's own (`--stdio …` or `--http …`).
-fn run_args(server: &Server, t: Transport, answer: Duration) -> Vec<String> {
+fn run_args(server: &Server, t: Kind, answer: Duration) -> Vec<String> {
     let mut args = vec![
         "--revision".to_string(),
         "all".into(),
@@ -440,7 +437,7 @@ fn run_args(server: &Server, t: Transport, answer: Duration) -> Vec<String> {
     ];
     // Streamable HTTP (MCP) and JSON-RPC over HTTP (jsonrpc-2.0) are `run`'s
     // defaults for their profile; only HTTP+SSE is named.
-    if t == Transport::Sse {
+    if t == Kind::Http(HttpKind::Sse) {
         args.extend(["--transport".into(), t.name().into()]);
     }
     if server.profile == Profile::JsonRpc {
@@ -454,7 +451,7 @@ fn run_args(server: &Server, t: Transport, answer: Duration) -> Vec<String> {
 }
 
 /// The one line that makes the same run again, from where `matrix` ran.
-fn reproducer(manifest: &Manifest, server: &Server, t: Transport, answer: Duration) -> String {
+fn reproducer(manifest: &Manifest, server: &Server, t: Kind, answer: Duration) -> String {
     const PORT: u16 = 8765;
     let quote = |s: &str| shell_words::quote(s).into_owned();
     let mut args = run_args(server, t, answer);
@@ -465,7 +462,7 @@ fn reproducer(manifest: &Manifest, server: &Server, t: Transport, answer: Durati
             for_people(setup, PORT)
         ));
     }
-    if t == Transport::Stdio {
+    if t == Kind::Stdio {
         let stdio = for_people(server.stdio.as_deref().unwrap_or_default(), PORT);
         args.splice(0..0, ["--stdio".to_string(), stdio]);
         line.push_str("wirecheck run ");
@@ -486,7 +483,7 @@ fn reproducer(manifest: &Manifest, server: &Server, t: Transport, answer: Durati
     line
 }
 
-fn run(manifest: &Manifest, options: &Options, server: &Server, t: Transport) -> Run {
+fn run(manifest: &Manifest, options: &Options, server: &Server, t: Kind) -> Run {
     let start = Instant::now();
     let stem = format!("{}.{}", server.name, t.name());
     let runs = options.out.join("runs");
@@ -549,7 +546,7 @@ fn play(
     manifest: &Manifest,
     options: &Options,
     server: &Server,
-    t: Transport,
+    t: Kind,
     document: &Path,
     transcripts: &Path,
     log: &Path,
@@ -567,7 +564,7 @@ fn play(
         &fill,
         &server_log.with_extension("setup.log"),
     )?;
-    let (_http, peer) = if t == Transport::Stdio {
+    let (_http, peer) = if t == Kind::Stdio {
         let line = fill.apply(server.stdio.as_deref().unwrap_or_default());
         (None, vec!["--stdio".to_string(), line])
     } else {
@@ -622,7 +619,7 @@ fn fuzz(manifest: &Manifest, options: &Options, server: &Server) -> Fuzz {
         .transports
         .iter()
         .copied()
-        .find(|t| matches!(t, Transport::Stdio | Transport::Streamable))
+        .find(|t| matches!(t, Kind::Stdio | Kind::Http(HttpKind::Streamable)))
     else {
         return not_applicable("the fuzzer speaks stdio and Streamable HTTP only");
     };
@@ -658,7 +655,7 @@ fn fuzz(manifest: &Manifest, options: &Options, server: &Server) -> Fuzz {
                 for_people(setup, PORT)
             ));
         }
-        if t == Transport::Stdio {
+        if t == Kind::Stdio {
             let mut args = vec![
                 "--stdio".to_string(),
                 for_people(server.stdio.as_deref().unwrap_or_default(), PORT),
@@ -695,7 +692,7 @@ fn fuzz(manifest: &Manifest, options: &Options, server: &Server) -> Fuzz {
             .join("fuzz")
             .join(format!("{}.server.log", server.name));
         setup(manifest, server, &fill, &server_log)?;
-        let (_http, peer) = if t == Transport::Stdio {
+        let (_http, peer) = if t == Kind::Stdio {
             (
                 None,
                 vec![
@@ -808,7 +805,7 @@ mod tests {
         let line = reproducer(
             &m,
             &m.servers[0],
-            Transport::JsonRpcHttp,
+            Kind::Http(HttpKind::JsonRpc),
             Duration::from_secs(5),
         );
         assert_eq!(

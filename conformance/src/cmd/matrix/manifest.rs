@@ -8,6 +8,8 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
+use crate::transport::{HttpKind, Kind};
+
 /// A manifest read from disk: its servers, sorted by name (the order
 /// `--shard` counts in), and the folder their paths are relative to.
 #[derive(Debug, Clone)]
@@ -42,7 +44,7 @@ pub struct Server {
     #[serde(default)]
     pub revisions: Vec<String>,
     /// The transports it is judged over.
-    pub transports: Vec<Transport>,
+    pub transports: Vec<Kind>,
     /// Its command line over stdio.
     pub stdio: Option<String>,
     /// How it starts as an HTTP server.
@@ -72,36 +74,6 @@ impl Profile {
         match self {
             Profile::Mcp => "mcp",
             Profile::JsonRpc => "jsonrpc-2.0",
-        }
-    }
-}
-
-/// A transport a server is judged over (`wirecheck run`'s names).
-#[derive(Debug, Clone, Copy, Deserialize, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Transport {
-    /// Newline-delimited frames on the child's standard input and output.
-    #[serde(rename = "stdio")]
-    Stdio,
-    /// MCP Streamable HTTP.
-    #[serde(rename = "streamable-http")]
-    Streamable,
-    /// MCP 2024-11-05 HTTP+SSE.
-    #[serde(rename = "sse")]
-    Sse,
-    /// JSON-RPC 2.0 over HTTP POST.
-    #[serde(rename = "jsonrpc-http")]
-    JsonRpcHttp,
-}
-
-impl Transport {
-    /// Its name, as `wirecheck run --transport` and the matrix write it.
-    #[must_use]
-    pub fn name(self) -> &'static str {
-        match self {
-            Transport::Stdio => "stdio",
-            Transport::Streamable => "streamable-http",
-            Transport::Sse => "sse",
-            Transport::JsonRpcHttp => "jsonrpc-http",
         }
     }
 }
@@ -149,18 +121,18 @@ impl Server {
         }
         for &t in &self.transports {
             match (t, self.profile) {
-                (Transport::Stdio, _) if self.stdio.is_none() => {
+                (Kind::Stdio, _) if self.stdio.is_none() => {
                     return Err(format!("{name}: transport stdio needs `stdio = \"…\"`"));
                 }
-                (Transport::Stdio, _) => {}
+                (Kind::Stdio, _) => {}
                 (_, _) if self.http.is_none() => {
                     return Err(format!(
                         "{name}: transport {} needs `http = {{ command, path }}`",
                         t.name()
                     ));
                 }
-                (Transport::JsonRpcHttp, Profile::Mcp)
-                | (Transport::Streamable | Transport::Sse, Profile::JsonRpc) => {
+                (Kind::Http(HttpKind::JsonRpc), Profile::Mcp)
+                | (Kind::Http(HttpKind::Streamable | HttpKind::Sse), Profile::JsonRpc) => {
                     return Err(format!(
                         "{name}: transport {} does not carry profile {}",
                         t.name(),
@@ -246,7 +218,7 @@ mod tests {
             .find(|s| s.name == "jayson")
             .unwrap();
         assert_eq!(jayson.version(), "5.0.0");
-        assert_eq!(jayson.transports, [Transport::JsonRpcHttp]);
+        assert_eq!(jayson.transports, [Kind::Http(HttpKind::JsonRpc)]);
         let memory = manifest
             .servers
             .iter()

@@ -11,29 +11,13 @@ use axum::http::HeaderMap;
 use harness::rules::RuleId;
 use harness::{Outcome, Revision};
 
-use crate::report::Record;
+use crate::report::{Record, RuleTally};
 
 /// The most violations kept per rule; the rest are counted.
 const KEEP: usize = 20;
 
 /// What one rule saw over the server's life.
-#[derive(Debug, Default)]
-struct Tally {
-    seen: usize,
-    broken: Vec<String>,
-    more: usize,
-}
-
-impl Tally {
-    fn check(&mut self, broken: Option<String>) {
-        self.seen += 1;
-        match broken {
-            Some(_) if self.broken.len() >= KEEP => self.more += 1,
-            Some(why) => self.broken.push(why),
-            None => {}
-        }
-    }
-}
+type Tally = RuleTally<KEEP>;
 
 /// The header facts of every session-free POST, per rule.
 #[derive(Debug, Default)]
@@ -84,7 +68,7 @@ impl HeaderLog {
 
     /// One record per rule, if any session-free POST was seen.
     pub fn records(&self) -> Vec<Record> {
-        if self.version.seen == 0 {
+        if self.version.seen() == 0 {
             return Vec::new();
         }
         [
@@ -129,11 +113,11 @@ fn encoding_fault(value: &[u8]) -> Option<String> {
 fn record(rule: RuleId, tally: &Tally, what: &str) -> Record {
     let revision = Revision::Mcp2026_07_28;
     let info = rule.info();
-    let outcome = if tally.seen == 0 {
+    let outcome = if tally.seen() == 0 {
         Outcome::NotObserved {
             why: format!("the client sent no {what}"),
         }
-    } else if tally.broken.is_empty() {
+    } else if !tally.is_broken() {
         Outcome::Pass
     } else if info.level.is_mandatory() {
         Outcome::Fail
@@ -144,21 +128,18 @@ fn record(rule: RuleId, tally: &Tally, what: &str) -> Record {
         .as_str()
         .rsplit_once('.')
         .map_or(rule.as_str(), |(_, s)| s);
-    let mut broken = tally.broken.clone();
-    if tally.more > 0 {
-        broken.push(format!("… and {} more", tally.more));
-    }
+    let broken = tally.quoted();
     let mut record = Record::of_transport_rule(
         format!("http/{suffix}"),
         revision,
-        "streamable-http",
+        crate::transport::Kind::STREAMABLE_HTTP.name(),
         rule,
         outcome,
         broken,
     );
     record.notes = vec![format!(
         "{} {what} of the client's session-free (2026-07-28) POSTs judged",
-        tally.seen
+        tally.seen()
     )];
     record
 }

@@ -12,7 +12,8 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 
 use super::guard;
-use super::{lock, App};
+use super::App;
+use crate::sync::lock;
 
 /// POST `/`.
 pub(super) async fn post(State(app): State<Arc<App>>, headers: HeaderMap, body: Body) -> Response {

@@ -1,7 +1,10 @@
 //! Judging a client over Streamable HTTP (`wirecheck serve --http ADDR
 //! --judge`, `wirecheck run-client --transport http`): each session's peer is
-//! a [`Director`], the same judge and scenarios as over stdio, and what the
-//! scenarios send outside an answer is routed the way the transport allows.
+//! a judged [`Conversation`] opened by the server's [`Conversations`] (the
+//! client check's director: the same judge and scenarios as over stdio), and
+//! what the scenarios send outside an answer is routed the way the transport
+//! allows. The peer only drives the two traits; what judges is built on the
+//! peer (`crate::clientcheck`), never the other way.
 //!
 //! Where a server-to-client message may go (2025-06-18 basic/transports
 //! §Sending Messages to the Server and §Listening for Messages from the
@@ -31,13 +34,44 @@ use std::time::Instant;
 use futures::channel::mpsc;
 use harness::{Frame, Message, Revision};
 
-use crate::clientcheck::{Director, Scenario};
-use crate::peer::Peer;
+use crate::peer::{Peer, Serve};
 use crate::report::Record;
+use crate::sync::lock;
+
+/// One judged conversation as the HTTP peer drives it: a peer that answers
+/// every frame the client sends and judges both directions as it goes.
+pub trait Conversation: Send {
+    /// Handles one frame from the client, `t` seconds from the start, and
+    /// returns the frames to send it, in order.
+    fn handle(&mut self, frame: &[u8], t: Option<f64>) -> Vec<Vec<u8>>;
+
+    /// The revision the peer itself serves (fixed, or negotiated once it
+    /// answered `initialize`), which the transport checks the
+    /// `MCP-Protocol-Version` header against.
+    fn served_revision(&self) -> Option<Revision>;
+
+    /// Ends the conversation and returns every record. `closed`: the client
+    /// closed its end.
+    fn finish(self: Box<Self>, closed: bool) -> Vec<Record>;
+}
+
+/// What opens a judged server's conversations, one per session.
+pub trait Conversations: Send + Sync {
+    /// A fresh conversation serving `serve`, named `name` in its records,
+    /// judged over HTTP (no single ordered stream each way); with `judged_as`,
+    /// judged as that revision from the first frame, whatever the peer
+    /// negotiates.
+    fn open(
+        &self,
+        serve: Serve,
+        name: String,
+        judged_as: Option<Revision>,
+    ) -> Box<dyn Conversation>;
+}
 
 /// What a judged server keeps beside its sessions.
 pub(super) struct Judging {
-    pub scenarios: Vec<Scenario>,
+    pub conversations: Box<dyn Conversations>,
     /// Frames are timed from here, as over stdio from the first line.
     pub start: Instant,
     /// Sessions opened so far, to name each conversation (`http/1`, …).
@@ -51,7 +85,7 @@ pub(super) struct Judging {
     /// server, so what a 2026-07-28 server keeps between requests (tasks,
     /// subscriptions) it keeps too, where the plain peer answers each such
     /// request with a fresh one.
-    pub session_free: Mutex<Option<(usize, Director)>>,
+    pub session_free: Mutex<Option<(usize, Box<dyn Conversation>)>>,
     /// Told once a judged session is ended by the client's DELETE.
     pub deleted: tokio::sync::Notify,
     /// What the session-free POSTs carried in their headers.
@@ -59,9 +93,9 @@ pub(super) struct Judging {
 }
 
 impl Judging {
-    pub fn new(scenarios: Vec<Scenario>) -> Self {
+    pub fn new(conversations: Box<dyn Conversations>) -> Self {
         Self {
-            scenarios,
+            conversations,
             start: Instant::now(),
             opened: Mutex::new(0),
             finished: Mutex::default(),
@@ -75,33 +109,37 @@ impl Judging {
         Some(self.start.elapsed().as_secs_f64())
     }
 
-    /// A fresh judged session's number and director.
-    pub fn open(&self, serve: crate::peer::Serve) -> (usize, Director) {
+    /// A fresh judged session's number and conversation.
+    pub fn open(&self, serve: Serve) -> (usize, Box<dyn Conversation>) {
+        self.open_as(serve, None)
+    }
+
+    fn open_as(&self, serve: Serve, judged_as: Option<Revision>) -> (usize, Box<dyn Conversation>) {
         let number = {
-            let mut opened = super::lock(&self.opened);
+            let mut opened = lock(&self.opened);
             *opened += 1;
             *opened
         };
-        let director = Director::new(serve, &self.scenarios, format!("http/{number}")).unordered();
-        (number, director)
+        let conversation = self
+            .conversations
+            .open(serve, format!("http/{number}"), judged_as);
+        (number, conversation)
     }
 
     /// Handles one session-free request in the server's one session-free
     /// conversation.
-    pub fn session_free(&self, serve: crate::peer::Serve, body: &[u8]) -> Vec<Vec<u8>> {
+    pub fn session_free(&self, serve: Serve, body: &[u8]) -> Vec<Vec<u8>> {
         let t = self.elapsed();
-        let mut held = super::lock(&self.session_free);
-        let (_, director) = held.get_or_insert_with(|| {
-            let (number, director) = self.open(serve);
-            (number, director.judged_as(Revision::Mcp2026_07_28))
-        });
-        director.handle(body, t)
+        let mut held = lock(&self.session_free);
+        let (_, conversation) =
+            held.get_or_insert_with(|| self.open_as(serve, Some(Revision::Mcp2026_07_28)));
+        conversation.handle(body, t)
     }
 
     /// Keeps an ended session's records.
     pub fn ended(&self, judged: Judged, closed: bool) {
-        let records = judged.director.finish(closed);
-        super::lock(&self.finished).push((judged.number, records));
+        let records = judged.conversation.finish(closed);
+        lock(&self.finished).push((judged.number, records));
     }
 }
 
@@ -111,11 +149,11 @@ pub(super) enum Session {
     Judged(Box<Judged>),
 }
 
-/// A judged session: the director, and what waits for a stream.
+/// A judged session: its conversation, and what waits for a stream.
 pub(super) struct Judged {
     /// The session's number, in the order sessions opened.
     pub number: usize,
-    pub director: Director,
+    pub conversation: Box<dyn Conversation>,
     outbox: Vec<Vec<u8>>,
     listener: Option<mpsc::UnboundedSender<Vec<u8>>>,
 }
@@ -124,10 +162,10 @@ pub(super) struct Judged {
 pub(super) type Answer = Vec<Vec<u8>>;
 
 impl Session {
-    pub fn judged(number: usize, director: Director) -> Self {
+    pub fn judged(number: usize, conversation: Box<dyn Conversation>) -> Self {
         Session::Judged(Box::new(Judged {
             number,
-            director,
+            conversation,
             outbox: Vec::new(),
             listener: None,
         }))
@@ -137,7 +175,7 @@ impl Session {
     pub fn revision(&self) -> Option<Revision> {
         match self {
             Session::Plain(peer) => peer.revision(),
-            Session::Judged(j) => j.director.served_revision(),
+            Session::Judged(j) => j.conversation.served_revision(),
         }
     }
 
@@ -153,7 +191,7 @@ impl Session {
 
 impl Judged {
     fn post(&mut self, body: &[u8], request: bool, t: Option<f64>) -> Answer {
-        let frames = self.director.handle(body, t);
+        let frames = self.conversation.handle(body, t);
         let (mut answer, aside) = if request {
             // The answer is the last response; what follows it goes aside.
             let cut = frames

@@ -19,8 +19,9 @@ use tokio::sync::mpsc;
 
 use super::guard::{self, refuse};
 use super::streamable::sse_event;
-use super::{fresh_id, lock, App, MAX_SESSIONS};
+use super::{fresh_id, App, MAX_SESSIONS};
 use crate::peer::Peer;
+use crate::sync::lock;
 
 /// How many answers wait for a slow SSE reader before its POSTs get 503.
 const STREAM_QUEUE: usize = 1024;

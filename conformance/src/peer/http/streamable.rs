@@ -24,8 +24,9 @@ use harness::Revision;
 use super::guard::{self, refuse};
 use super::judged::{self, Session};
 use super::params;
-use super::{fresh_id, lock, App, MAX_SESSIONS};
+use super::{fresh_id, App, MAX_SESSIONS};
 use crate::peer::{Peer, Serve};
+use crate::sync::lock;
 
 /// 2026-07-28 schema `HeaderMismatchError`.
 const HEADER_MISMATCH: i64 = -32020;
@@ -141,7 +142,7 @@ impl Outline {
             Err(_) => {
                 return Outline {
                     json: true,
-                    batch: crate::runner::plan::is_batch_text(body),
+                    batch: crate::lines::is_batch_text(body),
                     ..Outline::default()
                 }
             }
@@ -393,8 +394,8 @@ fn only_2026(app: &App) -> bool {
 fn initialize(app: &App, body: &[u8]) -> Response {
     let mut session = match &app.judging {
         Some(judging) => {
-            let (number, director) = judging.open(app.config.serve);
-            Session::judged(number, director)
+            let (number, conversation) = judging.open(app.config.serve);
+            Session::judged(number, conversation)
         }
         None => Session::Plain(Peer::new(app.config.serve)),
     };

@@ -15,6 +15,7 @@ use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 use tokio::time::{timeout_at, Instant};
 
+use crate::sync::lock;
 use crate::transport::{Event, Limits};
 
 /// Bounds the HTTP transports add to [`Limits`].
@@ -167,13 +168,6 @@ impl Shared {
             detail: detail.into(),
         });
     }
-}
-
-/// A poisoned lock still holds data worth reporting.
-pub(crate) fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// Where a request task puts what it read, tagged with its exchange.

@@ -14,10 +14,11 @@ use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 use reqwest::Client;
 use tokio::time::Instant;
 
-use super::exchange::{lock, HttpFact, HttpFinding, HttpOptions, Queue};
+use super::exchange::{HttpFact, HttpFinding, HttpOptions, Queue};
 use super::post::{self, Flavor, Outline, Post};
 use super::streamable::client;
 use super::ConnectError;
+use crate::sync::lock;
 use crate::transport::{Event, Limits, SendError, Transport};
 
 /// A JSON-RPC 2.0 service reached over HTTP.

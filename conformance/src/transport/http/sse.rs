@@ -11,11 +11,12 @@ use tokio::sync::oneshot;
 use tokio::time::{timeout_at, Instant};
 
 use super::exchange::{
-    count_frame, error_chain, essence, lock, read_bounded, read_sse, record, snippet, FindingKind,
+    count_frame, error_chain, essence, read_bounded, read_sse, record, snippet, FindingKind,
     HttpFact, HttpFinding, HttpOptions, Queue, StreamEnd,
 };
 use super::streamable::client;
 use super::ConnectError;
+use crate::sync::lock;
 use crate::transport::{Event, Limits, SendError, Transport};
 
 /// A peer reached over HTTP+SSE.

@@ -8,9 +8,10 @@ use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 use reqwest::Client;
 use tokio::time::Instant;
 
-use super::exchange::{lock, FindingKind, HttpFact, HttpFinding, HttpOptions, Queue};
+use super::exchange::{FindingKind, HttpFact, HttpFinding, HttpOptions, Queue};
 use super::post::{self, Flavor, Outline, Post};
 use super::ConnectError;
+use crate::sync::lock;
 use crate::transport::{Event, Limits, SendError, Transport};
 
 /// What the client has learnt of the session.
