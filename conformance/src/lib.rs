@@ -16,3 +16,4 @@ mod sync;
 pub mod transcript;
 pub mod transport;
 pub mod vectors;
+pub mod watch;

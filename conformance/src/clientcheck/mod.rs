@@ -27,13 +27,13 @@ pub mod http;
 mod scenarios;
 pub mod stdio;
 
-use harness::session::{self, Judge};
 use harness::{Direction, Revision};
 
 use crate::peer::http::{Conversation, Conversations};
 use crate::peer::{Peer, Serve};
 use crate::report::{Command, Record, Report};
 use crate::transport::Kind;
+use crate::watch::{self, Watch};
 pub use scenarios::Scenario;
 
 /// The one report model of a judged client, whatever the transport: the
@@ -64,20 +64,14 @@ pub struct Director {
     peer: Peer,
     fixed: Option<Revision>,
     name: String,
-    judge: Option<(Judge, Revision)>,
-    /// Frames held until the conversation names its revision.
-    pending: Vec<(Direction, Vec<u8>, Option<f64>)>,
+    /// The session judge over both directions.
+    watch: Watch,
     records: Vec<Record>,
     plays: scenarios::Plays,
     cursors: cursors::Cursors,
     /// The transport is one ordered stream each way (stdio), not HTTP.
     ordered: bool,
 }
-
-/// As `wirecheck proxy` and `wirecheck check`: after this many frames without
-/// a revision named, the conversation is judged as what it names, or as plain
-/// JSON-RPC 2.0.
-const DETECT_WITHIN: usize = 64;
 
 impl Director {
     /// A judged peer serving `serve`, playing `selected`; `name` names the
@@ -88,16 +82,16 @@ impl Director {
         if selected.contains(&Scenario::ListChanged) {
             peer.declare_tools_list_changed();
         }
+        let fixed = match serve {
+            Serve::Mcp(r) => Some(r),
+            Serve::JsonRpc => Some(Revision::JsonRpc2),
+            Serve::Negotiate => None,
+        };
         Self {
             peer,
-            fixed: match serve {
-                Serve::Mcp(r) => Some(r),
-                Serve::JsonRpc => Some(Revision::JsonRpc2),
-                Serve::Negotiate => None,
-            },
+            fixed,
             name: name.into(),
-            judge: None,
-            pending: Vec::new(),
+            watch: Watch::new(fixed),
             records: Vec::new(),
             plays: scenarios::Plays::new(selected),
             cursors: cursors::Cursors::default(),
@@ -112,6 +106,7 @@ impl Director {
     #[must_use]
     pub fn judged_as(mut self, revision: Revision) -> Self {
         self.fixed = Some(revision);
+        self.watch = Watch::new(self.fixed).ordered(self.ordered);
         self
     }
 
@@ -120,6 +115,7 @@ impl Director {
     #[must_use]
     pub fn unordered(mut self) -> Self {
         self.ordered = false;
+        self.watch = Watch::new(self.fixed).ordered(self.ordered);
         self
     }
 
@@ -175,33 +171,35 @@ impl Director {
     /// peer's still unanswered is then unanswered, not merely unobserved).
     #[must_use]
     pub fn finish(mut self, closed: bool) -> Vec<Record> {
-        if self.judge.is_none() {
-            let r = self.detected();
-            self.start(r);
+        if closed {
+            self.observe_entry(&Watch::closed());
         }
-        if let Some((mut judge, revision)) = self.judge.take() {
-            let mut findings = Vec::new();
-            if closed {
-                judge.feed(session::Event::Closed, None, &mut findings);
-            }
-            let ending = judge.finish();
-            for f in findings.iter().chain(&ending.findings) {
-                self.records.push(crate::report::session::finding(
-                    &self.name,
-                    revision,
-                    f,
-                    Vec::new(),
-                ));
-            }
-            for u in &ending.not_observed {
-                self.records
-                    .push(crate::report::session::unobserved(&self.name, revision, u));
-            }
-            self.records
-                .extend(self.cursors.records(&self.name, revision));
-            self.records
-                .extend(self.plays.records(&self.name, revision, closed));
+        let Self {
+            watch,
+            records,
+            name,
+            ..
+        } = &mut self;
+        let (revision, ending) =
+            std::mem::replace(watch, Watch::new(None)).finish(&mut |revision, entry, findings| {
+                record(records, name, revision, entry, findings);
+            });
+        for f in &ending.findings {
+            self.records.push(crate::report::session::finding(
+                &self.name,
+                revision,
+                f,
+                Vec::new(),
+            ));
         }
+        for u in &ending.not_observed {
+            self.records
+                .push(crate::report::session::unobserved(&self.name, revision, u));
+        }
+        self.records
+            .extend(self.cursors.records(&self.name, revision));
+        self.records
+            .extend(self.plays.records(&self.name, revision, closed));
         self.records
     }
 
@@ -216,55 +214,45 @@ impl Director {
     /// The revision the conversation is judged under, once known.
     #[must_use]
     pub fn revision(&self) -> Option<Revision> {
-        self.judge.as_ref().map(|(_, r)| *r)
+        self.watch.revision()
     }
 
     fn observe(&mut self, from: Direction, bytes: &[u8], t: Option<f64>) {
-        if self.judge.is_some() {
-            self.judge_frame(from, bytes, t);
-            return;
-        }
-        self.pending.push((from, bytes.to_vec(), t));
-        let frames = || self.pending.iter().map(|(d, b, _)| (*d, b.as_slice()));
-        if let Some(r) = self
-            .fixed
-            .or_else(|| session::negotiated_revision(frames()))
-        {
-            self.start(r);
-        } else if self.pending.len() >= DETECT_WITHIN {
-            let r = self.detected();
-            self.start(r);
-        }
+        self.observe_entry(&crate::transcript::Entry::Frame {
+            from,
+            bytes: bytes.to_vec(),
+            t,
+        });
     }
 
-    fn detected(&self) -> Revision {
-        let frames = self.pending.iter().map(|(d, b, _)| (*d, b.as_slice()));
-        self.fixed
-            .or_else(|| session::detect_revision(frames))
-            .unwrap_or(Revision::JsonRpc2)
+    fn observe_entry(&mut self, entry: &crate::transcript::Entry) {
+        let Self {
+            watch,
+            records,
+            name,
+            ..
+        } = self;
+        watch.see(entry, &mut |revision, entry, findings| {
+            record(records, name, revision, entry, findings);
+        });
     }
+}
 
-    fn start(&mut self, revision: Revision) {
-        self.judge = Some((Judge::new(revision).ordered(self.ordered), revision));
-        for (from, bytes, t) in std::mem::take(&mut self.pending) {
-            self.judge_frame(from, &bytes, t);
-        }
-    }
-
-    fn judge_frame(&mut self, from: Direction, bytes: &[u8], t: Option<f64>) {
-        let Some((judge, revision)) = self.judge.as_mut() else {
-            return;
-        };
-        let mut findings = Vec::new();
-        judge.feed(session::Event::Frame { from, bytes }, t, &mut findings);
-        for f in &findings {
-            self.records.push(crate::report::session::finding(
-                &self.name,
-                *revision,
-                f,
-                bytes.to_vec(),
-            ));
-        }
+/// A record per finding the judge made at `entry`, its bytes the subject.
+fn record(
+    records: &mut Vec<Record>,
+    name: &str,
+    revision: Revision,
+    entry: &crate::transcript::Entry,
+    findings: &mut Vec<harness::session::Finding>,
+) {
+    for f in findings.drain(..) {
+        records.push(crate::report::session::finding(
+            name,
+            revision,
+            &f,
+            watch::bytes(entry).to_vec(),
+        ));
     }
 }
 

@@ -6,13 +6,14 @@ use std::fs::File;
 use std::io::BufReader;
 use std::path::{Path, PathBuf};
 
-use harness::session::{self, Finding, Judge};
+use harness::session::{self, Finding};
 use harness::{Direction, Revision};
 
 use super::args::OutputArgs;
 use crate::report::sink::Sink;
 use crate::report::{Command, Report};
 use crate::transcript::{Entry, Reader};
+use crate::watch::{self, Watch};
 
 /// Judge captured two-sided conversations with the session judge.
 ///
@@ -102,24 +103,21 @@ fn judge_all(args: &Args, sink: &mut dyn Sink) -> Result<(), String> {
         ),
     };
     for path in &args.transcripts {
-        let revision = match fixed {
-            Some(r) => r,
-            None => detect(path, args.max_line)?,
-        };
-        judge_one(path, revision, args, sink)?;
+        judge_one(path, fixed, args, sink)?;
     }
     Ok(())
 }
 
+/// Judges one transcript under `fixed`, or under the revision its frames
+/// name (read as [`Watch`] reads it, the same live in `wirecheck proxy`).
 fn judge_one(
     path: &Path,
-    revision: Revision,
+    fixed: Option<Revision>,
     args: &Args,
     sink: &mut dyn Sink,
 ) -> Result<(), String> {
     let name = path.display().to_string();
-    let mut judge = Judge::new(revision);
-    let mut findings = Vec::new();
+    let mut watch = Watch::new(fixed);
     // Who sent each event, for `--side` (a byte per entry, not the frames).
     let mut senders: Vec<Option<Direction>> = Vec::new();
     let sender = |senders: &[Option<Direction>], index: u64| {
@@ -139,25 +137,17 @@ fn judge_one(
                 Entry::Event { .. } => None,
             });
         }
-        judge.feed(entry.event(), entry.time(), &mut findings);
-        // A finding made now became certain at this entry: its bytes are the
-        // record's subject.
-        let bytes = match &entry {
-            Entry::Frame { bytes, .. } => bytes.as_slice(),
-            Entry::Event { .. } => &[],
-        };
-        for f in findings.drain(..) {
-            if keep(&senders, &f) {
-                sink.accept(crate::report::session::finding(
-                    &name,
-                    revision,
-                    &f,
-                    bytes.to_vec(),
-                ));
-            }
-        }
+        watch.see(&entry, &mut |revision, entry, findings| {
+            kept(sink, &name, revision, entry, findings, &|f| {
+                keep(&senders, f)
+            });
+        });
     }
-    let ending = judge.finish();
+    let (revision, ending) = watch.finish(&mut |revision, entry, findings| {
+        kept(sink, &name, revision, entry, findings, &|f| {
+            keep(&senders, f)
+        });
+    });
     for f in ending.findings.iter().filter(|f| keep(&senders, f)) {
         sink.accept(crate::report::session::finding(
             &name,
@@ -181,28 +171,29 @@ fn judge_one(
     Ok(())
 }
 
+/// A record per finding the judge made at `entry` that `keep` keeps: it
+/// became certain there, so the entry's bytes are the record's subject.
+fn kept(
+    sink: &mut dyn Sink,
+    name: &str,
+    revision: Revision,
+    entry: &Entry,
+    findings: &mut Vec<Finding>,
+    keep: &dyn Fn(&Finding) -> bool,
+) {
+    for f in findings.drain(..) {
+        if keep(&f) {
+            sink.accept(crate::report::session::finding(
+                name,
+                revision,
+                &f,
+                watch::bytes(entry).to_vec(),
+            ));
+        }
+    }
+}
+
 fn open(path: &Path, max_line: usize) -> Result<Reader<BufReader<File>>, String> {
     let file = File::open(path).map_err(|e| format!("{}: cannot open: {e}", path.display()))?;
     Ok(Reader::new(BufReader::new(file), max_line))
-}
-
-/// The revision `path` speaks, read from its frames (see
-/// [`session::detect_revision`]); plain JSON-RPC 2.0 when none names one.
-fn detect(path: &Path, max_line: usize) -> Result<Revision, String> {
-    let mut entries = Vec::new();
-    for entry in open(path, max_line)? {
-        match entry.map_err(|e| format!("{}: {e}", path.display()))? {
-            Entry::Frame { from, bytes, .. } => entries.push((from, bytes)),
-            Entry::Event { .. } => {}
-        }
-        // The handshake or the first request names the revision; stop looking
-        // well before holding a whole capture in memory.
-        if entries.len() >= 64 {
-            break;
-        }
-    }
-    Ok(
-        session::detect_revision(entries.iter().map(|(d, b)| (*d, b.as_slice())))
-            .unwrap_or(Revision::JsonRpc2),
-    )
 }

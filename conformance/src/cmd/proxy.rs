@@ -17,7 +17,7 @@ use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use harness::session::{self, Judge};
+use harness::session::Finding;
 use harness::{Direction, Outcome, Revision};
 use reqwest::Url;
 
@@ -27,6 +27,7 @@ use crate::proxy::{self, Seen};
 use crate::report::sink::Sink;
 use crate::report::{Command, Place, Record, Report, Subject};
 use crate::transcript::{self, Entry, Transport};
+use crate::watch::{self, Watch};
 
 /// Stand between a client and a server, forward every byte unchanged, and
 /// judge the conversation as it passes.
@@ -401,15 +402,15 @@ fn closed_early_record(name: &str, max_live: usize) -> Record {
     record
 }
 
-/// The judging side: records each frame, holds frames back until the
-/// conversation names its revision, then feeds the session judge.
+/// The judging side: records each frame and hands it to the conversation's
+/// [`Watch`], which holds frames back until the conversation names its
+/// revision, then feeds the session judge.
 struct Judging {
-    fixed: Option<Revision>,
-    /// The transport is one ordered stream each way (stdio), not HTTP.
-    ordered: bool,
     name: String,
-    judge: Option<(Judge, Revision)>,
-    pending: Vec<Entry>,
+    /// `None` once finished.
+    watch: Option<Watch>,
+    /// Whether the proxy was given the revision (`--revision`), not `auto`.
+    fixed: bool,
     record: Option<BufWriter<File>>,
     record_error: Option<String>,
     /// The bodies of HTTP error statuses not yet judged, with their status,
@@ -417,23 +418,11 @@ struct Judging {
     refusals: std::collections::VecDeque<(Vec<u8>, u16)>,
 }
 
-/// The frames (not the events) among `entries`, as the revision is read from.
-fn pending_frames(entries: &[Entry]) -> impl Iterator<Item = (Direction, &[u8])> {
-    entries.iter().filter_map(|e| match e {
-        Entry::Frame { from, bytes, .. } => Some((*from, bytes.as_slice())),
-        Entry::Event { .. } => None,
-    })
-}
-
-/// How many frames may pass without naming a revision before the
-/// conversation is judged as plain JSON-RPC 2.0 (as `wirecheck check` reads).
-const DETECT_WITHIN: usize = 64;
-
 impl Judging {
     /// Judging over HTTP, whose POSTs and streams are no single ordered
-    /// stream each way ([`Judge::ordered`]).
+    /// stream each way ([`harness::session::Judge::ordered`]).
     fn unordered(mut self) -> Self {
-        self.ordered = false;
+        self.watch = self.watch.map(|w| w.ordered(false));
         self
     }
 
@@ -455,11 +444,9 @@ impl Judging {
             ),
         };
         Self {
-            fixed,
-            ordered: true,
             name,
-            judge: None,
-            pending: Vec::new(),
+            watch: Some(Watch::new(fixed)),
+            fixed: fixed.is_some(),
             record,
             record_error,
             refusals: std::collections::VecDeque::new(),
@@ -500,48 +487,27 @@ impl Judging {
             }
         };
         self.write(&entry);
-        if self.judge.is_some() {
-            self.judge_entry(&entry, sink);
-            return;
-        }
-        self.pending.push(entry);
         // Judging starts where `wirecheck check` would have decided the
-        // revision from the same frames: at the server's `initialize` answer,
-        // else after DETECT_WITHIN frames, else at the end.
-        if let Some(r) = self
-            .fixed
-            .or_else(|| session::negotiated_revision(pending_frames(&self.pending)))
-        {
-            self.start(r, sink);
-        } else if pending_frames(&self.pending).count() >= DETECT_WITHIN {
-            self.start(self.detected(), sink);
-        }
-    }
-
-    /// The revision the held frames name, as `wirecheck check` reads it.
-    fn detected(&self) -> Revision {
-        self.fixed
-            .or_else(|| session::detect_revision(pending_frames(&self.pending)))
-            .unwrap_or(Revision::JsonRpc2)
-    }
-
-    fn start(&mut self, revision: Revision, sink: &mut dyn Sink) {
-        self.judge = Some((Judge::new(revision).ordered(self.ordered), revision));
-        for entry in std::mem::take(&mut self.pending) {
-            self.judge_entry(&entry, sink);
-        }
-    }
-
-    fn judge_entry(&mut self, entry: &Entry, sink: &mut dyn Sink) {
-        let Some((judge, revision)) = self.judge.as_mut() else {
+        // revision from the same frames (see [`Watch`]).
+        let Some(mut watch) = self.watch.take() else {
             return;
         };
-        let mut findings = Vec::new();
-        judge.feed(entry.event(), entry.time(), &mut findings);
-        let bytes = match entry {
-            Entry::Frame { bytes, .. } => bytes.as_slice(),
-            Entry::Event { .. } => &[],
-        };
+        watch.see(&entry, &mut |revision, entry, findings| {
+            self.judged(revision, entry, findings, sink);
+        });
+        self.watch = Some(watch);
+    }
+
+    /// Records what the judge found at `entry`, after the one allowance every
+    /// judge asks of an HTTP error status's body.
+    fn judged(
+        &mut self,
+        revision: Revision,
+        entry: &Entry,
+        findings: &mut Vec<Finding>,
+        sink: &mut dyn Sink,
+    ) {
+        let bytes = watch::bytes(entry);
         // The body of an HTTP error status may be an error without `id`
         // (issue 27, false finding 16): the one allowance every judge asks.
         let refused = self
@@ -554,18 +520,18 @@ impl Judging {
             // The proxy fronts an MCP HTTP server: a conversation that named
             // no revision (judged as plain JSON-RPC, `--revision auto`) still
             // travels over its transport, whose newest text allows the body.
-            let transport_revision = match (self.fixed, *revision) {
-                (None, Revision::JsonRpc2) => Revision::Mcp2025_11_25,
+            let transport_revision = match (self.fixed, revision) {
+                (false, Revision::JsonRpc2) => Revision::Mcp2025_11_25,
                 (_, r) => r,
             };
             if harness::error_ids::idless_error_allowed(transport_revision, status) {
                 findings.retain(|f| !harness::error_ids::idless_rule(f.violation.rule));
             }
         }
-        for f in &findings {
+        for f in findings.iter() {
             sink.accept(crate::report::session::finding(
                 &self.name,
-                *revision,
+                revision,
                 f,
                 bytes.to_vec(),
             ));
@@ -609,13 +575,12 @@ impl Judging {
     }
 
     fn finish(&mut self, sink: &mut dyn Sink) {
-        if self.judge.is_none() {
-            self.start(self.detected(), sink);
-        }
-        let Some((judge, revision)) = self.judge.take() else {
+        let Some(watch) = self.watch.take() else {
             return;
         };
-        let ending = judge.finish();
+        let (revision, ending) = watch.finish(&mut |revision, entry, findings| {
+            self.judged(revision, entry, findings, sink);
+        });
         for f in &ending.findings {
             sink.accept(crate::report::session::finding(
                 &self.name,

@@ -4,7 +4,8 @@
 //! exchange. What only the whole conversation shows (an answer to an id
 //! nobody sent, a second answer, a request before the handshake ended, an
 //! undeclared capability used, a progress token never handed out) is judged
-//! here: every session a run played is fed to [`Judge::session_rules_only`]
+//! here: every session a run played is fed to the session judge
+//! ([`Watch::session_rules_only`])
 //! (the frame and reply rules are the vector records' own, so nothing is
 //! judged twice), and what the server broke becomes a record.
 //!
@@ -22,13 +23,14 @@
 use std::path::{Path, PathBuf};
 
 use harness::rules::Check;
-use harness::session::{self, Finding, Judge};
+use harness::session::{self, Finding};
 use harness::{Direction, Revision};
 
 use crate::driver::WireEvent;
 use crate::report::Record;
 use crate::transcript::Entry;
 use crate::transport::Kind;
+use crate::watch::{self, Watch};
 
 /// Who broke the rule of `finding`, in the conversation `entries` it was
 /// found in (indices as the judge counted them, one per entry): see
@@ -74,41 +76,47 @@ pub fn judge(
     };
     // HTTP's POSTs and streams are no single ordered stream each way.
     let ordered = transport.parse().is_ok_and(Kind::is_ordered);
-    let mut judge = Judge::session_rules_only(revision).ordered(ordered);
+    let mut watch = Watch::new(Some(revision))
+        .session_rules_only()
+        .ordered(ordered);
     let mut records = Vec::new();
-    let mut findings = Vec::new();
+    let mut off_map = false;
     for entry in entries {
-        judge.feed(entry.event(), entry.time(), &mut findings);
-        let bytes = match entry {
-            Entry::Frame { bytes, .. } => bytes.as_slice(),
-            Entry::Event { .. } => &[],
-        };
-        for f in findings.drain(..) {
-            let check = f.violation.rule.info().check;
-            match blame(entries, &f) {
-                // A frame or reply rule the server broke is its vector
-                // record's own finding: only the session rules are new here.
-                Some(Direction::ServerToClient) if check == Check::Session => {
-                    let mut record =
-                        crate::report::session::finding("", revision, &f, bytes.to_vec());
-                    place(&mut record, f.violation.rule.as_str());
-                    records.push(record);
+        watch.see(entry, &mut |revision, entry, findings| {
+            for f in findings.drain(..) {
+                if off_map {
+                    return;
                 }
-                // The runner broke a session rule (on purpose: an id reused,
-                // a request before `initialized`), or sent a batch the codec
-                // refuses, whose requests the judge cannot follow: stop
-                // judging the server.
-                Some(Direction::ClientToServer)
-                    if check == Check::Session
-                        || (check == Check::Codec && crate::lines::is_batch_text(bytes)) =>
-                {
-                    let mut record = left_unjudged(revision, &f, entries.len());
-                    place(&mut record, "unjudged");
-                    records.push(record);
-                    return records;
+                let check = f.violation.rule.info().check;
+                let bytes = watch::bytes(entry);
+                match blame(entries, &f) {
+                    // A frame or reply rule the server broke is its vector
+                    // record's own finding: only the session rules are new here.
+                    Some(Direction::ServerToClient) if check == Check::Session => {
+                        let mut record =
+                            crate::report::session::finding("", revision, &f, bytes.to_vec());
+                        place(&mut record, f.violation.rule.as_str());
+                        records.push(record);
+                    }
+                    // The runner broke a session rule (on purpose: an id reused,
+                    // a request before `initialized`), or sent a batch the codec
+                    // refuses, whose requests the judge cannot follow: stop
+                    // judging the server.
+                    Some(Direction::ClientToServer)
+                        if check == Check::Session
+                            || (check == Check::Codec && crate::lines::is_batch_text(bytes)) =>
+                    {
+                        let mut record = left_unjudged(revision, &f, entries.len());
+                        place(&mut record, "unjudged");
+                        records.push(record);
+                        off_map = true;
+                    }
+                    _ => {}
                 }
-                _ => {}
             }
+        });
+        if off_map {
+            return records;
         }
     }
     // What only the end decides (a request never answered) is the vector
@@ -184,6 +192,7 @@ pub fn judge_log(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use harness::session::Judge;
 
     fn frame(from: Direction, text: &str) -> Entry {
         Entry::Frame {
