@@ -400,3 +400,61 @@ fn terminal_format_is_plain_off_a_terminal_and_escapes_peer_text() {
         "the terminal view carries its own tally"
     );
 }
+
+#[test]
+fn a_malformed_baseline_is_refused_before_anything_is_played_and_said_once() {
+    let dir = Scratch::new("bad-baseline");
+    let bad = dir.0.join("baseline.json");
+    std::fs::write(&bad, "{\"bad\":").unwrap();
+    let out = wirecheck(&["run", "--expected-failures", bad.to_str().unwrap()], b"");
+    assert_eq!(out.status.code(), Some(2));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    // Nothing was played: no check passed or failed before the refusal.
+    assert!(
+        !stdout.contains(" pass"),
+        "played before refusing: {stdout}"
+    );
+    // The cause, named once, on standard error only.
+    assert_eq!(
+        stderr.matches("not a JSON list of entries").count(),
+        1,
+        "{stderr}"
+    );
+    assert!(stderr.contains("baseline.json"), "{stderr}");
+    assert!(!stdout.contains("not a JSON list of entries"), "{stdout}");
+}
+
+#[test]
+fn a_wrong_revision_names_the_valid_ones() {
+    let out = wirecheck(&["run", "--revision", "1999"], b"");
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(
+            "one of 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28, auto or all"
+        ),
+        "{stderr}"
+    );
+    let fuzz = wirecheck(&["fuzz", "--revision", "1999", "--duration", "1s"], b"");
+    assert_eq!(fuzz.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&fuzz.stderr).contains("one of 2024-11-05"),
+        "{}",
+        String::from_utf8_lossy(&fuzz.stderr)
+    );
+}
+
+#[test]
+fn a_transcript_without_a_frame_cannot_be_judged() {
+    let dir = Scratch::new("empty-transcript");
+    let empty = dir.0.join("empty.jsonl");
+    std::fs::write(&empty, "").unwrap();
+    let out = wirecheck(&["check", empty.to_str().unwrap()], b"");
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "nothing observed is never a pass"
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no frame to judge"));
+}

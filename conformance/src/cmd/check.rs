@@ -129,8 +129,10 @@ fn judge_one(
         None => true,
         Some(side) => session::blame(&f.frames, |i| sender(senders, i)) == Some(side.direction()),
     };
+    let mut frames = 0usize;
     for entry in open(path, args.max_line)? {
         let entry = entry.map_err(|e| format!("{name}: {e}"))?;
+        frames += usize::from(matches!(entry, Entry::Frame { .. }));
         if args.side.is_some() {
             senders.push(match &entry {
                 Entry::Frame { from, .. } => Some(*from),
@@ -142,6 +144,13 @@ fn judge_one(
                 keep(&senders, f)
             });
         });
+    }
+    // Nothing observed is never a pass: a transcript without a frame cannot
+    // be judged, as `wirecheck run` with nothing to play.
+    if frames == 0 {
+        return Err(format!(
+            "{name}: no frame to judge (the transcript holds none)"
+        ));
     }
     let (revision, ending) = watch.finish(&mut |revision, entry, findings| {
         kept(sink, &name, revision, entry, findings, &|f| {

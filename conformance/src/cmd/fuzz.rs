@@ -159,7 +159,17 @@ pub(crate) fn revision(name: &str) -> Result<Revision, String> {
     name.parse::<Revision>()
         .ok()
         .filter(|r| r.is_mcp())
-        .ok_or_else(|| format!("--revision `{name}` is not an MCP revision"))
+        .ok_or_else(|| {
+            format!(
+                "--revision `{name}` is not an MCP revision; one of {}",
+                revision_names()
+            )
+        })
+}
+
+/// The MCP revisions a `--revision` may name, comma-separated.
+pub(crate) fn revision_names() -> String {
+    Revision::MCP.map(Revision::name).join(", ")
 }
 
 pub(crate) fn config(

@@ -74,8 +74,12 @@ pub fn stream_to(
 
 /// Writes a whole `report` where `output` asks, as [`stream`] does.
 pub fn emit(report: &Report, output: &OutputArgs) -> Exit {
+    // The error is said once, on standard error, when the records are out
+    // ([`finish`]); the header carrying it too would print it on standard
+    // output as well.
     let header = Report {
         records: Vec::new(),
+        error: None,
         ..report.clone()
     };
     stream(header, output, |sink| {

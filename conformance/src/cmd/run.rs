@@ -166,6 +166,16 @@ pub(crate) fn duration(s: &str) -> Result<Duration, String> {
 pub fn run(args: &Args) -> Report {
     let mut report = Report::new(Command::Run);
     report.strict = args.strict;
+    // A baseline that does not load is said before anything is played: a
+    // whole run is not spent to learn the file was malformed.
+    let baseline = match args.expected_failures.as_deref().map(Baseline::load) {
+        None => None,
+        Some(Ok(baseline)) => Some(baseline),
+        Some(Err(e)) => {
+            report.error = Some(e.to_string());
+            return report;
+        }
+    };
     match prepare(args).and_then(|(config, vectors)| execute(&config, &vectors)) {
         Ok(records) => {
             for record in &records {
@@ -178,11 +188,8 @@ pub fn run(args: &Args) -> Report {
             return report;
         }
     }
-    if let Some(path) = &args.expected_failures {
-        match Baseline::load(path) {
-            Ok(baseline) => apply(&baseline, &mut report.records),
-            Err(e) => report.error = Some(e.to_string()),
-        }
+    if let Some(baseline) = &baseline {
+        apply(baseline, &mut report.records);
     }
     if args.profile.is_some() {
         report.profile = Some(Profile {
@@ -207,7 +214,10 @@ fn prepare(args: &Args) -> Result<(Config, Vec<vectors::Vector>), String> {
                 .ok()
                 .filter(|r| r.is_mcp())
                 .ok_or_else(|| {
-                    format!("--revision `{name}` is not an MCP revision, auto or all")
+                    format!(
+                        "--revision `{name}` is not an MCP revision; one of {}, auto or all",
+                        super::fuzz::revision_names()
+                    )
                 })?,
         ),
     };
