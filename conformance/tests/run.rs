@@ -341,6 +341,23 @@ fn a_peer_that_does_not_start_or_never_answers_exits_2() {
     assert!(took < Duration::from_secs(10), "took {took:?}");
 }
 
+/// Issue 30 (first hour): a server that fails to start is "could not run"
+/// with its own words: the tail of its stderr, not only an exit status.
+#[test]
+fn a_peer_that_dies_at_start_is_could_not_run_with_its_stderr_tail() {
+    let (out, _) = run(
+        "sh -c 'echo \"Error: Cannot find module /srv/missing.js\" >&2; exit 1'",
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("exit status: 1"), "{stderr}");
+    assert!(
+        stderr.contains("its stderr ends:\n    | Error: Cannot find module /srv/missing.js"),
+        "{stderr}"
+    );
+}
+
 const SLOW_START: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/peers/conformant/slow_start.py"

@@ -286,6 +286,58 @@ async fn hostile(headers: HeaderMap, body: String) -> Response {
     }
 }
 
+/// Issue 30 (first hour): nothing listening, or a web page where the MCP
+/// endpoint should be, is "could not run" naming what HTTP said, not "no
+/// answer within the timeout" alone.
+#[test]
+fn a_url_that_is_not_an_mcp_endpoint_is_could_not_run_naming_why() {
+    // A port just freed: nothing listens on it.
+    let free = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}/mcp", free.local_addr().unwrap());
+    drop(free);
+    let (out, _, _) = run(&["--http", &url, "--timeout", "1s"]);
+    assert_eq!(out.status.code(), Some(2), "{}", show(&out));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("no HTTP response"), "{stderr}");
+    assert!(
+        stderr.to_lowercase().contains("connection refused"),
+        "{stderr}"
+    );
+
+    // A web server answering every POST with an HTML error page.
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("a runtime");
+        runtime.block_on(async move {
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+                .await
+                .expect("a loopback port");
+            tx.send(listener.local_addr().expect("an address"))
+                .expect("the test waits");
+            let page = || async {
+                (
+                    StatusCode::NOT_IMPLEMENTED,
+                    [(header::CONTENT_TYPE, "text/html")],
+                    "<html><body>Unsupported method ('POST')</body></html>",
+                )
+            };
+            let app = Router::new().route("/mcp", post(page));
+            let _ = axum::serve(listener, app).await;
+        });
+    });
+    let addr = rx.recv().expect("the fixture listens");
+    let url = format!("http://{addr}/mcp");
+    let (out, _, _) = run(&["--http", &url, "--timeout", "1s"]);
+    assert_eq!(out.status.code(), Some(2), "{}", show(&out));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("HTTP 501"), "{stderr}");
+    assert!(stderr.contains("text/html"), "{stderr}");
+    assert!(stderr.contains("Unsupported method"), "{stderr}");
+}
+
 #[test]
 fn a_hostile_http_server_ends_the_run_with_findings() {
     // The fixture serves from its own thread and runtime while the test

@@ -614,9 +614,10 @@ impl Peers<'_> {
             Ok(s) => Some(s.driver),
             Err((driver, e)) => {
                 let never = never_started(&driver, &e, self.config);
+                let because = driver.transport().why_silent();
                 self.close(driver).await;
                 if let Some(why) = never {
-                    return Err(RunError::Startup(format!("{revision}: {why}")));
+                    return Err(RunError::Startup(format!("{revision}: {why}{because}")));
                 }
                 None
             }
@@ -669,9 +670,10 @@ impl Peers<'_> {
             && matches!(report.live, Live::Unresponsive)
             && !self.answers_alone(revision).await?
         {
+            let because = driver.transport().why_silent();
             self.close(driver).await;
             return Err(RunError::Startup(format!(
-                "{revision}: {}",
+                "{revision}: {}{because}",
                 said_nothing(self.config)
             )));
         }
@@ -884,11 +886,12 @@ impl Runner<'_, '_, '_> {
                     (s.driver, v)
                 }
                 Err((driver, e)) => {
+                    let because = driver.transport().why_silent();
                     if let Some(never) = never_started(&driver, &e, self.config) {
                         peers.close(driver).await;
-                        return Err(RunError::Startup(never));
+                        return Err(RunError::Startup(format!("{never}{because}")));
                     }
-                    why = e.to_string();
+                    why = format!("{e}{because}");
                     (driver, None)
                 }
             };
@@ -915,6 +918,7 @@ impl Runner<'_, '_, '_> {
         let first = match peers.open(revision, Some(revision)).await? {
             Ok(session) => session,
             Err((driver, e)) => {
+                let because = driver.transport().why_silent();
                 if let Some(why) = never_started(&driver, &e, self.config) {
                     // A fresh process that answers the liveness request alone
                     // did start: the handshake request itself went unanswered
@@ -923,7 +927,7 @@ impl Runner<'_, '_, '_> {
                     // with a Response"), never "could not run" for the others.
                     if !peers.answers_alone(revision).await? {
                         peers.close(driver).await;
-                        return Err(RunError::Startup(format!("{revision}: {why}")));
+                        return Err(RunError::Startup(format!("{revision}: {why}{because}")));
                     }
                     self.handshake_failed(revision, &driver, &e);
                     peers.close(driver).await;
@@ -935,7 +939,7 @@ impl Runner<'_, '_, '_> {
                 self.done += probes.len();
                 return match accepted {
                     Some(a) => Ok(a),
-                    None => Err(RunError::Handshake(format!("{revision}: {e}"))),
+                    None => Err(RunError::Handshake(format!("{revision}: {e}{because}"))),
                 };
             }
         };

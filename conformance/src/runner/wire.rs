@@ -6,10 +6,16 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
-use crate::transport::http::{HttpFact, HttpFinding, JsonRpcHttpPeer, SsePeer, StreamableHttpPeer};
+use crate::transport::http::{
+    FindingKind, HttpFact, HttpFinding, JsonRpcHttpPeer, SsePeer, StreamableHttpPeer,
+};
 use crate::transport::stdio::{EndedBy, StdioPeer};
 use crate::transport::HttpKind;
 use crate::transport::{Event, Kind, SendError, Transport};
+
+/// How many of the last lines of a silent process's stderr its run's error
+/// quotes.
+const STDERR_LINES: usize = 12;
 
 /// One live connection to the peer, over whichever transport the run uses.
 pub enum Wire {
@@ -72,6 +78,53 @@ impl Wire {
                 stderr[stderr.len().saturating_sub(400)..].to_vec()
             }
             _ => Vec::new(),
+        }
+    }
+
+    /// What the transport saw that explains a peer that never answered, for
+    /// the run's "could not run" line: a process's stderr tail; over HTTP the
+    /// connection that failed, or the status, content type and a body excerpt
+    /// of what answered instead of JSON-RPC. Empty when it saw nothing.
+    #[must_use]
+    pub fn why_silent(&self) -> String {
+        if let Wire::Stdio(_) = self {
+            let tail = String::from_utf8_lossy(&self.stderr_tail()).into_owned();
+            let lines: Vec<&str> = tail.lines().filter(|l| !l.trim().is_empty()).collect();
+            if lines.is_empty() {
+                return String::new();
+            }
+            // The last lines, each on its own (escaped: the peer's text).
+            let mut out = String::from("; its stderr ends:");
+            for line in &lines[lines.len().saturating_sub(STDERR_LINES)..] {
+                out.push_str("\n    | ");
+                out.push_str(&crate::report::text::printable_str(line));
+            }
+            return out;
+        }
+        let findings = self.http_findings();
+        let worst = [
+            FindingKind::Connect,
+            FindingKind::ErrorStatus,
+            FindingKind::WrongContentType,
+            FindingKind::Redirect,
+            FindingKind::NoAnswer,
+            FindingKind::TimedOut,
+        ]
+        .iter()
+        .find_map(|kind| findings.iter().find(|f| f.kind == *kind));
+        match worst {
+            Some(f) if f.kind == FindingKind::Connect => {
+                format!(
+                    "; no HTTP response: {}",
+                    crate::report::text::printable_str(&f.detail)
+                )
+            }
+            // The detail names the status and content type itself.
+            Some(f) => {
+                let detail: String = f.detail.chars().take(200).collect();
+                format!("; {}", crate::report::text::printable_str(&detail))
+            }
+            None => String::new(),
         }
     }
 
