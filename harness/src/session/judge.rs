@@ -189,8 +189,7 @@ impl Side {
 /// answering it ([`super::long_lived`]). An elapsed wait leaves it open; a
 /// closed stream or the end of the capture leaves it ended, not unanswered.
 ///
-/// Whether `o` is a request whose answer ends a stream rather than
-/// answering it: 2026-07-28's `subscriptions/listen` stays open "until the
+/// 2026-07-28's `subscriptions/listen` stays open "until the
 /// client cancels it", and the server answers it only when it ends the
 /// subscription itself (SHOULD; basic/patterns/subscriptions §Cancellation,
 /// §Graceful Closure). An end of the wait or of the stream leaves it open,

@@ -31,6 +31,27 @@ pub(super) struct Handshake {
     pub(super) discovered: Option<At>,
 }
 
+impl Handshake {
+    /// Where the server's capabilities were declared: its `initialize` answer
+    /// (2024-11-05 to 2025-11-25) or its `server/discover` answer (2026-07-28).
+    pub(super) fn declared_at(&self) -> Option<(At, &'static str)> {
+        match (self.answered, self.discovered) {
+            (Some(at), _) => Some((at, "`initialize`")),
+            (None, Some(at)) => Some((at, "`server/discover`")),
+            (None, None) => None,
+        }
+    }
+
+    /// Whether the server's declared capabilities hold `capability` as an
+    /// object.
+    pub(super) fn server_has(&self, capability: &str) -> bool {
+        self.server_caps
+            .as_ref()
+            .and_then(|c| c.get(capability))
+            .is_some_and(|v| v.kind() == ValueKind::Object)
+    }
+}
+
 impl Judge {
     /// The end of the capture: a handshake answered but never followed by
     /// `notifications/initialized` (basic/lifecycle §Initialization).
@@ -290,16 +311,6 @@ impl Judge {
         }
     }
 
-    /// Where the server's capabilities were declared: its `initialize` answer
-    /// (2024-11-05 to 2025-11-25) or its `server/discover` answer (2026-07-28).
-    pub(super) fn declared_at(&self) -> Option<(At, &'static str)> {
-        match (self.handshake.answered, self.handshake.discovered) {
-            (Some(at), _) => Some((at, "`initialize`")),
-            (None, Some(at)) => Some((at, "`server/discover`")),
-            (None, None) => None,
-        }
-    }
-
     /// Server feature pages §Capabilities: a server that answers a feature's
     /// request with a result supports the feature, so it declared it; and
     /// server/tools §Embedded Resources: one that embeds resources in a tool
@@ -312,7 +323,7 @@ impl Judge {
         out: &mut Vec<Finding>,
     ) {
         let Message::Success(s) = reply else { return };
-        let Some((declared_at, answer)) = self.declared_at() else {
+        let Some((declared_at, answer)) = self.handshake.declared_at() else {
             return;
         };
         let caps = self.handshake.server_caps.as_ref();
@@ -383,12 +394,7 @@ impl Judge {
             "resources/list" => "resources",
             _ => return,
         };
-        let declared = self
-            .handshake
-            .server_caps
-            .as_ref()
-            .and_then(|c| c.get(capability))
-            .is_some_and(|v| v.kind() == ValueKind::Object);
+        let declared = self.handshake.server_has(capability);
         if declared {
             self.flag(
                 RuleId::McpR5CapabilitiesDeclaredLists,

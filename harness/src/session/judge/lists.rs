@@ -13,7 +13,7 @@ use super::{
 };
 use crate::schema_check::Verdict;
 use crate::session::lists::{ListKind, PromptProblem, Seen};
-use crate::{Revision, ValueKind};
+use crate::Revision;
 
 impl Judge {
     /// Answers judged against what earlier list answers showed: an issued
@@ -165,15 +165,10 @@ impl Judge {
         at: At,
         out: &mut Vec<Finding>,
     ) {
-        let Some((declared_at, answer)) = self.declared_at() else {
+        let Some((declared_at, answer)) = self.handshake.declared_at() else {
             return;
         };
-        let declared = self
-            .handshake
-            .server_caps
-            .as_ref()
-            .and_then(|c| c.get("completions"))
-            .is_some_and(|v| v.kind() == ValueKind::Object);
+        let declared = self.handshake.server_has("completions");
         if !declared {
             if let Some(c) = code.filter(|c| *c != crate::codes::METHOD_NOT_FOUND) {
                 self.flag(

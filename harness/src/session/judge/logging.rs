@@ -5,7 +5,7 @@
 //! capability is the handshake's ([`Judge::capability`]).
 
 use super::{meta_member, At, Direction, Finding, Judge, Raw, RuleId};
-use crate::{Revision, ValueKind};
+use crate::Revision;
 
 const PROTOCOL_LOG_LEVEL: &str = "io.modelcontextprotocol/logLevel";
 
@@ -44,12 +44,7 @@ impl Judge {
         let Some(discovered) = self.handshake.discovered else {
             return;
         };
-        let declared = self
-            .handshake
-            .server_caps
-            .as_ref()
-            .and_then(|c| c.get("logging"))
-            .is_some_and(|v| v.kind() == ValueKind::Object);
+        let declared = self.handshake.server_has("logging");
         if !declared {
             self.flag(
                 RuleId::McpR5LoggingCapability,
