@@ -169,7 +169,7 @@ impl Judge {
                 }
             }
         }
-        if self.revision == Revision::Mcp2025_11_25 {
+        if self.tasks_apply() {
             self.cancelled_task(from, key, id, at, out);
         }
         let side = &mut self.sides[slot(from)];

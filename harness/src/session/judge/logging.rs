@@ -10,17 +10,22 @@ use crate::Revision;
 const PROTOCOL_LOG_LEVEL: &str = "io.modelcontextprotocol/logLevel";
 
 impl Judge {
+    /// Whether the revision judged logs per request (2026-07-28): every hook
+    /// here returns early when it does not.
+    fn logging_per_request(&self) -> bool {
+        self.revision == Revision::Mcp2026_07_28
+    }
+
     /// Whether a request with `params` asks for the server's log messages
     /// while it is in flight (2026-07-28).
     pub(super) fn asks_log_level(&self, params: Option<&Raw<'_>>) -> bool {
-        self.revision == Revision::Mcp2026_07_28
-            && meta_member(params, PROTOCOL_LOG_LEVEL).is_some()
+        self.logging_per_request() && meta_member(params, PROTOCOL_LOG_LEVEL).is_some()
     }
 
     /// 2026-07-28 server/utilities/logging: a `notifications/message` `from`
     /// the server while a request in flight asked for log messages.
     pub(super) fn log_message(&self, from: Direction, at: At, out: &mut Vec<Finding>) {
-        if self.revision != Revision::Mcp2026_07_28 || from != Direction::ServerToClient {
+        if !self.logging_per_request() || from != Direction::ServerToClient {
             return;
         }
         let asked = self.sides[0].in_flight.values().any(|o| o.log_level);
@@ -38,7 +43,7 @@ impl Judge {
     /// declared `logging` in its `server/discover` answer (earlier revisions:
     /// [`Self::capability`] against `initialize`).
     pub(super) fn logging_declared(&self, at: At, out: &mut Vec<Finding>) {
-        if self.revision != Revision::Mcp2026_07_28 {
+        if !self.logging_per_request() {
             return;
         }
         let Some(discovered) = self.handshake.discovered else {

@@ -10,6 +10,12 @@ use crate::session::mrtr::Broke;
 use crate::{Revision, ValueKind};
 
 impl Judge {
+    /// Whether the revision judged has multi-round-trip requests
+    /// (2026-07-28): every hook here returns early when it does not.
+    fn mrtr_applies(&self) -> bool {
+        self.revision == Revision::Mcp2026_07_28
+    }
+
     /// basic/patterns/mrtr: a retry carries a new id; `id` was that of a
     /// request an input-required answer closed (the caller knows it was).
     pub(super) fn retry_reuses_id(
@@ -35,7 +41,7 @@ impl Judge {
     /// Whether a successful `result` is 2026-07-28's input-required answer
     /// (`resultType: "input_required"`), which closes its request's id.
     pub(super) fn input_required(&self, result: &Raw<'_>) -> bool {
-        self.revision == Revision::Mcp2026_07_28
+        self.mrtr_applies()
             && result
                 .get("resultType")
                 .and_then(|t| t.as_string().map(|t| t == "input_required"))
@@ -52,7 +58,7 @@ impl Judge {
         at: At,
         out: &mut Vec<Finding>,
     ) {
-        if self.revision != Revision::Mcp2026_07_28 {
+        if !self.mrtr_applies() {
             return;
         }
         let method = open.request.method().unwrap_or_default();
@@ -119,7 +125,7 @@ impl Judge {
         at: At,
         out: &mut Vec<Finding>,
     ) {
-        if self.revision != Revision::Mcp2026_07_28 || from != Direction::ClientToServer {
+        if !self.mrtr_applies() || from != Direction::ClientToServer {
             return;
         }
         for found in self.inputs.answered(method, params) {

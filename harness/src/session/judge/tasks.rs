@@ -19,14 +19,14 @@ const TASK_TOKENS_CAP: usize = 4096;
 
 impl Judge {
     /// Whether the revision judged has tasks (2025-11-25).
-    fn tasks_apply(&self) -> bool {
+    pub(super) fn tasks_apply(&self) -> bool {
         self.revision == Revision::Mcp2025_11_25
     }
 
     /// A request `from` a side: a task-augmented one against the receiver's
     /// capability (basic/utilities/tasks §Capability Negotiation), a
-    /// `tasks/get` against the `pollInterval` of the last answer (§Task
-    /// Polling).
+    /// `tasks/get` against the `pollInterval` of the last answer (§Getting
+    /// Tasks).
     pub(super) fn task_request(
         &mut self,
         from: Direction,
