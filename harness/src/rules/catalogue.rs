@@ -89,7 +89,7 @@ impl RuleInfo {
 /// Expands the rule table. Two blocks, codec rules first (they are reported
 /// first, in [`crate::Rule`]'s order):
 ///
-/// - `codec { Variant = "id", code, level, "citation", "quote"; … }`: a [`Rule`]
+/// - `codec { Variant = "id", code, level, "citation", "quote"; … }`: a [`Rule`](crate::Rule)
 ///   variant of the same name, under every revision, checked by the codec;
 ///   `code` is the JSON-RPC error code a server answers it with, `level` the
 ///   text's (MUST for most; RFC 8259's SHOULD for unique names and MAY for a
