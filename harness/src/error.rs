@@ -8,7 +8,7 @@
 
 use std::fmt;
 
-use crate::rules::RuleId;
+use crate::rules::catalogue::RuleId;
 use crate::scan::{line_column, SyntaxError, SyntaxKind};
 
 /// The rule a refused frame broke. Each has a stable id (`json.syntax`,

@@ -281,9 +281,9 @@ pub fn idless_error_allowed(revision: Revision, status: u16) -> bool {
 /// response allows a null id (2024-11-05 to 2025-06-18 `JSONRPCError` `id:
 /// RequestId`; 2025-11-25 on `JSONRPCErrorResponse` `id?: RequestId`).
 #[must_use]
-pub fn run_level_ambiguity(rule: crate::rules::RuleId) -> Option<&'static str> {
+pub fn run_level_ambiguity(rule: crate::rules::catalogue::RuleId) -> Option<&'static str> {
     match rule {
-        crate::rules::RuleId::McpBaseErrorIdNull => Some(
+        crate::rules::catalogue::RuleId::McpBaseErrorIdNull => Some(
             "ambiguity A2 (mcp.base.error-id-null): an error answering a frame whose id could not be read, or a refused batch, carries \"id\": null as JSON-RPC 2.0 §5 requires (\"it MUST be Null\"), though no MCP schema's error response allows a null id; a conforming server cannot avoid it, so it is said once per run and warns no exchange",
         ),
         _ => None,
@@ -293,8 +293,8 @@ pub fn run_level_ambiguity(rule: crate::rules::RuleId) -> Option<&'static str> {
 /// Whether `rule` is one an error response breaks by having no `id` member
 /// (what [`idless_error_allowed`] lifts for an HTTP refusal's body).
 #[must_use]
-pub fn idless_rule(rule: crate::rules::RuleId) -> bool {
-    use crate::rules::RuleId;
+pub fn idless_rule(rule: crate::rules::catalogue::RuleId) -> bool {
+    use crate::rules::catalogue::RuleId;
     matches!(
         rule,
         RuleId::JsonrpcResponseIdRequired | RuleId::McpBaseErrorIdAbsent

@@ -6,13 +6,190 @@
 //! says so and records the stance taken (the "A…" numbers are the ambiguity list
 //! in `conformance/book/rules.md`, the rule-model chapter). Ids are stable: reports and vectors name
 //! them. The codec's own refusal rules come first, one row per [`crate::Rule`]
-//! variant; `id.rs` expands the table into [`RuleId`] and its facts.
+//! variant; `rule_table!` below expands the table into [`RuleId`] and its facts
+//! ([`RuleInfo`], one per row), and `id.rs` gives every id its behaviour. A
+//! leaf of the rule model: it takes its words from `facts.rs` and nothing from
+//! the rest of it, so the codec can name a [`RuleId`] without reaching into
+//! the checks.
 
-use super::id::rule_table;
-use super::{Check, Level, Revisions};
+use std::sync::OnceLock;
+
+use super::facts::{Check, Level, Revisions};
 use crate::codes::{INVALID_REQUEST, PARSE_ERROR};
 use crate::profile::Revision;
 
+/// One rule the model knows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RuleInfo {
+    /// Stable id, namespaced: `jsonrpc.…`, `mcp.base.…`, `mcp.lifecycle.…`
+    /// ([`RuleId::as_str`]).
+    pub id: RuleId,
+    /// How binding it is.
+    pub level: Level,
+    /// Where it is written, without the revision: `JSON-RPC 2.0 §4`,
+    /// `MCP basic/index §Messages › Requests`. A revision that words it elsewhere
+    /// follows after ` | `: `… | 2024-11-05: MCP basic/messages §Requests`. See
+    /// [`RuleInfo::cite`].
+    pub spec: &'static str,
+    /// The sentence that says it, verbatim (or the schema fact, marked so).
+    pub quote: &'static str,
+    /// The revisions it applies to.
+    pub revisions: Revisions,
+    /// How it is checked.
+    pub check: Check,
+}
+
+impl RuleInfo {
+    /// Whether the rule applies under `revision`.
+    #[must_use]
+    pub fn applies_to(&self, revision: Revision) -> bool {
+        self.revisions.contains(revision)
+    }
+
+    /// The reference as `revision` words it, with the revision named: `MCP
+    /// 2025-06-18 basic/index §Messages › Requests`, `MCP 2024-11-05
+    /// basic/messages §Requests`; JSON-RPC 2.0 and RFC references are returned as
+    /// they are, since they have one revision.
+    #[must_use]
+    pub fn cite(&self, revision: Revision) -> &'static str {
+        static CITES: OnceLock<Vec<[&'static str; 6]>> = OnceLock::new();
+        let cites = CITES.get_or_init(|| {
+            INFOS
+                .iter()
+                .map(|r| {
+                    Revision::ALL.map(|rev| {
+                        let mut parts = r.spec.split(" | ");
+                        let default = parts.next().unwrap_or(r.spec);
+                        let here = parts
+                            .find_map(|p| p.strip_prefix(rev.name())?.strip_prefix(": "))
+                            .unwrap_or(default);
+                        // A reference already dated (`MCP 2025-06-18 changelog`) is
+                        // one page of one revision: kept as written.
+                        let dated =
+                            |rest: &str| Revision::MCP.iter().any(|r| rest.starts_with(r.name()));
+                        match here.strip_prefix("MCP ") {
+                            // Built once for the whole table and kept for the life of
+                            // the process: bounded, and it keeps `Violation` plain data.
+                            Some(rest) if rev.is_mcp() && !dated(rest) => {
+                                &*Box::leak(format!("MCP {} {rest}", rev.name()).into_boxed_str())
+                            }
+                            _ => here,
+                        }
+                    })
+                })
+                .collect()
+        });
+        // `INFOS` is in `RuleId` order, so the id indexes the row.
+        cites
+            .get(self.id as usize)
+            .map_or(self.spec, |row| row[revision as usize])
+    }
+}
+
+/// Expands the rule table. Two blocks, codec rules first (they are reported
+/// first, in [`crate::Rule`]'s order):
+///
+/// - `codec { Variant = "id", code, level, "citation", "quote"; … }`: a [`Rule`](crate::Rule)
+///   variant of the same name, under every revision, checked by the codec;
+///   `code` is the JSON-RPC error code a server answers it with, `level` the
+///   text's (MUST for most; RFC 8259's SHOULD for unique names and MAY for a
+///   receiver's limits, which are no fault of the sender).
+/// - `rules { Variant = "id", level, "citation", "quote", revisions, check; … }`.
+macro_rules! rule_table {
+    (
+        codec { $( $cv:ident = $cid:literal, $code:expr, $clevel:expr, $cspec:literal, $cquote:literal; )* }
+        rules { $( $v:ident = $id:literal, $level:expr, $spec:literal, $quote:literal, $revs:expr, $check:expr; )* }
+    ) => {
+        /// A rule the model knows, by name. Its stable wire spelling is
+        /// [`RuleId::as_str`] (also `Display`, `FromStr` and serde); its facts are
+        /// [`RuleId::info`].
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum RuleId {
+            $( #[doc = concat!("`", $cid, "` (codec refusal, ", $cspec, ")")] $cv, )*
+            $( #[doc = concat!("`", $id, "` (", $spec, ")")] $v, )*
+        }
+
+        const COUNT: usize = [$( stringify!($cv), )* $( stringify!($v), )*].len();
+        const CODEC_COUNT: usize = [$( stringify!($cv), )*].len();
+
+        /// The facts of every rule, in [`RuleId`] order (so `id as usize` indexes it).
+        pub(super) static INFOS: [RuleInfo; COUNT] = [
+            $( RuleInfo {
+                id: RuleId::$cv,
+                level: $clevel,
+                spec: $cspec,
+                quote: $cquote,
+                revisions: Revisions::ALL,
+                check: Check::Codec,
+            }, )*
+            $( RuleInfo {
+                id: RuleId::$v,
+                level: $level,
+                spec: $spec,
+                quote: $quote,
+                revisions: $revs,
+                check: $check,
+            }, )*
+        ];
+
+        impl RuleId {
+            /// Every rule: the codec's refusal rules first, then the catalogue,
+            /// in table order.
+            pub const ALL: [RuleId; COUNT] = [$( RuleId::$cv, )* $( RuleId::$v, )*];
+
+            /// The stable id reports and vectors name: `jsonrpc.id-type`,
+            /// `mcp.base.id-not-null`, …
+            #[must_use]
+            pub const fn as_str(self) -> &'static str {
+                match self {
+                    $( RuleId::$cv => $cid, )*
+                    $( RuleId::$v => $id, )*
+                }
+            }
+
+            /// The codec refusal rule this is, if it is one.
+            #[must_use]
+            pub const fn codec(self) -> Option<$crate::Rule> {
+                match self {
+                    $( RuleId::$cv => Some($crate::Rule::$cv), )*
+                    _ => None,
+                }
+            }
+
+            pub(super) fn parse(s: &str) -> Option<RuleId> {
+                match s {
+                    $( $cid => Some(RuleId::$cv), )*
+                    $( $id => Some(RuleId::$v), )*
+                    _ => None,
+                }
+            }
+        }
+
+        // Exhaustive over `Rule`: a new codec rule without its row is an error here.
+        impl From<$crate::Rule> for RuleId {
+            fn from(rule: $crate::Rule) -> Self {
+                match rule {
+                    $( $crate::Rule::$cv => RuleId::$cv, )*
+                }
+            }
+        }
+
+        impl $crate::Rule {
+            /// Every rule, for tables and exhaustive tests.
+            pub const ALL: [$crate::Rule; CODEC_COUNT] = [$( $crate::Rule::$cv, )*];
+
+            /// The JSON-RPC error code a server answers this refusal with: -32700
+            /// for text that is not JSON, -32600 for JSON that is not a valid
+            /// message.
+            #[must_use]
+            pub fn code(self) -> i64 {
+                match self {
+                    $( $crate::Rule::$cv => $code, )*
+                }
+            }
+        }
+    };
+}
 const ALL: Revisions = Revisions::ALL;
 const MCP: Revisions = Revisions::MCP;
 const JSONRPC: Revisions = Revisions::only(Revision::JsonRpc2);

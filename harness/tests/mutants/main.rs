@@ -54,6 +54,7 @@ mod subscribed_lists;
 mod subscription_filter;
 mod support;
 mod task_cancellation;
+mod task_scope;
 mod task_timing;
 mod task_token_bound;
 mod tool_choice_modes;
