@@ -329,6 +329,61 @@ pub fn embedded() -> (Vec<Vector>, Vec<LoadError>) {
     load_embedded(EMBEDDED)
 }
 
+/// The SHA-256 of the embedded vector files, as [`digest`] reads them.
+#[must_use]
+pub fn embedded_digest() -> String {
+    digest(EMBEDDED.iter().copied())
+}
+
+/// The SHA-256 of the vector files under `root`, as [`digest`] reads them.
+///
+/// # Errors
+/// A file that cannot be read, named.
+pub fn dir_digest(root: &Path) -> Result<String, String> {
+    let mut files = Vec::new();
+    let mut errors = Vec::new();
+    for top in ["jsonrpc-2.0", "mcp"] {
+        walk(&root.join(top), &mut files, &mut errors);
+    }
+    let mut read = Vec::new();
+    for path in files {
+        let bytes =
+            std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let rel = path
+            .strip_prefix(root)
+            .unwrap_or(&path)
+            .to_string_lossy()
+            .replace('\\', "/");
+        read.push((rel, bytes));
+    }
+    Ok(digest(
+        read.iter().map(|(rel, b)| (rel.as_str(), b.as_slice())),
+    ))
+}
+
+/// The SHA-256, as lowercase hex, of the vector files among `files`
+/// (`(path under the root, bytes)`; those under `jsonrpc-2.0/` and `mcp/`),
+/// in path order, each as its path, a NUL, its length as eight little-endian
+/// bytes and its bytes: the same files give the same digest, embedded or on
+/// disk.
+#[must_use]
+pub fn digest<'a>(files: impl IntoIterator<Item = (&'a str, &'a [u8])>) -> String {
+    use sha2::Digest as _;
+    let mut files: Vec<(&str, &[u8])> = files
+        .into_iter()
+        .filter(|(rel, _)| rel.starts_with("jsonrpc-2.0/") || rel.starts_with("mcp/"))
+        .collect();
+    files.sort_by_key(|(rel, _)| *rel);
+    let mut hash = sha2::Sha256::new();
+    for (rel, bytes) in files {
+        hash.update(rel.as_bytes());
+        hash.update([0]);
+        hash.update((bytes.len() as u64).to_le_bytes());
+        hash.update(bytes);
+    }
+    hash.finalize().iter().map(|b| format!("{b:02x}")).collect()
+}
+
 /// The embedded files: `(path under the vectors root, bytes)`.
 static EMBEDDED: &[(&str, &[u8])] = include!(concat!(env!("OUT_DIR"), "/embedded_vectors.rs"));
 

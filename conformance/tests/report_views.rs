@@ -54,6 +54,8 @@ fn run_report() -> Report {
             transport: "stdio".into(),
         },
         revisions: vec![Revision::Mcp2025_06_18, Revision::Mcp2025_11_25],
+        asked: Some("all".into()),
+        vectors_digest: Some("ab".repeat(32)),
         started: "2026-12-01T08:00:00Z".into(),
         duration: Duration::from_micros(1_234_567),
     });
@@ -594,4 +596,69 @@ fn a_transport_rules_record_names_its_transport() {
     let violations = record.violations.expect("what broke it");
     assert_eq!(violations.len(), 1);
     assert_eq!(violations[0].message, "answered 200");
+}
+
+/// Issue 30 (first hour): a saved run says what was tested: the peer and
+/// its transport, the revisions asked and judged, wirecheck's version, the
+/// vectors' digest, when and for how long; the terminal names it too.
+#[test]
+fn a_saved_run_names_the_run_it_is() {
+    let dir = std::env::temp_dir().join(format!("wirecheck-run-identity-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("run.json");
+    let out = common::wirecheck(
+        &[
+            "run",
+            "--revision",
+            "2025-11-25",
+            "--out",
+            path.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_valid(&report_validator(), &doc);
+    let run = &doc["run"];
+    assert_eq!(
+        run["peer"]["target"],
+        "wirecheck serve (the built-in reference peer)"
+    );
+    assert_eq!(run["peer"]["transport"], "stdio");
+    assert_eq!(run["revisions"], serde_json::json!(["2025-11-25"]));
+    assert_eq!(run["asked"], "2025-11-25");
+    assert_eq!(run["tool_version"], env!("CARGO_PKG_VERSION"));
+    assert_eq!(
+        run["vectors_digest"].as_str(),
+        Some(wirecheck::vectors::embedded_digest().as_str())
+    );
+    let started = run["started"].as_str().unwrap();
+    assert_eq!(started.len(), "2026-12-03T21:05:45Z".len(), "{started}");
+    assert!(
+        started.starts_with("20") && started.ends_with('Z'),
+        "{started}"
+    );
+    assert!(run["duration_us"].as_u64().unwrap() > 0);
+    assert!(run["argv"].as_array().unwrap().iter().any(|a| a == "--out"));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("judged: wirecheck serve (the built-in reference peer) over stdio; revisions 2025-11-25 (--revision 2025-11-25)"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn rfc3339_names_the_utc_second() {
+    use std::time::{Duration, UNIX_EPOCH};
+    let at = |secs| wirecheck::report::rfc3339(UNIX_EPOCH + Duration::from_secs(secs));
+    assert_eq!(at(0), "1970-01-01T00:00:00Z");
+    assert_eq!(at(951_782_400), "2000-02-29T00:00:00Z");
+    assert_eq!(at(1_796_331_945), "2026-12-03T21:05:45Z");
+    assert_eq!(at(4_107_542_399), "2100-02-28T23:59:59Z");
 }

@@ -9,11 +9,11 @@ use super::OutputArgs;
 use crate::baseline::Baseline;
 use crate::driver::{DriverConfig, Liveness};
 use crate::judge::Strictness;
-use crate::report::{Command, Place, Record, Report, Subject};
+use crate::report::{Command, Peer as ReportPeer, Place, Record, Report, RunInfo, Subject};
 use crate::runner::{self, fixtures::Allowed, Config, Peer, Revisions};
 use crate::transport::stdio::PeerCommand;
-use crate::transport::HttpKind;
 use crate::transport::Limits;
+use crate::transport::{HttpKind, Kind};
 use crate::vectors;
 
 /// Play the golden vectors against a live server over stdio or HTTP.
@@ -161,9 +161,64 @@ pub(crate) fn duration(s: &str) -> Result<Duration, String> {
     Duration::try_from_secs_f64(secs).map_err(|e| format!("`{s}`: {e}"))
 }
 
-/// Runs the suite as `args` asks.
+/// Runs the suite as `args` asks. The report names the run it is
+/// ([`RunInfo`]): what was judged and how, whatever came of it.
 #[must_use]
 pub fn run(args: &Args) -> Report {
+    let started = std::time::SystemTime::now();
+    let clock = std::time::Instant::now();
+    let mut report = judge(args);
+    report.run = Some(RunInfo {
+        tool_version: env!("CARGO_PKG_VERSION").into(),
+        argv: std::env::args().collect(),
+        peer: ReportPeer {
+            target: target(args),
+            transport: transport(args).name().into(),
+        },
+        revisions: report
+            .records
+            .iter()
+            .filter_map(|r| r.place.revision)
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .collect(),
+        asked: Some(args.revision.clone()),
+        vectors_digest: match &args.vectors {
+            Some(dir) => vectors::dir_digest(dir).ok(),
+            None => Some(vectors::embedded_digest()),
+        },
+        started: crate::report::rfc3339(started),
+        duration: clock.elapsed(),
+    });
+    report
+}
+
+/// The peer judged, as a person names it: its command line, its URL, or the
+/// built-in reference peer.
+fn target(args: &Args) -> String {
+    match (&args.stdio, &args.http) {
+        (Some(line), _) => line.clone(),
+        (None, Some(url)) => url.to_string(),
+        (None, None) if args.reference_http => {
+            "wirecheck serve --http (the built-in reference peer)".into()
+        }
+        (None, None) => "wirecheck serve (the built-in reference peer)".into(),
+    }
+}
+
+/// The transport the run speaks, as [`prepare`] chooses it.
+fn transport(args: &Args) -> Kind {
+    if args.http.is_none() && !args.reference_http {
+        return Kind::Stdio;
+    }
+    Kind::Http(match args.transport {
+        Some(kind) => kind,
+        None if args.profile.as_deref() == Some("jsonrpc-2.0") => HttpKind::JsonRpc,
+        None => HttpKind::Streamable,
+    })
+}
+
+fn judge(args: &Args) -> Report {
     let mut report = Report::new(Command::Run);
     report.strict = args.strict;
     // A baseline that does not load is said before anything is played: a

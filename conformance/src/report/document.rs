@@ -94,6 +94,10 @@ struct RunDoc {
     argv: Vec<String>,
     peer: PeerDoc,
     revisions: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    asked: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    vectors_digest: Option<String>,
     started: String,
     duration_us: u64,
 }
@@ -273,6 +277,8 @@ impl From<&Report> for Doc {
                     transport: r.peer.transport.clone(),
                 },
                 revisions: r.revisions.iter().map(|r| r.name().to_owned()).collect(),
+                asked: r.asked.clone(),
+                vectors_digest: r.vectors_digest.clone(),
                 started: r.started.clone(),
                 duration_us: micros(r.duration),
             }),
@@ -430,6 +436,8 @@ impl Doc {
                         .iter()
                         .map(|v| v.parse::<Revision>())
                         .collect::<Result<_, _>>()?,
+                    asked: r.asked,
+                    vectors_digest: r.vectors_digest,
                     started: r.started,
                     duration: Duration::from_micros(r.duration_us),
                 })

@@ -228,6 +228,19 @@ fn describe(out: &mut String, report: &Report) {
             run.duration.as_millis(),
             escape(&printable_str(&run.tool_version))
         );
+        let revisions: Vec<&str> = run.revisions.iter().map(|r| r.name()).collect();
+        let _ = write!(
+            out,
+            "Revisions judged: {}{}.<br>",
+            escape(&revisions.join(", ")),
+            run.asked
+                .as_ref()
+                .map(|a| format!(" (asked: {})", escape(&printable_str(a))))
+                .unwrap_or_default()
+        );
+        if let Some(digest) = &run.vectors_digest {
+            let _ = write!(out, "Vectors: sha256 <code>{}</code>.<br>", escape(digest));
+        }
     }
     let _ = write!(out, "{}", escape(&tally_text(report)));
     if let Some(error) = &report.error {

@@ -19,6 +19,9 @@ pub const MAX_LISTED: usize = 200;
 pub fn render(report: &Report) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "# wirecheck {}\n", report.command.name());
+    if let Some(run) = &report.run {
+        let _ = writeln!(out, "Judged: {}.\n", escape(&printable_str(&run.line())));
+    }
     if let Some(p) = report.profile {
         let _ = writeln!(
             out,

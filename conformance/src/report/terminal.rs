@@ -131,6 +131,9 @@ pub fn closing(report: &Report, colour: bool) -> String {
     for line in report.ambiguity_lines() {
         let _ = writeln!(out, "{}", printable_str(&line));
     }
+    if let Some(run) = &report.run {
+        let _ = writeln!(out, "judged: {}", printable_str(&run.line()));
+    }
     let _ = write!(out, "wirecheck {}:", report.command.name());
     let tally = report.tally();
     for (name, count) in tally.rows().filter(|(_, n)| *n > 0) {
