@@ -51,7 +51,7 @@ fn main() -> ExitCode {
                 eprintln!("wirecheck run: {e}");
                 return ExitCode::from(2);
             }
-            cmd::emit(&report, args.output())
+            cmd::emit_run(&report, args.output(), args.verbose())
         }
         Command::Check(args) => check::run(args),
         Command::Proxy(args) => proxy::run(args),

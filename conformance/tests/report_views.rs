@@ -11,8 +11,8 @@ use std::time::Duration;
 use harness::{Direction, Revision};
 use serde_json::Value;
 use wirecheck::report::{
-    document, html, junit, markdown, sarif, Check, Command, Level, Outcome, Payload, Peer, Place,
-    Record, Refusal, Report, RunInfo, Subject, Violation, WireEvent,
+    document, html, junit, markdown, sarif, terminal, Check, Command, Level, Outcome, Payload,
+    Peer, Place, Record, Refusal, Report, RunInfo, Subject, Violation, WireEvent,
 };
 
 const SCRIPT: &str = "<script>alert(1)</script>";
@@ -661,4 +661,120 @@ fn rfc3339_names_the_utc_second() {
     assert_eq!(at(951_782_400), "2000-02-29T00:00:00Z");
     assert_eq!(at(1_796_331_945), "2026-12-03T21:05:45Z");
     assert_eq!(at(4_107_542_399), "2100-02-28T23:59:59Z");
+}
+
+/// Issue 30 (first hour): the terminal leads with what to fix. One defect
+/// seen under several revisions is one entry (its count, its revisions, the
+/// rule said once), fails before warnings, the server's answer beside the
+/// probe (not the answer to the runner's own liveness request), and the
+/// not-applicable checks counted by reason.
+#[test]
+fn the_terminal_groups_what_to_fix_by_rule_most_severe_first() {
+    let silent = |vector: &str, revision: Revision| {
+        let mut r = Record::new(
+            Place {
+                vector: Some(vector.into()),
+                revision: Some(revision),
+                transport: Some("stdio".into()),
+                ..Place::default()
+            },
+            Subject::Frame(
+                br#"{"jsonrpc":"2.0","id":7,"method":"tools/list","params":[]}"#.to_vec(),
+            ),
+            Outcome::Fail,
+        );
+        r.check = Some(check("jsonrpc.response.required", Level::Must, revision));
+        r.wire = vec![
+            WireEvent {
+                from: Direction::ClientToServer,
+                frame: br#"{"jsonrpc":"2.0","id":7,"method":"tools/list","params":[]}"#.to_vec(),
+                at: None,
+            },
+            WireEvent {
+                from: Direction::ClientToServer,
+                frame: br#"{"jsonrpc":"2.0","id":1099511627776,"method":"ping"}"#.to_vec(),
+                at: None,
+            },
+            WireEvent {
+                from: Direction::ServerToClient,
+                frame: br#"{"jsonrpc":"2.0","id":1099511627776,"result":{}}"#.to_vec(),
+                at: None,
+            },
+        ];
+        r
+    };
+    let mut warning = Record::new(
+        Place {
+            vector: Some("mcp/2025-11-25/logging/invalid-level".into()),
+            revision: Some(Revision::Mcp2025_11_25),
+            ..Place::default()
+        },
+        Subject::Frame(b"{}".to_vec()),
+        Outcome::Warning,
+    );
+    warning.check = Some(check(
+        "mcp.logging.invalid-level",
+        Level::Should,
+        Revision::Mcp2025_11_25,
+    ));
+    let inapplicable = |why: &str| {
+        Record::new(
+            Place::default(),
+            Subject::Frame(Vec::new()),
+            Outcome::NotApplicable { why: why.into() },
+        )
+    };
+    let mut report = Report::new(Command::Run);
+    report.records = vec![
+        warning,
+        silent("mcp/2025-06-18/base/params-array", Revision::Mcp2025_06_18),
+        silent("mcp/2025-11-25/base/params-array", Revision::Mcp2025_11_25),
+        silent(
+            "mcp/2025-11-25/base/request-id-null",
+            Revision::Mcp2025_11_25,
+        ),
+        inapplicable("the runner broke rule x at event 12 on purpose"),
+        inapplicable("the runner broke rule x at event 40 on purpose"),
+        inapplicable("the vector needs a task"),
+    ];
+    let text = terminal::to_fix(&report, false);
+    let fail = text
+        .find("FAIL           jsonrpc.response.required: 3 checks under 2025-06-18, 2025-11-25")
+        .unwrap_or_else(|| panic!("{text}"));
+    let warn = text
+        .find("WARNING        mcp.logging.invalid-level: 1 check under 2025-11-25")
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(fail < warn, "fails first: {text}");
+    assert_eq!(
+        text.matches("jsonrpc.response.required").count(),
+        1,
+        "{text}"
+    );
+    assert!(
+        text.contains(r#"sent: {"jsonrpc":"2.0","id":7,"method":"tools/list","params":[]}"#),
+        "{text}"
+    );
+    assert!(
+        text.contains("got:  nothing"),
+        "the liveness answer is not the probe's: {text}"
+    );
+    assert!(
+        text.contains(
+            "also: mcp/2025-11-25/base/params-array, mcp/2025-11-25/base/request-id-null"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("NOT-APPLICABLE 3 checks do not apply"),
+        "{text}"
+    );
+    assert!(
+        text.contains("2 × the runner broke rule x at event N on purpose"),
+        "{text}"
+    );
+    assert!(text.contains("1 × the vector needs a task"), "{text}");
+    assert!(
+        text.contains("wirecheck run: 3 fail 1 warning 3 not-applicable"),
+        "{text}"
+    );
 }

@@ -90,6 +90,30 @@ pub fn emit(report: &Report, output: &OutputArgs) -> Exit {
     })
 }
 
+/// `wirecheck run`'s report: on the terminal, what to fix grouped by rule
+/// ([`crate::report::terminal::to_fix`]) unless `verbose` asks for every
+/// check as judged; JSON lines as [`emit`] writes them.
+pub fn emit_run(report: &Report, output: &OutputArgs, verbose: bool) -> Exit {
+    use std::io::{IsTerminal as _, Write as _};
+    if verbose || output.format != Format::Terminal {
+        return emit(report, output);
+    }
+    let stdout = std::io::stdout();
+    let colour = crate::report::terminal::colour_wanted(
+        stdout.is_terminal(),
+        std::env::var_os("NO_COLOR").as_deref(),
+    );
+    // The error is said once, on standard error, by `finish`.
+    let view = Report {
+        error: None,
+        ..report.clone()
+    };
+    let text = crate::report::terminal::to_fix(&view, colour);
+    let mut out = stdout.lock();
+    let written = out.write_all(text.as_bytes()).and_then(|()| out.flush());
+    finish(report, output, written)
+}
+
 /// Everything after the records: the files, the summary, the exit code.
 fn finish(report: &Report, output: &OutputArgs, written: std::io::Result<()>) -> Exit {
     let name = report.command.name();

@@ -107,6 +107,10 @@ pub struct Args {
     /// judges again; the records of session-rule findings name the file.
     #[arg(long, value_name = "DIR")]
     transcripts: Option<PathBuf>,
+    /// On the terminal, list every check that did not pass one by one, as
+    /// it was judged, instead of grouping them by rule (what to fix first).
+    #[arg(long, short)]
+    verbose: bool,
     #[command(flatten)]
     output: OutputArgs,
 }
@@ -116,6 +120,12 @@ impl Args {
     #[must_use]
     pub fn output(&self) -> &OutputArgs {
         &self.output
+    }
+
+    /// Whether the terminal lists every check as judged (`--verbose`).
+    #[must_use]
+    pub fn verbose(&self) -> bool {
+        self.verbose
     }
 
     /// Writes the files the run was asked for beside its standard output: the

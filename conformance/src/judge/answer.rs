@@ -259,10 +259,16 @@ fn message_fits(answer: &Answer, m: &Message<'_>) -> Vec<String> {
             }
         }
         (expected, other) => {
+            let kind = other.kind().name();
+            // "an error", "a result": the article the word takes.
+            let article = if kind.starts_with(['a', 'e', 'i', 'o', 'u']) {
+                "an"
+            } else {
+                "a"
+            };
             problems.push(format!(
-                "expected {}, got a {}",
-                summary(expected),
-                other.kind().name()
+                "expected {}, got {article} {kind}",
+                summary(expected)
             ));
             return problems;
         }

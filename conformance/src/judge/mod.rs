@@ -632,13 +632,13 @@ fn answer_weight(j: &mut Judgement, basis: Option<&Basis>, strictness: Strictnes
         }) => Outcome::Warning,
         Some(Basis::MandatedBy { rule, level }) => {
             j.notes.push(format!(
-                "the reply departs from an answer {rule} allows ({level}), not mandates"
+                "what came back departs from an answer {rule} allows ({level}), not mandates"
             ));
             weigh_convention(strictness)
         }
         Some(Basis::Convention(why)) => {
             j.notes
-                .push(format!("the reply departs from a convention ({why})"));
+                .push(format!("what came back departs from a convention ({why})"));
             weigh_convention(strictness)
         }
         // The loader refuses an answer without a basis; treat it as the
@@ -921,7 +921,7 @@ mod tests {
         assert_eq!(convention.outcome, Outcome::Pass);
         assert_eq!(
             convention.notes,
-            ["the reply departs from a convention (usual code)"]
+            ["what came back departs from a convention (usual code)"]
         );
         assert_eq!(
             judge(Basis::Convention("usual code".into()), Strictness::Strict).outcome,

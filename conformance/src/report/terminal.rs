@@ -54,6 +54,288 @@ pub fn render(report: &Report, colour: bool) -> String {
     out
 }
 
+/// `wirecheck run`'s view for a person: what to fix first. The checks that
+/// did not pass, grouped by outcome and rule (one defect seen under five
+/// revisions is one entry with its count), most severe first: each entry
+/// says the level and the sentence's citation once, what was wrong, and one
+/// example with the probe sent and what the server answered (bounded); then
+/// the not-applicable checks counted by reason, the run, and the tally.
+/// `--verbose` keeps the long form ([`render`]), every check as judged.
+#[must_use]
+pub fn to_fix(report: &Report, colour: bool) -> String {
+    let paint = Paint(colour);
+    let mut groups: Vec<Group<'_>> = Vec::new();
+    let mut inapplicable: Vec<(String, usize)> = Vec::new();
+    for record in &report.records {
+        match &record.outcome {
+            super::Outcome::Pass => {}
+            super::Outcome::NotApplicable { why } => {
+                let reason = reason_shape(why);
+                match inapplicable.iter_mut().find(|(r, _)| *r == reason) {
+                    Some((_, n)) => *n += 1,
+                    None => inapplicable.push((reason, 1)),
+                }
+            }
+            outcome => {
+                let rule = heading_rule(record);
+                let rank = severity(outcome);
+                match groups.iter_mut().find(|g| g.rank == rank && g.rule == rule) {
+                    Some(g) => g.records.push(record),
+                    None => groups.push(Group {
+                        rank,
+                        rule,
+                        records: vec![record],
+                    }),
+                }
+            }
+        }
+    }
+    // Most severe first; within a severity, the rule seen most often first.
+    groups.sort_by(|a, b| {
+        (a.rank, std::cmp::Reverse(a.records.len()), &a.rule).cmp(&(
+            b.rank,
+            std::cmp::Reverse(b.records.len()),
+            &b.rule,
+        ))
+    });
+    let mut out = String::new();
+    for group in &groups {
+        out.push_str(&group_lines(group, &paint));
+    }
+    if !inapplicable.is_empty() {
+        inapplicable.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        let total: usize = inapplicable.iter().map(|(_, n)| n).sum();
+        let _ = writeln!(
+            out,
+            "{} {total} checks do not apply to this peer:",
+            paint.sgr("2", &format!("{:<14}", "NOT-APPLICABLE"))
+        );
+        for (reason, n) in inapplicable.iter().take(REASONS_SHOWN) {
+            let _ = writeln!(out, "    {n} × {}", printable_str(reason));
+        }
+        if inapplicable.len() > REASONS_SHOWN {
+            let _ = writeln!(
+                out,
+                "    … and {} other reasons (--verbose lists every check)",
+                inapplicable.len() - REASONS_SHOWN
+            );
+        }
+    }
+    out.push_str(&closing(report, colour));
+    out
+}
+
+/// How many not-applicable reasons the grouped view lists.
+const REASONS_SHOWN: usize = 6;
+
+/// How many other vectors of a group the grouped view names.
+const OTHERS_NAMED: usize = 4;
+
+/// Records that did not pass, of one outcome class and one rule.
+struct Group<'a> {
+    rank: u8,
+    rule: String,
+    records: Vec<&'a Record>,
+}
+
+/// Fails (and stale baseline entries, which fail the run) before warnings,
+/// then what was not observed, then failures the baseline already knows.
+fn severity(outcome: &super::Outcome) -> u8 {
+    match outcome {
+        super::Outcome::Fail => 0,
+        super::Outcome::Stale { .. } => 1,
+        super::Outcome::Warning => 2,
+        super::Outcome::NotObserved { .. } => 3,
+        _ => 4,
+    }
+}
+
+/// The rule a record is about: its check's, else its first violation's.
+fn heading_rule(record: &Record) -> String {
+    record
+        .check
+        .as_ref()
+        .map(|c| c.rule.clone())
+        .or_else(|| {
+            record
+                .violations
+                .as_ref()
+                .and_then(|v| v.first())
+                .map(|v| super::rule_id(v).to_owned())
+        })
+        .unwrap_or_default()
+}
+
+/// A reason with its numbers blanked (`event 12` and `event 40` read as one
+/// reason), so the not-applicable checks count by kind.
+fn reason_shape(why: &str) -> String {
+    // Only numbers standing alone: a rule id's `-r5` or a revision's date
+    // stays as written.
+    let mut out = String::with_capacity(why.len());
+    let mut blanking = false;
+    let mut previous = ' ';
+    for c in why.chars() {
+        if c.is_ascii_digit() && (blanking || previous == ' ') {
+            if !blanking {
+                out.push('N');
+            }
+            blanking = true;
+        } else {
+            blanking = false;
+            out.push(c);
+        }
+        previous = c;
+    }
+    out
+}
+
+fn group_lines(group: &Group<'_>, paint: &Paint) -> String {
+    let first = group.records[0];
+    let mut out = String::new();
+    let mut revisions: Vec<harness::Revision> = group
+        .records
+        .iter()
+        .filter_map(|r| r.place.revision)
+        .collect();
+    revisions.sort();
+    revisions.dedup();
+    let revisions: Vec<&str> = revisions.iter().map(|r| r.name()).collect();
+    let count = group.records.len();
+    let _ = writeln!(
+        out,
+        "{} {}: {count} check{}{}",
+        paint.outcome(first),
+        printable_str(if group.rule.is_empty() {
+            "(no rule)"
+        } else {
+            &group.rule
+        }),
+        if count == 1 { "" } else { "s" },
+        if revisions.is_empty() {
+            String::new()
+        } else {
+            format!(" under {}", revisions.join(", "))
+        }
+    );
+    if let Some(check) = &first.check {
+        let _ = writeln!(
+            out,
+            "    {}: {}",
+            check.level.name(),
+            printable_str(&check.spec)
+        );
+    }
+    if let Some(why) = first.outcome.reason() {
+        let _ = writeln!(out, "    {}", printable_str(why));
+    }
+    // What was wrong: the violations, without the rule printed again when it
+    // is the heading's, nor an empty pointer.
+    for v in first.violations.iter().flatten() {
+        let rule = super::rule_id(v);
+        let at = if v.pointer.is_empty() {
+            String::new()
+        } else {
+            format!(" at `{}`", printable_str(&v.pointer))
+        };
+        if rule == group.rule {
+            let _ = writeln!(out, "    {}{at}", printable_str(&v.message));
+        } else {
+            let _ = writeln!(
+                out,
+                "    also {} {}{at}: {} ({})",
+                v.level.name(),
+                printable_str(rule),
+                printable_str(&v.message),
+                printable_str(v.spec)
+            );
+        }
+    }
+    if let Some(r) = &first.refusal {
+        let _ = writeln!(
+            out,
+            "    refused {} {}: {}",
+            r.code,
+            r.rule,
+            printable_str(&r.message)
+        );
+    }
+    for note in &first.notes {
+        let _ = writeln!(out, "    note: {}", printable_str(note));
+    }
+    let _ = writeln!(out, "    e.g. {}", where_(&first.place));
+    let sent = first
+        .wire
+        .iter()
+        .find(|w| w.from == harness::Direction::ClientToServer)
+        .map(|w| w.frame.as_slice())
+        .or(match &first.subject {
+            Subject::Frame(bytes) if !bytes.is_empty() => Some(bytes.as_slice()),
+            _ => None,
+        });
+    if let Some(sent) = sent {
+        let _ = writeln!(out, "    sent: {}", preview(sent, PREVIEW_CHARS));
+    }
+    if !first.wire.is_empty() {
+        // The runner's own later requests (the liveness request after a
+        // probe) and their answers are not the server's answer to the probe.
+        let id = |frame: &[u8]| {
+            serde_json::from_slice::<serde_json::Value>(frame)
+                .ok()
+                .and_then(|v| v.get("id").cloned())
+        };
+        let followups: Vec<serde_json::Value> = first
+            .wire
+            .iter()
+            .filter(|w| w.from == harness::Direction::ClientToServer)
+            .skip(1)
+            .filter_map(|w| id(&w.frame))
+            .collect();
+        let answers: Vec<&crate::report::WireEvent> = first
+            .wire
+            .iter()
+            .filter(|w| w.from == harness::Direction::ServerToClient)
+            .filter(|w| id(&w.frame).is_none_or(|i| !followups.contains(&i)))
+            .collect();
+        match answers.first() {
+            None => {
+                let _ = writeln!(out, "    got:  nothing");
+            }
+            Some(w) => {
+                let more = if answers.len() > 1 {
+                    format!(" (and {} more frames)", answers.len() - 1)
+                } else {
+                    String::new()
+                };
+                let _ = writeln!(out, "    got:  {}{more}", preview(&w.frame, PREVIEW_CHARS));
+            }
+        }
+    }
+    if count > 1 {
+        let mut others: Vec<String> = group.records[1..]
+            .iter()
+            .filter_map(|r| r.place.vector.clone())
+            .collect();
+        others.dedup();
+        let named: Vec<String> = others
+            .iter()
+            .take(OTHERS_NAMED)
+            .map(|v| printable_str(v))
+            .collect();
+        let rest = others.len().saturating_sub(OTHERS_NAMED);
+        let _ = writeln!(
+            out,
+            "    also: {}{}",
+            named.join(", "),
+            if rest > 0 {
+                format!(" and {rest} more (--verbose lists each)")
+            } else {
+                String::new()
+            }
+        );
+    }
+    out
+}
+
 /// One finding seen in several checks: its outcome and count, the
 /// violation, and every place it was seen.
 #[must_use]
