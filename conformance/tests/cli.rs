@@ -458,3 +458,32 @@ fn a_transcript_without_a_frame_cannot_be_judged() {
     );
     assert!(String::from_utf8_lossy(&out.stderr).contains("no frame to judge"));
 }
+
+/// An ambiguity is said once per run with how often it was met: the same
+/// count in the grouped view, the long form and the run document (the long
+/// form counted each record twice).
+#[test]
+fn an_ambiguity_is_counted_once_in_every_view() {
+    let dir = Scratch::new("ambiguity-count");
+    let doc = dir.0.join("run.json");
+    let grouped = wirecheck(
+        &[
+            "run",
+            "--revision",
+            "2025-11-25",
+            "--out",
+            doc.to_str().unwrap(),
+        ],
+        b"",
+    );
+    let verbose = wirecheck(&["run", "--revision", "2025-11-25", "--verbose"], b"");
+    let doc: serde_json::Value = serde_json::from_slice(&std::fs::read(&doc).unwrap()).unwrap();
+    let met = doc["ambiguities"][0]["count"]
+        .as_u64()
+        .expect("the reference peer meets A2");
+    let said = format!("(met {met} times)");
+    for out in [&grouped, &verbose] {
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(stdout.contains(&said), "{said} in {stdout}");
+    }
+}

@@ -77,9 +77,12 @@ pub fn emit(report: &Report, output: &OutputArgs) -> Exit {
     // The error is said once, on standard error, when the records are out
     // ([`finish`]); the header carrying it too would print it on standard
     // output as well.
+    // The ambiguities met are counted again as the records pass through
+    // the sink; the header carrying the count too would double it.
     let header = Report {
         records: Vec::new(),
         error: None,
+        ambiguities: Vec::new(),
         ..report.clone()
     };
     stream(header, output, |sink| {
