@@ -11,13 +11,17 @@
 //! rest; a peer that never starts, or never completes a handshake under any
 //! revision, is a [`RunError`] (exit 2).
 
+pub mod batch;
 pub mod case_probe;
 pub mod fixtures;
+pub mod http_answers;
 pub mod http_judge;
 pub mod negotiation;
 pub mod plan;
 pub mod reference;
 pub mod sessions;
+pub mod stdio_shutdown;
+pub mod trace;
 pub mod wire;
 
 use std::collections::BTreeMap;
@@ -39,7 +43,7 @@ pub use crate::transport::HttpKind;
 use crate::transport::{Kind, Limits, Transport as _};
 use crate::vectors::{Answer, Basis, Vector};
 use fixtures::{Allowed, Catalogue};
-use http_judge::Trace;
+use trace::Trace;
 pub use wire::Wire;
 
 /// Which revisions a run plays.
@@ -688,7 +692,7 @@ impl Peers<'_> {
             .map(|r| r.bytes.clone())
             .collect();
         let facts = driver.transport().http_facts();
-        let gathered = http_judge::gathered_batch(
+        let gathered = batch::gathered_batch(
             driver.transport(),
             revision,
             &vector.frame,
@@ -703,7 +707,7 @@ impl Peers<'_> {
             Live::Closed { .. } | Live::SendFailed(_) => Silence::PeerClosed,
             Live::Answered(_) | Live::Unresponsive => Silence::TimedOut,
         };
-        let refusal = http_judge::refused_notification(
+        let refusal = http_answers::refused_notification(
             driver.transport(),
             report.exchange,
             facts.get(facts_before..).unwrap_or_default(),
@@ -734,7 +738,7 @@ impl Peers<'_> {
                 .find(|f| f.exchange == Some(x))
                 .map(|f| f.status)
         });
-        let mismatch = http_judge::header_mismatch_answer(
+        let mismatch = http_answers::header_mismatch_answer(
             driver.transport(),
             revision,
             expects_error,
@@ -1067,7 +1071,7 @@ impl Runner<'_, '_, '_> {
         self.judge_sessions(revision, &logs)?;
         if self.config.peer.kind() == Kind::Stdio {
             let traces = lock(&gathered.traces);
-            if let Some(record) = http_judge::stdio_shutdown(
+            if let Some(record) = stdio_shutdown::stdio_shutdown(
                 revision,
                 &traces,
                 self.config.shutdown_grace.max(EXIT_ON_EOF_GRACE),
@@ -1128,7 +1132,7 @@ impl Runner<'_, '_, '_> {
                 _ => None,
             })
             .collect();
-        let legacy = http_judge::legacy_refusal(driver.transport(), revision, &answers);
+        let legacy = http_answers::legacy_refusal(driver.transport(), revision, &answers);
         let (outcome, accepted, subject) = match (legacy, e) {
             (Some(why), _) => (
                 Outcome::NotApplicable { why },
