@@ -15,7 +15,7 @@
 //! `resumability`, `multiple_connections`, `server_validation`,
 //! `custom_headers`, `status_codes`), the 2024-11-05 HTTP+SSE transport
 //! (`legacy_sse`) and JSON-RPC over HTTP (`jsonrpc_http`). Each check is an
-//! entry of one table ([`PROBES`]): the transport it is for, the revisions
+//! entry of one table (`PROBES`): the transport it is for, the revisions
 //! it runs in, the rules it files and what it does. Which entries run is
 //! decided in one place, [`judge`]'s loop, in the table's order (the order
 //! of the records).
@@ -366,7 +366,7 @@ const PROBES: &[Probe] = &[
 ];
 
 /// The transport records of one revision, after its sessions closed: every
-/// entry of [`PROBES`] for `kind` that applies to `revision`, in order, then
+/// entry of `PROBES` for `kind` that applies to `revision`, in order, then
 /// what HTTP did wrong that no rule names.
 pub async fn judge(
     revision: Revision,
