@@ -11,13 +11,17 @@
 //! rest; a peer that never starts, or never completes a handshake under any
 //! revision, is a [`RunError`] (exit 2).
 
+pub mod batch;
 pub mod case_probe;
 pub mod fixtures;
+pub mod http_answers;
 pub mod http_judge;
 pub mod negotiation;
 pub mod plan;
 pub mod reference;
 pub mod sessions;
+pub mod stdio_shutdown;
+pub mod trace;
 pub mod wire;
 
 use std::collections::BTreeMap;
@@ -39,7 +43,7 @@ pub use crate::transport::HttpKind;
 use crate::transport::{Kind, Limits, Transport as _};
 use crate::vectors::{Answer, Basis, Vector};
 use fixtures::{Allowed, Catalogue};
-use http_judge::Trace;
+use trace::Trace;
 pub use wire::Wire;
 
 /// Which revisions a run plays.
@@ -678,120 +682,33 @@ impl Peers<'_> {
             )));
         }
         let slow = driver.slow_start().map(|d| slow_start_note(d, self.config));
-        let mut frames: Vec<Vec<u8>> = report
-            .frames
-            .iter()
-            .filter(|r| {
-                !matches!(
-                    r.class,
-                    Class::LivenessAnswer | Class::TooLong(_) | Class::OtherExchange
-                )
-            })
-            .map(|r| r.bytes.clone())
-            .collect();
-        let facts = driver.transport().http_facts();
-        let gathered = http_judge::gathered_batch(
-            driver.transport(),
-            revision,
-            &vector.frame,
-            &report,
-            facts.get(facts_before..).unwrap_or_default(),
-        );
-        let gathered_note = gathered.as_ref().map(|(_, note)| note.clone());
-        if let Some((batch, _)) = gathered {
-            frames = batch;
-        }
-        let silence = match report.live {
-            Live::Closed { .. } | Live::SendFailed(_) => Silence::PeerClosed,
-            Live::Answered(_) | Live::Unresponsive => Silence::TimedOut,
-        };
-        let refusal = http_judge::refused_notification(
-            driver.transport(),
-            report.exchange,
-            facts.get(facts_before..).unwrap_or_default(),
-            &frames,
-            expects_answer,
-            revision,
-        );
-        if refusal.is_some() {
-            // The refusal's body is HTTP's answer, not a JSON-RPC reply.
-            frames.clear();
-        }
-        let observed = if frames.is_empty() {
-            Observed::Silence(silence)
-        } else {
-            Observed::Frames(frames.clone())
-        };
-        let judgement = judge::reply_with(vector, &observed, self.config.strictness);
-        // What was seen decides the verdict once: a -32020 refusal of a body
-        // that truly mismatched its header is the transport's own answer;
-        // silence proves nothing when the liveness ping after it died too,
-        // or when the queue overflowed (the answer may be among the dropped).
-        let expects_error = matches!(vector.answer, Some(Answer::Error { .. }));
-        let status = report.exchange.and_then(|x| {
-            facts
-                .get(facts_before..)
-                .unwrap_or_default()
-                .iter()
-                .find(|f| f.exchange == Some(x))
-                .map(|f| f.status)
-        });
-        let mismatch = http_judge::header_mismatch_answer(
-            driver.transport(),
-            revision,
-            expects_error,
-            &vector.frame,
-            status,
-            &frames,
-        );
-        let unseen = silence_unseen(&report, &observed, expects_answer);
-        let outcome = match (&unseen, &mismatch) {
-            (Some(why), _) => Outcome::NotObserved { why: why.clone() },
-            (None, Some(_)) => Outcome::Pass,
-            (None, None) => judgement.outcome.clone(),
-        };
-        let wire = wire_since(&driver, before);
-        let transport = self.config.peer.transport();
-        let mut record = vector_record(vector, revision, outcome, transport);
-        let violations: Vec<Violation> = if mismatch.is_some() || unseen.is_some() {
-            Vec::new()
-        } else {
-            judgement.weighed().cloned().collect()
-        };
-        record.check = Some(answer_check(
+        // Observe: what the exchange showed, read before the judge gives a
+        // verdict (over HTTP, how its answer is read; and whether what was
+        // seen decides the verdict instead).
+        let seen = observe(
+            &driver,
             vector,
             revision,
-            &record.outcome,
-            !judgement.mismatches.is_empty(),
-            &violations,
-        ));
-        record.violations = Some(violations);
-        // The judge's mismatches explain its verdict; where what was seen
-        // decided instead (a -32020 refusal, silence that shows nothing),
-        // they would contradict the record.
-        let decided_before = mismatch.is_some() || unseen.is_some();
-        record.ambiguities.clone_from(&judgement.ambiguities);
-        record.notes = judgement
-            .mismatches
-            .iter()
-            .filter(|_| !decided_before)
-            .chain(&judgement.notes)
-            .cloned()
-            .collect();
-        record.notes.extend(refusal);
-        record.notes.extend(gathered_note);
-        record.notes.extend(mismatch);
-        record.notes.extend(slow);
-        let findings = driver.transport().http_findings();
-        record.notes.extend(
-            findings
-                .get(findings_before..)
-                .unwrap_or_default()
-                .iter()
-                .map(http_judge::describe),
+            &report,
+            facts_before,
+            expects_answer,
         );
-        record.wire = wire.clone();
-        records.push(record);
+        // Judge.
+        let judgement = judge::reply_with(vector, &seen.observed, self.config.strictness);
+        // Record.
+        let wire = wire_since(&driver, before);
+        let transport = self.config.peer.transport();
+        let findings = driver.transport().http_findings();
+        records.push(answer_record(
+            vector,
+            revision,
+            transport,
+            seen,
+            &judgement,
+            slow,
+            findings.get(findings_before..).unwrap_or_default(),
+            wire.clone(),
+        ));
 
         // The server MAY shut down on its own (MCP 2025-11-25, basic/lifecycle,
         // "Shutdown", stdio), so an exit is a warning here; a request it left
@@ -1071,7 +988,7 @@ impl Runner<'_, '_, '_> {
         self.judge_sessions(revision, &logs)?;
         if self.config.peer.kind() == Kind::Stdio {
             let traces = lock(&gathered.traces);
-            if let Some(record) = http_judge::stdio_shutdown(
+            if let Some(record) = stdio_shutdown::stdio_shutdown(
                 revision,
                 &traces,
                 self.config.shutdown_grace.max(EXIT_ON_EOF_GRACE),
@@ -1132,7 +1049,7 @@ impl Runner<'_, '_, '_> {
                 _ => None,
             })
             .collect();
-        let legacy = http_judge::legacy_refusal(driver.transport(), revision, &answers);
+        let legacy = http_answers::legacy_refusal(driver.transport(), revision, &answers);
         let (outcome, accepted, subject) = match (legacy, e) {
             (Some(why), _) => (
                 Outcome::NotApplicable { why },
@@ -1327,6 +1244,164 @@ fn no_jsonrpc_answer(logs: &[Vec<crate::driver::WireEvent>]) -> Option<String> {
             )
         }
     })
+}
+
+/// What one probe's exchange showed, read before the judge gives its
+/// verdict: what the judge reads, the notes on how it was read, and the
+/// verdict when what was seen decides it instead of the judge.
+struct Observation {
+    /// The frames the judge reads, or the silence.
+    observed: Observed,
+    /// The verdict decided by what was seen, whatever the judge says: a
+    /// -32020 refusal of a body that truly mismatched its header is the
+    /// transport's own answer (a pass); silence proves nothing when the
+    /// liveness ping after it died too, or when the queue overflowed (the
+    /// answer may be among the dropped): not observed.
+    decided: Option<Outcome>,
+    /// A notification refused over Streamable HTTP with an HTTP error status
+    /// ([`http_answers::refused_notification`]): its body is not a reply.
+    refusal: Option<String>,
+    /// A batch answered one response per SSE event, gathered into one array
+    /// ([`batch::gathered_batch`]).
+    gathered: Option<String>,
+    /// The -32020 header-mismatch refusal that decided the verdict
+    /// ([`http_answers::header_mismatch_answer`]).
+    mismatch: Option<String>,
+}
+
+/// Reads what `vector`'s probe got (`report`, and the HTTP exchanges since
+/// `facts_before`) into what the judge reads, before it judges.
+fn observe(
+    driver: &Driver<Wire>,
+    vector: &Vector,
+    revision: Revision,
+    report: &crate::driver::ProbeReport,
+    facts_before: usize,
+    expects_answer: bool,
+) -> Observation {
+    let mut frames: Vec<Vec<u8>> = report
+        .frames
+        .iter()
+        .filter(|r| {
+            !matches!(
+                r.class,
+                Class::LivenessAnswer | Class::TooLong(_) | Class::OtherExchange
+            )
+        })
+        .map(|r| r.bytes.clone())
+        .collect();
+    let facts = driver.transport().http_facts();
+    let new_facts = facts.get(facts_before..).unwrap_or_default();
+    let gathered = batch::gathered_batch(
+        driver.transport(),
+        revision,
+        &vector.frame,
+        report,
+        new_facts,
+    );
+    let gathered_note = gathered.as_ref().map(|(_, note)| note.clone());
+    if let Some((batch, _)) = gathered {
+        frames = batch;
+    }
+    let silence = match report.live {
+        Live::Closed { .. } | Live::SendFailed(_) => Silence::PeerClosed,
+        Live::Answered(_) | Live::Unresponsive => Silence::TimedOut,
+    };
+    let refusal = http_answers::refused_notification(
+        driver.transport(),
+        report.exchange,
+        new_facts,
+        &frames,
+        expects_answer,
+        revision,
+    );
+    if refusal.is_some() {
+        // The refusal's body is HTTP's answer, not a JSON-RPC reply.
+        frames.clear();
+    }
+    let expects_error = matches!(vector.answer, Some(Answer::Error { .. }));
+    let status = report.exchange.and_then(|x| {
+        new_facts
+            .iter()
+            .find(|f| f.exchange == Some(x))
+            .map(|f| f.status)
+    });
+    let mismatch = http_answers::header_mismatch_answer(
+        driver.transport(),
+        revision,
+        expects_error,
+        &vector.frame,
+        status,
+        &frames,
+    );
+    let observed = if frames.is_empty() {
+        Observed::Silence(silence)
+    } else {
+        Observed::Frames(frames)
+    };
+    let decided = match (silence_unseen(report, &observed, expects_answer), &mismatch) {
+        (Some(why), _) => Some(Outcome::NotObserved { why }),
+        (None, Some(_)) => Some(Outcome::Pass),
+        (None, None) => None,
+    };
+    Observation {
+        observed,
+        decided,
+        refusal,
+        gathered: gathered_note,
+        mismatch,
+    }
+}
+
+/// The record of `vector`'s answer: the verdict `seen` decided, else the
+/// judge's, with the notes on how the answer was read.
+#[allow(clippy::too_many_arguments)]
+fn answer_record(
+    vector: &Vector,
+    revision: Revision,
+    transport: &str,
+    seen: Observation,
+    judgement: &judge::Judgement,
+    slow: Option<String>,
+    findings: &[crate::transport::http::HttpFinding],
+    wire: Vec<WireEvent>,
+) -> Record {
+    // The judge's mismatches explain its verdict; where what was seen
+    // decided instead (a -32020 refusal, silence that shows nothing), they
+    // would contradict the record.
+    let decided_before = seen.decided.is_some();
+    let outcome = seen.decided.unwrap_or_else(|| judgement.outcome.clone());
+    let mut record = vector_record(vector, revision, outcome, transport);
+    let violations: Vec<Violation> = if decided_before {
+        Vec::new()
+    } else {
+        judgement.weighed().cloned().collect()
+    };
+    record.check = Some(answer_check(
+        vector,
+        revision,
+        &record.outcome,
+        !judgement.mismatches.is_empty(),
+        &violations,
+    ));
+    record.violations = Some(violations);
+    record.ambiguities.clone_from(&judgement.ambiguities);
+    record.notes = judgement
+        .mismatches
+        .iter()
+        .filter(|_| !decided_before)
+        .chain(&judgement.notes)
+        .cloned()
+        .collect();
+    record.notes.extend(seen.refusal);
+    record.notes.extend(seen.gathered);
+    record.notes.extend(seen.mismatch);
+    record.notes.extend(slow);
+    record
+        .notes
+        .extend(findings.iter().map(http_judge::describe));
+    record.wire = wire;
+    record
 }
 
 /// Why the silence after a probe shows nothing, so its verdict is not

@@ -21,11 +21,11 @@
 use std::time::Duration;
 
 use harness::rules::RuleId;
-use harness::Revision;
 use reqwest::header::HeaderValue;
 use serde_json::{json, Value};
 
-use super::{Config, Judge, HEADER_MISMATCH};
+use super::{Judge, Target, HEADER_MISMATCH};
+use crate::runner::fixtures::Allowed;
 use crate::transport::http::header_safe;
 
 const VERSION: &str = "2026-07-28";
@@ -115,18 +115,13 @@ const PARAM_RULES: [RuleId; 3] = [
 ];
 
 impl Judge {
-    /// The custom-header and `_meta` probes of a 2026-07-28 run.
-    pub(super) async fn custom_headers(&mut self, revision: Revision, url: &str, config: &Config) {
-        if !RuleId::McpHttpMetaMissing400
-            .info()
-            .revisions
-            .contains(revision)
-        {
-            return;
-        }
+    /// The custom-header and `_meta` probes of a 2026-07-28 run (the table
+    /// runs them in the revisions of `mcp.http.meta-missing-400`).
+    pub(super) async fn custom_headers(&mut self, target: &Target<'_>) {
+        let url = target.url;
         let client = match reqwest::Client::builder()
             .redirect(reqwest::redirect::Policy::none())
-            .timeout(config.limits.write_timeout)
+            .timeout(target.limits.write_timeout)
             // One connection per request, as the transport's own client
             // (no kept-alive connection reused after the server gave it up).
             .pool_max_idle_per_host(0)
@@ -143,9 +138,9 @@ impl Judge {
                 return;
             }
         };
-        let timeout = config.driver.answer_timeout.min(Duration::from_secs(5));
+        let timeout = target.driver.answer_timeout.min(Duration::from_secs(5));
         self.meta_missing(&client, url, timeout).await;
-        self.params(&client, url, config, timeout).await;
+        self.params(&client, url, target.allowed, timeout).await;
     }
 
     /// basic/index §_meta: a `server/discover` lacking
@@ -181,14 +176,14 @@ impl Judge {
         &mut self,
         client: &reqwest::Client,
         url: &str,
-        config: &Config,
+        allowed: &Allowed,
         timeout: Duration,
     ) {
         let how = "allow a tool whose inputSchema declares `x-mcp-header` on a property, with arguments giving it a value (--allow-tool NAME --tool-args JSON): the probe is a tools/call, which runs the tool if the server wrongly accepts it";
-        let Some(arguments) = config.allowed.arguments.as_ref() else {
+        let Some(arguments) = allowed.arguments.as_ref() else {
             return self.params_not_applicable(&format!("no --tool-args were given; {how}"));
         };
-        if config.allowed.tools.is_empty() {
+        if allowed.tools.is_empty() {
             return self.params_not_applicable(&format!("no tool was allowed; {how}"));
         }
         let listed = match list_tools(client, url, timeout).await {
@@ -204,7 +199,7 @@ impl Judge {
             .iter()
             .filter_map(|tool| {
                 let name = tool.get("name")?.as_str()?;
-                if !config.allowed.tools.contains(name) {
+                if !allowed.tools.contains(name) {
                     return None;
                 }
                 let mut found = Vec::new();

@@ -49,6 +49,13 @@ const MUST_BE_400: &[(i64, RuleId, &str)] = &[
     ),
 ];
 
+/// The rules of [`MUST_BE_400`], as the transport judge's table names them.
+pub(super) const RULES: &[RuleId] = &[
+    RuleId::McpHttpMissingCapability400,
+    RuleId::McpHttpHeaderMismatchError400,
+    RuleId::McpHttpUnsupportedVersionError400,
+];
+
 /// One record per rule of [`MUST_BE_400`] that applies to the revision.
 pub(super) fn judge(judge: &mut Judge, facts: &[&HttpFact]) {
     for &(code, rule, name) in MUST_BE_400 {

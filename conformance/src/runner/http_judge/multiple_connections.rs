@@ -1,7 +1,7 @@
-//! What a server does across its SSE streams: one message on one stream only
-//! (2025-03-26 to 2025-11-25 basic/transports §Multiple Connections), and the
-//! priming event that opens a POST's stream (2025-11-25 §Sending Messages to
-//! the Server 6).
+//! §Multiple Connections (2025-03-26 to 2025-11-25 basic/transports
+//! §Streamable HTTP): what a server does across its SSE streams, one message
+//! on one stream only. (The priming event that opens a POST's stream, once
+//! here, is §Sending Messages to the Server's: see `sending`.)
 //!
 //! The broadcast probe holds two GET streams of one fresh session open at
 //! once and, while they are open, POSTs a `ping` whose answer may come as a
@@ -21,75 +21,8 @@ use harness::Revision;
 use serde_json::Value;
 use tokio::time::Instant;
 
-use super::{answer_pings, essence, handshaken, snippet, streamable, Judge, GET_LISTEN};
-use crate::runner::Config;
-use crate::transport::http::{GetStream, HttpFact, StreamEvent, MAX_GET_EVENTS};
-
-/// The transport records of this module, after the run's sessions closed.
-pub(super) async fn judge(
-    judge: &mut Judge,
-    revision: Revision,
-    url: &str,
-    config: &Config,
-    facts: &[&HttpFact],
-) {
-    priming(judge, facts);
-    if RuleId::McpHttpNoBroadcast
-        .info()
-        .revisions
-        .contains(revision)
-    {
-        broadcast(judge, revision, url, config).await;
-    }
-}
-
-/// `mcp.http.sse-priming-event` over every POST of the run answered with an
-/// SSE stream whose first event block the transport read.
-fn priming(judge: &mut Judge, facts: &[&HttpFact]) {
-    let rule = RuleId::McpHttpSsePrimingEvent;
-    let streams: Vec<&HttpFact> = facts
-        .iter()
-        .copied()
-        .filter(|f| f.method == "POST" && (200..300).contains(&f.status))
-        .filter(|f| essence(f.content_type.as_deref()) == "text/event-stream")
-        .collect();
-    let (broken, judged) = priming_breaches(&streams);
-    if judged == 0 {
-        let why = if streams.is_empty() {
-            "no POST was answered with an SSE stream".to_owned()
-        } else {
-            format!(
-                "{} POSTs were answered with an SSE stream, none with a whole first event block read",
-                streams.len()
-            )
-        };
-        return judge.not_observed(rule, why);
-    }
-    let notes = vec![format!(
-        "{judged} POST SSE streams judged on their first event"
-    )];
-    judge.verdict(rule, broken, notes);
-}
-
-/// Of `streams`, the breaches (a first event that is no priming event) and
-/// how many were judged.
-fn priming_breaches(streams: &[&HttpFact]) -> (Vec<String>, usize) {
-    let mut broken = Vec::new();
-    let mut judged = 0;
-    for first in streams.iter().filter_map(|f| f.first_event.as_ref()) {
-        judged += 1;
-        let has_id = first.id.as_deref().is_some_and(|id| !id.is_empty());
-        let empty = first.data.as_deref().is_none_or(str::is_empty);
-        if !(has_id && empty) && broken.len() < 8 {
-            broken.push(format!(
-                "a POST's SSE stream opened with an event of id {:?} and data {:?}, not an event id with empty data",
-                first.id.as_deref().unwrap_or(""),
-                snippet(first.data.as_deref().unwrap_or("").as_bytes())
-            ));
-        }
-    }
-    (broken, judged)
-}
+use super::{answer_pings, essence, handshaken, snippet, streamable, Judge, Target, GET_LISTEN};
+use crate::transport::http::{GetStream, StreamEvent, MAX_GET_EVENTS};
 
 /// The `ping` the probe POSTs while both GET streams are open.
 const PING_ID: &str = "wirecheck-broadcast-ping";
@@ -99,10 +32,11 @@ const PING_ID: &str = "wirecheck-broadcast-ping";
 const POST_DELAY: Duration = Duration::from_millis(100);
 
 /// `mcp.http.no-broadcast`: two GET streams and a POST's, at once.
-async fn broadcast(judge: &mut Judge, revision: Revision, url: &str, config: &Config) {
+pub(super) async fn broadcast(judge: &mut Judge, revision: Revision, target: &Target<'_>) {
+    let url = target.url;
     let rule = RuleId::McpHttpNoBroadcast;
-    let listen = config.driver.answer_timeout.min(GET_LISTEN);
-    let mut driver = match handshaken(revision, url, config, None).await {
+    let listen = target.driver.answer_timeout.min(GET_LISTEN);
+    let mut driver = match handshaken(revision, target, None).await {
         Ok(d) => d,
         Err(why) => return judge.not_observed(rule, why),
     };
@@ -150,7 +84,7 @@ async fn broadcast(judge: &mut Judge, revision: Revision, url: &str, config: &Co
         answer_pings(&mut driver, got).await;
     }
     let (wire, _) = driver.into_parts();
-    wire.close(config.shutdown_grace).await;
+    wire.close(target.shutdown_grace).await;
     second_get_refusal(judge, &one, &refused);
     let open = streams.len();
     let seen = Seen::of(&streams);
@@ -344,7 +278,6 @@ async fn post_ping(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::transport::http::FirstEvent;
 
     fn streams(of: &[(&str, &[&str])]) -> Vec<(String, Vec<Vec<u8>>)> {
         of.iter()
@@ -395,48 +328,5 @@ mod tests {
         // Another rule's concern (an id reused), not this one's.
         let seen = Seen::of(&streams(&[("one", &[PING_A, PING_A]), ("two", &[])]));
         assert!(seen.broken.is_empty(), "{seen:?}");
-    }
-
-    fn fact(first_event: Option<FirstEvent>) -> HttpFact {
-        HttpFact {
-            first_event,
-            ..HttpFact::sse_answer()
-        }
-    }
-
-    fn first(id: Option<&str>, data: Option<&str>) -> Option<FirstEvent> {
-        Some(FirstEvent {
-            id: id.map(str::to_owned),
-            data: data.map(str::to_owned),
-        })
-    }
-
-    #[test]
-    fn priming_events() {
-        let primed = [
-            fact(first(Some("7"), None)),
-            fact(first(Some("7"), Some(""))),
-        ];
-        let refs: Vec<&HttpFact> = primed.iter().collect();
-        assert_eq!(
-            priming_breaches(&refs),
-            (Vec::new(), 2),
-            "y_: id, no or empty data"
-        );
-        let unprimed = [
-            fact(first(None, Some("{}"))),
-            fact(first(Some("1"), Some("{}"))),
-            fact(first(Some(""), None)),
-        ];
-        let refs: Vec<&HttpFact> = unprimed.iter().collect();
-        let (broken, judged) = priming_breaches(&refs);
-        assert_eq!((broken.len(), judged), (3, 3), "n_: {broken:?}");
-        let unread = [fact(None)];
-        let refs: Vec<&HttpFact> = unread.iter().collect();
-        assert_eq!(
-            priming_breaches(&refs),
-            (Vec::new(), 0),
-            "nothing read: not judged"
-        );
     }
 }

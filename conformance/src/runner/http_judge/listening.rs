@@ -1,0 +1,173 @@
+//! §Listening for Messages from the Server (2025-03-26 to 2025-11-25
+//! basic/transports §Streamable HTTP): a GET of the endpoint opens an SSE
+//! stream or is answered 405, and the stream carries no response; under
+//! 2026-07-28 a GET is answered 405 by a server that supports only that
+//! revision (basic/transports/streamable-http §Backward Compatibility). The
+//! GET stream the probe opens is then resumed (`resumability`).
+
+use harness::rules::RuleId;
+use harness::Revision;
+
+use super::{
+    answer_pings, essence, handshaken, is_response, server_frames, snippet, streamable, Judge,
+    Target, GET_LISTEN,
+};
+use crate::runner::trace::Trace;
+
+impl Judge {
+    /// The GET stream and resumption (2025-03-26 to 2025-11-25 §Listening for
+    /// Messages from the Server, §Resumability and Redelivery; 2026-07-28: a
+    /// GET is answered 405). A fresh session opens the GET stream and reads
+    /// it for a moment, answers any `ping` on it, then resumes it with
+    /// `Last-Event-ID` at its first event id.
+    pub(super) async fn get_stream(
+        &mut self,
+        revision: Revision,
+        target: &Target<'_>,
+        traces: &[Trace],
+    ) {
+        let stream_rules = [
+            RuleId::McpHttpGetStreamOr405,
+            RuleId::McpHttpGetNoResponse,
+            RuleId::McpHttpEventIdUnique,
+            RuleId::McpHttpReplaySameStream,
+        ];
+        let listen = target.driver.answer_timeout.min(GET_LISTEN);
+        let mut driver = match handshaken(revision, target, None).await {
+            Ok(d) => d,
+            Err(why) => {
+                for rule in stream_rules.into_iter().chain([RuleId::McpHttpGet405]) {
+                    self.not_observed(rule, why.clone());
+                }
+                return;
+            }
+        };
+        let first = streamable(&mut driver).get_stream(None, listen).await;
+        if revision == Revision::Mcp2026_07_28 {
+            let dual = dual_era(target).await;
+            match (dual, &first) {
+                // "A server that supports only this revision and receives
+                // such traffic from an older client SHOULD respond […] 405";
+                // one that also speaks a legacy revision implements "the
+                // behavior described in the corresponding revision", where a
+                // GET may open a stream (streamable-http §Backward
+                // Compatibility › Earlier Streamable HTTP Revisions).
+                (Some(dual), _) => self.not_applicable(
+                    RuleId::McpHttpGet405,
+                    format!(
+                        "{}: the SHOULD is for \"a server that supports only this revision\"; a dual-era server serves legacy traffic as the legacy revision does (MCP 2026-07-28 basic/transports/streamable-http §Backward Compatibility › Earlier Streamable HTTP Revisions)",
+                        dual
+                    ),
+                ),
+                (None, Err(why)) => self.not_observed(RuleId::McpHttpGet405, why.clone()),
+                (None, Ok(g)) => {
+                    let broken = if g.status == 405 {
+                        Vec::new()
+                    } else {
+                        vec![format!(
+                            "a GET of the MCP endpoint was answered {}, not 405",
+                            g.status
+                        )]
+                    };
+                    let notes = vec![format!(
+                        "answered {} (the SHOULD is for a server that supports only 2026-07-28)",
+                        g.status
+                    )];
+                    self.verdict(RuleId::McpHttpGet405, broken, notes);
+                }
+            }
+            let (wire, _) = driver.into_parts();
+            wire.close(target.shutdown_grace).await;
+            return;
+        }
+        let first = match first {
+            Ok(g) => g,
+            Err(why) => {
+                for rule in stream_rules {
+                    self.not_observed(rule, format!("the GET stream: {why}"));
+                }
+                return;
+            }
+        };
+        let sse = essence(first.content_type.as_deref()) == "text/event-stream";
+        let shown = format!(
+            "GET answered {} with {}",
+            first.status,
+            first.content_type.as_deref().unwrap_or("no Content-Type")
+        );
+        let broken = if sse || first.status == 405 {
+            Vec::new()
+        } else {
+            vec![format!(
+                "{shown}: neither an SSE stream nor 405 Method Not Allowed"
+            )]
+        };
+        self.verdict(RuleId::McpHttpGetStreamOr405, broken, vec![shown.clone()]);
+        // The session's own frames so far: what its POST answers delivered.
+        let posted: Vec<Vec<u8>> = server_frames(&driver);
+        if sse {
+            let responses: Vec<String> = first
+                .events
+                .iter()
+                .filter(|e| is_response(&e.data))
+                .map(|e| {
+                    format!(
+                        "a JSON-RPC response on a fresh GET stream: {}",
+                        snippet(&e.data)
+                    )
+                })
+                .collect();
+            if first.events.is_empty() {
+                self.not_observed(
+                    RuleId::McpHttpGetNoResponse,
+                    "the GET stream carried no message in the time read".into(),
+                );
+            } else {
+                let notes = vec![format!(
+                    "{} messages read from the GET stream",
+                    first.events.len()
+                )];
+                self.verdict(RuleId::McpHttpGetNoResponse, responses, notes);
+            }
+            answer_pings(&mut driver, &first).await;
+        } else {
+            let why = format!("{shown}: the server offers no GET stream");
+            self.not_applicable(RuleId::McpHttpGetNoResponse, why.clone());
+            self.not_applicable(RuleId::McpHttpReplaySameStream, why);
+        }
+        // Event ids over every stream of each session: the suite's sessions
+        // and this one (before its resume, whose replay repeats ids).
+        let mut sessions: Vec<Vec<String>> = traces
+            .iter()
+            .map(|t| t.facts.iter().flat_map(|f| f.event_ids.clone()).collect())
+            .collect();
+        sessions.push(
+            driver
+                .transport()
+                .http_facts()
+                .iter()
+                .flat_map(|f| f.event_ids.clone())
+                .collect(),
+        );
+        self.event_ids(&sessions);
+        if sse {
+            self.replay(&mut driver, &first, &posted, listen).await;
+        }
+        let (wire, _) = driver.into_parts();
+        wire.close(target.shutdown_grace).await;
+    }
+}
+
+/// Whether the server at the target URL also speaks a legacy revision: it answers a
+/// legacy client's `initialize` (2025-11-25, no modern version header) with a
+/// result ("Legacy | Dual-era | Works. The server answers `initialize`",
+/// 2026-07-28 basic/versioning §Compatibility Matrix). What it answered, or
+/// `None` for a server that refused (a modern-only one).
+async fn dual_era(target: &Target<'_>) -> Option<String> {
+    let driver = handshaken(Revision::Mcp2025_11_25, target, None)
+        .await
+        .ok()?;
+    let (wire, _) = driver.into_parts();
+    wire.close(target.shutdown_grace).await;
+    Some("the server answered a legacy `initialize` with a result: it is dual-era".into())
+}

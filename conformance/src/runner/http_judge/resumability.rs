@@ -1,0 +1,92 @@
+//! §Resumability and Redelivery (2025-03-26 to 2025-11-25
+//! basic/transports §Streamable HTTP): event ids are unique within a
+//! session, and what is replayed after `Last-Event-ID` is that stream's own.
+//! Read from the run's sessions and the GET stream `listening` opened.
+
+use std::time::Duration;
+
+use harness::rules::RuleId;
+
+use super::{essence, is_response, snippet, streamable, Judge};
+use crate::driver::Driver;
+use crate::runner::wire::Wire;
+use crate::transport::http::GetStream;
+
+impl Judge {
+    /// `mcp.http.event-id-unique` over each session's event ids.
+    pub(super) fn event_ids(&mut self, sessions: &[Vec<String>]) {
+        let total: usize = sessions.iter().map(Vec::len).sum();
+        if total == 0 {
+            self.not_observed(
+                RuleId::McpHttpEventIdUnique,
+                "no SSE event carried an id (event ids are MAY)".into(),
+            );
+            return;
+        }
+        let mut broken = Vec::new();
+        for ids in sessions {
+            let mut seen = std::collections::BTreeSet::new();
+            for id in ids {
+                if !seen.insert(id) && broken.len() < 8 {
+                    broken.push(format!("event id {id:?} was sent twice within one session"));
+                }
+            }
+        }
+        let notes = vec![format!(
+            "{total} event ids over {} sessions",
+            sessions.len()
+        )];
+        self.verdict(RuleId::McpHttpEventIdUnique, broken, notes);
+    }
+
+    /// Resumes the GET stream at its first event id: what is replayed must
+    /// be that stream's own (a response, or a message one of the session's
+    /// POST answers delivered, is another stream's).
+    pub(super) async fn replay(
+        &mut self,
+        driver: &mut Driver<Wire>,
+        first: &GetStream,
+        posted: &[Vec<u8>],
+        listen: Duration,
+    ) {
+        let rule = RuleId::McpHttpReplaySameStream;
+        let Some(last) = first.events.iter().find_map(|e| e.id.clone()) else {
+            self.not_observed(
+                rule,
+                "the GET stream offered no event id to resume from (MAY)".into(),
+            );
+            return;
+        };
+        let resumed = match streamable(driver).get_stream(Some(&last), listen).await {
+            Ok(r) => r,
+            Err(why) => return self.not_observed(rule, format!("the resumed GET: {why}")),
+        };
+        if essence(resumed.content_type.as_deref()) != "text/event-stream" {
+            let why = format!(
+                "the GET with Last-Event-ID was answered {} with {}: no stream resumed (replay is MAY)",
+                resumed.status,
+                resumed.content_type.as_deref().unwrap_or("no Content-Type")
+            );
+            return self.not_observed(rule, why);
+        }
+        if resumed.events.is_empty() {
+            return self.not_observed(rule, format!("nothing was replayed after {last:?}"));
+        }
+        let broken: Vec<String> = resumed
+            .events
+            .iter()
+            .filter(|e| is_response(&e.data) || posted.contains(&e.data))
+            .map(|e| {
+                format!(
+                    "replayed after {last:?} a message of another stream: {}",
+                    snippet(&e.data)
+                )
+            })
+            .collect();
+        let notes = vec![format!(
+            "resumed after {last:?}: {} messages replayed",
+            resumed.events.len()
+        )];
+        self.verdict(rule, broken, notes);
+    }
+}
