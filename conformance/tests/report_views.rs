@@ -332,6 +332,161 @@ fn sarif_is_valid_and_names_every_finding_s_rule() {
         .contains("\\u{0000}]]>"));
 }
 
+/// What GitHub code scanning needs of an uploaded result (docs.github.com,
+/// "SARIF support for code scanning"): a `ruleId`, `message.text`, a `level`
+/// it knows, a `physicalLocation.artifactLocation.uri` (a result without one
+/// is not shown), and `partialFingerprints` (without them, an upload through
+/// the API makes a new alert for the same finding on every run).
+fn assert_code_scanning_result(result: &Value) {
+    assert!(!result["ruleId"].as_str().unwrap().is_empty(), "{result}");
+    assert!(!result["message"]["text"].as_str().unwrap().is_empty());
+    assert!(["error", "warning", "note", "none"].contains(&result["level"].as_str().unwrap()));
+    let physical = &result["locations"][0]["physicalLocation"];
+    let uri = physical["artifactLocation"]["uri"].as_str().unwrap_or("");
+    assert!(!uri.is_empty(), "no artifact uri: {result}");
+    assert!(
+        uri.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-._~/%:".contains(&b)),
+        "not a URI reference: {uri}"
+    );
+    assert!(physical["region"]["startLine"].as_u64().unwrap() >= 1);
+    let fingerprints = result["partialFingerprints"].as_object().unwrap();
+    assert!(!fingerprints.is_empty());
+    assert!(fingerprints
+        .values()
+        .all(|v| v.as_str().is_some_and(|v| !v.is_empty())));
+    assert!(!result["locations"][0]["logicalLocations"]
+        .as_array()
+        .unwrap()
+        .is_empty());
+}
+
+fn results(log: &Value) -> Vec<Value> {
+    log["runs"][0]["results"].as_array().unwrap().clone()
+}
+
+fn fingerprint(result: &Value) -> &str {
+    result["partialFingerprints"]["wirecheckFinding/v1"]
+        .as_str()
+        .unwrap()
+}
+
+/// Every result is located where GitHub shows it: the file the record names
+/// (its line the region), else the golden vector's file in this repository,
+/// else the subject's id under a base that says it is no file; and it is
+/// fingerprinted by what it is, so a second run's same finding is the same
+/// alert and two findings are two.
+#[test]
+fn sarif_results_are_located_and_fingerprinted_for_code_scanning() {
+    let validator = sarif_validator();
+    for report in [run_report(), transcript_report()] {
+        let log = sarif::render(&report);
+        assert_valid(&validator, &log);
+        let results = results(&log);
+        assert!(!results.is_empty());
+        for result in &results {
+            assert_code_scanning_result(result);
+        }
+        let distinct: std::collections::BTreeSet<&str> = results.iter().map(fingerprint).collect();
+        assert_eq!(distinct.len(), results.len(), "two findings, two alerts");
+    }
+
+    // A transcript's record: that file, at its line.
+    let log = sarif::render(&transcript_report());
+    let located: Vec<(&str, u64, Option<&str>)> = log["runs"][0]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            let p = &r["locations"][0]["physicalLocation"];
+            (
+                p["artifactLocation"]["uri"].as_str().unwrap(),
+                p["region"]["startLine"].as_u64().unwrap(),
+                p["artifactLocation"]["uriBaseId"].as_str(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        located,
+        [
+            ("in%5D%5D%3E%26%3C.jsonl", 2, None),
+            ("standard%20input", 1, Some("WIRECHECK_SUBJECT")),
+        ]
+    );
+    let bases = &log["runs"][0]["originalUriBaseIds"]["WIRECHECK_SUBJECT"];
+    assert!(bases["description"]["text"]
+        .as_str()
+        .unwrap()
+        .contains("Not a file"));
+
+    // A built-in vector: its file in this repository, which exists; a
+    // run-level subject (no vector file): its id, under the subject base.
+    let mut report = Report::new(Command::Run);
+    for (vector, transport) in [
+        ("jsonrpc-2.0/request/id-integer", "stdio"),
+        ("jsonrpc-2.0/request/id-integer", "streamable-http"),
+        ("run/2025-11-25/session/session.response.duplicate", "stdio"),
+    ] {
+        let mut record = Record::new(
+            Place {
+                vector: Some(vector.into()),
+                frame: Some(0),
+                transport: Some(transport.into()),
+                ..Place::default()
+            },
+            Subject::Frame(b"{}".to_vec()),
+            Outcome::Fail,
+        );
+        record.check = Some(check(
+            "jsonrpc.response.id-echo",
+            Level::Must,
+            Revision::Mcp2025_11_25,
+        ));
+        report.records.push(record);
+    }
+    let log = sarif::render(&report);
+    assert_valid(&validator, &log);
+    let results = results(&log);
+    let artifact = &results[0]["locations"][0]["physicalLocation"]["artifactLocation"];
+    assert_eq!(
+        artifact["uri"],
+        "conformance/vectors/jsonrpc-2.0/request/y_id-integer.json"
+    );
+    assert!(artifact.get("uriBaseId").is_none());
+    let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    assert!(repo.join(artifact["uri"].as_str().unwrap()).is_file());
+    let artifact = &results[2]["locations"][0]["physicalLocation"]["artifactLocation"];
+    assert_eq!(
+        artifact["uri"],
+        "run/2025-11-25/session/session.response.duplicate"
+    );
+    assert_eq!(artifact["uriBaseId"], "WIRECHECK_SUBJECT");
+    // The same vector over another transport is another finding.
+    assert_ne!(fingerprint(&results[0]), fingerprint(&results[1]));
+
+    // Stable: another run of the same findings (other frames, times, order)
+    // fingerprints each the same.
+    let mut again = run_report();
+    again.records.reverse();
+    for record in &mut again.records {
+        record.subject = Subject::Frame(b"other bytes".to_vec());
+        record.wire.clear();
+    }
+    if let Some(info) = &mut again.run {
+        info.started = "2026-12-02T09:00:00Z".into();
+        info.duration = Duration::from_secs(9);
+    }
+    let before: std::collections::BTreeSet<String> = results_of(&run_report());
+    assert_eq!(before, results_of(&again));
+}
+
+fn results_of(report: &Report) -> std::collections::BTreeSet<String> {
+    results(&sarif::render(report))
+        .iter()
+        .map(|r| fingerprint(r).to_owned())
+        .collect()
+}
+
 /// Every tag in `page`, as (name, attribute names and values).
 fn tags(page: &str) -> Vec<(String, Vec<(String, String)>)> {
     let mut out = Vec::new();
