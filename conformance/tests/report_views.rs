@@ -630,6 +630,101 @@ fn junit_stays_well_formed_over_hostile_records() {
     }
 }
 
+/// A `<failure>` or `<skipped>`: its element, `type` and `message`.
+type Status = (String, String, String);
+
+/// Each test case's name, its [`Status`] if any, and its `<system-out>`.
+fn junit_cases(xml: &str) -> Vec<(String, Option<Status>, String)> {
+    use quick_xml::events::Event;
+    let mut reader = quick_xml::Reader::from_str(xml);
+    let mut cases = Vec::new();
+    let mut in_out = false;
+    let attr = |e: &quick_xml::events::BytesStart<'_>, key: &[u8]| {
+        e.attributes()
+            .flatten()
+            .find(|a| a.key.as_ref() == key)
+            .map(|a| String::from_utf8_lossy(&a.value).into_owned())
+            .unwrap_or_default()
+    };
+    loop {
+        match reader.read_event().expect("well-formed XML") {
+            Event::Eof => break,
+            Event::Start(e) | Event::Empty(e) => match e.name().as_ref() {
+                b"testcase" => cases.push((attr(&e, b"name"), None, String::new())),
+                tag @ (b"failure" | b"skipped" | b"error") => {
+                    let case = cases.last_mut().unwrap();
+                    case.1 = Some((
+                        String::from_utf8_lossy(tag).into_owned(),
+                        attr(&e, b"type"),
+                        attr(&e, b"message"),
+                    ));
+                }
+                b"system-out" => in_out = true,
+                _ => {}
+            },
+            Event::End(e) if e.name().as_ref() == b"system-out" => in_out = false,
+            Event::Text(t) if in_out => {
+                cases.last_mut().unwrap().2.push_str(&t.decode().unwrap());
+            }
+            _ => {}
+        }
+    }
+    cases
+}
+
+/// A warning is seen without failing the build: a `<skipped type="warning">`
+/// case whose message starts `warning:` (CI dashboards count and list
+/// skipped cases; a passing case's output nobody opens), its findings in
+/// `<system-out>` too. Under `--strict` it is a `<failure>`.
+#[test]
+fn junit_shows_a_warning_as_skipped_and_fails_it_only_when_strict() {
+    let mut report = run_report();
+    let xml = junit::render(&report).unwrap();
+    let cases = junit_cases(&xml);
+    assert_eq!(cases.len(), report.records.len());
+    let mut warnings = 0;
+    for (record, (name, status, out)) in report.records.iter().zip(&cases) {
+        match record.outcome {
+            Outcome::Warning => {
+                warnings += 1;
+                let (tag, ty, message) = status.as_ref().expect("a warning is not a plain pass");
+                assert_eq!(
+                    (tag.as_str(), ty.as_str()),
+                    ("skipped", "warning"),
+                    "{name}"
+                );
+                assert!(
+                    message.starts_with("warning: SHOULD mcp.lifecycle.rule-2"),
+                    "{name}: {message}"
+                );
+                assert!(out.contains("jsonrpc.response.id-echo"), "{name}: {out}");
+            }
+            Outcome::Pass => assert!(status.is_none(), "{name}"),
+            Outcome::Fail | Outcome::Stale { .. } => {
+                assert_eq!(status.as_ref().unwrap().0, "failure", "{name}");
+            }
+            _ => assert_eq!(status.as_ref().unwrap().0, "skipped", "{name}"),
+        }
+    }
+    assert_eq!(warnings, 2);
+    // The suite counts: failures only for what fails the run.
+    assert!(xml.contains("failures=\"4\""), "{xml}");
+
+    report.strict = true;
+    let xml = junit::render(&report).unwrap();
+    for (record, (name, status, _)) in report.records.iter().zip(junit_cases(&xml)) {
+        if matches!(record.outcome, Outcome::Warning) {
+            let (tag, ty, _) = status.expect("a strict warning fails");
+            assert_eq!(
+                (tag.as_str(), ty.as_str()),
+                ("failure", "warning"),
+                "{name}"
+            );
+        }
+    }
+    assert!(xml.contains("failures=\"6\""), "{xml}");
+}
+
 #[test]
 fn markdown_compares_runs_rule_by_rule() {
     let run = run_report();
