@@ -560,6 +560,59 @@ fn a_written_baseline_lists_every_failure_and_reads_back() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A live run's SARIF, as GitHub code scanning takes it: every result has a
+/// file to show (a session finding the transcript `--transcripts` wrote, a
+/// vector's finding the vector's file in this repository) and fingerprints
+/// that a second run of the same server repeats exactly.
+#[test]
+fn a_runs_sarif_locates_every_result_and_fingerprints_it_stably() {
+    let dir = std::env::temp_dir().join(format!("wirecheck-run-sarif-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut runs = Vec::new();
+    for n in 0..2 {
+        let sarif = dir.join(format!("{n}.sarif"));
+        let transcripts = dir.join(format!("t{n}"));
+        let (out, _) = run(
+            &fixture("numeric-ids"),
+            &[
+                "--sarif",
+                sarif.to_str().unwrap(),
+                "--transcripts",
+                transcripts.to_str().unwrap(),
+            ],
+        );
+        assert_eq!(out.status.code(), Some(1));
+        let log: Value = serde_json::from_slice(&std::fs::read(&sarif).unwrap()).unwrap();
+        let results = log["runs"][0]["results"].as_array().unwrap().clone();
+        assert!(!results.is_empty());
+        let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let mut session_files = 0;
+        for result in &results {
+            let artifact = &result["locations"][0]["physicalLocation"]["artifactLocation"];
+            let uri = artifact["uri"].as_str().expect("every result has a uri");
+            let file = match uri.strip_prefix("file://") {
+                Some(path) => std::path::PathBuf::from(path),
+                None => repo.join(uri),
+            };
+            assert!(file.is_file(), "{uri} names no file: {result}");
+            if uri.ends_with(".jsonl") {
+                session_files += 1;
+                assert!(file.starts_with(&transcripts), "{uri}");
+            }
+            assert!(result["partialFingerprints"]["wirecheckFinding/v1"].is_string());
+        }
+        assert!(session_files > 0, "a session finding names its transcript");
+        let prints: std::collections::BTreeSet<String> = results
+            .iter()
+            .map(|r| r["partialFingerprints"]["wirecheckFinding/v1"].to_string())
+            .collect();
+        assert_eq!(prints.len(), results.len(), "one alert per finding");
+        runs.push(prints);
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(runs[0], runs[1], "the same findings, the same alerts");
+}
+
 #[test]
 fn the_embedded_vectors_are_the_vectors_on_disk() {
     let (embedded, errors) = wirecheck::vectors::embedded();
