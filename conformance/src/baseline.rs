@@ -24,7 +24,9 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 use harness::Outcome;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
+
+use crate::report::Record;
 
 /// The baselines folder of this crate.
 #[must_use]
@@ -33,13 +35,13 @@ pub fn default_root() -> PathBuf {
 }
 
 /// One expected failure.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Entry {
     /// The subject's id, or a pattern where `*` is one whole path segment.
     pub id: String,
     /// The part of the subject the entry covers (`frame`, `reply`); all when absent.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub part: Option<String>,
     /// Why the subject fails: the gap, the ambiguity, the upstream bug.
     pub reason: String,
@@ -196,6 +198,114 @@ impl Baseline {
     }
 }
 
+/// What `wirecheck run --write-baseline` writes where a reason belongs: a
+/// placeholder no one can mistake for a reason, naming where to look.
+pub const TODO: &str =
+    "TODO: read this failure against the spec text; quote the sentence it breaks";
+
+/// A baseline of the failures among `records` (`wirecheck run
+/// --write-baseline`): an entry per subject id (the id [`Baseline::apply`]
+/// matches, `place.vector`), sorted and listed once. A failure's reason is
+/// [`TODO`] and the rules it breaks (rule, level, citation), to be replaced by
+/// the sentence the server breaks once checked by hand; a known failure keeps
+/// the reason its baseline gave. Stale records are left out (their subject
+/// passes or is gone), as is every other outcome.
+///
+/// Also returns how many failures name no subject id: no entry can list them.
+#[must_use]
+pub fn from_records(records: &[Record]) -> (Vec<Entry>, usize) {
+    use std::collections::BTreeMap;
+    // id -> (known reasons, rules broken), each listed once in order met.
+    let mut by_id: BTreeMap<&str, (Vec<String>, Vec<String>)> = BTreeMap::new();
+    let mut unlisted = 0;
+    for record in records {
+        let known = match &record.outcome {
+            Outcome::Fail => None,
+            Outcome::KnownFailure { reason } => Some(reason),
+            _ => continue,
+        };
+        let Some(id) = record.place.vector.as_deref() else {
+            unlisted += 1;
+            continue;
+        };
+        let (reasons, rules) = by_id.entry(id).or_default();
+        let push = |list: &mut Vec<String>, item: String| {
+            if !list.contains(&item) {
+                list.push(item);
+            }
+        };
+        match known {
+            Some(reason) => push(reasons, reason.clone()),
+            None => {
+                for rule in broken(record) {
+                    push(rules, rule);
+                }
+            }
+        }
+    }
+    let entries = by_id
+        .into_iter()
+        .map(|(id, (reasons, rules))| {
+            let mut parts = reasons;
+            if !rules.is_empty() || parts.is_empty() {
+                let cite = if rules.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({})", rules.join("; "))
+                };
+                parts.push(format!("{TODO}{cite}"));
+            }
+            Entry {
+                id: id.to_owned(),
+                part: None,
+                reason: parts.join(" | "),
+            }
+        })
+        .collect();
+    (entries, unlisted)
+}
+
+/// The rules a failing record breaks, as `rule R, LEVEL, citation`: its
+/// check's, else its mandatory violations', else its refusal's.
+fn broken(record: &Record) -> Vec<String> {
+    let say = |rule: &str, level: harness::rules::Level, spec: &str| {
+        format!("rule {rule}, {}, {spec}", level.name())
+    };
+    if let Some(c) = &record.check {
+        return vec![say(&c.rule, c.level, &c.spec)];
+    }
+    let violations: Vec<String> = record
+        .violations
+        .iter()
+        .flatten()
+        .filter(|v| v.level.is_mandatory())
+        .map(|v| say(v.rule.as_str(), v.level, v.spec))
+        .collect();
+    if !violations.is_empty() {
+        return violations;
+    }
+    record
+        .refusal
+        .iter()
+        .map(|r| say(r.rule.as_str(), r.rule.info().level, r.spec))
+        .collect()
+}
+
+/// `entries` as a baseline file: a JSON list, one entry a line, that
+/// [`Baseline::parse`] reads back.
+#[must_use]
+pub fn to_text(entries: &[Entry]) -> String {
+    let lines: Vec<String> = entries
+        .iter()
+        .map(|e| serde_json::to_string(e).unwrap_or_default())
+        .collect();
+    if lines.is_empty() {
+        "[]\n".to_owned()
+    } else {
+        format!("[\n  {}\n]\n", lines.join(",\n  "))
+    }
+}
+
 /// Whether `id` matches `pattern`, where `*` is one whole path segment.
 #[must_use]
 pub fn matches_pattern(pattern: &str, id: &str) -> bool {
@@ -209,6 +319,75 @@ mod tests {
 
     fn parse(text: &str) -> Result<Baseline, BaselineError> {
         Baseline::parse(text, Path::new("b.json"))
+    }
+
+    /// A written baseline: failures and known failures, once per id, sorted;
+    /// a new failure's reason the TODO with its rules, a known one's kept;
+    /// passes, warnings and stale records left out; a failure with no id counted.
+    #[test]
+    fn a_baseline_is_written_from_the_failures_of_a_run() {
+        use crate::report::{Check, Place, Record, Subject};
+        use harness::rules::Level;
+        let record = |id: Option<&str>, outcome: Outcome, rule: &str, level: Level| {
+            let mut r = Record::new(
+                Place {
+                    vector: id.map(str::to_owned),
+                    ..Place::default()
+                },
+                Subject::Frame(Vec::new()),
+                outcome,
+            );
+            r.check = Some(Check {
+                rule: rule.into(),
+                level,
+                spec: "JSON-RPC 2.0 §5".into(),
+            });
+            r
+        };
+        let records = [
+            record(Some("v/b"), Outcome::Fail, "r.one", Level::Must),
+            record(Some("v/a"), Outcome::Warning, "r.warn", Level::Should),
+            record(Some("v/b"), Outcome::Fail, "r.two", Level::Must),
+            record(Some("v/b"), Outcome::Fail, "r.one", Level::Must),
+            record(
+                Some("v/a/known"),
+                Outcome::KnownFailure {
+                    reason: "checked".into(),
+                },
+                "r.one",
+                Level::Must,
+            ),
+            record(Some("v/c"), Outcome::Pass, "r.one", Level::Must),
+            record(
+                Some("v/d"),
+                Outcome::Stale {
+                    reason: "gone".into(),
+                },
+                "r.one",
+                Level::Must,
+            ),
+            record(None, Outcome::Fail, "r.one", Level::Must),
+        ];
+        let (entries, unlisted) = from_records(&records);
+        assert_eq!(unlisted, 1);
+        let got: Vec<(&str, &str)> = entries
+            .iter()
+            .map(|e| (e.id.as_str(), e.reason.as_str()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("v/a/known", "checked"),
+                (
+                    "v/b",
+                    "TODO: read this failure against the spec text; quote the sentence it \
+                     breaks (rule r.one, MUST, JSON-RPC 2.0 §5; rule r.two, MUST, JSON-RPC 2.0 §5)"
+                ),
+            ]
+        );
+        let text = to_text(&entries);
+        assert_eq!(parse(&text).unwrap().entries, entries);
+        assert_eq!(parse(&to_text(&[])).unwrap().entries, []);
     }
 
     #[test]

@@ -384,6 +384,29 @@ pub fn digest<'a>(files: impl IntoIterator<Item = (&'a str, &'a [u8])>) -> Strin
     hash.finalize().iter().map(|b| format!("{b:02x}")).collect()
 }
 
+/// The path under the vectors root of the embedded vector whose id is `id`
+/// (`mcp/2025-11-25/base/params-array` is `mcp/2025-11-25/base/n_params-array.json`),
+/// found by name alone, without loading a file.
+#[must_use]
+pub fn embedded_path(id: &str) -> Option<&'static str> {
+    EMBEDDED.iter().map(|(rel, _)| *rel).find(|rel| {
+        let Some((folder, name)) = rel.rsplit_once('/') else {
+            return false;
+        };
+        let Some(slug) = name
+            .strip_suffix(".json")
+            .and_then(|stem| stem.split_once('_'))
+            .filter(|(verdict, _)| ["y", "n", "i"].contains(verdict))
+            .map(|(_, slug)| slug)
+        else {
+            return false;
+        };
+        id.strip_prefix(folder)
+            .and_then(|rest| rest.strip_prefix('/'))
+            .is_some_and(|rest| rest == slug)
+    })
+}
+
 /// The embedded files: `(path under the vectors root, bytes)`.
 static EMBEDDED: &[(&str, &[u8])] = include!(concat!(env!("OUT_DIR"), "/embedded_vectors.rs"));
 

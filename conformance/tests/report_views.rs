@@ -334,6 +334,161 @@ fn sarif_is_valid_and_names_every_finding_s_rule() {
         .contains("\\u{0000}]]>"));
 }
 
+/// What GitHub code scanning needs of an uploaded result (docs.github.com,
+/// "SARIF support for code scanning"): a `ruleId`, `message.text`, a `level`
+/// it knows, a `physicalLocation.artifactLocation.uri` (a result without one
+/// is not shown), and `partialFingerprints` (without them, an upload through
+/// the API makes a new alert for the same finding on every run).
+fn assert_code_scanning_result(result: &Value) {
+    assert!(!result["ruleId"].as_str().unwrap().is_empty(), "{result}");
+    assert!(!result["message"]["text"].as_str().unwrap().is_empty());
+    assert!(["error", "warning", "note", "none"].contains(&result["level"].as_str().unwrap()));
+    let physical = &result["locations"][0]["physicalLocation"];
+    let uri = physical["artifactLocation"]["uri"].as_str().unwrap_or("");
+    assert!(!uri.is_empty(), "no artifact uri: {result}");
+    assert!(
+        uri.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-._~/%:".contains(&b)),
+        "not a URI reference: {uri}"
+    );
+    assert!(physical["region"]["startLine"].as_u64().unwrap() >= 1);
+    let fingerprints = result["partialFingerprints"].as_object().unwrap();
+    assert!(!fingerprints.is_empty());
+    assert!(fingerprints
+        .values()
+        .all(|v| v.as_str().is_some_and(|v| !v.is_empty())));
+    assert!(!result["locations"][0]["logicalLocations"]
+        .as_array()
+        .unwrap()
+        .is_empty());
+}
+
+fn results(log: &Value) -> Vec<Value> {
+    log["runs"][0]["results"].as_array().unwrap().clone()
+}
+
+fn fingerprint(result: &Value) -> &str {
+    result["partialFingerprints"]["wirecheckFinding/v1"]
+        .as_str()
+        .unwrap()
+}
+
+/// Every result is located where GitHub shows it: the file the record names
+/// (its line the region), else the golden vector's file in this repository,
+/// else the subject's id under a base that says it is no file; and it is
+/// fingerprinted by what it is, so a second run's same finding is the same
+/// alert and two findings are two.
+#[test]
+fn sarif_results_are_located_and_fingerprinted_for_code_scanning() {
+    let validator = sarif_validator();
+    for report in [run_report(), transcript_report()] {
+        let log = sarif::render(&report);
+        assert_valid(&validator, &log);
+        let results = results(&log);
+        assert!(!results.is_empty());
+        for result in &results {
+            assert_code_scanning_result(result);
+        }
+        let distinct: std::collections::BTreeSet<&str> = results.iter().map(fingerprint).collect();
+        assert_eq!(distinct.len(), results.len(), "two findings, two alerts");
+    }
+
+    // A transcript's record: that file, at its line.
+    let log = sarif::render(&transcript_report());
+    let located: Vec<(&str, u64, Option<&str>)> = log["runs"][0]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            let p = &r["locations"][0]["physicalLocation"];
+            (
+                p["artifactLocation"]["uri"].as_str().unwrap(),
+                p["region"]["startLine"].as_u64().unwrap(),
+                p["artifactLocation"]["uriBaseId"].as_str(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        located,
+        [
+            ("in%5D%5D%3E%26%3C.jsonl", 2, None),
+            ("standard%20input", 1, Some("WIRECHECK_SUBJECT")),
+        ]
+    );
+    let bases = &log["runs"][0]["originalUriBaseIds"]["WIRECHECK_SUBJECT"];
+    assert!(bases["description"]["text"]
+        .as_str()
+        .unwrap()
+        .contains("Not a file"));
+
+    // A built-in vector: its file in this repository, which exists; a
+    // run-level subject (no vector file): its id, under the subject base.
+    let mut report = Report::new(Command::Run);
+    for (vector, transport) in [
+        ("jsonrpc-2.0/request/id-integer", "stdio"),
+        ("jsonrpc-2.0/request/id-integer", "streamable-http"),
+        ("run/2025-11-25/session/session.response.duplicate", "stdio"),
+    ] {
+        let mut record = Record::new(
+            Place {
+                vector: Some(vector.into()),
+                frame: Some(0),
+                transport: Some(transport.into()),
+                ..Place::default()
+            },
+            Subject::Frame(b"{}".to_vec()),
+            Outcome::Fail,
+        );
+        record.check = Some(check(
+            "jsonrpc.response.id-echo",
+            Level::Must,
+            Revision::Mcp2025_11_25,
+        ));
+        report.records.push(record);
+    }
+    let log = sarif::render(&report);
+    assert_valid(&validator, &log);
+    let results = results(&log);
+    let artifact = &results[0]["locations"][0]["physicalLocation"]["artifactLocation"];
+    assert_eq!(
+        artifact["uri"],
+        "conformance/vectors/jsonrpc-2.0/request/y_id-integer.json"
+    );
+    assert!(artifact.get("uriBaseId").is_none());
+    let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    assert!(repo.join(artifact["uri"].as_str().unwrap()).is_file());
+    let artifact = &results[2]["locations"][0]["physicalLocation"]["artifactLocation"];
+    assert_eq!(
+        artifact["uri"],
+        "run/2025-11-25/session/session.response.duplicate"
+    );
+    assert_eq!(artifact["uriBaseId"], "WIRECHECK_SUBJECT");
+    // The same vector over another transport is another finding.
+    assert_ne!(fingerprint(&results[0]), fingerprint(&results[1]));
+
+    // Stable: another run of the same findings (other frames, times, order)
+    // fingerprints each the same.
+    let mut again = run_report();
+    again.records.reverse();
+    for record in &mut again.records {
+        record.subject = Subject::Frame(b"other bytes".to_vec());
+        record.wire.clear();
+    }
+    if let Some(info) = &mut again.run {
+        info.started = "2026-12-02T09:00:00Z".into();
+        info.duration = Duration::from_secs(9);
+    }
+    let before: std::collections::BTreeSet<String> = results_of(&run_report());
+    assert_eq!(before, results_of(&again));
+}
+
+fn results_of(report: &Report) -> std::collections::BTreeSet<String> {
+    results(&sarif::render(report))
+        .iter()
+        .map(|r| fingerprint(r).to_owned())
+        .collect()
+}
+
 /// Every tag in `page`, as (name, attribute names and values).
 fn tags(page: &str) -> Vec<(String, Vec<(String, String)>)> {
     let mut out = Vec::new();
@@ -475,6 +630,101 @@ fn junit_stays_well_formed_over_hostile_records() {
         }
         assert_eq!(cases, report.records.len());
     }
+}
+
+/// A `<failure>` or `<skipped>`: its element, `type` and `message`.
+type Status = (String, String, String);
+
+/// Each test case's name, its [`Status`] if any, and its `<system-out>`.
+fn junit_cases(xml: &str) -> Vec<(String, Option<Status>, String)> {
+    use quick_xml::events::Event;
+    let mut reader = quick_xml::Reader::from_str(xml);
+    let mut cases = Vec::new();
+    let mut in_out = false;
+    let attr = |e: &quick_xml::events::BytesStart<'_>, key: &[u8]| {
+        e.attributes()
+            .flatten()
+            .find(|a| a.key.as_ref() == key)
+            .map(|a| String::from_utf8_lossy(&a.value).into_owned())
+            .unwrap_or_default()
+    };
+    loop {
+        match reader.read_event().expect("well-formed XML") {
+            Event::Eof => break,
+            Event::Start(e) | Event::Empty(e) => match e.name().as_ref() {
+                b"testcase" => cases.push((attr(&e, b"name"), None, String::new())),
+                tag @ (b"failure" | b"skipped" | b"error") => {
+                    let case = cases.last_mut().unwrap();
+                    case.1 = Some((
+                        String::from_utf8_lossy(tag).into_owned(),
+                        attr(&e, b"type"),
+                        attr(&e, b"message"),
+                    ));
+                }
+                b"system-out" => in_out = true,
+                _ => {}
+            },
+            Event::End(e) if e.name().as_ref() == b"system-out" => in_out = false,
+            Event::Text(t) if in_out => {
+                cases.last_mut().unwrap().2.push_str(&t.decode().unwrap());
+            }
+            _ => {}
+        }
+    }
+    cases
+}
+
+/// A warning is seen without failing the build: a `<skipped type="warning">`
+/// case whose message starts `warning:` (CI dashboards count and list
+/// skipped cases; a passing case's output nobody opens), its findings in
+/// `<system-out>` too. Under `--strict` it is a `<failure>`.
+#[test]
+fn junit_shows_a_warning_as_skipped_and_fails_it_only_when_strict() {
+    let mut report = run_report();
+    let xml = junit::render(&report).unwrap();
+    let cases = junit_cases(&xml);
+    assert_eq!(cases.len(), report.records.len());
+    let mut warnings = 0;
+    for (record, (name, status, out)) in report.records.iter().zip(&cases) {
+        match record.outcome {
+            Outcome::Warning => {
+                warnings += 1;
+                let (tag, ty, message) = status.as_ref().expect("a warning is not a plain pass");
+                assert_eq!(
+                    (tag.as_str(), ty.as_str()),
+                    ("skipped", "warning"),
+                    "{name}"
+                );
+                assert!(
+                    message.starts_with("warning: SHOULD mcp.lifecycle.rule-2"),
+                    "{name}: {message}"
+                );
+                assert!(out.contains("jsonrpc.response.id-echo"), "{name}: {out}");
+            }
+            Outcome::Pass => assert!(status.is_none(), "{name}"),
+            Outcome::Fail | Outcome::Stale { .. } => {
+                assert_eq!(status.as_ref().unwrap().0, "failure", "{name}");
+            }
+            _ => assert_eq!(status.as_ref().unwrap().0, "skipped", "{name}"),
+        }
+    }
+    assert_eq!(warnings, 2);
+    // The suite counts: failures only for what fails the run.
+    assert!(xml.contains("failures=\"4\""), "{xml}");
+
+    report.strict = true;
+    let xml = junit::render(&report).unwrap();
+    for (record, (name, status, _)) in report.records.iter().zip(junit_cases(&xml)) {
+        if matches!(record.outcome, Outcome::Warning) {
+            let (tag, ty, _) = status.expect("a strict warning fails");
+            assert_eq!(
+                (tag.as_str(), ty.as_str()),
+                ("failure", "warning"),
+                "{name}"
+            );
+        }
+    }
+    assert!(xml.contains("failures=\"6\""), "{xml}");
 }
 
 #[test]

@@ -470,6 +470,149 @@ fn a_baseline_turns_listed_failures_known_and_a_passing_entry_stale() {
     assert_eq!(outcome(entry[0]), "stale");
 }
 
+/// `--write-baseline F` lists every failure of the run, one entry per
+/// subject id, sorted, each reason a TODO naming the rule, level and citation;
+/// a second run with `--expected-failures F` passes (exit 0), every former
+/// failure now a known failure. Written again from that run, the baseline
+/// keeps its reasons: the same file.
+#[test]
+fn a_written_baseline_lists_every_failure_and_reads_back() {
+    let dir = std::env::temp_dir().join(format!("wirecheck-write-baseline-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let written = dir.join("baseline.json");
+    let (out, _) = run(
+        &fixture("numeric-ids"),
+        &["--write-baseline", written.to_str().unwrap()],
+    );
+    assert_eq!(out.status.code(), Some(1), "the fixture fails");
+    let records = parsed(&out);
+    let failing: std::collections::BTreeSet<String> = records
+        .iter()
+        .filter(|r| outcome(r) == "fail")
+        .map(|r| {
+            r["vector"]
+                .as_str()
+                .expect("a failure names its subject")
+                .to_owned()
+        })
+        .collect();
+    assert!(failing.len() > 1, "{failing:?}");
+    let text = std::fs::read_to_string(&written).expect("the baseline is written");
+    let baseline = wirecheck::baseline::Baseline::parse(&text, &written).expect("it reads back");
+    let ids: Vec<&str> = baseline.entries.iter().map(|e| e.id.as_str()).collect();
+    assert_eq!(
+        ids,
+        failing.iter().map(String::as_str).collect::<Vec<_>>(),
+        "one entry per failing subject, sorted"
+    );
+    for entry in &baseline.entries {
+        assert!(entry.part.is_none());
+        assert!(
+            entry.reason.starts_with(wirecheck::baseline::TODO),
+            "{entry:?}"
+        );
+        let record = records
+            .iter()
+            .find(|r| r["vector"] == entry.id.as_str() && outcome(r) == "fail")
+            .unwrap();
+        // Where to look: the rule, its level, its citation.
+        if let Some(rule) = record["rule"].as_str() {
+            assert!(
+                entry.reason.contains(&format!("rule {rule}, ")),
+                "{entry:?}"
+            );
+        }
+        assert!(
+            entry.reason.contains(", MUST, ") || entry.reason.contains(", SHOULD, "),
+            "{entry:?}"
+        );
+    }
+
+    let again = dir.join("again.json");
+    let (out, _) = run(
+        &fixture("numeric-ids"),
+        &[
+            "--expected-failures",
+            written.to_str().unwrap(),
+            "--write-baseline",
+            again.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let records = parsed(&out);
+    assert!(!records
+        .iter()
+        .any(|r| outcome(r) == "fail" || outcome(r) == "stale"));
+    for id in &failing {
+        let known = by_vector(&records, id);
+        assert!(!known.is_empty());
+        assert!(
+            known.iter().any(|r| outcome(r) == "known-failure"),
+            "{id}: {known:?}"
+        );
+    }
+    assert_eq!(std::fs::read_to_string(&again).unwrap(), text);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A live run's SARIF, as GitHub code scanning takes it: every result has a
+/// file to show (a session finding the transcript `--transcripts` wrote, a
+/// vector's finding the vector's file in this repository) and fingerprints
+/// that a second run of the same server repeats exactly.
+#[test]
+fn a_runs_sarif_locates_every_result_and_fingerprints_it_stably() {
+    let dir = std::env::temp_dir().join(format!("wirecheck-run-sarif-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut runs = Vec::new();
+    for n in 0..2 {
+        let sarif = dir.join(format!("{n}.sarif"));
+        let transcripts = dir.join(format!("t{n}"));
+        let (out, _) = run(
+            &fixture("numeric-ids"),
+            &[
+                "--sarif",
+                sarif.to_str().unwrap(),
+                "--transcripts",
+                transcripts.to_str().unwrap(),
+            ],
+        );
+        assert_eq!(out.status.code(), Some(1));
+        let log: Value = serde_json::from_slice(&std::fs::read(&sarif).unwrap()).unwrap();
+        let results = log["runs"][0]["results"].as_array().unwrap().clone();
+        assert!(!results.is_empty());
+        let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let mut session_files = 0;
+        for result in &results {
+            let artifact = &result["locations"][0]["physicalLocation"]["artifactLocation"];
+            let uri = artifact["uri"].as_str().expect("every result has a uri");
+            let file = match uri.strip_prefix("file://") {
+                Some(path) => std::path::PathBuf::from(path),
+                None => repo.join(uri),
+            };
+            assert!(file.is_file(), "{uri} names no file: {result}");
+            if uri.ends_with(".jsonl") {
+                session_files += 1;
+                assert!(file.starts_with(&transcripts), "{uri}");
+            }
+            assert!(result["partialFingerprints"]["wirecheckFinding/v1"].is_string());
+        }
+        assert!(session_files > 0, "a session finding names its transcript");
+        let prints: std::collections::BTreeSet<String> = results
+            .iter()
+            .map(|r| r["partialFingerprints"]["wirecheckFinding/v1"].to_string())
+            .collect();
+        assert_eq!(prints.len(), results.len(), "one alert per finding");
+        runs.push(prints);
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(runs[0], runs[1], "the same findings, the same alerts");
+}
+
 #[test]
 fn the_embedded_vectors_are_the_vectors_on_disk() {
     let (embedded, errors) = wirecheck::vectors::embedded();

@@ -82,6 +82,13 @@ pub struct Args {
     /// A baseline of known failures, each with its reason.
     #[arg(long, value_name = "FILE")]
     expected_failures: Option<PathBuf>,
+    /// Write every failure of this run to FILE as a baseline that
+    /// `--expected-failures` reads (one entry per subject id, sorted; known
+    /// failures keep their reason, stale entries are left out). Each new
+    /// entry's reason is a TODO naming the rule, level and spec citation:
+    /// replace it by the sentence the server breaks, once checked by hand.
+    #[arg(long, value_name = "FILE")]
+    write_baseline: Option<PathBuf>,
     /// A tool the runner may call (repeatable); never one the user did not name.
     #[arg(long = "allow-tool", value_name = "NAME")]
     allow_tool: Vec<String>,
@@ -129,7 +136,8 @@ impl Args {
     }
 
     /// Writes the files the run was asked for beside its standard output: the
-    /// run document (`--out`), SARIF (`--sarif`), HTML (`--html`).
+    /// run document (`--out`), SARIF (`--sarif`), HTML (`--html`), a baseline
+    /// of its failures (`--write-baseline`, only from a run that was made).
     ///
     /// # Errors
     /// A file that cannot be written, named.
@@ -145,6 +153,17 @@ impl Args {
         }
         if let Some(path) = &self.html {
             super::write_file(path, crate::report::html::render(report).as_bytes())?;
+        }
+        if let (Some(path), None) = (&self.write_baseline, &report.error) {
+            let (entries, unlisted) = crate::baseline::from_records(&report.records);
+            if unlisted > 0 {
+                eprintln!(
+                    "wirecheck run: {unlisted} failures name no subject id; \
+                     {} cannot list them",
+                    path.display()
+                );
+            }
+            super::write_file(path, crate::baseline::to_text(&entries).as_bytes())?;
         }
         Ok(())
     }

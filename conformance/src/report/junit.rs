@@ -38,7 +38,24 @@ fn case(report: &Report, record: &Record) -> TestCase {
     let findings = findings(record);
     let status = match &record.outcome {
         Outcome::Pass => TestCaseStatus::success(),
-        Outcome::Warning if !report.strict => TestCaseStatus::success(),
+        // JUnit has no warning state. A warning must not fail the build (only
+        // `--strict` makes it a failure, below), yet must be seen: a passing
+        // test case hides it, since CI dashboards show a passing case's
+        // `<system-out>` only to whoever opens that case (GitLab's test
+        // report not at all). So it is a `<skipped>` case whose message
+        // starts `warning:`: Jenkins' JUnit plugin, GitLab, Azure Pipelines
+        // and the GitHub test-report actions count skipped cases in the
+        // summary and list each with its message, and none of them fails
+        // or marks unstable a build for a skipped case. `type="warning"` tells
+        // it from the other skipped outcomes (not observed, not applicable,
+        // known failure), and `<system-out>` keeps every finding.
+        Outcome::Warning if !report.strict => {
+            let mut status = TestCaseStatus::skipped();
+            status.set_type(record.outcome.name());
+            status.set_message(format!("warning: {}", first_line(record, &findings)));
+            status.set_description(findings.join("\n"));
+            status
+        }
         Outcome::Fail | Outcome::Warning | Outcome::Stale { .. } => {
             let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
             status.set_type(record.outcome.name());
@@ -61,7 +78,8 @@ fn case(report: &Report, record: &Record) -> TestCase {
         Subject::Frame(bytes) => preview(bytes, PREVIEW_CHARS),
         Subject::TooLong { len } => format!("({len} bytes, not read)"),
     };
-    // A passing warning keeps its findings where a reader will look.
+    // A warning that does not fail the run keeps its findings in the output
+    // too, where a reader opening the case looks.
     let out = if matches!(record.outcome, Outcome::Warning) && !report.strict {
         format!("{}\n{subject}", findings.join("\n"))
     } else {

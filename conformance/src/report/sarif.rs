@@ -4,9 +4,13 @@
 //! One `run`; `tool.driver.rules` lists every rule a record names, with its
 //! spec citation as `fullDescription` and `help` text (no `helpUri`: the
 //! citations are revision, page and section, not addresses); one `result` per
-//! failing or warning record and rule broken, `error` or `warning`. There is no
-//! source file to point at, so `locations` are logical locations (§3.33): the
-//! vector id or transcript file, the line, the frame index.
+//! failing or warning record and rule broken, `error` or `warning`. Each
+//! result's location is logical (§3.33: the vector id or transcript file, the
+//! line, the frame index) and physical (§3.29), because GitHub code scanning
+//! shows only a result with `physicalLocation.artifactLocation.uri`; see
+//! [`physical`] for which file that is. Each result carries
+//! `partialFingerprints` (§3.27.17), so the same finding on two runs is the
+//! same alert; see [`fingerprint`].
 //!
 //! serde_json writes the document, so any string stays valid JSON; peer text
 //! still goes through [`printable`](super::text::printable), because
@@ -91,6 +95,13 @@ fn run(report: &Report) -> Value {
             })
         })
         .collect();
+    // `--vectors DIR` plays vectors from elsewhere: the built-in files
+    // would name another file than the one played.
+    let vectors_on_disk = report.run.as_ref().is_some_and(|info| {
+        info.argv
+            .iter()
+            .any(|a| a == "--vectors" || a.starts_with("--vectors="))
+    });
     let results: Vec<Value> = found
         .iter()
         .map(|(record, f)| {
@@ -98,7 +109,13 @@ fn run(report: &Report) -> Value {
                 "ruleId": printable_str(&f.rule),
                 "level": f.level,
                 "message": { "text": f.message },
-                "locations": [{ "logicalLocations": logical(record) }],
+                "locations": [{
+                    "physicalLocation": physical(record, vectors_on_disk),
+                    "logicalLocations": logical(record),
+                }],
+                "partialFingerprints": {
+                    FINGERPRINT: fingerprint(report, record, f),
+                },
                 "properties": {
                     "outcome": record.outcome.name(),
                     "frame": match &record.subject {
@@ -124,6 +141,9 @@ fn run(report: &Report) -> Value {
         }},
         "results": results,
         "columnKind": "unicodeCodePoints",
+    });
+    run["originalUriBaseIds"] = json!({
+        SUBJECT_BASE: { "description": { "text": SUBJECT_BASE_TEXT } }
     });
     let mut invocation = json!({ "executionSuccessful": report.error.is_none() });
     if let Some(info) = &report.run {
@@ -226,6 +246,132 @@ fn findings<'a>(record: &'a Record, level: &'static str) -> Vec<Finding<'a>> {
         });
     }
     out
+}
+
+/// The `uriBaseId` of a subject that is no file (§3.4.4): its uri is the
+/// subject's id, resolved against nothing on disk.
+const SUBJECT_BASE: &str = "WIRECHECK_SUBJECT";
+const SUBJECT_BASE_TEXT: &str = "Not a file: the subject wirecheck judged, by its id \
+    (run/<revision>/… for a check of the live run as a whole: the handshake, the \
+    session, the HTTP exchanges). `wirecheck run --transcripts DIR` writes each \
+    session to a file, and its findings then name that file.";
+
+/// Where the vectors of this crate are, from a repository's root.
+const VECTORS_DIR: &str = "conformance/vectors";
+
+/// The `partialFingerprints` key: wirecheck's own, versioned (§3.27.17).
+const FINGERPRINT: &str = "wirecheckFinding/v1";
+
+/// Where a record is, as a SARIF physical location: the artifact the finding
+/// is about. A run judges a live server, not a source file, so the honest
+/// choices, in order:
+///
+/// 1. the file the record was read from or names (`place.file`): the
+///    transcript `--transcripts DIR` wrote for the session, the transcript
+///    `check` judged, or the baseline whose entry went stale; with the
+///    record's line as the region;
+/// 2. the golden vector played (`place.vector`), as its file in wirecheck's
+///    repository (`conformance/vectors/<path>`), when it is one of the vectors
+///    built into this binary and the run did not play others (`--vectors`):
+///    the frame sent and the answer expected are written there;
+/// 3. otherwise (a run-level check such as `run/<revision>/session/<rule>`,
+///    standard input) the subject's id under the `WIRECHECK_SUBJECT` base,
+///    which `originalUriBaseIds` says is no file, rather than a path that
+///    pretends to be one.
+///
+/// The region is the record's line when it has one, else line 1: the finding
+/// is about the whole artifact.
+fn physical(record: &Record, vectors_on_disk: bool) -> Value {
+    let p = &record.place;
+    let vector_file = p
+        .vector
+        .as_deref()
+        .filter(|_| !vectors_on_disk)
+        .and_then(crate::vectors::embedded_path);
+    let artifact = match (&p.file, vector_file) {
+        (Some(file), _) => json!({ "uri": file_uri(file) }),
+        (None, Some(rel)) => json!({ "uri": encode(&format!("{VECTORS_DIR}/{rel}")) }),
+        (None, None) => json!({
+            "uri": encode(&subject(record)),
+            "uriBaseId": SUBJECT_BASE,
+        }),
+    };
+    let line = if p.file.is_some() { p.line } else { None };
+    json!({
+        "artifactLocation": artifact,
+        "region": { "startLine": line.unwrap_or(1).max(1) },
+    })
+}
+
+/// The record's subject, by name: its vector id, its file, or standard input.
+fn subject(record: &Record) -> String {
+    let p = &record.place;
+    p.vector
+        .clone()
+        .or_else(|| p.file.clone())
+        .unwrap_or_else(|| "standard input".to_owned())
+}
+
+/// A file path as a URI reference (RFC 3986): a relative path stays relative
+/// (GitHub reads it from the repository's root), an absolute one is a
+/// `file://` URI (which GitHub's upload action makes relative to the checkout).
+fn file_uri(path: &str) -> String {
+    if path.starts_with('/') {
+        format!("file://{}", encode(path))
+    } else {
+        encode(path)
+    }
+}
+
+/// Percent-encodes all but RFC 3986's unreserved characters and `/`, so any
+/// name (a space, a `:`, a `#`, markup) is a valid URI reference.
+fn encode(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    for byte in path.bytes() {
+        if byte.is_ascii_alphanumeric() || b"-._~/".contains(&byte) {
+            out.push(char::from(byte));
+        } else {
+            out.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    out
+}
+
+/// A stable fingerprint of one finding: a hash of what makes it the same
+/// finding on another run, and of nothing that changes between runs (no time,
+/// no frame bytes, no transcript number): the rule, the subject (the vector
+/// id, else the file), the revision, the transport, and where within the
+/// subject (the frame index or line, the JSON Pointer). 64-bit FNV-1a, as
+/// hex: not a secret, only an identity.
+fn fingerprint(report: &Report, record: &Record, finding: &Finding<'_>) -> String {
+    let p = &record.place;
+    let transport = p
+        .transport
+        .clone()
+        .or_else(|| report.run.as_ref().map(|r| r.peer.transport.clone()))
+        .unwrap_or_default();
+    let parts = [
+        finding.rule.clone(),
+        subject(record),
+        p.revision.map(|r| r.name().to_owned()).unwrap_or_default(),
+        transport,
+        p.frame.map(|f| f.to_string()).unwrap_or_default(),
+        if p.vector.is_none() {
+            p.line.map(|l| l.to_string()).unwrap_or_default()
+        } else {
+            String::new()
+        },
+        finding.pointer.unwrap_or_default().to_owned(),
+    ];
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for part in &parts {
+        // Each part's length first, so ("ab", "c") and ("a", "bc") differ.
+        for byte in part.len().to_le_bytes().iter().chain(part.as_bytes()) {
+            hash ^= u64::from(*byte);
+            hash = hash.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    format!("{hash:016x}")
 }
 
 /// Where a record is, as SARIF logical locations: the vector or file, then
