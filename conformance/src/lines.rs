@@ -103,6 +103,27 @@ pub fn is_batch_text(bytes: &[u8]) -> bool {
         .is_some_and(|b| *b == b'[')
 }
 
+/// Whether a line a stdio server wrote is no JSON-RPC message at all, but
+/// text (a log line, a banner): it does not parse as JSON, and it does not
+/// begin like a message or a batch cut short (`{`, or `[` before `{` or
+/// `]`). Such a line breaks MCP basic/transports §stdio ("The server MUST
+/// NOT write anything to its `stdout` that is not a valid MCP message")
+/// once, wherever it falls; it is no answer to the request it follows.
+/// `[info] ready` is text; `{"jsonrpc":"2.0","id":1,"res` is a message cut
+/// short, judged as the answer it was meant to be.
+#[must_use]
+pub fn is_stdout_text(bytes: &[u8]) -> bool {
+    if serde_json::from_slice::<serde::de::IgnoredAny>(bytes).is_ok() {
+        return false;
+    }
+    let mut rest = bytes.iter().filter(|b| !b.is_ascii_whitespace());
+    match rest.next() {
+        None | Some(b'{') => false,
+        Some(b'[') => !matches!(rest.next(), Some(b'{' | b']') | None),
+        Some(_) => true,
+    }
+}
+
 /// Where frames come from: the named files in order, or standard input.
 #[derive(Debug, Clone)]
 pub struct Inputs {

@@ -358,6 +358,51 @@ fn a_peer_that_dies_at_start_is_could_not_run_with_its_stderr_tail() {
     );
 }
 
+/// Issue 30 (first hour): a server that logs to stdout breaks MCP
+/// basic/transports §stdio ("MUST NOT write anything to its stdout that is
+/// not a valid MCP message") once, said once with the line quoted; its
+/// answers are judged on the messages alone, not failed one by one as
+/// unparseable replies (the log line taken for a reply to a ping or a
+/// notification was a false finding).
+#[test]
+fn a_server_logging_to_stdout_is_one_finding_quoting_the_line() {
+    let serve = env!("CARGO_BIN_EXE_wirecheck");
+    let peer = format!(
+        "sh -c '{serve} serve | while IFS= read -r l; do echo \"[info] handling request\"; printf \"%s\\n\" \"$l\"; done'"
+    );
+    let (out, _) = run(&peer, &[]);
+    let records = parsed(&out);
+    let failing: Vec<&Value> = records.iter().filter(|r| outcome(r) == "fail").collect();
+    assert_eq!(failing.len(), 1, "{failing:#?}");
+    let record = failing[0];
+    assert_eq!(record["rule"], "stdio.stdout-text", "{record}");
+    assert!(record["spec"]
+        .as_str()
+        .unwrap()
+        .contains("MUST NOT write anything to its stdout that is not a valid MCP message"));
+    assert!(
+        record
+            .to_string()
+            .contains("stdout: [info] handling request"),
+        "{record}"
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(records.iter().filter(|r| outcome(r) == "pass").count() > 100);
+}
+
+#[test]
+fn stdout_text_is_told_from_a_message_cut_short() {
+    use wirecheck::lines::is_stdout_text;
+    assert!(is_stdout_text(b"[info] handling request"));
+    assert!(is_stdout_text(b"Server started on stdio"));
+    assert!(!is_stdout_text(b"{\"jsonrpc\":\"2.0\",\"id\":1,\"res"));
+    assert!(!is_stdout_text(b"[{\"jsonrpc\":\"2.0\""));
+    assert!(!is_stdout_text(b"[]"));
+    assert!(!is_stdout_text(b"42"));
+    assert!(!is_stdout_text(b"null"));
+    assert!(!is_stdout_text(b""));
+}
+
 const SLOW_START: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/peers/conformant/slow_start.py"

@@ -263,17 +263,21 @@ fn group_lines(group: &Group<'_>, paint: &Paint) -> String {
         let _ = writeln!(out, "    note: {}", printable_str(note));
     }
     let _ = writeln!(out, "    e.g. {}", where_(&first.place));
+    // `sent:` and `got:` only from the exchange's wire log; a record without
+    // one (a session finding, a run-level check) shows its subject as what
+    // it is: the frame the finding is about, whoever sent it.
     let sent = first
         .wire
         .iter()
-        .find(|w| w.from == harness::Direction::ClientToServer)
-        .map(|w| w.frame.as_slice())
-        .or(match &first.subject {
-            Subject::Frame(bytes) if !bytes.is_empty() => Some(bytes.as_slice()),
-            _ => None,
-        });
-    if let Some(sent) = sent {
-        let _ = writeln!(out, "    sent: {}", preview(sent, PREVIEW_CHARS));
+        .find(|w| w.from == harness::Direction::ClientToServer);
+    match (sent, &first.subject) {
+        (Some(w), _) => {
+            let _ = writeln!(out, "    sent: {}", preview(&w.frame, PREVIEW_CHARS));
+        }
+        (None, Subject::Frame(bytes)) if !bytes.is_empty() => {
+            let _ = writeln!(out, "    frame: {}", preview(bytes, PREVIEW_CHARS));
+        }
+        _ => {}
     }
     if !first.wire.is_empty() {
         // The runner's own later requests (the liveness request after a
