@@ -90,3 +90,11 @@ mod tests {
         assert!(parse("Client").is_err());
     }
 }
+
+/// The MCP revisions a `--revision` may name, comma-separated, for the error
+/// that refuses another.
+pub(crate) fn revision_names() -> String {
+    harness::Revision::MCP
+        .map(harness::Revision::name)
+        .join(", ")
+}

@@ -162,14 +162,9 @@ pub(crate) fn revision(name: &str) -> Result<Revision, String> {
         .ok_or_else(|| {
             format!(
                 "--revision `{name}` is not an MCP revision; one of {}",
-                revision_names()
+                super::args::revision_names()
             )
         })
-}
-
-/// The MCP revisions a `--revision` may name, comma-separated.
-pub(crate) fn revision_names() -> String {
-    Revision::MCP.map(Revision::name).join(", ")
 }
 
 pub(crate) fn config(

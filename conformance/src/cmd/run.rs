@@ -300,7 +300,7 @@ fn prepare(args: &Args) -> Result<(Config, Vec<vectors::Vector>), String> {
                 .ok_or_else(|| {
                     format!(
                         "--revision `{name}` is not an MCP revision; one of {}, auto or all",
-                        super::fuzz::revision_names()
+                        super::args::revision_names()
                     )
                 })?,
         ),
