@@ -582,10 +582,19 @@ fn html_is_self_contained_and_peer_markup_is_inert() {
     assert!(page.contains("<th>2025-06-18</th><th>2025-11-25</th>"));
     assert!(
         page.contains(
-            "<th>mcp.lifecycle.rule-1</th><td class=\"c fail\"><a href=\"#c1-0\">fail</a></td>"
+            "<th>mcp.lifecycle.rule-1</th><td>MUST</td><td class=\"c fail\"><a href=\"#c1-0\">fail</a></td>"
         ),
         "{page}"
     );
+    // What to fix first: the failing row above the passing one, a legend,
+    // and no section for a cell of passes (counted, not listed).
+    assert!(
+        page.find("<th>mcp.lifecycle.rule-1</th>").unwrap()
+            < page.find("<th>mcp.lifecycle.rule-0</th>").unwrap(),
+        "{page}"
+    );
+    assert!(page.contains("a MUST or MUST NOT broken"));
+    assert!(!page.contains("<section id=\"c0-0\">"), "{page}");
     let cell = &page[page.find("<section id=\"c1-0\">").unwrap()..];
     let cell = &cell[..cell.find("</section>").unwrap()];
     assert!(cell.contains("wire log (2 frames)"));

@@ -20,6 +20,16 @@ use super::{rule_id, Outcome, Record, Report, Subject};
 /// How many characters of a frame the page shows.
 const PREVIEW_CHARS: usize = 4000;
 
+/// What the colours and words of the matrix mean.
+const LEGEND: &str = "<p class=\"legend\"><span class=\"fail\">fail</span> a MUST or MUST NOT broken \
+(fails the run) · <span class=\"stale\">stale</span> a baseline entry that now passes (fails the run) · \
+<span class=\"warning\">warning</span> a SHOULD or SHOULD NOT broken · \
+<span class=\"pass\">pass</span> observed and kept · \
+<span class=\"known-failure\">known-failure</span> listed in the baseline with its reason · \
+<span class=\"not-observed\">not-observed</span> applies, but nothing to judge was seen (never a pass) · \
+<span class=\"not-applicable\">not-applicable</span> does not apply to this peer. \
+Rows: the worst first. A cell links to its records (passes are counted, not listed).</p>\n";
+
 /// The row label of records that name no rule (a frame that broke none).
 const NO_RULE: &str = "(no rule broken)";
 
@@ -168,36 +178,69 @@ fn page(title: &str, head: &str, grid: &Grid<'_>) -> String {
          <title>{t}</title><style>{STYLE}</style></head><body>\n<h1>{t}</h1>\n{head}\n",
         t = escape(title)
     );
-    out.push_str("<table class=\"matrix\"><tr><th>rule</th>");
+    out.push_str(LEGEND);
+    out.push_str("<table class=\"matrix\"><tr><th>rule</th><th>level</th>");
     for label in &grid.columns {
         let _ = write!(out, "<th>{}</th>", escape(label));
     }
     out.push_str("</tr>\n");
-    for (r, (rule, cells)) in grid.rows.iter().enumerate() {
-        let _ = write!(out, "<tr><th>{}</th>", escape(&printable_str(rule)));
+    // What to fix first: the rows whose worst cell is worst come first, then
+    // by rule; the anchors stay the rows' places in the grid.
+    let mut order: Vec<(usize, &String, &Vec<Vec<&Record>>)> = grid
+        .rows
+        .iter()
+        .enumerate()
+        .map(|(r, (rule, cells))| (r, rule, cells))
+        .collect();
+    let worst = |cells: &Vec<Vec<&Record>>| {
+        cells
+            .iter()
+            .flatten()
+            .map(|rec| severity(&rec.outcome))
+            .max()
+            .unwrap_or_default()
+    };
+    order.sort_by_key(|(_, rule, cells)| (std::cmp::Reverse(worst(cells)), *rule));
+    for (r, rule, cells) in &order {
+        let level = cells
+            .iter()
+            .flatten()
+            .find_map(|rec| rec.check.as_ref().map(|c| c.level.name()))
+            .unwrap_or("");
+        let _ = write!(
+            out,
+            "<tr><th>{}</th><td>{}</td>",
+            escape(&printable_str(rule)),
+            escape(level)
+        );
         for (c, cell) in cells.iter().enumerate() {
             match cell.iter().max_by_key(|rec| severity(&rec.outcome)) {
                 None => out.push_str("<td></td>"),
                 Some(worst) => {
                     let name = worst.outcome.name();
-                    let _ = write!(
-                        out,
-                        "<td class=\"c {name}\"><a href=\"#c{r}-{c}\">{name}{}</a></td>",
-                        if cell.len() > 1 {
-                            format!(" ({})", cell.len())
-                        } else {
-                            String::new()
-                        }
-                    );
+                    let count = if cell.len() > 1 {
+                        format!(" ({})", cell.len())
+                    } else {
+                        String::new()
+                    };
+                    // Passes are counted, not listed: no section to link to.
+                    if worst.outcome == Outcome::Pass {
+                        let _ = write!(out, "<td class=\"c {name}\">{name}{count}</td>");
+                    } else {
+                        let _ = write!(
+                            out,
+                            "<td class=\"c {name}\"><a href=\"#c{r}-{c}\">{name}{count}</a></td>"
+                        );
+                    }
                 }
             }
         }
         out.push_str("</tr>\n");
     }
     out.push_str("</table>\n");
-    for (r, (rule, cells)) in grid.rows.iter().enumerate() {
+    for (r, rule, cells) in &order {
         for (c, cell) in cells.iter().enumerate() {
-            if cell.is_empty() {
+            if cell.iter().all(|rec| rec.outcome == Outcome::Pass) {
                 continue;
             }
             let _ = writeln!(
@@ -206,7 +249,7 @@ fn page(title: &str, head: &str, grid: &Grid<'_>) -> String {
                 escape(&printable_str(rule)),
                 escape(&grid.columns[c])
             );
-            for record in cell {
+            for record in cell.iter().filter(|rec| rec.outcome != Outcome::Pass) {
                 record_html(&mut out, record);
             }
             out.push_str("</section>\n");
@@ -306,6 +349,9 @@ fn record_html(out: &mut String, record: &Record) {
             escape(&printable_str(&r.pointer)),
             escape(&printable_str(&r.message))
         );
+    }
+    for note in &record.notes {
+        let _ = write!(out, "<li>note: {}</li>", escape(&printable_str(note)));
     }
     out.push_str("</ul>");
     let subject = match &record.subject {
