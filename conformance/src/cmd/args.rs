@@ -70,6 +70,14 @@ pub fn sender() -> impl TypedValueParser<Value = Direction> {
     PossibleValuesParser::new(["client", "server"]).try_map(|s| s.parse::<Direction>())
 }
 
+/// The MCP revisions a `--revision` may name, comma-separated, for the error
+/// that refuses another.
+pub(crate) fn revision_names() -> String {
+    harness::Revision::MCP
+        .map(harness::Revision::name)
+        .join(", ")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -89,12 +97,4 @@ mod tests {
         assert!(parse("proxy").is_err());
         assert!(parse("Client").is_err());
     }
-}
-
-/// The MCP revisions a `--revision` may name, comma-separated, for the error
-/// that refuses another.
-pub(crate) fn revision_names() -> String {
-    harness::Revision::MCP
-        .map(harness::Revision::name)
-        .join(", ")
 }
