@@ -51,7 +51,11 @@ pub struct Args {
     /// The longest wait for any one answer.
     #[arg(long, default_value = "2s", value_parser = super::run::duration, value_name = "DURATION")]
     pub timeout: Duration,
-    /// Where findings go; default `corpus/peers/<name>/`, the name from the command.
+    /// Where findings go. Default: `corpus/peers/<name>/` when run from a
+    /// wirecheck checkout (its `corpus/peers` folder exists: findings grow the
+    /// corpus), else `wirecheck-fuzz/<name>/` under the system's temporary
+    /// folder, so nothing is written into a project unasked; the name is
+    /// the command's. The folder is printed either way.
     #[arg(long, value_name = "DIR")]
     pub out_dir: Option<PathBuf>,
     /// SHOULD-level breaches are findings too.
@@ -60,9 +64,11 @@ pub struct Args {
     /// Report breaches as found, without confirming or shrinking them.
     #[arg(long)]
     pub no_minimize: bool,
-    /// The most time spent confirming and shrinking findings, all together.
-    #[arg(long, default_value = "60s", value_parser = super::run::duration, value_name = "DURATION")]
-    pub minimize_budget: Duration,
+    /// The most time spent confirming and shrinking findings, all together,
+    /// after fuzzing. Default: as long as `--duration`, at most 60s (so a run
+    /// takes at most twice `--duration`); 60s with `--frames` alone.
+    #[arg(long, value_parser = super::run::duration, value_name = "DURATION")]
+    pub minimize_budget: Option<Duration>,
     /// Frames sent back to back before one liveness ping; a window whose
     /// answers cannot be told apart, or that breaks something new, is sent
     /// again frame by frame. 1 pings after every frame.
@@ -224,14 +230,37 @@ pub fn run(args: &Args) -> Report {
     report
 }
 
+/// The default minimize budget: as long as the fuzzing, at most a minute.
+const MINIMIZE_BUDGET_MAX: Duration = Duration::from_secs(60);
+
+/// `--minimize-budget`, or the fuzzing's own length capped at a minute.
+fn minimize_budget(given: Option<Duration>, fuzzing: Option<Duration>) -> Duration {
+    given.unwrap_or_else(|| fuzzing.map_or(MINIMIZE_BUDGET_MAX, |d| d.min(MINIMIZE_BUDGET_MAX)))
+}
+
+/// Where findings go without `--out-dir`: the checkout's corpus when `cwd`
+/// is a wirecheck checkout (`corpus/peers` exists), else a folder of its own
+/// under `temp`.
+fn default_out_dir(cwd: &std::path::Path, temp: &std::path::Path, name: &str) -> PathBuf {
+    let corpus = cwd.join("corpus").join("peers");
+    if corpus.is_dir() {
+        PathBuf::from("corpus/peers").join(name)
+    } else {
+        temp.join("wirecheck-fuzz").join(name)
+    }
+}
+
 fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
     let target = target(args.stdio.as_deref(), args.http.as_deref())?;
     let transport = target.transport();
     let revision = revision(&args.revision)?;
-    let out_dir = args
-        .out_dir
-        .clone()
-        .unwrap_or_else(|| PathBuf::from("corpus/peers").join(target_name(&target)));
+    let out_dir = args.out_dir.clone().unwrap_or_else(|| {
+        default_out_dir(
+            std::path::Path::new("."),
+            &std::env::temp_dir(),
+            &target_name(&target),
+        )
+    });
     let mut tools = args.allow_tool.clone();
     if args.stdio.is_none() && args.http.is_none() {
         // The reference peer's tools stay inside it.
@@ -249,7 +278,20 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
     });
     config.minimize = !args.no_minimize;
     config.window = args.window.max(1);
-    config.minimize_budget = args.minimize_budget;
+    config.minimize_budget = minimize_budget(args.minimize_budget, config.duration);
+    if !args.output.quiet {
+        eprintln!(
+            "wirecheck fuzz: fuzzing {}, then up to {:.0}s confirming and shrinking findings; findings go to {}",
+            match (config.duration, config.frames) {
+                (Some(d), Some(n)) => format!("for {:.0}s or {n} frames", d.as_secs_f64()),
+                (Some(d), None) => format!("for {:.0}s", d.as_secs_f64()),
+                (None, Some(n)) => format!("{n} frames"),
+                (None, None) => "until interrupted".into(),
+            },
+            config.minimize_budget.as_secs_f64(),
+            out_dir.display()
+        );
+    }
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -415,4 +457,41 @@ pub fn record(
         })
         .collect();
     record
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 30 (first hour): `--duration 20s` ran 81 s, a minute of
+    /// shrinking on top; the default budget is now the fuzzing's own length.
+    #[test]
+    fn shrinking_takes_at_most_as_long_as_the_fuzzing_by_default() {
+        let s = Duration::from_secs;
+        assert_eq!(minimize_budget(None, Some(s(20))), s(20));
+        assert_eq!(minimize_budget(None, Some(s(600))), s(60));
+        assert_eq!(minimize_budget(None, None), s(60));
+        assert_eq!(minimize_budget(Some(s(5)), Some(s(600))), s(5));
+    }
+
+    /// Issue 30 (first hour): findings were written into the current
+    /// folder's `corpus/peers/` unasked; only a wirecheck checkout's corpus
+    /// gets them by default.
+    #[test]
+    fn findings_go_to_the_corpus_only_in_a_checkout() {
+        let root = std::env::temp_dir().join(format!("wirecheck-outdir-{}", std::process::id()));
+        let project = root.join("project");
+        std::fs::create_dir_all(&project).unwrap();
+        let temp = root.join("tmp");
+        assert_eq!(
+            default_out_dir(&project, &temp, "node-index"),
+            temp.join("wirecheck-fuzz").join("node-index")
+        );
+        std::fs::create_dir_all(project.join("corpus/peers")).unwrap();
+        assert_eq!(
+            default_out_dir(&project, &temp, "node-index"),
+            PathBuf::from("corpus/peers/node-index")
+        );
+        let _ = std::fs::remove_dir_all(&root);
+    }
 }
