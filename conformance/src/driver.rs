@@ -22,15 +22,6 @@ use tokio::time::Instant;
 use crate::transcript::{self, Entry};
 use crate::transport::{Event, SendError, Transport};
 
-/// Who put a frame on the wire.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Side {
-    /// The runner.
-    Client,
-    /// The peer.
-    Server,
-}
-
 /// What happened on the wire.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum WireKind {
@@ -55,8 +46,8 @@ pub enum WireKind {
 /// One entry of the wire log.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct WireEvent {
-    /// Whose doing it was.
-    pub from: Side,
+    /// Whose doing it was: the runner's (client to server) or the peer's.
+    pub from: Direction,
     /// Since the driver started.
     pub t: Duration,
     /// What it was.
@@ -73,10 +64,7 @@ pub fn transcript(log: &[WireEvent]) -> Vec<Entry> {
     log.iter()
         .filter_map(|e| {
             let t = Some(e.t.as_secs_f64());
-            let from = match e.from {
-                Side::Client => Direction::ClientToServer,
-                Side::Server => Direction::ServerToClient,
-            };
+            let from = e.from;
             match &e.kind {
                 WireKind::Frame(bytes) => Some(Entry::Frame {
                     from,
@@ -95,6 +83,23 @@ pub fn transcript(log: &[WireEvent]) -> Vec<Entry> {
                 }),
                 WireKind::TooLong(_) | WireKind::SendFailed(_) => None,
             }
+        })
+        .collect()
+}
+
+/// The frames of a wire log as a record shows them (who sent each, its
+/// bytes, when): what is not a whole frame (a close, a wait run out, a frame
+/// too long or not sent) is the log's, not the exchange's.
+#[must_use]
+pub fn wire_frames(log: &[WireEvent]) -> Vec<crate::report::WireFrame> {
+    log.iter()
+        .filter_map(|e| match &e.kind {
+            WireKind::Frame(bytes) => Some(crate::report::WireFrame {
+                from: e.from,
+                frame: bytes.clone(),
+                at: Some(e.t),
+            }),
+            _ => None,
         })
         .collect()
 }
@@ -488,7 +493,7 @@ impl<T: Transport> Driver<T> {
         }
     }
 
-    fn note(&mut self, from: Side, kind: WireKind) {
+    fn note(&mut self, from: Direction, kind: WireKind) {
         if matches!(kind, WireKind::Frame(_)) {
             if self.log_frames >= self.config.max_log_frames {
                 self.log_omitted += 1;
@@ -504,10 +509,13 @@ impl<T: Transport> Driver<T> {
     }
 
     async fn send_logged(&mut self, frame: &[u8]) -> Result<(), SendError> {
-        self.note(Side::Client, WireKind::Frame(frame.to_vec()));
+        self.note(Direction::ClientToServer, WireKind::Frame(frame.to_vec()));
         let sent = self.transport.send(frame).await;
         if let Err(e) = &sent {
-            self.note(Side::Client, WireKind::SendFailed(e.to_string()));
+            self.note(
+                Direction::ClientToServer,
+                WireKind::SendFailed(e.to_string()),
+            );
         }
         sent
     }
@@ -526,7 +534,7 @@ impl<T: Transport> Driver<T> {
             },
             Event::TimedOut => WireKind::TimedOut,
         };
-        self.note(Side::Server, kind);
+        self.note(Direction::ServerToClient, kind);
         event
     }
 

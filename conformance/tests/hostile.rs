@@ -5,8 +5,9 @@
 use std::time::{Duration, Instant};
 
 use harness::client::Reply;
+use harness::Direction;
 use harness::{Id, Revision};
-use wirecheck::driver::{Class, Driver, DriverConfig, Live, RequestError, Side, WireKind};
+use wirecheck::driver::{Class, Driver, DriverConfig, Live, RequestError, WireKind};
 use wirecheck::transport::stdio::{EndedBy, PeerCommand, SpawnError, StdioPeer};
 use wirecheck::transport::{Event, Limits, SendError};
 
@@ -94,7 +95,7 @@ async fn echo_peer_holds_a_whole_conversation() {
     let (peer, log) = driver.into_parts();
     let mut ours: Vec<String> = log
         .iter()
-        .filter(|e| e.from == Side::Client)
+        .filter(|e| e.from == Direction::ClientToServer)
         .filter_map(|e| match &e.kind {
             WireKind::Frame(b) => serde_json::from_slice::<serde_json::Value>(b).ok(),
             _ => None,
@@ -106,7 +107,7 @@ async fn echo_peer_holds_a_whole_conversation() {
     ours.sort();
     ours.dedup();
     assert_eq!(ours.len(), sent, "an id was reused: {log:?}");
-    assert!(log.iter().any(|e| e.from == Side::Server));
+    assert!(log.iter().any(|e| e.from == Direction::ServerToClient));
 
     let report = peer.shutdown(EXIT_GRACE).await;
     assert_eq!(report.ended_by, EndedBy::Exited);
@@ -132,7 +133,12 @@ async fn mcp_2026_discovery_carries_meta() {
         "2026-07-28"
     );
     // No `notifications/initialized` in 2026-07-28.
-    assert_eq!(log.iter().filter(|e| e.from == Side::Client).count(), 1);
+    assert_eq!(
+        log.iter()
+            .filter(|e| e.from == Direction::ClientToServer)
+            .count(),
+        1
+    );
     peer.shutdown(GRACE).await;
 }
 

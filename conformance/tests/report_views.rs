@@ -12,7 +12,7 @@ use harness::{Direction, Revision};
 use serde_json::Value;
 use wirecheck::report::{
     document, html, junit, markdown, sarif, terminal, Check, Command, Level, Outcome, Payload,
-    Peer, Place, Record, Refusal, Report, RunInfo, Subject, Violation, WireEvent,
+    Peer, Place, Record, Refusal, Report, RunInfo, Subject, Violation, WireFrame,
 };
 
 const SCRIPT: &str = "<script>alert(1)</script>";
@@ -105,12 +105,12 @@ fn run_report() -> Report {
                 Vec::new()
             });
             record.wire = vec![
-                WireEvent {
+                WireFrame {
                     from: Direction::ClientToServer,
                     frame: b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}".to_vec(),
                     at: Some(Duration::from_micros(10)),
                 },
-                WireEvent {
+                WireFrame {
                     from: Direction::ServerToClient,
                     frame,
                     at: None,
@@ -944,17 +944,17 @@ fn the_terminal_groups_what_to_fix_by_rule_most_severe_first() {
         );
         r.check = Some(check("jsonrpc.response.required", Level::Must, revision));
         r.wire = vec![
-            WireEvent {
+            WireFrame {
                 from: Direction::ClientToServer,
                 frame: br#"{"jsonrpc":"2.0","id":7,"method":"tools/list","params":[]}"#.to_vec(),
                 at: None,
             },
-            WireEvent {
+            WireFrame {
                 from: Direction::ClientToServer,
                 frame: br#"{"jsonrpc":"2.0","id":1099511627776,"method":"ping"}"#.to_vec(),
                 at: None,
             },
-            WireEvent {
+            WireFrame {
                 from: Direction::ServerToClient,
                 frame: br#"{"jsonrpc":"2.0","id":1099511627776,"result":{}}"#.to_vec(),
                 at: None,

@@ -10,7 +10,7 @@ use harness::{Outcome, Revision};
 
 use super::OutputArgs;
 use crate::livefuzz::{self, store, Config, Finding, Stats, Target};
-use crate::report::{Check, Command, Place, Record, Report, Subject, WireEvent};
+use crate::report::{Check, Command, Place, Record, Report, Subject};
 use crate::transport::stdio::PeerCommand;
 use crate::transport::Limits;
 
@@ -441,21 +441,7 @@ pub fn record(
     } else {
         "not confirmed on a fresh peer".to_owned()
     });
-    record.wire = finding
-        .log
-        .iter()
-        .filter_map(|e| match &e.kind {
-            crate::driver::WireKind::Frame(bytes) => Some(WireEvent {
-                from: match e.from {
-                    crate::driver::Side::Client => harness::Direction::ClientToServer,
-                    crate::driver::Side::Server => harness::Direction::ServerToClient,
-                },
-                frame: bytes.clone(),
-                at: Some(e.t),
-            }),
-            _ => None,
-        })
-        .collect();
+    record.wire = crate::driver::wire_frames(&finding.log);
     record
 }
 

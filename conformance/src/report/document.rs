@@ -21,7 +21,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{
     Check, Command, Level, Outcome, Payload, Peer, Place, Record, Refusal, Report, RunInfo,
-    Subject, Tally, Violation, WireEvent,
+    Subject, Tally, Violation, WireFrame,
 };
 
 /// The document format's version: bumped when a member changes meaning.
@@ -545,7 +545,7 @@ impl RecordDoc {
             .transpose()?;
         record.payload = self.lowered.map(|l| Payload::Lowered(l.into_bytes()));
         for (i, w) in self.wire.into_iter().enumerate() {
-            record.wire.push(WireEvent {
+            record.wire.push(WireFrame {
                 from: w.from.parse()?,
                 frame: bytes_in(w.frame, w.frame_hex, &format!("wire[{i}]"))?,
                 at: w.at_us.map(Duration::from_micros),

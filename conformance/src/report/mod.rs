@@ -363,7 +363,7 @@ pub enum Payload {
 
 /// One frame on the wire, for a record that judged an exchange.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct WireEvent {
+pub struct WireFrame {
     /// Who sent it.
     pub from: Direction,
     /// Its bytes, exactly as sent.
@@ -391,7 +391,7 @@ pub struct Record {
     /// What the command produced.
     pub payload: Option<Payload>,
     /// The exchange the verdict rests on, in order; empty for a lone frame.
-    pub wire: Vec<WireEvent>,
+    pub wire: Vec<WireFrame>,
     /// What a person should know that the outcome does not say: where a reply
     /// departs from the expected answer, a convention not met, a peer that
     /// exited. Peer-supplied text in them is escaped by every view.

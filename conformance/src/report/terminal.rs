@@ -294,7 +294,7 @@ fn group_lines(group: &Group<'_>, paint: &Paint) -> String {
             .skip(1)
             .filter_map(|w| id(&w.frame))
             .collect();
-        let answers: Vec<&crate::report::WireEvent> = first
+        let answers: Vec<&crate::report::WireFrame> = first
             .wire
             .iter()
             .filter(|w| w.from == harness::Direction::ServerToClient)

@@ -573,7 +573,7 @@ pub(super) fn server_frames(driver: &Driver<Wire>) -> Vec<Vec<u8>> {
     driver
         .log()
         .iter()
-        .filter(|e| e.from == crate::driver::Side::Server)
+        .filter(|e| e.from == harness::Direction::ServerToClient)
         .filter_map(|e| match &e.kind {
             crate::driver::WireKind::Frame(bytes) => Some(bytes.clone()),
             _ => None,

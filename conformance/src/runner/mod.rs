@@ -33,9 +33,9 @@ use harness::rules::{Level, RuleId, Violation};
 use harness::{Direction, Outcome, Raw, Revision};
 use serde_json::Value;
 
-use crate::driver::{Class, Driver, DriverConfig, Handshake, HandshakeError, Live, Side, WireKind};
+use crate::driver::{Class, Driver, DriverConfig, Handshake, HandshakeError, Live, WireKind};
 use crate::judge::{self, Observed, Silence, Strictness};
-use crate::report::{Check, Place, Record, Subject, WireEvent};
+use crate::report::{Check, Place, Record, Subject, WireFrame};
 use crate::sync::lock;
 use crate::transport::http::{JsonRpcHttpPeer, SsePeer, StreamableHttpPeer};
 use crate::transport::stdio::{PeerCommand, StdioPeer};
@@ -1049,7 +1049,7 @@ impl Runner<'_, '_, '_> {
         let answers: Vec<Vec<u8>> = driver
             .log()
             .iter()
-            .filter(|e| e.from == Side::Server)
+            .filter(|e| e.from == Direction::ServerToClient)
             .filter_map(|e| match &e.kind {
                 WireKind::Frame(bytes) => Some(bytes.clone()),
                 _ => None,
@@ -1216,7 +1216,7 @@ fn no_jsonrpc_answer(logs: &[Vec<crate::driver::WireEvent>]) -> Option<String> {
     let frames: Vec<&Vec<u8>> = logs
         .iter()
         .flatten()
-        .filter(|e| e.from == Side::Server)
+        .filter(|e| e.from == Direction::ServerToClient)
         .filter_map(|e| match &e.kind {
             WireKind::Frame(bytes) => Some(bytes),
             _ => None,
@@ -1376,7 +1376,7 @@ fn answer_record(
     judgement: &judge::Judgement,
     slow: Option<String>,
     findings: &[crate::transport::http::HttpFinding],
-    wire: Vec<WireEvent>,
+    wire: Vec<WireFrame>,
 ) -> Record {
     // The judge's mismatches explain its verdict; where what was seen
     // decided instead (a -32020 refusal, silence that shows nothing), they
@@ -1533,7 +1533,7 @@ fn stdout_text_record(
     let lines: Vec<&[u8]> = logs
         .iter()
         .flatten()
-        .filter(|e| e.from == Side::Server)
+        .filter(|e| e.from == Direction::ServerToClient)
         .filter_map(|e| match &e.kind {
             WireKind::Frame(bytes) if crate::lines::is_stdout_text(bytes) => Some(bytes.as_slice()),
             _ => None,
@@ -1719,21 +1719,8 @@ fn negotiation_record(
 }
 
 /// The frames of the driver's wire log from entry `from` on.
-fn wire_since(driver: &Driver<Wire>, from: usize) -> Vec<WireEvent> {
-    driver.log()[from.min(driver.log().len())..]
-        .iter()
-        .filter_map(|e| match &e.kind {
-            WireKind::Frame(bytes) => Some(WireEvent {
-                from: match e.from {
-                    Side::Client => Direction::ClientToServer,
-                    Side::Server => Direction::ServerToClient,
-                },
-                frame: bytes.clone(),
-                at: Some(e.t),
-            }),
-            _ => None,
-        })
-        .collect()
+fn wire_since(driver: &Driver<Wire>, from: usize) -> Vec<WireFrame> {
+    crate::driver::wire_frames(&driver.log()[from.min(driver.log().len())..])
 }
 
 /// The most pages of one list the runner reads.
@@ -1813,7 +1800,7 @@ mod tests {
     fn a_refused_response_is_an_answer_and_html_is_none() {
         let log = |bytes: &[u8]| {
             vec![vec![crate::driver::WireEvent {
-                from: Side::Server,
+                from: Direction::ServerToClient,
                 t: Duration::ZERO,
                 kind: WireKind::Frame(bytes.to_vec()),
             }]]

@@ -424,11 +424,20 @@ mod tests {
     /// `wirecheck check` judges again; without it nothing is written.
     #[test]
     fn a_judged_log_is_saved_and_its_records_name_the_file() {
-        use crate::driver::{Side, WireEvent, WireKind};
+        use crate::driver::{WireEvent, WireKind};
         let log: Vec<WireEvent> = [
-            (Side::Client, r#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#),
-            (Side::Server, r#"{"jsonrpc":"2.0","id":2,"result":{}}"#),
-            (Side::Server, r#"{"jsonrpc":"2.0","id":2,"result":{}}"#),
+            (
+                Direction::ClientToServer,
+                r#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#,
+            ),
+            (
+                Direction::ServerToClient,
+                r#"{"jsonrpc":"2.0","id":2,"result":{}}"#,
+            ),
+            (
+                Direction::ServerToClient,
+                r#"{"jsonrpc":"2.0","id":2,"result":{}}"#,
+            ),
         ]
         .into_iter()
         .map(|(from, text)| WireEvent {
