@@ -20,7 +20,8 @@ pub mod negotiation;
 pub mod plan;
 pub mod reference;
 pub mod sessions;
-pub mod stdio_shutdown;
+mod stdio_shutdown;
+pub mod stdout_text;
 pub mod trace;
 pub mod wire;
 
@@ -987,7 +988,7 @@ impl Runner<'_, '_, '_> {
         }
         self.judge_sessions(revision, &logs)?;
         if self.config.peer.kind() == Kind::Stdio && revision.is_mcp() {
-            if let Some(record) = stdout_text_record(revision, &logs) {
+            if let Some(record) = stdout_text::record(revision, &logs) {
                 self.total += 1;
                 self.push(record);
             }
@@ -1298,7 +1299,7 @@ fn observe(
         .collect();
     // Text a stdio server wrote between messages (a log line) is no answer:
     // it breaks the stdio sentence once, judged over the whole revision
-    // ([`stdout_text_record`]), and the judge reads the messages alone.
+    // ([`stdout_text::record`]), and the judge reads the messages alone.
     if matches!(driver.transport(), Wire::Stdio(_)) && revision.is_mcp() {
         frames.retain(|f| !crate::lines::is_stdout_text(f));
     }
@@ -1513,77 +1514,6 @@ fn stdio_unfit(vector: &Vector) -> Option<String> {
 /// A vector's record: the vector is the check, named by the first rule it
 /// exercises (its level and where it is written), so every finding carries
 /// a rule id, a level and a spec reference even when nothing broke.
-/// The check id of a stdio server's text on stdout (see [`stdout_text_record`]).
-const CHECK_STDOUT_TEXT: &str = "stdio.stdout-text";
-
-/// Lines of a server's stdout text the record quotes.
-const STDOUT_TEXT_QUOTED: usize = 3;
-
-/// One record for every line of text (no JSON-RPC message: a log line, a
-/// banner; [`crate::lines::is_stdout_text`]) a stdio server wrote to stdout
-/// in `revision`'s sessions, quoting the first distinct ones: MCP
-/// basic/transports §stdio, MUST NOT "write anything to its `stdout` that is
-/// not a valid MCP message", broken once however often, and said once,
-/// rather than as a parse failure of each probe's answer. `None` when there
-/// was none.
-fn stdout_text_record(
-    revision: Revision,
-    logs: &[Vec<crate::driver::WireEvent>],
-) -> Option<Record> {
-    let lines: Vec<&[u8]> = logs
-        .iter()
-        .flatten()
-        .filter(|e| e.from == Direction::ServerToClient)
-        .filter_map(|e| match &e.kind {
-            WireKind::Frame(bytes) if crate::lines::is_stdout_text(bytes) => Some(bytes.as_slice()),
-            _ => None,
-        })
-        .collect();
-    lines.first()?;
-    let mut distinct: Vec<&[u8]> = Vec::new();
-    for line in &lines {
-        if !distinct.contains(line) && distinct.len() < STDOUT_TEXT_QUOTED {
-            distinct.push(line);
-        }
-    }
-    let mut record = Record::new(
-        crate::report::Place {
-            vector: Some(format!("run/{}/stdio/stdout-text", revision.name())),
-            revision: Some(revision),
-            transport: Some(Kind::Stdio.name().into()),
-            ..crate::report::Place::default()
-        },
-        // The lines are quoted in the notes; the record answers no probe.
-        Subject::Frame(Vec::new()),
-        Outcome::Fail,
-    );
-    let page = if revision == Revision::Mcp2026_07_28 {
-        "basic/transports/stdio"
-    } else {
-        "basic/transports §stdio"
-    };
-    record.check = Some(Check {
-        rule: CHECK_STDOUT_TEXT.into(),
-        level: Level::MustNot,
-        spec: format!(
-            "MCP {revision} {page}: \"The server MUST NOT write anything to its stdout that is not a valid MCP message.\""
-        ),
-    });
-    record.notes.push(format!(
-        "the server wrote {} line{} of text to stdout that {} no JSON-RPC message (a log line goes to stderr); each probe was judged on the messages alone",
-        lines.len(),
-        if lines.len() == 1 { "" } else { "s" },
-        if lines.len() == 1 { "is" } else { "are" }
-    ));
-    for line in distinct {
-        record.notes.push(format!(
-            "stdout: {}",
-            crate::report::text::preview(line, 160)
-        ));
-    }
-    Some(record)
-}
-
 fn vector_record(vector: &Vector, revision: Revision, outcome: Outcome, transport: &str) -> Record {
     let mut record = Record::new(
         place(vector, revision, transport),
