@@ -356,6 +356,20 @@ fn a_peer_that_dies_at_start_is_could_not_run_with_its_stderr_tail() {
         stderr.contains("its stderr ends:\n    | Error: Cannot find module /srv/missing.js"),
         "{stderr}"
     );
+    // The terminal says it could not run, not that there was nothing to judge.
+    let (out, _) = common_terminal_run(
+        "sh -c 'echo \"Error: Cannot find module /srv/missing.js\" >&2; exit 1'",
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("could not run (exit 2)"), "{stdout}");
+    assert!(!stdout.contains("nothing to judge"), "{stdout}");
+}
+
+/// `wirecheck run --stdio PEER` on the terminal view, as a person runs it.
+fn common_terminal_run(peer: &str) -> (std::process::Output, Duration) {
+    let started = Instant::now();
+    let out = common::wirecheck(&["run", "--stdio", peer, "--revision", "2025-11-25"], b"");
+    (out, started.elapsed())
 }
 
 /// Issue 30 (first hour): a server that logs to stdout breaks MCP

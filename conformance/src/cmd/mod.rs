@@ -111,7 +111,17 @@ pub fn emit_run(report: &Report, output: &OutputArgs, verbose: bool) -> Exit {
         error: None,
         ..report.clone()
     };
-    let text = crate::report::terminal::to_fix(&view, colour);
+    let text = if report.error.is_some() && report.records.is_empty() {
+        // Nothing was judged: no tally to show, only what was tried.
+        let tried = report
+            .run
+            .as_ref()
+            .map(|r| format!("tried: {}\n", crate::report::text::printable_str(&r.line())))
+            .unwrap_or_default();
+        format!("{tried}wirecheck run: could not run (exit 2); why, on standard error:\n")
+    } else {
+        crate::report::terminal::to_fix(&view, colour)
+    };
     let mut out = stdout.lock();
     let written = out.write_all(text.as_bytes()).and_then(|()| out.flush());
     finish(report, output, written)
