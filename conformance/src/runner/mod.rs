@@ -617,9 +617,9 @@ impl Peers<'_> {
     async fn reopen(&self, revision: Revision) -> Result<Option<Driver<Wire>>, RunError> {
         Ok(match self.open(revision, Some(revision)).await? {
             Ok(s) => Some(s.driver),
-            Err((driver, e)) => {
+            Err((mut driver, e)) => {
                 let never = never_started(&driver, &e, self.config);
-                let because = driver.transport().why_silent();
+                let because = unanswered_because(&mut driver, &e).await;
                 self.close(driver).await;
                 if let Some(why) = never {
                     return Err(RunError::Startup(format!("{revision}: {why}{because}")));
@@ -675,7 +675,7 @@ impl Peers<'_> {
             && matches!(report.live, Live::Unresponsive)
             && !self.answers_alone(revision).await?
         {
-            let because = driver.transport().why_silent();
+            let because = driver.transport_mut().why_silent("").await;
             self.close(driver).await;
             return Err(RunError::Startup(format!(
                 "{revision}: {}{because}",
@@ -803,8 +803,8 @@ impl Runner<'_, '_, '_> {
                     });
                     (s.driver, v)
                 }
-                Err((driver, e)) => {
-                    let because = driver.transport().why_silent();
+                Err((mut driver, e)) => {
+                    let because = unanswered_because(&mut driver, &e).await;
                     if let Some(never) = never_started(&driver, &e, self.config) {
                         peers.close(driver).await;
                         return Err(RunError::Startup(format!("{never}{because}")));
@@ -835,8 +835,8 @@ impl Runner<'_, '_, '_> {
         let peers = Peers::for_revision(self.config, endpoint.url.as_deref(), &gathered, revision);
         let first = match peers.open(revision, Some(revision)).await? {
             Ok(session) => session,
-            Err((driver, e)) => {
-                let because = driver.transport().why_silent();
+            Err((mut driver, e)) => {
+                let because = unanswered_because(&mut driver, &e).await;
                 if let Some(why) = never_started(&driver, &e, self.config) {
                     // A fresh process that answers the liveness request alone
                     // did start: the handshake request itself went unanswered
@@ -1460,6 +1460,16 @@ fn never_started(driver: &Driver<Wire>, e: &HandshakeError, config: &Config) -> 
     let timed_out = matches!(e, HandshakeError::Request(RequestError::TimedOut));
     (timed_out && driver.transport().starts_fresh() && !driver.heard())
         .then(|| said_nothing(config))
+}
+
+/// What the transport saw that explains a handshake that failed, for the
+/// run's error ([`Wire::why_silent`]); nothing when the peer answered (a
+/// refusal says its own cause).
+async fn unanswered_because(driver: &mut Driver<Wire>, e: &HandshakeError) -> String {
+    if matches!(e, HandshakeError::Refused { .. }) {
+        return String::new();
+    }
+    driver.transport_mut().why_silent(&e.to_string()).await
 }
 
 /// A fresh process that never said a word, as the run's error says it.

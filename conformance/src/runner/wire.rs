@@ -17,6 +17,10 @@ use crate::transport::{Event, Kind, SendError, Transport};
 /// quotes.
 const STDERR_LINES: usize = 12;
 
+/// How long a silent process is given to exit and finish its stderr before
+/// the run's error quotes them ([`Wire::why_silent`]).
+const SETTLE: Duration = Duration::from_millis(500);
+
 /// One live connection to the peer, over whichever transport the run uses.
 pub enum Wire {
     /// A child process's stdin and stdout.
@@ -85,16 +89,24 @@ impl Wire {
     /// the run's "could not run" line: a process's stderr tail; over HTTP the
     /// connection that failed, or the status, content type and a body excerpt
     /// of what answered instead of JSON-RPC. Empty when it saw nothing.
-    #[must_use]
-    pub fn why_silent(&self) -> String {
-        if let Wire::Stdio(_) = self {
+    /// A stdio process gets [`SETTLE`] to exit and have its stderr read
+    /// to the end, so a peer that died at start is quoted whole.
+    /// `said` is what the error says already (an exit status it names is not
+    /// repeated).
+    pub async fn why_silent(&mut self, said: &str) -> String {
+        if let Wire::Stdio(p) = self {
+            let status = p
+                .settle(SETTLE)
+                .await
+                .filter(|s| !said.contains(s.as_str()));
             let tail = String::from_utf8_lossy(&self.stderr_tail()).into_owned();
             let lines: Vec<&str> = tail.lines().filter(|l| !l.trim().is_empty()).collect();
+            let mut out = status.map_or_else(String::new, |s| format!("; it exited ({s})"));
             if lines.is_empty() {
-                return String::new();
+                return out;
             }
             // The last lines, each on its own (escaped: the peer's text).
-            let mut out = String::from("; its stderr ends:");
+            out.push_str("; its stderr ends:");
             for line in &lines[lines.len().saturating_sub(STDERR_LINES)..] {
                 out.push_str("\n    | ");
                 out.push_str(&crate::report::text::printable_str(line));

@@ -300,6 +300,18 @@ impl StdioPeer {
         event
     }
 
+    /// Waits up to `within` for the process to exit and its stderr to be read
+    /// to the end (a peer that died at start may not have been read yet),
+    /// and returns its exit status as text when it exited.
+    pub async fn settle(&mut self, within: Duration) -> Option<String> {
+        let until = Instant::now() + within;
+        let status = self.exit_status_by(until).await;
+        while !self.stderr_task.is_finished() && Instant::now() < until {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        status.map(|s| s.to_string())
+    }
+
     /// The main process's status, waiting for it no later than `until`.
     async fn exit_status_by(&mut self, until: Instant) -> Option<ExitStatus> {
         if let Some((status, _)) = self.exit {
