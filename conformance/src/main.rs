@@ -56,7 +56,14 @@ fn main() -> ExitCode {
         Command::Check(args) => check::run(args),
         Command::Proxy(args) => proxy::run(args),
         Command::RunClient(args) => run_client::run(args),
-        Command::Fuzz(args) => cmd::emit(&fuzz::run(args), &args.output),
+        Command::Fuzz(args) => {
+            let report = fuzz::run(args);
+            if let Err(e) = args.files.write(&report) {
+                eprintln!("wirecheck fuzz: {e}");
+                return ExitCode::from(2);
+            }
+            cmd::emit(&report, &args.output)
+        }
         Command::Replay(args) => cmd::emit(&replay::run(args), &args.output),
         Command::Diff(args) => cmd::emit(&diff::run(args), &args.output),
         Command::Matrix(args) => matrix::run(args),

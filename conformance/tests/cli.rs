@@ -487,3 +487,42 @@ fn an_ambiguity_is_counted_once_in_every_view() {
         assert!(stdout.contains(&said), "{said} in {stdout}");
     }
 }
+
+/// Issue 30 (first hour): `fuzz` writes the same report files as `run`.
+#[test]
+fn fuzz_writes_the_report_files_run_writes() {
+    let dir = Scratch::new("fuzz-files");
+    let at = |name: &str| dir.0.join(name).to_str().unwrap().to_owned();
+    let out = wirecheck(
+        &[
+            "fuzz",
+            "--frames",
+            "40",
+            "--seed",
+            "1",
+            "--out-dir",
+            &at("findings"),
+            "--out",
+            &at("fuzz.json"),
+            "--sarif",
+            &at("fuzz.sarif"),
+            "--html",
+            &at("fuzz.html"),
+        ],
+        b"",
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(at("fuzz.json")).unwrap()).unwrap();
+    assert_eq!(doc["command"], "fuzz");
+    let sarif: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(at("fuzz.sarif")).unwrap()).unwrap();
+    assert_eq!(sarif["version"], "2.1.0");
+    let page = std::fs::read_to_string(at("fuzz.html")).unwrap();
+    assert!(page.starts_with("<!DOCTYPE html>"));
+}

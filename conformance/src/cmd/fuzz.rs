@@ -82,6 +82,9 @@ pub struct Args {
     /// the seed alone, the same whatever `--jobs` is.
     #[arg(long)]
     pub no_echo: bool,
+    /// The run document, SARIF and HTML files, as `run` writes them.
+    #[command(flatten)]
+    pub files: super::run::ReportFiles,
     /// Where the report goes.
     #[command(flatten)]
     pub output: OutputArgs,

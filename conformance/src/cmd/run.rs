@@ -95,17 +95,8 @@ pub struct Args {
     /// The arguments for the allowed tools, as a JSON object.
     #[arg(long, value_name = "JSON")]
     tool_args: Option<String>,
-    /// Also write the whole run as one JSON document to FILE (the source of
-    /// truth: schemas/report.schema.json; `wirecheck report` renders it again).
-    #[arg(long, value_name = "FILE")]
-    out: Option<PathBuf>,
-    /// Also write a SARIF 2.1.0 log to FILE (for code-scanning dashboards).
-    #[arg(long, value_name = "FILE")]
-    sarif: Option<PathBuf>,
-    /// Also write one self-contained HTML page to FILE: the rules × revisions
-    /// matrix, each cell linking to its findings and their wire logs.
-    #[arg(long, value_name = "FILE")]
-    html: Option<PathBuf>,
+    #[command(flatten)]
+    files: ReportFiles,
     /// The largest frame accepted from the peer, in bytes.
     #[arg(long, default_value_t = Limits::default().max_frame, value_name = "BYTES")]
     max_frame: usize,
@@ -142,6 +133,46 @@ impl Args {
     /// # Errors
     /// A file that cannot be written, named.
     pub fn write_files(&self, report: &crate::report::Report) -> Result<(), String> {
+        self.files.write(report)?;
+        if let (Some(path), None) = (&self.write_baseline, &report.error) {
+            let (entries, unlisted) = crate::baseline::from_records(&report.records);
+            if unlisted > 0 {
+                eprintln!(
+                    "wirecheck run: {unlisted} failures name no subject id; \
+                     {} cannot list them",
+                    path.display()
+                );
+            }
+            super::write_file(path, crate::baseline::to_text(&entries).as_bytes())?;
+        }
+        Ok(())
+    }
+}
+
+/// The files a report is written to besides standard output, the same for
+/// `run` and `fuzz`: the run document, SARIF and HTML.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct ReportFiles {
+    /// Also write the whole report as one JSON document to FILE (the source
+    /// of truth: schemas/report.schema.json; `wirecheck report` renders it
+    /// again).
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// Also write a SARIF 2.1.0 log to FILE (for code-scanning dashboards).
+    #[arg(long, value_name = "FILE")]
+    pub sarif: Option<PathBuf>,
+    /// Also write one self-contained HTML page to FILE: the rules × revisions
+    /// matrix, each cell linking to its findings and their wire logs.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
+}
+
+impl ReportFiles {
+    /// Writes `report` to each file asked for.
+    ///
+    /// # Errors
+    /// A file that cannot be written, named.
+    pub fn write(&self, report: &crate::report::Report) -> Result<(), String> {
         if let Some(path) = &self.out {
             super::write_json(report, path)?;
         }
@@ -153,17 +184,6 @@ impl Args {
         }
         if let Some(path) = &self.html {
             super::write_file(path, crate::report::html::render(report).as_bytes())?;
-        }
-        if let (Some(path), None) = (&self.write_baseline, &report.error) {
-            let (entries, unlisted) = crate::baseline::from_records(&report.records);
-            if unlisted > 0 {
-                eprintln!(
-                    "wirecheck run: {unlisted} failures name no subject id; \
-                     {} cannot list them",
-                    path.display()
-                );
-            }
-            super::write_file(path, crate::baseline::to_text(&entries).as_bytes())?;
         }
         Ok(())
     }
