@@ -1023,3 +1023,27 @@ fn a_live_process_that_drops_its_handshake_fails_the_revision_not_the_run() {
         rules(failed[0])
     );
 }
+
+/// Issue 30 (first hour): Ctrl-C prints what was judged so far (and exits 2:
+/// an interrupted run is no verdict), and leaves no peer process behind.
+#[test]
+fn ctrl_c_reports_what_was_judged_so_far() {
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_wirecheck"))
+        .args(["run", "--revision", "all"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(800));
+    let pid = nix::unistd::Pid::from_raw(i32::try_from(child.id()).unwrap());
+    nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGINT).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stdout}\n{stderr}");
+    assert!(stderr.contains("interrupted (Ctrl-C) after"), "{stderr}");
+    assert!(
+        stdout.contains("wirecheck run:"),
+        "the tally of what was judged: {stdout}"
+    );
+}

@@ -280,16 +280,32 @@ fn judge(args: &Args) -> Report {
             return report;
         }
     };
-    match prepare(args).and_then(|(config, vectors)| execute(&config, &vectors)) {
+    let played = match prepare(args) {
+        Ok((config, vectors)) => execute(&config, &vectors),
+        Err(e) => Err(Interrupted::Not(e)),
+    };
+    match played {
         Ok(records) => {
             for record in &records {
                 report.note_ambiguities(record);
             }
             report.records = records;
         }
-        Err(e) => {
+        Err(Interrupted::Not(e)) => {
             report.error = Some(e);
             return report;
+        }
+        // Interrupted: what was judged so far is shown (and written to
+        // --out), the run is no verdict.
+        Err(Interrupted::Yes(records)) => {
+            for record in &records {
+                report.note_ambiguities(record);
+            }
+            report.error = Some(format!(
+                "interrupted (Ctrl-C) after {} checks: the report holds what was judged before; the run is not whole",
+                records.len()
+            ));
+            report.records = records;
         }
     }
     if let Some(baseline) = &baseline {
@@ -434,24 +450,48 @@ fn prepare(args: &Args) -> Result<(Config, Vec<vectors::Vector>), String> {
     ))
 }
 
-fn execute(config: &Config, vectors: &[vectors::Vector]) -> Result<Vec<Record>, String> {
+fn execute(config: &Config, vectors: &[vectors::Vector]) -> Result<Vec<Record>, Interrupted> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
-        .map_err(|e| format!("cannot start the async runtime: {e}"))?;
+        .map_err(|e| Interrupted::Not(format!("cannot start the async runtime: {e}")))?;
     let bar = progress_bar();
-    let mut tick = |done: usize, total: usize, what: &str| {
+    // What was judged so far, for a run interrupted with Ctrl-C.
+    let mut judged: Vec<Record> = Vec::new();
+    let mut tick = |done: usize, total: usize, record: &Record| {
         if let Some(bar) = &bar {
             bar.set_length(total as u64);
             bar.set_position(done as u64);
-            bar.set_message(crate::report::text::printable_str(what));
+            bar.set_message(crate::report::text::printable_str(
+                record.place.vector.as_deref().unwrap_or_default(),
+            ));
         }
+        judged.push(record.clone());
     };
-    let result = runtime.block_on(runner::run(config, vectors, &mut tick));
+    let result = runtime.block_on(async {
+        tokio::select! {
+            result = runner::run(config, vectors, &mut tick) => Some(result),
+            _ = tokio::signal::ctrl_c() => None,
+        }
+    });
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
-    result.map_err(|e| e.to_string())
+    match result {
+        Some(result) => result.map_err(|e| Interrupted::Not(e.to_string())),
+        // The peers are stopped as the runner is dropped (each process is
+        // killed with its group); what was judged is reported, and the run
+        // is no verdict (exit 2).
+        None => Err(Interrupted::Yes(judged)),
+    }
+}
+
+/// Why `execute` returned no whole run.
+enum Interrupted {
+    /// The run could not be made.
+    Not(String),
+    /// Ctrl-C: the records judged before it.
+    Yes(Vec<Record>),
 }
 
 /// A progress bar on standard error when it is a terminal; none otherwise.

@@ -191,8 +191,9 @@ impl std::error::Error for RunError {}
 /// How many sessions (peer processes) of one revision run at once.
 const SESSIONS_AT_ONCE: usize = 4;
 
-/// Called after each check: how many are done of how many planned, and which.
-pub type Progress<'a> = dyn FnMut(usize, usize, &str) + 'a;
+/// Called after each check: how many are done of how many planned, and the
+/// check's record.
+pub type Progress<'a> = dyn FnMut(usize, usize, &Record) + 'a;
 
 // The runner's own checks name rules of the one catalogue.
 const RULE_NEGOTIATION: RuleId = RuleId::McpLifecycleVersionServer;
@@ -392,15 +393,10 @@ impl Runner<'_, '_, '_> {
         })
     }
 
-    fn tick(&mut self, what: &str) {
-        self.done += 1;
-        (self.progress)(self.done, self.total, what);
-    }
-
     fn push(&mut self, record: Record) {
-        let what = record.place.vector.clone().unwrap_or_default();
+        self.done += 1;
+        (self.progress)(self.done, self.total, &record);
         self.records.push(record);
-        self.tick(&what);
     }
 
     /// Plain JSON-RPC 2.0 (issue 27, divergence 5): a request whose id was
