@@ -657,10 +657,9 @@ impl RunInfo {
             self.tool_version
         ));
         if let Some(digest) = &self.vectors_digest {
-            out.push_str(&format!(
-                ", vectors sha256:{}",
-                &digest[..digest.len().min(12)]
-            ));
+            // By characters: a document read back may hold any text here.
+            let short: String = digest.chars().take(12).collect();
+            out.push_str(&format!(", vectors sha256:{short}"));
         }
         out
     }
