@@ -1037,3 +1037,15 @@ fn the_terminal_groups_what_to_fix_by_rule_most_severe_first() {
         "{text}"
     );
 }
+
+/// A run document read back may hold any text as the vectors' digest; the
+/// one-line summary never cuts a character in two.
+#[test]
+fn a_run_line_takes_any_digest() {
+    let mut report = run_report();
+    let run = report.run.as_mut().unwrap();
+    run.vectors_digest = Some("é".repeat(20));
+    assert!(run
+        .line()
+        .ends_with(&format!("vectors sha256:{}", "é".repeat(12))));
+}
