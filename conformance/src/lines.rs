@@ -104,21 +104,29 @@ pub fn is_batch_text(bytes: &[u8]) -> bool {
 }
 
 /// Whether a line a stdio server wrote is no JSON-RPC message at all, but
-/// text (a log line, a banner): it does not parse as JSON, and it does not
-/// begin like a message or a batch cut short (`{`, or `[` before `{` or
-/// `]`). Such a line breaks MCP basic/transports §stdio ("The server MUST
+/// text: a log line, a banner, a blank line, or a structured log record (a
+/// JSON object with none of `jsonrpc`, `id`, `method`, `result`, `error`).
+/// What is not JSON counts as text unless it begins like a message or a
+/// batch cut short (`{`, or `[` before `{` or `]`), so a broken message is
+/// judged as the answer it was meant to be; a JSON array or scalar is judged
+/// too (a batch, or a reply of the wrong shape). A leading byte-order mark
+/// is read past. Text breaks MCP basic/transports §stdio ("The server MUST
 /// NOT write anything to its `stdout` that is not a valid MCP message")
 /// once, wherever it falls; it is no answer to the request it follows.
-/// `[info] ready` is text; `{"jsonrpc":"2.0","id":1,"res` is a message cut
-/// short, judged as the answer it was meant to be.
 #[must_use]
 pub fn is_stdout_text(bytes: &[u8]) -> bool {
-    if serde_json::from_slice::<serde::de::IgnoredAny>(bytes).is_ok() {
-        return false;
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    if let Ok(value) = serde_json::from_slice::<serde_json::Value>(bytes) {
+        return value.as_object().is_some_and(|o| {
+            !["jsonrpc", "id", "method", "result", "error"]
+                .iter()
+                .any(|k| o.contains_key(*k))
+        });
     }
     let mut rest = bytes.iter().filter(|b| !b.is_ascii_whitespace());
     match rest.next() {
-        None | Some(b'{') => false,
+        None => true,
+        Some(b'{') => false,
         Some(b'[') => !matches!(rest.next(), Some(b'{' | b']') | None),
         Some(_) => true,
     }

@@ -21,6 +21,11 @@ use crate::transcript::{Entry, Transport};
 /// conversation is judged as what they name, or as plain JSON-RPC 2.0.
 pub const DETECT_WITHIN: usize = 64;
 
+/// How many entries of any kind (frames and transport events) are held
+/// before judging starts regardless: a capture of endless events between
+/// few frames must not grow memory without bound.
+pub const HOLD_AT_MOST: usize = DETECT_WITHIN * 16;
+
 /// The session judge over one conversation. See the [module docs](self).
 pub struct Watch {
     fixed: Option<Revision>,
@@ -87,14 +92,14 @@ impl Watch {
         if matches!(entry, Entry::Frame { .. }) {
             self.pending_frames += 1;
         }
-        // Held (at most DETECT_WITHIN frames and the events between): a copy.
+        // Held (at most DETECT_WITHIN frames, HOLD_AT_MOST entries): a copy.
         self.pending.push(entry.clone());
         if let Some(r) = self
             .fixed
             .or_else(|| session::negotiated_revision(frames(&self.pending)))
         {
             self.start(r, judged);
-        } else if self.pending_frames >= DETECT_WITHIN {
+        } else if self.pending_frames >= DETECT_WITHIN || self.pending.len() >= HOLD_AT_MOST {
             self.start(self.detected(), judged);
         }
     }

@@ -414,7 +414,22 @@ fn stdout_text_is_told_from_a_message_cut_short() {
     assert!(!is_stdout_text(b"[]"));
     assert!(!is_stdout_text(b"42"));
     assert!(!is_stdout_text(b"null"));
-    assert!(!is_stdout_text(b""));
+    assert!(!is_stdout_text(b"{}x"));
+    // A blank line and a structured log record are text too.
+    assert!(is_stdout_text(b""));
+    assert!(is_stdout_text(b"   "));
+    assert!(is_stdout_text(br#"{"level":30,"time":1,"msg":"ready"}"#));
+    assert!(!is_stdout_text(br#"{"id":1,"result":{}}"#));
+    assert!(!is_stdout_text(
+        br#"{"jsonrpc":"2.0","method":"notifications/message"}"#
+    ));
+    // A byte-order mark before a message is read past.
+    assert!(!is_stdout_text(
+        b"\xEF\xBB\xBF{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}"
+    ));
+    assert!(!is_stdout_text(
+        b"\xEF\xBB\xBF{\"jsonrpc\":\"2.0\",\"id\":1,\"res"
+    ));
 }
 
 const SLOW_START: &str = concat!(
@@ -1046,4 +1061,5 @@ fn ctrl_c_reports_what_was_judged_so_far() {
         stdout.contains("wirecheck run:"),
         "the tally of what was judged: {stdout}"
     );
+    assert!(stdout.contains("not whole (exit 2)"), "{stdout}");
 }

@@ -119,6 +119,13 @@ pub fn emit_run(report: &Report, output: &OutputArgs, verbose: bool) -> Exit {
             .map(|r| format!("tried: {}\n", crate::report::text::printable_str(&r.line())))
             .unwrap_or_default();
         format!("{tried}wirecheck run: could not run (exit 2); why, on standard error:\n")
+    } else if report.error.is_some() {
+        // Some records, then an error (Ctrl-C): the view says the run is
+        // not whole where its reader looks, not only on standard error.
+        format!(
+            "{}wirecheck run: not whole (exit 2): what was judged before it stopped; why, on standard error\n",
+            crate::report::terminal::to_fix(&view, colour)
+        )
     } else {
         crate::report::terminal::to_fix(&view, colour)
     };

@@ -219,14 +219,19 @@ pub fn run(args: &Args) -> Report {
     let mut report = judge(args);
     report.run = Some(RunInfo {
         tool_version: env!("CARGO_PKG_VERSION").into(),
-        argv: std::env::args().collect(),
+        // `args_os`: a path argument need not be Unicode (`args` would panic).
+        argv: std::env::args_os()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect(),
         peer: ReportPeer {
             target: target(args),
             transport: transport(args).name().into(),
         },
+        // A revision the peer declined has only not-applicable records.
         revisions: report
             .records
             .iter()
+            .filter(|r| !matches!(r.outcome, Outcome::NotApplicable { .. }))
             .filter_map(|r| r.place.revision)
             .collect::<std::collections::BTreeSet<_>>()
             .into_iter()
@@ -309,7 +314,7 @@ fn judge(args: &Args) -> Report {
         }
     }
     if let Some(baseline) = &baseline {
-        apply(baseline, &mut report.records);
+        apply(baseline, &mut report.records, report.error.is_none());
     }
     if args.profile.is_some() {
         report.profile = Some(Profile {
@@ -509,11 +514,16 @@ fn progress_bar() -> Option<indicatif::ProgressBar> {
 
 /// Each record through the baseline, then a stale record for every entry
 /// that matched no subject of this run.
-fn apply(baseline: &Baseline, records: &mut Vec<Record>) {
+fn apply(baseline: &Baseline, records: &mut Vec<Record>, whole: bool) {
     for record in records.iter_mut() {
         if let Some(id) = &record.place.vector {
             record.outcome = baseline.apply(id, None, record.outcome.clone());
         }
+    }
+    // An entry no check of an interrupted run matched may match one it never
+    // played: staleness is said of a whole run only.
+    if !whole {
+        return;
     }
     let ids: Vec<String> = records
         .iter()
@@ -558,5 +568,26 @@ mod tests {
         assert_eq!(duration("1.5s"), Ok(Duration::from_millis(1500)));
         assert!(duration("5h").is_err());
         assert!(duration("fast").is_err());
+    }
+
+    /// A baseline entry no check of an interrupted run matched is not said
+    /// stale: the run may never have played its probe.
+    #[test]
+    fn staleness_is_said_of_a_whole_run_only() {
+        let baseline = Baseline::parse(
+            r#"[{"id": "mcp/2025-11-25/base/never-played", "reason": "known"}]"#,
+            std::path::Path::new("baseline.json"),
+        )
+        .unwrap();
+        let stale = |whole| {
+            let mut records = Vec::new();
+            apply(&baseline, &mut records, whole);
+            records
+                .iter()
+                .filter(|r| matches!(r.outcome, Outcome::Stale { .. }))
+                .count()
+        };
+        assert_eq!(stale(true), 1);
+        assert_eq!(stale(false), 0);
     }
 }

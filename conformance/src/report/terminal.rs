@@ -107,17 +107,23 @@ pub fn to_fix(report: &Report, colour: bool) -> String {
         let total: usize = inapplicable.iter().map(|(_, n)| n).sum();
         let _ = writeln!(
             out,
-            "{} {total} checks do not apply to this peer:",
-            paint.sgr("2", &format!("{:<14}", "NOT-APPLICABLE"))
+            "{} {total} {} not apply to this peer:",
+            paint.sgr("2", &format!("{:<14}", "NOT-APPLICABLE")),
+            if total == 1 {
+                "check does"
+            } else {
+                "checks do"
+            }
         );
         for (reason, n) in inapplicable.iter().take(REASONS_SHOWN) {
             let _ = writeln!(out, "    {n} × {}", printable_str(reason));
         }
         if inapplicable.len() > REASONS_SHOWN {
+            let more = inapplicable.len() - REASONS_SHOWN;
             let _ = writeln!(
                 out,
-                "    … and {} other reasons (--verbose lists every check)",
-                inapplicable.len() - REASONS_SHOWN
+                "    … and {more} other reason{} (--verbose lists every check)",
+                if more == 1 { "" } else { "s" }
             );
         }
     }
@@ -294,11 +300,16 @@ fn group_lines(group: &Group<'_>, paint: &Paint) -> String {
             .skip(1)
             .filter_map(|w| id(&w.frame))
             .collect();
+        // Over stdio under MCP, text the server wrote between messages is
+        // set aside as the judge set it aside (`stdio.stdout-text`).
+        let stdio_mcp = first.place.transport.as_deref() == Some("stdio")
+            && first.place.revision.is_some_and(harness::Revision::is_mcp);
         let answers: Vec<&crate::report::WireFrame> = first
             .wire
             .iter()
             .filter(|w| w.from == harness::Direction::ServerToClient)
             .filter(|w| id(&w.frame).is_none_or(|i| !followups.contains(&i)))
+            .filter(|w| !(stdio_mcp && crate::lines::is_stdout_text(&w.frame)))
             .collect();
         match answers.first() {
             None => {
@@ -314,12 +325,18 @@ fn group_lines(group: &Group<'_>, paint: &Paint) -> String {
             }
         }
     }
-    if count > 1 {
-        let mut others: Vec<String> = group.records[1..]
-            .iter()
-            .filter_map(|r| r.place.vector.clone())
-            .collect();
-        others.dedup();
+    // Each other vector once, and not the example's again (a session rule
+    // broken in three sessions names one vector three times).
+    let mut others: Vec<String> = Vec::new();
+    for vector in group.records[1..]
+        .iter()
+        .filter_map(|r| r.place.vector.clone())
+    {
+        if first.place.vector.as_ref() != Some(&vector) && !others.contains(&vector) {
+            others.push(vector);
+        }
+    }
+    if !others.is_empty() {
         let named: Vec<String> = others
             .iter()
             .take(OTHERS_NAMED)
