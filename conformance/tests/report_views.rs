@@ -943,6 +943,11 @@ fn the_terminal_groups_what_to_fix_by_rule_most_severe_first() {
             Outcome::Fail,
         );
         r.check = Some(check("jsonrpc.response.required", Level::Must, revision));
+        r.notes.push(format!(
+            "{}7 instead of 1: the vector is not about ids",
+            wirecheck::report::ID_REWRITE_NOTE
+        ));
+        r.notes.push("what came back departs from a convention (x)".into());
         r.wire = vec![
             WireFrame {
                 from: Direction::ClientToServer,
@@ -1013,6 +1018,9 @@ fn the_terminal_groups_what_to_fix_by_rule_most_severe_first() {
         text.contains(r#"sent: {"jsonrpc":"2.0","id":7,"method":"tools/list","params":[]}"#),
         "{text}"
     );
+    // The request is shown as sent: its id rewrite needs no note; others stay.
+    assert!(!text.contains("instead of 1"), "{text}");
+    assert!(text.contains("note: what came back departs from a convention (x)"), "{text}");
     assert!(
         text.contains("got:  nothing"),
         "the liveness answer is not the probe's: {text}"

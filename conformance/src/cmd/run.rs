@@ -236,7 +236,8 @@ pub fn run(args: &Args) -> Report {
             .collect::<std::collections::BTreeSet<_>>()
             .into_iter()
             .collect(),
-        asked: Some(args.revision.clone()),
+        // Plain JSON-RPC 2.0 has no revisions to ask for.
+        asked: (args.profile.as_deref() != Some("jsonrpc-2.0")).then(|| args.revision.clone()),
         vectors_digest: match &args.vectors {
             Some(dir) => vectors::dir_digest(dir).ok(),
             None => Some(vectors::embedded_digest()),

@@ -361,6 +361,11 @@ pub enum Payload {
     Lowered(Vec<u8>),
 }
 
+/// How a record's note begins when the runner sent the vector's request
+/// under a fresh id: the long form says it; the grouped view, which shows
+/// the request as sent, leaves it out.
+pub const ID_REWRITE_NOTE: &str = "sent with request id ";
+
 /// One frame on the wire, for a record that judged an exchange.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct WireFrame {

@@ -265,7 +265,12 @@ fn group_lines(group: &Group<'_>, paint: &Paint) -> String {
             printable_str(&r.message)
         );
     }
-    for note in &first.notes {
+    // The request is shown as sent below: its id rewrite needs no note.
+    for note in first
+        .notes
+        .iter()
+        .filter(|n| !n.starts_with(super::ID_REWRITE_NOTE))
+    {
         let _ = writeln!(out, "    note: {}", printable_str(note));
     }
     let _ = writeln!(out, "    e.g. {}", where_(&first.place));

@@ -940,7 +940,8 @@ impl Runner<'_, '_, '_> {
                 Some((
                     r.vector.id.as_str(),
                     format!(
-                        "sent with request id {new} instead of {old}: the vector is not about ids, and {why}"
+                        "{}{new} instead of {old}: the vector is not about ids, and {why}",
+                        crate::report::ID_REWRITE_NOTE
                     ),
                 ))
             })
