@@ -947,7 +947,8 @@ fn the_terminal_groups_what_to_fix_by_rule_most_severe_first() {
             "{}7 instead of 1: the vector is not about ids",
             wirecheck::report::ID_REWRITE_NOTE
         ));
-        r.notes.push("what came back departs from a convention (x)".into());
+        r.notes
+            .push("what came back departs from a convention (x)".into());
         r.wire = vec![
             WireFrame {
                 from: Direction::ClientToServer,
@@ -1020,7 +1021,10 @@ fn the_terminal_groups_what_to_fix_by_rule_most_severe_first() {
     );
     // The request is shown as sent: its id rewrite needs no note; others stay.
     assert!(!text.contains("instead of 1"), "{text}");
-    assert!(text.contains("note: what came back departs from a convention (x)"), "{text}");
+    assert!(
+        text.contains("note: what came back departs from a convention (x)"),
+        "{text}"
+    );
     assert!(
         text.contains("got:  nothing"),
         "the liveness answer is not the probe's: {text}"
