@@ -16,7 +16,7 @@
 //! lives in one [`super::mcp::Session`], the one stdio client's, so no other
 //! requestor can name it.
 
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::SystemTime;
 
 use harness::codes;
 use serde_json::{json, Map, Value};
@@ -217,28 +217,7 @@ impl Tasks {
 /// (§TTL and Resource Management: `createdAt` and `lastUpdatedAt` are "ISO
 /// 8601-formatted", linking RFC 3339 §5).
 fn now() -> String {
-    let secs = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    rfc3339(secs)
-}
-
-/// `secs` since the Unix epoch as `YYYY-MM-DDThh:mm:ssZ`, by Howard Hinnant's
-/// `civil_from_days` (proleptic Gregorian calendar).
-fn rfc3339(secs: u64) -> String {
-    let days = secs / 86_400;
-    let rem = secs % 86_400;
-    let (hour, minute, second) = (rem / 3600, rem % 3600 / 60, rem % 60);
-    let z = days + 719_468;
-    let era = z / 146_097;
-    let doe = z % 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + u64::from(month <= 2);
-    format!("{year:04}-{month:02}-{day:02}T{hour:02}:{minute:02}:{second:02}Z")
+    crate::report::rfc3339(SystemTime::now())
 }
 
 #[cfg(test)]
@@ -247,11 +226,12 @@ mod tests {
 
     #[test]
     fn timestamps_are_rfc3339_utc() {
-        assert_eq!(rfc3339(0), "1970-01-01T00:00:00Z");
+        let at = |secs| {
+            crate::report::rfc3339(std::time::UNIX_EPOCH + std::time::Duration::from_secs(secs))
+        };
         // 2025-11-25T10:30:00Z, the spec's example time.
-        assert_eq!(rfc3339(1_764_066_600), "2025-11-25T10:30:00Z");
-        // A leap day.
-        assert_eq!(rfc3339(951_782_400), "2000-02-29T00:00:00Z");
+        assert_eq!(at(1_764_066_600), "2025-11-25T10:30:00Z");
+        assert!(now().ends_with('Z') && now().len() == 20);
     }
 
     #[test]

@@ -672,7 +672,8 @@ impl RunInfo {
 
 /// `t` as RFC 3339 UTC text to the second (`2026-12-03T21:05:45Z`): the
 /// proleptic Gregorian date of the Unix day (Howard Hinnant's
-/// `civil_from_days`), one computation that needs no date library.
+/// `civil_from_days`), no date library. The one clock text of the project:
+/// the run document's start, the matrix's, a reference-peer task's times.
 #[must_use]
 pub fn rfc3339(t: std::time::SystemTime) -> String {
     let secs = t

@@ -85,7 +85,7 @@ enum Done {
 /// # Errors
 /// The output folder cannot be made, or `--server` names no server.
 pub fn build(manifest: &Manifest, options: &Options) -> Result<Matrix, String> {
-    let started = super::render::rfc3339_now();
+    let started = crate::report::rfc3339(std::time::SystemTime::now());
     let clock = Instant::now();
     let servers = select(manifest, options)?;
     for sub in ["runs", "fuzz"] {
