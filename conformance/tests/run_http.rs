@@ -189,6 +189,49 @@ fn http_url_reaches_a_server_already_listening() {
     assert_eq!(outcome(origin[0]), "pass", "{}", origin[0]);
 }
 
+/// A transport record keeps the HTTP exchange its verdict rests on: the run
+/// document's origin record shows the request with the foreign `Origin` and
+/// the 403 the reference peer answered, body and all (issue 30: "HTTP
+/// findings with an empty exchange box").
+#[test]
+fn a_transport_record_keeps_the_exchange_it_rests_on() {
+    let served = serve(&["--revision", "2025-11-25"]);
+    let url = format!("{}/mcp", served.base);
+    let dir =
+        std::env::temp_dir().join(format!("wirecheck-run-http-exhibit-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let doc = dir.join("report.json");
+    let (out, _, _) = run(&[
+        "--http",
+        &url,
+        "--revision",
+        "2025-11-25",
+        "--out",
+        doc.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", show(&out));
+    let document: Value = serde_json::from_slice(&std::fs::read(&doc).unwrap()).unwrap();
+    let origin = document["records"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["vector"] == "run/2025-11-25/http/origin-403")
+        .expect("the origin record");
+    let exchange = &origin["http"][0];
+    assert_eq!(exchange["method"], "POST", "{origin}");
+    assert_eq!(exchange["status"], 403, "{origin}");
+    assert!(
+        exchange["request_headers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|h| h[0] == "origin" && h[1] == "http://wirecheck-foreign-origin.invalid"),
+        "{origin}"
+    );
+    assert!(exchange["response_body"].is_string(), "{origin}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// The reference peer started for every revision is dual-era: it answers a
 /// legacy `initialize` and a modern request alike. Judged as 2026-07-28 it
 /// passes: the runner sends `MCP-Protocol-Version: 2026-07-28` on every

@@ -20,8 +20,8 @@ use harness::{Direction, Profile, Revision};
 use serde::{Deserialize, Serialize};
 
 use super::{
-    Check, Command, Level, Outcome, Payload, Peer, Place, Record, Refusal, Report, RunInfo,
-    Subject, Tally, Violation, WireFrame,
+    Check, Command, HttpExchange, Level, Outcome, Payload, Peer, Place, Record, Refusal, Report,
+    RunInfo, Subject, Tally, Violation, WireFrame,
 };
 
 /// The document format's version: bumped when a member changes meaning.
@@ -165,6 +165,8 @@ struct RecordDoc {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     wire: Vec<WireDoc>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    http: Vec<HttpDoc>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     notes: Vec<String>,
 }
 
@@ -218,6 +220,52 @@ struct WireDoc {
     frame: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     frame_hex: Option<String>,
+}
+
+/// An [`HttpExchange`] as the document holds it: headers as `[name, value]`
+/// pairs, in the order sent or read.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct HttpDoc {
+    method: String,
+    url: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    request_headers: Vec<(String, String)>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    request_body: Option<String>,
+    status: u16,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    response_headers: Vec<(String, String)>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    response_body: Option<String>,
+}
+
+impl From<&HttpExchange> for HttpDoc {
+    fn from(x: &HttpExchange) -> Self {
+        HttpDoc {
+            method: x.method.clone(),
+            url: x.url.clone(),
+            request_headers: x.request_headers.clone(),
+            request_body: x.request_body.clone(),
+            status: x.status,
+            response_headers: x.response_headers.clone(),
+            response_body: x.response_body.clone(),
+        }
+    }
+}
+
+impl From<HttpDoc> for HttpExchange {
+    fn from(d: HttpDoc) -> Self {
+        HttpExchange {
+            method: d.method,
+            url: d.url,
+            request_headers: d.request_headers,
+            request_body: d.request_body,
+            status: d.status,
+            response_headers: d.response_headers,
+            response_body: d.response_body,
+        }
+    }
 }
 
 /// Bytes as exact text when UTF-8, else hex: `(frame, frame_hex)`.
@@ -391,6 +439,7 @@ impl From<&Record> for RecordDoc {
                     }
                 })
                 .collect(),
+            http: r.http.iter().map(HttpDoc::from).collect(),
             notes: r.notes.clone(),
         }
     }
@@ -551,6 +600,7 @@ impl RecordDoc {
                 at: w.at_us.map(Duration::from_micros),
             });
         }
+        record.http = self.http.into_iter().map(HttpExchange::from).collect();
         record.notes = self.notes;
         Ok(record)
     }

@@ -15,7 +15,7 @@ use std::fmt::Write as _;
 use harness::Revision;
 
 use super::text::{preview, printable, printable_str};
-use super::{rule_id, Outcome, Record, Report, Subject};
+use super::{rule_id, HttpExchange, Outcome, Record, Report, Subject};
 
 /// How many characters of a frame the page shows.
 const PREVIEW_CHARS: usize = 4000;
@@ -354,11 +354,19 @@ fn record_html(out: &mut String, record: &Record) {
         let _ = write!(out, "<li>note: {}</li>", escape(&printable_str(note)));
     }
     out.push_str("</ul>");
+    // A transport record's subject is empty: its evidence is the HTTP
+    // exchange below, not an empty frame box.
     let subject = match &record.subject {
-        Subject::Frame(bytes) => preview(bytes, PREVIEW_CHARS),
-        Subject::TooLong { len } => format!("({len} bytes, not read)"),
+        Subject::Frame(bytes) if bytes.is_empty() => None,
+        Subject::Frame(bytes) => Some(preview(bytes, PREVIEW_CHARS)),
+        Subject::TooLong { len } => Some(format!("({len} bytes, not read)")),
     };
-    let _ = write!(out, "<pre>{}</pre>", escape(&subject));
+    if let Some(subject) = subject {
+        let _ = write!(out, "<pre>{}</pre>", escape(&subject));
+    }
+    for x in &record.http {
+        http_exchange_html(out, x);
+    }
     if !record.wire.is_empty() {
         let _ = write!(
             out,
@@ -379,6 +387,42 @@ fn record_html(out: &mut String, record: &Record) {
         out.push_str("</table></details>");
     }
     out.push_str("</div>\n");
+}
+
+/// One HTTP exchange: the request line, the headers sent, the body's start;
+/// then the status, the headers a rule reads and the response body's start.
+fn http_exchange_html(out: &mut String, x: &HttpExchange) {
+    // Each piece made printable on its own (peer text may hold any byte);
+    // the newlines between them are the box's own.
+    let p = |text: &str| printable_str(text);
+    let mut lines = vec![format!("{} {}", p(&x.method), p(&x.url))];
+    lines.extend(
+        x.request_headers
+            .iter()
+            .map(|(name, value)| format!("{}: {}", p(name), p(value))),
+    );
+    if let Some(body) = &x.request_body {
+        lines.push(String::new());
+        lines.push(p(body));
+    }
+    lines.push(String::new());
+    lines.push(format!("→ HTTP {}", x.status));
+    lines.extend(
+        x.response_headers
+            .iter()
+            .map(|(name, value)| format!("{}: {}", p(name), p(value))),
+    );
+    lines.push(String::new());
+    lines.push(
+        x.response_body
+            .as_deref()
+            .map_or_else(|| "(no body)".to_owned(), p),
+    );
+    let _ = write!(
+        out,
+        "<div class=\"http\"><b>HTTP exchange</b><pre>{}</pre></div>",
+        escape(&lines.join("\n"))
+    );
 }
 
 fn place(record: &Record) -> String {

@@ -377,6 +377,59 @@ pub struct WireFrame {
     pub at: Option<Duration>,
 }
 
+/// One HTTP exchange a transport record rests on, as a person reads it:
+/// the request as sent and the response as it came, bodies bounded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HttpExchange {
+    /// `POST`, `GET` or `DELETE`.
+    pub method: String,
+    /// The URL requested.
+    pub url: String,
+    /// The request headers as sent, names lowercase; credentials redacted.
+    pub request_headers: Vec<(String, String)>,
+    /// The start of the request body.
+    pub request_body: Option<String>,
+    /// The response status.
+    pub status: u16,
+    /// The response headers a rule reads, `content-type` first.
+    pub response_headers: Vec<(String, String)>,
+    /// The start of the response body (over SSE, its first message).
+    pub response_body: Option<String>,
+}
+
+impl HttpExchange {
+    /// `POST http://…/mcp`, and the request body's start when it had one.
+    #[must_use]
+    pub fn request_line(&self) -> String {
+        match &self.request_body {
+            Some(body) => format!("{} {} {}", self.method, self.url, body),
+            None => format!("{} {}", self.method, self.url),
+        }
+    }
+
+    /// `HTTP 400 (application/json) {…}`: the status, the content type and
+    /// the body's start, as a person reads the answer.
+    #[must_use]
+    pub fn response_line(&self) -> String {
+        let mut line = format!("HTTP {}", self.status);
+        if let Some((_, ct)) = self
+            .response_headers
+            .iter()
+            .find(|(n, _)| n == "content-type")
+        {
+            line.push_str(&format!(" ({ct})"));
+        }
+        match &self.response_body {
+            Some(body) => {
+                line.push(' ');
+                line.push_str(body);
+            }
+            None => line.push_str(" with no body"),
+        }
+        line
+    }
+}
+
 /// The judgement of one subject.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Record {
@@ -397,6 +450,9 @@ pub struct Record {
     pub payload: Option<Payload>,
     /// The exchange the verdict rests on, in order; empty for a lone frame.
     pub wire: Vec<WireFrame>,
+    /// The HTTP exchanges a transport verdict rests on (bounded), where the
+    /// wire log of frames cannot show it: statuses, headers, bodies.
+    pub http: Vec<HttpExchange>,
     /// What a person should know that the outcome does not say: where a reply
     /// departs from the expected answer, a convention not met, a peer that
     /// exited. Peer-supplied text in them is escaped by every view.
@@ -420,6 +476,7 @@ impl Record {
             refusal: None,
             payload: None,
             wire: Vec::new(),
+            http: Vec::new(),
             notes: Vec::new(),
             ambiguities: Vec::new(),
         }
@@ -857,5 +914,89 @@ mod tests {
         assert_eq!(tally.count("stale"), 0);
         assert_eq!(tally.failing(true), 1);
         assert_eq!(tally.rows().count(), Outcome::NAMES.len());
+    }
+}
+
+/// The HTTP exchange a transport record rests on, shown by every view that
+/// shows evidence, and kept by the run document.
+#[cfg(test)]
+mod http_exchange_tests {
+    use super::*;
+
+    /// A refused-origin probe as the transport judge files it: a 200 where
+    /// 403 was due, with a body holding markup.
+    fn origin_record() -> Record {
+        let mut record = Record::of_transport_rule(
+            "run/2025-11-25/http/origin-403".into(),
+            Revision::Mcp2025_11_25,
+            "streamable-http",
+            harness::rules::RuleId::McpHttpOrigin403,
+            Outcome::Fail,
+            vec!["a request with a foreign Origin was answered 200, not 403 Forbidden".into()],
+        );
+        record.http.push(HttpExchange {
+            method: "POST".into(),
+            url: "http://127.0.0.1:9/mcp".into(),
+            request_headers: vec![
+                ("origin".into(), "http://evil.invalid".into()),
+                ("authorization".into(), "(redacted)".into()),
+            ],
+            request_body: Some(r#"{"jsonrpc":"2.0","id":1,"method":"initialize"}"#.into()),
+            status: 200,
+            response_headers: vec![("content-type".into(), "text/html".into())],
+            response_body: Some("<h1>hello</h1>".into()),
+        });
+        record
+    }
+
+    fn report_of(record: Record) -> Report {
+        let mut report = Report::new(Command::Run);
+        report.records.push(record);
+        report
+    }
+
+    #[test]
+    fn the_html_page_shows_the_exchange_escaped_and_no_empty_frame_box() {
+        let page = html::render(&report_of(origin_record()));
+        assert!(page.contains("HTTP exchange"), "{page}");
+        assert!(page.contains("POST http://127.0.0.1:9/mcp"));
+        assert!(page.contains("origin: http://evil.invalid"));
+        assert!(page.contains("→ HTTP 200"));
+        assert!(page.contains("content-type: text/html"));
+        // Peer text is escaped, never markup.
+        assert!(page.contains("&lt;h1&gt;hello&lt;/h1&gt;"));
+        assert!(!page.contains("<h1>hello"));
+        // The transport record's empty subject is not drawn as a frame.
+        assert!(!page.contains("<pre></pre>"), "{page}");
+    }
+
+    #[test]
+    fn the_terminal_shows_what_was_sent_and_got_over_http() {
+        let text = terminal::to_fix(&report_of(origin_record()), false);
+        assert!(
+            text.contains("sent: POST http://127.0.0.1:9/mcp {"),
+            "{text}"
+        );
+        assert!(
+            text.contains("got:  HTTP 200 (text/html) <h1>hello</h1>"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn the_run_document_keeps_the_exchange() {
+        let report = report_of(origin_record());
+        let bytes = document::to_vec(&report);
+        let text = String::from_utf8(bytes.clone()).unwrap();
+        assert!(text.contains(r#""status": 200"#), "{text}");
+        let back = document::from_slice(&bytes).unwrap();
+        assert_eq!(back.records[0].http, report.records[0].http);
+    }
+
+    #[test]
+    fn an_exchange_without_a_body_says_so() {
+        let mut x = origin_record().http.remove(0);
+        x.response_body = None;
+        assert_eq!(x.response_line(), "HTTP 200 (text/html) with no body");
     }
 }

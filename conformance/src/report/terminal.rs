@@ -329,6 +329,11 @@ fn group_lines(group: &Group<'_>, paint: &Paint) -> String {
                 let _ = writeln!(out, "    got:  {}{more}", preview(&w.frame, PREVIEW_CHARS));
             }
         }
+    } else if let Some(x) = first.http.first() {
+        // A transport record: the HTTP exchange is what was sent and got.
+        let line = |text: String| preview(text.as_bytes(), PREVIEW_CHARS);
+        let _ = writeln!(out, "    sent: {}", line(x.request_line()));
+        let _ = writeln!(out, "    got:  {}", line(x.response_line()));
     }
     // Each other vector once, and not the example's again (a session rule
     // broken in three sessions names one vector three times).

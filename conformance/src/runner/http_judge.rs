@@ -45,7 +45,7 @@ use super::trace::Trace;
 use super::wire::Wire;
 use super::Config;
 use crate::driver::{Driver, DriverConfig};
-use crate::report::{Check, Place, Record, Subject};
+use crate::report::{Check, HttpExchange, Place, Record, Subject};
 use crate::transport::http::{FindingKind, GetStream, HttpFact, HttpFinding, StreamableHttpPeer};
 use crate::transport::{HttpKind, Limits};
 
@@ -395,6 +395,8 @@ pub async fn judge(
                 evidence.probed.extend(probed);
             }
         }
+        // An exchange shown for a record the probe did not file goes no further.
+        judge.shown.clear();
         debug_assert!(
             judge.records[before..].iter().all(|r| r
                 .check
@@ -412,10 +414,38 @@ pub(super) struct Judge {
     pub(super) revision: Revision,
     kind: HttpKind,
     pub(super) records: Vec<Record>,
+    /// The exchanges the next record rests on ([`Judge::exhibit`]).
+    pub(super) shown: Vec<HttpExchange>,
+}
+
+/// The most exchanges one record shows: enough to see the defect, never the
+/// whole run.
+const MAX_SHOWN: usize = 3;
+
+/// What a report shows of `fact`.
+pub(super) fn exchange_of(fact: &HttpFact) -> HttpExchange {
+    let response_headers = fact
+        .content_type
+        .iter()
+        .map(|ct| ("content-type".to_owned(), ct.clone()))
+        .chain(fact.headers.iter().cloned())
+        .collect();
+    HttpExchange {
+        method: fact.method.clone(),
+        url: fact.url.clone(),
+        request_headers: fact.exhibit.request_headers.clone(),
+        request_body: fact.exhibit.request_body.clone(),
+        status: fact.status,
+        response_headers,
+        response_body: fact.exhibit.response_body.clone(),
+    }
 }
 
 /// What a probe saw: the status, or why there was none.
 type Status = Result<u16, String>;
+
+/// What a probe's request got: its exchange, or why there was none.
+pub(super) type Seen = Result<HttpFact, String>;
 
 impl Judge {
     /// A judge of `revision` over `kind` with no record yet.
@@ -424,7 +454,33 @@ impl Judge {
             revision,
             kind,
             records: Vec::new(),
+            shown: Vec::new(),
         }
+    }
+
+    /// Shows `facts` (the first [`MAX_SHOWN`]) with the next record filed:
+    /// the exchanges its verdict rests on.
+    pub(super) fn exhibit<'f>(&mut self, facts: impl IntoIterator<Item = &'f HttpFact>) {
+        let room = MAX_SHOWN.saturating_sub(self.shown.len());
+        self.shown
+            .extend(facts.into_iter().take(room).map(exchange_of));
+    }
+
+    /// Shows `exchange` with the next record filed (one a probe made
+    /// outside a transport, so no fact holds it).
+    pub(super) fn show(&mut self, exchange: HttpExchange) {
+        if self.shown.len() < MAX_SHOWN {
+            self.shown.push(exchange);
+        }
+    }
+
+    /// The status of what a probe's request got, its exchange shown with the
+    /// next record filed.
+    pub(super) fn status(&mut self, seen: Seen) -> Status {
+        seen.map(|fact| {
+            self.exhibit([&fact]);
+            fact.status
+        })
     }
 
     fn record(
@@ -447,6 +503,7 @@ impl Judge {
             violations,
         );
         record.notes = notes;
+        record.http = std::mem::take(&mut self.shown);
         self.records.push(record);
     }
 
@@ -631,12 +688,12 @@ pub(super) async fn handshaken(
     }
 }
 
-/// The status of a `ping` sent on `driver`'s session as it stands.
-pub(super) async fn ping_status(
+/// The exchange of a `ping` sent on `driver`'s session as it stands.
+pub(super) async fn ping(
     driver: &mut Driver<Wire>,
     revision: Revision,
     target: &Target<'_>,
-) -> Status {
+) -> Seen {
     let before = driver.transport().http_facts().len();
     // A 2026-07-28 server may route by method before it checks the version,
     // and `ping` is not among its methods (a 404 -32601 would hide the
@@ -662,19 +719,18 @@ pub(super) async fn ping_status(
         .iter()
         // The handshake's notification may finish later than it started.
         .find(|f| f.method == "POST" && f.expected_answer)
-        .map(|f| f.status)
+        .cloned()
         .ok_or_else(|| "the ping got no HTTP response".to_owned())
 }
 
-/// The HTTP status of the probe among `facts`: the first POST after index
+/// The exchange of the probe among `facts`: the first POST after index
 /// `before` that expected an answer.
-pub(super) fn probe_status(facts: &[HttpFact], before: usize) -> Option<u16> {
+pub(super) fn probe_exchange(facts: &[HttpFact], before: usize) -> Option<&HttpFact> {
     facts
         .get(before..)
         .unwrap_or_default()
         .iter()
         .find(|f| f.method == "POST" && f.expected_answer)
-        .map(|f| f.status)
 }
 
 #[cfg(test)]
@@ -704,6 +760,7 @@ mod tests {
             revision,
             kind,
             records: Vec::new(),
+            shown: Vec::new(),
         }
     }
 
@@ -791,11 +848,7 @@ mod tests {
     }
 
     fn ends_verdict(facts: &[HttpFact]) -> Outcome {
-        let mut judge = Judge {
-            revision: Revision::Mcp2025_11_25,
-            kind: HttpKind::Streamable,
-            records: Vec::new(),
-        };
+        let mut judge = Judge::new(Revision::Mcp2025_11_25, HttpKind::Streamable);
         let facts: Vec<&HttpFact> = facts.iter().collect();
         judge.sse_ends_after_response(&facts);
         assert_eq!(judge.records.len(), 1);

@@ -31,7 +31,8 @@ mod session_id;
 mod sse;
 mod streamable;
 
-pub use exchange::{FindingKind, HttpFact, HttpFinding, HttpOptions};
+pub(crate) use exchange::excerpt;
+pub use exchange::{Exhibit, FindingKind, HttpFact, HttpFinding, HttpOptions, EXCERPT};
 pub use first_event::{FirstEvent, MAX_FIRST_BLOCK};
 pub use jsonrpc::JsonRpcHttpPeer;
 pub use post::SSE_ENDED_UNANSWERED;

@@ -25,8 +25,9 @@ use reqwest::header::HeaderValue;
 use serde_json::{json, Value};
 
 use super::{Judge, Target, HEADER_MISMATCH};
+use crate::report::HttpExchange;
 use crate::runner::fixtures::Allowed;
-use crate::transport::http::header_safe;
+use crate::transport::http::{excerpt, header_safe};
 
 const VERSION: &str = "2026-07-28";
 /// The most `tools/list` pages read while looking for the allowed tools.
@@ -40,6 +41,8 @@ const RAW_NON_ASCII: &[u8] = "é".as_bytes();
 struct Answer {
     status: u16,
     answer: Option<Value>,
+    /// The exchange as sent and got, for the record to show.
+    exchange: HttpExchange,
 }
 
 impl Answer {
@@ -167,6 +170,7 @@ impl Judge {
             } else {
                 vec![format!("{shown}, not 400 with -32602 Invalid params")]
             };
+        self.show(answer.exchange);
         self.verdict(rule, broken, vec![shown]);
     }
 
@@ -323,6 +327,7 @@ impl Judge {
                 )],
                 _ => Vec::new(),
             };
+            self.show(answer.exchange);
             self.verdict(rule, broken, vec![shown]);
         }
     }
@@ -482,15 +487,15 @@ async fn post(
             .await
             .map_err(|e| format!("the {method} probe got no HTTP response: {e}"))?;
         let status = response.status().as_u16();
-        let sse = response
+        let content_type = response
             .headers()
             .get("content-type")
-            .and_then(|v| v.to_str().ok())
-            .is_some_and(|ct| {
-                ct.trim_start()
-                    .to_ascii_lowercase()
-                    .starts_with("text/event-stream")
-            });
+            .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
+        let sse = content_type.as_deref().is_some_and(|ct| {
+            ct.trim_start()
+                .to_ascii_lowercase()
+                .starts_with("text/event-stream")
+        });
         let mut bytes = Vec::new();
         // An SSE stream may stay open after its answer: read until it comes.
         while let Ok(Some(chunk)) = response.chunk().await {
@@ -499,9 +504,36 @@ async fn post(
                 break;
             }
         }
+        let request_headers = [
+            ("content-type".to_owned(), "application/json".to_owned()),
+            (
+                "accept".to_owned(),
+                "application/json, text/event-stream".to_owned(),
+            ),
+        ]
+        .into_iter()
+        .chain(
+            headers
+                .iter()
+                .map(|(n, v)| (n.clone(), String::from_utf8_lossy(v).into_owned())),
+        )
+        .collect();
+        let exchange = HttpExchange {
+            method: "POST".into(),
+            url: url.to_owned(),
+            request_headers,
+            request_body: Some(excerpt(body.to_string().as_bytes())),
+            status,
+            response_headers: content_type
+                .into_iter()
+                .map(|ct| ("content-type".to_owned(), ct))
+                .collect(),
+            response_body: (!bytes.is_empty()).then(|| excerpt(&bytes)),
+        };
         Ok(Answer {
             status,
             answer: answer_in(&bytes, sse, &id),
+            exchange,
         })
     };
     tokio::time::timeout(timeout, exchange)

@@ -43,6 +43,13 @@ impl Judge {
             }
         };
         let first = streamable(&mut driver).get_stream(None, listen).await;
+        // The GET's exchange, shown with the records about it.
+        let get = driver
+            .transport()
+            .http_facts()
+            .into_iter()
+            .rev()
+            .find(|f| f.method == "GET");
         if revision == Revision::Mcp2026_07_28 {
             let dual = dual_era(target).await;
             match (dual, &first) {
@@ -73,6 +80,7 @@ impl Judge {
                         "answered {} (the SHOULD is for a server that supports only 2026-07-28)",
                         g.status
                     )];
+                    self.exhibit(&get);
                     self.verdict(RuleId::McpHttpGet405, broken, notes);
                 }
             }
@@ -102,6 +110,7 @@ impl Judge {
                 "{shown}: neither an SSE stream nor 405 Method Not Allowed"
             )]
         };
+        self.exhibit(&get);
         self.verdict(RuleId::McpHttpGetStreamOr405, broken, vec![shown.clone()]);
         // The session's own frames so far: what its POST answers delivered.
         let posted: Vec<Vec<u8>> = server_frames(&driver);
@@ -127,6 +136,7 @@ impl Judge {
                     "{} messages read from the GET stream",
                     first.events.len()
                 )];
+                self.exhibit(&get);
                 self.verdict(RuleId::McpHttpGetNoResponse, responses, notes);
             }
             answer_pings(&mut driver, &first).await;

@@ -83,9 +83,19 @@ pub(super) async fn broadcast(judge: &mut Judge, revision: Revision, target: &Ta
     for got in [&one, &two].into_iter().flatten() {
         answer_pings(&mut driver, got).await;
     }
+    // The two GETs' exchanges, shown with the records about them.
+    let gets: Vec<_> = driver
+        .transport()
+        .http_facts()
+        .into_iter()
+        .filter(|f| f.method == "GET")
+        .collect();
     let (wire, _) = driver.into_parts();
     wire.close(target.shutdown_grace).await;
+    // The refused GET is the one the second-GET record is about.
+    judge.exhibit(gets.iter().filter(|f| !(200..300).contains(&f.status)));
     second_get_refusal(judge, &one, &refused);
+    judge.shown.clear();
     let open = streams.len();
     let seen = Seen::of(&streams);
     notes.extend(seen.unjudged.iter().take(4).cloned());
@@ -110,6 +120,7 @@ pub(super) async fn broadcast(judge: &mut Judge, revision: Revision, target: &Ta
             seen.judged
         ),
     );
+    judge.exhibit(&gets);
     judge.verdict(rule, seen.broken, notes);
 }
 

@@ -10,7 +10,7 @@ use harness::Revision;
 use reqwest::header::{HeaderName, HeaderValue};
 
 use super::server_validation::{code_text, one_request, Answer};
-use super::{handshaken, ping_status, streamable, Judge, Target, HEADER_MISMATCH};
+use super::{handshaken, ping, streamable, Judge, Target, HEADER_MISMATCH};
 use crate::transport::http::HttpFact;
 
 /// 2026-07-28 schema `UnsupportedProtocolVersionError`.
@@ -35,7 +35,8 @@ impl Judge {
             HeaderName::from_static("mcp-protocol-version"),
             HeaderValue::from_static(BOGUS_VERSION),
         );
-        match ping_status(&mut driver, revision, target).await {
+        let seen = ping(&mut driver, revision, target).await;
+        match self.status(seen) {
             Ok(400) => self.verdict(rule, Vec::new(), Vec::new()),
             Ok(status) => self.verdict(
                 rule,
@@ -69,7 +70,9 @@ impl Judge {
             answer.status,
             code_text(answer.code)
         );
+        self.exhibit([&answer.exchange]);
         self.header_names_any_case(&answer, &shown);
+        self.exhibit([&answer.exchange]);
         let broken = match (answer.status, answer.code) {
             (400, Some(HEADER_MISMATCH)) => Vec::new(),
             (400, Some(UNSUPPORTED_VERSION)) => {
@@ -134,6 +137,7 @@ impl Judge {
         if answer.code != Some(harness::codes::METHOD_NOT_FOUND) {
             broken.push(format!("{shown}: not -32601 Method not found"));
         }
+        self.exhibit([&answer.exchange]);
         self.verdict(rule, broken, vec![shown]);
         answer.facts
     }

@@ -6,7 +6,8 @@
 use harness::rules::RuleId;
 use harness::Revision;
 
-use super::{handshaken, Judge, Status, Target};
+use super::{exchange_of, handshaken, Judge, Target};
+use crate::report::HttpExchange;
 use crate::transport::HttpKind;
 
 /// A foreign origin: what a DNS-rebinding page would send.
@@ -17,7 +18,7 @@ impl Judge {
     /// names it (2025-11-25 on), any 4xx before (the rule only says
     /// "validate"); over HTTP+SSE the 2024-11-05 page's own sentence, which
     /// names no status, whatever the revision negotiated.
-    pub(super) fn origin(&mut self, probe: Status) {
+    pub(super) fn origin(&mut self, probe: Result<HttpExchange, String>) {
         let strict = self.kind == HttpKind::Streamable
             && RuleId::McpHttpOrigin403
                 .info()
@@ -35,7 +36,9 @@ impl Judge {
         }
         match probe {
             Err(why) => self.not_observed(rule, why),
-            Ok(status) => {
+            Ok(exchange) => {
+                let status = exchange.status;
+                self.show(exchange);
                 let refused = if strict {
                     status == 403
                 } else {
@@ -59,24 +62,27 @@ impl Judge {
     }
 }
 
-/// The status of the first POST of a handshake with a foreign `Origin`.
-pub(super) async fn streamable_origin(revision: Revision, target: &Target<'_>) -> Status {
+/// The first POST of a handshake with a foreign `Origin`.
+pub(super) async fn streamable_origin(
+    revision: Revision,
+    target: &Target<'_>,
+) -> Result<HttpExchange, String> {
     let driver = handshaken(revision, target, Some(FOREIGN_ORIGIN)).await?;
     let status = driver
         .transport()
         .http_facts()
         .iter()
         .find(|f| f.method == "POST")
-        .map(|f| f.status)
+        .map(exchange_of)
         .ok_or_else(|| "the handshake with a foreign Origin got no HTTP response".to_owned());
     let (wire, _) = driver.into_parts();
     wire.close(target.shutdown_grace).await;
     status
 }
 
-/// The status of the HTTP+SSE stream's GET with a foreign `Origin` (an SSE
-/// connection refused at the GET never reaches the `endpoint` event).
-pub(super) async fn sse_origin(target: &Target<'_>) -> Status {
+/// The HTTP+SSE stream's GET with a foreign `Origin` (an SSE connection
+/// refused at the GET never reaches the `endpoint` event).
+pub(super) async fn sse_origin(target: &Target<'_>) -> Result<HttpExchange, String> {
     let client = reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
         .timeout(target.limits.write_timeout)
@@ -89,6 +95,24 @@ pub(super) async fn sse_origin(target: &Target<'_>) -> Status {
         .send()
         .await
         .map_err(|e| format!("the GET with a foreign Origin failed: {e}"))?;
-    // Only the status is read: an accepted stream is dropped unread.
-    Ok(response.status().as_u16())
+    // Only the head is read: an accepted stream is dropped unread.
+    let content_type = response
+        .headers()
+        .get("content-type")
+        .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
+    Ok(HttpExchange {
+        method: "GET".into(),
+        url: target.url.to_owned(),
+        request_headers: vec![
+            ("accept".into(), "text/event-stream".into()),
+            ("origin".into(), FOREIGN_ORIGIN.into()),
+        ],
+        request_body: None,
+        status: response.status().as_u16(),
+        response_headers: content_type
+            .into_iter()
+            .map(|ct| ("content-type".to_owned(), ct))
+            .collect(),
+        response_body: None,
+    })
 }

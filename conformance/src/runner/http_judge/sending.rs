@@ -19,9 +19,13 @@ impl Judge {
         let posts = facts.iter().filter(|f| f.method == "POST");
         let (requests, others): (Vec<&&HttpFact>, Vec<&&HttpFact>) =
             posts.partition(|f| f.expected_answer);
-        let mut broken: Vec<String> = others
+        let not_202: Vec<&HttpFact> = others
             .iter()
+            .map(|f| **f)
             .filter(|f| (200..300).contains(&f.status) && f.status != 202)
+            .collect();
+        let mut broken: Vec<String> = not_202
+            .iter()
             .map(|f| {
                 format!(
                     "a notification or response POSTed to {} was answered {}, not 202 Accepted",
@@ -49,6 +53,7 @@ impl Judge {
                 "no notification was POSTed".into(),
             );
         } else {
+            self.exhibit(not_202);
             self.verdict(RuleId::McpHttpNotification202, broken, notes);
         }
 
@@ -56,8 +61,9 @@ impl Judge {
         // holding none (`[]`, a frame that is no JSON) is outside the
         // sentence, whatever is owed to it (its silence is the vector's).
         let requests: Vec<_> = requests.into_iter().filter(|f| f.holds_request).collect();
-        let mut broken: Vec<String> = requests
+        let mistyped: Vec<&HttpFact> = requests
             .iter()
+            .map(|f| **f)
             .filter(|f| (200..300).contains(&f.status))
             .filter(|f| {
                 !matches!(
@@ -65,6 +71,9 @@ impl Judge {
                     "application/json" | "text/event-stream"
                 )
             })
+            .collect();
+        let mut broken: Vec<String> = mistyped
+            .iter()
             .map(|f| {
                 format!(
                     "a request POSTed to {} was answered {} with Content-Type {}",
@@ -94,6 +103,7 @@ impl Judge {
             );
         } else {
             let seen = vec![format!("{answered} request POSTs answered 2xx")];
+            self.exhibit(mistyped);
             self.verdict(RuleId::McpHttpRequestContentType, broken, seen);
         }
     }

@@ -16,7 +16,7 @@ use base64::Engine as _;
 use harness::{Raw, Revision};
 use reqwest::header::{HeaderName, HeaderValue};
 
-use super::{handshaken, probe_status, streamable, Judge, Target, HEADER_MISMATCH};
+use super::{handshaken, probe_exchange, streamable, Judge, Target, HEADER_MISMATCH};
 use crate::transport::http::HttpFact;
 use harness::rules::RuleId;
 
@@ -25,6 +25,8 @@ use harness::rules::RuleId;
 /// handshake's too), for the rules judged on any exchange.
 pub(super) struct Answer {
     pub(super) status: u16,
+    /// The probe request's own exchange, for the record to show.
+    pub(super) exchange: HttpFact,
     pub(super) code: Option<i64>,
     pub(super) facts: Vec<HttpFact>,
 }
@@ -57,10 +59,10 @@ pub(super) async fn one_request(
         )
         .await;
     let facts = driver.transport().http_facts();
-    let status = probe_status(&facts, before);
+    let exchange = probe_exchange(&facts, before).cloned();
     let (wire, _) = driver.into_parts();
     wire.close(target.shutdown_grace).await;
-    let status = status.ok_or_else(|| format!("the {method} probe got no HTTP response"))?;
+    let exchange = exchange.ok_or_else(|| format!("the {method} probe got no HTTP response"))?;
     let code = answered.ok().and_then(|a| {
         serde_json::from_slice::<serde_json::Value>(&a.bytes)
             .ok()?
@@ -68,7 +70,8 @@ pub(super) async fn one_request(
             .as_i64()
     });
     Ok(Answer {
-        status,
+        status: exchange.status,
+        exchange,
         code,
         facts,
     })
@@ -106,15 +109,17 @@ impl Judge {
                 target.driver.answer_timeout.min(Duration::from_secs(5)),
             )
             .await;
-        let status = probe_status(&driver.transport().http_facts(), before);
+        let exchange = probe_exchange(&driver.transport().http_facts(), before).cloned();
         let (wire, _) = driver.into_parts();
         wire.close(target.shutdown_grace).await;
-        let Some(status) = status else {
+        let Some(exchange) = exchange else {
             let why = "the mismatched request got no HTTP response".to_owned();
             self.not_observed(matching, why.clone());
             return self.not_observed(refusal, why);
         };
+        let status = exchange.status;
         let shown = format!("`Mcp-Method: tools/list` on a server/discover was answered {status}");
+        self.exhibit([&exchange]);
         if (200..300).contains(&status) {
             self.verdict(
                 matching,
@@ -124,6 +129,7 @@ impl Judge {
             return self.not_applicable(refusal, format!("{shown}: not refused"));
         }
         self.verdict(matching, Vec::new(), vec![shown.clone()]);
+        self.exhibit([&exchange]);
         let code = answered.ok().and_then(|a| {
             serde_json::from_slice::<serde_json::Value>(&a.bytes)
                 .ok()?
@@ -194,6 +200,7 @@ impl Judge {
         } else {
             Vec::new()
         };
+        self.exhibit([&answer.exchange]);
         self.verdict(rule, broken, vec![shown]);
         answer.facts
     }

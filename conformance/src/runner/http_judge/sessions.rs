@@ -6,7 +6,7 @@
 use harness::rules::RuleId;
 use harness::Revision;
 
-use super::{describe, handshaken, ping_status, streamable, Judge, Target};
+use super::{describe, handshaken, ping, streamable, Judge, Target};
 use crate::runner::trace::Trace;
 use crate::transport::http::{session_id_concerns, FindingKind, HttpFinding};
 
@@ -28,7 +28,8 @@ impl Judge {
             return;
         };
         streamable(&mut driver).set_session_id(None);
-        match ping_status(&mut driver, revision, target).await {
+        let seen = ping(&mut driver, revision, target).await;
+        match self.status(seen) {
             Ok(400) => self.verdict(RuleId::McpHttpSessionRequired400, Vec::new(), Vec::new()),
             Ok(status) => self.verdict(
                 RuleId::McpHttpSessionRequired400,
@@ -48,7 +49,8 @@ impl Judge {
             ),
             Ok(status) if (200..300).contains(&status) => {
                 streamable(&mut driver).set_session_id(Some(id));
-                match ping_status(&mut driver, revision, target).await {
+                let seen = ping(&mut driver, revision, target).await;
+                match self.status(seen) {
                     Ok(404) => self.verdict(RuleId::McpHttpSessionTerminated404, Vec::new(), Vec::new()),
                     Ok(status) => self.verdict(
                         RuleId::McpHttpSessionTerminated404,

@@ -67,6 +67,12 @@ pub(super) fn judge(judge: &mut Judge, facts: &[&HttpFact]) {
             );
         } else {
             let shown = vec![format!("{seen} exchanges answered with a {code} {name}")];
+            judge.exhibit(
+                facts
+                    .iter()
+                    .copied()
+                    .filter(|f| f.error_codes.contains(&code) && f.status != 400),
+            );
             judge.verdict(rule, broken, shown);
         }
     }

@@ -83,6 +83,56 @@ pub struct HttpFact {
     /// without the frames ("On HTTP, the response status MUST be `400 Bad
     /// Request`", 2026-07-28 basic/index §_meta, for -32021).
     pub error_codes: Vec<i64>,
+    /// What a person reading a finding is shown of the exchange; no rule
+    /// reads it.
+    pub exhibit: Exhibit,
+}
+
+/// What a report shows of an exchange beside the fields rules read: the
+/// request's headers and body as sent and the start of the response's body,
+/// each bounded ([`EXCERPT`]), so a finding shows what was asked and what
+/// came back without a capture.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Exhibit {
+    /// The request headers as sent, names lowercase; credentials redacted.
+    pub request_headers: Vec<(String, String)>,
+    /// The start of the request body, as text.
+    pub request_body: Option<String>,
+    /// The start of the response body (over SSE, its first message), as text.
+    pub response_body: Option<String>,
+}
+
+/// The most bytes of a body an [`Exhibit`] keeps.
+pub const EXCERPT: usize = 400;
+
+/// The most request headers an [`Exhibit`] keeps.
+const MAX_EXHIBIT_HEADERS: usize = 16;
+
+/// Request headers whose values are never shown.
+const REDACTED: &[&str] = &["authorization", "cookie", "proxy-authorization"];
+
+impl Exhibit {
+    /// The exhibit of a request about to be sent with `headers` and `body`.
+    pub(crate) fn of_request(headers: &HeaderMap, body: Option<&[u8]>) -> Exhibit {
+        let request_headers = headers
+            .iter()
+            .take(MAX_EXHIBIT_HEADERS)
+            .map(|(name, value)| {
+                let name = name.as_str().to_owned();
+                let value = if REDACTED.contains(&name.as_str()) {
+                    "(redacted)".to_owned()
+                } else {
+                    excerpt(value.as_bytes())
+                };
+                (name, value)
+            })
+            .collect();
+        Exhibit {
+            request_headers,
+            request_body: body.map(excerpt),
+            response_body: None,
+        }
+    }
 }
 
 /// Response headers a transport rule reads.
@@ -343,11 +393,13 @@ pub(crate) struct Recorded {
     pub index: usize,
 }
 
-/// Records the fact of a response.
+/// Records the fact of a response to the request `sent`.
+#[allow(clippy::too_many_arguments)] // each a fact of the exchange, named at the call
 pub(crate) fn record(
     shared: &Shared,
     method: &str,
     url: &str,
+    sent: Exhibit,
     response: &Response,
     expected_answer: bool,
     holds_request: bool,
@@ -374,6 +426,7 @@ pub(crate) fn record(
         ended_after_answer: None,
         first_event: None,
         error_codes: Vec::new(),
+        exhibit: sent,
     });
     Recorded {
         status,
@@ -411,6 +464,9 @@ pub const MAX_ERROR_CODES: usize = 64;
 pub(crate) fn count_frame(shared: &Shared, index: usize, frame: &[u8]) {
     let codes = error_codes(frame);
     if let Some(fact) = lock(&shared.facts).get_mut(index) {
+        if fact.exhibit.response_body.is_none() {
+            fact.exhibit.response_body = Some(excerpt(frame));
+        }
         fact.frames += 1;
         let room = MAX_ERROR_CODES.saturating_sub(fact.error_codes.len());
         fact.error_codes.extend(codes.into_iter().take(room));
@@ -520,9 +576,19 @@ pub(crate) fn error_chain(error: &dyn std::error::Error) -> String {
     text
 }
 
-/// The first bytes of a body, as text for a report.
+/// The first [`EXCERPT`] bytes of a body, as text for an [`Exhibit`].
+pub(crate) fn excerpt(body: &[u8]) -> String {
+    text_start(body, EXCERPT)
+}
+
+/// The first bytes of a body, as text for a finding's one line.
 pub(crate) fn snippet(body: &[u8]) -> String {
-    let cut = &body[..body.len().min(160)];
+    text_start(body, 160)
+}
+
+/// The first `max` bytes of `body` as text, `…` marking a cut.
+fn text_start(body: &[u8], max: usize) -> String {
+    let cut = &body[..body.len().min(max)];
     let mut text = String::from_utf8_lossy(cut).into_owned();
     if body.len() > cut.len() {
         text.push('…');
@@ -683,6 +749,7 @@ impl HttpFact {
             ended_after_answer: Some(true),
             first_event: None,
             error_codes: Vec::new(),
+            exhibit: Exhibit::default(),
         }
     }
 }

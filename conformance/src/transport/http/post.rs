@@ -8,8 +8,8 @@ use reqwest::Client;
 use tokio::time::Instant;
 
 use super::exchange::{
-    count_frame, error_chain, essence, note_event_id, read_bounded, read_sse, record, snippet,
-    update_fact, FindingKind, Sink, StreamEnd,
+    count_frame, error_chain, essence, excerpt, note_event_id, read_bounded, read_sse, record,
+    snippet, update_fact, Exhibit, FindingKind, Sink, StreamEnd,
 };
 use crate::transport::Event;
 
@@ -64,6 +64,7 @@ async fn exchange(
 ) {
     let shared = &*sink.shared;
     let holds = post.holds_request;
+    let exhibit = Exhibit::of_request(&post.headers, Some(&post.body));
     let sent = post
         .client
         .post(&post.url)
@@ -89,6 +90,7 @@ async fn exchange(
         shared,
         "POST",
         &post.url,
+        exhibit,
         &response,
         post.expected_answer,
         holds,
@@ -172,6 +174,11 @@ async fn exchange(
             return;
         }
     };
+    if !body.is_empty() {
+        update_fact(shared, index, |f| {
+            f.exhibit.response_body = Some(excerpt(&body))
+        });
+    }
     let success = (200..300).contains(&status);
     let json = media.as_deref() == Some("application/json");
     if !success && !json {

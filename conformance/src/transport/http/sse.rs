@@ -11,8 +11,8 @@ use tokio::sync::oneshot;
 use tokio::time::{timeout_at, Instant};
 
 use super::exchange::{
-    count_frame, error_chain, essence, read_bounded, read_sse, record, snippet, FindingKind,
-    HttpFact, HttpFinding, HttpOptions, Queue, StreamEnd,
+    count_frame, error_chain, essence, read_bounded, read_sse, record, snippet, Exhibit,
+    FindingKind, HttpFact, HttpFinding, HttpOptions, Queue, StreamEnd,
 };
 use super::streamable::client;
 use super::ConnectError;
@@ -45,7 +45,9 @@ impl SsePeer {
         let client = client(url, &options)?;
         let base = Url::parse(url).map_err(|e| ConnectError::BadUrl(e.to_string()))?;
         let deadline = Instant::now() + limits.write_timeout;
-        let opened = client.get(url).header("accept", "text/event-stream").send();
+        let mut sent = HeaderMap::new();
+        sent.insert("accept", HeaderValue::from_static("text/event-stream"));
+        let opened = client.get(url).headers(sent.clone()).send();
         let response = match timeout_at(deadline, opened).await {
             Err(_) => return Err(ConnectError::Handshake("no response to GET".into())),
             Ok(Err(e)) => return Err(ConnectError::Handshake(error_chain(&e))),
@@ -53,7 +55,8 @@ impl SsePeer {
         };
         let mut queue = Queue::new(&limits);
         let shared = Arc::clone(&queue.sink().shared);
-        let recorded = record(&shared, "GET", url, &response, false, false, None);
+        let exhibit = Exhibit::of_request(&sent, None);
+        let recorded = record(&shared, "GET", url, exhibit, &response, false, false, None);
         let (status, content_type) = (recorded.status, recorded.content_type);
         // The stream's frames are counted against the GET that opened it.
         let stream_fact = recorded.index;
@@ -176,11 +179,13 @@ impl Transport for SsePeer {
     /// POSTs the frame and waits (within the write timeout) for the server to
     /// accept it; the answer comes on the stream.
     async fn send(&mut self, frame: &[u8]) -> Result<(), SendError> {
+        let mut sent = self.extra.clone();
+        sent.insert("content-type", HeaderValue::from_static("application/json"));
+        let exhibit = Exhibit::of_request(&sent, Some(frame));
         let posted = self
             .client
             .post(&self.endpoint)
-            .header("content-type", "application/json")
-            .headers(self.extra.clone())
+            .headers(sent)
             .body(frame.to_vec())
             .send();
         let deadline = Instant::now() + self.limits.write_timeout;
@@ -194,6 +199,7 @@ impl Transport for SsePeer {
             shared,
             "POST",
             &self.endpoint,
+            exhibit,
             &response,
             false,
             false,

@@ -101,19 +101,19 @@ impl StreamableHttpPeer {
     /// Ends the session with DELETE (2025-11-25 §Session Management 5) and
     /// returns the status; the session id is forgotten on a 2xx.
     pub async fn delete_session(&mut self) -> Result<u16, String> {
-        let mut request = self
-            .client
-            .delete(&self.url)
-            .headers(self.headers(&Outline::default()));
+        let sent = self.headers(&Outline::default());
+        let exhibit = super::exchange::Exhibit::of_request(&sent, None);
+        let mut request = self.client.delete(&self.url).headers(sent);
         request = request.timeout(self.options.request_timeout);
         let response = request
             .send()
             .await
             .map_err(|e| super::exchange::error_chain(&e))?;
         let shared = self.queue.shared();
-        let status =
-            super::exchange::record(shared, "DELETE", &self.url, &response, false, false, None)
-                .status;
+        let status = super::exchange::record(
+            shared, "DELETE", &self.url, exhibit, &response, false, false, None,
+        )
+        .status;
         if response.status().is_success() {
             lock(&self.session).id = None;
         }
@@ -142,6 +142,7 @@ impl StreamableHttpPeer {
             headers.insert("last-event-id", id);
         }
         let deadline = Instant::now() + listen;
+        let exhibit = super::exchange::Exhibit::of_request(&headers, None);
         let sent = self.client.get(&self.url).headers(headers).send();
         let response = match tokio::time::timeout_at(deadline, sent).await {
             Err(_) => return Err(format!("no response headers within {listen:?}")),
@@ -149,8 +150,9 @@ impl StreamableHttpPeer {
             Ok(Ok(response)) => response,
         };
         let shared = self.queue.shared();
-        let recorded =
-            super::exchange::record(shared, "GET", &self.url, &response, false, false, None);
+        let recorded = super::exchange::record(
+            shared, "GET", &self.url, exhibit, &response, false, false, None,
+        );
         let mut stream = GetStream {
             status: recorded.status,
             content_type: recorded.content_type.clone(),
@@ -159,6 +161,15 @@ impl StreamableHttpPeer {
         let sse = super::exchange::essence(recorded.content_type.as_deref()).as_deref()
             == Some("text/event-stream");
         if !sse {
+            // A refusal's body (a 405's, a 409's) is shown with the record.
+            let body = super::exchange::read_bounded(response, 4096, deadline)
+                .await
+                .unwrap_or_default();
+            if !body.is_empty() {
+                super::exchange::update_fact(shared, recorded.index, |f| {
+                    f.exhibit.response_body = Some(super::exchange::excerpt(&body));
+                });
+            }
             return Ok(stream);
         }
         let mut previous = String::new();
