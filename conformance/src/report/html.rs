@@ -330,12 +330,17 @@ fn record_html(out: &mut String, record: &Record) {
         );
     }
     for v in record.violations.iter().flatten() {
+        // A transport finding points into no frame: no empty "at".
+        let at = if v.pointer.is_empty() {
+            String::new()
+        } else {
+            format!(" at <code>{}</code>", escape(&printable_str(&v.pointer)))
+        };
         let _ = write!(
             out,
-            "<li>{} {} at <code>{}</code>: {} ({})</li>",
+            "<li>{} {}{at}: {} ({})</li>",
             v.level.name(),
             escape(&printable_str(rule_id(v))),
-            escape(&printable_str(&v.pointer)),
             escape(&printable_str(&v.message)),
             escape(&printable_str(v.spec))
         );

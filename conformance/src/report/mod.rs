@@ -968,6 +968,8 @@ mod http_exchange_tests {
         assert!(!page.contains("<h1>hello"));
         // The transport record's empty subject is not drawn as a frame.
         assert!(!page.contains("<pre></pre>"), "{page}");
+        // Nor is its empty pointer.
+        assert!(!page.contains("at <code></code>"), "{page}");
     }
 
     #[test]
