@@ -4,7 +4,8 @@
 //! several (`wirecheck report A.json B.json …`), each cell showing its worst
 //! outcome and linking by anchor to its records, their findings and wire logs.
 //!
-//! Peer text goes through [`printable`](super::text::printable) and then
+//! Peer text goes through [`printable`](super::text::printable) (bounded by
+//! [`preview`]) and then
 //! [`escape`], which turns every character HTML gives meaning to into an
 //! entity, so a frame can add neither a tag nor an attribute. Anchors are
 //! numbers, never peer text.
@@ -14,7 +15,7 @@ use std::fmt::Write as _;
 
 use harness::Revision;
 
-use super::text::{preview, printable, printable_str};
+use super::text::{preview, printable_str};
 use super::{rule_id, HttpExchange, Outcome, Record, Report, Subject};
 
 /// How many characters of a frame the page shows.
@@ -378,7 +379,9 @@ fn record_html(out: &mut String, record: &Record) {
             "<details><summary>wire log ({} frames)</summary><table><tr><th>#</th><th>from</th><th>at</th><th>frame</th></tr>",
             record.wire.len()
         );
-        for (i, event) in record.wire.iter().enumerate() {
+        // Bounded, so a flood of frames or one huge frame keeps the page
+        // small: the run document holds the whole log.
+        for (i, event) in record.wire.iter().enumerate().take(MAX_WIRE_ROWS) {
             let at = event
                 .at
                 .map_or_else(String::new, |d| format!("{:.3} ms", d.as_secs_f64() * 1e3));
@@ -386,7 +389,14 @@ fn record_html(out: &mut String, record: &Record) {
                 out,
                 "<tr><td>{i}</td><td>{}</td><td>{at}</td><td><pre>{}</pre></td></tr>",
                 event.from.sender(),
-                escape(&printable(&event.frame))
+                escape(&preview(&event.frame, MAX_WIRE_CHARS))
+            );
+        }
+        if record.wire.len() > MAX_WIRE_ROWS {
+            let _ = write!(
+                out,
+                "<tr><td colspan=\"4\">… {} more frames (the run document, <code>--out</code>, holds them all)</td></tr>",
+                record.wire.len() - MAX_WIRE_ROWS
             );
         }
         out.push_str("</table></details>");
@@ -429,6 +439,12 @@ fn http_exchange_html(out: &mut String, x: &HttpExchange) {
         escape(&lines.join("\n"))
     );
 }
+
+/// The most frames of one record's wire log the page shows.
+const MAX_WIRE_ROWS: usize = 24;
+
+/// The most characters of one frame the page shows.
+const MAX_WIRE_CHARS: usize = 2_000;
 
 fn place(record: &Record) -> String {
     let p = &record.place;

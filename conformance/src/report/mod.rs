@@ -995,6 +995,29 @@ mod http_exchange_tests {
         assert_eq!(back.records[0].http, report.records[0].http);
     }
 
+    /// A hostile peer's flood (many frames, each huge) does not make the
+    /// page as large as the flood: it stays under a cap.
+    #[test]
+    fn the_html_page_stays_small_whatever_the_wire_logs_hold() {
+        let mut report = Report::new(Command::Run);
+        for i in 0..50 {
+            let mut record = origin_record();
+            record.place.vector = Some(format!("run/2025-11-25/flood/{i}"));
+            record.wire = (0..100)
+                .map(|_| WireFrame {
+                    from: harness::Direction::ServerToClient,
+                    frame: vec![b'x'; 16 * 1024],
+                    at: None,
+                })
+                .collect();
+            report.records.push(record);
+        }
+        // 50 records × 100 frames × 16 KiB: 80 MiB of frames.
+        let page = html::render(&report);
+        assert!(page.len() < 3 * 1024 * 1024, "{} bytes", page.len());
+        assert!(page.contains("… 76 more frames"));
+    }
+
     #[test]
     fn an_exchange_without_a_body_says_so() {
         let mut x = origin_record().http.remove(0);
