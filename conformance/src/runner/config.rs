@@ -1,0 +1,153 @@
+//! What a run is given: the peer, the revisions, the bounds ([`Config`]),
+//! and why a run could not be made ([`RunError`], exit 2).
+
+use std::time::Duration;
+
+use harness::Revision;
+
+use super::fixtures::Allowed;
+use crate::driver::DriverConfig;
+use crate::judge::Strictness;
+use crate::transport::stdio::PeerCommand;
+use crate::transport::{HttpKind, Kind, Limits};
+
+/// Which revisions a run plays.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Revisions {
+    /// This one.
+    Given(Revision),
+    /// The one the peer answers at `initialize` (or `server/discover`).
+    Auto,
+    /// Every MCP revision the peer accepts; a declined one is not applicable.
+    All,
+}
+
+/// Everything a run needs.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// The peer to start, once per session.
+    pub peer: Peer,
+    /// Which revisions to play (ignored under `jsonrpc`).
+    pub revisions: Revisions,
+    /// Plain JSON-RPC 2.0 (`--profile jsonrpc-2.0`): no handshake, the
+    /// `jsonrpc-2.0/` vectors.
+    pub jsonrpc: bool,
+    /// How the driver waits.
+    pub driver: DriverConfig,
+    /// The transport's bounds.
+    pub limits: Limits,
+    /// How long a peer gets to exit after its input closes, and again after SIGTERM.
+    pub shutdown_grace: Duration,
+    /// The tools the user allows to be called.
+    pub allowed: Allowed,
+    /// How conventions weigh (`--strict`: a departure is a warning).
+    pub strictness: Strictness,
+    /// Where each live session is written as a transcript (`--transcripts`).
+    pub transcripts: Option<std::path::PathBuf>,
+}
+
+/// The peer a run starts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Peer {
+    /// The user's command (`--stdio`), the same for every revision.
+    Command(PeerCommand),
+    /// The reference peer, this program's `serve`: started at exactly the
+    /// revision under test, because the vectors describe a server of one
+    /// revision (a server that also speaks 2025-11-25 may rightly answer a
+    /// 2026-07-28 `initialize`, which a 2026-only server must refuse).
+    Reference {
+        /// This program.
+        program: std::ffi::OsString,
+    },
+    /// A server already listening (`--http URL`), one HTTP session (or SSE
+    /// stream) per runner session.
+    Http {
+        /// The endpoint: the MCP endpoint, the SSE stream, or the JSON-RPC URL.
+        url: String,
+        /// Which HTTP transport it speaks.
+        kind: HttpKind,
+    },
+    /// The reference peer over HTTP (`--reference-http`): `serve --http
+    /// 127.0.0.1:0` started once per revision, as [`Peer::Reference`] is.
+    ReferenceHttp {
+        /// This program.
+        program: std::ffi::OsString,
+        /// Which of its HTTP transports to drive.
+        kind: HttpKind,
+    },
+}
+
+impl Peer {
+    /// What to run for a session under `revision` (`None`: any, negotiated);
+    /// `None` for a peer reached over HTTP, which is not a process per session.
+    #[must_use]
+    pub fn command(&self, revision: Option<Revision>) -> Option<PeerCommand> {
+        Some(match self {
+            Peer::Command(c) => c.clone(),
+            Peer::Http { .. } | Peer::ReferenceHttp { .. } => return None,
+            Peer::Reference { program } => {
+                let mut args = vec!["serve".into()];
+                match revision {
+                    Some(Revision::JsonRpc2) => {
+                        args.extend(["--profile".into(), "jsonrpc-2.0".into()])
+                    }
+                    Some(r) => args.extend(["--revision".into(), r.name().into()]),
+                    None => {}
+                }
+                PeerCommand {
+                    program: program.clone(),
+                    args,
+                }
+            }
+        })
+    }
+
+    /// The transport the run speaks.
+    #[must_use]
+    pub fn kind(&self) -> Kind {
+        match self {
+            Peer::Command(_) | Peer::Reference { .. } => Kind::Stdio,
+            Peer::Http { kind, .. } | Peer::ReferenceHttp { kind, .. } => Kind::Http(*kind),
+        }
+    }
+
+    /// The `transport` every record of the run names.
+    #[must_use]
+    pub fn transport(&self) -> &'static str {
+        self.kind().name()
+    }
+}
+
+/// Why the run could not be made (exit 2).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RunError {
+    /// The peer command does not start.
+    Start(String),
+    /// No handshake completed under any revision tried.
+    Handshake(String),
+    /// A fresh peer process said nothing within the start-up timeout: it
+    /// never finished starting, which is no protocol failure.
+    Startup(String),
+    /// Under `--profile jsonrpc-2.0` the peer never produced one JSON-RPC
+    /// response (an HTML page on every POST, say): nothing it said can be
+    /// judged as JSON-RPC, so no check passes or fails.
+    NoJsonRpc(String),
+    /// A session's transcript could not be written (`--transcripts`).
+    Transcripts(String),
+}
+
+impl std::fmt::Display for RunError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RunError::Start(e) => write!(f, "the peer does not start: {e}"),
+            RunError::Handshake(e) => write!(f, "the peer never completed a handshake: {e}"),
+            RunError::Startup(e) => write!(f, "the peer never finished starting: {e}"),
+            RunError::NoJsonRpc(e) => {
+                write!(f, "the peer never produced one JSON-RPC response: {e}")
+            }
+            RunError::Transcripts(e) => write!(f, "--transcripts: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for RunError {}

@@ -1,0 +1,392 @@
+//! Starting, ending and probing peer processes and sessions: what the
+//! sessions of one revision share, and the one probe step ([`Peers::play`]:
+//! send, observe, judge, record).
+
+use std::sync::Mutex;
+use std::time::Duration;
+
+use harness::rules::{Level, RuleId, Violation};
+use harness::{Outcome, Revision};
+
+use super::config::{Config, Peer, RunError};
+use super::observe::observe;
+use super::plan;
+use super::records::{answer_record, place, vector_record, wire_since};
+use super::trace::Trace;
+use super::{
+    never_started, said_nothing, slow_start_note, unanswered_because, HttpKind, Wire, CHECK_EXITED,
+};
+use crate::driver::{Driver, Handshake, HandshakeError, Live};
+use crate::judge::{self};
+use crate::report::{Check, Record, Subject};
+use crate::sync::lock;
+use crate::transport::http::{JsonRpcHttpPeer, SsePeer, StreamableHttpPeer};
+use crate::transport::stdio::StdioPeer;
+use crate::transport::{Kind, Transport as _};
+use crate::vectors::{Answer, Vector};
+
+/// A live session and what its handshake said.
+pub(super) struct Session {
+    pub(super) driver: Driver<Wire>,
+    pub(super) handshake: Option<Handshake>,
+}
+
+/// The least a stdio process is given to exit on EOF where the revision
+/// judges it: a Python SDK server exits in 0.11 to 0.17 s by hand, but was
+/// seen still running after 500 ms on a loaded 2-core machine (issue 28's
+/// zoo, mcp-server-time and mcp-server-git).
+pub(super) const EXIT_ON_EOF_GRACE: Duration = Duration::from_secs(2);
+
+/// Starting, ending and probing peer processes: shared by sessions that run
+/// at the same time, so it only reads the configuration.
+#[derive(Clone, Copy)]
+pub(super) struct Peers<'c> {
+    pub(super) config: &'c Config,
+    /// The HTTP endpoint, for a peer reached over HTTP.
+    pub(super) url: Option<&'c str>,
+    /// What each closed HTTP connection saw, for the transport judge.
+    pub(super) traces: &'c Mutex<Vec<Trace>>,
+    /// Each closed session's wire log, for the session judge.
+    pub(super) logs: &'c Mutex<Vec<Vec<crate::driver::WireEvent>>>,
+    /// How long a closed stdio process is given to exit before a signal.
+    pub(super) exit_grace: Duration,
+}
+
+/// What the sessions of one revision leave behind for the judges after
+/// them: each HTTP connection's trace, each session's wire log.
+#[derive(Default)]
+pub(super) struct Gathered {
+    pub(super) traces: Mutex<Vec<Trace>>,
+    pub(super) logs: Mutex<Vec<Vec<crate::driver::WireEvent>>>,
+}
+
+impl<'c> Peers<'c> {
+    /// Peers of `config` at `url`, leaving what they saw in `gathered`.
+    pub(super) fn over(config: &'c Config, url: Option<&'c str>, gathered: &'c Gathered) -> Self {
+        Peers {
+            config,
+            url,
+            traces: &gathered.traces,
+            logs: &gathered.logs,
+            exit_grace: config.shutdown_grace,
+        }
+    }
+
+    /// [`Peers::over`] for the sessions of `revision`: where the revision
+    /// judges how promptly a process exits on EOF (2026-07-28 stdio
+    /// §Shutdown, SHOULD "exit promptly"), the grace is at least
+    /// [`EXIT_ON_EOF_GRACE`], so a loaded machine's scheduling is not taken
+    /// for a slow exit; a process that exits costs nothing of it.
+    pub(super) fn for_revision(
+        config: &'c Config,
+        url: Option<&'c str>,
+        gathered: &'c Gathered,
+        revision: Revision,
+    ) -> Self {
+        let mut peers = Self::over(config, url, gathered);
+        if RuleId::McpR5StdioExitOnEof
+            .info()
+            .revisions
+            .contains(revision)
+        {
+            peers.exit_grace = peers.exit_grace.max(EXIT_ON_EOF_GRACE);
+        }
+        peers
+    }
+}
+
+impl Peers<'_> {
+    /// A fresh connection: a process over stdio, a new HTTP session, or a new
+    /// HTTP+SSE stream.
+    pub(super) async fn spawn(&self, revision: Option<Revision>) -> Result<Driver<Wire>, RunError> {
+        let limits = self.config.limits;
+        let start = |e: &dyn std::fmt::Display| RunError::Start(e.to_string());
+        let wire = match (&self.config.peer, self.url) {
+            (Peer::Http { kind, .. } | Peer::ReferenceHttp { kind, .. }, Some(url)) => match kind {
+                HttpKind::Streamable => {
+                    let mut peer =
+                        StreamableHttpPeer::connect(url, limits).map_err(|e| start(&e))?;
+                    if revision == Some(Revision::Mcp2026_07_28) {
+                        // 2026-07-28 has no handshake to learn the header's
+                        // version from, and basic/transports/streamable-http
+                        // §Protocol Version Header says the client MUST send
+                        // it on every request. Without it a dual-era server
+                        // "MAY treat a request that omits the header as
+                        // protocol version 2025-03-26", and every probe of a
+                        // body's missing `_meta` would meet legacy semantics.
+                        // A frame naming its own version still sends that one.
+                        peer.set_protocol_version(Some(Revision::Mcp2026_07_28.name().into()));
+                    }
+                    Wire::Streamable(peer)
+                }
+                HttpKind::Sse => {
+                    Wire::Sse(SsePeer::connect(url, limits).await.map_err(|e| start(&e))?)
+                }
+                HttpKind::JsonRpc => {
+                    Wire::JsonRpc(JsonRpcHttpPeer::connect(url, limits).map_err(|e| start(&e))?)
+                }
+            },
+            (peer, _) => {
+                let command = peer
+                    .command(revision)
+                    .ok_or_else(|| RunError::Start("an HTTP peer without a URL".into()))?;
+                Wire::Stdio(StdioPeer::spawn(&command, limits).map_err(|e| start(&e))?)
+            }
+        };
+        Ok(Driver::new(wire, self.config.driver.clone()))
+    }
+
+    /// Ends a connection, keeping what HTTP showed for the transport judge.
+    pub(super) async fn close(&self, driver: Driver<Wire>) {
+        let never_heard = driver.transport().starts_fresh() && !driver.heard();
+        let (wire, log) = driver.into_parts();
+        let mut trace = Trace::of(&wire);
+        trace.stdio_never_heard = never_heard;
+        (trace.delete_status, trace.stdio_ended_by) = wire.close_reporting(self.exit_grace).await;
+        lock(self.traces).push(trace);
+        lock(self.logs).push(log);
+    }
+
+    /// A fresh process with its handshake under `revision` done, or why the
+    /// handshake failed; `serving` is the revision the process is started for.
+    pub(super) async fn open(
+        &self,
+        revision: Revision,
+        serving: Option<Revision>,
+    ) -> Result<Result<Session, (Driver<Wire>, HandshakeError)>, RunError> {
+        let mut driver = self.spawn(serving).await?;
+        if !revision.is_mcp() {
+            return Ok(Ok(Session {
+                driver,
+                handshake: None,
+            }));
+        }
+        Ok(match driver.handshake(revision).await {
+            Ok(handshake) => Ok(Session {
+                driver,
+                handshake: Some(handshake),
+            }),
+            Err(e) => Err((driver, e)),
+        })
+    }
+
+    /// Plays one session's vectors: the `opening` one as the first frame of
+    /// a fresh process, the others after a handshake (on `reuse` when given).
+    /// A peer that fails is replaced for the rest.
+    pub(super) async fn session(
+        self,
+        revision: Revision,
+        session: plan::Session,
+        playable: &[&Vector],
+        reuse: Option<Driver<Wire>>,
+    ) -> Result<Vec<Record>, RunError> {
+        let mut records = Vec::new();
+        let vectors: Vec<&Vector> = session.vectors.iter().map(|i| playable[*i]).collect();
+        if session.opening {
+            // The vector's own frame opens the session: no handshake first.
+            let driver = self.spawn(Some(revision)).await?;
+            if let Some(d) = self
+                .play(driver, vectors[0], revision, &mut records)
+                .await?
+            {
+                self.close(d).await;
+            }
+            return Ok(records);
+        }
+        let mut driver = match reuse {
+            Some(d) => Some(d),
+            None => self.reopen(revision).await?,
+        };
+        for vector in vectors {
+            let Some(d) = driver.take() else {
+                records.push(vector_record(
+                    vector,
+                    revision,
+                    Outcome::NotObserved {
+                        why: "the peer could not be restarted after it failed".into(),
+                    },
+                    self.config.peer.transport(),
+                ));
+                continue;
+            };
+            driver = match self.play(d, vector, revision, &mut records).await? {
+                Some(d) => Some(d),
+                None => self.reopen(revision).await?,
+            };
+        }
+        if let Some(d) = driver {
+            self.close(d).await;
+        }
+        Ok(records)
+    }
+
+    /// A fresh process after a crash, or `None` when its handshake fails.
+    pub(super) async fn reopen(
+        &self,
+        revision: Revision,
+    ) -> Result<Option<Driver<Wire>>, RunError> {
+        Ok(match self.open(revision, Some(revision)).await? {
+            Ok(s) => Some(s.driver),
+            Err((mut driver, e)) => {
+                let never = never_started(&driver, &e, self.config);
+                let because = unanswered_because(&mut driver, &e).await;
+                self.close(driver).await;
+                if let Some(why) = never {
+                    return Err(RunError::Startup(format!("{revision}: {why}{because}")));
+                }
+                None
+            }
+        })
+    }
+
+    /// Whether a fresh process answers the liveness request sent alone, within
+    /// the start-up wait: a start-up that completes, so an earlier process's
+    /// silence was the probe's, a failure to judge, not "could not run".
+    pub(super) async fn answers_alone(&self, revision: Revision) -> Result<bool, RunError> {
+        let mut driver = self.spawn(Some(revision)).await?;
+        let method = self.config.driver.liveness.method().to_owned();
+        let _ = driver
+            .request(&method, None, self.config.driver.answer_timeout)
+            .await;
+        let heard = driver.heard();
+        self.close(driver).await;
+        Ok(heard)
+    }
+
+    /// Sends one probe and records its judgement; the driver back when the
+    /// peer is still fit for more, `None` after it exited or stopped answering
+    /// (then the failure is recorded too, and the process ended); an error
+    /// when a fresh process never said a word (it never finished starting).
+    pub(super) async fn play(
+        &self,
+        mut driver: Driver<Wire>,
+        vector: &Vector,
+        revision: Revision,
+        records: &mut Vec<Record>,
+    ) -> Result<Option<Driver<Wire>>, RunError> {
+        let before = driver.log().len();
+        let facts_before = driver.transport().http_facts().len();
+        let findings_before = driver.transport().http_findings().len();
+        let expects_answer = !matches!(vector.answer, Some(Answer::Nothing) | None);
+        // Over Streamable HTTP a handshake frame may open no session (it is
+        // refused), and then no ping can follow it: the end of its own
+        // exchange is the answer.
+        let liveness =
+            !(matches!(driver.transport(), Wire::Streamable(_)) && plan::is_opening(vector));
+        let report = driver
+            .probe_with(&vector.frame, expects_answer, liveness)
+            .await;
+        let never_heard = driver.transport().starts_fresh() && !driver.heard();
+        // A process that said nothing at all may never have started, or may
+        // have hung on this very probe (its first frame: plain JSON-RPC has
+        // no handshake, and an opening vector none either): a second fresh
+        // process asked only the liveness request tells the two apart.
+        if never_heard
+            && matches!(report.live, Live::Unresponsive)
+            && !self.answers_alone(revision).await?
+        {
+            let because = driver.transport_mut().why_silent("").await;
+            self.close(driver).await;
+            return Err(RunError::Startup(format!(
+                "{revision}: {}{because}",
+                said_nothing(self.config)
+            )));
+        }
+        let slow = driver.slow_start().map(|d| slow_start_note(d, self.config));
+        // Observe: what the exchange showed, read before the judge gives a
+        // verdict (over HTTP, how its answer is read; and whether what was
+        // seen decides the verdict instead).
+        let seen = observe(
+            &driver,
+            vector,
+            revision,
+            &report,
+            facts_before,
+            expects_answer,
+        );
+        // Judge.
+        let judgement = judge::reply_with(vector, &seen.observed, self.config.strictness);
+        // Record.
+        let wire = wire_since(&driver, before);
+        let transport = self.config.peer.transport();
+        let findings = driver.transport().http_findings();
+        records.push(answer_record(
+            vector,
+            revision,
+            transport,
+            seen,
+            &judgement,
+            slow,
+            findings.get(findings_before..).unwrap_or_default(),
+            wire.clone(),
+        ));
+
+        // The server MAY shut down on its own (MCP 2025-11-25, basic/lifecycle,
+        // "Shutdown", stdio), so an exit is a warning here; a request it left
+        // unanswered has already failed in its own record. A peer that stops
+        // answering the ping breaks a MUST (basic/utilities/ping).
+        let failure = match &report.live {
+            Live::Answered(_) => return Ok(Some(driver)),
+            Live::Closed { status, leaky } if self.config.peer.kind() == Kind::Stdio => (
+                None,
+                Level::May,
+                Outcome::Warning,
+                "MCP basic/lifecycle §Shutdown (stdio): the server may close its output and exit",
+                format!(
+                    "the peer's output ended after this frame ({}{}); a fresh process runs the rest",
+                    status.as_deref().unwrap_or("still running"),
+                    if *leaky { ", a child holding stdout" } else { "" }
+                ),
+            ),
+            // Over HTTP only the HTTP+SSE stream can end; the server may
+            // close it too (its session ends), so this is a warning as well.
+            Live::Closed { .. } => (
+                None,
+                Level::May,
+                Outcome::Warning,
+                "MCP 2024-11-05 basic/transports §HTTP with SSE: the server's SSE stream carries every answer",
+                "the server ended the SSE stream after this frame; a fresh stream runs the rest".to_owned(),
+            ),
+            Live::Unresponsive | Live::SendFailed(_) => (
+                Some(crate::driver::liveness_rule(revision)),
+                Level::Must,
+                Outcome::Fail,
+                crate::driver::liveness_rule(revision).info().cite(revision),
+                "the peer stopped answering the liveness request after this frame; a fresh process runs the rest".to_owned(),
+            ),
+        };
+        let tail = driver.transport().stderr_tail();
+        self.close(driver).await;
+        let (rule, level, outcome, spec, mut message) = failure;
+        if !tail.is_empty() {
+            message.push_str("; stderr ends: ");
+            message.push_str(&String::from_utf8_lossy(&tail));
+        }
+        let mut crash = Record::new(
+            place(vector, revision, transport),
+            Subject::Frame(vector.frame.clone()),
+            outcome,
+        );
+        crash.check = Some(Check {
+            rule: rule.map_or(CHECK_EXITED, RuleId::as_str).into(),
+            level,
+            spec: spec.into(),
+        });
+        crash.violations = Some(match rule {
+            Some(rule) => vec![Violation {
+                rule,
+                level,
+                spec,
+                pointer: String::new(),
+                message,
+            }],
+            None => {
+                crash.notes.push(message);
+                Vec::new()
+            }
+        });
+        crash.wire = wire;
+        records.push(crash);
+        Ok(None)
+    }
+}
