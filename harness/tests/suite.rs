@@ -7,12 +7,19 @@
 
 mod batch_elements;
 mod corpus;
-#[path = "mutants/main.rs"]
-mod mutants;
+#[path = "codec/main.rs"]
+mod codec;
+#[path = "frame_judge/main.rs"]
+mod frame_judge;
 mod properties;
 mod refusals;
 mod roundtrip;
+#[path = "rule_catalogue/main.rs"]
+mod rule_catalogue;
 mod rules;
 mod session;
+#[path = "session_judge/main.rs"]
+mod session_judge;
 mod smoke;
 mod snapshots;
+mod support;
