@@ -6,9 +6,9 @@
 //! path: `cargo test -p wirecheck-harness --test suite -- corpus::`.
 
 mod batch_elements;
-mod corpus;
 #[path = "codec/main.rs"]
 mod codec;
+mod corpus;
 #[path = "frame_judge/main.rs"]
 mod frame_judge;
 mod properties;
