@@ -109,7 +109,6 @@ fn parse(text: &str) -> Doc {
             _ => {}
         }
     }
-    drop(broken);
     Doc {
         links,
         anchors,
