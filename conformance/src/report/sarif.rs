@@ -1,7 +1,8 @@
 //! The SARIF 2.1.0 view (`--sarif FILE`), for code-scanning dashboards
 //! (OASIS SARIF 2.1.0, §3.13 `sarifLog`, §3.14 `run`, §3.27 `result`).
 //!
-//! One `run`; `tool.driver.rules` lists every rule a record names, with its
+//! One `run`; `tool.driver.rules` lists every rule a record names (and
+//! `wirecheck.unnamed`, the rule of a finding whose record names none), with its
 //! spec citation as `fullDescription` and `help` text (no `helpUri`: the
 //! citations are revision, page and section, not addresses); one `result` per
 //! failing or warning record and rule broken, `error` or `warning`. Each
@@ -42,10 +43,10 @@ struct RuleRow {
     about: Option<&'static str>,
 }
 
-/// The rule of a finding whose record names none: a baseline entry that no
-/// check of the run matched (stale), its record made from the entry alone.
+/// The rule of a finding whose record names none: above all a baseline entry
+/// that no check of the run matched (stale), its record made from the entry alone.
 const UNNAMED: &str = "wirecheck.unnamed";
-const UNNAMED_ABOUT: &str = "A finding whose record names no rule: an entry of the \
+const UNNAMED_ABOUT: &str = "A finding whose record names no rule, such as an entry of the \
     --expected-failures baseline that no check of this run matched (stale). The \
     message quotes the entry's reason; remove the entry, or find why its check no \
     longer runs.";
