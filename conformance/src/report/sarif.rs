@@ -1,7 +1,8 @@
 //! The SARIF 2.1.0 view (`--sarif FILE`), for code-scanning dashboards
 //! (OASIS SARIF 2.1.0, §3.13 `sarifLog`, §3.14 `run`, §3.27 `result`).
 //!
-//! One `run`; `tool.driver.rules` lists every rule a record names, with its
+//! One `run`; `tool.driver.rules` lists every rule a record names (and
+//! `wirecheck.unnamed`, the rule of a finding whose record names none), with its
 //! spec citation as `fullDescription` and `help` text (no `helpUri`: the
 //! citations are revision, page and section, not addresses); one `result` per
 //! failing or warning record and rule broken, `error` or `warning`. Each
@@ -29,13 +30,26 @@ const PREVIEW_CHARS: usize = 500;
 
 /// The SARIF version written, and the schema that describes it.
 pub const VERSION: &str = "2.1.0";
-const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
+/// The published OASIS schema (errata 01), the one `tests/sarif_schema.rs`
+/// validates wirecheck's logs against.
+const SCHEMA: &str =
+    "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
 
 /// One rule in `tool.driver.rules`.
 struct RuleRow {
     level: Level,
     spec: String,
+    /// Its own description and help, for a rule no spec section defines.
+    about: Option<&'static str>,
 }
+
+/// The rule of a finding whose record names none: above all a baseline entry
+/// that no check of the run matched (stale), its record made from the entry alone.
+const UNNAMED: &str = "wirecheck.unnamed";
+const UNNAMED_ABOUT: &str = "A finding whose record names no rule, such as an entry of the \
+    --expected-failures baseline that no check of this run matched (stale). The \
+    message quotes the entry's reason; remove the entry, or find why its check no \
+    longer runs.";
 
 /// One finding: a rule broken by a record.
 struct Finding<'a> {
@@ -64,7 +78,11 @@ fn run(report: &Report) -> Value {
     let mut found: Vec<(&Record, Finding<'_>)> = Vec::new();
     for record in &report.records {
         for (rule, level, spec) in named_rules(record) {
-            rules.entry(rule).or_insert(RuleRow { level, spec });
+            rules.entry(rule).or_insert(RuleRow {
+                level,
+                spec,
+                about: None,
+            });
         }
         let level = match record.outcome {
             Outcome::Fail | Outcome::Stale { .. } => "error",
@@ -75,6 +93,16 @@ fn run(report: &Report) -> Value {
             found.push((record, finding));
         }
     }
+    // Every result's rule is listed, the unnamed one too: code scanning shows a
+    // rule's help beside each alert, and a result whose ruleId no descriptor
+    // has is shown without any.
+    if found.iter().any(|(_, f)| f.rule == UNNAMED) {
+        rules.entry(UNNAMED.to_owned()).or_insert(RuleRow {
+            level: Level::Must,
+            spec: String::new(),
+            about: Some(UNNAMED_ABOUT),
+        });
+    }
     let index: BTreeMap<&str, usize> = rules
         .keys()
         .enumerate()
@@ -84,11 +112,18 @@ fn run(report: &Report) -> Value {
         .iter()
         .map(|(id, row)| {
             let spec = printable_str(&row.spec);
+            let (full, help) = match row.about {
+                Some(about) => (about.to_owned(), about.to_owned()),
+                None => (
+                    format!("{} ({spec})", row.level.name()),
+                    format!("Specified at {spec}, level {}.", row.level.name()),
+                ),
+            };
             json!({
                 "id": printable_str(id),
                 "shortDescription": { "text": format!("{} {}", row.level.name(), printable_str(id)) },
-                "fullDescription": { "text": format!("{} ({spec})", row.level.name()) },
-                "help": { "text": format!("Specified at {spec}, level {}.", row.level.name()) },
+                "fullDescription": { "text": full },
+                "help": { "text": help },
                 "defaultConfiguration": {
                     "level": if row.level.is_mandatory() { "error" } else { "warning" }
                 }
@@ -233,7 +268,7 @@ fn findings<'a>(record: &'a Record, level: &'static str) -> Vec<Finding<'a>> {
         let rule = record
             .check
             .as_ref()
-            .map_or_else(|| "wirecheck.unnamed".to_owned(), |c| c.rule.clone());
+            .map_or_else(|| UNNAMED.to_owned(), |c| c.rule.clone());
         out.push(Finding {
             message: with_reason(format!(
                 "{} {}",
@@ -410,10 +445,35 @@ fn logical(record: &Record) -> Vec<Value> {
 
 #[cfg(test)]
 mod tests {
-    use super::named_rules;
-    use crate::report::{Place, Record, Refusal, Subject};
+    use super::{named_rules, render, UNNAMED, UNNAMED_ABOUT};
+    use crate::report::{Command, Place, Record, Refusal, Report, Subject};
     use harness::rules::{Level, RuleId};
     use harness::Outcome;
+
+    /// A stale baseline entry's record names no rule; its result's rule is
+    /// still listed, with help, so code scanning has a rule to show.
+    #[test]
+    fn an_unnamed_findings_rule_is_listed_with_help() {
+        let mut report = Report::new(Command::Run);
+        report.records.push(Record::new(
+            Place {
+                vector: Some("run/2025-11-25/gone".into()),
+                file: Some("baseline.json".into()),
+                ..Place::default()
+            },
+            Subject::Frame(Vec::new()),
+            Outcome::Stale {
+                reason: "no check of this run matches: known".into(),
+            },
+        ));
+        let log = render(&report);
+        let run = &log["runs"][0];
+        assert_eq!(run["results"][0]["ruleId"], UNNAMED);
+        assert_eq!(run["results"][0]["ruleIndex"], 0);
+        let rule = &run["tool"]["driver"]["rules"][0];
+        assert_eq!(rule["id"], UNNAMED);
+        assert_eq!(rule["help"]["text"], UNNAMED_ABOUT);
+    }
 
     /// A refusal's rule is listed at the level the rule carries: a duplicate
     /// member name breaks RFC 8259's SHOULD, never a MUST (issue 27, levels).
