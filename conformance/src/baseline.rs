@@ -272,7 +272,7 @@ fn broken(record: &Record) -> Vec<String> {
         format!("rule {rule}, {}, {spec}", level.name())
     };
     if let Some(c) = &record.check {
-        return vec![say(&c.rule, c.level, &c.spec)];
+        return vec![say(c.rule.as_str(), c.level, &c.spec)];
     }
     let violations: Vec<String> = record
         .violations
@@ -338,7 +338,7 @@ mod tests {
                 outcome,
             );
             r.check = Some(Check {
-                rule: rule.into(),
+                rule: crate::report::CheckId::parse(rule),
                 level,
                 spec: "JSON-RPC 2.0 §5".into(),
             });

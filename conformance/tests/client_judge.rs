@@ -41,7 +41,7 @@ fn rules(records: &[Record]) -> Vec<String> {
     records
         .iter()
         .filter(|r| matches!(r.outcome, Outcome::Fail | Outcome::Warning))
-        .filter_map(|r| r.check.as_ref().map(|c| c.rule.clone()))
+        .filter_map(|r| r.check.as_ref().map(|c| c.rule.to_string()))
         .collect()
 }
 

@@ -31,7 +31,7 @@ fn hostile_frames() -> Vec<Vec<u8>> {
 
 fn check(rule: &str, level: Level, revision: Revision) -> Check {
     Check {
-        rule: rule.into(),
+        rule: wirecheck::report::CheckId::parse(rule),
         level,
         spec: format!("MCP {revision} basic/lifecycle §Initialization"),
     }

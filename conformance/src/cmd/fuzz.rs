@@ -424,9 +424,10 @@ pub fn record(
         outcome,
     );
     record.check = Some(Check {
-        rule: breach
-            .rule
-            .map_or_else(|| breach.kind.name().to_owned(), |r| r.as_str().to_owned()),
+        rule: breach.rule.map_or_else(
+            || crate::report::CheckId::Other(breach.kind.name().to_owned()),
+            crate::report::CheckId::Rule,
+        ),
         level: breach.level,
         spec: breach.spec.clone(),
     });

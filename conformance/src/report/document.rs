@@ -20,8 +20,8 @@ use harness::{Direction, Profile, Revision};
 use serde::{Deserialize, Serialize};
 
 use super::{
-    Check, Command, HttpExchange, Level, Outcome, Payload, Peer, Place, Record, Refusal, Report,
-    RunInfo, Subject, Tally, Violation, WireFrame,
+    Check, CheckId, Command, HttpExchange, Level, Outcome, Payload, Peer, Place, Record, Refusal,
+    Report, RunInfo, Subject, Tally, Violation, WireFrame,
 };
 
 /// The document format's version: bumped when a member changes meaning.
@@ -379,7 +379,7 @@ impl From<&Record> for RecordDoc {
             revision: r.place.revision.map(|v| v.name().to_owned()),
             transport: r.place.transport.clone(),
             check: r.check.as_ref().map(|c| CheckDoc {
-                rule: c.rule.clone(),
+                rule: c.rule.to_string(),
                 level: c.level,
                 spec: c.spec.clone(),
             }),
@@ -558,7 +558,7 @@ impl RecordDoc {
         };
         let mut record = Record::new(place, subject, outcome);
         record.check = self.check.map(|c| Check {
-            rule: c.rule,
+            rule: CheckId::parse(&c.rule),
             level: c.level,
             spec: c.spec,
         });

@@ -137,7 +137,7 @@ impl<'a> Grid<'a> {
 /// The rules a record is about: its check's, else those it broke.
 pub(super) fn rules_of(record: &Record) -> Vec<String> {
     if let Some(check) = &record.check {
-        return vec![check.rule.clone()];
+        return vec![check.rule.to_string()];
     }
     let mut rules: Vec<String> = record
         .violations
@@ -326,7 +326,7 @@ fn record_html(out: &mut String, record: &Record) {
             out,
             "<li>{} {} ({})</li>",
             check.level.name(),
-            escape(&printable_str(&check.rule)),
+            escape(&printable_str(check.rule.as_str())),
             escape(&printable_str(&check.spec))
         );
     }

@@ -48,7 +48,7 @@ pub fn write_record(record: &Record, out: &mut Vec<u8>) -> io::Result<()> {
     if let Some(check) = &record.check {
         // Rule-by-rule records say which rule and what became of it; the
         // per-frame commands' outcome is implied by their findings.
-        members.json("rule", &check.rule)?;
+        members.json("rule", check.rule.as_str())?;
         members.json("level", &check.level)?;
         members.json("spec", &check.spec)?;
         members.json("outcome", &record.outcome)?;
@@ -226,7 +226,7 @@ mod tests {
             },
         );
         record.check = Some(Check {
-            rule: "mcp.tools.x".into(),
+            rule: crate::report::CheckId::Other("mcp.tools.x".into()),
             level: Level::Should,
             spec: "MCP 2025-06-18 server/tools".into(),
         });

@@ -104,7 +104,7 @@ fn name(record: &Record) -> String {
         name.push_str(&format!(" #{frame}"));
     }
     if let Some(check) = &record.check {
-        name.push_str(&format!(" {}", printable_str(&check.rule)));
+        name.push_str(&format!(" {}", printable_str(check.rule.as_str())));
     }
     name
 }

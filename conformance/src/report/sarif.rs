@@ -204,7 +204,7 @@ fn run(report: &Report) -> Value {
 fn named_rules(record: &Record) -> Vec<(String, Level, String)> {
     let mut out = Vec::new();
     if let Some(c) = &record.check {
-        out.push((c.rule.clone(), c.level, c.spec.clone()));
+        out.push((c.rule.to_string(), c.level, c.spec.clone()));
     }
     for v in record.violations.iter().flatten() {
         out.push((rule_id(v).to_owned(), v.level, v.spec.to_owned()));
@@ -268,7 +268,7 @@ fn findings<'a>(record: &'a Record, level: &'static str) -> Vec<Finding<'a>> {
         let rule = record
             .check
             .as_ref()
-            .map_or_else(|| UNNAMED.to_owned(), |c| c.rule.clone());
+            .map_or_else(|| UNNAMED.to_owned(), |c| c.rule.to_string());
         out.push(Finding {
             message: with_reason(format!(
                 "{} {}",

@@ -50,7 +50,7 @@ pub fn finding(file: &str, revision: Revision, f: &Finding, subject: Vec<u8>) ->
         outcome,
     );
     record.check = Some(Check {
-        rule: v.rule.as_str().into(),
+        rule: v.rule.into(),
         level: v.level,
         spec: v.spec.into(),
     });
@@ -74,7 +74,7 @@ pub fn unobserved(file: &str, revision: Revision, u: &Unobserved) -> Record {
         Outcome::NotObserved { why: u.why.clone() },
     );
     record.check = Some(Check {
-        rule: u.rule.as_str().into(),
+        rule: u.rule.into(),
         level: info.level,
         spec: info.cite(revision).into(),
     });

@@ -161,7 +161,7 @@ fn heading_rule(record: &Record) -> String {
     record
         .check
         .as_ref()
-        .map(|c| c.rule.clone())
+        .map(|c| c.rule.to_string())
         .or_else(|| {
             record
                 .violations
@@ -591,7 +591,7 @@ mod tests {
                 Outcome::Warning,
             );
             record.check = Some(Check {
-                rule: "mcp.r5.meta.server-info".into(),
+                rule: crate::report::CheckId::parse("mcp.r5.meta.server-info"),
                 level: Level::Should,
                 spec: "MCP 2026-07-28 basic/index".into(),
             });

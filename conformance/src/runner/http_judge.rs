@@ -45,7 +45,7 @@ use super::trace::Trace;
 use super::wire::Wire;
 use super::Config;
 use crate::driver::{Driver, DriverConfig};
-use crate::report::{Check, HttpExchange, Place, Record, Subject};
+use crate::report::{Check, CheckId, HttpExchange, Place, Record, Subject};
 use crate::transport::http::{FindingKind, GetStream, HttpFact, HttpFinding, StreamableHttpPeer};
 use crate::transport::{HttpKind, Limits};
 
@@ -398,10 +398,12 @@ pub async fn judge(
         // An exchange shown for a record the probe did not file goes no further.
         judge.shown.clear();
         debug_assert!(
-            judge.records[before..].iter().all(|r| r
-                .check
-                .as_ref()
-                .is_some_and(|c| probe.rules.iter().any(|rule| rule.as_str() == c.rule))),
+            judge.records[before..]
+                .iter()
+                .all(|r| r.check.as_ref().is_some_and(|c| probe
+                    .rules
+                    .iter()
+                    .any(|rule| c.rule == CheckId::Rule(*rule)))),
             "a transport probe filed a record for a rule its table entry does not name"
         );
     }
@@ -570,7 +572,7 @@ impl Judge {
             Outcome::Pass,
         );
         record.check = Some(Check {
-            rule: CHECK_EXCHANGES.into(),
+            rule: CheckId::Other(CHECK_EXCHANGES.into()),
             level: harness::rules::Level::May,
             spec: "not a rule: HTTP trouble no transport sentence names, for a person to read"
                 .into(),

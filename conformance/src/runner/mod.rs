@@ -261,7 +261,7 @@ impl Runner<'_, '_, '_> {
         );
         let rule = RuleId::JsonrpcResponseRequired;
         record.check = Some(Check {
-            rule: rule.as_str().into(),
+            rule: rule.into(),
             level: Level::Must,
             spec: rule.info().cite(revision).to_owned(),
         });

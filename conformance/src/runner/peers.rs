@@ -18,7 +18,7 @@ use super::{
 };
 use crate::driver::{Driver, Handshake, HandshakeError, Live};
 use crate::judge::{self};
-use crate::report::{Check, Record, Subject};
+use crate::report::{Check, CheckId, Record, Subject};
 use crate::sync::lock;
 use crate::transport::http::{JsonRpcHttpPeer, SsePeer, StreamableHttpPeer};
 use crate::transport::stdio::StdioPeer;
@@ -368,7 +368,7 @@ impl Peers<'_> {
             outcome,
         );
         crash.check = Some(Check {
-            rule: rule.map_or(CHECK_EXITED, RuleId::as_str).into(),
+            rule: rule.map_or_else(|| CheckId::Other(CHECK_EXITED.into()), CheckId::Rule),
             level,
             spec: spec.into(),
         });

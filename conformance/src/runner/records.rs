@@ -9,7 +9,7 @@ use super::observe::Observation;
 use super::{http_judge, Wire};
 use crate::driver::Driver;
 use crate::judge;
-use crate::report::{Check, Place, Record, Subject, WireFrame};
+use crate::report::{Check, CheckId, Place, Record, Subject, WireFrame};
 use crate::vectors::{Basis, Vector};
 
 /// The record of `vector`'s answer: the verdict `seen` decided, else the
@@ -110,7 +110,7 @@ pub(super) fn answer_check(
                 .find(|r| r.id == *rule)
                 .map_or_else(|| rule.info().cite(revision).to_owned(), |r| r.spec.clone());
             Some(Check {
-                rule: rule.as_str().into(),
+                rule: (*rule).into(),
                 level: *level,
                 spec,
             })
@@ -130,7 +130,7 @@ pub(super) fn answer_check(
             .min_by_key(|v| v.level)
         {
             return Check {
-                rule: v.rule.as_str().into(),
+                rule: v.rule.into(),
                 level: v.level,
                 spec: v.spec.into(),
             };
@@ -142,7 +142,7 @@ pub(super) fn answer_check(
     // `Level` orders strongest first; the first of equals is kept.
     if let Some(v) = violations.iter().min_by_key(|v| v.level) {
         return Check {
-            rule: v.rule.as_str().into(),
+            rule: v.rule.into(),
             level: v.level,
             spec: v.spec.into(),
         };
@@ -153,12 +153,12 @@ pub(super) fn answer_check(
 pub(super) fn vector_check(vector: &Vector) -> Check {
     match vector.rules.first() {
         Some(rule) => Check {
-            rule: rule.id.as_str().into(),
+            rule: rule.id.into(),
             level: rule.level,
             spec: rule.spec.clone(),
         },
         None => Check {
-            rule: vector.id.clone(),
+            rule: CheckId::Other(vector.id.clone()),
             level: Level::Must,
             spec: vector.description.clone(),
         },
@@ -198,7 +198,7 @@ pub(super) fn negotiation_record(
         outcome,
     );
     record.check = Some(Check {
-        rule: rule.as_str().into(),
+        rule: rule.into(),
         level: rule.info().level,
         spec: rule.info().cite(revision).into(),
     });

@@ -27,7 +27,7 @@ use harness::session::{self, Finding};
 use harness::{Direction, Revision};
 
 use crate::driver::WireEvent;
-use crate::report::Record;
+use crate::report::{CheckId, Record};
 use crate::transcript::Entry;
 use crate::transport::Kind;
 use crate::watch::{self, Watch};
@@ -149,7 +149,7 @@ fn left_unjudged(revision: Revision, f: &Finding, entries: usize) -> Record {
     // Not a rule (like the runner's `stdio.peer-exited`): the record says
     // how far the session judge went, for a person to read.
     record.check = Some(crate::report::Check {
-        rule: CHECK_UNJUDGED.into(),
+        rule: CheckId::Other(CHECK_UNJUDGED.into()),
         level: harness::rules::Level::May,
         spec: "wirecheck: the session judge over the runner's live sessions".into(),
     });

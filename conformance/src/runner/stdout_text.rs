@@ -8,7 +8,7 @@ use harness::rules::Level;
 use harness::{Outcome, Revision};
 
 use crate::driver::WireKind;
-use crate::report::{Check, Record, Subject};
+use crate::report::{Check, CheckId, Record, Subject};
 use crate::transport::Kind;
 use harness::Direction;
 
@@ -59,7 +59,7 @@ pub(super) fn record(revision: Revision, logs: &[Vec<crate::driver::WireEvent>])
         "basic/transports §stdio"
     };
     record.check = Some(Check {
-        rule: CHECK_STDOUT_TEXT.into(),
+        rule: CheckId::Other(CHECK_STDOUT_TEXT.into()),
         level: Level::MustNot,
         spec: format!(
             "MCP {revision} {page}: \"The server MUST NOT write anything to its stdout that is not a valid MCP message.\""

@@ -218,7 +218,7 @@ fn finding(record: &crate::report::Record) -> Finding {
     let first = record.violations.as_ref().and_then(|v| v.first());
     let (rule, level) = match (first, &record.check, &record.refusal) {
         (Some(v), _, _) => (rule_id(v).to_string(), v.level.name().to_string()),
-        (None, Some(check), _) => (check.rule.clone(), check.level.name().to_string()),
+        (None, Some(check), _) => (check.rule.to_string(), check.level.name().to_string()),
         (None, None, Some(r)) => (r.rule.as_str().to_string(), "MUST".to_string()),
         (None, None, None) => (String::new(), String::new()),
     };
