@@ -21,13 +21,15 @@ fn place(file: &str, revision: Revision, frames: &[At]) -> Place {
     }
 }
 
-/// The frames involved, for a person: `#3 (t=0.500s), #7`.
+/// The frames involved, for a person: `#3 (t=0.500s), #7`, counted from 1
+/// as every view for a person counts them ([`Place::frame_number`]); the
+/// record's `frame` stays the 0-based index.
 fn involved(frames: &[At]) -> String {
     let each: Vec<String> = frames
         .iter()
         .map(|a| match a.time {
-            Some(t) => format!("#{} (t={t:.3}s)", a.index),
-            None => format!("#{}", a.index),
+            Some(t) => format!("#{} (t={t:.3}s)", a.number()),
+            None => format!("#{}", a.number()),
         })
         .collect();
     format!("frames involved: {}", each.join(", "))
