@@ -585,3 +585,63 @@ fn check_calls_the_first_frame_1() {
         .collect();
     assert_eq!(frames, [0, 3], "the JSON index is 0-based");
 }
+
+/// Issue 30 (first hour): Ctrl-C during `wirecheck check -` (a transcript
+/// on standard input that has not ended) judges what was read, reports it
+/// as a capture that stops there (the ping still owed is not observed, not
+/// a failure) with a record saying the check was cut short, and exits 2.
+/// It used to die of the signal with nothing reported.
+#[test]
+fn ctrl_c_ends_check_with_what_was_read() {
+    use std::io::Write as _;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_wirecheck"))
+        .args(["check", "--format", "terminal", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin
+        .write_all(
+            concat!(
+                r#"{"from":"client","frame":"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}"}"#,
+                "\n",
+                r#"{"from":"server","frame":"{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}"}"#,
+                "\n",
+                r#"{"from":"client","frame":"{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}"}"#,
+                "\n",
+            )
+            .as_bytes(),
+        )
+        .unwrap();
+    stdin.flush().unwrap();
+    // Standard input stays open: only Ctrl-C ends this check. The wait lets
+    // it start and read the three lines (milliseconds when idle).
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let pid = nix::unistd::Pid::from_raw(i32::try_from(child.id()).unwrap());
+    nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGINT).unwrap();
+    let out = child.wait_with_output().unwrap();
+    drop(stdin);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stdout}\n{stderr}");
+    assert!(
+        stdout.contains("NOT-OBSERVED   standard input\n    interrupted (Ctrl-C) after 3 frame(s)"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("the capture ended before an answer to `ping` (id 2)"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("FAIL"), "{stdout}");
+    assert!(
+        stdout.contains("wirecheck check: 2 not-observed"),
+        "{stdout}"
+    );
+    assert!(
+        stderr.contains("interrupted (Ctrl-C) after 3 frame(s) of standard input"),
+        "{stderr}"
+    );
+}

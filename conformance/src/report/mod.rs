@@ -279,9 +279,18 @@ pub fn findings(record: &Record) -> Vec<String> {
         record
             .notes
             .iter()
+            .filter(|n| !repeats_reason(record, n))
             .map(|n| format!("note: {}", printable_str(n))),
     );
     lines
+}
+
+/// Whether `note` only says again why the record has its outcome: records
+/// without a rule carry their reason as a note too, for the JSON view (which
+/// shows an outcome's reason only beside a rule); a person reads it once.
+#[must_use]
+pub fn repeats_reason(record: &Record, note: &str) -> bool {
+    record.outcome.reason() == Some(note)
 }
 
 /// One violation found, identically (rule, level, pointer, message), in

@@ -84,6 +84,38 @@ pub fn unobserved(file: &str, revision: Revision, u: &Unobserved) -> Record {
     record
 }
 
+/// What the report says of a conversation Ctrl-C cut short after `frames`
+/// frames: judged up to there, the rest never read, so no verdict on it
+/// (the command exits 2). What was still owed when it stopped is "not
+/// observed", as when a capture simply ends.
+pub fn interrupted(file: &str, frames: usize) -> Record {
+    let why = format!(
+        "{} after {frames} frame(s): judged up to there; what came after was not read",
+        crate::interrupt::INTERRUPTED
+    );
+    let mut record = Record::new(
+        Place {
+            file: Some(file.to_owned()),
+            ..Place::default()
+        },
+        Subject::Frame(Vec::new()),
+        Outcome::NotObserved { why: why.clone() },
+    );
+    // The JSON view shows an outcome only beside a rule; the note carries
+    // it for every view.
+    record.notes.push(why);
+    record
+}
+
+/// The error of a command Ctrl-C stopped while it judged `name`: exit 2.
+#[must_use]
+pub fn interrupted_error(name: &str, frames: usize) -> String {
+    format!(
+        "{} after {frames} frame(s) of {name}: the report holds what was judged before; it is not whole",
+        crate::interrupt::INTERRUPTED
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -269,7 +269,7 @@ fn group_lines(group: &Group<'_>, paint: &Paint) -> String {
     for note in first
         .notes
         .iter()
-        .filter(|n| !n.starts_with(super::ID_REWRITE_NOTE))
+        .filter(|n| !n.starts_with(super::ID_REWRITE_NOTE) && !super::repeats_reason(first, n))
     {
         let _ = writeln!(out, "    note: {}", printable_str(note));
     }
