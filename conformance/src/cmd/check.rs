@@ -194,11 +194,13 @@ fn judge_one(
         let entry = match entries.recv() {
             Ok(Next::Entry(entry)) => entry?,
             Ok(Next::Ended) => break,
-            // The reader is gone only after an error it sent first.
-            Ok(Next::Interrupted) | Err(_) => {
+            Ok(Next::Interrupted) => {
                 interrupted = true;
                 break;
             }
+            // The reader stops after an error it sends first; gone without
+            // one, it failed: what it had not read cannot be judged.
+            Err(_) => return Err(format!("{name}: the reading thread stopped before the end")),
         };
         frames += usize::from(matches!(entry, Entry::Frame { .. }));
         if args.side.is_some() {
