@@ -5,6 +5,7 @@ pub mod baseline;
 pub mod clientcheck;
 pub mod cmd;
 pub mod driver;
+pub mod interrupt;
 pub mod judge;
 pub mod lines;
 pub mod livefuzz;

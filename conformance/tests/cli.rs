@@ -526,3 +526,122 @@ fn fuzz_writes_the_report_files_run_writes() {
     let page = std::fs::read_to_string(at("fuzz.html")).unwrap();
     assert!(page.starts_with("<!DOCTYPE html>"));
 }
+
+/// Issue 30 (first hour): `check` called the first frame of a transcript
+/// frame 0 where `classify` calls the first line 1. Every place a person
+/// reads counts frames from 1: the record's place, the frames involved and
+/// the judge's own "at event N"; the JSON `frame` stays the 0-based index
+/// the schema documents.
+#[test]
+fn check_calls_the_first_frame_1() {
+    let dir = Scratch::new("check-frame-numbers");
+    let transcript = dir.0.join("t.jsonl");
+    std::fs::write(
+        &transcript,
+        concat!(
+            r#"{"from":"server","frame":"{\"jsonrpc\":\"2.0\",\"id\":9,\"result\":{}}"}"#,
+            "\n",
+            r#"{"from":"client","frame":"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}"}"#,
+            "\n",
+            r#"{"from":"server","frame":"{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}"}"#,
+            "\n",
+            r#"{"from":"server","frame":"{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}"}"#,
+            "\n",
+        ),
+    )
+    .unwrap();
+    let path = transcript.to_str().unwrap();
+    let text = wirecheck(
+        &[
+            "check",
+            "--revision",
+            "jsonrpc-2.0",
+            "--format",
+            "terminal",
+            path,
+        ],
+        b"",
+    );
+    let stdout = String::from_utf8_lossy(&text.stdout);
+    assert_eq!(text.status.code(), Some(1), "{stdout}");
+    // The unknown id is the first frame's; the second answer is the fourth's.
+    assert!(
+        stdout.contains(&format!("{path} #1 [jsonrpc-2.0]")),
+        "{stdout}"
+    );
+    assert!(stdout.contains("frames involved: #1\n"), "{stdout}");
+    assert!(
+        stdout.contains(&format!("{path} #4 [jsonrpc-2.0]")),
+        "{stdout}"
+    );
+    assert!(stdout.contains("it was answered at event 3"), "{stdout}");
+    assert!(stdout.contains("frames involved: #3, #4\n"), "{stdout}");
+    assert!(!stdout.contains("#0"), "{stdout}");
+
+    let json = wirecheck(&["check", "--revision", "jsonrpc-2.0", path], b"");
+    let frames: Vec<u64> = records(&json)
+        .iter()
+        .filter_map(|r| r["frame"].as_u64())
+        .collect();
+    assert_eq!(frames, [0, 3], "the JSON index is 0-based");
+}
+
+/// Issue 30 (first hour): Ctrl-C during `wirecheck check -` (a transcript
+/// on standard input that has not ended) judges what was read, reports it
+/// as a capture that stops there (the ping still owed is not observed, not
+/// a failure) with a record saying the check was cut short, and exits 2.
+/// It used to die of the signal with nothing reported.
+#[test]
+fn ctrl_c_ends_check_with_what_was_read() {
+    use std::io::Write as _;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_wirecheck"))
+        .args(["check", "--format", "terminal", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin
+        .write_all(
+            concat!(
+                r#"{"from":"client","frame":"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}"}"#,
+                "\n",
+                r#"{"from":"server","frame":"{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}"}"#,
+                "\n",
+                r#"{"from":"client","frame":"{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}"}"#,
+                "\n",
+            )
+            .as_bytes(),
+        )
+        .unwrap();
+    stdin.flush().unwrap();
+    // Standard input stays open: only Ctrl-C ends this check. The wait lets
+    // it start and read the three lines (milliseconds when idle).
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let pid = nix::unistd::Pid::from_raw(i32::try_from(child.id()).unwrap());
+    nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGINT).unwrap();
+    let out = child.wait_with_output().unwrap();
+    drop(stdin);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stdout}\n{stderr}");
+    assert!(
+        stdout.contains("NOT-OBSERVED   standard input\n    interrupted (Ctrl-C) after 3 frame(s)"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("the capture ended before an answer to `ping` (id 2)"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("FAIL"), "{stdout}");
+    assert!(
+        stdout.contains("wirecheck check: 2 not-observed"),
+        "{stdout}"
+    );
+    assert!(
+        stderr.contains("interrupted (Ctrl-C) after 3 frame(s) of standard input"),
+        "{stderr}"
+    );
+}

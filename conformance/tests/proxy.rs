@@ -222,3 +222,90 @@ fn a_server_that_ignores_its_closed_input_is_terminated() {
     assert!(status.code().is_some(), "the proxy exits, it is not killed");
     assert!(start.elapsed() < Duration::from_secs(20));
 }
+
+/// Issue 30 (first hour): Ctrl-C stops `wirecheck proxy -- SERVER` at once:
+/// the server is stopped, what passed is judged as a capture that stops
+/// there (a request still unanswered is not observed, not a failure: the
+/// proxy cut it short, not the server), a record says the conversation was
+/// cut short, the report is written and the exit is 2. It used to die of the
+/// signal with no report.
+#[test]
+fn ctrl_c_stops_the_proxy_and_reports_what_it_judged() {
+    let dir = scratch("ctrl-c");
+    let log = dir.join("findings.txt");
+    let record = dir.join("rec.jsonl");
+    // `sleep` never answers: the ping stays in flight.
+    let mut child = Command::new(wirecheck())
+        .args([
+            "proxy",
+            "--format",
+            "terminal",
+            "--log",
+            log.to_str().unwrap(),
+            "--record",
+            record.to_str().unwrap(),
+            "--",
+            "sleep",
+            "60",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin
+        .write_all(b"{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"ping\"}\n")
+        .unwrap();
+    stdin.flush().unwrap();
+    // The recording is flushed per frame: once it holds the ping, the proxy
+    // has seen it (and listens for Ctrl-C: that is set up before the server
+    // starts).
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !std::fs::read_to_string(&record).is_ok_and(|r| r.contains("ping")) {
+        assert!(Instant::now() < deadline, "the proxy never saw the ping");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let stopped = Instant::now();
+    let pid = nix::unistd::Pid::from_raw(i32::try_from(child.id()).unwrap());
+    nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGINT).unwrap();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        assert!(
+            stopped.elapsed() < Duration::from_secs(10),
+            "the proxy did not stop on Ctrl-C"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    drop(stdin);
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    let report = std::fs::read_to_string(&log).unwrap();
+    assert_eq!(status.code(), Some(2), "{err}\n{report}");
+    assert!(
+        report.contains("interrupted (Ctrl-C) after 1 frame(s): judged up to there"),
+        "{report}"
+    );
+    assert!(
+        report.contains("the capture ended before an answer to `ping` (id 7)"),
+        "{report}"
+    );
+    assert!(!report.contains("FAIL"), "{report}");
+    assert!(
+        report.contains("wirecheck proxy: 2 not-observed"),
+        "{report}"
+    );
+    assert!(err.contains("the server was stopped"), "{err}");
+    assert!(
+        err.contains("interrupted (Ctrl-C) after 1 frame(s)"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -9,7 +9,7 @@ use std::time::Duration;
 use harness::{Outcome, Revision};
 
 use super::OutputArgs;
-use crate::livefuzz::{self, store, Config, Finding, Stats, Target};
+use crate::livefuzz::{self, store, Config, Confirmation, Finding, Stats, Target};
 use crate::report::{Check, Command, Place, Record, Report, Subject};
 use crate::transport::stdio::PeerCommand;
 use crate::transport::Limits;
@@ -21,8 +21,9 @@ use crate::transport::Limits;
 ///
 /// Findings are de-duplicated, confirmed and minimized against fresh peers,
 /// and saved as transcripts under `--out-dir` (`wirecheck replay` plays them
-/// again). Exit codes as `run`: 0 nothing found, 1 findings, 2 the run could
-/// not be made.
+/// again). `--duration` is the whole run's time, confirming and shrinking
+/// included. Exit codes as `run`: 0 nothing found, 1 findings, 2 the run
+/// could not be made.
 #[derive(Debug, Clone, clap::Args)]
 #[command(mut_arg("format", |a| a.default_value("terminal")))]
 pub struct Args {
@@ -42,7 +43,11 @@ pub struct Args {
     /// Stop after this many frames.
     #[arg(long, value_name = "N")]
     pub frames: Option<u64>,
-    /// Stop after this long (`60s`, `10m`); with neither budget, 10s.
+    /// The whole run's time (`60s`, `10m`), confirming and shrinking
+    /// findings included: once something is found, the fuzzing stops a
+    /// third of it early (at most --minimize-budget) to leave that time for
+    /// them, and a finding the time runs out on is reported unminimized,
+    /// saying so. With neither budget, 10s.
     #[arg(long, value_parser = super::run::duration, value_name = "DURATION")]
     pub duration: Option<Duration>,
     /// A tool the fuzzer may call (repeatable); no other is ever called.
@@ -65,8 +70,8 @@ pub struct Args {
     #[arg(long)]
     pub no_minimize: bool,
     /// The most time spent confirming and shrinking findings, all together,
-    /// after fuzzing. Default: as long as `--duration`, at most 60s (so a run
-    /// takes at most twice `--duration`); 60s with `--frames` alone.
+    /// after fuzzing; always inside `--duration` when one is given.
+    /// Default 60s.
     #[arg(long, value_parser = super::run::duration, value_name = "DURATION")]
     pub minimize_budget: Option<Duration>,
     /// Frames sent back to back before one liveness ping; a window whose
@@ -222,6 +227,32 @@ pub(crate) fn ctrl_c(runtime: &tokio::runtime::Runtime) -> Arc<AtomicBool> {
     stop
 }
 
+/// What the run will do, said before it starts: how long in all, and how
+/// much of it confirming and shrinking may take.
+fn plan(config: &Config) -> String {
+    let secs = |d: Duration| format!("{:.0}s", d.as_secs_f64());
+    let minimizing = |d: Duration| {
+        let fuzzing = livefuzz::fuzzing_time(d, true, true, config.minimize_budget);
+        secs(d.saturating_sub(fuzzing))
+    };
+    match (config.duration, config.frames, config.minimize) {
+        (Some(d), frames, true) => format!(
+            "{}{} in all: fuzzing, and once something is found the last {} of it confirming and shrinking findings",
+            secs(d),
+            frames.map_or_else(String::new, |n| format!(" (or {n} frames, then confirming)")),
+            minimizing(d)
+        ),
+        (Some(d), Some(n), false) => format!("fuzzing for {} or {n} frames", secs(d)),
+        (Some(d), None, false) => format!("fuzzing for {}", secs(d)),
+        (None, Some(n), true) => format!(
+            "{n} frames, then up to {} confirming and shrinking findings",
+            secs(config.minimize_budget)
+        ),
+        (None, Some(n), false) => format!("{n} frames"),
+        (None, None, _) => "fuzzing until interrupted".into(),
+    }
+}
+
 /// Runs the fuzzer as `args` asks and reports what it found.
 #[must_use]
 pub fn run(args: &Args) -> Report {
@@ -233,13 +264,9 @@ pub fn run(args: &Args) -> Report {
     report
 }
 
-/// The default minimize budget: as long as the fuzzing, at most a minute.
+/// The default minimize budget: a minute, inside `--duration` when given
+/// ([`livefuzz::fuzzing_time`] keeps a third of it for confirming).
 const MINIMIZE_BUDGET_MAX: Duration = Duration::from_secs(60);
-
-/// `--minimize-budget`, or the fuzzing's own length capped at a minute.
-fn minimize_budget(given: Option<Duration>, fuzzing: Option<Duration>) -> Duration {
-    given.unwrap_or_else(|| fuzzing.map_or(MINIMIZE_BUDGET_MAX, |d| d.min(MINIMIZE_BUDGET_MAX)))
-}
 
 /// Where findings go without `--out-dir`: the checkout's corpus when `cwd`
 /// is a wirecheck checkout (`corpus/peers` exists), else a folder of its own
@@ -281,17 +308,11 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
     });
     config.minimize = !args.no_minimize;
     config.window = args.window.max(1);
-    config.minimize_budget = minimize_budget(args.minimize_budget, config.duration);
+    config.minimize_budget = args.minimize_budget.unwrap_or(MINIMIZE_BUDGET_MAX);
     if !args.output.quiet {
         eprintln!(
-            "wirecheck fuzz: fuzzing {}, then up to {:.0}s confirming and shrinking findings; findings go to {}",
-            match (config.duration, config.frames) {
-                (Some(d), Some(n)) => format!("for {:.0}s or {n} frames", d.as_secs_f64()),
-                (Some(d), None) => format!("for {:.0}s", d.as_secs_f64()),
-                (None, Some(n)) => format!("{n} frames"),
-                (None, None) => "until interrupted".into(),
-            },
-            config.minimize_budget.as_secs_f64(),
+            "wirecheck fuzz: {}; findings go to {}",
+            plan(&config),
             out_dir.display()
         );
     }
@@ -313,7 +334,7 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
     let (findings, stats) = runtime.block_on(livefuzz::fuzz(&config, &stop, &mut progress))?;
     eprintln!(
         "wirecheck fuzz: {} frames in {:.1}s ({:.0} frames/s over {transport}, {} job(s), window {}, {} windows sent again frame by frame), {} restarts, {} breaches, \
-         {} findings ({} dropped: not reproduced on a fresh peer, or past --minimize-budget), minimizing took {:.1}s{}",
+         {} findings ({} dropped: not reproduced on a fresh peer; {} reported unminimized: the time ran out first), minimizing took {:.1}s{}",
         stats.frames,
         stats.fuzz_time.as_secs_f64(),
         stats.rate(),
@@ -324,6 +345,7 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
         stats.breaches,
         findings.len(),
         stats.unconfirmed,
+        stats.unminimized,
         stats.minimize_time.as_secs_f64(),
         if stats.interrupted {
             " (interrupted)"
@@ -339,8 +361,7 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
     }
     for finding in &findings {
         let name = store::file_name(finding.breach.kind, revision, &finding.key);
-        let path =
-            crate::transcript::save(&out_dir, &name, &crate::driver::transcript(&finding.log))?;
+        let path = crate::transcript::save(&out_dir, &name, &saved(finding))?;
         report.records.push(record(
             finding,
             revision,
@@ -397,6 +418,25 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
     Ok(())
 }
 
+/// What a finding's file holds: the wire log of the run that confirmed it,
+/// or, for one no fresh peer confirmed (found unconfirmed, or the time ran
+/// out first), the frames it was found with as the client's, so that no
+/// file is empty and `wirecheck replay` can play it.
+fn saved(finding: &Finding) -> Vec<crate::transcript::Entry> {
+    if !finding.log.is_empty() {
+        return crate::driver::transcript(&finding.log);
+    }
+    finding
+        .frames
+        .iter()
+        .map(|bytes| crate::transcript::Entry::Frame {
+            from: harness::Direction::ClientToServer,
+            bytes: bytes.clone(),
+            t: None,
+        })
+        .collect()
+}
+
 /// One finding as a report record.
 #[must_use]
 pub fn record(
@@ -437,13 +477,20 @@ pub fn record(
             .notes
             .push(format!("spec: \"{}\"", rule.info().quote));
     }
-    record.notes.push(if finding.confirmed {
-        format!(
+    record.notes.push(match &finding.confirmation {
+        Confirmation::Minimized => format!(
             "confirmed on a fresh peer; {} frame(s) after minimizing",
             finding.frames.len()
-        )
-    } else {
-        "not confirmed on a fresh peer".to_owned()
+        ),
+        Confirmation::CutShort => format!(
+            "confirmed on a fresh peer; {} frame(s), not fully minimized: the time ran out while shrinking",
+            finding.frames.len()
+        ),
+        Confirmation::AsFound => "not confirmed on a fresh peer".to_owned(),
+        Confirmation::Unminimized(why) => format!(
+            "unminimized ({} frame(s) as sent) and not confirmed on a fresh peer: {why}",
+            finding.frames.len()
+        ),
     });
     record.wire = crate::driver::wire_frames(&finding.log);
     record
@@ -454,14 +501,58 @@ mod tests {
     use super::*;
 
     /// Issue 30 (first hour): `--duration 20s` ran 81 s, a minute of
-    /// shrinking on top; the default budget is now the fuzzing's own length.
+    /// shrinking on top, then 40 s; the duration is now the whole run's, and
+    /// the plan said at the start says so.
     #[test]
-    fn shrinking_takes_at_most_as_long_as_the_fuzzing_by_default() {
-        let s = Duration::from_secs;
-        assert_eq!(minimize_budget(None, Some(s(20))), s(20));
-        assert_eq!(minimize_budget(None, Some(s(600))), s(60));
-        assert_eq!(minimize_budget(None, None), s(60));
-        assert_eq!(minimize_budget(Some(s(5)), Some(s(600))), s(5));
+    fn the_plan_says_the_duration_is_the_whole_run() {
+        let mut config = config(
+            Target::Http("http://127.0.0.1:1/mcp".into()),
+            Revision::Mcp2025_06_18,
+            Duration::from_secs(2),
+            false,
+            Vec::new(),
+        )
+        .unwrap();
+        config.duration = Some(Duration::from_secs(30));
+        config.minimize_budget = MINIMIZE_BUDGET_MAX;
+        assert_eq!(
+            plan(&config),
+            "30s in all: fuzzing, and once something is found the last 10s of it confirming and shrinking findings"
+        );
+        config.minimize_budget = Duration::from_secs(4);
+        assert!(
+            plan(&config).contains("the last 4s of it"),
+            "{}",
+            plan(&config)
+        );
+        config.duration = None;
+        config.frames = Some(100);
+        assert_eq!(
+            plan(&config),
+            "100 frames, then up to 4s confirming and shrinking findings"
+        );
+    }
+
+    /// A finding the time ran out on (or found unconfirmed) has no wire log
+    /// of a confirming run: its file held nothing, and replay had nothing to
+    /// play. It holds the frames it was found with.
+    #[test]
+    fn an_unconfirmed_finding_is_saved_with_its_frames() {
+        let frames = vec![b"{\"a\":1}".to_vec(), b"not json".to_vec()];
+        let finding = Finding {
+            breach: livefuzz::invariant::crash("it died".into()),
+            shape: String::new(),
+            key: "k".into(),
+            frames: frames.clone(),
+            log: Vec::new(),
+            confirmation: Confirmation::Unminimized("the time ran out".into()),
+            index: 0,
+        };
+        let dir = std::env::temp_dir().join(format!("wirecheck-saved-{}", std::process::id()));
+        let path =
+            crate::transcript::save(&dir, "crash.2025-06-18.0.jsonl", &saved(&finding)).unwrap();
+        assert_eq!(store::load_frames(&path).unwrap(), frames);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     /// Issue 30 (first hour): findings were written into the current

@@ -51,9 +51,15 @@ use crate::watch::{self, Watch};
 /// decide is "not observed", and `--out`, `--junit` and `--markdown` are
 /// written.
 ///
+/// Ctrl-C stops the stdio proxy at once: the server is stopped, what passed
+/// is judged as a capture that stops there (a request still owed is "not
+/// observed"), the report is written, and the exit is 2. (Over HTTP, Ctrl-C
+/// or SIGTERM is how the proxy ends: its exit is the verdict's.)
+///
 /// Exit codes: 0 when no MUST is broken, 1 when one is (with --strict, also on
 /// SHOULD-level findings), 2 when the server cannot be started, the address
-/// cannot be bound, or a file cannot be written.
+/// cannot be bound, a file cannot be written, or Ctrl-C stopped the stdio
+/// proxy.
 #[derive(Debug, Clone, clap::Args)]
 pub struct Args {
     /// The revision (an MCP revision or jsonrpc-2.0), or `auto` to read it
@@ -241,6 +247,7 @@ fn proxy_and_judge(
     let options = proxy::Options {
         max_frame: args.max_frame,
         shutdown_grace: args.shutdown_grace,
+        interruptible: true,
     };
     let ended = proxy::stdio(
         &args.server,
@@ -249,6 +256,24 @@ fn proxy_and_judge(
         &options,
         |seen| judging.see(seen, sink),
     )?;
+    if ended.interrupted {
+        // Cut short by Ctrl-C: judged up to there, then ended as a capture
+        // that simply stops (nothing said closed), so what was owed is not
+        // observed; no verdict (exit 2).
+        sink.accept(crate::report::session::interrupted(
+            &judging.name,
+            judging.frames,
+        ));
+        judging.finish(sink);
+        eprintln!("wirecheck proxy: interrupted (Ctrl-C): the server was stopped");
+        if let Some(e) = judging.record_error.take() {
+            eprintln!("wirecheck proxy: {e}");
+        }
+        return Err(crate::report::session::interrupted_error(
+            &judging.name,
+            judging.frames,
+        ));
+    }
     judging.finish(sink);
     if let Some(status) = ended.status.filter(|s| !s.success()) {
         eprintln!("wirecheck proxy: the server exited with {status}");
@@ -407,6 +432,8 @@ fn closed_early_record(name: &str, max_live: usize) -> Record {
 /// revision, then feeds the session judge.
 struct Judging {
     name: String,
+    /// Frames seen so far (judged, or held until the revision is known).
+    frames: usize,
     /// `None` once finished.
     watch: Option<Watch>,
     /// Whether the proxy was given the revision (`--revision`), not `auto`.
@@ -445,6 +472,7 @@ impl Judging {
         };
         Self {
             name,
+            frames: 0,
             watch: Some(Watch::new(fixed)),
             fixed: fixed.is_some(),
             record,
@@ -486,6 +514,7 @@ impl Judging {
                 return;
             }
         };
+        self.frames += usize::from(matches!(entry, Entry::Frame { .. }));
         self.write(&entry);
         // Judging starts where `wirecheck check` would have decided the
         // revision from the same frames (see [`Watch`]).

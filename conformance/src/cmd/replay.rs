@@ -100,7 +100,7 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
                     shape,
                     frames,
                     log,
-                    confirmed: true,
+                    confirmation: livefuzz::Confirmation::Minimized,
                     index: 0,
                 };
                 let mut record = super::fuzz::record(&finding, revision, transport, file);

@@ -7,6 +7,11 @@
 //! is a new peer process (restarted as the minimizer needs), listened to with a
 //! longer grace than the fuzz loop uses, so a finding the peer does not
 //! reproduce is dropped rather than reported.
+//!
+//! The time given is a hard end: an attempt still running when it comes is
+//! dropped (its peer killed), so confirming and shrinking end within the
+//! run's `--duration`, and a finding the time ran out on says so
+//! ([`Minimizing::OutOfTime`], [`Minimized::cut_short`]).
 
 use harness::fuzzing::mutate_json;
 
@@ -26,6 +31,19 @@ pub struct Minimized {
     pub log: Vec<WireEvent>,
     /// Peer restarts spent.
     pub attempts: usize,
+    /// The time ran out while shrinking: the frames break it, but may not be
+    /// the fewest or shortest that do.
+    pub cut_short: bool,
+}
+
+/// How confirming a finding went.
+pub enum Minimizing {
+    /// A fresh peer broke it again (shrunk as far as the time allowed).
+    Confirmed(Minimized),
+    /// No fresh peer broke it again.
+    NotReproduced,
+    /// The time ran out before a fresh peer broke it again.
+    OutOfTime,
 }
 
 struct Budget {
@@ -33,10 +51,14 @@ struct Budget {
     /// A slow peer (a Node server starts in a third of a second) must not
     /// turn minimizing into the longest part of the run.
     until: tokio::time::Instant,
+    /// Whether `until` came (rather than the attempts running out).
+    timed_out: bool,
 }
 
 /// Whether `frames`, sent to a fresh peer, break `target` on their last frame
-/// (same kind, same rule, same shape); the run's log when they do.
+/// (same kind, same rule, same shape); the run's log when they do. An
+/// attempt that would end past the budget's time is cut there (its peer is
+/// killed as it is dropped) and counts as not reproducing.
 async fn reproduces(
     config: &Config,
     frames: &[Vec<u8>],
@@ -44,10 +66,27 @@ async fn reproduces(
     budget: &mut Budget,
 ) -> Option<Vec<WireEvent>> {
     if budget.left == 0 || tokio::time::Instant::now() >= budget.until {
+        budget.timed_out |= budget.left > 0;
         budget.left = 0;
         return None;
     }
     budget.left -= 1;
+    match tokio::time::timeout_at(budget.until, attempt(config, frames, target)).await {
+        Ok(log) => log,
+        Err(_) => {
+            budget.timed_out = true;
+            budget.left = 0;
+            None
+        }
+    }
+}
+
+/// One attempt of [`reproduces`]: a fresh peer, `frames`, the verdict.
+async fn attempt(
+    config: &Config,
+    frames: &[Vec<u8>],
+    target: &Candidate,
+) -> Option<Vec<WireEvent>> {
     let waits = Waits {
         answer_timeout: config.timeout,
         grace: config.confirm_grace,
@@ -75,25 +114,40 @@ async fn reproduces(
     hit.then_some(log)
 }
 
-/// Confirms `candidate` against fresh peers and shrinks it; `None` when no
-/// fresh peer breaks it again.
+/// Confirms `candidate` against fresh peers and shrinks it, all before
+/// `until`.
 pub async fn minimize(
     config: &Config,
     candidate: &Candidate,
     until: tokio::time::Instant,
-) -> Option<Minimized> {
+) -> Minimizing {
     let mut budget = Budget {
         left: ATTEMPTS,
         until,
+        timed_out: false,
     };
+    match confirm_and_shrink(config, candidate, &mut budget).await {
+        Some(minimized) => Minimizing::Confirmed(minimized),
+        None if budget.timed_out => Minimizing::OutOfTime,
+        None => Minimizing::NotReproduced,
+    }
+}
+
+/// [`minimize`]'s search; `None` when no fresh peer broke it again within
+/// `budget`.
+async fn confirm_and_shrink(
+    config: &Config,
+    candidate: &Candidate,
+    budget: &mut Budget,
+) -> Option<Minimized> {
     let frame = candidate.frame.clone();
     let mut frames = vec![frame.clone()];
-    let mut log = reproduces(config, &frames, candidate, &mut budget).await;
+    let mut log = reproduces(config, &frames, candidate, budget).await;
     if log.is_none() {
         // It needed what came before: shrink that prefix (ddmin).
         let mut with_prefix = candidate.before.clone();
         with_prefix.push(frame.clone());
-        log = reproduces(config, &with_prefix, candidate, &mut budget).await;
+        log = reproduces(config, &with_prefix, candidate, budget).await;
         log.as_ref()?;
         let mut prefix = candidate.before.clone();
         let mut n = 2usize;
@@ -105,7 +159,7 @@ pub async fn minimize(
                 trial.extend_from_slice(&prefix[(start + chunk).min(prefix.len())..]);
                 let mut seq = trial.clone();
                 seq.push(frame.clone());
-                if let Some(l) = reproduces(config, &seq, candidate, &mut budget).await {
+                if let Some(l) = reproduces(config, &seq, candidate, budget).await {
                     prefix = trial;
                     log = Some(l);
                     n = (n - 1).max(2);
@@ -139,7 +193,7 @@ pub async fn minimize(
         }
         let mut trial = frames.clone();
         *trial.last_mut()? = mutant;
-        if let Some(l) = reproduces(config, &trial, candidate, &mut budget).await {
+        if let Some(l) = reproduces(config, &trial, candidate, budget).await {
             frames = trial;
             log = Some(l);
         }
@@ -148,5 +202,6 @@ pub async fn minimize(
         frames,
         log: log?,
         attempts: ATTEMPTS - budget.left,
+        cut_short: budget.timed_out,
     })
 }

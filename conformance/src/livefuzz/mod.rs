@@ -42,7 +42,9 @@ pub struct Config {
     pub seed: u64,
     /// Stop after this many frames.
     pub frames: Option<u64>,
-    /// Stop after this long.
+    /// The whole run's time: fuzzing, then confirming and shrinking what
+    /// it found, end within it ([`fuzzing_time`]). One exchange or peer
+    /// start in flight at the end may still finish (bounded by `timeout`).
     pub duration: Option<Duration>,
     /// Tools the fuzzer may call.
     pub tools: Vec<String>,
@@ -56,8 +58,9 @@ pub struct Config {
     pub limits: Limits,
     /// Confirm and shrink each finding (off: report it as found).
     pub minimize: bool,
-    /// The most time spent confirming and shrinking all findings; each gets
-    /// an equal share of what is left, at most [`PER_FINDING`].
+    /// The most time spent confirming and shrinking all findings (inside
+    /// `duration` when there is one); each gets an equal share of what is
+    /// left, at most [`PER_FINDING`].
     pub minimize_budget: Duration,
     /// The golden vectors whose frames are mutated.
     pub vectors: Vec<Vector>,
@@ -99,10 +102,37 @@ pub struct Finding {
     pub frames: Vec<Vec<u8>>,
     /// The wire log of the confirming run (or of the fuzz session).
     pub log: Vec<WireEvent>,
-    /// Whether a fresh peer broke it again.
-    pub confirmed: bool,
+    /// Whether a fresh peer broke it again, and how far it was shrunk.
+    pub confirmation: Confirmation,
     /// Which frame of the run first broke it.
     pub index: u64,
+}
+
+/// How far confirming and shrinking a finding got, for its report.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Confirmation {
+    /// A fresh peer broke it again; shrunk as far as the search went.
+    Minimized,
+    /// A fresh peer broke it again; the time ran out while shrinking, so
+    /// its frames may not be the fewest or shortest.
+    CutShort,
+    /// Reported as found: `--no-minimize`, or a crash or hang that no fresh
+    /// peer repeated (it happened).
+    AsFound,
+    /// Neither confirmed nor shrunk, for the reason given (the time ran
+    /// out first, or Ctrl-C): reported with the frames as sent.
+    Unminimized(String),
+}
+
+impl Finding {
+    /// Whether a fresh peer broke it again.
+    #[must_use]
+    pub fn confirmed(&self) -> bool {
+        matches!(
+            self.confirmation,
+            Confirmation::Minimized | Confirmation::CutShort
+        )
+    }
 }
 
 /// What a run did.
@@ -118,6 +148,9 @@ pub struct Stats {
     pub restarts: u64,
     /// Breaches that no fresh peer reproduced: dropped.
     pub unconfirmed: u64,
+    /// Findings the time ran out on before they were confirmed: reported
+    /// with their frames as sent, saying so.
+    pub unminimized: u64,
     /// Breaches seen, before de-duplication.
     pub breaches: u64,
     /// Resident memory at the first and the last sample, KiB (the lowest
@@ -164,6 +197,42 @@ async fn start_again(config: &Config, waits: &Waits) -> Result<Live, String> {
 
 /// The most time one finding's confirmation and shrinking may take.
 pub const PER_FINDING: Duration = Duration::from_secs(10);
+
+/// The least time a finding's confirmation is given while there is that much
+/// left: a fresh peer must start, take the handshake and the frames, and be
+/// listened to (a Node server starts in about a third of a second).
+const SHARE_AT_LEAST: Duration = Duration::from_secs(1);
+
+/// The part of `--duration` kept for confirming and shrinking once the
+/// fuzzing has found something: a third (issue 30: `--duration 20s` used to
+/// fuzz 20 s and then shrink for up to 20 s more).
+const MINIMIZE_SHARE: f64 = 1.0 / 3.0;
+
+/// How long the fuzzing of a run of `duration` may go on: all of it while
+/// nothing is found (or nothing is to be confirmed), else all but the share
+/// kept for confirming and shrinking, at most `cap` (`--minimize-budget`).
+#[must_use]
+pub fn fuzzing_time(duration: Duration, minimize: bool, found: bool, cap: Duration) -> Duration {
+    if minimize && found {
+        duration.saturating_sub(duration.mul_f64(MINIMIZE_SHARE).min(cap))
+    } else {
+        duration
+    }
+}
+
+/// When confirming and shrinking, begun at `minimizing`, must end: after
+/// `cap` (`--minimize-budget`), and never past the run's `duration` from
+/// `started`.
+#[must_use]
+pub fn minimizing_ends(
+    started: Instant,
+    duration: Option<Duration>,
+    minimizing: Instant,
+    cap: Duration,
+) -> Instant {
+    let capped = minimizing + cap;
+    duration.map_or(capped, |d| capped.min(started + d))
+}
 
 /// Frames per session before the peer is started afresh: a long session
 /// reuses the generator's small ids more and more (MCP forbids reuse, and a
@@ -282,6 +351,11 @@ struct Board<'a> {
     jobs: RefCell<Vec<(Stats, usize)>>,
     next_tick: Cell<Instant>,
     progress: RefCell<Progress<'a>>,
+    /// When the run began: `--duration` counts from here.
+    started: Instant,
+    /// Whether any job has found something, so every job leaves the share
+    /// of the time kept for confirming it ([`fuzzing_time`]).
+    found: Cell<bool>,
 }
 
 impl Board<'_> {
@@ -351,10 +425,13 @@ pub async fn fuzz(
     progress: &mut dyn FnMut(&Stats, usize),
 ) -> Result<(Vec<Finding>, Stats), String> {
     let jobs = config.jobs.max(1);
+    let started = Instant::now();
     let board = Board {
         jobs: RefCell::new(vec![(Stats::default(), 0); jobs]),
-        next_tick: Cell::new(Instant::now() + Duration::from_secs(1)),
+        next_tick: Cell::new(started + Duration::from_secs(1)),
         progress: RefCell::new(progress),
+        started,
+        found: Cell::new(false),
     };
     let runs = (0..jobs).map(|job| fuzz_job(config, job, stop, &board));
     let mut merged: Vec<Candidate> = Vec::new();
@@ -375,45 +452,87 @@ pub async fn fuzz(
         .collect();
     let mut findings = Vec::new();
     let minimizing = Instant::now();
+    let until = minimizing_ends(started, config.duration, minimizing, config.minimize_budget);
     let total = candidates.len();
     for (n, candidate) in candidates.into_iter().enumerate() {
         let key = key(&candidate.breach, &candidate.shape);
-        let left = config.minimize_budget.saturating_sub(minimizing.elapsed());
-        let share = (left / u32::try_from(total - n).unwrap_or(u32::MAX)).min(PER_FINDING);
-        let confirmed = if config.minimize && !stop.load(Ordering::Relaxed) {
-            minimize::minimize(config, &candidate, Instant::now() + share).await
-        } else {
+        let left = until.saturating_duration_since(Instant::now());
+        // An equal share of what is left, but never less than a confirmation
+        // takes: with little time, the first findings are confirmed and
+        // shrunk and the rest reported as found, rather than none confirmed.
+        let share = (left / u32::try_from(total - n).unwrap_or(u32::MAX))
+            .clamp(SHARE_AT_LEAST.min(left), PER_FINDING);
+        let minimized = if !config.minimize {
             None
+        } else if stop.load(Ordering::Relaxed) {
+            Some(Minimizing::Interrupted)
+        } else {
+            Some(Minimizing::Tried(
+                minimize::minimize(config, &candidate, Instant::now() + share).await,
+            ))
         };
-        match confirmed {
-            Some(m) => findings.push(Finding {
+        // Reported with the frames as sent, when it is not confirmed.
+        let as_found = |candidate: Candidate, confirmation: Confirmation| {
+            let mut frames = candidate.before;
+            frames.push(candidate.frame);
+            Finding {
                 breach: candidate.breach,
                 shape: candidate.shape,
-                key,
-                frames: m.frames,
-                log: m.log,
-                confirmed: true,
+                key: key.clone(),
+                frames,
+                log: Vec::new(),
+                confirmation,
                 index: candidate.index,
-            }),
-            // A crash or hang is reported even when it does not come back:
-            // it happened; anything else unconfirmed may be the fuzz loop's
-            // short grace, and is dropped.
-            None if !config.minimize
-                || matches!(candidate.breach.kind, Kind::Crash | Kind::Hang) =>
-            {
-                let mut frames = candidate.before;
-                frames.push(candidate.frame);
+            }
+        };
+        match minimized {
+            Some(Minimizing::Tried(minimize::Minimizing::Confirmed(m))) => {
                 findings.push(Finding {
                     breach: candidate.breach,
                     shape: candidate.shape,
                     key,
-                    frames,
-                    log: Vec::new(),
-                    confirmed: false,
+                    frames: m.frames,
+                    log: m.log,
+                    confirmation: if m.cut_short {
+                        Confirmation::CutShort
+                    } else {
+                        Confirmation::Minimized
+                    },
                     index: candidate.index,
                 });
             }
-            None => stats.unconfirmed += 1,
+            // It was seen; only the time to confirm it ran out: reported,
+            // saying so, rather than lost.
+            Some(Minimizing::Tried(minimize::Minimizing::OutOfTime)) => {
+                stats.unminimized += 1;
+                findings.push(as_found(
+                    candidate,
+                    Confirmation::Unminimized(
+                        "the time (--duration or --minimize-budget) ran out before a fresh peer broke it again".into(),
+                    ),
+                ));
+            }
+            Some(Minimizing::Interrupted) => {
+                stats.unminimized += 1;
+                findings.push(as_found(
+                    candidate,
+                    Confirmation::Unminimized(
+                        "interrupted (Ctrl-C) before it was tried on a fresh peer".into(),
+                    ),
+                ));
+            }
+            // A crash or hang is reported even when it does not come back:
+            // it happened; anything else unconfirmed may be the fuzz loop's
+            // short grace, and is dropped.
+            None => findings.push(as_found(candidate, Confirmation::AsFound)),
+            Some(Minimizing::Tried(minimize::Minimizing::NotReproduced))
+                if matches!(candidate.breach.kind, Kind::Crash | Kind::Hang) =>
+            {
+                findings.push(as_found(candidate, Confirmation::AsFound));
+            }
+            Some(Minimizing::Tried(minimize::Minimizing::NotReproduced)) => {
+                stats.unconfirmed += 1;
+            }
         }
     }
     if let Some(growth) = growths
@@ -432,12 +551,20 @@ pub async fn fuzz(
             key: "memory-growth".into(),
             frames: Vec::new(),
             log: Vec::new(),
-            confirmed: false,
+            confirmation: Confirmation::AsFound,
             index: stats.frames,
         });
     }
     stats.minimize_time = minimizing.elapsed();
     Ok((findings, stats))
+}
+
+/// What became of a candidate's confirmation.
+enum Minimizing {
+    /// It was tried on fresh peers.
+    Tried(minimize::Minimizing),
+    /// Ctrl-C came first.
+    Interrupted,
 }
 
 /// One job of a run: its own peer, its share of the frame stream, its
@@ -482,8 +609,18 @@ async fn fuzz_job(
             stats.interrupted = true;
             break;
         }
+        // `--duration` is the whole run's: once anything is found, the
+        // fuzzing leaves the end of it for confirming and shrinking.
+        let fuzzing = config.duration.map(|d| {
+            fuzzing_time(
+                d,
+                config.minimize,
+                board.found.get(),
+                config.minimize_budget,
+            )
+        });
         if budget.is_some_and(|n| stats.frames >= n)
-            || config.duration.is_some_and(|d| started.elapsed() >= d)
+            || fuzzing.is_some_and(|d| board.started.elapsed() >= d)
         {
             break;
         }
@@ -523,6 +660,7 @@ async fn fuzz_job(
                     ));
                 let shape = shape(&frame, config.revision);
                 if seen.insert(key(&breach, &shape)) {
+                    board.found.set(true);
                     candidates.push(Candidate {
                         breach,
                         frame,
@@ -562,6 +700,7 @@ async fn fuzz_job(
                 let shape = shape(&frame, config.revision);
                 let key = key(&breach, &shape);
                 if seen.insert(key) {
+                    board.found.set(true);
                     candidates.push(Candidate {
                         breach,
                         frame: frame.clone(),
@@ -761,4 +900,33 @@ pub async fn replay(
         }
     }
     Ok((found, live.stop().await))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 30 (first hour): `--duration` is the whole run's. Nothing
+    /// found, the fuzzing has all of it; something found, it leaves a third
+    /// (at most `--minimize-budget`) for confirming and shrinking.
+    #[test]
+    fn fuzzing_leaves_a_share_of_the_duration_once_something_is_found() {
+        let s = Duration::from_secs;
+        assert_eq!(fuzzing_time(s(30), true, false, s(60)), s(30));
+        assert_eq!(fuzzing_time(s(30), true, true, s(60)), s(20));
+        assert_eq!(fuzzing_time(s(30), true, true, s(4)), s(26));
+        assert_eq!(fuzzing_time(s(30), false, true, s(60)), s(30));
+    }
+
+    /// Confirming and shrinking end at `--minimize-budget` after they
+    /// begin, and never past the run's `--duration`.
+    #[test]
+    fn minimizing_ends_within_the_duration() {
+        let s = Duration::from_secs;
+        let started = Instant::now();
+        let at = |secs| started + s(secs);
+        assert_eq!(minimizing_ends(started, Some(s(30)), at(20), s(60)), at(30));
+        assert_eq!(minimizing_ends(started, Some(s(30)), at(20), s(4)), at(24));
+        assert_eq!(minimizing_ends(started, None, at(20), s(60)), at(80));
+    }
 }

@@ -35,6 +35,10 @@ pub struct Options {
     /// own before it is terminated (the stdio transport's shutdown sequence:
     /// close the input, wait, then SIGTERM, then SIGKILL).
     pub shutdown_grace: Duration,
+    /// Stop at Ctrl-C (SIGINT, [`crate::interrupt`]): nothing more is
+    /// observed, the server is terminated, and [`Ended::interrupted`] says
+    /// so. Off, SIGINT does what it does to any process.
+    pub interruptible: bool,
 }
 
 impl Default for Options {
@@ -42,6 +46,7 @@ impl Default for Options {
         Self {
             max_frame: harness::Limits::DEFAULT_MAX_FRAME_BYTES,
             shutdown_grace: Duration::from_secs(5),
+            interruptible: false,
         }
     }
 }
@@ -53,12 +58,16 @@ pub struct Ended {
     pub status: Option<ExitStatus>,
     /// Whether the proxy had to terminate it after the shutdown grace.
     pub terminated: bool,
+    /// Whether Ctrl-C stopped the proxy (and it terminated the server):
+    /// the conversation was cut short, not ended by either side.
+    pub interrupted: bool,
 }
 
-/// A chunk one direction read, or its end.
+/// A chunk one direction read, or its end, or Ctrl-C.
 enum Chunk {
     Data(Direction, Vec<u8>, Instant),
     End(Direction, Instant),
+    Interrupted,
 }
 
 /// Starts `command` (program and arguments, no shell) and proxies between
@@ -78,6 +87,18 @@ pub fn stdio(
     let (program, args) = command
         .split_first()
         .ok_or("no server command (give it after `--`)")?;
+    // Bounded: a side that floods faster than frames are judged is slowed to
+    // the judge's pace rather than held in memory (at most this many 64 KiB
+    // chunks wait).
+    let (tx, rx) = mpsc::sync_channel(256);
+    if options.interruptible {
+        // Listening before the server starts: a Ctrl-C from here on is
+        // observed, in its order among the chunks.
+        let interrupt = tx.clone();
+        crate::interrupt::on_ctrl_c(move || {
+            let _ = interrupt.send(Chunk::Interrupted);
+        })?;
+    }
     let mut child = Command::new(program)
         .args(args)
         .stdin(Stdio::piped())
@@ -86,10 +107,6 @@ pub fn stdio(
         .spawn()
         .map_err(|e| format!("cannot start `{program}`: {e}"))?;
     let start = Instant::now();
-    // Bounded: a side that floods faster than frames are judged is slowed to
-    // the judge's pace rather than held in memory (at most this many 64 KiB
-    // chunks wait).
-    let (tx, rx) = mpsc::sync_channel(256);
     let to_server = child
         .stdin
         .take()
@@ -100,7 +117,19 @@ pub fn stdio(
         .ok_or("the server's stdout is not piped")?;
     spawn_upstream(client_in, to_server, tx.clone());
     spawn_downstream(from_server, client_out, tx);
-    let mut terminated = observe_until_server_closes(&rx, start, options, &mut child, &mut observe);
+    let (mut terminated, interrupted) =
+        observe_until_server_closes(&rx, start, options, &mut child, &mut observe);
+    if interrupted {
+        // Ctrl-C stops the proxy now: the server is not waited for.
+        terminate(&mut child);
+        // SIGTERM was heeded or SIGKILL sent: this wait is short.
+        let status = child.wait().ok();
+        return Ok(Ended {
+            status,
+            terminated: true,
+            interrupted,
+        });
+    }
     // A server that closed its output but keeps running (its input may still
     // be open, held by a forwarding thread) gets the grace, then the signals:
     // the proxy never waits on it for ever.
@@ -117,7 +146,11 @@ pub fn stdio(
             Err(_) => break None,
         }
     };
-    Ok(Ended { status, terminated })
+    Ok(Ended {
+        status,
+        terminated,
+        interrupted,
+    })
 }
 
 /// Client → server. When the client closes its end the server's input is
@@ -180,14 +213,16 @@ fn forward<W: Write>(
 }
 
 /// Cuts frames from the chunks and hands them to `observe` until the server
-/// has closed its output. Returns whether the server had to be terminated.
+/// has closed its output, or Ctrl-C. Returns whether the server had to be
+/// terminated, and whether Ctrl-C came (then nothing after it is observed:
+/// the conversation is cut short there, neither side's end is told).
 fn observe_until_server_closes(
     rx: &Receiver<Chunk>,
     start: Instant,
     options: &Options,
     child: &mut Child,
     observe: &mut impl FnMut(Seen),
-) -> bool {
+) -> (bool, bool) {
     let mut client = Framer::new(Direction::ClientToServer, options.max_frame);
     let mut server = Framer::new(Direction::ServerToClient, options.max_frame);
     let mut client_closed_at: Option<Instant> = None;
@@ -234,9 +269,10 @@ fn observe_until_server_closes(
                 server.end(secs(at), observe);
                 break;
             }
+            Chunk::Interrupted => return (terminated, true),
         }
     }
-    terminated
+    (terminated, false)
 }
 
 /// SIGTERM, then SIGKILL a second later if the child is still there.
@@ -384,6 +420,7 @@ mod tests {
                 seen.push(match chunk {
                     Chunk::Data(_, bytes, _) => format!("told {}", String::from_utf8_lossy(&bytes)),
                     Chunk::End(..) => "told end".to_owned(),
+                    Chunk::Interrupted => "interrupted".to_owned(),
                 });
             }
             seen.push(what.to_owned());

@@ -456,7 +456,7 @@ fn place(record: &Record) -> String {
     if let Some(line) = p.line {
         let _ = write!(s, ":{line}");
     }
-    if let Some(frame) = p.frame {
+    if let Some(frame) = p.frame_number() {
         let _ = write!(s, " #{frame}");
     }
     if let Some(t) = &p.transport {

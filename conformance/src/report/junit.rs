@@ -100,7 +100,7 @@ fn name(record: &Record) -> String {
     if let Some(line) = place.line {
         name.push_str(&format!(":{line}"));
     }
-    if let Some(frame) = place.frame {
+    if let Some(frame) = place.frame_number() {
         name.push_str(&format!(" #{frame}"));
     }
     if let Some(check) = &record.check {

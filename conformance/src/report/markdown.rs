@@ -171,7 +171,7 @@ fn place(record: &Record) -> String {
     if let Some(line) = p.line {
         let _ = write!(s, ":{line}");
     }
-    if let Some(frame) = p.frame {
+    if let Some(frame) = p.frame_number() {
         let _ = write!(s, " #{frame}");
     }
     s

@@ -116,7 +116,8 @@ pub struct Place {
     pub line: Option<usize>,
     /// The golden vector's id (`jsonrpc-2.0/request/id-null`).
     pub vector: Option<String>,
-    /// The 0-based index of the frame within a vector or session.
+    /// The 0-based index of the frame within a vector or session (as the
+    /// JSON documents carry it); people are shown [`Place::frame_number`].
     pub frame: Option<usize>,
     /// The revision the subject was judged under, when records differ in it.
     pub revision: Option<Revision>,
@@ -125,6 +126,14 @@ pub struct Place {
 }
 
 impl Place {
+    /// The frame as people count, from 1 (`#1` is the first frame, as
+    /// `classify` calls the first line 1): what every view for a person
+    /// shows. The JSON documents keep the 0-based [`Place::frame`].
+    #[must_use]
+    pub fn frame_number(&self) -> Option<usize> {
+        self.frame.map(|i| i.saturating_add(1))
+    }
+
     /// A line of a transcript.
     #[must_use]
     pub fn at_line(file: Option<String>, line: usize) -> Self {
@@ -334,9 +343,18 @@ pub fn findings(record: &Record) -> Vec<String> {
         record
             .notes
             .iter()
+            .filter(|n| !repeats_reason(record, n))
             .map(|n| format!("note: {}", printable_str(n))),
     );
     lines
+}
+
+/// Whether `note` only says again why the record has its outcome: records
+/// without a rule carry their reason as a note too, for the JSON view (which
+/// shows an outcome's reason only beside a rule); a person reads it once.
+#[must_use]
+pub fn repeats_reason(record: &Record, note: &str) -> bool {
+    record.outcome.reason() == Some(note)
 }
 
 /// One violation found, identically (rule, level, pointer, message), in

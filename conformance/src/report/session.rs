@@ -21,13 +21,15 @@ fn place(file: &str, revision: Revision, frames: &[At]) -> Place {
     }
 }
 
-/// The frames involved, for a person: `#3 (t=0.500s), #7`.
+/// The frames involved, for a person: `#3 (t=0.500s), #7`, counted from 1
+/// as every view for a person counts them ([`Place::frame_number`]); the
+/// record's `frame` stays the 0-based index.
 fn involved(frames: &[At]) -> String {
     let each: Vec<String> = frames
         .iter()
         .map(|a| match a.time {
-            Some(t) => format!("#{} (t={t:.3}s)", a.index),
-            None => format!("#{}", a.index),
+            Some(t) => format!("#{} (t={t:.3}s)", a.number()),
+            None => format!("#{}", a.number()),
         })
         .collect();
     format!("frames involved: {}", each.join(", "))
@@ -80,6 +82,38 @@ pub fn unobserved(file: &str, revision: Revision, u: &Unobserved) -> Record {
     });
     record.notes.push(involved(&u.frames));
     record
+}
+
+/// What the report says of a conversation Ctrl-C cut short after `frames`
+/// frames: judged up to there, the rest never read, so no verdict on it
+/// (the command exits 2). What was still owed when it stopped is "not
+/// observed", as when a capture simply ends.
+pub fn interrupted(file: &str, frames: usize) -> Record {
+    let why = format!(
+        "{} after {frames} frame(s): judged up to there; what came after was not read",
+        crate::interrupt::INTERRUPTED
+    );
+    let mut record = Record::new(
+        Place {
+            file: Some(file.to_owned()),
+            ..Place::default()
+        },
+        Subject::Frame(Vec::new()),
+        Outcome::NotObserved { why: why.clone() },
+    );
+    // The JSON view shows an outcome only beside a rule; the note carries
+    // it for every view.
+    record.notes.push(why);
+    record
+}
+
+/// The error of a command Ctrl-C stopped while it judged `name`: exit 2.
+#[must_use]
+pub fn interrupted_error(name: &str, frames: usize) -> String {
+    format!(
+        "{} after {frames} frame(s) of {name}: the report holds what was judged before; it is not whole",
+        crate::interrupt::INTERRUPTED
+    )
 }
 
 #[cfg(test)]

@@ -269,7 +269,7 @@ fn group_lines(group: &Group<'_>, paint: &Paint) -> String {
     for note in first
         .notes
         .iter()
-        .filter(|n| !n.starts_with(super::ID_REWRITE_NOTE))
+        .filter(|n| !n.starts_with(super::ID_REWRITE_NOTE) && !super::repeats_reason(first, n))
     {
         let _ = writeln!(out, "    note: {}", printable_str(note));
     }
@@ -469,14 +469,12 @@ pub fn closing(report: &Report, colour: bool) -> String {
     out
 }
 
-/// `file:line`, `vector #frame`, or `standard input:line`.
+/// `file:line`, `file #frame`, `vector #frame`, or `standard input:line`;
+/// frames counted from 1 ([`Place::frame_number`]).
 fn where_(place: &Place) -> String {
     let mut out = String::new();
     if let Some(vector) = &place.vector {
         out.push_str(&printable_str(vector));
-        if let Some(frame) = place.frame {
-            let _ = write!(out, " #{frame}");
-        }
     } else {
         out.push_str(
             &place
@@ -487,6 +485,11 @@ fn where_(place: &Place) -> String {
         if let Some(line) = place.line {
             let _ = write!(out, ":{line}");
         }
+    }
+    // A session judged by `check` or `proxy` is a file (or a conversation)
+    // and the frame where the finding became certain.
+    if let Some(frame) = place.frame_number() {
+        let _ = write!(out, " #{frame}");
     }
     if let Some(revision) = place.revision {
         let _ = write!(out, " [{revision}]");

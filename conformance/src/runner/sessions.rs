@@ -140,9 +140,11 @@ fn left_unjudged(revision: Revision, f: &Finding, entries: usize) -> Record {
         crate::report::Subject::Frame(Vec::new()),
         harness::Outcome::NotApplicable {
             why: format!(
-                "session rules: the runner broke {} at event {at} on purpose (a probe), so the \
+                "session rules: the runner broke {} at event {} on purpose (a probe), so the \
                  {rest} events after it are not judged against the server",
-                f.violation.rule.as_str()
+                f.violation.rule.as_str(),
+                // Counted from 1, as people count (`harness::session::At::number`).
+                at.saturating_add(1)
             ),
         },
     );
@@ -263,7 +265,7 @@ mod tests {
         assert_eq!(records.len(), 1, "{records:?}");
         assert!(
             matches!(&records[0].outcome, harness::Outcome::NotApplicable { why }
-                if why.contains("at event 4") && why.contains("the 2 events after it")),
+                if why.contains("at event 5") && why.contains("the 2 events after it")),
             "{:?}",
             records[0].outcome
         );

@@ -461,7 +461,7 @@ impl Judge {
             let message = format!(
                 "the {} reused id {id} while its request at event {} was still in flight",
                 from.sender(),
-                prev.at.index
+                prev.at.number()
             );
             let frames = vec![prev.at, at];
             for rule in [
@@ -602,8 +602,9 @@ impl Judge {
                 self.flag(
                     RuleId::SessionResponseDuplicate,
                     format!(
-                        "the {} answered id {id} again; it was answered at event {index}",
-                        from.sender()
+                        "the {} answered id {id} again; it was answered at event {}",
+                        from.sender(),
+                        first.number()
                     ),
                     vec![first, at],
                     out,
@@ -627,7 +628,7 @@ impl Judge {
                         format!(
                             "the {} answered the notification at event {}",
                             from.sender(),
-                            notified.index
+                            notified.number()
                         ),
                         vec![notified, at],
                         out,

@@ -77,6 +77,15 @@ pub struct At {
     pub time: Option<f64>,
 }
 
+impl At {
+    /// The event as people count, from 1 (the first frame of a transcript
+    /// is event 1, as its first line is line 1): what messages say.
+    #[must_use]
+    pub fn number(&self) -> u64 {
+        self.index.saturating_add(1)
+    }
+}
+
 /// A rule broken, and every event involved (oldest first; the last is the
 /// event that made it certain).
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]

@@ -101,7 +101,7 @@ fn a_second_page_with_another_scope_than_its_first_is_reported() {
         found[0]
             .1
             .contains(r#"a page of `tools/list` has `cacheScope` "public""#)
-            && found[0].1.contains("the page at event 5"),
+            && found[0].1.contains("the page at event 6"),
         "{}",
         found[0].1
     );

@@ -108,7 +108,7 @@ fn another_lists_notification_does_not_excuse_a_changed_prompt_list() {
     assert!(
         found[0]
             .1
-            .contains("`prompts/list` answered another list than at event 4")
+            .contains("`prompts/list` answered another list than at event 5")
             && found[0].1.contains("`notifications/prompts/list_changed`"),
         "{}",
         found[0].1

@@ -131,7 +131,7 @@ fn a_list_changed_batched_before_the_prompt_list_leaves_that_list_current() {
     assert!(
         found[0]
             .1
-            .contains(r#"prompt "nope", which the list does not hold (listed at event 4)"#),
+            .contains(r#"prompt "nope", which the list does not hold (listed at event 5)"#),
         "{}",
         found[0].1
     );

@@ -723,8 +723,9 @@ fn fuzz(manifest: &Manifest, options: &Options, server: &Server) -> Fuzz {
             .stderr(log_file(&log)?);
         let mut child =
             Group::spawn(&mut cmd).map_err(|e| format!("cannot start wirecheck fuzz: {e}"))?;
-        // Its budget twice (fuzzing, then confirming and shrinking), and the run bound on top.
-        let bound = Duration::from_secs(seconds * 2) + options.run_timeout;
+        // Its budget (`--duration` is the whole fuzz's, confirming and
+        // shrinking included), and the run bound on top.
+        let bound = Duration::from_secs(seconds) + options.run_timeout;
         let status = child.wait(bound).ok_or_else(|| {
             format!(
                 "the fuzz did not finish within {}s and was stopped",

@@ -42,7 +42,7 @@ pub struct Args {
     /// Children at once; default the number of cores.
     #[arg(long, value_name = "N")]
     jobs: Option<usize>,
-    /// The bound on each run (a fuzz gets its budget twice on top).
+    /// The bound on each run (a fuzz gets its budget on top).
     #[arg(long, default_value = "300s", value_parser = super::run::duration, value_name = "DURATION")]
     timeout: Duration,
     /// The longest wait for any one answer (`wirecheck run --timeout`).

@@ -51,7 +51,7 @@ impl Judge {
                 let frames = vec![owner.at, at];
                 self.flag(
                     RuleId::McpProgressTokenUnique,
-                    format!("the progress token of `{method}` is already used by the request at event {}", owner.at.index),
+                    format!("the progress token of `{method}` is already used by the request at event {}", owner.at.number()),
                     frames,
                     out,
                 );
@@ -87,7 +87,7 @@ impl Judge {
             if let (Some(cancelled), Some(read)) = (cancelled, cancel_read) {
                 self.flag(
                     RuleId::McpR5StdioCancelNoFurther,
-                    format!("the server answered a request cancelled at event {}, after answering at event {} a request sent after the cancellation", cancelled.index, read.index),
+                    format!("the server answered a request cancelled at event {}, after answering at event {} a request sent after the cancellation", cancelled.number(), read.number()),
                     vec![cancelled, read, at],
                     out,
                 );
@@ -99,7 +99,7 @@ impl Judge {
                 format!(
                     "the {} answered a request cancelled at event {}",
                     other(asker).sender(),
-                    cancelled.index
+                    cancelled.number()
                 ),
                 vec![cancelled, at],
                 out,
@@ -258,7 +258,7 @@ impl Judge {
             let message = format!(
                 "the {} sent progress for token {token} after its task `{task}` was terminal at event {}",
                 from.sender(),
-                ended.index
+                ended.number()
             );
             let ended = *ended;
             self.flag(
@@ -275,7 +275,7 @@ impl Judge {
                 if let (Some(cancelled), Some(read)) = (open.cancelled, open.cancel_read) {
                     self.flag(
                         RuleId::McpR5StdioCancelNoFurther,
-                        format!("the server sent progress for a request cancelled at event {}, after answering at event {} a request sent after the cancellation", cancelled.index, read.index),
+                        format!("the server sent progress for a request cancelled at event {}, after answering at event {} a request sent after the cancellation", cancelled.number(), read.number()),
                         vec![cancelled, read, at],
                         out,
                     );

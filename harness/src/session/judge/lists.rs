@@ -40,7 +40,7 @@ impl Judge {
                 RuleId::McpPaginationStableCursor,
                 format!(
                     "`{method}` refused a cursor the server issued at event {}",
-                    issued.index
+                    issued.number()
                 ),
                 vec![issued, open.at, at],
                 out,
@@ -73,7 +73,7 @@ impl Judge {
                 };
                 self.flag(
                     RuleId::McpPromptsGetInvalidParams,
-                    format!("`prompts/get` for {what} (listed at event {}) was answered with {answered}, not -32602 (Invalid params)", listed.index),
+                    format!("`prompts/get` for {what} (listed at event {}) was answered with {answered}, not -32602 (Invalid params)", listed.number()),
                     vec![listed, open.at, at],
                     out,
                 );
@@ -123,7 +123,7 @@ impl Judge {
             return;
         };
         let (pointer, message) = match result.get("structuredContent").map(|c| c.to_value()) {
-            None => (String::new(), format!("tool {name:?} has an `outputSchema` (listed at event {}), but its result has no `structuredContent`", listed.index)),
+            None => (String::new(), format!("tool {name:?} has an `outputSchema` (listed at event {}), but its result has no `structuredContent`", listed.number())),
             Some(None) => return,
             Some(Some(content)) => match crate::schema_check::conform(schema, &content, self.revision) {
                 Verdict::Conforms => return,
@@ -142,7 +142,7 @@ impl Judge {
                     format!(
                         "the `structuredContent` of tool {name:?}{} breaks its `outputSchema` (listed at event {}): {}",
                         if breach.pointer.is_empty() { String::new() } else { format!(" at `{}`", breach.pointer) },
-                        listed.index,
+                        listed.number(),
                         breach.why
                     ),
                 ),
@@ -233,7 +233,7 @@ impl Judge {
                             format!(
                                 "`{}` answered another list than at event {}, with `{}.listChanged` declared and no `{}` between",
                                 kind.method(),
-                                since.index,
+                                since.number(),
                                 kind.capability(),
                                 kind.notification()
                             ),
@@ -248,7 +248,7 @@ impl Judge {
                             RuleId::McpR5ToolsDeterministicOrder,
                             format!(
                                 "`tools/list` answered the same tools as at event {} in another order, with no `{}` between",
-                                since.index,
+                                since.number(),
                                 kind.notification()
                             ),
                             vec![since, at],
@@ -263,7 +263,7 @@ impl Judge {
                     now,
                 } => self.flag(
                     RuleId::McpR5CacheScopePages,
-                    format!("a page of `{method}` has `cacheScope` {now:?}; the page at event {} that gave its cursor had {was:?}", since.index),
+                    format!("a page of `{method}` has `cacheScope` {now:?}; the page at event {} that gave its cursor had {was:?}", since.number()),
                     vec![since, at],
                     out,
                 ),

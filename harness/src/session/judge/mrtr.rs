@@ -88,7 +88,7 @@ impl Judge {
                         format!(
                             "the retry of `{method}` left out input {} asked for at event {}, and was answered with error {} rather than a new `InputRequiredResult`",
                             missing.join(", "),
-                            asked.index,
+                            asked.number(),
                             e.error.code
                         ),
                         vec![asked, open.at, at],
@@ -99,7 +99,7 @@ impl Judge {
                         RuleId::McpR5MrtrExtraInputIgnored,
                         format!(
                             "the retry of `{method}` answered every input asked for at event {} and added {}, and was answered with error {} rather than processed",
-                            asked.index,
+                            asked.number(),
                             extra.join(", "),
                             e.error.code
                         ),
@@ -141,7 +141,7 @@ impl Judge {
                 RuleId::McpR5MrtrRetryOnly,
                 format!(
                     "`{method}` carries the `requestState` that the input-required answer at event {} gave to a `{given}` request, and is not its retry",
-                    asked.index
+                    asked.number()
                 ),
                 vec![asked, at],
                 out,

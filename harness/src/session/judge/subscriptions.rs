@@ -37,7 +37,7 @@ impl Judge {
             end.not_observed.push(Unobserved {
                 rule: RuleId::McpR5SubscriptionTeardownSignalled,
                 frames: vec![listen, closed],
-                why: format!("the stream closed with the subscription of event {} open and no teardown signal: a transport close (allowed) or a teardown without one, which the wire does not tell apart", listen.index),
+                why: format!("the stream closed with the subscription of event {} open and no teardown signal: a transport close (allowed) or a teardown without one, which the wire does not tell apart", listen.number()),
             });
         }
     }
@@ -121,7 +121,8 @@ impl Judge {
             self.flag(
                 RuleId::McpR5SubscriptionTeardownSignalled,
                 format!(
-                    "the server ended the subscription acknowledged at event {acknowledged} with error {}, without `notifications/cancelled` for it (basic/patterns/cancellation, MUST) and without a successful `subscriptions/listen` result (basic/patterns/subscriptions §Graceful Closure, SHOULD)",
+                    "the server ended the subscription acknowledged at event {} with error {}, without `notifications/cancelled` for it (basic/patterns/cancellation, MUST) and without a successful `subscriptions/listen` result (basic/patterns/subscriptions §Graceful Closure, SHOULD)",
+                    acknowledged.saturating_add(1),
                     e.error.code
                 ),
                 vec![open.at, at],

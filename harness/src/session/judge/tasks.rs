@@ -49,7 +49,7 @@ impl Judge {
                         format!(
                             "the {} polled task `{task}` again sooner than the {interval} s `pollInterval` of the answer at event {}",
                             from.sender(),
-                            answered.index
+                            answered.number()
                         ),
                         vec![answered, at],
                         out,
@@ -169,7 +169,7 @@ impl Judge {
                 RuleId::McpTasksTerminalFinal,
                 format!(
                     "task `{id}` was `{was}` at event {} and is now `{status}`",
-                    then.index
+                    then.number()
                 ),
                 vec![then, at],
                 out,
@@ -179,7 +179,7 @@ impl Judge {
                 format!(
                     "the {} answered `tasks/result` for task `{id}` at event {} and now shows it `{status}`",
                     receiver.sender(),
-                    then.index
+                    then.number()
                 ),
                 vec![then, at],
                 out,
@@ -189,7 +189,7 @@ impl Judge {
                 format!(
                     "the {} created task `{id}` again; it created it at event {}",
                     receiver.sender(),
-                    then.index
+                    then.number()
                 ),
                 vec![then, at],
                 out,
@@ -351,7 +351,7 @@ impl Judge {
                 format!(
                     "the {}'s complete `tasks/list` answer omits task `{id}`, which `tasks/get` retrieved at event {} and whose ttl cannot have run out",
                     receiver.sender(),
-                    retrieved.index
+                    retrieved.number()
                 ),
                 vec![retrieved, open.at, at],
                 out,
@@ -389,7 +389,7 @@ impl Judge {
             let answered = code.map_or_else(|| "a result".to_owned(), |c| format!("error {c}"));
             self.flag(
                 RuleId::McpTasksCancelTerminalRejected,
-                format!("`tasks/cancel` of task `{id}`, `{status}` since event {}, was answered with {answered}, not -32602", since.index),
+                format!("`tasks/cancel` of task `{id}`, `{status}` since event {}, was answered with {answered}, not -32602", since.number()),
                 vec![since, open.at, at],
                 out,
             );
@@ -398,7 +398,7 @@ impl Judge {
             if let Some(code) = code {
                 self.flag(
                     RuleId::McpTasksResultCompletedSuccess,
-                    format!("`tasks/result` of task `{id}`, `completed` since event {}, was answered with error {code}", since.index),
+                    format!("`tasks/result` of task `{id}`, `completed` since event {}, was answered with error {code}", since.number()),
                     vec![since, open.at, at],
                     out,
                 );

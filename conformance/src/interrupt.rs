@@ -1,0 +1,59 @@
+//! Ctrl-C (SIGINT) for the commands that read or forward until their input
+//! ends, off any async runtime: `wirecheck check` (a transcript on standard
+//! input may never end) and `wirecheck proxy` over stdio. They are told on a
+//! thread of their own, then finish judging what they saw, report it and
+//! exit 2, as `wirecheck run` does when its `tokio::signal::ctrl_c` fires.
+//!
+//! The signal is tokio's, as `run`'s and `fuzz`'s are (on Unix `ctrl_c` is
+//! this same SIGINT stream): one mechanism in the binary. Its stream is made
+//! before [`on_ctrl_c`] returns, so a Ctrl-C after that is never the default
+//! action (the process ended with no report).
+
+use tokio::signal::unix::{signal, SignalKind};
+
+/// What an interrupted command's error starts with (exit 2: no verdict).
+pub const INTERRUPTED: &str = "interrupted (Ctrl-C)";
+
+/// Calls `then` once, on a thread of its own, when SIGINT arrives.
+///
+/// # Errors
+/// The thread, its runtime or the signal stream cannot be made: the command
+/// could not be interrupted cleanly, and says so rather than run without.
+pub fn on_ctrl_c(then: impl FnOnce() + Send + 'static) -> Result<(), String> {
+    let (ready, listening) = std::sync::mpsc::channel::<Result<(), String>>();
+    std::thread::Builder::new()
+        .name("ctrl-c".into())
+        .spawn(move || {
+            let runtime = match tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+            {
+                Ok(runtime) => runtime,
+                Err(e) => {
+                    let _ = ready.send(Err(format!("cannot start the async runtime: {e}")));
+                    return;
+                }
+            };
+            // The stream registers the handler as it is made, inside the
+            // runtime; it is made here, before the caller goes on.
+            let made = {
+                let _inside = runtime.enter();
+                signal(SignalKind::interrupt())
+            };
+            match made {
+                Ok(mut sigint) => {
+                    let _ = ready.send(Ok(()));
+                    if runtime.block_on(sigint.recv()).is_some() {
+                        then();
+                    }
+                }
+                Err(e) => {
+                    let _ = ready.send(Err(format!("cannot listen for Ctrl-C: {e}")));
+                }
+            }
+        })
+        .map_err(|e| format!("cannot start the Ctrl-C thread: {e}"))?;
+    listening
+        .recv()
+        .map_err(|_| "the Ctrl-C thread ended before it listened".to_owned())?
+}
