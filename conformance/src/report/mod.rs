@@ -448,6 +448,11 @@ pub enum Payload {
 /// the request as sent, leaves it out.
 pub const ID_REWRITE_NOTE: &str = "sent with request id ";
 
+/// The check id of a stdio server's text on stdout (the runner's
+/// `stdout_text` files it): the terminal view leads with it, since text on
+/// stdout explains the other findings of the run.
+pub const STDOUT_TEXT_CHECK: &str = "stdio.stdout-text";
+
 /// One frame on the wire, for a record that judged an exchange.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct WireFrame {

@@ -90,13 +90,23 @@ pub fn to_fix(report: &Report, colour: bool) -> String {
             }
         }
     }
-    // Most severe first; within a severity, the rule seen most often first.
+    // Most severe first; within a severity, a stdio server's text on stdout
+    // first (it explains answers that look broken elsewhere: the newcomer's
+    // first screen says it), then the rule seen most often.
+    let leads = |g: &Group<'_>| g.rule != super::STDOUT_TEXT_CHECK;
     groups.sort_by(|a, b| {
-        (a.rank, std::cmp::Reverse(a.records.len()), &a.rule).cmp(&(
-            b.rank,
-            std::cmp::Reverse(b.records.len()),
-            &b.rule,
-        ))
+        (
+            a.rank,
+            leads(a),
+            std::cmp::Reverse(a.records.len()),
+            &a.rule,
+        )
+            .cmp(&(
+                b.rank,
+                leads(b),
+                std::cmp::Reverse(b.records.len()),
+                &b.rule,
+            ))
     });
     let mut out = String::new();
     for group in &groups {
@@ -530,8 +540,40 @@ impl Paint {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Command, Outcome, Record, Refusal, Subject};
+    use super::super::{CheckId, Command, Outcome, Record, Refusal, Subject};
     use super::*;
+
+    /// A server that logs to stdout: its one stdout-text finding leads the
+    /// fails, ahead of a rule broken more often, since it explains them.
+    #[test]
+    fn stdout_text_leads_the_first_screen() {
+        let mut report = Report::new(Command::Run);
+        let fail = |rule: CheckId| {
+            let mut r = Record::new(
+                Place::default(),
+                Subject::Frame(b"{}".to_vec()),
+                Outcome::Fail,
+            );
+            r.check = Some(super::super::Check {
+                rule,
+                level: harness::rules::Level::Must,
+                spec: "s".into(),
+            });
+            r
+        };
+        for _ in 0..3 {
+            report
+                .records
+                .push(fail(CheckId::parse("jsonrpc.response.required")));
+        }
+        report
+            .records
+            .push(fail(CheckId::parse(super::super::STDOUT_TEXT_CHECK)));
+        let text = to_fix(&report, false);
+        let stdout_at = text.find("stdio.stdout-text").expect("listed");
+        let other_at = text.find("jsonrpc.response.required").expect("listed");
+        assert!(stdout_at < other_at, "{text}");
+    }
 
     fn hostile() -> Report {
         let mut report = Report::new(Command::Roundtrip);

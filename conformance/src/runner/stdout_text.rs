@@ -12,8 +12,7 @@ use crate::report::{Check, CheckId, Record, Subject};
 use crate::transport::Kind;
 use harness::Direction;
 
-/// The check id of a stdio server's text on stdout (see [`record`]).
-const CHECK_STDOUT_TEXT: &str = "stdio.stdout-text";
+use crate::report::STDOUT_TEXT_CHECK as CHECK_STDOUT_TEXT;
 
 /// Lines of a server's stdout text the record quotes.
 const STDOUT_TEXT_QUOTED: usize = 3;
