@@ -632,13 +632,14 @@ fn answer_weight(j: &mut Judgement, basis: Option<&Basis>, strictness: Strictnes
         }) => Outcome::Warning,
         Some(Basis::MandatedBy { rule, level }) => {
             j.notes.push(format!(
-                "what came back departs from an answer {rule} allows ({level}), not mandates"
+                "the answer expected here is one {rule} allows ({level}), not mandates"
             ));
             weigh_convention(strictness)
         }
         Some(Basis::Convention(why)) => {
-            j.notes
-                .push(format!("what came back departs from a convention ({why})"));
+            j.notes.push(format!(
+                "the answer expected here is a convention, not a requirement ({why})"
+            ));
             weigh_convention(strictness)
         }
         // The loader refuses an answer without a basis; treat it as the
@@ -921,7 +922,7 @@ mod tests {
         assert_eq!(convention.outcome, Outcome::Pass);
         assert_eq!(
             convention.notes,
-            ["what came back departs from a convention (usual code)"]
+            ["the answer expected here is a convention, not a requirement (usual code)"]
         );
         assert_eq!(
             judge(Basis::Convention("usual code".into()), Strictness::Strict).outcome,
