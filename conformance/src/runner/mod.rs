@@ -80,6 +80,28 @@ pub struct Config {
     pub strictness: Strictness,
     /// Where each live session is written as a transcript (`--transcripts`).
     pub transcripts: Option<std::path::PathBuf>,
+    /// `--auth`: the server is an OAuth-protected resource (Streamable HTTP).
+    pub auth: Option<Auth>,
+}
+
+/// `--auth`: what the run learns of the server's authorization before its
+/// sessions (`crate::auth::client::prepare`).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Auth {
+    /// `--auth-issuer URL`: the authorization server the server trusts, when
+    /// its Protected Resource Metadata does not say (or should not be read).
+    pub issuer: Option<String>,
+    /// The issuer found and the tokens minted, once prepared.
+    pub ready: Option<crate::auth::client::Ready>,
+}
+
+impl Config {
+    /// `Authorization: Bearer <valid token>` when the run is prepared with one.
+    #[must_use]
+    pub fn bearer(&self) -> Option<reqwest::header::HeaderValue> {
+        let ready = self.auth.as_ref()?.ready.as_ref()?;
+        reqwest::header::HeaderValue::from_str(&format!("Bearer {}", ready.tokens.valid)).ok()
+    }
 }
 
 /// The peer a run starts.
@@ -219,6 +241,37 @@ pub async fn run(
     vectors: &[Vector],
     progress: &mut Progress<'_>,
 ) -> Result<Vec<Record>, RunError> {
+    let prepared;
+    let config = match (&config.auth, &config.peer) {
+        (
+            Some(auth),
+            Peer::Http {
+                url,
+                kind: HttpKind::Streamable,
+            },
+        ) if auth.ready.is_none() => {
+            let revision = match config.revisions {
+                Revisions::Given(r) => r,
+                Revisions::All | Revisions::Auto => Revision::Mcp2025_11_25,
+            };
+            let ready = crate::auth::client::prepare(
+                url,
+                auth.issuer.as_deref(),
+                revision,
+                config.limits.write_timeout,
+            )
+            .await
+            .map_err(RunError::Start)?;
+            let mut with = config.clone();
+            with.auth = Some(Auth {
+                issuer: auth.issuer.clone(),
+                ready: Some(ready),
+            });
+            prepared = with;
+            &prepared
+        }
+        _ => config,
+    };
     let mut runner = Runner {
         config,
         records: Vec::new(),
@@ -495,6 +548,9 @@ impl Peers<'_> {
                 HttpKind::Streamable => {
                     let mut peer =
                         StreamableHttpPeer::connect(url, limits).map_err(|e| start(&e))?;
+                    if let Some(bearer) = self.config.bearer() {
+                        peer.set_header(reqwest::header::AUTHORIZATION, bearer);
+                    }
                     if revision == Some(Revision::Mcp2026_07_28) {
                         // 2026-07-28 has no handshake to learn the header's
                         // version from, and basic/transports/streamable-http
