@@ -223,7 +223,6 @@ fn each_planted_defect_is_caught_by_its_own_rule_and_nothing_else() {
         assert_eq!(broken(&records), expected, "--auth-defect {name}\n{stderr}");
         let level = rules[0]
             .parse::<harness::rules::RuleId>()
-            .ok()
             .expect("a known rule")
             .info()
             .level;
