@@ -33,6 +33,8 @@ pub enum Defect {
     OtherIssuer,
     /// Answers 401 without `WWW-Authenticate`.
     NoChallenge,
+    /// Answers 401 with a `Bearer` challenge naming no `scope`.
+    NoChallengeScope,
     /// Serves Protected Resource Metadata without `authorization_servers`.
     NoAuthorizationServers,
     /// Serves Protected Resource Metadata whose `resource` is not its URL.
@@ -145,6 +147,9 @@ impl Protection {
         let md = &self.metadata_url;
         match refusal {
             Refusal::Unauthorized(_) if self.defect == Some(Defect::NoChallenge) => None,
+            Refusal::Unauthorized(_) if self.defect == Some(Defect::NoChallengeScope) => {
+                Some(format!("Bearer resource_metadata=\"{md}\""))
+            }
             Refusal::Unauthorized(None) => Some(format!(
                 "Bearer resource_metadata=\"{md}\", scope=\"{SCOPE}\""
             )),

@@ -370,6 +370,8 @@ const PROBES: &[Probe] = &[
             RuleId::McpAuthTokenIssuer401,
             RuleId::McpAuthTokenAudience401,
             RuleId::McpAuthTokenAudienceMissing401,
+            RuleId::McpAuthInvalidTokenChallenge,
+            RuleId::McpAuthChallengeScope,
             RuleId::McpAuthInsufficientScope403,
             RuleId::McpAuthInsufficientScopeChallenge,
         ],

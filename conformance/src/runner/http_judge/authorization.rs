@@ -87,6 +87,30 @@ impl Judge {
                 self.verdict(RuleId::McpAuthChallengeResourceMetadata, broken, notes);
             }
         }
+        match challenge.clone().flatten() {
+            None => self.not_applicable(
+                RuleId::McpAuthChallengeScope,
+                format!(
+                    "no 401 with a `Bearer` challenge to judge: the request without a token {}",
+                    said(&bare)
+                ),
+            ),
+            Some(params) => {
+                let broken = if params.contains_key("scope") {
+                    Vec::new()
+                } else {
+                    vec![
+                        "the 401's `WWW-Authenticate: Bearer` challenge names no `scope`"
+                            .to_owned(),
+                    ]
+                };
+                self.verdict(
+                    RuleId::McpAuthChallengeScope,
+                    broken,
+                    vec![format!("scope: {:?}", params.get("scope"))],
+                );
+            }
+        }
         self.resource_metadata(url, metadata_url, timeout).await;
         self.tokens(revision, target, ready).await;
     }
@@ -215,10 +239,13 @@ impl Judge {
             for (rule, _, _) in &probes {
                 self.not_observed(*rule, why.clone());
             }
+            self.not_observed(RuleId::McpAuthInvalidTokenChallenge, why.clone());
             self.not_observed(RuleId::McpAuthInsufficientScope403, why.clone());
             self.not_observed(RuleId::McpAuthInsufficientScopeChallenge, why);
             return;
         }
+        // Every 401 a bad token got, and whether it carried a `Bearer` challenge.
+        let mut refusals: Vec<(&str, bool)> = Vec::new();
         for (rule, token, what) in probes {
             if !rule.info().revisions.contains(revision) {
                 continue;
@@ -226,6 +253,10 @@ impl Judge {
             match post_opening(url, revision, Some(token), timeout).await {
                 Err(e) => self.not_observed(rule, e),
                 Ok(a) => {
+                    if a.status == 401 {
+                        let bearer = a.challenges.iter().any(|c| bearer_params(c).is_some());
+                        refusals.push((what, bearer));
+                    }
                     let broken = match a.status {
                         401 => Vec::new(),
                         200..=299 => vec![format!("{what} was accepted ({})", a.status)],
@@ -234,6 +265,25 @@ impl Judge {
                     self.verdict(rule, broken, vec![format!("answered {}", a.status)]);
                 }
             }
+        }
+        if refusals.is_empty() {
+            self.not_observed(
+                RuleId::McpAuthInvalidTokenChallenge,
+                "no bad token was answered 401".to_owned(),
+            );
+        } else {
+            let broken: Vec<String> = refusals
+                .iter()
+                .filter(|(_, bearer)| !bearer)
+                .map(|(what, _)| {
+                    format!("the 401 to {what} carried no `WWW-Authenticate: Bearer` challenge")
+                })
+                .collect();
+            self.verdict(
+                RuleId::McpAuthInvalidTokenChallenge,
+                broken,
+                vec![format!("{} refusals with 401", refusals.len())],
+            );
         }
         self.scope(revision, target, ready).await;
     }
