@@ -254,6 +254,23 @@ fn a_server_naming_no_authorization_server_cannot_be_run_with_auth() {
 }
 
 #[test]
+fn auth_is_for_streamable_http_only() {
+    let out = common::wirecheck(
+        &[
+            "run",
+            "--http",
+            "http://127.0.0.1:9/sse",
+            "--transport",
+            "sse",
+            "--auth",
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("Streamable HTTP"));
+}
+
+#[test]
 fn an_unprotected_server_fails_the_unauthenticated_probe_and_accepts_bad_tokens() {
     // A server `--auth` wrongly calls protected: it answers without a token
     // and accepts every token, so the rejection rules fail; nothing passes

@@ -378,6 +378,12 @@ fn prepare(args: &Args) -> Result<(Config, Vec<vectors::Vector>), String> {
             if jsonrpc { "does not carry" } else { "needs" }
         ));
     }
+    if args.auth && kind != HttpKind::Streamable {
+        return Err(format!(
+            "--auth judges an OAuth-protected Streamable HTTP server; not over {}",
+            kind.name()
+        ));
+    }
     if args.transport.is_some() && args.http.is_none() && !args.reference_http {
         return Err("--transport needs --http URL or --reference-http".into());
     }
