@@ -13,8 +13,9 @@
 //! Laid out as the spec is: one module per section of the transport page
 //! (`sending`, `listening`, `sessions`, `security`, `protocol_version`,
 //! `resumability`, `multiple_connections`, `server_validation`,
-//! `custom_headers`, `status_codes`), the 2024-11-05 HTTP+SSE transport
-//! (`legacy_sse`) and JSON-RPC over HTTP (`jsonrpc_http`). Each check is an
+//! `custom_headers`, `status_codes`), the authorization page under `--auth`
+//! (`authorization`), the 2024-11-05 HTTP+SSE transport (`legacy_sse`) and
+//! JSON-RPC over HTTP (`jsonrpc_http`). Each check is an
 //! entry of one table (`PROBES`): the transport it is for, the revisions
 //! it runs in, the rules it files and what it does. Which entries run is
 //! decided in one place, [`judge`]'s loop, in the table's order (the order
