@@ -26,6 +26,15 @@ fn said(answer: &Result<Answer, String>) -> String {
     }
 }
 
+/// Whether a metadata document's `resource` names the server at `url`: its
+/// canonical URI (scheme and host without case, a trailing slash ignored), or,
+/// for the document at the root well-known URI, the origin that URI was made
+/// from (RFC 9728 §3.3).
+fn names_the_server(resource: &str, url: &str, at_root: bool) -> bool {
+    same_resource(resource, url)
+        || (at_root && origin(url).is_some_and(|o| same_resource(resource, &o)))
+}
+
 impl Judge {
     /// Every authorization probe of one revision.
     pub(super) async fn authorization(&mut self, revision: Revision, target: &Target<'_>) {
@@ -172,9 +181,7 @@ impl Judge {
         );
         let resource = document.get("resource").and_then(Value::as_str);
         let at_root = root.as_deref() == Some(at.as_str());
-        let matches = resource.is_some_and(|r| {
-            same_resource(r, url) || (at_root && origin(url).is_some_and(|o| same_resource(r, &o)))
-        });
+        let matches = resource.is_some_and(|r| names_the_server(r, url, at_root));
         let broken = if matches {
             Vec::new()
         } else {
@@ -365,5 +372,21 @@ impl Judge {
             broken,
             a.challenges,
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::names_the_server;
+
+    #[test]
+    fn the_resource_is_the_servers_url_or_at_the_root_its_origin() {
+        let url = "http://127.0.0.1:5/mcp";
+        assert!(names_the_server("http://127.0.0.1:5/mcp", url, false));
+        assert!(names_the_server("HTTP://127.0.0.1:5/mcp/", url, false));
+        assert!(!names_the_server("http://127.0.0.1:5", url, false));
+        assert!(names_the_server("http://127.0.0.1:5", url, true));
+        assert!(!names_the_server("http://127.0.0.1:5/other", url, true));
+        assert!(!names_the_server("http://127.0.0.1:6/mcp", url, true));
     }
 }
