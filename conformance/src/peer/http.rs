@@ -13,6 +13,10 @@
 //! the `Origin` header is present and invalid, servers MUST respond with HTTP
 //! 403 Forbidden"), and the listener is loopback unless `--allow-remote`
 //! (§Security Warning 2, SHOULD: "bind only to localhost").
+//!
+//! With `--auth` every route needs a bearer token (`authorize`, checked by
+//! `crate::auth::resource::Protection`), and the Protected Resource Metadata
+//! is served at both well-known URIs without one.
 
 mod client_headers;
 mod guard;
