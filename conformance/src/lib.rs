@@ -1,6 +1,7 @@
 //! The conformance side of wirecheck: reading frames off a stream, the golden
 //! vectors and their runner, and the subcommands of the `wirecheck` binary.
 
+pub mod auth;
 pub mod baseline;
 pub mod clientcheck;
 pub mod cmd;

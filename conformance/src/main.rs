@@ -4,7 +4,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use wirecheck::cmd::{
-    self, check, classify, diff, fuzz, matrix, proxy, replay, roundtrip, run, run_client, serve,
+    self, auth_server, check, classify, diff, fuzz, matrix, proxy, replay, roundtrip, run,
+    run_client, serve,
 };
 
 /// Conformance and fuzzing harness for JSON-RPC 2.0 and the Model Context Protocol.
@@ -32,6 +33,7 @@ enum Command {
     Replay(replay::Args),
     Diff(diff::Args),
     Matrix(matrix::Args),
+    AuthServer(auth_server::Args),
 }
 
 fn main() -> ExitCode {
@@ -67,6 +69,7 @@ fn main() -> ExitCode {
         Command::Replay(args) => cmd::emit(&replay::run(args), &args.output),
         Command::Diff(args) => cmd::emit(&diff::run(args), &args.output),
         Command::Matrix(args) => matrix::run(args),
+        Command::AuthServer(args) => auth_server::run(args),
     }
     .into()
 }

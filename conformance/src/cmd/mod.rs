@@ -2,6 +2,7 @@
 //! returns a [`Report`]; [`emit`] renders it the same way for all of them.
 
 pub mod args;
+pub mod auth_server;
 pub mod check;
 pub mod classify;
 pub mod diff;

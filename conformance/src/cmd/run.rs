@@ -100,6 +100,20 @@ pub struct Args {
     /// The largest frame accepted from the peer, in bytes.
     #[arg(long, default_value_t = Limits::default().max_frame, value_name = "BYTES")]
     max_frame: usize,
+    /// The server at --http URL is an OAuth-protected resource: probe it as
+    /// one (no token → 401 and its challenge, Protected Resource Metadata,
+    /// expired, foreign, unsigned, audience-less tokens refused, 403 for an
+    /// insufficient scope) and run the suite with a valid token as
+    /// `Authorization: Bearer`. The tokens come from wirecheck's own
+    /// authorization server, the one the server's metadata names or
+    /// --auth-issuer; the server must trust it (`wirecheck auth-server`).
+    /// Streamable HTTP only.
+    #[arg(long, requires = "http")]
+    auth: bool,
+    /// With --auth, the issuer URL of the `wirecheck auth-server` the server
+    /// trusts, instead of the one its Protected Resource Metadata names.
+    #[arg(long, value_name = "URL", requires = "auth")]
+    auth_issuer: Option<String>,
     /// Also write every session played as a transcript in DIR
     /// (`<revision>.<n>.jsonl`, created if needed), which `wirecheck check`
     /// judges again; the records of session-rule findings name the file.
@@ -364,6 +378,12 @@ fn prepare(args: &Args) -> Result<(Config, Vec<vectors::Vector>), String> {
             if jsonrpc { "does not carry" } else { "needs" }
         ));
     }
+    if args.auth && kind != HttpKind::Streamable {
+        return Err(format!(
+            "--auth judges an OAuth-protected Streamable HTTP server; not over {}",
+            kind.name()
+        ));
+    }
     if args.transport.is_some() && args.http.is_none() && !args.reference_http {
         return Err("--transport needs --http URL or --reference-http".into());
     }
@@ -451,6 +471,10 @@ fn prepare(args: &Args) -> Result<(Config, Vec<vectors::Vector>), String> {
                 Strictness::Default
             },
             transcripts: args.transcripts.clone(),
+            auth: args.auth.then(|| runner::Auth {
+                issuer: args.auth_issuer.clone(),
+                ready: None,
+            }),
         },
         vectors,
     ))

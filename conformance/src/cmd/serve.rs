@@ -62,6 +62,21 @@ pub struct Args {
     /// (schemas/report.schema.json).
     #[arg(long, value_name = "FILE", requires = "judge")]
     pub report: Option<std::path::PathBuf>,
+    /// With --http, serve as a protected resource (OAuth): every request needs
+    /// a bearer token from the trusted authorization server (signature, iss,
+    /// aud = this server's URL, exp, scope `mcp`); Protected Resource Metadata
+    /// at /.well-known/oauth-protected-resource[/mcp]. Without --auth-issuer it
+    /// starts wirecheck's own authorization server on a loopback port and
+    /// prints `authorization server URL` on stderr.
+    #[arg(long, requires = "http", conflicts_with = "judge")]
+    pub auth: bool,
+    /// With --auth, trust this running authorization server
+    /// (`wirecheck auth-server`) instead of starting one.
+    #[arg(long, value_name = "URL", requires = "auth")]
+    pub auth_issuer: Option<String>,
+    /// With --auth, be wrong in exactly this one way (for tests).
+    #[arg(long, value_name = "NAME", requires = "auth", hide = true)]
+    pub auth_defect: Option<crate::auth::resource::Defect>,
 }
 
 /// A `--scenario` value: one scenario or all of them.
@@ -114,7 +129,15 @@ pub fn run(args: &Args) -> Exit {
                 max_frame: args.max_frame,
                 allow_remote: args.allow_remote,
             };
-            match crate::peer::http::run(config, args.http.as_deref().unwrap_or_default()) {
+            let auth = args.auth.then(|| crate::peer::http::AuthOptions {
+                issuer: args.auth_issuer.clone(),
+                defect: args.auth_defect,
+            });
+            match crate::peer::http::run(
+                config,
+                args.http.as_deref().unwrap_or_default(),
+                auth.as_ref(),
+            ) {
                 Ok(()) => Exit::Clean,
                 Err(e) => {
                     eprintln!("wirecheck serve: {e}");

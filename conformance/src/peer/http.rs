@@ -13,6 +13,10 @@
 //! the `Origin` header is present and invalid, servers MUST respond with HTTP
 //! 403 Forbidden"), and the listener is loopback unless `--allow-remote`
 //! (§Security Warning 2, SHOULD: "bind only to localhost").
+//!
+//! With `--auth` every route needs a bearer token (`authorize`, checked by
+//! `crate::auth::resource::Protection`), and the Protected Resource Metadata
+//! is served at both well-known URIs without one.
 
 mod client_headers;
 mod guard;
@@ -27,11 +31,15 @@ use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 
+use axum::extract::{Request, State};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
 use tokio::net::TcpListener;
 
 use super::{Peer, Serve};
+use crate::auth::resource::{Protection, Refusal, PRM_PREFIX};
 use crate::report::Record;
 use crate::sync::lock;
 use crate::transport::Kind;
@@ -68,6 +76,8 @@ struct App {
     jsonrpc: Mutex<Peer>,
     /// With `--judge`: every Streamable HTTP session is judged.
     judging: Option<judged::Judging>,
+    /// With `--auth`: every request needs a bearer token (`crate::auth`).
+    protection: Option<Protection>,
 }
 
 /// A fresh id: 128 bits from the OS as 32 lowercase hex digits, visible ASCII
@@ -111,7 +121,75 @@ fn router(app: Arc<App>) -> Router {
             .route("/sse", get(sse::open))
             .route("/messages", post(sse::message)),
     };
+    let Some(protection) = &app.protection else {
+        return routes.with_state(app);
+    };
+    // Every route above needs a token; the metadata, at both well-known
+    // URIs (2025-11-25 basic/authorization §Protected Resource Metadata
+    // Discovery Requirements), does not.
+    let path = reqwest::Url::parse(&protection.audience)
+        .map(|u| u.path().trim_end_matches('/').to_owned())
+        .unwrap_or_default();
+    let routes = routes.layer(axum::middleware::from_fn_with_state(
+        Arc::clone(&app),
+        authorize,
+    ));
+    let routes = routes.route(PRM_PREFIX, get(resource_metadata));
+    let routes = if path.is_empty() {
+        routes
+    } else {
+        routes.route(&format!("{PRM_PREFIX}{path}"), get(resource_metadata))
+    };
     routes.with_state(app)
+}
+
+/// The Protected Resource Metadata (RFC 9728).
+async fn resource_metadata(State(app): State<Arc<App>>) -> Response {
+    match &app.protection {
+        Some(p) => axum::Json(p.metadata()).into_response(),
+        None => axum::http::StatusCode::NOT_FOUND.into_response(),
+    }
+}
+
+/// The bearer token check in front of every protected route: 401 with a
+/// `WWW-Authenticate` challenge naming the metadata, or 403
+/// `insufficient_scope` (`crate::auth::resource`).
+async fn authorize(State(app): State<Arc<App>>, request: Request, next: Next) -> Response {
+    let Some(protection) = &app.protection else {
+        return next.run(request).await;
+    };
+    let header = request
+        .headers()
+        .get(axum::http::header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok());
+    let refusal = match protection.check(header) {
+        Ok(()) => return next.run(request).await,
+        Err(refusal) => refusal,
+    };
+    let (status, message) = match &refusal {
+        Refusal::Unauthorized(None) => (
+            axum::http::StatusCode::UNAUTHORIZED,
+            "Unauthorized: a bearer token is required".to_owned(),
+        ),
+        Refusal::Unauthorized(Some(why)) => (
+            axum::http::StatusCode::UNAUTHORIZED,
+            format!("Unauthorized: {why}"),
+        ),
+        Refusal::InsufficientScope => (
+            axum::http::StatusCode::FORBIDDEN,
+            "Forbidden: the token lacks the scope this server requires".to_owned(),
+        ),
+    };
+    let mut response = guard::refuse(status, harness::codes::INVALID_REQUEST, &message);
+    if let Some(challenge) = protection
+        .challenge(&refusal)
+        .and_then(|c| axum::http::HeaderValue::from_str(&c).ok())
+    {
+        response
+            .headers_mut()
+            .insert(axum::http::header::WWW_AUTHENTICATE, challenge);
+    }
+    response
 }
 
 /// A bound server: its address, and the future that serves until dropped.
@@ -156,8 +234,26 @@ impl Server {
                 sse_clients: Mutex::default(),
                 jsonrpc: Mutex::new(Peer::new(config.serve)),
                 judging,
+                protection: None,
             }),
         })
+    }
+
+    /// Requires a bearer token of every request (`--auth`), checked by
+    /// `protection`. Before [`Server::serve`] only.
+    pub fn protect(&mut self, protection: Protection) {
+        if let Some(app) = Arc::get_mut(&mut self.app) {
+            app.protection = Some(protection);
+        }
+    }
+
+    /// The URL of its Streamable HTTP endpoint, `http://ADDR/mcp`.
+    #[must_use]
+    pub fn mcp_url(&self) -> String {
+        match self.app.config.serve {
+            Serve::JsonRpc => format!("http://{}", self.addr),
+            _ => format!("http://{}/mcp", self.addr),
+        }
     }
 
     /// What reads a judged server's records, kept past [`Server::serve`].
@@ -225,19 +321,81 @@ impl JudgeHandle {
     }
 }
 
+/// `--auth`: the issuer to trust (`None`: start one), and the planted defect.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct AuthOptions {
+    /// `--auth-issuer URL`: a running authorization server's issuer.
+    pub issuer: Option<String>,
+    /// `--auth-defect NAME` (hidden, for tests).
+    pub defect: Option<crate::auth::resource::Defect>,
+}
+
 /// `wirecheck serve --http ADDR`: binds, prints `listening on http://ADDR` on
 /// stderr (so a caller that asked for port 0 learns the port), and serves.
-pub fn run(config: Config, addr: &str) -> Result<(), String> {
+/// With `auth`, protected: `authorization server ISSUER` on stderr too.
+pub fn run(config: Config, addr: &str, auth: Option<&AuthOptions>) -> Result<(), String> {
     let addr = check_addr(addr, config.allow_remote)?;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .map_err(|e| format!("tokio runtime: {e}"))?;
     runtime.block_on(async {
-        let server = Server::bind(addr, config)
+        let mut server = Server::bind(addr, config)
             .await
             .map_err(|e| format!("--http {addr}: {e}"))?;
+        let mut issuing = None;
+        if let Some(auth) = auth {
+            let (issuer, keys) = match &auth.issuer {
+                Some(issuer) => {
+                    let issuer = issuer.trim_end_matches('/').to_owned();
+                    (issuer.clone(), fetch_keys(&issuer).await?)
+                }
+                None => {
+                    let local = crate::auth::server::AuthServer::bind(std::net::SocketAddr::from(
+                        ([127, 0, 0, 1], 0),
+                    ))
+                    .await?;
+                    let keys = serde_json::from_value(local.jwks()).map_err(|e| e.to_string())?;
+                    let issuer = local.issuer_url();
+                    issuing = Some(local);
+                    (issuer, keys)
+                }
+            };
+            let audience = server.mcp_url();
+            let origin = format!("http://{}", server.addr);
+            let path = audience.strip_prefix(&origin).unwrap_or_default();
+            eprintln!("authorization server {issuer}");
+            server.protect(Protection {
+                issuer,
+                metadata_url: format!("{origin}{PRM_PREFIX}{path}"),
+                audience,
+                keys,
+                defect: auth.defect,
+            });
+        }
         eprintln!("listening on http://{}", server.addr);
-        server.serve().await.map_err(|e| format!("serving: {e}"))
+        match issuing {
+            Some(local) => tokio::select! {
+                served = server.serve() => served.map_err(|e| format!("serving: {e}")),
+                served = local.serve() => served.map_err(|e| format!("the authorization server: {e}")),
+            },
+            None => server.serve().await.map_err(|e| format!("serving: {e}")),
+        }
     })
+}
+
+/// The JWKS of `issuer`, through its RFC 8414 metadata's `jwks_uri`.
+async fn fetch_keys(issuer: &str) -> Result<jsonwebtoken::jwk::JwkSet, String> {
+    let timeout = std::time::Duration::from_secs(10);
+    let metadata_url = format!("{issuer}/.well-known/oauth-authorization-server");
+    let (_, metadata) = crate::auth::client::get_json(&metadata_url, timeout).await?;
+    let jwks_uri = metadata
+        .as_ref()
+        .and_then(|m| m.get("jwks_uri"))
+        .and_then(serde_json::Value::as_str)
+        .ok_or_else(|| format!("--auth-issuer: {metadata_url} names no jwks_uri"))?
+        .to_owned();
+    let (_, jwks) = crate::auth::client::get_json(&jwks_uri, timeout).await?;
+    serde_json::from_value(jwks.ok_or_else(|| format!("--auth-issuer: {jwks_uri} is no JWKS"))?)
+        .map_err(|e| format!("--auth-issuer: {jwks_uri}: {e}"))
 }

@@ -44,6 +44,28 @@ pub struct Config {
     pub strictness: Strictness,
     /// Where each live session is written as a transcript (`--transcripts`).
     pub transcripts: Option<std::path::PathBuf>,
+    /// `--auth`: the server is an OAuth-protected resource (Streamable HTTP).
+    pub auth: Option<Auth>,
+}
+
+/// `--auth`: what the run learns of the server's authorization before its
+/// sessions (`crate::auth::client::prepare`).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Auth {
+    /// `--auth-issuer URL`: the authorization server the server trusts, when
+    /// its Protected Resource Metadata does not say (or should not be read).
+    pub issuer: Option<String>,
+    /// The issuer found and the tokens minted, once prepared.
+    pub ready: Option<crate::auth::client::Ready>,
+}
+
+impl Config {
+    /// `Authorization: Bearer <valid token>` when the run is prepared with one.
+    #[must_use]
+    pub fn bearer(&self) -> Option<reqwest::header::HeaderValue> {
+        let ready = self.auth.as_ref()?.ready.as_ref()?;
+        reqwest::header::HeaderValue::from_str(&format!("Bearer {}", ready.tokens.valid)).ok()
+    }
 }
 
 /// The peer a run starts.

@@ -13,13 +13,15 @@
 //! Laid out as the spec is: one module per section of the transport page
 //! (`sending`, `listening`, `sessions`, `security`, `protocol_version`,
 //! `resumability`, `multiple_connections`, `server_validation`,
-//! `custom_headers`, `status_codes`), the 2024-11-05 HTTP+SSE transport
-//! (`legacy_sse`) and JSON-RPC over HTTP (`jsonrpc_http`). Each check is an
+//! `custom_headers`, `status_codes`), the authorization page under `--auth`
+//! (`authorization`), the 2024-11-05 HTTP+SSE transport (`legacy_sse`) and
+//! JSON-RPC over HTTP (`jsonrpc_http`). Each check is an
 //! entry of one table (`PROBES`): the transport it is for, the revisions
 //! it runs in, the rules it files and what it does. Which entries run is
 //! decided in one place, [`judge`]'s loop, in the table's order (the order
 //! of the records).
 
+mod authorization;
 mod custom_headers;
 mod jsonrpc_http;
 mod legacy_sse;
@@ -71,6 +73,10 @@ pub(super) struct Target<'a> {
     pub(super) shutdown_grace: Duration,
     /// The tools the user allows to be called (the `tools/call` probes).
     pub(super) allowed: &'a Allowed,
+    /// `--auth`: the tokens minted for the run (the authorization probes').
+    pub(super) auth: Option<&'a crate::auth::client::Ready>,
+    /// `Authorization: Bearer <valid token>` under `--auth`, on every request.
+    pub(super) bearer: Option<HeaderValue>,
 }
 
 impl<'a> Target<'a> {
@@ -81,7 +87,21 @@ impl<'a> Target<'a> {
             driver: &config.driver,
             shutdown_grace: config.shutdown_grace,
             allowed: &config.allowed,
+            auth: config.auth.as_ref().and_then(|a| a.ready.as_ref()),
+            bearer: config.bearer(),
         }
+    }
+
+    /// A client for a probe's own requests: no redirects, the bearer token
+    /// under `--auth`.
+    pub(super) fn client(&self) -> reqwest::ClientBuilder {
+        let mut headers = reqwest::header::HeaderMap::new();
+        if let Some(bearer) = &self.bearer {
+            headers.insert(reqwest::header::AUTHORIZATION, bearer.clone());
+        }
+        reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .default_headers(headers)
     }
 }
 
@@ -126,13 +146,19 @@ enum Applies {
     Always,
     /// Under the revisions of this rule.
     RevisionsOf(RuleId),
+    /// Under the revisions of this rule, when the run says the server is
+    /// protected (`--auth`) and its tokens were minted.
+    AuthorizedRevisionsOf(RuleId),
 }
 
 impl Applies {
-    fn to(self, revision: Revision) -> bool {
+    fn to(self, revision: Revision, target: &Target<'_>) -> bool {
         match self {
             Applies::Always => true,
             Applies::RevisionsOf(rule) => rule.info().revisions.contains(revision),
+            Applies::AuthorizedRevisionsOf(rule) => {
+                target.auth.is_some() && rule.info().revisions.contains(revision)
+            }
         }
     }
 }
@@ -330,6 +356,31 @@ const PROBES: &[Probe] = &[
             Vec::new()
         }),
     },
+    // basic/authorization, under `--auth` only.
+    Probe {
+        kind: HttpKind::Streamable,
+        applies: Applies::AuthorizedRevisionsOf(RuleId::McpAuthUnauthenticated401),
+        rules: &[
+            RuleId::McpAuthUnauthenticated401,
+            RuleId::McpAuthChallengeResourceMetadata,
+            RuleId::McpAuthPrmServed,
+            RuleId::McpAuthPrmAuthorizationServers,
+            RuleId::McpAuthPrmResource,
+            RuleId::McpAuthTokenExpired401,
+            RuleId::McpAuthTokenSignature401,
+            RuleId::McpAuthTokenIssuer401,
+            RuleId::McpAuthTokenAudience401,
+            RuleId::McpAuthTokenAudienceMissing401,
+            RuleId::McpAuthInvalidTokenChallenge,
+            RuleId::McpAuthChallengeScope,
+            RuleId::McpAuthInsufficientScope403,
+            RuleId::McpAuthInsufficientScopeChallenge,
+        ],
+        run: requests!(|j, t, _e| {
+            j.authorization(j.revision, t).await;
+            Vec::new()
+        }),
+    },
     // HTTP+SSE (2024-11-05).
     Probe {
         kind: HttpKind::Sse,
@@ -385,7 +436,7 @@ pub async fn judge(
     };
     for probe in PROBES
         .iter()
-        .filter(|p| p.kind == kind && p.applies.to(revision))
+        .filter(|p| p.kind == kind && p.applies.to(revision, &target))
     {
         let before = judge.records.len();
         match probe.run {
@@ -675,6 +726,9 @@ pub(super) async fn handshaken(
 ) -> Result<Driver<Wire>, String> {
     let mut peer =
         StreamableHttpPeer::connect(target.url, target.limits).map_err(|e| e.to_string())?;
+    if let Some(bearer) = &target.bearer {
+        peer.set_header(reqwest::header::AUTHORIZATION, bearer.clone());
+    }
     if let Some(origin) = origin.and_then(|o| HeaderValue::from_str(o).ok()) {
         peer.set_header(HeaderName::from_static("origin"), origin);
     }

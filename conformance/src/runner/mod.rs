@@ -52,7 +52,7 @@ use crate::sync::lock;
 pub use crate::transport::HttpKind;
 use crate::transport::{Kind, Transport as _};
 use crate::vectors::Vector;
-pub use config::{Config, Peer, Revisions, RunError};
+pub use config::{Auth, Config, Peer, Revisions, RunError};
 use fixtures::Catalogue;
 use learn::learn;
 use peers::{Gathered, Peers, EXIT_ON_EOF_GRACE};
@@ -91,6 +91,37 @@ pub async fn run(
     vectors: &[Vector],
     progress: &mut Progress<'_>,
 ) -> Result<Vec<Record>, RunError> {
+    let prepared;
+    let config = match (&config.auth, &config.peer) {
+        (
+            Some(auth),
+            Peer::Http {
+                url,
+                kind: HttpKind::Streamable,
+            },
+        ) if auth.ready.is_none() => {
+            let revision = match config.revisions {
+                Revisions::Given(r) => r,
+                Revisions::All | Revisions::Auto => Revision::Mcp2025_11_25,
+            };
+            let ready = crate::auth::client::prepare(
+                url,
+                auth.issuer.as_deref(),
+                revision,
+                config.limits.write_timeout,
+            )
+            .await
+            .map_err(RunError::Start)?;
+            let mut with = config.clone();
+            with.auth = Some(Auth {
+                issuer: auth.issuer.clone(),
+                ready: Some(ready),
+            });
+            prepared = with;
+            &prepared
+        }
+        _ => config,
+    };
     let mut runner = Runner {
         config,
         records: Vec::new(),

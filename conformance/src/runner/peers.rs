@@ -106,6 +106,9 @@ impl Peers<'_> {
                 HttpKind::Streamable => {
                     let mut peer =
                         StreamableHttpPeer::connect(url, limits).map_err(|e| start(&e))?;
+                    if let Some(bearer) = self.config.bearer() {
+                        peer.set_header(reqwest::header::AUTHORIZATION, bearer);
+                    }
                     if revision == Some(Revision::Mcp2026_07_28) {
                         // 2026-07-28 has no handshake to learn the header's
                         // version from, and basic/transports/streamable-http

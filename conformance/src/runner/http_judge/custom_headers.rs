@@ -122,8 +122,8 @@ impl Judge {
     /// runs them in the revisions of `mcp.http.meta-missing-400`).
     pub(super) async fn custom_headers(&mut self, target: &Target<'_>) {
         let url = target.url;
-        let client = match reqwest::Client::builder()
-            .redirect(reqwest::redirect::Policy::none())
+        let client = match target
+            .client()
             .timeout(target.limits.write_timeout)
             // One connection per request, as the transport's own client
             // (no kept-alive connection reused after the server gave it up).

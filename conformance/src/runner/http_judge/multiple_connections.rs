@@ -50,7 +50,7 @@ pub(super) async fn broadcast(judge: &mut Judge, revision: Revision, target: &Ta
     let peer = &*peer;
     let post = async {
         tokio::time::sleep(POST_DELAY).await;
-        post_ping(url, session.as_deref(), version.as_deref(), listen).await
+        post_ping(target, url, session.as_deref(), version.as_deref(), listen).await
     };
     let (one, two, posted) = tokio::join!(
         peer.get_stream(None, listen),
@@ -239,13 +239,17 @@ fn identity(value: &Value) -> Option<String> {
 /// POSTs a `ping` on the session and reads what comes back within `listen`:
 /// one JSON body, or the data of each event of an SSE stream.
 async fn post_ping(
+    target: &Target<'_>,
     url: &str,
     session: Option<&str>,
     version: Option<&str>,
     listen: Duration,
 ) -> Result<Vec<Vec<u8>>, String> {
     let body = format!(r#"{{"jsonrpc":"2.0","id":"{PING_ID}","method":"ping"}}"#);
-    let mut request = reqwest::Client::new()
+    let mut request = target
+        .client()
+        .build()
+        .map_err(|e| e.to_string())?
         .post(url)
         .header("content-type", "application/json")
         .header("accept", "application/json, text/event-stream")

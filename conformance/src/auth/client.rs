@@ -1,0 +1,358 @@
+//! What `wirecheck run --http URL --auth` does before its sessions: find the
+//! authorization server (the server's Protected Resource Metadata, or
+//! `--auth-issuer`), make sure it is wirecheck's (its metadata names a
+//! `wirecheck_mint_endpoint`), and mint the tokens the run uses: the valid
+//! one every session carries as `Authorization: Bearer`, and the bad ones
+//! the authorization probes send.
+
+use std::time::Duration;
+
+use reqwest::header::HeaderMap;
+use serde_json::{json, Value};
+
+use super::issuer::{Mint, Signer};
+use super::resource::{bearer_params, PRM_PREFIX};
+use harness::Revision;
+
+/// The tokens of a run, each minted for the server's URL unless it says.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Tokens {
+    /// Valid: the right `aud`, `iss`, key, a live `exp`, every scope the
+    /// server names.
+    pub valid: String,
+    /// Expired an hour ago.
+    pub expired: String,
+    /// `aud` another resource.
+    pub wrong_audience: String,
+    /// No `aud`.
+    pub missing_audience: String,
+    /// Signed with a key the issuer never published.
+    pub unpublished_key: String,
+    /// `iss` another issuer.
+    pub other_issuer: String,
+    /// A scope the server named none of; `None` when it named no scope.
+    pub insufficient_scope: Option<String>,
+}
+
+/// What a run with `--auth` learnt before its sessions.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ready {
+    /// The authorization server's issuer URL.
+    pub issuer: String,
+    /// The scopes the server named (PRM `scopes_supported`, the 401's `scope`).
+    pub scopes: Vec<String>,
+    /// The tokens.
+    pub tokens: Tokens,
+}
+
+/// The resource another audience names: no server is it.
+pub const OTHER_RESOURCE: &str = "https://wirecheck-other-resource.invalid/mcp";
+/// The issuer another token names.
+pub const OTHER_ISSUER: &str = "https://wirecheck-other-issuer.invalid";
+/// The scope an insufficient token carries.
+pub const INSUFFICIENT_SCOPE: &str = "wirecheck:insufficient";
+
+fn client(timeout: Duration) -> Result<reqwest::Client, String> {
+    reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .timeout(timeout)
+        .pool_max_idle_per_host(0)
+        .build()
+        .map_err(|e| e.to_string())
+}
+
+/// The well-known URIs of `url`'s Protected Resource Metadata, in the order
+/// 2025-11-25 basic/authorization §Protected Resource Metadata Discovery
+/// Requirements lists them: the path form, then the root.
+#[must_use]
+pub fn well_known(url: &str) -> Vec<String> {
+    let Ok(parsed) = reqwest::Url::parse(url) else {
+        return Vec::new();
+    };
+    let origin = parsed.origin().ascii_serialization();
+    let path = parsed.path().trim_end_matches('/');
+    let mut uris = Vec::new();
+    if !path.is_empty() {
+        uris.push(format!("{origin}{PRM_PREFIX}{path}"));
+    }
+    uris.push(format!("{origin}{PRM_PREFIX}"));
+    uris
+}
+
+/// The origin of `url` (`http://host:port`), the resource a root-level
+/// metadata document describes.
+#[must_use]
+pub fn origin(url: &str) -> Option<String> {
+    reqwest::Url::parse(url)
+        .ok()
+        .map(|u| u.origin().ascii_serialization())
+}
+
+/// The first request of a session under `revision`, as a POST body and its
+/// headers: `initialize`, or 2026-07-28's `server/discover`.
+#[must_use]
+pub fn opening(revision: Revision) -> (Value, Vec<(&'static str, String)>) {
+    let info = json!({ "name": "wirecheck", "version": env!("CARGO_PKG_VERSION") });
+    if revision == Revision::Mcp2026_07_28 {
+        let body = json!({
+            "jsonrpc": "2.0", "id": "wirecheck-auth", "method": "server/discover",
+            "params": { "_meta": {
+                "io.modelcontextprotocol/protocolVersion": revision.name(),
+                "io.modelcontextprotocol/clientInfo": info,
+                "io.modelcontextprotocol/clientCapabilities": {},
+            }},
+        });
+        let headers = vec![
+            ("mcp-protocol-version", revision.name().to_owned()),
+            ("mcp-method", "server/discover".to_owned()),
+        ];
+        (body, headers)
+    } else {
+        let body = json!({
+            "jsonrpc": "2.0", "id": "wirecheck-auth", "method": "initialize",
+            "params": { "protocolVersion": revision.name(), "capabilities": {}, "clientInfo": info },
+        });
+        (body, Vec::new())
+    }
+}
+
+/// What one POST of the opening got.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Answer {
+    /// The status.
+    pub status: u16,
+    /// Every `WWW-Authenticate` value.
+    pub challenges: Vec<String>,
+}
+
+/// POSTs the opening of `revision` to `url` with `token` as the bearer
+/// (none when `None`), reading only the status and `WWW-Authenticate`.
+pub async fn post_opening(
+    url: &str,
+    revision: Revision,
+    token: Option<&str>,
+    timeout: Duration,
+) -> Result<Answer, String> {
+    let (body, headers) = opening(revision);
+    let mut request = client(timeout)?
+        .post(url)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .body(body.to_string());
+    for (name, value) in headers {
+        request = request.header(name, value);
+    }
+    if let Some(token) = token {
+        request = request.header("authorization", format!("Bearer {token}"));
+    }
+    let response = request
+        .send()
+        .await
+        .map_err(|e| format!("POST {url}: {e}"))?;
+    Ok(Answer {
+        status: response.status().as_u16(),
+        challenges: challenges(response.headers()),
+    })
+}
+
+/// Every `WWW-Authenticate` value of a response, as text.
+#[must_use]
+pub fn challenges(headers: &HeaderMap) -> Vec<String> {
+    headers
+        .get_all("www-authenticate")
+        .iter()
+        .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned())
+        .collect()
+}
+
+/// A JSON document fetched with GET: the status, and the body when it is a
+/// JSON object.
+pub async fn get_json(url: &str, timeout: Duration) -> Result<(u16, Option<Value>), String> {
+    let response = client(timeout)?
+        .get(url)
+        .header("accept", "application/json")
+        .send()
+        .await
+        .map_err(|e| format!("GET {url}: {e}"))?;
+    let status = response.status().as_u16();
+    let body = response
+        .bytes()
+        .await
+        .map_err(|e| format!("GET {url}: {e}"))?;
+    let value = serde_json::from_slice::<Value>(&body)
+        .ok()
+        .filter(Value::is_object);
+    Ok((status, value.filter(|_| (200..300).contains(&status))))
+}
+
+/// The strings of an array member.
+#[must_use]
+pub fn strings(document: &Value, member: &str) -> Vec<String> {
+    document
+        .get(member)
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(Value::as_str)
+                .map(str::to_owned)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Finds the authorization server and mints the run's tokens for `url`.
+pub async fn prepare(
+    url: &str,
+    issuer: Option<&str>,
+    revision: Revision,
+    timeout: Duration,
+) -> Result<Ready, String> {
+    let mut scopes: Vec<String> = Vec::new();
+    let mut found = issuer.map(str::to_owned);
+    let unauthenticated = post_opening(url, revision, None, timeout).await?;
+    let mut candidates = Vec::new();
+    for challenge in &unauthenticated.challenges {
+        if let Some(params) = bearer_params(challenge) {
+            if let Some(scope) = params.get("scope") {
+                scopes.extend(
+                    scope
+                        .split(' ')
+                        .filter(|s| !s.is_empty())
+                        .map(str::to_owned),
+                );
+            }
+            if let Some(md) = params.get("resource_metadata") {
+                candidates.push(md.clone());
+            }
+        }
+    }
+    candidates.extend(well_known(url));
+    for candidate in &candidates {
+        if let Ok((_, Some(document))) = get_json(candidate, timeout).await {
+            scopes.extend(strings(&document, "scopes_supported"));
+            if found.is_none() {
+                found = strings(&document, "authorization_servers")
+                    .into_iter()
+                    .next();
+            }
+            break;
+        }
+    }
+    scopes.sort();
+    scopes.dedup();
+    let issuer = found.ok_or_else(|| {
+        format!(
+            "--auth: the server names no authorization server (no Protected Resource Metadata with \
+             `authorization_servers` at {}); pass --auth-issuer URL of the `wirecheck auth-server` it trusts",
+            candidates.join(", ")
+        )
+    })?;
+    let issuer = issuer.trim_end_matches('/').to_owned();
+    let metadata_url = format!("{issuer}/.well-known/oauth-authorization-server");
+    let (_, metadata) = get_json(&metadata_url, timeout).await?;
+    let mint_url = metadata
+        .as_ref()
+        .and_then(|m| m.get("wirecheck_mint_endpoint"))
+        .and_then(Value::as_str)
+        .ok_or_else(|| {
+            format!(
+                "--auth: the authorization server {issuer} is not wirecheck's ({metadata_url} names no \
+                 `wirecheck_mint_endpoint`): run `wirecheck auth-server --port N`, configure the server \
+                 to trust its issuer, and pass --auth-issuer http://127.0.0.1:N"
+            )
+        })?
+        .to_owned();
+    let http = client(timeout)?;
+    let mint = |asked: Mint| {
+        let http = http.clone();
+        let mint_url = mint_url.clone();
+        async move {
+            let response = http
+                .post(&mint_url)
+                .header("content-type", "application/json")
+                .body(serde_json::to_string(&asked).map_err(|e| e.to_string())?)
+                .send()
+                .await
+                .map_err(|e| format!("--auth: POST {mint_url}: {e}"))?;
+            let bytes = response
+                .bytes()
+                .await
+                .map_err(|e| format!("--auth: {mint_url}: {e}"))?;
+            let body: Value =
+                serde_json::from_slice(&bytes).map_err(|e| format!("--auth: {mint_url}: {e}"))?;
+            body.get("access_token")
+                .and_then(Value::as_str)
+                .map(str::to_owned)
+                .ok_or_else(|| format!("--auth: {mint_url} minted no token: {body}"))
+        }
+    };
+    let scope = (!scopes.is_empty()).then(|| scopes.join(" "));
+    let good = Mint {
+        aud: Some(url.to_owned()),
+        scope: scope.clone(),
+        ..Mint::default()
+    };
+    let tokens = Tokens {
+        valid: mint(good.clone()).await?,
+        expired: mint(Mint {
+            expires_in: Some(-3600),
+            ..good.clone()
+        })
+        .await?,
+        wrong_audience: mint(Mint {
+            aud: Some(OTHER_RESOURCE.into()),
+            ..good.clone()
+        })
+        .await?,
+        missing_audience: mint(Mint {
+            aud: None,
+            ..good.clone()
+        })
+        .await?,
+        unpublished_key: mint(Mint {
+            key: Signer::Unpublished,
+            ..good.clone()
+        })
+        .await?,
+        other_issuer: mint(Mint {
+            iss: Some(OTHER_ISSUER.into()),
+            ..good.clone()
+        })
+        .await?,
+        insufficient_scope: match scope {
+            Some(_) => Some(
+                mint(Mint {
+                    scope: Some(INSUFFICIENT_SCOPE.into()),
+                    ..good.clone()
+                })
+                .await?,
+            ),
+            None => None,
+        },
+    };
+    Ok(Ready {
+        issuer,
+        scopes,
+        tokens,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_well_known_uris_are_the_path_form_then_the_root() {
+        assert_eq!(
+            well_known("http://127.0.0.1:5/public/mcp"),
+            [
+                "http://127.0.0.1:5/.well-known/oauth-protected-resource/public/mcp",
+                "http://127.0.0.1:5/.well-known/oauth-protected-resource"
+            ]
+        );
+        assert_eq!(
+            well_known("http://127.0.0.1:5/"),
+            ["http://127.0.0.1:5/.well-known/oauth-protected-resource"]
+        );
+    }
+}

@@ -1,0 +1,389 @@
+//! A protected MCP server's side of authorization, as the reference peer
+//! plays it (`wirecheck serve --http ADDR --auth`): every request's bearer
+//! token validated against the authorization server's JWKS (signature,
+//! `iss`, `aud` = the server's own URL, `exp`, the scope [`SCOPE`]); 401
+//! with `WWW-Authenticate: Bearer resource_metadata=…` when it is missing or
+//! invalid, 403 `insufficient_scope` when its scope falls short; the
+//! Protected Resource Metadata (RFC 9728) at both well-known URIs.
+//!
+//! A hidden `--auth-defect NAME` makes it wrong in exactly one way
+//! ([`Defect`]), for the tests that prove each authorization rule catches
+//! its own defect and nothing else.
+
+use std::collections::BTreeMap;
+
+use jsonwebtoken::jwk::JwkSet;
+use jsonwebtoken::{Algorithm, DecodingKey, Validation};
+use serde_json::{json, Value};
+
+use super::issuer::{now, SCOPE};
+
+/// One way a protected server can be wrong, planted on purpose.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Defect {
+    /// Accepts a token whose `aud` names another resource.
+    WrongAudience,
+    /// Accepts a token without `aud`.
+    MissingAudience,
+    /// Accepts an expired token.
+    Expired,
+    /// Accepts a token signed with a key the issuer never published.
+    UnpublishedKey,
+    /// Accepts a token another issuer issued.
+    OtherIssuer,
+    /// Answers 401 without `WWW-Authenticate`.
+    NoChallenge,
+    /// Answers 401 with a `Bearer` challenge naming no `scope`.
+    NoChallengeScope,
+    /// Serves Protected Resource Metadata without `authorization_servers`.
+    NoAuthorizationServers,
+    /// Serves Protected Resource Metadata whose `resource` is not its URL.
+    WrongResource,
+    /// Answers 403 for an insufficient scope without `insufficient_scope`.
+    NoInsufficientScope,
+}
+
+/// Why a request is refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Refusal {
+    /// 401: no token (`None`), or an invalid one (why).
+    Unauthorized(Option<String>),
+    /// 403: a valid token without the scope a request needs.
+    InsufficientScope,
+}
+
+/// What the protected server checks tokens against.
+pub struct Protection {
+    /// The issuer it trusts.
+    pub issuer: String,
+    /// Its own canonical URI, the audience its tokens must name.
+    pub audience: String,
+    /// The URL of its Protected Resource Metadata (path form).
+    pub metadata_url: String,
+    /// The issuer's published keys.
+    pub keys: JwkSet,
+    /// The one planted defect, if any.
+    pub defect: Option<Defect>,
+}
+
+/// The RFC 9728 well-known prefix.
+pub const PRM_PREFIX: &str = "/.well-known/oauth-protected-resource";
+
+impl Protection {
+    /// Checks an `Authorization` header value.
+    pub fn check(&self, authorization: Option<&str>) -> Result<(), Refusal> {
+        let token = authorization
+            .and_then(|v| {
+                let (scheme, token) = v.trim().split_once(' ')?;
+                scheme.eq_ignore_ascii_case("bearer").then(|| token.trim())
+            })
+            .filter(|t| !t.is_empty())
+            .ok_or(Refusal::Unauthorized(None))?;
+        let invalid = |why: &str| Refusal::Unauthorized(Some(why.to_owned()));
+        let claims = match self.verified(token) {
+            Ok(claims) => claims,
+            Err(_) if self.defect == Some(Defect::UnpublishedKey) => {
+                jsonwebtoken::dangerous::insecure_decode::<Value>(token)
+                    .map_err(|_| invalid("the token is no JWT"))?
+                    .claims
+            }
+            Err(why) => return Err(invalid(&why)),
+        };
+        let exp = claims.get("exp").and_then(Value::as_i64);
+        if exp.is_none_or(|exp| exp <= now()) && self.defect != Some(Defect::Expired) {
+            return Err(invalid("the token has expired"));
+        }
+        if claims.get("iss").and_then(Value::as_str) != Some(self.issuer.as_str())
+            && self.defect != Some(Defect::OtherIssuer)
+        {
+            return Err(invalid("the token is not from the trusted issuer"));
+        }
+        let audiences: Vec<&str> = match claims.get("aud") {
+            Some(Value::String(one)) => vec![one.as_str()],
+            Some(Value::Array(many)) => many.iter().filter_map(Value::as_str).collect(),
+            _ => Vec::new(),
+        };
+        if audiences.is_empty() {
+            if self.defect != Some(Defect::MissingAudience) {
+                return Err(invalid("the token names no audience"));
+            }
+        } else if !audiences.iter().any(|a| same_resource(a, &self.audience))
+            && self.defect != Some(Defect::WrongAudience)
+        {
+            return Err(invalid("the token was issued for another resource"));
+        }
+        let scoped = claims
+            .get("scope")
+            .and_then(Value::as_str)
+            .is_some_and(|s| s.split(' ').any(|s| s == SCOPE));
+        if !scoped {
+            return Err(Refusal::InsufficientScope);
+        }
+        Ok(())
+    }
+
+    /// The claims of a token whose signature one of the published keys
+    /// verifies (by its `kid`), claims unchecked.
+    fn verified(&self, token: &str) -> Result<Value, String> {
+        let header = jsonwebtoken::decode_header(token).map_err(|e| format!("not a JWT: {e}"))?;
+        let jwk = header
+            .kid
+            .as_deref()
+            .and_then(|kid| self.keys.find(kid))
+            .ok_or("no published key has the token's kid")?;
+        let key = DecodingKey::from_jwk(jwk).map_err(|e| e.to_string())?;
+        let mut validation = Validation::new(Algorithm::ES256);
+        validation.required_spec_claims.clear();
+        validation.validate_exp = false;
+        validation.validate_aud = false;
+        jsonwebtoken::decode::<Value>(token, &key, &validation)
+            .map(|data| data.claims)
+            .map_err(|e| format!("the signature does not verify: {e}"))
+    }
+
+    /// The `WWW-Authenticate` value of a refusal, or none (the defect).
+    #[must_use]
+    pub fn challenge(&self, refusal: &Refusal) -> Option<String> {
+        let md = &self.metadata_url;
+        match refusal {
+            Refusal::Unauthorized(_) if self.defect == Some(Defect::NoChallenge) => None,
+            Refusal::Unauthorized(_) if self.defect == Some(Defect::NoChallengeScope) => {
+                Some(format!("Bearer resource_metadata=\"{md}\""))
+            }
+            Refusal::Unauthorized(None) => Some(format!(
+                "Bearer resource_metadata=\"{md}\", scope=\"{SCOPE}\""
+            )),
+            Refusal::Unauthorized(Some(why)) => Some(format!(
+                "Bearer error=\"invalid_token\", error_description=\"{why}\", resource_metadata=\"{md}\", scope=\"{SCOPE}\""
+            )),
+            Refusal::InsufficientScope if self.defect == Some(Defect::NoInsufficientScope) => {
+                Some(format!("Bearer resource_metadata=\"{md}\""))
+            }
+            Refusal::InsufficientScope => Some(format!(
+                "Bearer error=\"insufficient_scope\", scope=\"{SCOPE}\", resource_metadata=\"{md}\", error_description=\"the token lacks the scope {SCOPE}\""
+            )),
+        }
+    }
+
+    /// The Protected Resource Metadata document.
+    #[must_use]
+    pub fn metadata(&self) -> Value {
+        let resource = if self.defect == Some(Defect::WrongResource) {
+            format!("{}/not-this-server", self.audience)
+        } else {
+            self.audience.clone()
+        };
+        let mut document = json!({
+            "resource": resource,
+            "scopes_supported": [SCOPE],
+            "bearer_methods_supported": ["header"],
+        });
+        if self.defect != Some(Defect::NoAuthorizationServers) {
+            document["authorization_servers"] = json!([self.issuer]);
+        }
+        document
+    }
+}
+
+/// Whether two resource URIs name the same resource: the scheme and host
+/// compared without case (2025-06-18 basic/authorization §Canonical Server
+/// URI: "implementations SHOULD accept uppercase scheme and host
+/// components"), a trailing slash ignored.
+#[must_use]
+pub fn same_resource(a: &str, b: &str) -> bool {
+    canonical(a) == canonical(b)
+}
+
+/// `uri` with a lowercase scheme and host and no trailing slash or fragment.
+#[must_use]
+pub fn canonical(uri: &str) -> String {
+    match reqwest::Url::parse(uri) {
+        Ok(mut url) => {
+            url.set_fragment(None);
+            url.to_string().trim_end_matches('/').to_owned()
+        }
+        Err(_) => uri.trim_end_matches('/').to_owned(),
+    }
+}
+
+/// The parameters of the `Bearer` challenge in a `WWW-Authenticate` value
+/// (RFC 9110 §11.6.1 auth-params: `name=token` or `name="quoted"`), names
+/// lowercase; `None` when no `Bearer` challenge is there.
+#[must_use]
+pub fn bearer_params(value: &str) -> Option<BTreeMap<String, String>> {
+    let lower = value.to_ascii_lowercase();
+    let start = lower.match_indices("bearer").find_map(|(i, _)| {
+        let before = lower[..i].trim_end();
+        let after = lower[i + 6..].chars().next();
+        let at_boundary = before.is_empty() || before.ends_with(',');
+        (at_boundary && after.is_none_or(|c| c == ' ')).then_some(i + 6)
+    })?;
+    let mut params = BTreeMap::new();
+    let mut rest = value[start..].trim_start();
+    loop {
+        rest = rest.trim_start_matches([' ', ',']);
+        let Some(eq) = rest.find('=') else { break };
+        let name = rest[..eq].trim();
+        if name.is_empty() || name.contains(' ') {
+            // The next challenge's scheme: this one ends.
+            break;
+        }
+        rest = rest[eq + 1..].trim_start();
+        let value = if let Some(quoted) = rest.strip_prefix('"') {
+            let mut text = String::new();
+            let mut chars = quoted.char_indices();
+            let mut end = quoted.len();
+            while let Some((i, c)) = chars.next() {
+                match c {
+                    '\\' => {
+                        if let Some((_, next)) = chars.next() {
+                            text.push(next);
+                        }
+                    }
+                    '"' => {
+                        end = i + 1;
+                        break;
+                    }
+                    c => text.push(c),
+                }
+            }
+            rest = &quoted[end.min(quoted.len())..];
+            text
+        } else {
+            let end = rest.find(',').unwrap_or(rest.len());
+            let token = rest[..end].trim().to_owned();
+            rest = &rest[end..];
+            token
+        };
+        params.insert(name.to_ascii_lowercase(), value);
+    }
+    Some(params)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::auth::issuer::{Issuer, Mint, Signer};
+
+    fn protection(issuer: &Issuer, defect: Option<Defect>) -> Protection {
+        Protection {
+            issuer: issuer.url().to_owned(),
+            audience: "http://127.0.0.1:2/mcp".into(),
+            metadata_url: "http://127.0.0.1:2/.well-known/oauth-protected-resource/mcp".into(),
+            keys: serde_json::from_value(issuer.jwks()).unwrap(),
+            defect,
+        }
+    }
+
+    fn good() -> Mint {
+        Mint {
+            aud: Some("http://127.0.0.1:2/mcp".into()),
+            scope: Some(SCOPE.into()),
+            ..Mint::default()
+        }
+    }
+
+    #[test]
+    fn each_bad_token_is_refused_and_each_defect_lets_its_own_through() {
+        let issuer = Issuer::new("http://127.0.0.1:1").unwrap();
+        let bad = [
+            (
+                Defect::WrongAudience,
+                Mint {
+                    aud: Some("https://elsewhere.invalid/mcp".into()),
+                    ..good()
+                },
+            ),
+            (
+                Defect::MissingAudience,
+                Mint {
+                    aud: None,
+                    ..good()
+                },
+            ),
+            (
+                Defect::Expired,
+                Mint {
+                    expires_in: Some(-3600),
+                    ..good()
+                },
+            ),
+            (
+                Defect::UnpublishedKey,
+                Mint {
+                    key: Signer::Unpublished,
+                    ..good()
+                },
+            ),
+            (
+                Defect::OtherIssuer,
+                Mint {
+                    iss: Some("https://other.invalid".into()),
+                    ..good()
+                },
+            ),
+        ];
+        let sound = protection(&issuer, None);
+        let token = |m: &Mint| format!("Bearer {}", issuer.mint(m).unwrap());
+        assert_eq!(sound.check(Some(&token(&good()))), Ok(()));
+        assert_eq!(sound.check(None), Err(Refusal::Unauthorized(None)));
+        assert_eq!(
+            sound.check(Some(&token(&Mint {
+                scope: None,
+                ..good()
+            }))),
+            Err(Refusal::InsufficientScope)
+        );
+        for (defect, mint) in &bad {
+            assert!(
+                matches!(
+                    sound.check(Some(&token(mint))),
+                    Err(Refusal::Unauthorized(Some(_)))
+                ),
+                "{defect:?}"
+            );
+            assert_eq!(
+                protection(&issuer, Some(*defect)).check(Some(&token(mint))),
+                Ok(()),
+                "{defect:?}"
+            );
+            for (other, mint) in &bad {
+                if other != defect {
+                    assert!(protection(&issuer, Some(*defect))
+                        .check(Some(&token(mint)))
+                        .is_err());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn bearer_params_reads_quoted_and_token_values() {
+        let p = bearer_params(
+            r#"Bearer error="insufficient_scope", scope="a b", resource_metadata="http://h/x", realm=r"#,
+        )
+        .unwrap();
+        assert_eq!(p["error"], "insufficient_scope");
+        assert_eq!(p["scope"], "a b");
+        assert_eq!(p["resource_metadata"], "http://h/x");
+        assert_eq!(p["realm"], "r");
+        assert!(bearer_params("Basic realm=\"x\"").is_none());
+        assert_eq!(
+            bearer_params(r#"Basic realm="x", Bearer scope="s""#).unwrap()["scope"],
+            "s"
+        );
+        assert!(bearer_params("Bearer").unwrap().is_empty());
+    }
+
+    #[test]
+    fn resources_compare_without_case_in_scheme_and_host() {
+        assert!(same_resource(
+            "HTTP://127.0.0.1:2/mcp",
+            "http://127.0.0.1:2/mcp/"
+        ));
+        assert!(!same_resource(
+            "http://127.0.0.1:2/mcp",
+            "http://127.0.0.1:2/other"
+        ));
+    }
+}

@@ -1,0 +1,296 @@
+//! The local authorization server over HTTP (`wirecheck auth-server`), on
+//! loopback only: RFC 8414 metadata at `/.well-known/oauth-authorization-server`,
+//! the JWKS at `/jwks`, an authorization endpoint that consents at once
+//! (`/authorize`, authorization code with PKCE S256, redirect URIs on
+//! loopback only), the token endpoint (`/token`), and wirecheck's mint
+//! endpoint ([`MINT_PATH`]) the runner's probes take their tokens from.
+//!
+//! It is a test server: it trusts whoever reaches it, which is why it binds
+//! loopback and nothing else.
+
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
+
+use axum::extract::{Form, Query, State};
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use base64::Engine as _;
+use serde::Deserialize;
+use serde_json::json;
+use sha2::Digest as _;
+use tokio::net::TcpListener;
+
+use super::issuer::{fresh_hex, Issuer, Mint, MINT_PATH, SCOPE};
+use crate::sync::lock;
+
+/// An authorization code waiting to be redeemed.
+struct Pending {
+    challenge: String,
+    redirect_uri: String,
+    resource: Option<String>,
+    scope: String,
+    client_id: String,
+}
+
+struct App {
+    issuer: Issuer,
+    codes: Mutex<HashMap<String, Pending>>,
+}
+
+/// A bound authorization server.
+pub struct AuthServer {
+    listener: TcpListener,
+    app: Arc<App>,
+}
+
+impl AuthServer {
+    /// Binds `addr` (loopback only) and makes the issuer
+    /// `http://127.0.0.1:PORT` with fresh keys.
+    pub async fn bind(addr: SocketAddr) -> Result<AuthServer, String> {
+        if !addr.ip().is_loopback() {
+            return Err(format!(
+                "{addr}: the authorization server binds loopback only (it mints any token it is asked for)"
+            ));
+        }
+        let listener = TcpListener::bind(addr)
+            .await
+            .map_err(|e| format!("{addr}: {e}"))?;
+        let bound = listener.local_addr().map_err(|e| e.to_string())?;
+        let issuer = Issuer::new(&format!("http://{bound}"))?;
+        Ok(AuthServer {
+            listener,
+            app: Arc::new(App {
+                issuer,
+                codes: Mutex::default(),
+            }),
+        })
+    }
+
+    /// The issuer identifier, `http://127.0.0.1:PORT`.
+    #[must_use]
+    pub fn issuer_url(&self) -> String {
+        self.app.issuer.url().to_owned()
+    }
+
+    /// The JWKS it publishes.
+    #[must_use]
+    pub fn jwks(&self) -> serde_json::Value {
+        self.app.issuer.jwks()
+    }
+
+    /// Serves until dropped.
+    pub async fn serve(self) -> std::io::Result<()> {
+        let router = Router::new()
+            .route("/.well-known/oauth-authorization-server", get(metadata))
+            .route("/jwks", get(jwks))
+            .route("/authorize", get(authorize))
+            .route("/token", post(token))
+            .route(MINT_PATH, post(mint))
+            .with_state(self.app);
+        axum::serve(self.listener, router).await
+    }
+}
+
+async fn metadata(State(app): State<Arc<App>>) -> Response {
+    Json(app.issuer.metadata()).into_response()
+}
+
+async fn jwks(State(app): State<Arc<App>>) -> Response {
+    Json(app.issuer.jwks()).into_response()
+}
+
+async fn mint(State(app): State<Arc<App>>, Json(asked): Json<Mint>) -> Response {
+    match app.issuer.mint(&asked) {
+        Ok(token) => Json(json!({ "access_token": token, "token_type": "Bearer" })).into_response(),
+        Err(e) => oauth_error(StatusCode::INTERNAL_SERVER_ERROR, "server_error", &e),
+    }
+}
+
+/// An OAuth error response (RFC 6749 §5.2).
+fn oauth_error(status: StatusCode, error: &str, description: &str) -> Response {
+    (
+        status,
+        [(header::CACHE_CONTROL, "no-store")],
+        Json(json!({ "error": error, "error_description": description })),
+    )
+        .into_response()
+}
+
+#[derive(Deserialize)]
+struct AuthorizeQuery {
+    response_type: Option<String>,
+    client_id: Option<String>,
+    redirect_uri: Option<String>,
+    code_challenge: Option<String>,
+    code_challenge_method: Option<String>,
+    state: Option<String>,
+    resource: Option<String>,
+    scope: Option<String>,
+}
+
+/// Whether `uri` is a loopback `http` URI or any `https` one (2025-06-18
+/// basic/authorization §Communication Security: "All redirect URIs MUST be
+/// either `localhost` or use HTTPS").
+fn redirect_allowed(uri: &str) -> bool {
+    reqwest::Url::parse(uri).is_ok_and(|url| match url.scheme() {
+        "https" => true,
+        "http" => matches!(url.host_str(), Some("localhost" | "127.0.0.1" | "[::1]")),
+        _ => false,
+    })
+}
+
+/// Consents at once: redirects to `redirect_uri` with a code (and `state`,
+/// `iss`), or answers 400 for a request it cannot redirect.
+async fn authorize(State(app): State<Arc<App>>, Query(q): Query<AuthorizeQuery>) -> Response {
+    let Some(redirect_uri) = q.redirect_uri.filter(|u| redirect_allowed(u)) else {
+        return oauth_error(
+            StatusCode::BAD_REQUEST,
+            "invalid_request",
+            "redirect_uri missing, or neither loopback http nor https",
+        );
+    };
+    let refuse = |error: &str| {
+        let mut url = reqwest::Url::parse(&redirect_uri).expect("checked above");
+        url.query_pairs_mut()
+            .append_pair("error", error)
+            .append_pair("iss", app.issuer.url());
+        if let Some(state) = &q.state {
+            url.query_pairs_mut().append_pair("state", state);
+        }
+        (StatusCode::FOUND, [(header::LOCATION, url.to_string())]).into_response()
+    };
+    if q.response_type.as_deref() != Some("code") {
+        return refuse("unsupported_response_type");
+    }
+    let (Some(challenge), Some("S256")) = (q.code_challenge, q.code_challenge_method.as_deref())
+    else {
+        return refuse("invalid_request");
+    };
+    let code = fresh_hex();
+    lock(&app.codes).insert(
+        code.clone(),
+        Pending {
+            challenge,
+            redirect_uri: redirect_uri.clone(),
+            resource: q.resource,
+            scope: q.scope.unwrap_or_else(|| SCOPE.to_owned()),
+            client_id: q.client_id.unwrap_or_default(),
+        },
+    );
+    let mut url = reqwest::Url::parse(&redirect_uri).expect("checked above");
+    url.query_pairs_mut()
+        .append_pair("code", &code)
+        .append_pair("iss", app.issuer.url());
+    if let Some(state) = &q.state {
+        url.query_pairs_mut().append_pair("state", state);
+    }
+    (StatusCode::FOUND, [(header::LOCATION, url.to_string())]).into_response()
+}
+
+#[derive(Deserialize)]
+struct TokenForm {
+    grant_type: Option<String>,
+    code: Option<String>,
+    redirect_uri: Option<String>,
+    code_verifier: Option<String>,
+    client_id: Option<String>,
+    resource: Option<String>,
+}
+
+/// The PKCE S256 challenge of `verifier` (RFC 7636 §4.2).
+#[must_use]
+pub fn s256(verifier: &str) -> String {
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(sha2::Sha256::digest(verifier))
+}
+
+/// Redeems a code: the verifier must match its challenge, the redirect URI
+/// and client its request's; the token's `aud` is the `resource` asked.
+async fn token(State(app): State<Arc<App>>, Form(form): Form<TokenForm>) -> Response {
+    if form.grant_type.as_deref() != Some("authorization_code") {
+        return oauth_error(
+            StatusCode::BAD_REQUEST,
+            "unsupported_grant_type",
+            "only authorization_code",
+        );
+    }
+    let Some(pending) = form.code.and_then(|c| lock(&app.codes).remove(&c)) else {
+        return oauth_error(
+            StatusCode::BAD_REQUEST,
+            "invalid_grant",
+            "unknown or used code",
+        );
+    };
+    let verified = form
+        .code_verifier
+        .as_deref()
+        .is_some_and(|v| s256(v) == pending.challenge);
+    if !verified
+        || form.redirect_uri.as_deref() != Some(pending.redirect_uri.as_str())
+        || form.client_id.as_deref().unwrap_or_default() != pending.client_id
+    {
+        return oauth_error(
+            StatusCode::BAD_REQUEST,
+            "invalid_grant",
+            "code_verifier, redirect_uri or client_id does not match the authorization request",
+        );
+    }
+    let Some(resource) = form.resource.or(pending.resource) else {
+        return oauth_error(
+            StatusCode::BAD_REQUEST,
+            "invalid_target",
+            "no resource: MCP clients MUST send the resource parameter (RFC 8707)",
+        );
+    };
+    match app.issuer.mint(&Mint {
+        aud: Some(resource),
+        scope: Some(pending.scope.clone()),
+        ..Mint::default()
+    }) {
+        Ok(token) => (
+            [(header::CACHE_CONTROL, "no-store")],
+            Json(json!({
+                "access_token": token,
+                "token_type": "Bearer",
+                "expires_in": 3600,
+                "scope": pending.scope,
+            })),
+        )
+            .into_response(),
+        Err(e) => oauth_error(StatusCode::INTERNAL_SERVER_ERROR, "server_error", &e),
+    }
+}
+
+/// `wirecheck auth-server --port N`: binds `127.0.0.1:N`, prints the issuer
+/// URL on stdout, and serves until killed.
+pub fn run(port: u16) -> Result<(), String> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("tokio runtime: {e}"))?;
+    runtime.block_on(async {
+        let server = AuthServer::bind(SocketAddr::from(([127, 0, 0, 1], port))).await?;
+        println!("{}", server.issuer_url());
+        eprintln!(
+            "authorization server {} (metadata at /.well-known/oauth-authorization-server)",
+            server.issuer_url()
+        );
+        server.serve().await.map_err(|e| format!("serving: {e}"))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn s256_is_rfc_7636s_example() {
+        // RFC 7636 Appendix B.
+        assert_eq!(
+            s256("dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"),
+            "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"
+        );
+    }
+}

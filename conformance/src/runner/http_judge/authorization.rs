@@ -1,0 +1,392 @@
+//! basic/authorization (2025-03-26 on; 2026-07-28 basic/authorization/*):
+//! the server as an OAuth resource server, probed under `--auth` only, with
+//! the tokens `crate::auth::client::prepare` minted from wirecheck's own
+//! authorization server before the run's sessions.
+//!
+//! Each probe is the opening request of a session (`initialize`, or
+//! 2026-07-28's `server/discover`) POSTed with one token, or none; and GETs
+//! of the Protected Resource Metadata. The token probes mean something only
+//! when the server accepted wirecheck's valid token: a server refusing
+//! every token refuses the bad ones too and shows nothing, so they are then
+//! not observed.
+
+use harness::rules::RuleId;
+use harness::Revision;
+use serde_json::Value;
+
+use super::{Judge, Target};
+use crate::auth::client::{get_json, origin, post_opening, strings, well_known, Answer};
+use crate::auth::resource::{bearer_params, same_resource};
+
+/// A status as a note: `401`, or why there was none.
+fn said(answer: &Result<Answer, String>) -> String {
+    match answer {
+        Ok(a) => format!("answered {}", a.status),
+        Err(e) => e.clone(),
+    }
+}
+
+/// Whether a metadata document's `resource` names the server at `url`: its
+/// canonical URI (scheme and host without case, a trailing slash ignored), or,
+/// for the document at the root well-known URI, the origin that URI was made
+/// from (RFC 9728 §3.3).
+fn names_the_server(resource: &str, url: &str, at_root: bool) -> bool {
+    same_resource(resource, url)
+        || (at_root && origin(url).is_some_and(|o| same_resource(resource, &o)))
+}
+
+impl Judge {
+    /// Every authorization probe of one revision.
+    pub(super) async fn authorization(&mut self, revision: Revision, target: &Target<'_>) {
+        let Some(ready) = target.auth else { return };
+        let url = target.url;
+        let timeout = target.limits.write_timeout;
+        // No token.
+        let bare = post_opening(url, revision, None, timeout).await;
+        let challenge = bare
+            .as_ref()
+            .ok()
+            .filter(|a| a.status == 401)
+            .map(|a| a.challenges.iter().find_map(|c| bearer_params(c)));
+        match &bare {
+            Err(e) => self.not_observed(RuleId::McpAuthUnauthenticated401, e.clone()),
+            Ok(a) => {
+                let broken = if a.status == 401 {
+                    Vec::new()
+                } else {
+                    vec![format!(
+                        "a request without an `Authorization` header was answered {}, not 401 Unauthorized",
+                        a.status
+                    )]
+                };
+                self.verdict(
+                    RuleId::McpAuthUnauthenticated401,
+                    broken,
+                    vec![format!("answered {}", a.status)],
+                );
+            }
+        }
+        let metadata_url = challenge
+            .clone()
+            .flatten()
+            .and_then(|p| p.get("resource_metadata").cloned());
+        match &challenge {
+            None => self.not_applicable(
+                RuleId::McpAuthChallengeResourceMetadata,
+                format!(
+                    "no 401 to judge: the request without a token {}",
+                    said(&bare)
+                ),
+            ),
+            Some(params) => {
+                let broken = match (params, &metadata_url) {
+                    (_, Some(_)) => Vec::new(),
+                    (None, _) => {
+                        vec!["the 401 carried no `WWW-Authenticate: Bearer` challenge".to_owned()]
+                    }
+                    (Some(_), None) => vec![
+                        "the 401's `WWW-Authenticate: Bearer` challenge has no `resource_metadata`"
+                            .to_owned(),
+                    ],
+                };
+                let notes = bare
+                    .as_ref()
+                    .map(|a| a.challenges.clone())
+                    .unwrap_or_default();
+                self.verdict(RuleId::McpAuthChallengeResourceMetadata, broken, notes);
+            }
+        }
+        match challenge.clone().flatten() {
+            None => self.not_applicable(
+                RuleId::McpAuthChallengeScope,
+                format!(
+                    "no 401 with a `Bearer` challenge to judge: the request without a token {}",
+                    said(&bare)
+                ),
+            ),
+            Some(params) => {
+                let broken = if params.contains_key("scope") {
+                    Vec::new()
+                } else {
+                    vec![
+                        "the 401's `WWW-Authenticate: Bearer` challenge names no `scope`"
+                            .to_owned(),
+                    ]
+                };
+                self.verdict(
+                    RuleId::McpAuthChallengeScope,
+                    broken,
+                    vec![format!("scope: {:?}", params.get("scope"))],
+                );
+            }
+        }
+        self.resource_metadata(url, metadata_url, timeout).await;
+        self.tokens(revision, target, ready).await;
+    }
+
+    /// The Protected Resource Metadata: found at the 401's
+    /// `resource_metadata`, or at either well-known URI.
+    async fn resource_metadata(
+        &mut self,
+        url: &str,
+        from_challenge: Option<String>,
+        timeout: std::time::Duration,
+    ) {
+        let roots = well_known(url);
+        let root = roots.last().cloned();
+        let mut tried = Vec::new();
+        let mut found: Option<(String, Value)> = None;
+        for candidate in from_challenge.into_iter().chain(roots) {
+            match get_json(&candidate, timeout).await {
+                Ok((_, Some(document))) => {
+                    found = Some((candidate, document));
+                    break;
+                }
+                Ok((status, None)) => tried.push(format!("{candidate}: {status}, no JSON object")),
+                Err(e) => tried.push(e),
+            }
+        }
+        let Some((at, document)) = found else {
+            self.verdict(
+                RuleId::McpAuthPrmServed,
+                vec![format!(
+                    "no Protected Resource Metadata: neither the 401's `resource_metadata` nor a well-known URI served one ({})",
+                    tried.join("; ")
+                )],
+                Vec::new(),
+            );
+            let why = "no Protected Resource Metadata was found".to_owned();
+            self.not_observed(RuleId::McpAuthPrmAuthorizationServers, why.clone());
+            self.not_observed(RuleId::McpAuthPrmResource, why);
+            return;
+        };
+        self.verdict(
+            RuleId::McpAuthPrmServed,
+            Vec::new(),
+            vec![format!("served at {at}")],
+        );
+        let servers = strings(&document, "authorization_servers");
+        let broken = if servers.is_empty() {
+            vec![format!(
+                "the Protected Resource Metadata at {at} names no authorization server (`authorization_servers`: {})",
+                document.get("authorization_servers").map_or_else(|| "absent".to_owned(), Value::to_string)
+            )]
+        } else {
+            Vec::new()
+        };
+        self.verdict(
+            RuleId::McpAuthPrmAuthorizationServers,
+            broken,
+            vec![format!("authorization_servers: {servers:?}")],
+        );
+        let resource = document.get("resource").and_then(Value::as_str);
+        let at_root = root.as_deref() == Some(at.as_str());
+        let matches = resource.is_some_and(|r| names_the_server(r, url, at_root));
+        let broken = if matches {
+            Vec::new()
+        } else {
+            vec![format!(
+                "the Protected Resource Metadata at {at} names the resource {}, not the server's URL {url}",
+                resource.map_or_else(|| "(none)".to_owned(), |r| format!("`{r}`"))
+            )]
+        };
+        self.verdict(
+            RuleId::McpAuthPrmResource,
+            broken,
+            vec![format!("resource: {resource:?}")],
+        );
+    }
+
+    /// The token probes: the valid token first, then each bad one.
+    async fn tokens(
+        &mut self,
+        revision: Revision,
+        target: &Target<'_>,
+        ready: &crate::auth::client::Ready,
+    ) {
+        let url = target.url;
+        let timeout = target.limits.write_timeout;
+        let tokens = &ready.tokens;
+        let probes = [
+            (
+                RuleId::McpAuthTokenExpired401,
+                &tokens.expired,
+                "a token whose `exp` passed an hour ago",
+            ),
+            (
+                RuleId::McpAuthTokenSignature401,
+                &tokens.unpublished_key,
+                "a token signed with a key the issuer never published",
+            ),
+            (
+                RuleId::McpAuthTokenIssuer401,
+                &tokens.other_issuer,
+                "a token whose `iss` names another issuer",
+            ),
+            (
+                RuleId::McpAuthTokenAudience401,
+                &tokens.wrong_audience,
+                "a token whose `aud` names another resource",
+            ),
+            (
+                RuleId::McpAuthTokenAudienceMissing401,
+                &tokens.missing_audience,
+                "a token without `aud`",
+            ),
+        ];
+        let valid = post_opening(url, revision, Some(&tokens.valid), timeout).await;
+        let accepted = valid.as_ref().is_ok_and(|a| (200..300).contains(&a.status));
+        if !accepted {
+            let why = format!(
+                "the server refused wirecheck's valid token too ({}; issuer {}, aud {url}, scope {:?}): is it configured to trust that issuer?",
+                said(&valid),
+                ready.issuer,
+                ready.scopes.join(" ")
+            );
+            for (rule, _, _) in &probes {
+                self.not_observed(*rule, why.clone());
+            }
+            self.not_observed(RuleId::McpAuthInvalidTokenChallenge, why.clone());
+            self.not_observed(RuleId::McpAuthInsufficientScope403, why.clone());
+            self.not_observed(RuleId::McpAuthInsufficientScopeChallenge, why);
+            return;
+        }
+        // Every 401 a bad token got, and whether it carried a `Bearer` challenge.
+        let mut refusals: Vec<(&str, bool)> = Vec::new();
+        for (rule, token, what) in probes {
+            if !rule.info().revisions.contains(revision) {
+                continue;
+            }
+            match post_opening(url, revision, Some(token), timeout).await {
+                Err(e) => self.not_observed(rule, e),
+                Ok(a) => {
+                    if a.status == 401 {
+                        let bearer = a.challenges.iter().any(|c| bearer_params(c).is_some());
+                        refusals.push((what, bearer));
+                    }
+                    let broken = match a.status {
+                        401 => Vec::new(),
+                        200..=299 => vec![format!("{what} was accepted ({})", a.status)],
+                        other => vec![format!("{what} was answered {other}, not 401")],
+                    };
+                    self.verdict(rule, broken, vec![format!("answered {}", a.status)]);
+                }
+            }
+        }
+        if refusals.is_empty() {
+            self.not_observed(
+                RuleId::McpAuthInvalidTokenChallenge,
+                "no bad token was answered 401".to_owned(),
+            );
+        } else {
+            let broken: Vec<String> = refusals
+                .iter()
+                .filter(|(_, bearer)| !bearer)
+                .map(|(what, _)| {
+                    format!("the 401 to {what} carried no `WWW-Authenticate: Bearer` challenge")
+                })
+                .collect();
+            self.verdict(
+                RuleId::McpAuthInvalidTokenChallenge,
+                broken,
+                vec![format!("{} refusals with 401", refusals.len())],
+            );
+        }
+        self.scope(revision, target, ready).await;
+    }
+
+    /// A valid token with none of the scopes the server named: 403, and
+    /// from 2025-11-25 its `insufficient_scope` challenge.
+    async fn scope(
+        &mut self,
+        revision: Revision,
+        target: &Target<'_>,
+        ready: &crate::auth::client::Ready,
+    ) {
+        let Some(token) = &ready.tokens.insufficient_scope else {
+            let why = "the server named no scope (Protected Resource Metadata `scopes_supported`, the 401's `scope`), so no token lacking one could be made".to_owned();
+            self.not_applicable(RuleId::McpAuthInsufficientScope403, why.clone());
+            self.not_applicable(RuleId::McpAuthInsufficientScopeChallenge, why);
+            return;
+        };
+        let answer = post_opening(
+            target.url,
+            revision,
+            Some(token),
+            target.limits.write_timeout,
+        )
+        .await;
+        let a = match answer {
+            Err(e) => {
+                self.not_observed(RuleId::McpAuthInsufficientScope403, e.clone());
+                self.not_observed(RuleId::McpAuthInsufficientScopeChallenge, e);
+                return;
+            }
+            Ok(a) => a,
+        };
+        if (200..300).contains(&a.status) {
+            let why = format!(
+                "the server accepted a token with none of its named scopes ({}) for this request: it needs none of them here",
+                ready.scopes.join(" ")
+            );
+            self.not_applicable(RuleId::McpAuthInsufficientScope403, why.clone());
+            self.not_applicable(RuleId::McpAuthInsufficientScopeChallenge, why);
+            return;
+        }
+        let broken = if a.status == 403 {
+            Vec::new()
+        } else {
+            vec![format!(
+                "a valid token lacking the server's scopes ({}) was answered {}, not 403 Forbidden",
+                ready.scopes.join(" "),
+                a.status
+            )]
+        };
+        self.verdict(
+            RuleId::McpAuthInsufficientScope403,
+            broken,
+            vec![format!("answered {}", a.status)],
+        );
+        if a.status != 403 {
+            self.not_applicable(
+                RuleId::McpAuthInsufficientScopeChallenge,
+                format!("no 403 to judge: answered {}", a.status),
+            );
+            return;
+        }
+        let error = a
+            .challenges
+            .iter()
+            .find_map(|c| bearer_params(c))
+            .and_then(|p| p.get("error").cloned());
+        let broken = if error.as_deref() == Some("insufficient_scope") {
+            Vec::new()
+        } else {
+            vec![format!(
+                "the 403 carried no `WWW-Authenticate: Bearer error=\"insufficient_scope\"` (WWW-Authenticate: {:?})",
+                a.challenges
+            )]
+        };
+        self.verdict(
+            RuleId::McpAuthInsufficientScopeChallenge,
+            broken,
+            a.challenges,
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::names_the_server;
+
+    #[test]
+    fn the_resource_is_the_servers_url_or_at_the_root_its_origin() {
+        let url = "http://127.0.0.1:5/mcp";
+        assert!(names_the_server("http://127.0.0.1:5/mcp", url, false));
+        assert!(names_the_server("HTTP://127.0.0.1:5/mcp/", url, false));
+        assert!(!names_the_server("http://127.0.0.1:5", url, false));
+        assert!(names_the_server("http://127.0.0.1:5", url, true));
+        assert!(!names_the_server("http://127.0.0.1:5/other", url, true));
+        assert!(!names_the_server("http://127.0.0.1:6/mcp", url, true));
+    }
+}

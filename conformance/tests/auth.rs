@@ -1,0 +1,434 @@
+//! Authorization (issue 31), the server as a resource server, end to end:
+//! the protected reference peer (`serve --http --auth`) passes every
+//! `mcp.auth.*` check of `run --http URL --auth`; each planted defect
+//! (`--auth-defect NAME`) is caught by its own rule and by nothing else; the
+//! local authorization server's code flow (PKCE S256) mints a token for the
+//! resource asked.
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::io::BufRead as _;
+use std::process::{Child, Command, Stdio};
+
+use serde_json::Value;
+use wirecheck::auth::resource::Defect;
+
+/// A child process killed when dropped.
+struct Running(Child);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// `wirecheck auth-server`: the process and its issuer URL (its first
+/// line on stdout).
+fn auth_server() -> (Running, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_wirecheck"))
+        .args(["auth-server", "--port", "0"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("auth-server starts");
+    let stdout = child.stdout.take().expect("stdout is piped");
+    let mut line = String::new();
+    std::io::BufReader::new(stdout)
+        .read_line(&mut line)
+        .expect("auth-server prints its issuer");
+    let issuer = line.trim().to_owned();
+    assert!(issuer.starts_with("http://127.0.0.1:"), "{issuer:?}");
+    (Running(child), issuer)
+}
+
+/// `wirecheck serve --http 127.0.0.1:0 --auth ARGS`: the process, its MCP
+/// URL and the issuer it trusts (both from its stderr).
+fn protected(args: &[&str]) -> (Running, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_wirecheck"))
+        .args(["serve", "--http", "127.0.0.1:0", "--auth"])
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("serve starts");
+    let stderr = child.stderr.take().expect("stderr is piped");
+    let mut reader = std::io::BufReader::new(stderr);
+    let (mut issuer, mut url) = (String::new(), String::new());
+    for _ in 0..2 {
+        let mut line = String::new();
+        reader.read_line(&mut line).expect("serve prints");
+        if let Some(i) = line.trim().strip_prefix("authorization server ") {
+            issuer = i.to_owned();
+        } else if let Some(base) = line.trim().strip_prefix("listening on ") {
+            url = format!("{base}/mcp");
+        } else {
+            panic!("unexpected line {line:?}");
+        }
+    }
+    assert!(!url.is_empty() && !issuer.is_empty());
+    (Running(child), url, issuer)
+}
+
+/// `wirecheck run --format json ARGS`: the exit code and the records.
+fn run(args: &[&str]) -> (Option<i32>, Vec<Value>, String) {
+    let mut all = vec!["run", "--format", "json"];
+    all.extend_from_slice(args);
+    let out = common::wirecheck(&all, b"");
+    let records = if out.stdout.is_empty() {
+        Vec::new()
+    } else {
+        common::records(&out)
+    };
+    (
+        out.status.code(),
+        records,
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn outcome(record: &Value) -> &str {
+    record["outcome"]["outcome"].as_str().unwrap_or("")
+}
+
+/// The rules of the records that failed or warned.
+fn broken(records: &[Value]) -> BTreeSet<String> {
+    records
+        .iter()
+        .filter(|r| matches!(outcome(r), "fail" | "warning"))
+        .map(|r| r["rule"].as_str().unwrap_or_default().to_owned())
+        .collect()
+}
+
+/// Every `mcp.auth.*` rule of the catalogue under `revision`.
+fn auth_rules(revision: harness::Revision) -> BTreeSet<String> {
+    harness::rules::rules()
+        .iter()
+        .filter(|r| r.id.as_str().starts_with("mcp.auth.") && r.revisions.contains(revision))
+        .map(|r| r.id.as_str().to_owned())
+        .collect()
+}
+
+#[test]
+fn the_protected_reference_peer_passes_every_authorization_check() {
+    let (_peer, url, _issuer) = protected(&[]);
+    let (code, records, stderr) = run(&["--http", &url, "--auth", "--revision", "all"]);
+    let failing: Vec<&Value> = records.iter().filter(|r| outcome(r) == "fail").collect();
+    assert!(failing.is_empty(), "{failing:#?}\n{stderr}");
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(
+        auth_rules(harness::Revision::Mcp2024_11_05),
+        BTreeSet::new(),
+        "no authorization before 2025-03-26"
+    );
+    for revision in harness::Revision::MCP {
+        let judged: Vec<&Value> = records
+            .iter()
+            .filter(|r| {
+                r["revision"] == revision.name()
+                    && r["rule"]
+                        .as_str()
+                        .is_some_and(|r| r.starts_with("mcp.auth."))
+            })
+            .collect();
+        let seen: BTreeSet<String> = judged
+            .iter()
+            .map(|r| r["rule"].as_str().unwrap_or_default().to_owned())
+            .collect();
+        assert_eq!(seen, auth_rules(revision), "{revision:?}");
+        for record in judged {
+            assert_eq!(outcome(record), "pass", "{record}");
+        }
+    }
+}
+
+/// Each defect, the revision it is judged under, and the rules that must
+/// catch it: exactly those, and no other rule of the whole run.
+const DEFECTS: &[(Defect, &str, &[&str])] = &[
+    (
+        Defect::WrongAudience,
+        "2025-06-18",
+        &["mcp.auth.token-audience-401"],
+    ),
+    (
+        Defect::MissingAudience,
+        "2025-06-18",
+        &["mcp.auth.token-audience-missing-401"],
+    ),
+    (
+        Defect::Expired,
+        "2025-06-18",
+        &["mcp.auth.token-expired-401"],
+    ),
+    (
+        Defect::UnpublishedKey,
+        "2025-06-18",
+        &["mcp.auth.token-signature-401"],
+    ),
+    (
+        Defect::OtherIssuer,
+        "2025-06-18",
+        &["mcp.auth.token-issuer-401"],
+    ),
+    (
+        Defect::NoChallenge,
+        "2025-06-18",
+        &[
+            "mcp.auth.challenge-resource-metadata",
+            "mcp.auth.invalid-token-challenge",
+        ],
+    ),
+    (
+        Defect::NoChallengeScope,
+        "2025-11-25",
+        &["mcp.auth.challenge-scope"],
+    ),
+    (
+        Defect::NoAuthorizationServers,
+        "2025-06-18",
+        &["mcp.auth.prm-authorization-servers"],
+    ),
+    (
+        Defect::WrongResource,
+        "2025-06-18",
+        &["mcp.auth.prm-resource"],
+    ),
+    (
+        Defect::NoInsufficientScope,
+        "2025-11-25",
+        &["mcp.auth.insufficient-scope-challenge"],
+    ),
+];
+
+#[test]
+fn each_planted_defect_is_caught_by_its_own_rule_and_nothing_else() {
+    use clap::ValueEnum as _;
+    // One authorization server for all, named to both sides: a defect that
+    // drops `authorization_servers` leaves the runner nothing to find.
+    let (_issuing, issuer) = auth_server();
+    let mut caught = BTreeSet::new();
+    for (defect, revision, rules) in DEFECTS {
+        let name = defect
+            .to_possible_value()
+            .expect("a visible value")
+            .get_name()
+            .to_owned();
+        let (_peer, url, trusted) = protected(&["--auth-issuer", &issuer, "--auth-defect", &name]);
+        assert_eq!(trusted, issuer);
+        let (code, records, stderr) = run(&[
+            "--http",
+            &url,
+            "--auth",
+            "--auth-issuer",
+            &issuer,
+            "--revision",
+            revision,
+        ]);
+        let expected: BTreeSet<String> = rules.iter().map(|r| (*r).to_owned()).collect();
+        assert_eq!(broken(&records), expected, "--auth-defect {name}\n{stderr}");
+        let level = rules[0]
+            .parse::<harness::rules::RuleId>()
+            .expect("a known rule")
+            .info()
+            .level;
+        let want = if level.is_mandatory() { 1 } else { 0 };
+        assert_eq!(code, Some(want), "--auth-defect {name}: {stderr}");
+        caught.extend(expected);
+    }
+    // Every defect the peer can plant is tested, no two caught by one rule.
+    assert_eq!(DEFECTS.len(), Defect::value_variants().len());
+    let named: usize = DEFECTS.iter().map(|(_, _, rules)| rules.len()).sum();
+    assert_eq!(caught.len(), named);
+}
+
+#[test]
+fn a_server_naming_no_authorization_server_cannot_be_run_with_auth() {
+    let (_peer, url, _) = protected(&["--auth-defect", "no-authorization-servers"]);
+    let (code, records, stderr) = run(&["--http", &url, "--auth", "--revision", "2025-11-25"]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(records.is_empty());
+    assert!(stderr.contains("--auth-issuer"), "{stderr}");
+}
+
+#[test]
+fn auth_is_for_streamable_http_only() {
+    let out = common::wirecheck(
+        &[
+            "run",
+            "--http",
+            "http://127.0.0.1:9/sse",
+            "--transport",
+            "sse",
+            "--auth",
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("Streamable HTTP"));
+}
+
+#[test]
+fn an_unprotected_server_fails_the_unauthenticated_probe_and_accepts_bad_tokens() {
+    // A server `--auth` wrongly calls protected: it answers without a token
+    // and accepts every token, so the rejection rules fail; nothing passes
+    // for want of evidence.
+    let (_issuing, issuer) = auth_server();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_wirecheck"))
+        .args(["serve", "--http", "127.0.0.1:0", "--revision", "2025-06-18"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("serve starts");
+    let mut line = String::new();
+    std::io::BufReader::new(child.stderr.take().expect("piped"))
+        .read_line(&mut line)
+        .expect("serve prints its address");
+    let _peer = Running(child);
+    let url = format!(
+        "{}/mcp",
+        line.trim().strip_prefix("listening on ").expect("address")
+    );
+    let (code, records, stderr) = run(&[
+        "--http",
+        &url,
+        "--auth",
+        "--auth-issuer",
+        &issuer,
+        "--revision",
+        "2025-06-18",
+    ]);
+    assert_eq!(code, Some(1), "{stderr}");
+    let broken = broken(&records);
+    for rule in [
+        "mcp.auth.unauthenticated-401",
+        "mcp.auth.prm-served",
+        "mcp.auth.token-expired-401",
+        "mcp.auth.token-signature-401",
+        "mcp.auth.token-issuer-401",
+        "mcp.auth.token-audience-401",
+        "mcp.auth.token-audience-missing-401",
+    ] {
+        assert!(broken.contains(rule), "{rule}: {broken:?}");
+    }
+    let unseen = |rule: &str| {
+        records
+            .iter()
+            .find(|r| r["rule"] == rule)
+            .map(|r| outcome(r).to_owned())
+    };
+    assert_eq!(
+        unseen("mcp.auth.challenge-resource-metadata").as_deref(),
+        Some("not-applicable")
+    );
+    assert_eq!(
+        unseen("mcp.auth.prm-resource").as_deref(),
+        Some("not-observed")
+    );
+    // No scope named: no token lacking one could be made.
+    assert_eq!(
+        unseen("mcp.auth.insufficient-scope-403").as_deref(),
+        Some("not-applicable")
+    );
+}
+
+#[test]
+fn the_authorization_server_redeems_a_pkce_code_for_a_token_of_the_resource_asked() {
+    use wirecheck::auth::server::{s256, AuthServer};
+    const REDIRECT: &str = "http://127.0.0.1:9/callback";
+    const RESOURCE: &str = "http://127.0.0.1:9/mcp";
+    const VERIFIER: &str = "a-verifier-of-at-least-forty-three-characters-0123456789";
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let server = AuthServer::bind("127.0.0.1:0".parse().unwrap())
+            .await
+            .unwrap();
+        let issuer = server.issuer_url();
+        let jwks: jsonwebtoken::jwk::JwkSet = serde_json::from_value(server.jwks()).unwrap();
+        tokio::spawn(server.serve());
+        let http = reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .unwrap();
+        let get = |url: String| {
+            let http = http.clone();
+            async move { http.get(url).send().await.unwrap() }
+        };
+        let metadata: Value = serde_json::from_slice(
+            &get(format!("{issuer}/.well-known/oauth-authorization-server"))
+                .await
+                .bytes()
+                .await
+                .unwrap(),
+        )
+        .unwrap();
+        assert_eq!(metadata["issuer"], issuer);
+        assert_eq!(metadata["code_challenge_methods_supported"][0], "S256");
+        // Consent is given at once: a code (with `state` and `iss`) at the redirect URI.
+        let code = |state: &'static str| {
+            let mut url =
+                reqwest::Url::parse(metadata["authorization_endpoint"].as_str().unwrap()).unwrap();
+            url.query_pairs_mut()
+                .append_pair("response_type", "code")
+                .append_pair("client_id", "test")
+                .append_pair("redirect_uri", REDIRECT)
+                .append_pair("code_challenge", &s256(VERIFIER))
+                .append_pair("code_challenge_method", "S256")
+                .append_pair("state", state)
+                .append_pair("resource", RESOURCE);
+            let answer = get(url.to_string());
+            let issuer = issuer.clone();
+            async move {
+                let answer = answer.await;
+                assert_eq!(answer.status().as_u16(), 302);
+                let location =
+                    reqwest::Url::parse(answer.headers()["location"].to_str().unwrap()).unwrap();
+                assert!(location.as_str().starts_with(REDIRECT), "{location}");
+                let query: std::collections::HashMap<String, String> =
+                    location.query_pairs().into_owned().collect();
+                assert_eq!(query["state"], state);
+                assert_eq!(query["iss"], issuer);
+                query["code"].clone()
+            }
+        };
+        let token_endpoint = metadata["token_endpoint"].as_str().unwrap().to_owned();
+        let redeem = |code: String, verifier: &'static str| {
+            let body = format!(
+                "grant_type=authorization_code&code={code}&redirect_uri=http%3A%2F%2F127.0.0.1%3A9%2Fcallback&code_verifier={verifier}&client_id=test"
+            );
+            http.post(&token_endpoint)
+                .header("content-type", "application/x-www-form-urlencoded")
+                .body(body)
+                .send()
+        };
+        // A wrong verifier is refused.
+        let refused = redeem(code("1").await, "not-the-verifier").await.unwrap();
+        assert_eq!(refused.status().as_u16(), 400);
+        let answer = redeem(code("2").await, VERIFIER).await.unwrap();
+        assert_eq!(answer.status().as_u16(), 200);
+        let granted: Value = serde_json::from_slice(&answer.bytes().await.unwrap()).unwrap();
+        let token = granted["access_token"].as_str().unwrap();
+        let kid = jsonwebtoken::decode_header(token).unwrap().kid.unwrap();
+        let key = jsonwebtoken::DecodingKey::from_jwk(jwks.find(&kid).unwrap()).unwrap();
+        let mut validation = jsonwebtoken::Validation::new(jsonwebtoken::Algorithm::ES256);
+        validation.set_audience(&[RESOURCE]);
+        validation.set_issuer(&[issuer.as_str()]);
+        let claims = jsonwebtoken::decode::<Value>(token, &key, &validation)
+            .unwrap()
+            .claims;
+        assert_eq!(claims["scope"], "mcp");
+        // A redirect URI neither loopback nor https is refused outright.
+        let mut bad =
+            reqwest::Url::parse(metadata["authorization_endpoint"].as_str().unwrap()).unwrap();
+        bad.query_pairs_mut()
+            .append_pair("response_type", "code")
+            .append_pair("redirect_uri", "http://example.com/callback");
+        assert_eq!(get(bad.to_string()).await.status().as_u16(), 400);
+    });
+}
