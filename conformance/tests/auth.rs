@@ -271,9 +271,12 @@ fn auth_is_for_streamable_http_only() {
 }
 
 #[test]
-fn an_unprotected_server_fails_the_unauthenticated_probe_and_accepts_bad_tokens() {
-    // A server `--auth` wrongly calls protected: it answers without a token
-    // and accepts every token, so the rejection rules fail; nothing passes
+fn an_unprotected_server_is_not_failed_and_nothing_passes_for_it() {
+    // A server `--auth` wrongly calls protected: it answers the opening
+    // request without a token and serves no metadata. Authorization is
+    // OPTIONAL and a server may protect other requests only, so no
+    // authorization sentence is shown broken (the review of issue 31 found
+    // this failed five token MUSTs on a public request); and nothing passes
     // for want of evidence.
     let (_issuing, issuer) = auth_server();
     let mut child = Command::new(env!("CARGO_BIN_EXE_wirecheck"))
@@ -301,19 +304,11 @@ fn an_unprotected_server_fails_the_unauthenticated_probe_and_accepts_bad_tokens(
         "--revision",
         "2025-06-18",
     ]);
-    assert_eq!(code, Some(1), "{stderr}");
     let broken = broken(&records);
-    for rule in [
-        "mcp.auth.unauthenticated-401",
-        "mcp.auth.prm-served",
-        "mcp.auth.token-expired-401",
-        "mcp.auth.token-signature-401",
-        "mcp.auth.token-issuer-401",
-        "mcp.auth.token-audience-401",
-        "mcp.auth.token-audience-missing-401",
-    ] {
-        assert!(broken.contains(rule), "{rule}: {broken:?}");
-    }
+    assert!(
+        !broken.iter().any(|r| r.starts_with("mcp.auth.")),
+        "{broken:?}"
+    );
     let unseen = |rule: &str| {
         records
             .iter()
@@ -328,11 +323,20 @@ fn an_unprotected_server_fails_the_unauthenticated_probe_and_accepts_bad_tokens(
         unseen("mcp.auth.prm-resource").as_deref(),
         Some("not-observed")
     );
-    // No scope named: no token lacking one could be made.
-    assert_eq!(
-        unseen("mcp.auth.insufficient-scope-403").as_deref(),
-        Some("not-applicable")
-    );
+    for rule in ["mcp.auth.unauthenticated-401", "mcp.auth.prm-served"] {
+        assert_eq!(unseen(rule).as_deref(), Some("not-applicable"), "{rule}");
+    }
+    for rule in [
+        "mcp.auth.token-expired-401",
+        "mcp.auth.token-signature-401",
+        "mcp.auth.token-issuer-401",
+        "mcp.auth.token-audience-401",
+        "mcp.auth.token-audience-missing-401",
+        "mcp.auth.insufficient-scope-403",
+    ] {
+        assert_eq!(unseen(rule).as_deref(), Some("not-observed"), "{rule}");
+    }
+    assert_eq!(code, Some(0), "{stderr}");
 }
 
 #[test]

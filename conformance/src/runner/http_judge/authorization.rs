@@ -48,9 +48,29 @@ impl Judge {
             .ok()
             .filter(|a| a.status == 401)
             .map(|a| a.challenges.iter().find_map(|c| bearer_params(c)));
-        match &bare {
-            Err(e) => self.not_observed(RuleId::McpAuthUnauthenticated401, e.clone()),
-            Ok(a) => {
+        // A server that answers the opening request without a token does not
+        // protect it: authorization is OPTIONAL, and a server may guard other
+        // requests only; the sentences ("When authorization is required and
+        // not yet proven", 2025-03-26; the status-code table's "authorization
+        // errors") bind only a request that needs a token. Nothing the probes
+        // can see then breaks one, and a bad token accepted on a public
+        // request shows nothing about token checking.
+        let public = bare
+            .as_ref()
+            .ok()
+            .filter(|a| (200..300).contains(&a.status))
+            .map(|a| {
+                format!(
+                    "the opening request was answered {} without a token: the server does not protect it (authorization is OPTIONAL, and a server may protect other requests only, which the probes do not reach)",
+                    a.status
+                )
+            });
+        match (&bare, &public) {
+            (Err(e), _) => self.not_observed(RuleId::McpAuthUnauthenticated401, e.clone()),
+            (Ok(_), Some(why)) => {
+                self.not_applicable(RuleId::McpAuthUnauthenticated401, why.clone());
+            }
+            (Ok(a), None) => {
                 let broken = if a.status == 401 {
                     Vec::new()
                 } else {
@@ -97,6 +117,13 @@ impl Judge {
             }
         }
         match challenge.clone().flatten() {
+            // "to indicate the scopes required": a server that names none
+            // anywhere (no `scope` here, no `scopes_supported`) has none to
+            // indicate.
+            Some(_) if ready.scopes.is_empty() => self.not_applicable(
+                RuleId::McpAuthChallengeScope,
+                "the server names no scope anywhere (no `scope` in its challenge, no `scopes_supported` in its metadata): there are no required scopes to indicate".to_owned(),
+            ),
             None => self.not_applicable(
                 RuleId::McpAuthChallengeScope,
                 format!(
@@ -120,7 +147,12 @@ impl Judge {
                 );
             }
         }
-        self.resource_metadata(url, metadata_url, timeout).await;
+        self.resource_metadata(url, metadata_url, timeout, public.is_some())
+            .await;
+        if let Some(why) = public {
+            self.tokens_unobserved(&why);
+            return;
+        }
         self.tokens(revision, target, ready).await;
     }
 
@@ -131,6 +163,7 @@ impl Judge {
         url: &str,
         from_challenge: Option<String>,
         timeout: std::time::Duration,
+        public: bool,
     ) {
         let roots = well_known(url);
         let root = roots.last().cloned();
@@ -147,6 +180,16 @@ impl Judge {
             }
         }
         let Some((at, document)) = found else {
+            if public {
+                // Answered without a token and no metadata anywhere: nothing
+                // shows the server implements authorization, which the
+                // discovery sentence binds.
+                let why = "the server answered without a token and serves no Protected Resource Metadata: nothing shows it implements authorization".to_owned();
+                self.not_applicable(RuleId::McpAuthPrmServed, why.clone());
+                self.not_observed(RuleId::McpAuthPrmAuthorizationServers, why.clone());
+                self.not_observed(RuleId::McpAuthPrmResource, why);
+                return;
+            }
             self.verdict(
                 RuleId::McpAuthPrmServed,
                 vec![format!(
@@ -195,6 +238,23 @@ impl Judge {
             broken,
             vec![format!("resource: {resource:?}")],
         );
+    }
+
+    /// The token rules when no token probe can show anything: not observed,
+    /// each with `why`.
+    fn tokens_unobserved(&mut self, why: &str) {
+        for rule in [
+            RuleId::McpAuthTokenExpired401,
+            RuleId::McpAuthTokenSignature401,
+            RuleId::McpAuthTokenIssuer401,
+            RuleId::McpAuthTokenAudience401,
+            RuleId::McpAuthTokenAudienceMissing401,
+            RuleId::McpAuthInvalidTokenChallenge,
+            RuleId::McpAuthInsufficientScope403,
+            RuleId::McpAuthInsufficientScopeChallenge,
+        ] {
+            self.not_observed(rule, why.to_owned());
+        }
     }
 
     /// The token probes: the valid token first, then each bad one.
