@@ -2,7 +2,7 @@
 //! generated from the one rule catalogue (`harness::rules::rules()`) and
 //! checked here like `TRACEABILITY.md`: a rule added, reworded or moved
 //! without the page following fails this test, which prints how to write
-//! the page again (`WIRECHECK_BLESS=1`).
+//! the page again (`BLESS=1`).
 
 use std::fmt::Write as _;
 
@@ -75,7 +75,7 @@ fn page() -> String {
          broken warns, a MAY never fails.\n\n\
          Generated from the rule catalogue (`harness/src/rules/catalogue.rs`); do not \
          edit by hand. `cargo test -p wirecheck --test rule_reference` fails when it \
-         is stale; `WIRECHECK_BLESS=1` with the same command writes it again.\n",
+         is stale; `BLESS=1` with the same command writes it again.\n",
     );
     let families: Vec<String> = {
         let mut f: Vec<String> = infos.iter().map(|i| family(i.id.as_str())).collect();
@@ -116,14 +116,14 @@ fn the_rule_reference_is_the_catalogue() {
         .join("book")
         .join(CHAPTER);
     let want = page();
-    if std::env::var_os("WIRECHECK_BLESS").is_some() {
+    if std::env::var_os("BLESS").is_some() {
         std::fs::write(&path, &want).expect("the chapter is writable");
         return;
     }
     let have = std::fs::read_to_string(&path).unwrap_or_default();
     assert!(
         have == want,
-        "conformance/book/{CHAPTER} is stale: the rule catalogue changed. Write it again with\n  WIRECHECK_BLESS=1 cargo test -p wirecheck --test rule_reference"
+        "conformance/book/{CHAPTER} is stale: the rule catalogue changed. Write it again with\n  BLESS=1 cargo test -p wirecheck --test rule_reference"
     );
 }
 
