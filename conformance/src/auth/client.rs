@@ -88,6 +88,26 @@ pub fn origin(url: &str) -> Option<String> {
         .map(|u| u.origin().ascii_serialization())
 }
 
+/// Whether wirecheck may fetch `candidate`, a URL a server named: on this
+/// machine (a loopback host), or at the origin of one of `known` (the server
+/// under test, the issuer the user named). The project reaches no network
+/// but the registries and what the user points it at, so a URL a server
+/// names elsewhere is never followed.
+#[must_use]
+pub fn may_reach(candidate: &str, known: &[&str]) -> bool {
+    let Ok(parsed) = reqwest::Url::parse(candidate) else {
+        return false;
+    };
+    let host = parsed.host_str().unwrap_or_default();
+    let host = host.trim_start_matches('[').trim_end_matches(']');
+    let loopback = host.eq_ignore_ascii_case("localhost")
+        || host
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback());
+    loopback
+        || origin(candidate).is_some_and(|o| known.iter().any(|k| origin(k).as_ref() == Some(&o)))
+}
+
 /// The first request of a session under `revision`, as a POST body and its
 /// headers: `initialize`, or 2026-07-28's `server/discover`.
 #[must_use]
@@ -227,6 +247,8 @@ pub async fn prepare(
         }
     }
     candidates.extend(well_known(url));
+    let known: Vec<&str> = std::iter::once(url).chain(issuer).collect();
+    candidates.retain(|c| may_reach(c, &known));
     for candidate in &candidates {
         if let Ok((_, Some(document))) = get_json(candidate, timeout).await {
             scopes.extend(strings(&document, "scopes_supported"));
@@ -248,6 +270,13 @@ pub async fn prepare(
         )
     })?;
     let issuer = issuer.trim_end_matches('/').to_owned();
+    if !may_reach(&issuer, &known) {
+        return Err(format!(
+            "--auth: the server names the authorization server {issuer}, not on this machine; \
+             wirecheck contacts no host a server names: run `wirecheck auth-server --port N`, \
+             configure the server to trust it, and pass --auth-issuer http://127.0.0.1:N"
+        ));
+    }
     let metadata_url = format!("{issuer}/.well-known/oauth-authorization-server");
     let (_, metadata) = get_json(&metadata_url, timeout).await?;
     let mint_url = metadata
@@ -262,6 +291,12 @@ pub async fn prepare(
             )
         })?
         .to_owned();
+    if origin(&mint_url) != origin(&issuer) {
+        return Err(format!(
+            "--auth: {metadata_url} names a mint endpoint at another origin ({mint_url}); \
+             wirecheck mints only at the issuer it was given"
+        ));
+    }
     let http = client(timeout)?;
     let mint = |asked: Mint| {
         let http = http.clone();
@@ -340,6 +375,23 @@ pub async fn prepare(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_loopback_and_known_origins_are_reached() {
+        let known = ["http://10.0.0.5:8080/mcp", "https://as.example:9443"];
+        assert!(may_reach("http://127.0.0.1:4000/x", &known));
+        assert!(may_reach("http://localhost:4000/x", &known));
+        assert!(may_reach("http://[::1]:4000/x", &known));
+        assert!(may_reach(
+            "http://10.0.0.5:8080/.well-known/oauth-protected-resource",
+            &known
+        ));
+        assert!(may_reach("https://as.example:9443/.well-known/x", &known));
+        // A host the server names, or another port of a known host: never.
+        assert!(!may_reach("https://attacker.example/metadata", &known));
+        assert!(!may_reach("http://10.0.0.5:9999/x", &known));
+        assert!(!may_reach("not a url", &known));
+    }
 
     #[test]
     fn the_well_known_uris_are_the_path_form_then_the_root() {

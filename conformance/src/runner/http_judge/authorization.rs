@@ -15,7 +15,7 @@ use harness::Revision;
 use serde_json::Value;
 
 use super::{Judge, Target};
-use crate::auth::client::{get_json, origin, post_opening, strings, well_known, Answer};
+use crate::auth::client::{get_json, may_reach, origin, post_opening, strings, well_known, Answer};
 use crate::auth::resource::{bearer_params, same_resource};
 
 /// A status as a note: `401`, or why there was none.
@@ -147,7 +147,14 @@ impl Judge {
                 );
             }
         }
-        self.resource_metadata(url, metadata_url, timeout, public.is_some())
+        // A metadata URL at another host is never fetched (nothing but the
+        // server under test and the issuer is contacted): not observed then,
+        // never failed for metadata not looked at.
+        let (metadata_url, elsewhere) = match metadata_url {
+            Some(m) if !may_reach(&m, &[url, &ready.issuer]) => (None, Some(m)),
+            other => (other, None),
+        };
+        self.resource_metadata(url, metadata_url, elsewhere, timeout, public.is_some())
             .await;
         if let Some(why) = public {
             self.tokens_unobserved(&why);
@@ -162,6 +169,7 @@ impl Judge {
         &mut self,
         url: &str,
         from_challenge: Option<String>,
+        elsewhere: Option<String>,
         timeout: std::time::Duration,
         public: bool,
     ) {
@@ -180,6 +188,16 @@ impl Judge {
             }
         }
         let Some((at, document)) = found else {
+            if let Some(elsewhere) = elsewhere {
+                let why = format!(
+                    "the 401 names its metadata at {elsewhere}, another host, which wirecheck does not contact; no well-known URI of the server served one ({})",
+                    tried.join("; ")
+                );
+                self.not_observed(RuleId::McpAuthPrmServed, why.clone());
+                self.not_observed(RuleId::McpAuthPrmAuthorizationServers, why.clone());
+                self.not_observed(RuleId::McpAuthPrmResource, why);
+                return;
+            }
             if public {
                 // Answered without a token and no metadata anywhere: nothing
                 // shows the server implements authorization, which the
