@@ -6,9 +6,10 @@
 # AuthSettings), each on its own free loopback port, and runs
 #
 #   wirecheck run --http http://127.0.0.1:PORT/mcp --auth --auth-issuer http://127.0.0.1:AS_PORT \
-#     --revision 2025-11-25 --expected-failures conformance/peers/auth/<server>.json
+#     --revision R --expected-failures conformance/peers/auth/<server>.json
 #
-# against each, held to its committed baseline (each entry quoting the sentence it breaks).
+# against each, for R 2025-11-25 and, for the Python SDK, 2026-07-28 as well, held to its
+# committed baseline's entries of R (each entry quoting the sentence it breaks).
 # Exits with wirecheck's code: 0 when every server's failures are exactly its baseline's,
 # 1 when any differs, 2 when a run could not be made. Everything listens on 127.0.0.1 and
 # is killed on exit, whatever happens.
@@ -23,7 +24,6 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"
 official="$root/conformance/peers/official"
-revision=2025-11-25
 
 servers=()
 while [[ $# -gt 0 && $1 != -- ]]; do
@@ -114,6 +114,17 @@ s.close()
 '
 }
 
+# The revisions each server is judged under: the newest handshake revision both SDKs
+# speak, and for the Python SDK 2026-07-28 as well (it speaks that one too; the TS SDK
+# 1.32.2 does not). One run per revision, each held to its revision's entries of the
+# server's baseline (`wirecheck run` counts an entry that matches no check as stale).
+revisions_of() {
+  case $1 in
+    ts) echo 2025-11-25 ;;
+    py) echo 2025-11-25 2026-07-28 ;;
+  esac
+}
+
 code=0
 for name in "${servers[@]}"; do
   port="$(free_port)"
@@ -124,14 +135,23 @@ for name in "${servers[@]}"; do
   esac
   server_pid=$!
   await_port "$server_pid" "$port" "$log"
-  echo "== $name-server at http://127.0.0.1:$port/mcp, trusting $issuer"
-  set +e
-  "$wirecheck" run --http "http://127.0.0.1:$port/mcp" --auth --auth-issuer "$issuer" \
-    --revision "$revision" --expected-failures "$here/$name-server.json" \
-    --out "$logs/$name-server.report.json" "$@"
-  one=$?
-  set -e
+  for revision in $(revisions_of "$name"); do
+    echo "== $name-server at http://127.0.0.1:$port/mcp, trusting $issuer, under $revision"
+    baseline="$logs/$name-server.$revision.json"
+    "$python" -c '
+import json, sys
+source, to, revision = sys.argv[1:]
+kept = [e for e in json.load(open(source)) if e["id"].split("/")[1] in ("*", revision)]
+json.dump(kept, open(to, "w"), indent=2)
+' "$here/$name-server.json" "$baseline" "$revision"
+    set +e
+    "$wirecheck" run --http "http://127.0.0.1:$port/mcp" --auth --auth-issuer "$issuer" \
+      --revision "$revision" --expected-failures "$baseline" \
+      --out "$logs/$name-server.$revision.report.json" "$@"
+    one=$?
+    set -e
+    if ((one > code)); then code=$one; fi
+  done
   stop server_pid
-  if ((one > code)); then code=$one; fi
 done
 exit "$code"
