@@ -756,7 +756,10 @@ fn a_server_without_a_get_stream_leaves_the_stream_rules_unjudged_never_passed()
 /// A 2026-07-28 server that reads only the body: `lax` answers whatever the
 /// headers say; `wrong-code` refuses a header mismatch with 400 but -32602;
 /// `raw-name` compares `Mcp-Name` to the body's name without decoding it;
-/// `sse` answers `lax`ly on SSE streams without `X-Accel-Buffering`.
+/// `sse` answers `lax`ly on SSE streams without `X-Accel-Buffering`;
+/// `idless-mismatch` refuses an `MCP-Protocol-Version` other than the body's
+/// `_meta` one with 400 and -32020 in an error without `id` (the schema's
+/// `HeaderMismatchError` has `id?: RequestId`), else answers as `lax`.
 async fn header_blind(
     axum::extract::Path(mode): axum::extract::Path<String>,
     headers: HeaderMap,
@@ -766,6 +769,22 @@ async fn header_blind(
     let Some(id) = frame.get("id") else {
         return StatusCode::ACCEPTED.into_response();
     };
+    if mode == "idless-mismatch" {
+        let sent = headers
+            .get("mcp-protocol-version")
+            .and_then(|v| v.to_str().ok());
+        let meta = frame["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"].as_str();
+        if sent.is_some() && sent != meta {
+            let answer = serde_json::json!({"jsonrpc": "2.0",
+                "error": {"code": -32020, "message": "Header mismatch: MCP-Protocol-Version"}});
+            return (
+                StatusCode::BAD_REQUEST,
+                [(header::CONTENT_TYPE, "application/json")],
+                answer.to_string(),
+            )
+                .into_response();
+        }
+    }
     let method = frame["method"].as_str().unwrap_or_default();
     let sent = headers.get("mcp-method").and_then(|v| v.to_str().ok());
     if mode == "wrong-code" && sent != Some(method) {
@@ -909,6 +928,21 @@ fn a_2026_server_blind_to_the_version_header_and_unknown_methods_fails() {
             ]
         ),
         ["fail", "fail", "not-applicable", "not-observed"]
+    );
+}
+
+/// The schema's `HeaderMismatchError` has `id?: RequestId`: a mismatch refused
+/// with 400 and -32020 in an error without `id` is refused as the section
+/// asks, and the code is read from the HTTP answer, not only from an answer
+/// matched by id (which an id-less error never is).
+#[test]
+fn a_version_header_mismatch_refused_with_an_idless_header_mismatch_error_passes() {
+    assert_eq!(
+        verdicts_2026(
+            "idless-mismatch",
+            &["version-header-mismatch-400", "header-names-any-case"]
+        ),
+        ["pass", "pass"]
     );
 }
 

@@ -3,7 +3,8 @@
 # here, into this folder's ignored node_modules/ and .venv/ only:
 #   - package.json + package-lock.json: @modelcontextprotocol/conformance (the official
 #     conformance suite), @modelcontextprotocol/sdk (the TypeScript SDK the client script
-#     uses) and `node` 22 (the suite needs Node >= 22; the machine's may be older);
+#     uses), jose (the JWT verifier of ../auth/ts-server.mjs) and `node` 22 (the suite
+#     needs Node >= 22; the machine's may be older);
 #   - requirements.txt: the Python SDK `mcp` and its dependencies, every file by hash.
 # Idempotent and offline once installed: each part is skipped when what is installed
 # already matches its pin file (a stamp holds the pin file's hash), so a second run

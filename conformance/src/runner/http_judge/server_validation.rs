@@ -63,12 +63,20 @@ pub(super) async fn one_request(
     let (wire, _) = driver.into_parts();
     wire.close(target.shutdown_grace).await;
     let exchange = exchange.ok_or_else(|| format!("the {method} probe got no HTTP response"))?;
-    let code = answered.ok().and_then(|a| {
-        serde_json::from_slice::<serde_json::Value>(&a.bytes)
-            .ok()?
-            .pointer("/error/code")?
-            .as_i64()
-    });
+    // The answer matched by id, else the first error the HTTP answer carried:
+    // an error may come without an id (2026-07-28 schema `HeaderMismatchError`:
+    // `id?: RequestId`) or with id null, and the driver matches neither to the
+    // request, though its code is what the probe asks about. Whether its id is
+    // right is the codec's to judge, not this probe's.
+    let code = answered
+        .ok()
+        .and_then(|a| {
+            serde_json::from_slice::<serde_json::Value>(&a.bytes)
+                .ok()?
+                .pointer("/error/code")?
+                .as_i64()
+        })
+        .or_else(|| exchange.error_codes.first().copied());
     Ok(Answer {
         status: exchange.status,
         exchange,
