@@ -4,7 +4,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use wirecheck::cmd::{
-    self, check, classify, diff, fuzz, matrix, proxy, replay, roundtrip, run, run_client, serve,
+    self, check, classify, diff, fuzz, load, matrix, proxy, replay, roundtrip, run, run_client,
+    serve,
 };
 
 /// Conformance and fuzzing harness for JSON-RPC 2.0 and the Model Context Protocol.
@@ -29,6 +30,7 @@ enum Command {
     Proxy(proxy::Args),
     RunClient(run_client::Args),
     Fuzz(Box<fuzz::Args>),
+    Load(Box<load::Args>),
     Replay(replay::Args),
     Diff(diff::Args),
     Matrix(matrix::Args),
@@ -60,6 +62,14 @@ fn main() -> ExitCode {
             let report = fuzz::run(args);
             if let Err(e) = args.files.write(&report) {
                 eprintln!("wirecheck fuzz: {e}");
+                return ExitCode::from(2);
+            }
+            cmd::emit(&report, &args.output)
+        }
+        Command::Load(args) => {
+            let report = load::run(args);
+            if let Err(e) = args.files.write(&report) {
+                eprintln!("wirecheck load: {e}");
                 return ExitCode::from(2);
             }
             cmd::emit(&report, &args.output)
