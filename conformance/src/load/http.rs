@@ -9,7 +9,6 @@
 //! bytes; a stream is left once its response came, so a stream held open
 //! costs one connection, never the run.
 
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::Duration;
 
@@ -223,7 +222,7 @@ pub async fn session(
     let calls = open(config, &mut client, &book, shared)
         .await
         .map_err(|why| format!("session {} at {url}: {why}", index + 1))?;
-    let next = AtomicU64::new(FIRST_LOAD_ID);
+    let next = Mutex::new(super::Ids::new(shared.start));
     let started = Instant::now();
     let workers = (0..config.concurrency.max(1))
         .map(|_| worker(config, &client, &book, shared, &calls, &next, index));
@@ -246,9 +245,6 @@ pub async fn session(
     .await;
     Ok(book.finish())
 }
-
-/// Load ids start past the discovery's, the same in every session.
-const FIRST_LOAD_ID: u64 = 16;
 
 /// The handshake and the discovery, one POST at a time; returns the mix.
 async fn open(
@@ -289,12 +285,23 @@ async fn open(
     }
     let capabilities = result.get("capabilities").cloned().unwrap_or_default();
     let mut listed = Vec::new();
-    for (n, call) in plan::lists(&capabilities).iter().enumerate() {
+    let index = lock(book).index;
+    for (n, call) in plan::lists(&capabilities, index).iter().enumerate() {
         let id = n as u64 + 1;
         let frame = call.frame(id);
-        let (answer, _) = ask(config, client, book, shared, (id, &call.method, &frame)).await?;
-        let value: serde_json::Value = serde_json::from_slice(&answer).unwrap_or_default();
-        listed.push((call.method.clone(), value["result"].clone()));
+        // A list unanswered is a finding like any other, not the end of
+        // the session: the capability makes the method legal, so it stays
+        // in the mix, without items to get or read.
+        let result = match ask(config, client, book, shared, (id, &call.method, &frame)).await {
+            Ok((answer, _)) => serde_json::from_slice::<serde_json::Value>(&answer)
+                .map(|v| v["result"].clone())
+                .unwrap_or_default(),
+            Err(why) => {
+                lock(book).unanswered(&call.method, id, &frame, why);
+                serde_json::Value::Null
+            }
+        };
+        listed.push((call.method.clone(), result));
     }
     Ok(plan::mix(&listed, &config.tools))
 }
@@ -342,12 +349,12 @@ async fn worker(
     book: &Mutex<Book>,
     shared: &Shared,
     calls: &[Call],
-    next: &AtomicU64,
+    next: &Mutex<super::Ids>,
     index: usize,
 ) {
     while shared.take() {
-        let id = next.fetch_add(1, Ordering::Relaxed);
-        let call = &calls[plan::pick(calls.len(), index, id - FIRST_LOAD_ID)];
+        let (id, n) = lock(next).next();
+        let call = &calls[plan::pick(calls.len(), index, n)];
         let frame = call.frame(id);
         {
             let mut book = lock(book);
@@ -393,15 +400,17 @@ fn judge_post(
         book.answered(&call.method, id, frame, reply, took, shared);
         return false;
     }
-    let what = format!(
-        "HTTP {} ({})",
-        answer.status,
-        if answer.content_type.is_empty() {
-            "no content type"
-        } else {
-            &answer.content_type
-        }
-    );
+    let what = match answer.status {
+        0 => "no HTTP response".to_owned(),
+        status => format!(
+            "HTTP {status} ({})",
+            if answer.content_type.is_empty() {
+                "no content type"
+            } else {
+                &answer.content_type
+            }
+        ),
+    };
     match &answer.trouble {
         None if (200..300).contains(&answer.status)
             && !answer.content_type.starts_with("text/event-stream") =>

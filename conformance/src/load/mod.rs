@@ -77,6 +77,81 @@ pub struct Shared {
     pub findings: AtomicU64,
     limit: Option<u64>,
     end: Option<Instant>,
+    /// When the run started: every session's ids are aligned on it ([`Ids`]).
+    pub start: Instant,
+}
+
+/// A session's request ids, aligned with every other session's so that the
+/// same id is in flight in several sessions at the same moment.
+///
+/// Ids are per session (MCP basic §Requests: "MUST NOT have been previously
+/// used by the requestor within the same session"), so two sessions may use
+/// the same one; a server that routes answers by id alone cross-wires only
+/// when they are in flight together. A plain counter per session drifts
+/// (one session stalls, the others run ahead) and the collisions stop; here
+/// the run's time is cut in periods of [`Ids::PERIOD`] and the `n`th
+/// request a session sends in period `p` has id `p × SPAN + n`: sessions
+/// realign every period, and within one session ids only grow.
+#[derive(Debug, Clone)]
+pub struct Ids {
+    start: Instant,
+    period: u64,
+    seq: u64,
+    /// How many ids were issued in each period, to tell an id this session
+    /// sent from one it never did.
+    issued: Vec<u64>,
+}
+
+impl Ids {
+    /// How often the sessions' ids realign.
+    pub const PERIOD: Duration = Duration::from_millis(100);
+    /// The most ids one session uses in a period (10 million a second).
+    pub const SPAN: u64 = 1_000_000;
+
+    /// The ids of a session of the run that started at `start`.
+    #[must_use]
+    pub fn new(start: Instant) -> Self {
+        Ids {
+            start,
+            period: 0,
+            seq: 0,
+            issued: Vec::new(),
+        }
+    }
+
+    /// The next id, and its place in its period (which call it is: the same
+    /// place names different methods in neighbouring sessions).
+    pub fn next(&mut self) -> (u64, u64) {
+        // Periods count from 1: ids below SPAN are the handshake's and the
+        // discovery's.
+        let now = (self.start.elapsed().as_millis() / Self::PERIOD.as_millis()) as u64 + 1;
+        if now > self.period {
+            self.period = now;
+            self.seq = 0;
+        } else if self.seq >= Self::SPAN {
+            self.period += 1;
+            self.seq = 0;
+        }
+        let index = usize::try_from(self.period).unwrap_or(usize::MAX);
+        if self.issued.len() <= index {
+            self.issued.resize(index + 1, 0);
+        }
+        let seq = self.seq;
+        self.seq += 1;
+        self.issued[index] = self.seq;
+        (self.period * Self::SPAN + seq, seq)
+    }
+
+    /// Whether this session sent a request with `id` under load.
+    #[must_use]
+    pub fn issued(&self, id: u64) -> bool {
+        let (period, seq) = (id / Self::SPAN, id % Self::SPAN);
+        period >= 1
+            && usize::try_from(period)
+                .ok()
+                .and_then(|p| self.issued.get(p))
+                .is_some_and(|&n| seq < n)
+    }
 }
 
 impl Shared {
@@ -90,6 +165,7 @@ impl Shared {
             findings: AtomicU64::new(0),
             limit: config.requests,
             end: config.duration.map(|d| Instant::now() + d),
+            start: Instant::now(),
         }
     }
 
@@ -285,6 +361,28 @@ impl Book {
             }
         }
         (self.stats, self.findings)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sessions_use_the_same_ids_at_the_same_time_and_never_one_twice() {
+        let start = Instant::now();
+        let (mut a, mut b) = (Ids::new(start), Ids::new(start));
+        let first: Vec<u64> = (0..5).map(|_| a.next().0).collect();
+        let (id, seq) = b.next();
+        assert_eq!((id, seq), (first[0], 0), "one id in both sessions");
+        assert!(first.windows(2).all(|w| w[0] < w[1]), "{first:?}");
+        assert!(first[0] >= Ids::SPAN, "clear of the discovery's ids");
+        assert!(a.issued(first[4]) && !a.issued(first[4] + 1) && !a.issued(3));
+        // A session that stalled realigns at the next period.
+        std::thread::sleep(Ids::PERIOD);
+        let (x, y) = (a.next(), b.next());
+        assert_eq!((x.0, x.1), (y.0, 0));
+        assert!(x.0 > first[4]);
     }
 }
 

@@ -41,9 +41,11 @@ impl Call {
 /// The lists a server's `initialize` result declares: `tools/list` for
 /// `capabilities.tools`, and so on (MCP server/tools, server/prompts,
 /// server/resources §Capabilities: a server that supports the feature
-/// "MUST declare" the capability; one that does not may refuse the method).
+/// "MUST declare" the capability; one that does not may refuse the method),
+/// in an order turned by `session`, so that the discovery's ids too name
+/// different lists in neighbouring sessions.
 #[must_use]
-pub fn lists(capabilities: &Value) -> Vec<Call> {
+pub fn lists(capabilities: &Value, session: usize) -> Vec<Call> {
     let mut calls = Vec::new();
     for (capability, method) in [
         ("tools", "tools/list"),
@@ -53,6 +55,10 @@ pub fn lists(capabilities: &Value) -> Vec<Call> {
         if capabilities.get(capability).is_some_and(Value::is_object) {
             calls.push(Call::new(method, None));
         }
+    }
+    if !calls.is_empty() {
+        let turn = session % calls.len();
+        calls.rotate_left(turn);
     }
     calls
 }
@@ -78,6 +84,9 @@ pub fn mix(listed: &[(String, Value)], allowed: &[String]) -> Vec<Call> {
                 .cloned()
                 .unwrap_or_default()
         };
+        if result.is_null() {
+            continue; // unanswered: nothing listed to get or read
+        }
         match method.as_str() {
             "prompts/list" => {
                 for prompt in items("prompts").iter().take(PER_LIST) {
@@ -146,8 +155,14 @@ mod tests {
     #[test]
     fn the_mix_follows_the_declared_capabilities_and_calls_only_allowed_tools() {
         let caps = json!({"tools": {}, "resources": {"subscribe": true}, "logging": {}});
-        let lists: Vec<String> = lists(&caps).into_iter().map(|c| c.method).collect();
-        assert_eq!(lists, ["tools/list", "resources/list"]);
+        let names = |session| -> Vec<String> {
+            lists(&caps, session)
+                .into_iter()
+                .map(|c| c.method)
+                .collect()
+        };
+        assert_eq!(names(0), ["tools/list", "resources/list"]);
+        assert_eq!(names(1), ["resources/list", "tools/list"]);
         let listed = vec![
             (
                 "tools/list".to_owned(),

@@ -136,12 +136,22 @@ async fn open(
         .map_err(|e| format!("cannot send `notifications/initialized`: {e}"))?;
     let capabilities = result.get("capabilities").cloned().unwrap_or_default();
     let mut listed = Vec::new();
-    for (n, call) in plan::lists(&capabilities).iter().enumerate() {
+    for (n, call) in plan::lists(&capabilities, book.index).iter().enumerate() {
         let id = n as u64 + 1;
         let frame = call.frame(id);
-        let answer = ask(config, peer, book, shared, (id, &call.method, &frame)).await?;
-        let value: serde_json::Value = serde_json::from_slice(&answer).unwrap_or_default();
-        listed.push((call.method.clone(), value["result"].clone()));
+        // A list unanswered is a finding like any other, not the end of
+        // the session: the capability makes the method legal, so it stays
+        // in the mix, without items to get or read.
+        let result = match ask(config, peer, book, shared, (id, &call.method, &frame)).await {
+            Ok(answer) => serde_json::from_slice::<serde_json::Value>(&answer)
+                .map(|v| v["result"].clone())
+                .unwrap_or_default(),
+            Err(why) => {
+                book.unanswered(&call.method, id, &frame, why);
+                serde_json::Value::Null
+            }
+        };
+        listed.push((call.method.clone(), result));
     }
     Ok(plan::mix(&listed, &config.tools))
 }
@@ -155,9 +165,7 @@ async fn load(
     shared: &Shared,
     calls: &[Call],
 ) {
-    // Load ids start past the discovery's, the same in every session.
-    let first = 16;
-    let mut next = first;
+    let mut ids = super::Ids::new(shared.start);
     let mut inflight: HashMap<u64, Pending> = HashMap::new();
     // Send order; requests answered since are skipped when met.
     let mut order: VecDeque<u64> = VecDeque::new();
@@ -171,9 +179,7 @@ async fn load(
                 sending = false;
                 break;
             }
-            let id = next;
-            next += 1;
-            let n = id - first;
+            let (id, n) = ids.next();
             let at = plan::pick(calls.len(), book.index, n);
             let call = &calls[at];
             let frame = call.frame(id);
@@ -221,7 +227,7 @@ async fn load(
                     calls,
                     &mut inflight,
                     &mut expired,
-                    next,
+                    &ids,
                     &bytes,
                     now,
                 );
@@ -302,7 +308,7 @@ fn answer(
     calls: &[Call],
     inflight: &mut HashMap<u64, Pending>,
     expired: &mut HashSet<u64>,
-    next: u64,
+    ids: &super::Ids,
     bytes: &[u8],
     now: Instant,
 ) -> Option<Vec<u8>> {
@@ -327,10 +333,14 @@ fn answer(
             let method = &calls[p.call].method;
             book.answered(method, id, &p.frame, bytes, now - p.sent, shared);
         }
-        None if id.is_some_and(|id| expired.remove(&id)) => book.stats.late += 1,
+        // An id of the handshake or discovery (below the load's first)
+        // answered now came after its time ran out there.
+        None if id.is_some_and(|id| expired.remove(&id) || id < super::Ids::SPAN) => {
+            book.stats.late += 1;
+        }
         None if book.judging() => {
             let (rule, why) = match id {
-                Some(id) if id < next => (
+                Some(id) if ids.issued(id) => (
                     RuleId::SessionResponseDuplicate,
                     format!("a second answer to request id {id}, already answered"),
                 ),
