@@ -34,6 +34,17 @@ struct Answer {
     trouble: Option<String>,
 }
 
+impl Answer {
+    /// The status and content type, as a person reads them.
+    fn described(&self) -> String {
+        match self.status {
+            0 => "no HTTP response".to_owned(),
+            status if self.content_type.is_empty() => format!("HTTP {status} (no content type)"),
+            status => format!("HTTP {status} ({})", self.content_type),
+        }
+    }
+}
+
 /// One MCP session's HTTP side.
 struct Client {
     http: reqwest::Client,
@@ -325,13 +336,8 @@ async fn ask(
     }
     let Some(reply) = answer.frames.iter().find(|f| is_response(f)) else {
         return Err(format!(
-            "no answer to `{method}`: HTTP {} ({}){}",
-            answer.status,
-            if answer.content_type.is_empty() {
-                "no content type"
-            } else {
-                &answer.content_type
-            },
+            "no answer to `{method}`: {}{}",
+            answer.described(),
             answer.trouble.map(|t| format!(", {t}")).unwrap_or_default()
         ));
     };
@@ -400,17 +406,7 @@ fn judge_post(
         book.answered(&call.method, id, frame, reply, took, shared);
         return false;
     }
-    let what = match answer.status {
-        0 => "no HTTP response".to_owned(),
-        status => format!(
-            "HTTP {status} ({})",
-            if answer.content_type.is_empty() {
-                "no content type"
-            } else {
-                &answer.content_type
-            }
-        ),
-    };
+    let what = answer.described();
     match &answer.trouble {
         None if (200..300).contains(&answer.status)
             && !answer.content_type.starts_with("text/event-stream") =>
