@@ -399,12 +399,15 @@ fn judge_post(
     for f in &answer.frames {
         book.frame(Direction::ServerToClient, f);
     }
-    let mut responses = answer.frames.iter().filter(|f| is_response(f));
-    if let Some(reply) = responses.next() {
-        // The POST's response answers the request it carried, whatever id
-        // it shows: a wrong id is the id rule's (judged with the rest).
-        book.answered(&call.method, id, frame, reply, took, shared);
-        return false;
+    // The POST's response answers the request it carried, whatever id it
+    // shows: a wrong id is the id rule's (judged with the rest).
+    for bytes in &answer.frames {
+        if let Ok(reply) = harness::lift(bytes) {
+            if super::response_id(&reply).is_some() {
+                book.answered(&call.method, id, frame, (bytes, &reply), took, shared);
+                return false;
+            }
+        }
     }
     let what = answer.described();
     match &answer.trouble {

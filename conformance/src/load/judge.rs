@@ -191,21 +191,27 @@ pub fn unanswered(revision: Revision, detail: String) -> Finding {
 /// rule (a frame that is not JSON-RPC answers nothing).
 #[must_use]
 pub fn answer(revision: Revision, request: &[u8], reply: &[u8]) -> Vec<Violation> {
+    match harness::lift(reply) {
+        Ok(reply) => lifted(revision, request, &reply),
+        Err(refusal) => of_refusal(&refusal).violation.into_iter().collect(),
+    }
+}
+
+/// [`answer`] for a reply already lifted (each answer is lifted once).
+#[must_use]
+pub fn lifted(revision: Revision, request: &[u8], reply: &harness::Frame<'_>) -> Vec<Violation> {
     let Ok(request) = harness::lift(request) else {
         // Our own frame: it always lifts; nothing to judge against if not.
         return Vec::new();
     };
-    match harness::lift(reply) {
-        Ok(reply) => harness::rules::validate_reply(
-            &request,
-            Some(&reply),
-            Profile {
-                revision,
-                direction: Direction::ClientToServer,
-            },
-        ),
-        Err(refusal) => of_refusal(&refusal).violation.into_iter().collect(),
-    }
+    harness::rules::validate_reply(
+        &request,
+        Some(reply),
+        Profile {
+            revision,
+            direction: Direction::ClientToServer,
+        },
+    )
 }
 
 /// The rule that an answer carries its request's id, as the revision words it.

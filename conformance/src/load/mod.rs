@@ -279,13 +279,14 @@ impl Book {
     }
 
     /// An answer to request `id` (`method`, sent as `request`) that took
-    /// `took`: timed, and judged when judging.
+    /// `took`: timed, and judged when judging; `reply` is `answer` lifted.
+    #[allow(clippy::too_many_arguments)]
     pub fn answered(
         &mut self,
         method: &str,
         id: u64,
         request: &[u8],
-        answer: &[u8],
+        (answer, reply): (&[u8], &harness::Frame<'_>),
         took: Duration,
         shared: &Shared,
     ) {
@@ -296,18 +297,31 @@ impl Book {
             .entry(method.to_owned())
             .or_default()
             .add(took);
-        if !self.judging {
-            return;
+        if matches!(reply, harness::Frame::Single(harness::Message::Error(_))) {
+            self.stats.errors += 1;
         }
-        self.judge(method, id, request, answer, shared);
+        if self.judging {
+            let found = judge::lifted(self.revision, request, reply);
+            self.found(method, id, request, answer, found, shared);
+        }
     }
 
     /// Judges an answer without timing it (the handshake, the discovery).
     pub fn judge(&mut self, method: &str, id: u64, request: &[u8], answer: &[u8], shared: &Shared) {
-        if answer_is_error(answer) {
-            self.stats.errors += 1;
-        }
-        for v in judge::answer(self.revision, request, answer) {
+        let found = judge::answer(self.revision, request, answer);
+        self.found(method, id, request, answer, found, shared);
+    }
+
+    fn found(
+        &mut self,
+        method: &str,
+        id: u64,
+        request: &[u8],
+        answer: &[u8],
+        found: Vec<harness::rules::Violation>,
+        shared: &Shared,
+    ) {
+        for v in found {
             shared.findings.fetch_add(1, Ordering::Relaxed);
             let mut f = judge::of_violation(v);
             f.method = method.to_owned();
@@ -384,14 +398,6 @@ mod tests {
         assert_eq!((x.0, x.1), (y.0, 0));
         assert!(x.0 > first[4]);
     }
-}
-
-/// Whether `answer` is an error response, by a cheap look (counted only).
-fn answer_is_error(answer: &[u8]) -> bool {
-    matches!(
-        harness::lift(answer),
-        Ok(harness::ir::Frame::Single(harness::ir::Message::Error(_)))
-    )
 }
 
 /// The id of a response we sent (a non-negative integer), and whether the

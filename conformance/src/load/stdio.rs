@@ -331,7 +331,7 @@ fn answer(
     match id.and_then(|id| inflight.remove(&id).map(|p| (id, p))) {
         Some((id, p)) => {
             let method = &calls[p.call].method;
-            book.answered(method, id, &p.frame, bytes, now - p.sent, shared);
+            book.answered(method, id, &p.frame, (bytes, &frame), now - p.sent, shared);
         }
         // An id of the handshake or discovery (below the load's first)
         // answered now came after its time ran out there.
