@@ -67,6 +67,11 @@ pub struct Args {
     /// rate, to show what judging costs.
     #[arg(long)]
     pub no_judge: bool,
+    /// After the judged run, the same load again unjudged, and both rates
+    /// side by side on standard error: what judging costs. The second run's
+    /// answers are not judged and add no record.
+    #[arg(long, conflicts_with = "no_judge")]
+    pub with_unjudged: bool,
     /// SHOULD-level breaches fail the run too.
     #[arg(long)]
     pub strict: bool,
@@ -171,6 +176,18 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
         eprint!("{}", summary(&stats, &config, transport));
     }
     records(report, &config, &stats, &findings, transport);
+    if args.with_unjudged && !stats.interrupted && trouble.is_none() {
+        let unjudged = Config {
+            judge: false,
+            ..config.clone()
+        };
+        let stop = super::fuzz::ctrl_c(&runtime);
+        let (plain, _, _) = runtime.block_on(load::run(&unjudged, stop, &mut |_, _, _| {}));
+        if !quiet {
+            eprint!("{}", summary(&plain, &unjudged, transport));
+        }
+        eprintln!("wirecheck load: {}", cost(&stats, &plain));
+    }
     if stats.interrupted {
         return Err(format!(
             "{}: {} answers judged before it stopped",
@@ -182,6 +199,19 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
         return Err(why);
     }
     Ok(())
+}
+
+/// The judged rate beside the unjudged one.
+fn cost(judged: &Stats, plain: &Stats) -> String {
+    let (j, p) = (judged.rate(), plain.rate());
+    if p <= 0.0 {
+        return "no unjudged answer came: no comparison".into();
+    }
+    format!(
+        "judged {j:.0} req/s, unjudged {p:.0} req/s: the judged rate is {:.0}% of the unjudged (judging costs {:.0}%)",
+        100.0 * j / p,
+        100.0 * (1.0 - j / p)
+    )
 }
 
 /// The figures, for standard error.

@@ -17,24 +17,35 @@ pub struct Call {
     pub method: String,
     /// Its params, if any.
     pub params: Option<Value>,
+    /// The frame after its id, serialized once: a frame per request is then
+    /// a copy, not a serialization.
+    tail: Vec<u8>,
 }
 
 impl Call {
     fn new(method: &str, params: Option<Value>) -> Self {
+        let mut tail = br#","method":"#.to_vec();
+        tail.extend(serde_json::to_vec(method).unwrap_or_default());
+        if let Some(p) = &params {
+            tail.extend_from_slice(br#","params":"#);
+            tail.extend(serde_json::to_vec(p).unwrap_or_default());
+        }
+        tail.push(b'}');
         Call {
             method: method.to_owned(),
             params,
+            tail,
         }
     }
 
     /// The request frame for `id`.
     #[must_use]
     pub fn frame(&self, id: u64) -> Vec<u8> {
-        let doc = match &self.params {
-            Some(p) => json!({"jsonrpc": "2.0", "id": id, "method": self.method, "params": p}),
-            None => json!({"jsonrpc": "2.0", "id": id, "method": self.method}),
-        };
-        serde_json::to_vec(&doc).unwrap_or_default()
+        let mut frame = Vec::with_capacity(32 + self.tail.len());
+        frame.extend_from_slice(br#"{"jsonrpc":"2.0","id":"#);
+        frame.extend_from_slice(id.to_string().as_bytes());
+        frame.extend_from_slice(&self.tail);
+        frame
     }
 }
 

@@ -174,6 +174,11 @@ async fn load(
     let started = Instant::now();
     let concurrency = config.concurrency.max(1);
     loop {
+        // The requests that fill the window go out in one write: newline-
+        // delimited frames are the wire format either way, and one write per
+        // frame cost a fifth of the client's time.
+        let mut batch: Vec<u8> = Vec::new();
+        let mut batched: Vec<u64> = Vec::new();
         while sending && inflight.len() < concurrency {
             if !shared.take() {
                 sending = false;
@@ -181,15 +186,13 @@ async fn load(
             }
             let (id, n) = ids.next();
             let at = plan::pick(calls.len(), book.index, n);
-            let call = &calls[at];
-            let frame = call.frame(id);
+            let frame = calls[at].frame(id);
             book.frame(Direction::ClientToServer, &frame);
-            if let Err(e) = peer.send(&frame).await {
-                book.unanswered(&call.method, id, &frame, format!("not sent: {e}"));
-                sending = false;
-                break;
+            if !batch.is_empty() {
+                batch.push(b'\n');
             }
-            book.stats.sent += 1;
+            batch.extend_from_slice(&frame);
+            batched.push(id);
             inflight.insert(
                 id,
                 Pending {
@@ -199,6 +202,20 @@ async fn load(
                 },
             );
             order.push_back(id);
+        }
+        if !batch.is_empty() {
+            match peer.send(&batch).await {
+                Ok(()) => book.stats.sent += batched.len() as u64,
+                Err(e) => {
+                    for id in batched {
+                        if let Some(p) = inflight.remove(&id) {
+                            let method = &calls[p.call].method;
+                            book.unanswered(method, id, &p.frame, format!("not sent: {e}"));
+                        }
+                    }
+                    sending = false;
+                }
+            }
         }
         if shared.stopped() {
             book.stats.interrupted = true;
