@@ -359,7 +359,7 @@ async fn worker(
     index: usize,
 ) {
     while shared.take() {
-        let (id, n) = lock(next).next();
+        let (id, n) = lock(next).take();
         let call = &calls[plan::pick(calls.len(), index, n)];
         let frame = call.frame(id);
         {

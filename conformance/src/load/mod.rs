@@ -121,10 +121,12 @@ impl Ids {
 
     /// The next id, and its place in its period (which call it is: the same
     /// place names different methods in neighbouring sessions).
-    pub fn next(&mut self) -> (u64, u64) {
+    pub fn take(&mut self) -> (u64, u64) {
         // Periods count from 1: ids below SPAN are the handshake's and the
         // discovery's.
-        let now = (self.start.elapsed().as_millis() / Self::PERIOD.as_millis()) as u64 + 1;
+        let now = u64::try_from(self.start.elapsed().as_millis() / Self::PERIOD.as_millis())
+            .unwrap_or(u64::MAX - 1)
+            + 1;
         if now > self.period {
             self.period = now;
             self.seq = 0;
@@ -378,28 +380,6 @@ impl Book {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn sessions_use_the_same_ids_at_the_same_time_and_never_one_twice() {
-        let start = Instant::now();
-        let (mut a, mut b) = (Ids::new(start), Ids::new(start));
-        let first: Vec<u64> = (0..5).map(|_| a.next().0).collect();
-        let (id, seq) = b.next();
-        assert_eq!((id, seq), (first[0], 0), "one id in both sessions");
-        assert!(first.windows(2).all(|w| w[0] < w[1]), "{first:?}");
-        assert!(first[0] >= Ids::SPAN, "clear of the discovery's ids");
-        assert!(a.issued(first[4]) && !a.issued(first[4] + 1) && !a.issued(3));
-        // A session that stalled realigns at the next period.
-        std::thread::sleep(Ids::PERIOD);
-        let (x, y) = (a.next(), b.next());
-        assert_eq!((x.0, x.1), (y.0, 0));
-        assert!(x.0 > first[4]);
-    }
-}
-
 /// The id of a response we sent (a non-negative integer), and whether the
 /// frame is a response at all; `None` for anything else.
 #[must_use]
@@ -517,4 +497,26 @@ pub async fn run(
     }
     stats.interrupted |= shared.stopped();
     (stats, findings, trouble)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sessions_use_the_same_ids_at_the_same_time_and_never_one_twice() {
+        let start = Instant::now();
+        let (mut a, mut b) = (Ids::new(start), Ids::new(start));
+        let first: Vec<u64> = (0..5).map(|_| a.take().0).collect();
+        let (id, seq) = b.take();
+        assert_eq!((id, seq), (first[0], 0), "one id in both sessions");
+        assert!(first.windows(2).all(|w| w[0] < w[1]), "{first:?}");
+        assert!(first[0] >= Ids::SPAN, "clear of the discovery's ids");
+        assert!(a.issued(first[4]) && !a.issued(first[4] + 1) && !a.issued(3));
+        // A session that stalled realigns at the next period.
+        std::thread::sleep(Ids::PERIOD);
+        let (x, y) = (a.take(), b.take());
+        assert_eq!((x.0, x.1), (y.0, 0));
+        assert!(x.0 > first[4]);
+    }
 }

@@ -214,7 +214,7 @@ mod tests {
 
     #[test]
     fn one_id_is_a_different_method_in_neighbouring_sessions() {
-        let calls = vec![Call::new("ping", None), Call::new("tools/list", None)];
+        let calls = [Call::new("ping", None), Call::new("tools/list", None)];
         for n in 0..10 {
             assert_ne!(
                 calls[pick(calls.len(), 0, n)].method,

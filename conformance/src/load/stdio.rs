@@ -184,7 +184,7 @@ async fn load(
                 sending = false;
                 break;
             }
-            let (id, n) = ids.next();
+            let (id, n) = ids.take();
             let at = plan::pick(calls.len(), book.index, n);
             let frame = calls[at].frame(id);
             book.frame(Direction::ClientToServer, &frame);
