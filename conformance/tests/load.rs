@@ -369,3 +369,52 @@ fn a_peer_that_answers_garbage_could_not_run() {
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("`initialize`"), "{stderr}");
 }
+
+/// A peer whose answers are 5 MB lines: each is skipped unread at
+/// --max-frame (no memory for it), the requests they answered run out of
+/// time, and the tool stays up and reports that, nothing else.
+#[test]
+fn huge_lines_are_skipped_and_their_requests_reported_unanswered() {
+    let script = r#"
+import json, sys
+for line in sys.stdin:
+    m = json.loads(line)
+    if "id" not in m: continue
+    if m["method"] == "initialize":
+        r = {"protocolVersion": "2025-11-25", "capabilities": {}, "serverInfo": {"name": "h", "version": "0"}}
+        print(json.dumps({"jsonrpc": "2.0", "id": m["id"], "result": r}), flush=True)
+    else:
+        print("x" * 5000000, flush=True)
+"#;
+    let dir = std::env::temp_dir().join(format!("wirecheck-load-huge-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("huge.py");
+    std::fs::write(&path, script).unwrap();
+    let command = format!("python3 {}", path.display());
+    let out = wirecheck(&[
+        "load",
+        "--stdio",
+        &command,
+        "--sessions",
+        "1",
+        "--concurrency",
+        "2",
+        "--duration",
+        "2s",
+        "--timeout",
+        "1s",
+        "--max-frame",
+        "100000",
+        "--format",
+        "json",
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "a SHOULD only: {stderr}");
+    assert_eq!(
+        broken(&records(&out)),
+        BTreeSet::from(["load.unanswered".to_owned()]),
+        "{stderr}"
+    );
+    assert!(!stderr.contains(", 0 lines past --max-frame"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

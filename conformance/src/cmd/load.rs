@@ -217,7 +217,7 @@ fn cost(judged: &Stats, plain: &Stats) -> String {
 /// The figures, for standard error.
 fn summary(stats: &Stats, config: &Config, transport: &str) -> String {
     format!(
-        "wirecheck load: {} sent, {} answered in {:.1}s: {:.0} {} req/s over {transport} ({} session(s) × {}); {} errors, {} unanswered, {} late\n{}",
+        "wirecheck load: {} sent, {} answered in {:.1}s: {:.0} {} req/s over {transport} ({} session(s) × {}); {} errors, {} unanswered, {} late, {} lines past --max-frame skipped\n{}",
         stats.sent,
         stats.answered,
         stats.elapsed.as_secs_f64(),
@@ -228,6 +228,7 @@ fn summary(stats: &Stats, config: &Config, transport: &str) -> String {
         stats.errors,
         stats.unanswered,
         stats.late,
+        stats.too_long,
         stats.table()
     )
 }

@@ -64,6 +64,8 @@ pub struct Stats {
     pub unanswered: u64,
     /// Answers that came after their request's time ran out.
     pub late: u64,
+    /// Lines past `--max-frame`, skipped unread.
+    pub too_long: u64,
     /// Answers that were errors.
     pub errors: u64,
     /// How long the load phase ran, from the first request to the last answer.
@@ -97,6 +99,7 @@ impl Stats {
         self.unanswered += other.unanswered;
         self.late += other.late;
         self.errors += other.errors;
+        self.too_long += other.too_long;
         self.elapsed = self.elapsed.max(other.elapsed);
         self.sessions += other.sessions;
         self.interrupted |= other.interrupted;
