@@ -418,3 +418,27 @@ for line in sys.stdin:
     assert!(!stderr.contains(", 0 lines past --max-frame"), "{stderr}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--with-unjudged`: the same load again unjudged, both rates side by side
+/// and what judging costs; the records are the judged run's.
+#[test]
+fn with_unjudged_prints_both_rates_and_the_cost() {
+    let out = wirecheck(&[
+        "load",
+        "--requests",
+        "3000",
+        "--with-unjudged",
+        "--format",
+        "json",
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains(" judged req/s"), "{stderr}");
+    assert!(stderr.contains(" unjudged req/s"), "{stderr}");
+    assert!(stderr.contains("(judging costs "), "{stderr}");
+    let records = records(&out);
+    assert!(
+        records.iter().all(|r| r["outcome"]["outcome"] == "pass"),
+        "the judged run's records: {records:?}"
+    );
+}

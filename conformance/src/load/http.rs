@@ -453,6 +453,88 @@ fn judge_post(
 mod tests {
     use super::*;
 
+    fn config() -> Config {
+        Config {
+            target: crate::livefuzz::Target::Http("http://127.0.0.1:1/mcp".into()),
+            revision: Revision::Mcp2025_11_25,
+            sessions: 1,
+            concurrency: 1,
+            duration: None,
+            requests: Some(1),
+            timeout: Duration::from_secs(1),
+            tools: Vec::new(),
+            judge: true,
+            limits: crate::transport::Limits::default(),
+        }
+    }
+
+    /// What one POST's answer is found to break.
+    fn judged(answer: &Answer, took: Duration) -> (Vec<String>, bool, Stats) {
+        let config = config();
+        let shared = Shared::new(&config, std::sync::Arc::default());
+        let mut open = Book::new(&config, 0, false);
+        // The session as `open` leaves it: the session judge has seen the
+        // handshake and the request.
+        open.frame(
+            Direction::ClientToServer,
+            &super::super::initialize(config.revision),
+        );
+        open.frame(
+            Direction::ServerToClient,
+            br#"{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"t","version":"0"}}}"#,
+        );
+        open.frame(Direction::ClientToServer, super::super::INITIALIZED);
+        let call = &plan::mix(&[], &[])[0];
+        let frame = call.frame(7);
+        open.frame(Direction::ClientToServer, &frame);
+        let book = Mutex::new(open);
+        let timed_out = judge_post(&config, &book, &shared, call, 7, &frame, answer, took);
+        let (stats, findings) = book.into_inner().unwrap().finish();
+        let rules = findings.iter().map(|f| f.rule.to_string()).collect();
+        (rules, timed_out, stats)
+    }
+
+    /// typescript-sdk#2433: a POST carrying a request answered with an
+    /// empty 200 carries no answer; the transport's MUST is broken.
+    #[test]
+    fn an_empty_200_breaks_the_content_type_rule() {
+        let empty = Answer {
+            status: 200,
+            content_type: "application/json".into(),
+            ..Answer::default()
+        };
+        let (rules, timed_out, stats) = judged(&empty, Duration::from_millis(3));
+        assert_eq!(rules, ["mcp.http.request-content-type"]);
+        assert!(!timed_out);
+        assert_eq!((stats.answered, stats.unanswered), (0, 1));
+    }
+
+    #[test]
+    fn a_post_with_its_answer_is_judged_and_one_without_is_unanswered() {
+        let answered = Answer {
+            status: 200,
+            content_type: "application/json".into(),
+            frames: vec![br#"{"jsonrpc":"2.0","id":7,"result":{}}"#.to_vec()],
+            ..Answer::default()
+        };
+        let (rules, _, stats) = judged(&answered, Duration::from_millis(3));
+        assert!(rules.is_empty(), "{rules:?}");
+        assert_eq!(stats.answered, 1);
+        let wrong_id = Answer {
+            frames: vec![br#"{"jsonrpc":"2.0","id":8,"result":{}}"#.to_vec()],
+            ..answered
+        };
+        let (rules, _, _) = judged(&wrong_id, Duration::from_millis(3));
+        assert_eq!(rules, ["mcp.base.result-response-id"]);
+        let silent = Answer {
+            trouble: Some("no response headers within --timeout".into()),
+            ..Answer::default()
+        };
+        let (rules, timed_out, _) = judged(&silent, Duration::from_secs(1));
+        assert_eq!(rules, [super::super::judge::UNANSWERED]);
+        assert!(timed_out, "cancelled once its time ran out");
+    }
+
     #[test]
     fn sse_events_are_read_until_the_response() {
         let mut buf = b"event: message\r\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{}}\r\n\r\ndata: {\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{}}\n\ndata: left".to_vec();
