@@ -10,6 +10,7 @@ pub mod interrupt;
 pub mod judge;
 pub mod lines;
 pub mod livefuzz;
+pub mod load;
 pub mod peer;
 pub mod proxy;
 pub mod report;

@@ -4,7 +4,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use wirecheck::cmd::{
-    self, auth_server, check, classify, diff, fuzz, matrix, proxy, replay, roundtrip, run,
+    self, auth_server, check, classify, diff, fuzz, load, matrix, proxy, replay, roundtrip, run,
     run_client, serve,
 };
 
@@ -30,6 +30,7 @@ enum Command {
     Proxy(proxy::Args),
     RunClient(run_client::Args),
     Fuzz(Box<fuzz::Args>),
+    Load(Box<load::Args>),
     Replay(replay::Args),
     Diff(diff::Args),
     Matrix(matrix::Args),
@@ -62,6 +63,14 @@ fn main() -> ExitCode {
             let report = fuzz::run(args);
             if let Err(e) = args.files.write(&report) {
                 eprintln!("wirecheck fuzz: {e}");
+                return ExitCode::from(2);
+            }
+            cmd::emit(&report, &args.output)
+        }
+        Command::Load(args) => {
+            let report = load::run(args);
+            if let Err(e) = args.files.write(&report) {
+                eprintln!("wirecheck load: {e}");
                 return ExitCode::from(2);
             }
             cmd::emit(&report, &args.output)

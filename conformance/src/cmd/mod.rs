@@ -7,6 +7,7 @@ pub mod check;
 pub mod classify;
 pub mod diff;
 pub mod fuzz;
+pub mod load;
 pub mod matrix;
 pub mod proxy;
 pub mod replay;

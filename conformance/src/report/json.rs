@@ -152,6 +152,13 @@ fn counts(report: &Report) -> String {
             tally.count("fail") + tally.count("warning"),
             tally.count("pass")
         ),
+        Command::Load => format!(
+            "{} findings under load: {} breaking a MUST, {} breaking only SHOULD-level rules{}",
+            tally.count("fail") + tally.count("warning"),
+            tally.count("fail"),
+            tally.count("warning"),
+            if report.strict { " (--strict: these fail too)" } else { "" }
+        ),
         Command::Diff => format!(
             "{} kinds of disagreement between the peers",
             tally.count("fail")

@@ -50,6 +50,9 @@ pub enum Command {
     /// `wirecheck diff`: the same frames to several peers, one record per
     /// disagreement.
     Diff,
+    /// `wirecheck load`: concurrent sessions against a live peer, every
+    /// answer judged; one record per rule broken and method.
+    Load,
 }
 
 impl Command {
@@ -66,6 +69,7 @@ impl Command {
             Command::Fuzz => "fuzz",
             Command::Replay => "replay",
             Command::Diff => "diff",
+            Command::Load => "load",
         }
     }
 
@@ -82,6 +86,7 @@ impl Command {
             Command::Fuzz,
             Command::Replay,
             Command::Diff,
+            Command::Load,
         ]
         .into_iter()
         .find(|c| c.name() == name)

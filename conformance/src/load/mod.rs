@@ -1,0 +1,522 @@
+//! `wirecheck load`'s engine: S sessions, each keeping C requests in flight,
+//! every answer judged (free of command-line parsing: [`crate::cmd::load`]
+//! reads the flags).
+//!
+//! Why: servers deliver answers to the wrong request under concurrency
+//! (concurrent requests sharing an id across sessions cross-wire; an empty
+//! 200 hangs one request in a thousand), and load tools measure latency but
+//! judge nothing. Here every session uses the same ids (legal: ids are the
+//! sender's, per session), methods with different result shapes are
+//! interleaved ([`plan`]), and each answer is judged ([`judge`]): its own id,
+//! once, the shape of its own method, within `--timeout`. The session judge
+//! ([`crate::watch::Watch`], session rules only) sees each session's frames
+//! too, unless judging is off (`--no-judge`, the unjudged rate).
+//!
+//! Over stdio each session is a child process with pipelined requests
+//! ([`stdio`]); over Streamable HTTP each is an MCP session with C POSTs at
+//! once ([`http`]).
+
+pub mod http;
+pub mod judge;
+pub mod plan;
+pub mod stats;
+pub mod stdio;
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use harness::session::Finding as SessionFinding;
+use harness::{Direction, Revision};
+use tokio::time::Instant;
+
+use crate::livefuzz::Target;
+use crate::transcript::Entry;
+use crate::transport::Limits;
+use crate::watch::Watch;
+pub use judge::{Finding, Findings};
+pub use stats::Stats;
+
+/// How a load run is made.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// The peer.
+    pub target: Target,
+    /// The revision every session opens with (2024-11-05 to 2025-11-25:
+    /// the ones with an `initialize` handshake).
+    pub revision: Revision,
+    /// Sessions at once.
+    pub sessions: usize,
+    /// Requests in flight per session.
+    pub concurrency: usize,
+    /// How long requests are sent.
+    pub duration: Option<Duration>,
+    /// How many requests are sent in all (across sessions).
+    pub requests: Option<u64>,
+    /// The longest wait for one answer.
+    pub timeout: Duration,
+    /// Tools that may be called.
+    pub tools: Vec<String>,
+    /// Whether answers are judged (`false`: `--no-judge`, only matched by
+    /// id and timed).
+    pub judge: bool,
+    /// The bounds the peer is held to.
+    pub limits: Limits,
+}
+
+/// What every session shares: the budget, the stop flag, the counters
+/// progress is printed from.
+pub struct Shared {
+    /// Set by Ctrl-C.
+    pub stop: Arc<AtomicBool>,
+    /// Requests issued so far (against `--requests`).
+    issued: AtomicU64,
+    /// Answers so far (progress).
+    pub answered: AtomicU64,
+    /// Findings so far (progress).
+    pub findings: AtomicU64,
+    limit: Option<u64>,
+    end: Option<Instant>,
+    /// When the run started: every session's ids are aligned on it ([`Ids`]).
+    pub start: Instant,
+}
+
+/// A session's request ids, aligned with every other session's so that the
+/// same id is in flight in several sessions at the same moment.
+///
+/// Ids are per session (MCP basic §Requests: "MUST NOT have been previously
+/// used by the requestor within the same session"), so two sessions may use
+/// the same one; a server that routes answers by id alone cross-wires only
+/// when they are in flight together. A plain counter per session drifts
+/// (one session stalls, the others run ahead) and the collisions stop; here
+/// the run's time is cut in periods of [`Ids::PERIOD`] and the `n`th
+/// request a session sends in period `p` has id `p × SPAN + n`: sessions
+/// realign every period, and within one session ids only grow.
+#[derive(Debug, Clone)]
+pub struct Ids {
+    start: Instant,
+    period: u64,
+    seq: u64,
+    /// How many ids were issued in each period, to tell an id this session
+    /// sent from one it never did.
+    issued: Vec<u64>,
+}
+
+impl Ids {
+    /// How often the sessions' ids realign.
+    pub const PERIOD: Duration = Duration::from_millis(100);
+    /// The most ids one session uses in a period (10 million a second).
+    pub const SPAN: u64 = 1_000_000;
+
+    /// The ids of a session of the run that started at `start`.
+    #[must_use]
+    pub fn new(start: Instant) -> Self {
+        Ids {
+            start,
+            period: 0,
+            seq: 0,
+            issued: Vec::new(),
+        }
+    }
+
+    /// The next id, and its place in its period (which call it is: the same
+    /// place names different methods in neighbouring sessions).
+    pub fn take(&mut self) -> (u64, u64) {
+        // Periods count from 1: ids below SPAN are the handshake's and the
+        // discovery's.
+        let now = u64::try_from(self.start.elapsed().as_millis() / Self::PERIOD.as_millis())
+            .unwrap_or(u64::MAX - 1)
+            + 1;
+        if now > self.period {
+            self.period = now;
+            self.seq = 0;
+        } else if self.seq >= Self::SPAN {
+            self.period += 1;
+            self.seq = 0;
+        }
+        let index = usize::try_from(self.period).unwrap_or(usize::MAX);
+        if self.issued.len() <= index {
+            self.issued.resize(index + 1, 0);
+        }
+        let seq = self.seq;
+        self.seq += 1;
+        self.issued[index] = self.seq;
+        (self.period * Self::SPAN + seq, seq)
+    }
+
+    /// Whether this session sent a request with `id` under load.
+    #[must_use]
+    pub fn issued(&self, id: u64) -> bool {
+        let (period, seq) = (id / Self::SPAN, id % Self::SPAN);
+        period >= 1
+            && usize::try_from(period)
+                .ok()
+                .and_then(|p| self.issued.get(p))
+                .is_some_and(|&n| seq < n)
+    }
+}
+
+impl Shared {
+    /// The budget of `config`, starting now.
+    #[must_use]
+    pub fn new(config: &Config, stop: Arc<AtomicBool>) -> Self {
+        Shared {
+            stop,
+            issued: AtomicU64::new(0),
+            answered: AtomicU64::new(0),
+            findings: AtomicU64::new(0),
+            limit: config.requests,
+            end: config.duration.map(|d| Instant::now() + d),
+            start: Instant::now(),
+        }
+    }
+
+    /// Whether another request may be sent, taking it from the budget.
+    pub fn take(&self) -> bool {
+        if self.stopped() || self.end.is_some_and(|end| Instant::now() >= end) {
+            return false;
+        }
+        match self.limit {
+            Some(n) => self.issued.fetch_add(1, Ordering::Relaxed) < n,
+            None => true,
+        }
+    }
+
+    /// Whether Ctrl-C came.
+    pub fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+}
+
+/// One session's ledger: its numbers, its findings, its session judge.
+pub struct Book {
+    index: usize,
+    revision: Revision,
+    judging: bool,
+    /// Its numbers.
+    pub stats: Stats,
+    /// Its findings.
+    pub findings: Findings,
+    watch: Option<Watch>,
+    started: Instant,
+}
+
+/// The checks the engine makes itself; the session judge's verdicts on them
+/// would say the same twice.
+const JUDGED_HERE: [harness::rules::RuleId; 2] = [
+    harness::rules::RuleId::SessionResponseDuplicate,
+    harness::rules::RuleId::SessionResponseUnknownId,
+];
+
+impl Book {
+    /// The ledger of session `index` (0-based); `ordered` as the transport
+    /// is ([`Watch::ordered`]).
+    #[must_use]
+    pub fn new(config: &Config, index: usize, ordered: bool) -> Self {
+        Book {
+            index,
+            revision: config.revision,
+            judging: config.judge,
+            stats: Stats {
+                sessions: 1,
+                ..Stats::default()
+            },
+            findings: Findings::default(),
+            watch: config.judge.then(|| {
+                Watch::new(Some(config.revision))
+                    .ordered(ordered)
+                    .session_rules_only()
+            }),
+            started: Instant::now(),
+        }
+    }
+
+    /// Whether answers are judged.
+    #[must_use]
+    pub fn judging(&self) -> bool {
+        self.judging
+    }
+
+    /// The revision judged under.
+    #[must_use]
+    pub fn revision(&self) -> Revision {
+        self.revision
+    }
+
+    /// A frame on the wire, either way: the session judge's.
+    pub fn frame(&mut self, from: Direction, bytes: &[u8]) {
+        let Some(watch) = self.watch.as_mut() else {
+            return;
+        };
+        let entry = Entry::Frame {
+            from,
+            bytes: bytes.to_vec(),
+            t: Some(self.started.elapsed().as_secs_f64()),
+        };
+        let mut found = Vec::new();
+        watch.see(&entry, &mut |_, entry, findings| {
+            for f in findings.drain(..) {
+                found.push((f, crate::watch::bytes(entry).to_vec()));
+            }
+        });
+        for (f, bytes) in found {
+            self.session_finding(&f, bytes);
+        }
+    }
+
+    fn session_finding(&mut self, f: &SessionFinding, bytes: Vec<u8>) {
+        if JUDGED_HERE.contains(&f.violation.rule) {
+            return;
+        }
+        let mut finding = judge::of_violation(f.violation.clone());
+        finding.method = "session".into();
+        finding.answer = bytes;
+        self.add(finding, None);
+    }
+
+    /// Counts `finding` in, as this session's, about request `id`.
+    pub fn add(&mut self, mut finding: Finding, id: Option<u64>) {
+        finding.first = (self.index, id);
+        self.findings.add(finding);
+    }
+
+    /// An answer to request `id` (`method`, sent as `request`) that took
+    /// `took`: timed, and judged when judging; `reply` is `answer` lifted.
+    #[allow(clippy::too_many_arguments)]
+    pub fn answered(
+        &mut self,
+        method: &str,
+        id: u64,
+        request: &[u8],
+        (answer, reply): (&[u8], &harness::Frame<'_>),
+        took: Duration,
+        shared: &Shared,
+    ) {
+        self.stats.answered += 1;
+        shared.answered.fetch_add(1, Ordering::Relaxed);
+        self.stats
+            .latency
+            .entry(method.to_owned())
+            .or_default()
+            .add(took);
+        if matches!(reply, harness::Frame::Single(harness::Message::Error(_))) {
+            self.stats.errors += 1;
+        }
+        if self.judging {
+            let found = judge::lifted(self.revision, request, reply);
+            self.found(method, id, request, answer, found, shared);
+        }
+    }
+
+    /// Judges an answer without timing it (the handshake, the discovery).
+    pub fn judge(&mut self, method: &str, id: u64, request: &[u8], answer: &[u8], shared: &Shared) {
+        let found = judge::answer(self.revision, request, answer);
+        self.found(method, id, request, answer, found, shared);
+    }
+
+    fn found(
+        &mut self,
+        method: &str,
+        id: u64,
+        request: &[u8],
+        answer: &[u8],
+        found: Vec<harness::rules::Violation>,
+        shared: &Shared,
+    ) {
+        for v in found {
+            shared.findings.fetch_add(1, Ordering::Relaxed);
+            let mut f = judge::of_violation(v);
+            f.method = method.to_owned();
+            f.request = request.to_vec();
+            f.answer = answer.to_vec();
+            self.add(f, Some(id));
+        }
+    }
+
+    /// A request `id` with no answer: `detail` says what came instead.
+    pub fn unanswered(&mut self, method: &str, id: u64, request: &[u8], detail: String) {
+        self.stats.unanswered += 1;
+        let mut f = judge::unanswered(self.revision, detail);
+        f.method = method.to_owned();
+        f.request = request.to_vec();
+        self.add(f, Some(id));
+    }
+
+    /// A rule of the catalogue broken about request `id` of `method`.
+    pub fn broke(
+        &mut self,
+        rule: harness::rules::RuleId,
+        method: &str,
+        id: Option<u64>,
+        request: &[u8],
+        answer: &[u8],
+        detail: String,
+    ) {
+        let mut f = judge::of_rule(rule, self.revision, detail);
+        f.method = method.to_owned();
+        f.request = request.to_vec();
+        f.answer = answer.to_vec();
+        self.add(f, id);
+    }
+
+    /// Ends the session: what only the end decides.
+    #[must_use]
+    pub fn finish(mut self) -> (Stats, Findings) {
+        if let Some(watch) = self.watch.take() {
+            let mut found = Vec::new();
+            let (_, ending) = watch.finish(&mut |_, entry, findings| {
+                for f in findings.drain(..) {
+                    found.push((f, crate::watch::bytes(entry).to_vec()));
+                }
+            });
+            for (f, bytes) in found {
+                self.session_finding(&f, bytes);
+            }
+            for f in &ending.findings {
+                self.session_finding(f, Vec::new());
+            }
+        }
+        (self.stats, self.findings)
+    }
+}
+
+/// The id of a response we sent (a non-negative integer), and whether the
+/// frame is a response at all; `None` for anything else.
+#[must_use]
+pub fn response_id(frame: &harness::ir::Frame<'_>) -> Option<Option<u64>> {
+    use harness::ir::{Frame, Message};
+    match frame {
+        Frame::Single(m @ (Message::Success(_) | Message::Error(_))) => {
+            Some(m.id().and_then(|id| match id {
+                harness::ir::Id::Number(n) => n.parse::<u64>().ok(),
+                _ => None,
+            }))
+        }
+        _ => None,
+    }
+}
+
+/// The `notifications/cancelled` a sender SHOULD send for a request whose
+/// time ran out (MCP basic/lifecycle §Timeouts).
+#[must_use]
+pub fn cancelled(id: u64) -> Vec<u8> {
+    serde_json::to_vec(&serde_json::json!({
+        "jsonrpc": "2.0",
+        "method": "notifications/cancelled",
+        "params": {"requestId": id, "reason": "wirecheck load: no answer within --timeout"},
+    }))
+    .unwrap_or_default()
+}
+
+/// The `initialize` request, id 0: every session starts with the same ids.
+#[must_use]
+pub fn initialize(revision: Revision) -> Vec<u8> {
+    serde_json::to_vec(&serde_json::json!({
+        "jsonrpc": "2.0",
+        "id": 0,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": revision.name(),
+            "capabilities": {},
+            "clientInfo": {"name": "wirecheck-load", "version": env!("CARGO_PKG_VERSION")},
+        },
+    }))
+    .unwrap_or_default()
+}
+
+/// `notifications/initialized`.
+pub const INITIALIZED: &[u8] = br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+
+/// The result of an `initialize` answer, or why there is none.
+///
+/// # Errors
+/// The answer is an error, or its result is not an object.
+pub fn handshake_result(answer: &[u8]) -> Result<serde_json::Value, String> {
+    let value: serde_json::Value = serde_json::from_slice(answer).map_err(|e| {
+        format!(
+            "the `initialize` answer is not JSON ({e}): {}",
+            crate::report::text::printable(&answer[..answer.len().min(200)])
+        )
+    })?;
+    if let Some(error) = value.get("error") {
+        return Err(format!("`initialize` was refused: {error}"));
+    }
+    match value.get("result") {
+        Some(r) if r.is_object() => Ok(r.clone()),
+        _ => Err("the `initialize` answer has no result object".into()),
+    }
+}
+
+/// Runs the load as `config` asks; `progress` is called about every two
+/// seconds with the answers and findings so far. Returns the merged numbers
+/// and findings, and why some session could not run, if one could not.
+pub async fn run(
+    config: &Config,
+    stop: Arc<AtomicBool>,
+    progress: &mut (dyn FnMut(u64, u64, Duration) + Send),
+) -> (Stats, Findings, Option<String>) {
+    let shared = Arc::new(Shared::new(config, stop));
+    let started = Instant::now();
+    let mut sessions = tokio::task::JoinSet::new();
+    for index in 0..config.sessions.max(1) {
+        let config = config.clone();
+        let shared = Arc::clone(&shared);
+        sessions.spawn(async move {
+            match &config.target {
+                Target::Stdio(command) => stdio::session(&config, command, index, &shared).await,
+                Target::Http(url) => http::session(&config, url, index, &shared).await,
+            }
+        });
+    }
+    let mut stats = Stats::default();
+    let mut findings = Findings::default();
+    let mut trouble = None;
+    let mut tick = tokio::time::interval(Duration::from_secs(2));
+    tick.tick().await;
+    loop {
+        tokio::select! {
+            joined = sessions.join_next() => match joined {
+                None => break,
+                Some(Ok(Ok((s, f)))) => {
+                    stats.merge(s);
+                    findings.merge(f);
+                }
+                Some(Ok(Err(why))) => {
+                    trouble.get_or_insert(why);
+                }
+                Some(Err(e)) => {
+                    trouble.get_or_insert(format!("a session ended abnormally: {e}"));
+                }
+            },
+            _ = tick.tick() => progress(
+                shared.answered.load(Ordering::Relaxed),
+                shared.findings.load(Ordering::Relaxed),
+                started.elapsed(),
+            ),
+        }
+    }
+    stats.interrupted |= shared.stopped();
+    (stats, findings, trouble)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sessions_use_the_same_ids_at_the_same_time_and_never_one_twice() {
+        let start = Instant::now();
+        let (mut a, mut b) = (Ids::new(start), Ids::new(start));
+        let first: Vec<u64> = (0..5).map(|_| a.take().0).collect();
+        let (id, seq) = b.take();
+        assert_eq!((id, seq), (first[0], 0), "one id in both sessions");
+        assert!(first.windows(2).all(|w| w[0] < w[1]), "{first:?}");
+        assert!(first[0] >= Ids::SPAN, "clear of the discovery's ids");
+        assert!(a.issued(first[4]) && !a.issued(first[4] + 1) && !a.issued(3));
+        // A session that stalled realigns at the next period.
+        std::thread::sleep(Ids::PERIOD);
+        let (x, y) = (a.take(), b.take());
+        assert_eq!((x.0, x.1), (y.0, 0));
+        assert!(x.0 > first[4]);
+    }
+}

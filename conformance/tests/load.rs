@@ -1,0 +1,444 @@
+//! `wirecheck load` end to end: planted defects caught by the rule they
+//! break and by nothing else, the reference peer clean under load over stdio
+//! and HTTP, the report's files, Ctrl-C, and peers that die or talk garbage.
+
+use std::collections::BTreeSet;
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+const CROSSWIRE: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/fixtures/load_crosswire_http.py"
+);
+const DROPS: &str = concat!(
+    "python3 ",
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/fixtures/load_drops_under_contention.py"
+);
+
+fn wirecheck(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_wirecheck"))
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("wirecheck runs")
+}
+
+/// A server on 127.0.0.1 that prints `listening on URL` first on stderr,
+/// killed when dropped.
+struct Listening {
+    child: Child,
+    url: String,
+}
+
+impl Drop for Listening {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn listening(mut command: Command) -> Listening {
+    use std::io::BufRead as _;
+    let mut child = command
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the server starts");
+    let stderr = child.stderr.take().expect("stderr is piped");
+    let mut line = String::new();
+    std::io::BufReader::new(stderr)
+        .read_line(&mut line)
+        .expect("the server prints its address");
+    let base = line
+        .trim()
+        .strip_prefix("listening on ")
+        .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
+        .to_owned();
+    Listening {
+        child,
+        url: format!("{base}/mcp"),
+    }
+}
+
+fn records(out: &Output) -> Vec<serde_json::Value> {
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect()
+}
+
+/// The rules of the records that failed or warned.
+fn broken(records: &[serde_json::Value]) -> BTreeSet<String> {
+    records
+        .iter()
+        .filter(|r| matches!(r["outcome"]["outcome"].as_str(), Some("fail" | "warning")))
+        .map(|r| r["rule"].as_str().unwrap_or("").to_owned())
+        .collect()
+}
+
+/// How many answers the summary on stderr says came.
+fn answered(out: &Output) -> u64 {
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let line = stderr
+        .lines()
+        .find(|l| l.contains(" answered in "))
+        .unwrap_or_else(|| panic!("no summary on stderr: {stderr}"));
+    line.split(" sent, ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no count in {line:?}"))
+}
+
+/// python-sdk#3060/#3137: a server that routes answers by id alone across
+/// sessions. The later request gets the earlier one's answer, which shows
+/// by its shape (`ping` answered with `tools`, `tools/list` with `{}`), and
+/// the earlier one hangs (a warning: no sentence bounds the wait). Nothing
+/// else is reported.
+#[test]
+fn answers_routed_by_id_across_http_sessions_are_caught_by_their_shape() {
+    let mut python = Command::new("python3");
+    python.arg(CROSSWIRE);
+    let server = listening(python);
+    let started = Instant::now();
+    let out = wirecheck(&[
+        "load",
+        "--http",
+        &server.url,
+        "--sessions",
+        "2",
+        "--concurrency",
+        "4",
+        "--duration",
+        "5s",
+        "--timeout",
+        "2s",
+        "--format",
+        "json",
+    ]);
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "caught within 10 s"
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    let records = records(&out);
+    let broken = broken(&records);
+    assert!(
+        broken.contains("mcp.ping.respond") || broken.contains("mcp.schema.result"),
+        "{broken:?}\n{stderr}"
+    );
+    let allowed: BTreeSet<String> = ["mcp.ping.respond", "mcp.schema.result", "load.unanswered"]
+        .map(String::from)
+        .into();
+    assert!(
+        broken.is_subset(&allowed),
+        "only the planted defect: {broken:?}"
+    );
+    // The record shows the exchange: the request sent and the stolen answer.
+    let fail = records
+        .iter()
+        .find(|r| r["outcome"]["outcome"] == "fail")
+        .unwrap();
+    let notes = fail["notes"].to_string();
+    assert!(notes.contains("time(s) under load"), "{notes}");
+    assert!(
+        fail["spec"].as_str().unwrap().contains("2025-11-25"),
+        "{fail}"
+    );
+}
+
+/// typescript-sdk#2433's shape: a server that drops an answer under
+/// contention (every 50th request while more than 4 are in flight). Caught
+/// as unanswered within --timeout, a SHOULD: a failure under --strict, and
+/// nothing else is reported.
+#[test]
+fn answers_dropped_under_contention_are_caught_as_unanswered() {
+    let started = Instant::now();
+    let out = wirecheck(&[
+        "load",
+        "--stdio",
+        DROPS,
+        "--sessions",
+        "2",
+        "--concurrency",
+        "8",
+        "--duration",
+        "4s",
+        "--timeout",
+        "1s",
+        "--format",
+        "json",
+        "--strict",
+    ]);
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "caught within 10 s"
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "--strict fails on it: {stderr}");
+    let records = records(&out);
+    assert_eq!(
+        broken(&records),
+        BTreeSet::from(["load.unanswered".to_owned()]),
+        "{stderr}"
+    );
+    let warning = records
+        .iter()
+        .find(|r| r["rule"] == "load.unanswered")
+        .unwrap();
+    assert_eq!(warning["level"], "SHOULD");
+    assert!(
+        warning["spec"].as_str().unwrap().contains("§Timeouts"),
+        "{warning}"
+    );
+}
+
+fn assert_clean(out: &Output, records: &[serde_json::Value]) {
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(broken(records).is_empty(), "{:?}", broken(records));
+    assert!(
+        records.iter().all(|r| r["outcome"]["outcome"] == "pass"),
+        "every judged check observed and held: {records:?}"
+    );
+    assert!(answered(out) > 1000, "judged under load: {stderr}");
+}
+
+/// The reference peer over stdio: nothing broken under load (--strict, so a
+/// warning would fail it too).
+#[test]
+fn the_reference_peer_is_clean_under_load_over_stdio() {
+    let out = wirecheck(&["load", "--duration", "10s", "--format", "json", "--strict"]);
+    assert_clean(&out, &records(&out));
+}
+
+/// The reference peer over Streamable HTTP, with the report's files.
+#[test]
+fn the_reference_peer_is_clean_under_load_over_http() {
+    let mut serve = Command::new(env!("CARGO_BIN_EXE_wirecheck"));
+    serve.args(["serve", "--http", "127.0.0.1:0"]);
+    let server = listening(serve);
+    let dir = std::env::temp_dir().join(format!("wirecheck-load-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (doc, sarif, html) = (
+        dir.join("load.json"),
+        dir.join("load.sarif"),
+        dir.join("load.html"),
+    );
+    let out = wirecheck(&[
+        "load",
+        "--http",
+        &server.url,
+        "--duration",
+        "10s",
+        "--format",
+        "json",
+        "--strict",
+        "--out",
+        doc.to_str().unwrap(),
+        "--sarif",
+        sarif.to_str().unwrap(),
+        "--html",
+        html.to_str().unwrap(),
+    ]);
+    let records = records(&out);
+    assert_clean(&out, &records);
+    let report = wirecheck::report::document::from_slice(&std::fs::read(&doc).unwrap())
+        .expect("the run document reads back");
+    assert_eq!(report.command, wirecheck::report::Command::Load);
+    assert_eq!(report.records.len(), records.len());
+    let sarif: serde_json::Value = serde_json::from_slice(&std::fs::read(&sarif).unwrap()).unwrap();
+    assert_eq!(sarif["version"], "2.1.0");
+    assert!(std::fs::read_to_string(&html).unwrap().contains("<html"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `--no-judge` times answers without judging them: nothing is a pass, and
+/// the rate is still reported.
+#[test]
+fn unjudged_answers_are_not_observed_never_passed() {
+    let out = wirecheck(&[
+        "load",
+        "--no-judge",
+        "--requests",
+        "2000",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let records = records(&out);
+    assert!(!records.is_empty());
+    assert!(
+        records
+            .iter()
+            .all(|r| r["outcome"]["outcome"] == "not-observed"),
+        "{records:?}"
+    );
+    assert_eq!(answered(&out), 2000);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unjudged req/s"));
+}
+
+/// Ctrl-C: what was judged is reported, and the run exits 2.
+#[test]
+fn ctrl_c_reports_what_was_judged_and_exits_2() {
+    let child = Command::new(env!("CARGO_BIN_EXE_wirecheck"))
+        .args(["load", "--duration", "60s", "--format", "json"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_secs(2));
+    let pid = nix::unistd::Pid::from_raw(i32::try_from(child.id()).unwrap());
+    nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGINT).unwrap();
+    let started = Instant::now();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "it stops promptly"
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("interrupted (Ctrl-C)"), "{stderr}");
+    assert!(answered(&out) > 0, "{stderr}");
+    assert!(broken(&records(&out)).is_empty());
+}
+
+/// A peer that dies under load leaves its requests in flight unanswered for
+/// good: `jsonrpc.response.required`, a MUST, now certain.
+#[test]
+fn a_peer_that_dies_under_load_fails_the_response_rule() {
+    let script = r#"
+import json, sys
+n = 0
+for line in sys.stdin:
+    m = json.loads(line)
+    if "id" not in m: continue
+    n += 1
+    if n > 200: sys.exit(3)
+    r = {"protocolVersion": "2025-11-25", "capabilities": {}, "serverInfo": {"name": "d", "version": "0"}} if m["method"] == "initialize" else {}
+    print(json.dumps({"jsonrpc": "2.0", "id": m["id"], "result": r}), flush=True)
+"#;
+    let dir = std::env::temp_dir().join(format!("wirecheck-load-dies-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("dies.py");
+    std::fs::write(&path, script).unwrap();
+    let command = format!("python3 {}", path.display());
+    let out = wirecheck(&[
+        "load",
+        "--stdio",
+        &command,
+        "--sessions",
+        "1",
+        "--duration",
+        "3s",
+        "--format",
+        "json",
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert_eq!(
+        broken(&records(&out)),
+        BTreeSet::from(["jsonrpc.response.required".to_owned()]),
+        "{stderr}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A peer that answers `initialize` with garbage: the run could not be
+/// made (exit 2), and the error names the cause.
+#[test]
+fn a_peer_that_answers_garbage_could_not_run() {
+    let out = wirecheck(&[
+        "load",
+        "--stdio",
+        "sh -c 'read l; echo garbage; sleep 5'",
+        "--sessions",
+        "2",
+        "--duration",
+        "1s",
+        "--timeout",
+        "1s",
+        "--format",
+        "json",
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("`initialize`"), "{stderr}");
+}
+
+/// A peer whose answers are 5 MB lines: each is skipped unread at
+/// --max-frame (no memory for it), the requests they answered run out of
+/// time, and the tool stays up and reports that, nothing else.
+#[test]
+fn huge_lines_are_skipped_and_their_requests_reported_unanswered() {
+    let script = r#"
+import json, sys
+for line in sys.stdin:
+    m = json.loads(line)
+    if "id" not in m: continue
+    if m["method"] == "initialize":
+        r = {"protocolVersion": "2025-11-25", "capabilities": {}, "serverInfo": {"name": "h", "version": "0"}}
+        print(json.dumps({"jsonrpc": "2.0", "id": m["id"], "result": r}), flush=True)
+    else:
+        print("x" * 5000000, flush=True)
+"#;
+    let dir = std::env::temp_dir().join(format!("wirecheck-load-huge-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("huge.py");
+    std::fs::write(&path, script).unwrap();
+    let command = format!("python3 {}", path.display());
+    let out = wirecheck(&[
+        "load",
+        "--stdio",
+        &command,
+        "--sessions",
+        "1",
+        "--concurrency",
+        "2",
+        "--duration",
+        "2s",
+        "--timeout",
+        "1s",
+        "--max-frame",
+        "100000",
+        "--format",
+        "json",
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "a SHOULD only: {stderr}");
+    assert_eq!(
+        broken(&records(&out)),
+        BTreeSet::from(["load.unanswered".to_owned()]),
+        "{stderr}"
+    );
+    assert!(!stderr.contains(", 0 lines past --max-frame"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `--with-unjudged`: the same load again unjudged, both rates side by side
+/// and what judging costs; the records are the judged run's.
+#[test]
+fn with_unjudged_prints_both_rates_and_the_cost() {
+    let out = wirecheck(&[
+        "load",
+        "--requests",
+        "3000",
+        "--with-unjudged",
+        "--format",
+        "json",
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains(" judged req/s"), "{stderr}");
+    assert!(stderr.contains(" unjudged req/s"), "{stderr}");
+    assert!(stderr.contains("(judging costs "), "{stderr}");
+    let records = records(&out);
+    assert!(
+        records.iter().all(|r| r["outcome"]["outcome"] == "pass"),
+        "the judged run's records: {records:?}"
+    );
+}
