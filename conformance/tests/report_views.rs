@@ -949,7 +949,7 @@ fn the_terminal_groups_what_to_fix_by_rule_most_severe_first() {
             wirecheck::report::ID_REWRITE_NOTE
         ));
         r.notes
-            .push("what came back departs from a convention (x)".into());
+            .push("the answer expected here is a convention, not a requirement (x)".into());
         r.wire = vec![
             WireFrame {
                 from: Direction::ClientToServer,
@@ -1023,7 +1023,7 @@ fn the_terminal_groups_what_to_fix_by_rule_most_severe_first() {
     // The request is shown as sent: its id rewrite needs no note; others stay.
     assert!(!text.contains("instead of 1"), "{text}");
     assert!(
-        text.contains("note: what came back departs from a convention (x)"),
+        text.contains("note: the answer expected here is a convention, not a requirement (x)"),
         "{text}"
     );
     assert!(

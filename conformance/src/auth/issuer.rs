@@ -72,6 +72,11 @@ pub enum Signer {
     Unpublished,
 }
 
+/// How long a minted token lives unless asked otherwise: longer than any run
+/// (a whole matrix of runs with `--auth` takes minutes), so the run's valid
+/// token never expires under it and turns every later session into a 401.
+const VALID_FOR: i64 = 24 * 3600;
+
 /// What a token says: each claim as a probe wants it.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Mint {
@@ -137,7 +142,7 @@ impl Issuer {
             "sub": "wirecheck",
             "client_id": "wirecheck",
             "iat": now,
-            "exp": now + mint.expires_in.unwrap_or(3600),
+            "exp": now.saturating_add(mint.expires_in.unwrap_or(VALID_FOR)),
             "jti": fresh_hex(),
         });
         if let Some(aud) = &mint.aud {

@@ -221,8 +221,20 @@ pub(crate) fn duration(s: &str) -> Result<Duration, String> {
         "m" => n * 60.0,
         _ => return Err(format!("`{s}`: the unit is ms, s or m")),
     };
-    Duration::try_from_secs_f64(secs).map_err(|e| format!("`{s}`: {e}"))
+    let d = Duration::try_from_secs_f64(secs).map_err(|e| format!("`{s}`: {e}"))?;
+    // Every wait and budget is added to a clock reading, which a duration of
+    // centuries would overflow (a panic, where bad input gets an error).
+    if d > MAX_DURATION {
+        return Err(format!(
+            "`{s}`: longer than {} days, the most any wait or budget may be",
+            MAX_DURATION.as_secs() / 86_400
+        ));
+    }
+    Ok(d)
 }
+
+/// The longest duration any option takes.
+const MAX_DURATION: Duration = Duration::from_secs(30 * 86_400);
 
 /// Runs the suite as `args` asks. The report names the run it is
 /// ([`RunInfo`]): what was judged and how, whatever came of it.
@@ -593,6 +605,10 @@ mod tests {
         assert_eq!(duration("1.5s"), Ok(Duration::from_millis(1500)));
         assert!(duration("5h").is_err());
         assert!(duration("fast").is_err());
+        // Bounded, so adding it to a clock reading cannot overflow.
+        assert!(duration("10000000000000000000s").is_err());
+        assert!(duration("43200m").is_ok());
+        assert!(duration("43201m").is_err());
     }
 
     /// A baseline entry no check of an interrupted run matched is not said

@@ -15,6 +15,7 @@
 //! sees, so a client's bug reaches the server as it would without it.
 
 use std::io::{self, Read, Write};
+use std::os::unix::process::CommandExt as _;
 use std::process::{Child, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, SyncSender};
 use std::thread;
@@ -99,8 +100,13 @@ pub fn stdio(
             let _ = interrupt.send(Chunk::Interrupted);
         })?;
     }
+    // Its own process group, as the runner's peers (transport/stdio.rs): a
+    // Ctrl-C at the terminal then reaches wirecheck alone, which ends the
+    // server itself after judging, rather than racing the server's own death
+    // (whose closed output would be judged as a close).
     let mut child = Command::new(program)
         .args(args)
+        .process_group(0)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())

@@ -387,7 +387,8 @@ fn record_html(out: &mut String, record: &Record) {
                 .map_or_else(String::new, |d| format!("{:.3} ms", d.as_secs_f64() * 1e3));
             let _ = write!(
                 out,
-                "<tr><td>{i}</td><td>{}</td><td>{at}</td><td><pre>{}</pre></td></tr>",
+                "<tr><td>{}</td><td>{}</td><td>{at}</td><td><pre>{}</pre></td></tr>",
+                i + 1,
                 event.from.sender(),
                 escape(&preview(&event.frame, MAX_WIRE_CHARS))
             );

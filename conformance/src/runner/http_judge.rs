@@ -564,6 +564,8 @@ impl Judge {
     /// SHOULD fails as a warning, as the library judge does).
     pub(super) fn verdict(&mut self, rule: RuleId, broken: Vec<String>, notes: Vec<String>) {
         if !rule.info().revisions.contains(self.revision) {
+            // The exchange shown for this record is no later record's.
+            self.shown.clear();
             return;
         }
         let outcome = if broken.is_empty() {
@@ -579,12 +581,16 @@ impl Judge {
     pub(super) fn not_applicable(&mut self, rule: RuleId, why: String) {
         if rule.info().revisions.contains(self.revision) {
             self.record(rule, Outcome::NotApplicable { why }, Vec::new(), Vec::new());
+        } else {
+            self.shown.clear();
         }
     }
 
     pub(super) fn not_observed(&mut self, rule: RuleId, why: String) {
         if rule.info().revisions.contains(self.revision) {
             self.record(rule, Outcome::NotObserved { why }, Vec::new(), Vec::new());
+        } else {
+            self.shown.clear();
         }
     }
 
@@ -818,6 +824,23 @@ mod tests {
             records: Vec::new(),
             shown: Vec::new(),
         }
+    }
+
+    /// An exchange shown for a record a rule outside the revision would have
+    /// filed goes to no later record (the review found it could).
+    #[test]
+    fn an_exhibit_never_carries_over_to_another_record() {
+        let mut j = judge_of(Revision::Mcp2025_03_26, HttpKind::Streamable);
+        j.exhibit([&HttpFact::sse_answer()]);
+        // 403 is a rule of 2025-11-25 on: no record under 2025-03-26.
+        j.verdict(RuleId::McpHttpOrigin403, vec!["x".into()], Vec::new());
+        j.verdict(RuleId::McpHttpOriginValidate, Vec::new(), Vec::new());
+        assert_eq!(j.records.len(), 1);
+        assert!(j.records[0].http.is_empty(), "{:?}", j.records[0].http);
+        // Shown with the next record filed, it is that record's.
+        j.exhibit([&HttpFact::sse_answer()]);
+        j.verdict(RuleId::McpHttpOriginValidate, Vec::new(), Vec::new());
+        assert_eq!(j.records[1].http.len(), 1);
     }
 
     /// Issue 27, false finding 11: a transport check that saw nothing of

@@ -758,6 +758,29 @@ impl HttpFact {
 mod tests {
     use super::error_codes;
 
+    /// A report shows the request as sent, never a credential: the bearer
+    /// token `run --auth` sends is redacted in every exhibit.
+    #[test]
+    fn exhibits_redact_credentials() {
+        use reqwest::header::{HeaderMap, HeaderValue};
+        let mut headers = HeaderMap::new();
+        headers.insert(
+            "authorization",
+            HeaderValue::from_static("Bearer eyJsecret"),
+        );
+        headers.insert("cookie", HeaderValue::from_static("session=secret"));
+        headers.insert("origin", HeaderValue::from_static("http://a.invalid"));
+        let exhibit = super::Exhibit::of_request(&headers, Some(b"{}"));
+        let shown = format!("{exhibit:?}");
+        assert!(!shown.contains("secret"), "{shown}");
+        assert!(exhibit
+            .request_headers
+            .contains(&("authorization".into(), "(redacted)".into())));
+        assert!(exhibit
+            .request_headers
+            .contains(&("origin".into(), "http://a.invalid".into())));
+    }
+
     #[test]
     fn error_codes_are_read_from_responses_only() {
         assert_eq!(
