@@ -44,6 +44,36 @@ fn auth_server() -> (Running, String) {
     (Running(child), issuer)
 }
 
+/// A DNS-rebinding page reaches the authorization server's port but names
+/// itself in `Host`: it mints nothing; the server's own address does.
+#[test]
+fn the_authorization_server_answers_its_own_host_only() {
+    use std::io::{Read as _, Write as _};
+    let (_issuing, issuer) = auth_server();
+    let authority = issuer.trim_start_matches("http://").to_owned();
+    let status = |host: &str| {
+        let mut stream = std::net::TcpStream::connect(&authority).expect("connects");
+        write!(
+            stream,
+            "POST /wirecheck/mint HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{{}}"
+        )
+        .unwrap();
+        let mut answer = String::new();
+        stream.read_to_string(&mut answer).unwrap();
+        answer.lines().next().unwrap_or_default().to_owned()
+    };
+    assert!(
+        status("rebound.example:80").contains(" 403 "),
+        "{}",
+        status("rebound.example:80")
+    );
+    assert!(
+        status(&authority).contains(" 200 "),
+        "{}",
+        status(&authority)
+    );
+}
+
 /// `wirecheck serve --http 127.0.0.1:0 --auth ARGS`: the process, its MCP
 /// URL and the issuer it trusts (both from its stderr).
 fn protected(args: &[&str]) -> (Running, String, String) {

@@ -83,16 +83,50 @@ impl AuthServer {
 
     /// Serves until dropped.
     pub async fn serve(self) -> std::io::Result<()> {
+        let port = self.listener.local_addr()?.port();
         let router = Router::new()
             .route("/.well-known/oauth-authorization-server", get(metadata))
             .route("/jwks", get(jwks))
             .route("/authorize", get(authorize))
             .route("/token", post(token))
             .route(MINT_PATH, post(mint))
-            .with_state(self.app);
+            .with_state(self.app)
+            .layer(axum::middleware::from_fn_with_state(port, loopback_host));
         axum::serve(self.listener, router).await
     }
 }
+
+/// Refuses a request whose `Host` is not this server's own loopback
+/// address: a web page that rebinds its name to 127.0.0.1 (DNS rebinding)
+/// reaches the port but names itself in `Host`, and must not mint tokens a
+/// local server trusts.
+async fn loopback_host(
+    State(port): State<u16>,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    let host = request
+        .headers()
+        .get(header::HOST)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default();
+    let ours = ["127.0.0.1", "localhost", "[::1]"]
+        .iter()
+        .any(|name| host.eq_ignore_ascii_case(&format!("{name}:{port}")));
+    if ours {
+        next.run(request).await
+    } else {
+        oauth_error(
+            StatusCode::FORBIDDEN,
+            "invalid_request",
+            "the Host is not this authorization server's loopback address",
+        )
+    }
+}
+
+/// The most authorization codes waiting to be redeemed: each `/authorize`
+/// adds one, so a client looping on it cannot grow the map without end.
+const MAX_PENDING_CODES: usize = 1024;
 
 async fn metadata(State(app): State<Arc<App>>) -> Response {
     Json(app.issuer.metadata()).into_response()
@@ -170,6 +204,9 @@ async fn authorize(State(app): State<Arc<App>>, Query(q): Query<AuthorizeQuery>)
         return refuse("invalid_request");
     };
     let code = fresh_hex();
+    if lock(&app.codes).len() >= MAX_PENDING_CODES {
+        return refuse("temporarily_unavailable");
+    }
     lock(&app.codes).insert(
         code.clone(),
         Pending {
