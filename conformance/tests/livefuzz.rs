@@ -423,7 +423,7 @@ fn fuzz_finds_nothing(url: &str, revision: &str, seed: &str) {
     ]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("300 frames in"), "{stderr}");
-    assert!(stderr.contains("over http"), "{stderr}");
+    assert!(stderr.contains("over streamable-http"), "{stderr}");
     let records = vectors(&out.stdout);
     let whole = format!("fuzz/{revision}");
     let memory = format!("fuzz/{revision}/memory-growth");

@@ -133,7 +133,7 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
         ));
     }
     for url in &args.http {
-        commands.push((url.clone(), Target::Http(url.clone())));
+        commands.push((url.clone(), Target::streamable(url.clone())));
     }
     if commands.len() == 1 {
         commands.push((

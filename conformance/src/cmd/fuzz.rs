@@ -113,7 +113,7 @@ pub(crate) fn peer_command(stdio: Option<&str>) -> Result<PeerCommand, String> {
 /// The peer: `--http URL`, `--stdio CMD`, or this binary's own `serve`.
 pub(crate) fn target(stdio: Option<&str>, http: Option<&str>) -> Result<Target, String> {
     match http {
-        Some(url) => Ok(Target::Http(url.to_owned())),
+        Some(url) => Ok(Target::streamable(url)),
         None => peer_command(stdio).map(Target::Stdio),
     }
 }
@@ -124,7 +124,7 @@ pub(crate) fn target(stdio: Option<&str>, http: Option<&str>) -> Result<Target, 
 pub fn target_name(target: &Target) -> String {
     match target {
         Target::Stdio(command) => peer_name(command),
-        Target::Http(url) => {
+        Target::Http { url, .. } => {
             let authority = url
                 .strip_prefix("http://")
                 .unwrap_or(url)
@@ -389,7 +389,7 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
     // HTTP is nobody's child here, so its growth is not observed, and said so.
     if stats.rss_kib.is_none() {
         let why = match config.target {
-            Target::Http(_) => "memory growth: the peer is reached over HTTP, no child of this run, so its memory cannot be sampled".to_owned(),
+            Target::Http { .. } => "memory growth: the peer is reached over HTTP, no child of this run, so its memory cannot be sampled".to_owned(),
             Target::Stdio(_) => "memory growth: no sample of the peer's VmRSS was taken (a run shorter than the warm-up, or no /proc)".to_owned(),
         };
         let mut r = whole_run(Outcome::NotObserved { why: why.clone() }, why);
@@ -506,7 +506,7 @@ mod tests {
     #[test]
     fn the_plan_says_the_duration_is_the_whole_run() {
         let mut config = config(
-            Target::Http("http://127.0.0.1:1/mcp".into()),
+            Target::streamable("http://127.0.0.1:1/mcp"),
             Revision::Mcp2025_06_18,
             Duration::from_secs(2),
             false,

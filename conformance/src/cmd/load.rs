@@ -113,7 +113,7 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
     let target = super::fuzz::target(args.stdio.as_deref(), args.http.as_deref())?;
     let transport = target.transport();
     let revision = revision(&args.revision)?;
-    if matches!(target, Target::Http(_)) && revision == Revision::Mcp2024_11_05 {
+    if matches!(target, Target::Http { .. }) && revision == Revision::Mcp2024_11_05 {
         return Err("--http speaks Streamable HTTP, which starts with 2025-03-26".into());
     }
     let config = Config {

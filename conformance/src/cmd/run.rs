@@ -13,7 +13,7 @@ use crate::report::{Command, Peer as ReportPeer, Place, Record, Report, RunInfo,
 use crate::runner::{self, fixtures::Allowed, Config, Peer, Revisions};
 use crate::transport::stdio::PeerCommand;
 use crate::transport::Limits;
-use crate::transport::{HttpKind, Kind};
+use crate::transport::{HttpKind, Kind, Target};
 use crate::vectors;
 
 /// Play the golden vectors against a live server over stdio or HTTP.
@@ -405,11 +405,13 @@ fn prepare(args: &Args) -> Result<(Config, Vec<vectors::Vector>), String> {
             .map_err(|e| format!("cannot find this binary to start `serve`: {e}"))
     };
     let peer = match (&args.stdio, &args.http) {
-        (Some(line), _) => Peer::Command(PeerCommand::parse(line).map_err(|e| e.to_string())?),
-        (None, Some(url)) => Peer::Http {
+        (Some(line), _) => Peer::Given(Target::Stdio(
+            PeerCommand::parse(line).map_err(|e| e.to_string())?,
+        )),
+        (None, Some(url)) => Peer::Given(Target::Http {
             url: url.to_string(),
             kind,
-        },
+        }),
         (None, None) if args.reference_http => Peer::ReferenceHttp {
             program: this()?,
             kind,

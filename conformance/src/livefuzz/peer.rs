@@ -27,41 +27,13 @@ use crate::driver::{
     Class, Driver, DriverConfig, Live as Verdict, Liveness, ProbeReport, Received, WireEvent,
 };
 use crate::transport::http::{FindingKind, HttpFact, HttpOptions, StreamableHttpPeer};
-use crate::transport::stdio::{PeerCommand, StdioPeer};
+use crate::transport::stdio::StdioPeer;
+pub use crate::transport::Target;
 use crate::transport::{Event, Kind as TransportKind, Limits, Transport};
 
 /// The first id the driver allocates: far above the ids fuzzed frames carry and
 /// below 2^53, so no peer rounds it (as `wirecheck run` does).
 pub const FIRST_ID: i64 = 1 << 40;
-
-/// Where the peer under test is.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Target {
-    /// A child started afresh for every session, spoken to over stdio.
-    Stdio(PeerCommand),
-    /// An MCP endpoint spoken to over Streamable HTTP (2025-03-26 on): each
-    /// session is opened with `initialize`, and a restart is a new session,
-    /// the old one ended with DELETE.
-    Http(String),
-}
-
-impl Target {
-    /// The transport spoken.
-    #[must_use]
-    pub fn kind(&self) -> TransportKind {
-        match self {
-            Target::Stdio(_) => TransportKind::Stdio,
-            Target::Http(_) => TransportKind::STREAMABLE_HTTP,
-        }
-    }
-
-    /// The transport's name, for the report's `transport`: `fuzz`'s short
-    /// word ([`TransportKind::short_name`]).
-    #[must_use]
-    pub fn transport(&self) -> &'static str {
-        self.kind().short_name()
-    }
-}
 
 /// How a session waits.
 #[derive(Debug, Clone)]
@@ -111,7 +83,7 @@ impl std::fmt::Debug for Live {
                     Link::Stdio(_) => TransportKind::Stdio,
                     Link::Http(_) => TransportKind::STREAMABLE_HTTP,
                 }
-                .short_name(),
+                .name(),
             )
             .finish_non_exhaustive()
     }
@@ -144,7 +116,7 @@ impl Live {
                 let transport = StdioPeer::spawn(command, limits).map_err(|e| e.to_string())?;
                 Link::Stdio(Driver::new(transport, config))
             }
-            Target::Http(url) => {
+            Target::Http { url, .. } => {
                 // An exchange outliving the answer timeout is abandoned (and
                 // reported as timed out), so a hung POST cannot hold a window.
                 let options = HttpOptions {

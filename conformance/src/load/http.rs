@@ -455,7 +455,7 @@ mod tests {
 
     fn config() -> Config {
         Config {
-            target: crate::livefuzz::Target::Http("http://127.0.0.1:1/mcp".into()),
+            target: crate::livefuzz::Target::streamable("http://127.0.0.1:1/mcp"),
             revision: Revision::Mcp2025_11_25,
             sessions: 1,
             concurrency: 1,

@@ -464,7 +464,7 @@ pub async fn run(
         sessions.spawn(async move {
             match &config.target {
                 Target::Stdio(command) => stdio::session(&config, command, index, &shared).await,
-                Target::Http(url) => http::session(&config, url, index, &shared).await,
+                Target::Http { url, .. } => http::session(&config, url, index, &shared).await,
             }
         });
     }

@@ -9,7 +9,7 @@ use super::fixtures::Allowed;
 use crate::driver::DriverConfig;
 use crate::judge::Strictness;
 use crate::transport::stdio::PeerCommand;
-use crate::transport::{HttpKind, Kind, Limits};
+use crate::transport::{HttpKind, Kind, Limits, Target};
 
 /// Which revisions a run plays.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -68,11 +68,14 @@ impl Config {
     }
 }
 
-/// The peer a run starts.
+/// The peer a run judges.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Peer {
-    /// The user's command (`--stdio`), the same for every revision.
-    Command(PeerCommand),
+    /// The peer the user named, as every command names one
+    /// ([`Target`]): `--stdio CMD`, the same command for every revision, or
+    /// `--http URL`, a server already listening, one HTTP session (or SSE
+    /// stream) per runner session.
+    Given(Target),
     /// The reference peer, this program's `serve`: started at exactly the
     /// revision under test, because the vectors describe a server of one
     /// revision (a server that also speaks 2025-11-25 may rightly answer a
@@ -80,14 +83,6 @@ pub enum Peer {
     Reference {
         /// This program.
         program: std::ffi::OsString,
-    },
-    /// A server already listening (`--http URL`), one HTTP session (or SSE
-    /// stream) per runner session.
-    Http {
-        /// The endpoint: the MCP endpoint, the SSE stream, or the JSON-RPC URL.
-        url: String,
-        /// Which HTTP transport it speaks.
-        kind: HttpKind,
     },
     /// The reference peer over HTTP (`--reference-http`): `serve --http
     /// 127.0.0.1:0` started once per revision, as [`Peer::Reference`] is.
@@ -105,8 +100,8 @@ impl Peer {
     #[must_use]
     pub fn command(&self, revision: Option<Revision>) -> Option<PeerCommand> {
         Some(match self {
-            Peer::Command(c) => c.clone(),
-            Peer::Http { .. } | Peer::ReferenceHttp { .. } => return None,
+            Peer::Given(Target::Stdio(c)) => c.clone(),
+            Peer::Given(Target::Http { .. }) | Peer::ReferenceHttp { .. } => return None,
             Peer::Reference { program } => {
                 let mut args = vec!["serve".into()];
                 match revision {
@@ -128,8 +123,9 @@ impl Peer {
     #[must_use]
     pub fn kind(&self) -> Kind {
         match self {
-            Peer::Command(_) | Peer::Reference { .. } => Kind::Stdio,
-            Peer::Http { kind, .. } | Peer::ReferenceHttp { kind, .. } => Kind::Http(*kind),
+            Peer::Given(target) => target.kind(),
+            Peer::Reference { .. } => Kind::Stdio,
+            Peer::ReferenceHttp { kind, .. } => Kind::Http(*kind),
         }
     }
 

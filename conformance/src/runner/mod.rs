@@ -50,7 +50,7 @@ use crate::driver::{Class, Driver, Handshake, HandshakeError, Live, WireKind};
 use crate::report::{Check, Place, Record, Subject};
 use crate::sync::lock;
 pub use crate::transport::HttpKind;
-use crate::transport::{Kind, Transport as _};
+use crate::transport::{Kind, Target, Transport as _};
 use crate::vectors::Vector;
 pub use config::{Auth, Config, Peer, Revisions, RunError};
 use fixtures::Catalogue;
@@ -95,10 +95,10 @@ pub async fn run(
     let config = match (&config.auth, &config.peer) {
         (
             Some(auth),
-            Peer::Http {
+            Peer::Given(Target::Http {
                 url,
                 kind: HttpKind::Streamable,
-            },
+            }),
         ) if auth.ready.is_none() => {
             let revision = match config.revisions {
                 Revisions::Given(r) => r,
@@ -206,11 +206,11 @@ impl Runner<'_, '_, '_> {
     /// The endpoint for sessions under `revision` (`None`: negotiated).
     async fn endpoint(&self, revision: Option<Revision>) -> Result<Endpoint, RunError> {
         Ok(match &self.config.peer {
-            Peer::Command(_) | Peer::Reference { .. } => Endpoint {
+            Peer::Given(Target::Stdio(_)) | Peer::Reference { .. } => Endpoint {
                 url: None,
                 _server: None,
             },
-            Peer::Http { url, .. } => Endpoint {
+            Peer::Given(Target::Http { url, .. }) => Endpoint {
                 url: Some(url.clone()),
                 _server: None,
             },
@@ -541,8 +541,10 @@ impl Runner<'_, '_, '_> {
                 self.push(record);
             }
         }
-        if let (Some(url), Peer::Http { kind, .. } | Peer::ReferenceHttp { kind, .. }) =
-            (peers.url, &self.config.peer)
+        if let (
+            Some(url),
+            Peer::Given(Target::Http { kind, .. }) | Peer::ReferenceHttp { kind, .. },
+        ) = (peers.url, &self.config.peer)
         {
             let traces = std::mem::take(&mut *lock(&gathered.traces));
             let records = http_judge::judge(revision, *kind, url, &traces, self.config).await;

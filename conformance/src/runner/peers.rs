@@ -22,7 +22,7 @@ use crate::report::{Check, CheckId, Record, Subject};
 use crate::sync::lock;
 use crate::transport::http::{JsonRpcHttpPeer, SsePeer, StreamableHttpPeer};
 use crate::transport::stdio::StdioPeer;
-use crate::transport::{Kind, Transport as _};
+use crate::transport::{Kind, Target, Transport as _};
 use crate::vectors::{Answer, Vector};
 
 /// A live session and what its handshake said.
@@ -102,7 +102,10 @@ impl Peers<'_> {
         let limits = self.config.limits;
         let start = |e: &dyn std::fmt::Display| RunError::Start(e.to_string());
         let wire = match (&self.config.peer, self.url) {
-            (Peer::Http { kind, .. } | Peer::ReferenceHttp { kind, .. }, Some(url)) => match kind {
+            (
+                Peer::Given(Target::Http { kind, .. }) | Peer::ReferenceHttp { kind, .. },
+                Some(url),
+            ) => match kind {
                 HttpKind::Streamable => {
                     let mut peer =
                         StreamableHttpPeer::connect(url, limits).map_err(|e| start(&e))?;

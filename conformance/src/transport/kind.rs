@@ -4,8 +4,9 @@
 //! The names are user-visible (the `transport` of every record, baseline
 //! ids such as `run/2025-11-25/stdio/...`, `wirecheck run --transport`, the
 //! matrix manifest's `transports`): `stdio`, `streamable-http`, `sse` and
-//! `jsonrpc-http`. `wirecheck fuzz` and `wirecheck run-client --transport`
-//! say `http` for Streamable HTTP ([`Kind::short_name`]).
+//! `jsonrpc-http`, in the records of every command (`fuzz` and `load`
+//! included). Only `wirecheck run-client --transport` takes the shorter
+//! `http` for Streamable HTTP ([`Kind::short_name`]), as an input word.
 
 use std::fmt;
 use std::str::FromStr;
@@ -52,9 +53,8 @@ impl Kind {
         }
     }
 
-    /// The shorter word `wirecheck fuzz` (its records and summary) and
-    /// `wirecheck run-client --transport` use: `stdio`, or `http` for any
-    /// HTTP transport (both speak Streamable HTTP only).
+    /// The shorter word `wirecheck run-client --transport` takes: `stdio`,
+    /// or `http` for any HTTP transport (it speaks Streamable HTTP only).
     #[must_use]
     pub fn short_name(self) -> &'static str {
         match self {

@@ -20,8 +20,10 @@ pub mod http;
 mod kind;
 pub mod lines;
 pub mod stdio;
+mod target;
 
 pub use kind::{HttpKind, Kind};
+pub use target::Target;
 
 /// The bounds a transport holds a peer to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
