@@ -44,7 +44,6 @@ use std::time::Duration;
 use futures::StreamExt as _;
 use harness::rules::{Level, RuleId, Violation};
 use harness::{Direction, Outcome, Revision};
-use serde_json::Value;
 
 use crate::driver::{Class, Driver, Handshake, HandshakeError, Live, WireKind};
 use crate::report::{Check, Place, Record, Subject};
@@ -836,17 +835,7 @@ fn slow_start_note(first: Duration, config: &Config) -> String {
 
 /// `supportedVersions` of a `server/discover` answer.
 fn supported(handshake: &Handshake) -> Vec<String> {
-    handshake
-        .result
-        .get("supportedVersions")
-        .and_then(Value::as_array)
-        .map(|a| {
-            a.iter()
-                .filter_map(Value::as_str)
-                .map(str::to_owned)
-                .collect()
-        })
-        .unwrap_or_default()
+    crate::auth::client::strings(&handshake.result, "supportedVersions")
 }
 
 /// Why `vector`'s frame cannot travel over stdio as it is: the transport is
