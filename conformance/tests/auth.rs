@@ -175,6 +175,74 @@ fn the_protected_reference_peer_passes_every_authorization_check() {
     }
 }
 
+/// An authorization finding shows the exchange it rests on, in every file
+/// the run writes, and no file carries a token: the 401's challenge is
+/// shown, the bearer sent with a bad token is `(redacted)`.
+#[test]
+fn authorization_records_show_their_exchange_and_never_a_token() {
+    let (_peer, url, _issuer) = protected(&[]);
+    let dir = std::env::temp_dir().join(format!("wirecheck-auth-files-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (doc, html, sarif) = (
+        dir.join("run.json"),
+        dir.join("run.html"),
+        dir.join("run.sarif"),
+    );
+    let (code, _, stderr) = run(&[
+        "--http",
+        &url,
+        "--auth",
+        "--revision",
+        "2025-11-25",
+        "--out",
+        doc.to_str().unwrap(),
+        "--html",
+        html.to_str().unwrap(),
+        "--sarif",
+        sarif.to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(0), "{stderr}");
+    for file in [&doc, &html, &sarif] {
+        let text = std::fs::read_to_string(file).unwrap();
+        // A JWT's header starts `eyJ` (`{"` in base64url).
+        assert!(
+            !text.contains("Bearer ey") && !text.contains("\"eyJ"),
+            "{}",
+            file.display()
+        );
+    }
+    let document: Value = serde_json::from_slice(&std::fs::read(&doc).unwrap()).unwrap();
+    let record = |vector: &str| {
+        document["records"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["vector"] == vector)
+            .unwrap_or_else(|| panic!("{vector}"))
+            .clone()
+    };
+    let bare = record("run/2025-11-25/http/unauthenticated-401");
+    assert_eq!(bare["http"][0]["status"], 401, "{bare}");
+    assert!(
+        bare["http"][0]["response_headers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|h| h[0] == "www-authenticate"),
+        "{bare}"
+    );
+    let expired = record("run/2025-11-25/http/token-expired-401");
+    assert!(
+        expired["http"][0]["request_headers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|h| h[0] == "authorization" && h[1] == "(redacted)"),
+        "{expired}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Each defect, the revision it is judged under, and the rules that must
 /// catch it: exactly those, and no other rule of the whole run.
 const DEFECTS: &[(Defect, &str, &[&str])] = &[

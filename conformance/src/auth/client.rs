@@ -143,7 +143,14 @@ pub struct Answer {
     pub status: u16,
     /// Every `WWW-Authenticate` value.
     pub challenges: Vec<String>,
+    /// The exchange as sent and got (the token redacted), for the record
+    /// the answer decides.
+    pub exchange: crate::report::HttpExchange,
 }
+
+/// How long the start of an answer's body is waited for, for the exchange
+/// a record shows: a 2xx may be an SSE stream that stays open.
+const BODY_WAIT: Duration = Duration::from_secs(1);
 
 /// POSTs the opening of `revision` to `url` with `token` as the bearer
 /// (none when `None`), reading only the status and `WWW-Authenticate`.
@@ -154,6 +161,17 @@ pub async fn post_opening(
     timeout: Duration,
 ) -> Result<Answer, String> {
     let (body, headers) = opening(revision);
+    let mut sent: Vec<(String, String)> = vec![
+        ("content-type".into(), "application/json".into()),
+        (
+            "accept".into(),
+            "application/json, text/event-stream".into(),
+        ),
+    ];
+    sent.extend(headers.iter().map(|(n, v)| ((*n).to_owned(), v.clone())));
+    if token.is_some() {
+        sent.push(("authorization".into(), "(redacted)".into()));
+    }
     let mut request = client(timeout)?
         .post(url)
         .header("content-type", "application/json")
@@ -165,13 +183,50 @@ pub async fn post_opening(
     if let Some(token) = token {
         request = request.header("authorization", format!("Bearer {token}"));
     }
-    let response = request
+    let mut response = request
         .send()
         .await
         .map_err(|e| format!("POST {url}: {e}"))?;
+    let status = response.status().as_u16();
+    let challenges = challenges(response.headers());
+    let content_type = response
+        .headers()
+        .get("content-type")
+        .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
+    // The body's start only, within a moment: an accepted opening may be
+    // answered on an SSE stream that stays open.
+    let mut start = Vec::new();
+    let _ = tokio::time::timeout(BODY_WAIT, async {
+        while start.len() < crate::transport::http::EXCERPT {
+            match response.chunk().await {
+                Ok(Some(chunk)) => start.extend_from_slice(&chunk),
+                _ => break,
+            }
+        }
+    })
+    .await;
+    let response_headers = content_type
+        .into_iter()
+        .map(|ct| ("content-type".to_owned(), ct))
+        .chain(
+            challenges
+                .iter()
+                .map(|c| ("www-authenticate".to_owned(), c.clone())),
+        )
+        .collect();
+    let exchange = crate::report::HttpExchange {
+        method: "POST".into(),
+        url: url.to_owned(),
+        request_headers: sent,
+        request_body: Some(crate::transport::http::excerpt(body.to_string().as_bytes())),
+        status,
+        response_headers,
+        response_body: (!start.is_empty()).then(|| crate::transport::http::excerpt(&start)),
+    };
     Ok(Answer {
-        status: response.status().as_u16(),
-        challenges: challenges(response.headers()),
+        status,
+        challenges,
+        exchange,
     })
 }
 

@@ -79,6 +79,7 @@ impl Judge {
                         a.status
                     )]
                 };
+                self.show(a.exchange.clone());
                 self.verdict(
                     RuleId::McpAuthUnauthenticated401,
                     broken,
@@ -113,6 +114,9 @@ impl Judge {
                     .as_ref()
                     .map(|a| a.challenges.clone())
                     .unwrap_or_default();
+                if let Ok(a) = &bare {
+                    self.show(a.exchange.clone());
+                }
                 self.verdict(RuleId::McpAuthChallengeResourceMetadata, broken, notes);
             }
         }
@@ -140,6 +144,9 @@ impl Judge {
                             .to_owned(),
                     ]
                 };
+                if let Ok(a) = &bare {
+                    self.show(a.exchange.clone());
+                }
                 self.verdict(
                     RuleId::McpAuthChallengeScope,
                     broken,
@@ -342,6 +349,7 @@ impl Judge {
                         let bearer = a.challenges.iter().any(|c| bearer_params(c).is_some());
                         refusals.push((what, bearer));
                     }
+                    self.show(a.exchange.clone());
                     let broken = match a.status {
                         401 => Vec::new(),
                         200..=299 => vec![format!("{what} was accepted ({})", a.status)],
@@ -420,6 +428,7 @@ impl Judge {
                 a.status
             )]
         };
+        self.show(a.exchange.clone());
         self.verdict(
             RuleId::McpAuthInsufficientScope403,
             broken,
@@ -445,6 +454,7 @@ impl Judge {
                 a.challenges
             )]
         };
+        self.show(a.exchange.clone());
         self.verdict(
             RuleId::McpAuthInsufficientScopeChallenge,
             broken,

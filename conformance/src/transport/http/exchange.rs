@@ -144,6 +144,7 @@ const HEADERS_OF_INTEREST: &[&str] = &[
     "x-accel-buffering",
     "cache-control",
     "content-length",
+    "www-authenticate",
 ];
 
 /// What HTTP itself did wrong, or what it did that a frame cannot carry.
