@@ -9,8 +9,10 @@
 //! the machine is idle. The one test of a peer that stops answering gives
 //! its own.
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Command, Output};
 
 use wirecheck::livefuzz::store;
 
@@ -330,44 +332,6 @@ fn a_peer_that_cannot_be_restarted_ends_the_run_with_its_findings() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// A server on 127.0.0.1 that prints `listening on URL` first on stderr,
-/// killed when dropped.
-struct Listening {
-    child: Child,
-    url: String,
-}
-
-impl Drop for Listening {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn listening(mut command: Command) -> Listening {
-    use std::io::BufRead as _;
-    let mut child = command
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the server starts");
-    let stderr = child.stderr.take().expect("stderr is piped");
-    let mut line = String::new();
-    std::io::BufReader::new(stderr)
-        .read_line(&mut line)
-        .expect("the server prints its address");
-    let base = line
-        .trim()
-        .strip_prefix("listening on ")
-        .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
-        .to_owned();
-    Listening {
-        child,
-        url: format!("{base}/mcp"),
-    }
-}
-
 /// The `vector` of every record of a JSON report, sorted.
 fn vectors(stdout: &[u8]) -> Vec<String> {
     let mut out: Vec<String> = String::from_utf8_lossy(stdout)
@@ -393,7 +357,7 @@ fn vectors(stdout: &[u8]) -> Vec<String> {
 fn http_against_the_reference_peer_breaks_nothing() {
     let mut serve = Command::new(env!("CARGO_BIN_EXE_wirecheck"));
     serve.args(["serve", "--http", "127.0.0.1:0"]);
-    let server = listening(serve);
+    let server = common::listening(serve);
     fuzz_finds_nothing(&server.url, "2025-11-25", "5");
 }
 
@@ -452,7 +416,7 @@ fn http_finds_the_planted_bugs_and_the_http_failure() {
         env!("CARGO_MANIFEST_DIR"),
         "/tests/fixtures/livefuzz_http_peer.py"
     ));
-    let server = listening(fixture);
+    let server = common::listening(fixture);
     let dir = scratch("fixture-http");
     let d = dir.to_str().unwrap();
     let out = wirecheck(&[
@@ -593,7 +557,7 @@ fn kept(peer: &str) -> (String, usize) {
 fn http_2026_07_28_against_the_reference_peer_breaks_nothing() {
     let mut serve = Command::new(env!("CARGO_BIN_EXE_wirecheck"));
     serve.args(["serve", "--http", "127.0.0.1:0"]);
-    let server = listening(serve);
+    let server = common::listening(serve);
     fuzz_finds_nothing(&server.url, "2026-07-28", "4");
 
     let (kept, count) = kept("reference-2026-07-28-http");

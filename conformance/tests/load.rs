@@ -2,8 +2,10 @@
 //! break and by nothing else, the reference peer clean under load over stdio
 //! and HTTP, the report's files, Ctrl-C, and peers that die or talk garbage.
 
+mod common;
+
 use std::collections::BTreeSet;
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 const CROSSWIRE: &str = concat!(
@@ -22,44 +24,6 @@ fn wirecheck(args: &[&str]) -> Output {
         .stdin(Stdio::null())
         .output()
         .expect("wirecheck runs")
-}
-
-/// A server on 127.0.0.1 that prints `listening on URL` first on stderr,
-/// killed when dropped.
-struct Listening {
-    child: Child,
-    url: String,
-}
-
-impl Drop for Listening {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn listening(mut command: Command) -> Listening {
-    use std::io::BufRead as _;
-    let mut child = command
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the server starts");
-    let stderr = child.stderr.take().expect("stderr is piped");
-    let mut line = String::new();
-    std::io::BufReader::new(stderr)
-        .read_line(&mut line)
-        .expect("the server prints its address");
-    let base = line
-        .trim()
-        .strip_prefix("listening on ")
-        .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
-        .to_owned();
-    Listening {
-        child,
-        url: format!("{base}/mcp"),
-    }
 }
 
 fn records(out: &Output) -> Vec<serde_json::Value> {
@@ -95,13 +59,13 @@ fn answered(out: &Output) -> u64 {
 /// python-sdk#3060/#3137: a server that routes answers by id alone across
 /// sessions. The later request gets the earlier one's answer, which shows
 /// by its shape (`ping` answered with `tools`, `tools/list` with `{}`), and
-/// the earlier one hangs (a warning: no sentence bounds the wait). Nothing
-/// else is reported.
+/// the earlier one hangs (not observed: no sentence bounds the wait).
+/// Nothing else is reported broken.
 #[test]
 fn answers_routed_by_id_across_http_sessions_are_caught_by_their_shape() {
     let mut python = Command::new("python3");
     python.arg(CROSSWIRE);
-    let server = listening(python);
+    let server = common::listening(python);
     let started = Instant::now();
     let out = wirecheck(&[
         "load",
@@ -130,7 +94,7 @@ fn answers_routed_by_id_across_http_sessions_are_caught_by_their_shape() {
         broken.contains("mcp.ping.respond") || broken.contains("mcp.schema.result"),
         "{broken:?}\n{stderr}"
     );
-    let allowed: BTreeSet<String> = ["mcp.ping.respond", "mcp.schema.result", "load.unanswered"]
+    let allowed: BTreeSet<String> = ["mcp.ping.respond", "mcp.schema.result"]
         .map(String::from)
         .into();
     assert!(
@@ -151,11 +115,13 @@ fn answers_routed_by_id_across_http_sessions_are_caught_by_their_shape() {
 }
 
 /// typescript-sdk#2433's shape: a server that drops an answer under
-/// contention (every 50th request while more than 4 are in flight). Caught
-/// as unanswered within --timeout, a SHOULD: a failure under --strict, and
-/// nothing else is reported.
+/// contention (every 50th request while more than 4 are in flight). Seen
+/// and reported as not observed, never a verdict: a wait that ends cannot
+/// show JSON-RPC 2.0 §5's MUST broken, and MCP §Timeouts binds the sender
+/// (the review found this was a SHOULD warning resting on that sentence).
+/// Nothing is reported broken, even under --strict.
 #[test]
-fn answers_dropped_under_contention_are_caught_as_unanswered() {
+fn answers_dropped_under_contention_are_reported_not_observed() {
     let started = Instant::now();
     let out = wirecheck(&[
         "load",
@@ -178,22 +144,25 @@ fn answers_dropped_under_contention_are_caught_as_unanswered() {
         "caught within 10 s"
     );
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "--strict fails on it: {stderr}");
+    assert_eq!(out.status.code(), Some(0), "nothing broken: {stderr}");
     let records = records(&out);
-    assert_eq!(
-        broken(&records),
-        BTreeSet::from(["load.unanswered".to_owned()]),
-        "{stderr}"
-    );
-    let warning = records
+    assert!(broken(&records).is_empty(), "{stderr}");
+    let unanswered = records
         .iter()
         .find(|r| r["rule"] == "load.unanswered")
-        .unwrap();
-    assert_eq!(warning["level"], "SHOULD");
-    assert!(
-        warning["spec"].as_str().unwrap().contains("§Timeouts"),
-        "{warning}"
+        .expect("the drops are reported");
+    assert_eq!(
+        unanswered["outcome"]["outcome"], "not-observed",
+        "{unanswered}"
     );
+    assert!(
+        unanswered["outcome"]["why"]
+            .as_str()
+            .unwrap()
+            .contains("no answer within --timeout"),
+        "{unanswered}"
+    );
+    assert_eq!(unanswered["spec"], "JSON-RPC 2.0 §5", "{unanswered}");
 }
 
 fn assert_clean(out: &Output, records: &[serde_json::Value]) {
@@ -220,7 +189,7 @@ fn the_reference_peer_is_clean_under_load_over_stdio() {
 fn the_reference_peer_is_clean_under_load_over_http() {
     let mut serve = Command::new(env!("CARGO_BIN_EXE_wirecheck"));
     serve.args(["serve", "--http", "127.0.0.1:0"]);
-    let server = listening(serve);
+    let server = common::listening(serve);
     let dir = std::env::temp_dir().join(format!("wirecheck-load-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let (doc, sarif, html) = (
@@ -409,10 +378,14 @@ for line in sys.stdin:
         "json",
     ]);
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(0), "a SHOULD only: {stderr}");
-    assert_eq!(
-        broken(&records(&out)),
-        BTreeSet::from(["load.unanswered".to_owned()]),
+    assert_eq!(out.status.code(), Some(0), "nothing broken: {stderr}");
+    // The answers came, longer than --max-frame: nothing is judged of them.
+    let records = records(&out);
+    assert!(broken(&records).is_empty(), "{stderr}");
+    assert!(
+        records
+            .iter()
+            .any(|r| r["rule"] == "load.unanswered" && r["outcome"]["outcome"] == "not-observed"),
         "{stderr}"
     );
     assert!(!stderr.contains(", 0 lines past --max-frame"), "{stderr}");

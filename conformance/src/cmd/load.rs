@@ -55,8 +55,9 @@ pub struct Args {
     /// How many requests in all, across sessions.
     #[arg(long, value_name = "N")]
     pub requests: Option<u64>,
-    /// The longest wait for one answer; a request unanswered by then is a
-    /// warning and is cancelled.
+    /// The longest wait for one answer; a request unanswered by then is
+    /// cancelled and reported as not observed (no sentence bounds a
+    /// server's time, so silence is never a verdict).
     #[arg(long, default_value = "5s", value_parser = super::run::duration, value_name = "DURATION")]
     pub timeout: Duration,
     /// A tool that may be called under load (repeatable, called with empty

@@ -72,3 +72,42 @@ pub fn assert_schema_valid(validator: &jsonschema::Validator, record: &serde_jso
         "{record} does not match the record schema: {errors:?}"
     );
 }
+
+/// A server on 127.0.0.1 that prints `listening on URL` first on stderr,
+/// killed when dropped.
+pub struct Listening {
+    pub child: std::process::Child,
+    /// The MCP endpoint, `<base>/mcp`.
+    pub url: String,
+}
+
+impl Drop for Listening {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+pub fn listening(mut command: Command) -> Listening {
+    use std::io::BufRead as _;
+    let mut child = command
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the server starts");
+    let stderr = child.stderr.take().expect("stderr is piped");
+    let mut line = String::new();
+    std::io::BufReader::new(stderr)
+        .read_line(&mut line)
+        .expect("the server prints its address");
+    let base = line
+        .trim()
+        .strip_prefix("listening on ")
+        .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
+        .to_owned();
+    Listening {
+        child,
+        url: format!("{base}/mcp"),
+    }
+}
