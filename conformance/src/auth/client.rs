@@ -188,11 +188,8 @@ pub async fn post_opening(
         .await
         .map_err(|e| format!("POST {url}: {e}"))?;
     let status = response.status().as_u16();
-    let challenges = challenges(response.headers());
-    let content_type = response
-        .headers()
-        .get("content-type")
-        .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
+    let headers = response.headers().clone();
+    let challenges = challenges(&headers);
     // The body's start only, within a moment: an accepted opening may be
     // answered on an SSE stream that stays open.
     let mut start = Vec::new();
@@ -205,24 +202,15 @@ pub async fn post_opening(
         }
     })
     .await;
-    let response_headers = content_type
-        .into_iter()
-        .map(|ct| ("content-type".to_owned(), ct))
-        .chain(
-            challenges
-                .iter()
-                .map(|c| ("www-authenticate".to_owned(), c.clone())),
-        )
-        .collect();
-    let exchange = crate::report::HttpExchange {
-        method: "POST".into(),
-        url: url.to_owned(),
-        request_headers: sent,
-        request_body: Some(crate::transport::http::excerpt(body.to_string().as_bytes())),
+    let exchange = crate::transport::http::shown_exchange(
+        "POST",
+        url,
+        sent,
+        Some(body.to_string().as_bytes()),
         status,
-        response_headers,
-        response_body: (!start.is_empty()).then(|| crate::transport::http::excerpt(&start)),
-    };
+        &headers,
+        &start,
+    );
     Ok(Answer {
         status,
         challenges,

@@ -31,7 +31,7 @@ mod session_id;
 mod sse;
 mod streamable;
 
-pub(crate) use exchange::excerpt;
+pub(crate) use exchange::shown_exchange;
 pub use exchange::{Exhibit, FindingKind, HttpFact, HttpFinding, HttpOptions, EXCERPT};
 pub use first_event::{FirstEvent, MAX_FIRST_BLOCK};
 pub use jsonrpc::JsonRpcHttpPeer;

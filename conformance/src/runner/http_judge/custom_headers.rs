@@ -27,7 +27,7 @@ use serde_json::{json, Value};
 use super::{Judge, Target, HEADER_MISMATCH};
 use crate::report::HttpExchange;
 use crate::runner::fixtures::Allowed;
-use crate::transport::http::{excerpt, header_safe};
+use crate::transport::http::{header_safe, shown_exchange};
 
 const VERSION: &str = "2026-07-28";
 /// The most `tools/list` pages read while looking for the allowed tools.
@@ -487,8 +487,8 @@ async fn post(
             .await
             .map_err(|e| format!("the {method} probe got no HTTP response: {e}"))?;
         let status = response.status().as_u16();
-        let content_type = response
-            .headers()
+        let headers_got = response.headers().clone();
+        let content_type = headers_got
             .get("content-type")
             .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
         let sse = content_type.as_deref().is_some_and(|ct| {
@@ -518,18 +518,15 @@ async fn post(
                 .map(|(n, v)| (n.clone(), String::from_utf8_lossy(v).into_owned())),
         )
         .collect();
-        let exchange = HttpExchange {
-            method: "POST".into(),
-            url: url.to_owned(),
+        let exchange = shown_exchange(
+            "POST",
+            url,
             request_headers,
-            request_body: Some(excerpt(body.to_string().as_bytes())),
+            Some(body.to_string().as_bytes()),
             status,
-            response_headers: content_type
-                .into_iter()
-                .map(|ct| ("content-type".to_owned(), ct))
-                .collect(),
-            response_body: (!bytes.is_empty()).then(|| excerpt(&bytes)),
-        };
+            &headers_got,
+            &bytes,
+        );
         Ok(Answer {
             status,
             answer: answer_in(&bytes, sse, &id),

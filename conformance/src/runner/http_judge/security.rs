@@ -8,6 +8,7 @@ use harness::Revision;
 
 use super::{exchange_of, handshaken, Judge, Target};
 use crate::report::HttpExchange;
+use crate::transport::http::shown_exchange;
 use crate::transport::HttpKind;
 
 /// A foreign origin: what a DNS-rebinding page would send.
@@ -96,23 +97,16 @@ pub(super) async fn sse_origin(target: &Target<'_>) -> Result<HttpExchange, Stri
         .await
         .map_err(|e| format!("the GET with a foreign Origin failed: {e}"))?;
     // Only the head is read: an accepted stream is dropped unread.
-    let content_type = response
-        .headers()
-        .get("content-type")
-        .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
-    Ok(HttpExchange {
-        method: "GET".into(),
-        url: target.url.to_owned(),
-        request_headers: vec![
+    Ok(shown_exchange(
+        "GET",
+        target.url,
+        vec![
             ("accept".into(), "text/event-stream".into()),
             ("origin".into(), FOREIGN_ORIGIN.into()),
         ],
-        request_body: None,
-        status: response.status().as_u16(),
-        response_headers: content_type
-            .into_iter()
-            .map(|ct| ("content-type".to_owned(), ct))
-            .collect(),
-        response_body: None,
-    })
+        None,
+        response.status().as_u16(),
+        response.headers(),
+        &[],
+    ))
 }

@@ -577,6 +577,42 @@ pub(crate) fn error_chain(error: &dyn std::error::Error) -> String {
     text
 }
 
+/// What a report shows of an exchange a probe made with its own client
+/// (no transport recorded it): the request as sent, and of the response its
+/// status, `Content-Type` and the headers a rule reads (as for a recorded
+/// exchange), and the start of its body.
+#[must_use]
+pub fn shown_exchange(
+    method: &str,
+    url: &str,
+    request_headers: Vec<(String, String)>,
+    request_body: Option<&[u8]>,
+    status: u16,
+    headers: &HeaderMap,
+    body_start: &[u8],
+) -> crate::report::HttpExchange {
+    let response_headers = std::iter::once("content-type")
+        .chain(HEADERS_OF_INTEREST.iter().copied())
+        .flat_map(|name| {
+            headers.get_all(name).iter().map(move |v| {
+                (
+                    name.to_owned(),
+                    String::from_utf8_lossy(v.as_bytes()).into_owned(),
+                )
+            })
+        })
+        .collect();
+    crate::report::HttpExchange {
+        method: method.to_owned(),
+        url: url.to_owned(),
+        request_headers,
+        request_body: request_body.map(excerpt),
+        status,
+        response_headers,
+        response_body: (!body_start.is_empty()).then(|| excerpt(body_start)),
+    }
+}
+
 /// The first [`EXCERPT`] bytes of a body, as text for an [`Exhibit`].
 pub(crate) fn excerpt(body: &[u8]) -> String {
     text_start(body, EXCERPT)
