@@ -9,8 +9,11 @@
 //! the probe was going to get has arrived. No long timeout is waited out
 //! unless the peer is truly unresponsive.
 //!
-//! Every frame either way, and every close and timeout, goes into a
-//! [`WireEvent`] log the report keeps.
+//! Every frame either way, and every close and timeout, goes into the wire
+//! log the report keeps, as [transcript entries](Entry): the driver's log is
+//! the transcript a record saves and the session judge reads, in one shape. A
+//! frame skipped for its size or one that could not be sent is no entry (its
+//! bytes never crossed whole); the probe that met it reports it.
 
 use std::time::Duration;
 
@@ -22,86 +25,33 @@ use tokio::time::Instant;
 use crate::transcript::{self, Entry};
 use crate::transport::{Event, SendError, Transport};
 
-/// What happened on the wire.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum WireKind {
-    /// A frame's exact bytes (no delimiter).
-    Frame(Vec<u8>),
-    /// A frame past the size bound, skipped; its length.
-    TooLong(u64),
-    /// The peer's output ended.
-    Closed {
-        /// The exit status as text (`exit status: 0`, `signal: 9 (SIGKILL)`),
-        /// if the main process was reaped.
-        status: Option<String>,
-        /// A child of the peer kept its stdout open after it exited.
-        leaky: bool,
-    },
-    /// A wait for the peer ran out.
-    TimedOut,
-    /// A frame could not be sent.
-    SendFailed(String),
-}
-
-/// One entry of the wire log.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct WireEvent {
-    /// Whose doing it was: the runner's (client to server) or the peer's.
-    pub from: Direction,
-    /// Since the driver started.
-    pub t: Duration,
-    /// What it was.
-    pub kind: WireKind,
-}
-
-/// A client driver's wire log (`wirecheck run`'s sessions, `wirecheck
-/// fuzz`'s findings) as transcript entries: frames as they travelled, a
-/// closed output as `closed`, a wait that ran out as `wait-elapsed`. A frame
-/// skipped for its size or one that could not be sent is no entry: its bytes
-/// never crossed whole.
-#[must_use]
-pub fn transcript(log: &[WireEvent]) -> Vec<Entry> {
-    log.iter()
-        .filter_map(|e| {
-            let t = Some(e.t.as_secs_f64());
-            let from = e.from;
-            match &e.kind {
-                WireKind::Frame(bytes) => Some(Entry::Frame {
-                    from,
-                    bytes: bytes.clone(),
-                    t,
-                }),
-                WireKind::Closed { .. } => Some(Entry::Event {
-                    event: transcript::Transport::Closed,
-                    from: Some(from),
-                    t,
-                }),
-                WireKind::TimedOut => Some(Entry::Event {
-                    event: transcript::Transport::WaitElapsed,
-                    from: None,
-                    t,
-                }),
-                WireKind::TooLong(_) | WireKind::SendFailed(_) => None,
-            }
-        })
-        .collect()
-}
-
 /// The frames of a wire log as a record shows them (who sent each, its
-/// bytes, when): what is not a whole frame (a close, a wait run out, a frame
-/// too long or not sent) is the log's, not the exchange's.
+/// bytes, when): what is not a frame (a close, a wait run out) is the log's,
+/// not the exchange's.
 #[must_use]
-pub fn wire_frames(log: &[WireEvent]) -> Vec<crate::report::WireFrame> {
+pub fn wire_frames(log: &[Entry]) -> Vec<crate::report::WireFrame> {
     log.iter()
-        .filter_map(|e| match &e.kind {
-            WireKind::Frame(bytes) => Some(crate::report::WireFrame {
-                from: e.from,
+        .filter_map(|e| match e {
+            Entry::Frame { from, bytes, t } => Some(crate::report::WireFrame {
+                from: *from,
                 frame: bytes.clone(),
-                at: Some(e.t),
+                at: t.map(Duration::from_secs_f64),
             }),
-            _ => None,
+            Entry::Event { .. } => None,
         })
         .collect()
+}
+
+/// The frames the peer sent in a wire log, in order.
+pub fn server_frames(log: &[Entry]) -> impl Iterator<Item = &[u8]> {
+    log.iter().filter_map(|e| match e {
+        Entry::Frame {
+            from: Direction::ServerToClient,
+            bytes,
+            ..
+        } => Some(bytes.as_slice()),
+        _ => None,
+    })
 }
 
 /// The request that proves the peer is still reading after a probe.
@@ -392,7 +342,7 @@ pub struct Driver<T> {
     /// Every id sent this session, allocated or inside a probe: none is reused.
     used: Vec<Id<'static>>,
     next: i64,
-    log: Vec<WireEvent>,
+    log: Vec<Entry>,
     log_frames: usize,
     log_omitted: u64,
     /// Set after a 2026-07-28 `server/discover`: the `_meta` every request of
@@ -455,7 +405,7 @@ impl<T: Transport> Driver<T> {
 
     /// The wire log so far.
     #[must_use]
-    pub fn log(&self) -> &[WireEvent] {
+    pub fn log(&self) -> &[Entry] {
         &self.log
     }
 
@@ -477,7 +427,7 @@ impl<T: Transport> Driver<T> {
     }
 
     /// The transport, for shutting it down; the log is returned with it.
-    pub fn into_parts(self) -> (T, Vec<WireEvent>) {
+    pub fn into_parts(self) -> (T, Vec<Entry>) {
         (self.transport, self.log)
     }
 
@@ -493,31 +443,33 @@ impl<T: Transport> Driver<T> {
         }
     }
 
-    fn note(&mut self, from: Direction, kind: WireKind) {
-        if matches!(kind, WireKind::Frame(_)) {
-            if self.log_frames >= self.config.max_log_frames {
-                self.log_omitted += 1;
-                return;
-            }
-            self.log_frames += 1;
+    /// Seconds since the driver started, as a transcript entry keeps them.
+    fn now(&self) -> Option<f64> {
+        Some(self.started.elapsed().as_secs_f64())
+    }
+
+    fn note_frame(&mut self, from: Direction, bytes: &[u8]) {
+        if self.log_frames >= self.config.max_log_frames {
+            self.log_omitted += 1;
+            return;
         }
-        self.log.push(WireEvent {
+        self.log_frames += 1;
+        let t = self.now();
+        self.log.push(Entry::Frame {
             from,
-            t: self.started.elapsed(),
-            kind,
+            bytes: bytes.to_vec(),
+            t,
         });
     }
 
+    fn note_event(&mut self, event: transcript::Transport, from: Option<Direction>) {
+        let t = self.now();
+        self.log.push(Entry::Event { event, from, t });
+    }
+
     async fn send_logged(&mut self, frame: &[u8]) -> Result<(), SendError> {
-        self.note(Direction::ClientToServer, WireKind::Frame(frame.to_vec()));
-        let sent = self.transport.send(frame).await;
-        if let Err(e) = &sent {
-            self.note(
-                Direction::ClientToServer,
-                WireKind::SendFailed(e.to_string()),
-            );
-        }
-        sent
+        self.note_frame(Direction::ClientToServer, frame);
+        self.transport.send(frame).await
     }
 
     async fn recv_logged(&mut self, deadline: Instant) -> Event {
@@ -525,16 +477,18 @@ impl<T: Transport> Driver<T> {
         if matches!(event, Event::Frame(_) | Event::TooLong { .. }) && self.first_heard.is_none() {
             self.first_heard = Some(self.started.elapsed());
         }
-        let kind = match &event {
-            Event::Frame(bytes) => WireKind::Frame(bytes.clone()),
-            Event::TooLong { bytes_skipped } => WireKind::TooLong(*bytes_skipped),
-            Event::Closed { status, leaky } => WireKind::Closed {
-                status: status.map(|s| s.to_string()),
-                leaky: *leaky,
-            },
-            Event::TimedOut => WireKind::TimedOut,
-        };
-        self.note(Direction::ServerToClient, kind);
+        match &event {
+            Event::Frame(bytes) => self.note_frame(Direction::ServerToClient, bytes),
+            // The caller's probe reports it; its bytes never crossed whole.
+            Event::TooLong { .. } => {}
+            Event::Closed { .. } => {
+                self.note_event(
+                    transcript::Transport::Closed,
+                    Some(Direction::ServerToClient),
+                );
+            }
+            Event::TimedOut => self.note_event(transcript::Transport::WaitElapsed, None),
+        }
         event
     }
 

@@ -78,6 +78,24 @@ impl Entry {
         }
     }
 
+    /// Who sent the frame, or who closed, when known.
+    #[must_use]
+    pub fn from(&self) -> Option<Direction> {
+        match self {
+            Entry::Frame { from, .. } => Some(*from),
+            Entry::Event { from, .. } => *from,
+        }
+    }
+
+    /// The frame's bytes; `None` for a transport event.
+    #[must_use]
+    pub fn bytes(&self) -> Option<&[u8]> {
+        match self {
+            Entry::Frame { bytes, .. } => Some(bytes),
+            Entry::Event { .. } => None,
+        }
+    }
+
     /// Seconds from the start, when recorded.
     #[must_use]
     pub fn time(&self) -> Option<f64> {

@@ -7,7 +7,8 @@ use std::time::{Duration, Instant};
 use harness::client::Reply;
 use harness::Direction;
 use harness::{Id, Revision};
-use wirecheck::driver::{Class, Driver, DriverConfig, Live, RequestError, WireKind};
+use wirecheck::driver::{Class, Driver, DriverConfig, Live, RequestError};
+use wirecheck::transcript::{Entry, Transport};
 use wirecheck::transport::stdio::{EndedBy, PeerCommand, SpawnError, StdioPeer};
 use wirecheck::transport::{Event, Limits, SendError};
 
@@ -95,11 +96,8 @@ async fn echo_peer_holds_a_whole_conversation() {
     let (peer, log) = driver.into_parts();
     let mut ours: Vec<String> = log
         .iter()
-        .filter(|e| e.from == Direction::ClientToServer)
-        .filter_map(|e| match &e.kind {
-            WireKind::Frame(b) => serde_json::from_slice::<serde_json::Value>(b).ok(),
-            _ => None,
-        })
+        .filter(|e| e.from() == Some(Direction::ClientToServer))
+        .filter_map(|e| serde_json::from_slice::<serde_json::Value>(e.bytes()?).ok())
         .filter_map(|v| v.get("id").map(ToString::to_string))
         .filter(|id| id != "1")
         .collect();
@@ -107,7 +105,9 @@ async fn echo_peer_holds_a_whole_conversation() {
     ours.sort();
     ours.dedup();
     assert_eq!(ours.len(), sent, "an id was reused: {log:?}");
-    assert!(log.iter().any(|e| e.from == Direction::ServerToClient));
+    assert!(log
+        .iter()
+        .any(|e| e.from() == Some(Direction::ServerToClient)));
 
     let report = peer.shutdown(EXIT_GRACE).await;
     assert_eq!(report.ended_by, EndedBy::Exited);
@@ -124,7 +124,7 @@ async fn mcp_2026_discovery_carries_meta() {
     assert_eq!(hello.method, "server/discover");
     assert_eq!(hello.result["echo"], "server/discover");
     let (peer, log) = driver.into_parts();
-    let WireKind::Frame(first) = &log[0].kind else {
+    let Some(first) = log[0].bytes() else {
         panic!("{log:?}")
     };
     let sent: serde_json::Value = serde_json::from_slice(first).unwrap();
@@ -135,7 +135,7 @@ async fn mcp_2026_discovery_carries_meta() {
     // No `notifications/initialized` in 2026-07-28.
     assert_eq!(
         log.iter()
-            .filter(|e| e.from == Direction::ClientToServer)
+            .filter(|e| e.from() == Some(Direction::ClientToServer))
             .count(),
         1
     );
@@ -159,7 +159,13 @@ async fn silent_peer_is_unresponsive_after_the_answer_timeout() {
         .unwrap_err();
     assert_eq!(err, RequestError::TimedOut);
     let (peer, log) = driver.into_parts();
-    assert!(log.iter().any(|e| e.kind == WireKind::TimedOut));
+    assert!(log.iter().any(|e| matches!(
+        e,
+        Entry::Event {
+            event: Transport::WaitElapsed,
+            ..
+        }
+    )));
     let report = peer.shutdown(EXIT_GRACE).await;
     assert_eq!(
         report.ended_by,
@@ -236,12 +242,7 @@ async fn flooding_peer_is_bounded_and_still_judged() {
     }
     assert!(driver.log_omitted() > 0, "the flood outran the log cap");
     let (peer, log) = driver.into_parts();
-    assert!(
-        log.iter()
-            .filter(|e| matches!(e.kind, WireKind::Frame(_)))
-            .count()
-            <= 1000
-    );
+    assert!(log.iter().filter(|e| e.bytes().is_some()).count() <= 1000);
     let report = peer.shutdown(GRACE).await;
     assert!(report.status.is_some(), "{report:?}");
     // Bounded, not fast: the flood costs CPU, and each probe whose answer
@@ -343,22 +344,31 @@ async fn peer_that_exits_after_the_handshake_is_reported_closed() {
     let err = driver
         .request("tools/list", None, Duration::from_secs(5))
         .await;
-    // Depending on timing the request is refused at the pipe or goes unanswered.
-    match err {
+    // Depending on timing the request is refused at the pipe or goes
+    // unanswered; only the second is a close the wire log holds.
+    let refused_at_pipe = match err {
         Err(RequestError::Closed { status, leaky }) => {
             assert_eq!(status.as_deref(), Some("exit status: 3"));
             assert!(!leaky);
+            false
         }
-        Err(RequestError::Send(SendError::Closed(_))) => {}
+        Err(RequestError::Send(SendError::Closed(_))) => true,
         other => panic!("{other:?}"),
-    }
+    };
     let (peer, log) = driver.into_parts();
     let report = peer.shutdown(GRACE).await;
     assert_eq!(report.status.and_then(|s| s.code()), Some(3));
     assert_eq!(report.ended_by, EndedBy::Exited);
     assert!(
-        log.iter()
-            .any(|e| matches!(e.kind, WireKind::Closed { .. } | WireKind::SendFailed(_))),
+        refused_at_pipe
+            || log.iter().any(|e| matches!(
+                e,
+                Entry::Event {
+                    event: Transport::Closed,
+                    from: Some(Direction::ServerToClient),
+                    ..
+                }
+            )),
         "{log:?}"
     );
     assert!(started.elapsed() < Duration::from_secs(10));

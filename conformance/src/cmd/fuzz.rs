@@ -424,7 +424,7 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
 /// file is empty and `wirecheck replay` can play it.
 fn saved(finding: &Finding) -> Vec<crate::transcript::Entry> {
     if !finding.log.is_empty() {
-        return crate::driver::transcript(&finding.log);
+        return finding.log.clone();
     }
     finding
         .frames

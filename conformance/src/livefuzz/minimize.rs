@@ -18,7 +18,7 @@ use harness::fuzzing::mutate_json;
 use super::invariant::{expect, shape, Expect};
 use super::peer::{Live, Waits};
 use super::{Candidate, Config};
-use crate::driver::WireEvent;
+use crate::transcript::Entry;
 
 /// The most peer restarts spent on one finding.
 const ATTEMPTS: usize = 40;
@@ -28,7 +28,7 @@ pub struct Minimized {
     /// The smallest sequence found, breaking frame last.
     pub frames: Vec<Vec<u8>>,
     /// The wire log of the confirming run.
-    pub log: Vec<WireEvent>,
+    pub log: Vec<Entry>,
     /// Peer restarts spent.
     pub attempts: usize,
     /// The time ran out while shrinking: the frames break it, but may not be
@@ -64,7 +64,7 @@ async fn reproduces(
     frames: &[Vec<u8>],
     target: &Candidate,
     budget: &mut Budget,
-) -> Option<Vec<WireEvent>> {
+) -> Option<Vec<Entry>> {
     if budget.left == 0 || tokio::time::Instant::now() >= budget.until {
         budget.timed_out |= budget.left > 0;
         budget.left = 0;
@@ -82,11 +82,7 @@ async fn reproduces(
 }
 
 /// One attempt of [`reproduces`]: a fresh peer, `frames`, the verdict.
-async fn attempt(
-    config: &Config,
-    frames: &[Vec<u8>],
-    target: &Candidate,
-) -> Option<Vec<WireEvent>> {
+async fn attempt(config: &Config, frames: &[Vec<u8>], target: &Candidate) -> Option<Vec<Entry>> {
     let waits = Waits {
         answer_timeout: config.timeout,
         grace: config.confirm_grace,

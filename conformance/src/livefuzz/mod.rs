@@ -22,7 +22,8 @@ use harness::ir::Id;
 use harness::{lift, Message, Revision};
 use tokio::time::Instant;
 
-use crate::driver::{Class, ProbeReport, WireEvent};
+use crate::driver::{Class, ProbeReport};
+use crate::transcript::Entry;
 use crate::transport::Limits;
 use crate::vectors::Vector;
 use invariant::{expect, judge, shape, Breach, Expect, Kind};
@@ -101,7 +102,7 @@ pub struct Finding {
     /// The frames that break it, last one breaking.
     pub frames: Vec<Vec<u8>>,
     /// The wire log of the confirming run (or of the fuzz session).
-    pub log: Vec<WireEvent>,
+    pub log: Vec<Entry>,
     /// Whether a fresh peer broke it again, and how far it was shrunk.
     pub confirmation: Confirmation,
     /// Which frame of the run first broke it.
@@ -881,7 +882,7 @@ pub async fn replay(
     config: &Config,
     frames: &[Vec<u8>],
     kind: Kind,
-) -> Result<(Vec<Breach>, Vec<WireEvent>), String> {
+) -> Result<(Vec<Breach>, Vec<Entry>), String> {
     let waits = Waits {
         answer_timeout: config.timeout,
         grace: config.confirm_grace,

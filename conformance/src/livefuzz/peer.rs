@@ -24,8 +24,9 @@ use tokio::time::Instant;
 use super::invariant::{self, expect, Breach, Expect, Kind};
 use super::window::{IdHistory, Observed};
 use crate::driver::{
-    Class, Driver, DriverConfig, Live as Verdict, Liveness, ProbeReport, Received, WireEvent,
+    Class, Driver, DriverConfig, Live as Verdict, Liveness, ProbeReport, Received,
 };
+use crate::transcript::Entry;
 use crate::transport::http::{FindingKind, HttpFact, HttpOptions, StreamableHttpPeer};
 use crate::transport::stdio::StdioPeer;
 pub use crate::transport::Target;
@@ -300,7 +301,7 @@ impl Live {
 
     /// The wire log since the session opened (handshake included).
     #[must_use]
-    pub fn log(&self) -> &[WireEvent] {
+    pub fn log(&self) -> &[Entry] {
         with_driver!(&self.link, d => d.log())
     }
 
@@ -308,7 +309,7 @@ impl Live {
     /// SIGKILL: the transport's way); an HTTP session is ended with DELETE
     /// (2025-11-25 basic/transports §Session Management 5: a client that no
     /// longer needs a session "SHOULD send an HTTP DELETE").
-    pub async fn stop(self) -> Vec<WireEvent> {
+    pub async fn stop(self) -> Vec<Entry> {
         match self.link {
             Link::Stdio(driver) => {
                 let (transport, log) = driver.into_parts();

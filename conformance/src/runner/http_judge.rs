@@ -686,14 +686,8 @@ pub(super) fn snippet(data: &[u8]) -> String {
 
 /// Every frame the server sent on `driver`'s session so far.
 pub(super) fn server_frames(driver: &Driver<Wire>) -> Vec<Vec<u8>> {
-    driver
-        .log()
-        .iter()
-        .filter(|e| e.from == harness::Direction::ServerToClient)
-        .filter_map(|e| match &e.kind {
-            crate::driver::WireKind::Frame(bytes) => Some(bytes.clone()),
-            _ => None,
-        })
+    crate::driver::server_frames(driver.log())
+        .map(<[u8]>::to_vec)
         .collect()
 }
 

@@ -45,9 +45,10 @@ use futures::StreamExt as _;
 use harness::rules::{Level, RuleId, Violation};
 use harness::{Direction, Outcome, Revision};
 
-use crate::driver::{Class, Driver, Handshake, HandshakeError, Live, WireKind};
+use crate::driver::{Class, Driver, Handshake, HandshakeError, Live};
 use crate::report::{Check, Place, Record, Subject};
 use crate::sync::lock;
+use crate::transcript::Entry;
 pub use crate::transport::HttpKind;
 use crate::transport::{Kind, Target, Transport as _};
 use crate::vectors::Vector;
@@ -557,11 +558,7 @@ impl Runner<'_, '_, '_> {
 
     /// The session judge over every session `revision` played (see
     /// [`sessions`]), each written as a transcript under `--transcripts`.
-    fn judge_sessions(
-        &mut self,
-        revision: Revision,
-        logs: &[Vec<crate::driver::WireEvent>],
-    ) -> Result<(), RunError> {
+    fn judge_sessions(&mut self, revision: Revision, logs: &[Vec<Entry>]) -> Result<(), RunError> {
         let dir = self.config.transcripts.as_deref();
         let transport = self.config.peer.transport();
         for (n, log) in logs.iter().enumerate() {
@@ -585,14 +582,8 @@ impl Runner<'_, '_, '_> {
         driver: &Driver<Wire>,
         e: &HandshakeError,
     ) -> Option<Accepted> {
-        let answers: Vec<Vec<u8>> = driver
-            .log()
-            .iter()
-            .filter(|e| e.from == Direction::ServerToClient)
-            .filter_map(|e| match &e.kind {
-                WireKind::Frame(bytes) => Some(bytes.clone()),
-                _ => None,
-            })
+        let answers: Vec<Vec<u8>> = crate::driver::server_frames(driver.log())
+            .map(<[u8]>::to_vec)
             .collect();
         let legacy = http_answers::legacy_refusal(driver.transport(), revision, &answers);
         let (outcome, accepted, subject) = match (legacy, e) {
@@ -751,20 +742,15 @@ impl Runner<'_, '_, '_> {
 /// Why a plain JSON-RPC run could not be made: the peer sent no frame that
 /// is a JSON-RPC response in any session (issue 27, false finding 13: an HTML
 /// page on every POST drew "13 pass 125 fail"). `None` once one response came.
-fn no_jsonrpc_answer(logs: &[Vec<crate::driver::WireEvent>]) -> Option<String> {
-    let frames: Vec<&Vec<u8>> = logs
+fn no_jsonrpc_answer(logs: &[Vec<Entry>]) -> Option<String> {
+    let frames: Vec<&[u8]> = logs
         .iter()
-        .flatten()
-        .filter(|e| e.from == Direction::ServerToClient)
-        .filter_map(|e| match &e.kind {
-            WireKind::Frame(bytes) => Some(bytes),
-            _ => None,
-        })
+        .flat_map(|log| crate::driver::server_frames(log))
         .collect();
     // A response the codec refuses (a JSON-RPC 1.0 reply without `jsonrpc`,
     // a lenient server's fallback) is still an answer to judge: only output
     // with no response shape at all (an HTML page) leaves the run unmade.
-    let answers = |bytes: &Vec<u8>| {
+    let answers = |bytes: &[u8]| {
         harness::error_ids::response_shaped(bytes)
             || harness::lift(bytes).is_ok_and(|frame| {
                 frame.messages().iter().any(|m| {
@@ -860,10 +846,10 @@ mod tests {
     #[test]
     fn a_refused_response_is_an_answer_and_html_is_none() {
         let log = |bytes: &[u8]| {
-            vec![vec![crate::driver::WireEvent {
+            vec![vec![Entry::Frame {
                 from: Direction::ServerToClient,
-                t: Duration::ZERO,
-                kind: WireKind::Frame(bytes.to_vec()),
+                bytes: bytes.to_vec(),
+                t: None,
             }]]
         };
         assert_eq!(

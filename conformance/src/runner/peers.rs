@@ -47,7 +47,7 @@ pub(super) struct Peers<'c> {
     /// What each closed HTTP connection saw, for the transport judge.
     pub(super) traces: &'c Mutex<Vec<Trace>>,
     /// Each closed session's wire log, for the session judge.
-    pub(super) logs: &'c Mutex<Vec<Vec<crate::driver::WireEvent>>>,
+    pub(super) logs: &'c Mutex<Vec<Vec<crate::transcript::Entry>>>,
     /// How long a closed stdio process is given to exit before a signal.
     pub(super) exit_grace: Duration,
 }
@@ -57,7 +57,7 @@ pub(super) struct Peers<'c> {
 #[derive(Default)]
 pub(super) struct Gathered {
     pub(super) traces: Mutex<Vec<Trace>>,
-    pub(super) logs: Mutex<Vec<Vec<crate::driver::WireEvent>>>,
+    pub(super) logs: Mutex<Vec<Vec<crate::transcript::Entry>>>,
 }
 
 impl<'c> Peers<'c> {

@@ -26,7 +26,6 @@ use harness::rules::Check;
 use harness::session::{self, Finding};
 use harness::{Direction, Revision};
 
-use crate::driver::WireEvent;
 use crate::report::{CheckId, Record};
 use crate::transcript::Entry;
 use crate::transport::Kind;
@@ -171,22 +170,22 @@ pub const CHECK_UNJUDGED: &str = "run.session-unjudged";
 pub fn judge_log(
     revision: Revision,
     n: usize,
-    log: &[WireEvent],
+    log: &[Entry],
     dir: Option<&Path>,
     transport: &str,
 ) -> Result<Judged, String> {
-    let entries = crate::driver::transcript(log);
+    let entries = log;
     let saved = match dir {
         Some(dir) => Some(crate::transcript::save(
             dir,
             &format!("{}.{n:03}.jsonl", revision.name()),
-            &entries,
+            entries,
         )?),
         None => None,
     };
     let file = saved.as_ref().map(|p| p.display().to_string());
     Ok(Judged {
-        records: judge(revision, n, file.as_deref(), &entries, transport),
+        records: judge(revision, n, file.as_deref(), entries, transport),
         saved,
     })
 }
@@ -426,8 +425,7 @@ mod tests {
     /// `wirecheck check` judges again; without it nothing is written.
     #[test]
     fn a_judged_log_is_saved_and_its_records_name_the_file() {
-        use crate::driver::{WireEvent, WireKind};
-        let log: Vec<WireEvent> = [
+        let log: Vec<Entry> = [
             (
                 Direction::ClientToServer,
                 r#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#,
@@ -442,11 +440,7 @@ mod tests {
             ),
         ]
         .into_iter()
-        .map(|(from, text)| WireEvent {
-            from,
-            t: std::time::Duration::ZERO,
-            kind: WireKind::Frame(text.as_bytes().to_vec()),
-        })
+        .map(|(from, text)| frame(from, text))
         .collect();
         let dir = std::env::temp_dir().join(format!(
             "wirecheck-sessions-judge-log-{}",

@@ -7,10 +7,8 @@
 use harness::rules::Level;
 use harness::{Outcome, Revision};
 
-use crate::driver::WireKind;
 use crate::report::{Check, CheckId, Record, Subject};
 use crate::transport::Kind;
-use harness::Direction;
 
 use crate::report::STDOUT_TEXT_CHECK as CHECK_STDOUT_TEXT;
 
@@ -24,15 +22,11 @@ const STDOUT_TEXT_QUOTED: usize = 3;
 /// not a valid MCP message", broken once however often, and said once,
 /// rather than as a parse failure of each probe's answer. `None` when there
 /// was none.
-pub(super) fn record(revision: Revision, logs: &[Vec<crate::driver::WireEvent>]) -> Option<Record> {
+pub(super) fn record(revision: Revision, logs: &[Vec<crate::transcript::Entry>]) -> Option<Record> {
     let lines: Vec<&[u8]> = logs
         .iter()
-        .flatten()
-        .filter(|e| e.from == Direction::ServerToClient)
-        .filter_map(|e| match &e.kind {
-            WireKind::Frame(bytes) if crate::lines::is_stdout_text(bytes) => Some(bytes.as_slice()),
-            _ => None,
-        })
+        .flat_map(|log| crate::driver::server_frames(log))
+        .filter(|bytes| crate::lines::is_stdout_text(bytes))
         .collect();
     lines.first()?;
     let mut distinct: Vec<&[u8]> = Vec::new();
