@@ -8,7 +8,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-use harness::rules::{self, Check};
+use harness::rules::{self, CheckedBy};
 use harness::Revision;
 use serde::Deserialize;
 
@@ -106,15 +106,15 @@ impl Disposition {
 /// The check kinds a sentence can be checked by, as the rule model names them.
 pub const KINDS: [&str; 6] = ["codec", "frame", "reply", "session", "transport", "runner"];
 
-fn kind(check: Check) -> Option<&'static str> {
+fn kind(check: CheckedBy) -> Option<&'static str> {
     match check {
-        Check::Codec => Some("codec"),
-        Check::Frame => Some("frame"),
-        Check::Reply => Some("reply"),
-        Check::Session => Some("session"),
-        Check::Transport => Some("transport"),
-        Check::Runner => Some("runner"),
-        Check::Unchecked(_) => None,
+        CheckedBy::Codec => Some("codec"),
+        CheckedBy::Frame => Some("frame"),
+        CheckedBy::Reply => Some("reply"),
+        CheckedBy::Session => Some("session"),
+        CheckedBy::Transport => Some("transport"),
+        CheckedBy::Runner => Some("runner"),
+        CheckedBy::Unchecked(_) => None,
     }
 }
 

@@ -6,21 +6,23 @@
 
 use std::fmt::Write as _;
 
-use harness::rules::{rules, Check, RuleInfo};
+use harness::rules::{rules, CheckedBy, RuleInfo};
 use harness::Revision;
 
 const CHAPTER: &str = "rule-reference.md";
 
 /// How a rule is checked, in the words a reader of a finding needs.
-fn checked(check: Check) -> String {
+fn checked(check: CheckedBy) -> String {
     match check {
-        Check::Codec => "by the codec (a frame breaking it does not parse)".into(),
-        Check::Frame => "on each frame".into(),
-        Check::Reply => "on each request and its reply".into(),
-        Check::Session => "over the whole conversation (the session judge)".into(),
-        Check::Transport => "by the runner's transport probes (HTTP; stdio's exit)".into(),
-        Check::Runner => "by the runner, across sessions or with a probe only it can make".into(),
-        Check::Unchecked(why) => format!("not checked: {why}"),
+        CheckedBy::Codec => "by the codec (a frame breaking it does not parse)".into(),
+        CheckedBy::Frame => "on each frame".into(),
+        CheckedBy::Reply => "on each request and its reply".into(),
+        CheckedBy::Session => "over the whole conversation (the session judge)".into(),
+        CheckedBy::Transport => "by the runner's transport probes (HTTP; stdio's exit)".into(),
+        CheckedBy::Runner => {
+            "by the runner, across sessions or with a probe only it can make".into()
+        }
+        CheckedBy::Unchecked(why) => format!("not checked: {why}"),
     }
 }
 

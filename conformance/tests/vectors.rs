@@ -17,7 +17,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use harness::ir::describe;
-use harness::rules::{self, Check, Level, Violation};
+use harness::rules::{self, CheckedBy, Level, Violation};
 use harness::{lift, Outcome, Revision};
 use libtest_mimic::{Arguments, Failed, Trial};
 use serde_json::{json, Value};
@@ -288,15 +288,15 @@ fn repo_file(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(name)
 }
 
-fn check_name(check: Check) -> &'static str {
+fn check_name(check: CheckedBy) -> &'static str {
     match check {
-        Check::Codec => "codec",
-        Check::Frame => "frame",
-        Check::Reply => "reply",
-        Check::Session => "session",
-        Check::Transport => "transport",
-        Check::Runner => "runner",
-        Check::Unchecked(_) => "unchecked",
+        CheckedBy::Codec => "codec",
+        CheckedBy::Frame => "frame",
+        CheckedBy::Reply => "reply",
+        CheckedBy::Session => "session",
+        CheckedBy::Transport => "transport",
+        CheckedBy::Runner => "runner",
+        CheckedBy::Unchecked(_) => "unchecked",
     }
 }
 
@@ -322,7 +322,7 @@ fn coverage(vectors: &[Vector]) -> BTreeMap<(&str, Revision), Vec<&str>> {
     let mut map: BTreeMap<(&str, Revision), Vec<&str>> = BTreeMap::new();
     for v in vectors {
         for id in v.rule_ids() {
-            let codec = rules::rule(id).is_some_and(|r| r.check == Check::Codec);
+            let codec = rules::rule(id).is_some_and(|r| r.check == CheckedBy::Codec);
             for r in Revision::ALL {
                 if r == v.profile.revision || codec {
                     map.entry((id, r)).or_default().push(&v.id);
@@ -426,7 +426,7 @@ fn traceability(vectors: &[Vector]) -> String {
         let mut ids: BTreeSet<&str> = BTreeSet::new();
         for r in Revision::ALL {
             if let Some(vs) = cov.get(&(info.id.as_str(), r)) {
-                if info.check != Check::Codec || r == Revision::JsonRpc2 {
+                if info.check != CheckedBy::Codec || r == Revision::JsonRpc2 {
                     ids.extend(vs.iter().copied());
                 }
             }
@@ -456,17 +456,17 @@ fn traceability(vectors: &[Vector]) -> String {
             .iter()
             .filter(|i| i.applies_to(r) && !cov.contains_key(&(i.id.as_str(), r)))
             .map(|i| match i.check {
-                Check::Session => format!("- `{}` (session: covered by the session vectors)", i.id),
-                Check::Transport => {
+                CheckedBy::Session => format!("- `{}` (session: covered by the session vectors)", i.id),
+                CheckedBy::Transport => {
                     format!("- `{}` (transport: judged by `wirecheck run --http`)", i.id)
                 }
-                Check::Runner => {
+                CheckedBy::Runner => {
                     format!(
                         "- `{}` (runner: judged by wirecheck's own side, `run` across sessions or `serve --judge`)",
                         i.id
                     )
                 }
-                Check::Unchecked(why) => format!("- `{}` (unchecked: {why})", i.id),
+                CheckedBy::Unchecked(why) => format!("- `{}` (unchecked: {why})", i.id),
                 c => format!("- `{}` ({})", i.id, check_name(c)),
             })
             .collect();

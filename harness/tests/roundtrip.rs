@@ -2,14 +2,14 @@
 //! examples (§7) and the MCP shapes a lossy codec gets wrong. Each goes through the
 //! one oracle, `check_roundtrip`, and compact frames must come back byte for byte.
 
-use harness::fuzzing::{check_roundtrip, Outcome};
+use harness::fuzzing::{check_roundtrip, RoundTrip};
 use harness::{lift, lower_to_vec, Frame, MessageKind};
 
 /// Asserts the oracle passes and the frame lifts; returns the lowered bytes.
 fn roundtrip(frame: &str) -> String {
     match check_roundtrip(frame.as_bytes()) {
-        Ok(Outcome::Lifted(out)) => String::from_utf8(out).unwrap(),
-        Ok(Outcome::Refused(r)) => panic!("refused: {r}\n  frame: {frame}"),
+        Ok(RoundTrip::Lifted(out)) => String::from_utf8(out).unwrap(),
+        Ok(RoundTrip::Refused(r)) => panic!("refused: {r}\n  frame: {frame}"),
         Err(failure) => panic!("{failure}"),
     }
 }

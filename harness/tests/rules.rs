@@ -4,7 +4,7 @@
 
 use std::collections::BTreeSet;
 
-use harness::rules::{self, Check, Level, RuleId, Violation};
+use harness::rules::{self, CheckedBy, Level, RuleId, Violation};
 use harness::{lift, Profile, Revision};
 
 fn profile(revision: &str, from: &str) -> Profile {
@@ -1140,7 +1140,7 @@ fn every_checked_rule_has_a_case() {
     let covered: BTreeSet<&str> = CASES.iter().map(|c| c.rule).collect();
     let missing: Vec<&str> = rules::rules()
         .iter()
-        .filter(|r| matches!(r.check, Check::Frame | Check::Reply))
+        .filter(|r| matches!(r.check, CheckedBy::Frame | CheckedBy::Reply))
         .map(|r| r.id.as_str())
         .filter(|id| !covered.contains(id))
         .collect();
@@ -1162,7 +1162,7 @@ fn catalogue_is_one_consistent_table() {
             r.id
         );
         assert!(r.revisions.iter().count() > 0, "{} applies nowhere", r.id);
-        if let Check::Unchecked(reason) = r.check {
+        if let CheckedBy::Unchecked(reason) = r.check {
             assert!(!reason.is_empty(), "{} is unchecked without a reason", r.id);
         }
         if r.id.as_str().starts_with("mcp.") {
@@ -1182,7 +1182,7 @@ fn catalogue_is_one_consistent_table() {
             _ => Level::Must,
         };
         assert_eq!(info.level, text_level, "{}", rule.id());
-        assert_eq!(info.check, Check::Codec);
+        assert_eq!(info.check, CheckedBy::Codec);
         assert_eq!(rules::rule(rule.id()), Some(info));
     }
     assert!(rules::rule("no.such-rule").is_none());
@@ -1203,7 +1203,7 @@ fn rule_ids_are_the_table_and_spell_as_before() {
         let json = serde_json::to_string(&id).unwrap();
         assert_eq!(json, format!("\"{}\"", id.as_str()));
         assert_eq!(serde_json::from_str::<RuleId>(&json).unwrap(), id);
-        assert_eq!(id.codec().is_some(), info.check == Check::Codec, "{id}");
+        assert_eq!(id.codec().is_some(), info.check == CheckedBy::Codec, "{id}");
     }
     let sorted: Vec<RuleId> = RuleId::ALL
         .iter()
@@ -1669,19 +1669,19 @@ fn rule_counts_table() -> String {
             .iter()
             .filter(|r| r.applies_to(revision))
             .collect();
-        let count = |f: &dyn Fn(Check) -> bool| rules.iter().filter(|r| f(r.check)).count();
-        let codec = count(&|c| c == Check::Codec);
-        let frame = count(&|c| c == Check::Frame);
+        let count = |f: &dyn Fn(CheckedBy) -> bool| rules.iter().filter(|r| f(r.check)).count();
+        let codec = count(&|c| c == CheckedBy::Codec);
+        let frame = count(&|c| c == CheckedBy::Frame);
         table.push_str(&format!(
             "| {} | {} | {} ({codec} + {frame}) | {} | {} | {} | {} | {} |\n",
             revision.name(),
             rules.len(),
             codec + frame,
-            count(&|c| c == Check::Reply),
-            count(&|c| c == Check::Session),
-            count(&|c| c == Check::Transport),
-            count(&|c| c == Check::Runner),
-            count(&|c| matches!(c, Check::Unchecked(_))),
+            count(&|c| c == CheckedBy::Reply),
+            count(&|c| c == CheckedBy::Session),
+            count(&|c| c == CheckedBy::Transport),
+            count(&|c| c == CheckedBy::Runner),
+            count(&|c| matches!(c, CheckedBy::Unchecked(_))),
         ));
     }
     table

@@ -9,7 +9,7 @@ use harness::fuzzing::conversation::{
     check_conversation, check_never_panics, Conversation, Defect,
 };
 use harness::fuzzing::mutate::Rng;
-use harness::rules::{Check, RuleId};
+use harness::rules::{CheckedBy, RuleId};
 use harness::session::{self, detect_revision, Event, Judge, HISTORY_CAP};
 use harness::{Direction, Revision};
 use proptest::prelude::*;
@@ -438,10 +438,10 @@ fn every_session_rule_is_judged_or_keeps_a_reason() {
     }
     let unchecked: Vec<RuleId> = RuleId::ALL
         .into_iter()
-        .filter(|r| matches!(r.info().check, Check::Unchecked(_)))
+        .filter(|r| matches!(r.info().check, CheckedBy::Unchecked(_)))
         .collect();
     for rule in &unchecked {
-        let Check::Unchecked(reason) = rule.info().check else {
+        let CheckedBy::Unchecked(reason) = rule.info().check else {
             unreachable!()
         };
         assert!(!reason.is_empty(), "`{rule}` has no reason");
@@ -453,7 +453,7 @@ fn every_session_rule_is_judged_or_keeps_a_reason() {
     assert_eq!(
         former + unchecked.len(),
         65,
-        "the catalogue's 29 rules once marked as needing the session (less mcp.lifecycle.version-server, now judged by the live runner: Check::Runner), mcp.tasks.unknown-id, mcp.tasks.id-unique, the 7 session rules added for issue 14 (mcp.r5.subscription.acknowledged-first, mcp.capabilities.server-declares, mcp.r5.capabilities.declared-lists, mcp.tools.embedded-resources-capability, mcp.elicitation.mode-declared, mcp.sampling.tools-declared, mcp.sampling.include-context-declared) and the 12 added for its server-side sentences (mcp.lists.changed-notification, mcp.r5.tools.deterministic-order, mcp.r5.cache.scope-pages, mcp.r5.logging.capability, mcp.pagination.stable-cursor, mcp.prompts.get-invalid-params, mcp.completion.standard-errors, mcp.tasks.tool-forbidden, mcp.tasks.tool-required, mcp.elicitation.complete-known-id, mcp.r5.stdio.cancel-no-further, mcp.r5.mrtr.missing-input-reasked), and the 12 of the 2025-11-25 tasks and 2026-07-28 MRTR sentences (mcp.progress.task-token-lifetime, mcp.tasks.capability-declared, mcp.tasks.request-capability, mcp.tasks.cancel-terminal-rejected, mcp.tasks.result-blocks, mcp.tasks.result-completed-success, mcp.tasks.list-retrievable, mcp.tasks.poll-interval, mcp.cancel.task-uses-tasks-cancel, mcp.cancel.request-id-required, mcp.r5.mrtr.extra-input-ignored, mcp.r5.mrtr.input-responses-validated), and the 4 of the client's side of a 2026-07-28 retry (mcp.r5.sampling.tool-choice-none, mcp.r5.sampling.tool-choice-required, mcp.r5.roots.file-uri, mcp.r5.mrtr.retry-only), less mcp.error.invalid-cursor (Unchecked, now judged by the live runner: Check::Runner), and mcp.r5.subscription.teardown-signalled of the stream sentences, each placed once"
+        "the catalogue's 29 rules once marked as needing the session (less mcp.lifecycle.version-server, now judged by the live runner: CheckedBy::Runner), mcp.tasks.unknown-id, mcp.tasks.id-unique, the 7 session rules added for issue 14 (mcp.r5.subscription.acknowledged-first, mcp.capabilities.server-declares, mcp.r5.capabilities.declared-lists, mcp.tools.embedded-resources-capability, mcp.elicitation.mode-declared, mcp.sampling.tools-declared, mcp.sampling.include-context-declared) and the 12 added for its server-side sentences (mcp.lists.changed-notification, mcp.r5.tools.deterministic-order, mcp.r5.cache.scope-pages, mcp.r5.logging.capability, mcp.pagination.stable-cursor, mcp.prompts.get-invalid-params, mcp.completion.standard-errors, mcp.tasks.tool-forbidden, mcp.tasks.tool-required, mcp.elicitation.complete-known-id, mcp.r5.stdio.cancel-no-further, mcp.r5.mrtr.missing-input-reasked), and the 12 of the 2025-11-25 tasks and 2026-07-28 MRTR sentences (mcp.progress.task-token-lifetime, mcp.tasks.capability-declared, mcp.tasks.request-capability, mcp.tasks.cancel-terminal-rejected, mcp.tasks.result-blocks, mcp.tasks.result-completed-success, mcp.tasks.list-retrievable, mcp.tasks.poll-interval, mcp.cancel.task-uses-tasks-cancel, mcp.cancel.request-id-required, mcp.r5.mrtr.extra-input-ignored, mcp.r5.mrtr.input-responses-validated), and the 4 of the client's side of a 2026-07-28 retry (mcp.r5.sampling.tool-choice-none, mcp.r5.sampling.tool-choice-required, mcp.r5.roots.file-uri, mcp.r5.mrtr.retry-only), less mcp.error.invalid-cursor (Unchecked, now judged by the live runner: CheckedBy::Runner), and mcp.r5.subscription.teardown-signalled of the stream sentences, each placed once"
     );
 }
 

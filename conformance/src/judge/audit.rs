@@ -153,16 +153,16 @@ pub fn audit(v: &Vector) -> Audit {
 }
 
 /// The refusal the vector names, or that it lifts.
-fn codec(v: &Vector, outcome: &fuzzing::Outcome, problems: &mut Vec<String>) {
+fn codec(v: &Vector, outcome: &fuzzing::RoundTrip, problems: &mut Vec<String>) {
     match (&v.codec, outcome) {
-        (Codec::Lifts, fuzzing::Outcome::Lifted(_)) => {}
-        (Codec::Lifts, fuzzing::Outcome::Refused(r)) => {
+        (Codec::Lifts, fuzzing::RoundTrip::Lifted(_)) => {}
+        (Codec::Lifts, fuzzing::RoundTrip::Refused(r)) => {
             problems.push(format!("expected to lift, refused: {r}"));
         }
-        (Codec::Refuses { .. }, fuzzing::Outcome::Lifted(_)) => {
+        (Codec::Refuses { .. }, fuzzing::RoundTrip::Lifted(_)) => {
             problems.push("expected a refusal, but the frame lifts".into());
         }
-        (Codec::Refuses { rule, pointer }, fuzzing::Outcome::Refused(r)) => {
+        (Codec::Refuses { rule, pointer }, fuzzing::RoundTrip::Refused(r)) => {
             if harness::rules::RuleId::from(r.rule()) != *rule || r.pointer() != pointer {
                 problems.push(format!(
                     "expected refusal {rule} at `{pointer}`, got {} at `{}`",

@@ -476,7 +476,7 @@ fn codec_must(vector: &Vector) -> bool {
     matches!(
         &vector.basis,
         Some(Basis::MandatedBy { rule, level })
-            if level.is_mandatory() && rule.info().check == rules::Check::Codec
+            if level.is_mandatory() && rule.info().check == rules::CheckedBy::Codec
     )
 }
 

@@ -9,7 +9,7 @@
 //! asks the `initialize` revisions newest first until one is accepted (the
 //! newest the server supports, as far as wirecheck knows versions), then asks
 //! for [`UNKNOWN_VERSION`] in one more session and compares
-//! (`mcp.lifecycle.version-latest`, [`Check::Runner`](harness::rules::Check)).
+//! (`mcp.lifecycle.version-latest`, [`CheckedBy::Runner`](harness::rules::CheckedBy)).
 //!
 //! The sessions connect to the peer started without a revision (`serve`
 //! without `--revision` for the reference peer), so they ask one server what

@@ -124,7 +124,7 @@ const SERVER_CAPS: &str = r#"{"tools":{"listChanged":true},"prompts":{"listChang
 /// refuses, whose requests the session judge cannot follow.
 #[must_use]
 pub fn off_map(vector: &Vector) -> bool {
-    use harness::rules::Check;
+    use harness::rules::CheckedBy;
     use harness::session::{Event, Judge};
     use harness::{Direction, Revision};
     let revision = vector.profile.revision;
@@ -152,7 +152,7 @@ pub fn off_map(vector: &Vector) -> bool {
     out.clear();
     feed(Direction::ClientToServer, &vector.frame, &mut out);
     out.iter()
-        .any(|f| f.violation.rule.info().check == Check::Session)
+        .any(|f| f.violation.rule.info().check == CheckedBy::Session)
         || (lift(&vector.frame).is_err()
             && (is_batch_text(&vector.frame) || readable_id(&vector.frame)))
 }

@@ -22,7 +22,7 @@
 
 use std::path::{Path, PathBuf};
 
-use harness::rules::Check;
+use harness::rules::CheckedBy;
 use harness::session::{self, Finding};
 use harness::{Direction, Revision};
 
@@ -91,7 +91,7 @@ pub fn judge(
                 match blame(entries, &f) {
                     // A frame or reply rule the server broke is its vector
                     // record's own finding: only the session rules are new here.
-                    Some(Direction::ServerToClient) if check == Check::Session => {
+                    Some(Direction::ServerToClient) if check == CheckedBy::Session => {
                         let mut record =
                             crate::report::session::finding("", revision, &f, bytes.to_vec());
                         place(&mut record, f.violation.rule.as_str());
@@ -102,8 +102,9 @@ pub fn judge(
                     // refuses, whose requests the judge cannot follow: stop
                     // judging the server.
                     Some(Direction::ClientToServer)
-                        if check == Check::Session
-                            || (check == Check::Codec && crate::lines::is_batch_text(bytes)) =>
+                        if check == CheckedBy::Session
+                            || (check == CheckedBy::Codec
+                                && crate::lines::is_batch_text(bytes)) =>
                     {
                         let mut record = left_unjudged(revision, &f, entries.len());
                         place(&mut record, "unjudged");

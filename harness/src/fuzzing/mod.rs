@@ -12,7 +12,7 @@ pub use generate::{GenFrame, GenId};
 pub use mutate::{mutate, mutate_json};
 pub use oracle::{
     check_refusal, check_reply_matching, check_roundtrip, check_rules, id_twins, strip_whitespace,
-    Failure, Outcome,
+    Failure, RoundTrip,
 };
 
 use arbitrary::{Arbitrary, Unstructured};

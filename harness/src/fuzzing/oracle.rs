@@ -10,7 +10,7 @@ use std::fmt;
 use super::mutate_json;
 use crate::client::{read_reply, ReplyError};
 use crate::ir::{Frame, Id, Message, Raw, Success};
-use crate::rules::{self, Check, RuleId, Violation};
+use crate::rules::{self, CheckedBy, RuleId, Violation};
 use crate::{lift, lower_to_vec, Direction, Profile, Refusal, Revision, Rule};
 
 /// A broken promise: what was checked, and the evidence.
@@ -36,7 +36,7 @@ fn fail<T>(property: &'static str, detail: String) -> Result<T, Failure> {
 
 /// What happened to an input that broke no promise.
 #[derive(Debug)]
-pub enum Outcome {
+pub enum RoundTrip {
     /// It lifted and round-tripped; the lowered bytes.
     Lifted(Vec<u8>),
     /// It was refused, coherently.
@@ -47,12 +47,12 @@ pub enum Outcome {
 /// `lower` as the same JSON text up to insignificant whitespace (byte-identical
 /// when the input was compact), and lift again to the same bytes; whatever is
 /// refused must be refused coherently ([`check_refusal`]).
-pub fn check_roundtrip(input: &[u8]) -> Result<Outcome, Failure> {
+pub fn check_roundtrip(input: &[u8]) -> Result<RoundTrip, Failure> {
     let frame = match lift(input) {
         Ok(frame) => frame,
         Err(refusal) => {
             check_refusal_of(input, &refusal)?;
-            return Ok(Outcome::Refused(refusal));
+            return Ok(RoundTrip::Refused(refusal));
         }
     };
     check_lifted_is_json(input)?;
@@ -108,7 +108,7 @@ pub fn check_roundtrip(input: &[u8]) -> Result<Outcome, Failure> {
         }
         Err(refusal) => return fail("relift", format!("lowered output does not lift: {refusal}")),
     }
-    Ok(Outcome::Lifted(out))
+    Ok(RoundTrip::Lifted(out))
 }
 
 fn kinds(frame: &Frame<'_>) -> Vec<crate::MessageKind> {
@@ -433,13 +433,13 @@ pub fn check_rules(input: &[u8]) -> Result<(), Failure> {
                             format!("{refusal} under {revision}, but validate gave {found:?}"),
                         );
                     }
-                    well_formed(&found, profile, &[Check::Codec], |_| None)?;
+                    well_formed(&found, profile, &[CheckedBy::Codec], |_| None)?;
                 }
-                Ok(_) => well_formed(&found, profile, &[Check::Frame], |_| Some(input))?,
+                Ok(_) => well_formed(&found, profile, &[CheckedBy::Frame], |_| Some(input))?,
             }
             let Ok(request) = &lifted else { continue };
             let exchange = rules::validate_reply(request, None, profile);
-            well_formed(&exchange, profile, &[Check::Reply], |_| Some(input))?;
+            well_formed(&exchange, profile, &[CheckedBy::Reply], |_| Some(input))?;
             for &bytes in &replies {
                 let Ok(reply) = lift(bytes) else { continue };
                 let exchange = rules::validate_reply(request, Some(&reply), profile);
@@ -447,9 +447,15 @@ pub fn check_rules(input: &[u8]) -> Result<(), Failure> {
                     RuleId::JsonrpcBatchOneResponsePerRequest => Some(input),
                     _ => Some(bytes),
                 };
-                well_formed(&exchange, profile, &[Check::Reply], judged).map_err(|f| Failure {
-                    detail: format!("{}\n  reply: {}", f.detail, String::from_utf8_lossy(bytes)),
-                    ..f
+                well_formed(&exchange, profile, &[CheckedBy::Reply], judged).map_err(|f| {
+                    Failure {
+                        detail: format!(
+                            "{}\n  reply: {}",
+                            f.detail,
+                            String::from_utf8_lossy(bytes)
+                        ),
+                        ..f
+                    }
                 })?;
             }
         }
@@ -464,7 +470,7 @@ pub fn check_rules(input: &[u8]) -> Result<(), Failure> {
 fn well_formed<'f>(
     found: &[Violation],
     profile: Profile,
-    checks: &[Check],
+    checks: &[CheckedBy],
     judged: impl Fn(RuleId) -> Option<&'f [u8]>,
 ) -> Result<(), Failure> {
     let revision = profile.revision;
@@ -600,36 +606,42 @@ mod check_rules_tests {
     #[test]
     fn well_formed_catches_each_fault() {
         let frame = br#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#;
-        let judge = |v: Violation, checks: &[Check]| {
+        let judge = |v: Violation, checks: &[CheckedBy]| {
             well_formed(&[v], PROFILE, checks, |_| Some(&frame[..])).map_err(|f| f.property)
         };
         assert_eq!(
-            judge(violation(RuleId::McpBaseIdNotNull, "/id"), &[Check::Frame]),
+            judge(
+                violation(RuleId::McpBaseIdNotNull, "/id"),
+                &[CheckedBy::Frame]
+            ),
             Ok(())
         );
         assert_eq!(
             judge(
                 violation(RuleId::McpBaseIdNotNull, "/id/0"),
-                &[Check::Frame]
+                &[CheckedBy::Frame]
             ),
             Err("rules-pointer-resolves")
         );
         assert_eq!(
-            judge(violation(RuleId::McpBaseIdNotNull, "/id"), &[Check::Reply]),
+            judge(
+                violation(RuleId::McpBaseIdNotNull, "/id"),
+                &[CheckedBy::Reply]
+            ),
             Err("rules-checked-as-catalogued")
         );
         // 2026-07-28 only: outside the revision judged.
         assert_eq!(
             judge(
                 violation(RuleId::McpR5MetaRequiredFields, ""),
-                &[Check::Frame]
+                &[CheckedBy::Frame]
             ),
             Err("rules-apply-to-revision")
         );
         let mut wrong_level = violation(RuleId::McpBaseIdNotNull, "/id");
         wrong_level.level = crate::rules::Level::May;
         assert_eq!(
-            judge(wrong_level, &[Check::Frame]),
+            judge(wrong_level, &[CheckedBy::Frame]),
             Err("rules-level-and-citation")
         );
     }

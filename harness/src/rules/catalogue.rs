@@ -14,7 +14,7 @@
 
 use std::sync::OnceLock;
 
-use super::facts::{Check, Level, Revisions};
+use super::facts::{CheckedBy, Level, Revisions};
 use crate::codes::{INVALID_REQUEST, PARSE_ERROR};
 use crate::profile::Revision;
 
@@ -36,7 +36,7 @@ pub struct RuleInfo {
     /// The revisions it applies to.
     pub revisions: Revisions,
     /// How it is checked.
-    pub check: Check,
+    pub check: CheckedBy,
 }
 
 impl RuleInfo {
@@ -120,7 +120,7 @@ macro_rules! rule_table {
                 spec: $cspec,
                 quote: $cquote,
                 revisions: Revisions::ALL,
-                check: Check::Codec,
+                check: CheckedBy::Codec,
             }, )*
             $( RuleInfo {
                 id: RuleId::$v,
@@ -209,7 +209,7 @@ const R4_R5: Revisions = Revisions::range(Revision::Mcp2025_11_25, Revision::Mcp
 /// Plain JSON-RPC 2.0 and 2025-03-26: the profiles where batches exist.
 const BATCHES: Revisions = JSONRPC.with(R2);
 
-use Check::{Frame, Reply, Runner, Session, Transport, Unchecked};
+use CheckedBy::{Frame, Reply, Runner, Session, Transport, Unchecked};
 use Level::{May, Must, MustNot, Should, ShouldNot};
 
 // The table, grouped as the specification is. Kept as written, one row per rule,

@@ -1,6 +1,6 @@
 //! The words a rule's facts are written in: how binding it is ([`Level`]),
 //! the revisions it applies to ([`Revisions`]) and how it is checked
-//! ([`Check`]). A leaf: the catalogue's table is written in them, and nothing
+//! ([`CheckedBy`]). A leaf: the catalogue's table is written in them, and nothing
 //! here reaches back into the rule model or the codec.
 
 use std::fmt;
@@ -138,7 +138,7 @@ impl Revisions {
 
 /// How a rule is checked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Check {
+pub enum CheckedBy {
     /// By the codec: a frame breaking it does not lift ([`crate::Refusal`]).
     Codec,
     /// On one frame, by [`validate_frame`](super::validate_frame).
@@ -169,11 +169,11 @@ pub enum Check {
     Unchecked(&'static str),
 }
 
-impl Check {
+impl CheckedBy {
     /// Whether [`validate`](super::validate), [`validate_frame`](super::validate_frame) or [`validate_reply`](super::validate_reply) can
     /// report it: one frame or one exchange shows it.
     #[must_use]
     pub fn is_per_frame(self) -> bool {
-        matches!(self, Check::Codec | Check::Frame | Check::Reply)
+        matches!(self, CheckedBy::Codec | CheckedBy::Frame | CheckedBy::Reply)
     }
 }

@@ -7,10 +7,10 @@
 //! [`RuleId`] only, so a misspelt rule does not compile; the table decides
 //! whether a rule applies under a profile, so a revision range is written once.
 //! Rules that a single frame or exchange cannot show are in the table too:
-//! [`Check::Session`] (id uniqueness, `initialize` ordering: the session judge,
-//! [`crate::session`]), [`Check::Transport`] (HTTP statuses and headers: the
-//! live runner), [`Check::Runner`] (what a peer answers across the sessions the
-//! live runner opens), or [`Check::Unchecked`] with the reason; never faked here.
+//! [`CheckedBy::Session`] (id uniqueness, `initialize` ordering: the session judge,
+//! [`crate::session`]), [`CheckedBy::Transport`] (HTTP statuses and headers: the
+//! live runner), [`CheckedBy::Runner`] (what a peer answers across the sessions the
+//! live runner opens), or [`CheckedBy::Unchecked`] with the reason; never faked here.
 //!
 //! The codec's refusals ([`crate::Rule`]) are rules too: a frame that does not
 //! lift gives exactly one violation, its refusal, at level MUST.
@@ -41,7 +41,7 @@ use crate::profile::{Profile, Revision};
 
 pub use answers::LOG_LEVELS;
 pub use catalogue::{RuleId, RuleInfo};
-pub use facts::{Check, Level, Revisions};
+pub use facts::{CheckedBy, Level, Revisions};
 pub use id::UnknownRule;
 pub use schema::{Kind, Member, MethodDef, Sender};
 

@@ -33,19 +33,19 @@ mod tasks;
 pub use judge::Judge;
 
 use crate::profile::{Direction, Revision};
-use crate::rules::{Check, RuleId, Violation};
+use crate::rules::{CheckedBy, RuleId, Violation};
 
 /// Finished ids remembered per side for `session.response.duplicate` and
 /// `mcp.base.id-unique-session`; older ones are forgotten.
 pub const HISTORY_CAP: usize = key::History::CAP;
 
 /// The rules this judge checks: the catalogue's rules marked
-/// [`Check::Session`] (every other rule that needs a conversation is marked
-/// [`Check::Unchecked`] there, with its reason).
+/// [`CheckedBy::Session`] (every other rule that needs a conversation is marked
+/// [`CheckedBy::Unchecked`] there, with its reason).
 pub fn judged_rules() -> impl Iterator<Item = RuleId> {
     RuleId::ALL
         .into_iter()
-        .filter(|r| r.info().check == Check::Session)
+        .filter(|r| r.info().check == CheckedBy::Session)
 }
 
 /// One thing a conversation can show.
