@@ -120,7 +120,7 @@ const DIVERGENCES: &[(&str, &str)] = &[];
 const UNAVOIDABLE: &[(&str, &str)] = &[
     (
         "mcp.base.error-id-null",
-        "ambiguity A2, weighed by no verdict and said once per run (harness::error_ids::run_level_ambiguity): a request whose id is null (every revision), or a frame whose id cannot be read up to 2025-06-18, must be answered with \"id\": null (JSON-RPC 2.0 §5; MCP basic/index: error responses \"MUST include the same ID as the request\"), which the MCP schemas' `RequestId` does not allow; omitting it breaks jsonrpc.response.id-required (2024-11-05), mcp.base.error-id-absent (2025-03-26, 2025-06-18) or the id echo. From 2025-11-25 the peer omits an unreadable id, as that schema allows",
+        "ambiguity A2, weighed by no verdict and said once per run (harness::rules::RuleId::run_level_ambiguity): a request whose id is null (every revision), or a frame whose id cannot be read up to 2025-06-18, must be answered with \"id\": null (JSON-RPC 2.0 §5; MCP basic/index: error responses \"MUST include the same ID as the request\"), which the MCP schemas' `RequestId` does not allow; omitting it breaks jsonrpc.response.id-required (2024-11-05), mcp.base.error-id-absent (2025-03-26, 2025-06-18) or the id echo. From 2025-11-25 the peer omits an unreadable id, as that schema allows",
     ),
 ];
 

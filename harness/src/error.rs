@@ -8,7 +8,6 @@
 
 use std::fmt;
 
-use crate::rules::catalogue::RuleId;
 use crate::scan::{line_column, SyntaxError, SyntaxKind};
 
 /// The rule a refused frame broke. Each has a stable id (`json.syntax`,
@@ -20,9 +19,9 @@ pub enum Rule {
     JsonUtf8,
     /// The frame is not JSON text (RFC 8259 §2–§7).
     JsonSyntax,
-    /// The frame nests deeper than [`crate::Limits::max_depth`] (RFC 8259 §9).
+    /// The frame nests deeper than [`crate::scan::Limits::max_depth`] (RFC 8259 §9).
     JsonDepthLimit,
-    /// The frame is longer than [`crate::Limits::max_frame_bytes`] (RFC 8259 §9).
+    /// The frame is longer than [`crate::scan::Limits::max_frame_bytes`] (RFC 8259 §9).
     JsonFrameTooLarge,
     /// The frame (or a batch element) is not an object (JSON-RPC 2.0 §4, §6).
     FrameType,
@@ -56,29 +55,11 @@ pub enum Rule {
     ErrorMessage,
 }
 
-// `Rule::ALL` and `Rule::code` are generated with the rule table
-// (`rules/catalogue.rs`), where each rule's id, citation, quote and code sit in one
-// row; a variant added here without its row does not compile.
-impl Rule {
-    /// The rule's stable id.
-    #[must_use]
-    pub fn id(self) -> &'static str {
-        RuleId::from(self).as_str()
-    }
-
-    /// Where the rule is written.
-    #[must_use]
-    pub fn spec(self) -> &'static str {
-        RuleId::from(self).info().spec
-    }
-
-    /// Looks a rule up by its id.
-    #[must_use]
-    pub fn from_id(id: &str) -> Option<Rule> {
-        id.parse::<RuleId>().ok()?.codec()
-    }
-}
-
+// A codec rule's facts (`Rule::ALL`, `code`, `id`, `spec`, `from_id`) are
+// generated with the rule table (`rules/catalogue.rs`), where each rule's id,
+// citation, quote and code sit in one row: the codec names its rules here and
+// imports nothing from the rule model above it; a variant added here without
+// its row does not compile.
 impl fmt::Display for Rule {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.id())

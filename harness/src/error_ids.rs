@@ -271,36 +271,6 @@ pub fn idless_error_allowed(revision: Revision, status: u16) -> bool {
     revision.is_mcp() && revision >= Revision::Mcp2025_03_26 && (400..600).contains(&status)
 }
 
-/// The note for a rule no conforming peer can always keep because the texts
-/// it rests on contradict each other, said once per run instead of as a
-/// warning per exchange; `None` for every other rule.
-///
-/// Ambiguity A2, `mcp.base.error-id-null`: an error answering a request
-/// whose id could not be read, or a refused batch, carries `"id": null`, as
-/// JSON-RPC 2.0 §5 requires ("it MUST be Null"), while no MCP schema's error
-/// response allows a null id (2024-11-05 to 2025-06-18 `JSONRPCError` `id:
-/// RequestId`; 2025-11-25 on `JSONRPCErrorResponse` `id?: RequestId`).
-#[must_use]
-pub fn run_level_ambiguity(rule: crate::rules::catalogue::RuleId) -> Option<&'static str> {
-    match rule {
-        crate::rules::catalogue::RuleId::McpBaseErrorIdNull => Some(
-            "ambiguity A2 (mcp.base.error-id-null): an error answering a frame whose id could not be read, or a refused batch, carries \"id\": null as JSON-RPC 2.0 §5 requires (\"it MUST be Null\"), though no MCP schema's error response allows a null id; a conforming server cannot avoid it, so it is said once per run and warns no exchange",
-        ),
-        _ => None,
-    }
-}
-
-/// Whether `rule` is one an error response breaks by having no `id` member
-/// (what [`idless_error_allowed`] lifts for an HTTP refusal's body).
-#[must_use]
-pub fn idless_rule(rule: crate::rules::catalogue::RuleId) -> bool {
-    use crate::rules::catalogue::RuleId;
-    matches!(
-        rule,
-        RuleId::JsonrpcResponseIdRequired | RuleId::McpBaseErrorIdAbsent
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -12,8 +12,8 @@ use crate::ir::{
     ErrorObject, ErrorResponse, Field, Frame, Id, JsonStr, Layout, Message, Notification, Raw,
     Request, Slot, SlotValue, Success, ValueKind,
 };
+use crate::scan::Limits;
 use crate::scan::{Scanner, SyntaxError};
-use crate::Limits;
 
 /// Lifts one frame under the default [`Limits`].
 pub fn lift(frame: &[u8]) -> Result<Frame<'_>, Refusal> {

@@ -554,7 +554,7 @@ impl Judging {
                 (_, r) => r,
             };
             if harness::error_ids::idless_error_allowed(transport_revision, status) {
-                findings.retain(|f| !harness::error_ids::idless_rule(f.violation.rule));
+                findings.retain(|f| !f.violation.rule.broken_by_an_idless_error());
             }
         }
         for f in findings.iter() {

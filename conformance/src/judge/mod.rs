@@ -33,13 +33,13 @@ pub use audit::{audit, Audit};
 use crate::vectors::{Answer, Basis, Vector, Verdict};
 
 /// The rules among `verdicts`' violations that are run-level ambiguities
-/// ([`harness::error_ids::run_level_ambiguity`]), each once (issue 27, false
+/// ([`RuleId::run_level_ambiguity`](harness::rules::RuleId::run_level_ambiguity)), each once (issue 27, false
 /// finding 4: ambiguity A2's `"id": null` warned on every exchange, though no
 /// conforming server can avoid it).
 fn ambiguities_among(verdicts: &[FrameVerdict]) -> Vec<harness::rules::RuleId> {
     let mut found = Vec::new();
     for v in verdicts.iter().flat_map(|f| &f.violations) {
-        if harness::error_ids::run_level_ambiguity(v.rule).is_some() && !found.contains(&v.rule) {
+        if v.rule.run_level_ambiguity().is_some() && !found.contains(&v.rule) {
             found.push(v.rule);
         }
     }
@@ -170,7 +170,7 @@ pub struct Judgement {
     /// `i_` failure reported as a warning, a stream left open on purpose.
     pub notes: Vec<String>,
     /// Rules broken that no conforming peer can keep, the texts being in
-    /// contradiction ([`harness::error_ids::run_level_ambiguity`]): still
+    /// contradiction ([`RuleId::run_level_ambiguity`](harness::rules::RuleId::run_level_ambiguity)): still
     /// among the violations, but they weigh on no verdict ([`Judgement::weighed`])
     /// and are said once per run.
     pub ambiguities: Vec<harness::rules::RuleId>,

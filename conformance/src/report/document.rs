@@ -352,9 +352,7 @@ impl From<&Report> for Doc {
                 .map(|(rule, count)| AmbiguityDoc {
                     rule: rule.as_str().into(),
                     count: *count,
-                    note: harness::error_ids::run_level_ambiguity(*rule)
-                        .unwrap_or_default()
-                        .into(),
+                    note: rule.run_level_ambiguity().unwrap_or_default().into(),
                 })
                 .collect(),
             records: report.records.iter().map(RecordDoc::from).collect(),

@@ -550,7 +550,7 @@ pub struct Record {
     /// exited. Peer-supplied text in them is escaped by every view.
     pub notes: Vec<String>,
     /// Rules broken here that are run-level ambiguities
-    /// ([`harness::error_ids::run_level_ambiguity`]): no part of the
+    /// ([`RuleId::run_level_ambiguity`](harness::rules::RuleId::run_level_ambiguity)): no part of the
     /// outcome; the report says each once ([`Report::ambiguities`]).
     pub ambiguities: Vec<harness::rules::RuleId>,
 }
@@ -903,7 +903,7 @@ impl Report {
         self.ambiguities
             .iter()
             .filter_map(|(rule, n)| {
-                let note = harness::error_ids::run_level_ambiguity(*rule)?;
+                let note = rule.run_level_ambiguity()?;
                 let times = if *n == 1 { "once" } else { "times" };
                 let count = if *n == 1 {
                     String::new()

@@ -24,8 +24,8 @@ impl<'a> Raw<'a> {
 
     /// Reads `text` as one JSON value (surrounding whitespace trimmed), refusing
     /// anything that is not exactly one.
-    pub fn parse(text: &'a str) -> Result<Self, crate::Refusal> {
-        let mut scanner = Scanner::new(text, crate::Limits::DEFAULT_MAX_DEPTH);
+    pub fn parse(text: &'a str) -> Result<Self, crate::error::Refusal> {
+        let mut scanner = Scanner::new(text, crate::scan::Limits::DEFAULT_MAX_DEPTH);
         scanner.skip_ws();
         let scanned = scanner.value(0).and_then(|span| {
             scanner.finish()?;
@@ -33,7 +33,7 @@ impl<'a> Raw<'a> {
         });
         match scanned {
             Ok((start, end)) => Ok(Self(Cow::Borrowed(&text[start..end]))),
-            Err(e) => Err(crate::Refusal::syntax(text.as_bytes(), e)),
+            Err(e) => Err(crate::error::Refusal::syntax(text.as_bytes(), e)),
         }
     }
 

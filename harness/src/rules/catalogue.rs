@@ -187,6 +187,24 @@ macro_rules! rule_table {
                     $( $crate::Rule::$cv => $code, )*
                 }
             }
+
+            /// The rule's stable id.
+            #[must_use]
+            pub fn id(self) -> &'static str {
+                RuleId::from(self).as_str()
+            }
+
+            /// Where the rule is written.
+            #[must_use]
+            pub fn spec(self) -> &'static str {
+                RuleId::from(self).info().spec
+            }
+
+            /// Looks a rule up by its id.
+            #[must_use]
+            pub fn from_id(id: &str) -> Option<$crate::Rule> {
+                id.parse::<RuleId>().ok()?.codec()
+            }
         }
     };
 }

@@ -83,3 +83,36 @@ impl PartialEq<&str> for RuleId {
         self.as_str() == *other
     }
 }
+
+impl RuleId {
+    /// The note for a rule no conforming peer can always keep because the
+    /// texts it rests on contradict each other, said once per run instead of
+    /// as a warning per exchange; `None` for every other rule.
+    ///
+    /// Ambiguity A2, `mcp.base.error-id-null`: an error answering a request
+    /// whose id could not be read, or a refused batch, carries `"id": null`,
+    /// as JSON-RPC 2.0 §5 requires ("it MUST be Null"), while no MCP schema's
+    /// error response allows a null id (2024-11-05 to 2025-06-18
+    /// `JSONRPCError` `id: RequestId`; 2025-11-25 on `JSONRPCErrorResponse`
+    /// `id?: RequestId`).
+    #[must_use]
+    pub fn run_level_ambiguity(self) -> Option<&'static str> {
+        match self {
+            RuleId::McpBaseErrorIdNull => Some(
+                "ambiguity A2 (mcp.base.error-id-null): an error answering a frame whose id could not be read, or a refused batch, carries \"id\": null as JSON-RPC 2.0 §5 requires (\"it MUST be Null\"), though no MCP schema's error response allows a null id; a conforming server cannot avoid it, so it is said once per run and warns no exchange",
+            ),
+            _ => None,
+        }
+    }
+
+    /// Whether an error response breaks this rule by having no `id` member
+    /// (what [`crate::error_ids::idless_error_allowed`] lifts for an HTTP
+    /// refusal's body).
+    #[must_use]
+    pub fn broken_by_an_idless_error(self) -> bool {
+        matches!(
+            self,
+            RuleId::JsonrpcResponseIdRequired | RuleId::McpBaseErrorIdAbsent
+        )
+    }
+}
