@@ -7,6 +7,8 @@ use clap::builder::{PossibleValuesParser, TypedValueParser};
 use harness::Direction;
 
 use crate::lines::Inputs;
+use crate::livefuzz::Target;
+use crate::transport::stdio::PeerCommand;
 
 /// Where the frames come from.
 #[derive(Debug, Clone, clap::Args)]
@@ -26,6 +28,54 @@ impl InputArgs {
         Inputs {
             files: self.files.clone(),
             max_frame: self.max_frame,
+        }
+    }
+}
+
+/// The live peer `fuzz`, `load` and `replay` talk to: a command over stdio,
+/// a Streamable HTTP endpoint, or by default this binary's own `serve`.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct PeerArgs {
+    /// The server, as one shell-like line, started afresh for each session;
+    /// default this binary's `serve`.
+    #[arg(long, value_name = "CMD ARGS…", conflicts_with = "http")]
+    pub stdio: Option<String>,
+    /// The MCP endpoint of a running server (Streamable HTTP), instead of
+    /// `--stdio`: each session a new one, ended with DELETE.
+    #[arg(long, value_name = "URL")]
+    pub http: Option<String>,
+}
+
+impl PeerArgs {
+    /// Whether the peer is this binary's own `serve` (neither was given).
+    #[must_use]
+    pub fn is_reference(&self) -> bool {
+        self.stdio.is_none() && self.http.is_none()
+    }
+
+    /// The peer: `--http URL`, `--stdio CMD`, or this binary's own `serve`.
+    ///
+    /// # Errors
+    /// `--stdio`'s line does not parse, or this binary cannot be found.
+    pub fn target(&self) -> Result<Target, String> {
+        match &self.http {
+            Some(url) => Ok(Target::streamable(url)),
+            None => peer_command(self.stdio.as_deref()).map(Target::Stdio),
+        }
+    }
+}
+
+/// The peer command: `--stdio`'s line, or this binary's own `serve`.
+pub(crate) fn peer_command(stdio: Option<&str>) -> Result<PeerCommand, String> {
+    match stdio {
+        Some(line) => PeerCommand::parse(line).map_err(|e| e.to_string()),
+        None => {
+            let exe = std::env::current_exe()
+                .map_err(|e| format!("cannot find this binary to start `serve`: {e}"))?;
+            Ok(PeerCommand {
+                program: exe.into_os_string(),
+                args: vec!["serve".into()],
+            })
         }
     }
 }

@@ -129,7 +129,7 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
     for line in &args.stdio {
         commands.push((
             line.clone(),
-            Target::Stdio(super::fuzz::peer_command(Some(line))?),
+            Target::Stdio(super::args::peer_command(Some(line))?),
         ));
     }
     for url in &args.http {
@@ -138,7 +138,7 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
     if commands.len() == 1 {
         commands.push((
             "wirecheck serve".into(),
-            Target::Stdio(super::fuzz::peer_command(None)?),
+            Target::Stdio(super::args::peer_command(None)?),
         ));
     }
     let config = super::fuzz::config(

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use harness::{Outcome, Revision};
 
-use super::OutputArgs;
+use super::{OutputArgs, PeerArgs};
 use crate::livefuzz::{self, store, Config, Confirmation, Finding, Stats, Target};
 use crate::report::{Check, Command, Place, Record, Report, Subject};
 use crate::transport::stdio::PeerCommand;
@@ -27,13 +27,9 @@ use crate::transport::Limits;
 #[derive(Debug, Clone, clap::Args)]
 #[command(mut_arg("format", |a| a.default_value("terminal")))]
 pub struct Args {
-    /// The server to fuzz, as one shell-like line; default this binary's `serve`.
-    #[arg(long, value_name = "CMD ARGS…", conflicts_with = "http")]
-    pub stdio: Option<String>,
-    /// The MCP endpoint of a running server (Streamable HTTP), instead of
-    /// `--stdio`: each session a new one, ended with DELETE.
-    #[arg(long, value_name = "URL")]
-    pub http: Option<String>,
+    /// The server to fuzz.
+    #[command(flatten)]
+    pub peer: PeerArgs,
     /// The revision the sessions open with.
     #[arg(long, default_value = "2025-11-25", value_name = "R")]
     pub revision: String,
@@ -93,29 +89,6 @@ pub struct Args {
     /// Where the report goes.
     #[command(flatten)]
     pub output: OutputArgs,
-}
-
-/// The peer command: `--stdio`, or this binary's own `serve`.
-pub(crate) fn peer_command(stdio: Option<&str>) -> Result<PeerCommand, String> {
-    match stdio {
-        Some(line) => PeerCommand::parse(line).map_err(|e| e.to_string()),
-        None => {
-            let exe = std::env::current_exe()
-                .map_err(|e| format!("cannot find this binary to start `serve`: {e}"))?;
-            Ok(PeerCommand {
-                program: exe.into_os_string(),
-                args: vec!["serve".into()],
-            })
-        }
-    }
-}
-
-/// The peer: `--http URL`, `--stdio CMD`, or this binary's own `serve`.
-pub(crate) fn target(stdio: Option<&str>, http: Option<&str>) -> Result<Target, String> {
-    match http {
-        Some(url) => Ok(Target::streamable(url)),
-        None => peer_command(stdio).map(Target::Stdio),
-    }
 }
 
 /// A folder name for a peer: see [`peer_name`]; for an HTTP endpoint, `http-`
@@ -281,7 +254,7 @@ fn default_out_dir(cwd: &std::path::Path, temp: &std::path::Path, name: &str) ->
 }
 
 fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
-    let target = target(args.stdio.as_deref(), args.http.as_deref())?;
+    let target = args.peer.target()?;
     let transport = target.transport();
     let revision = revision(&args.revision)?;
     let out_dir = args.out_dir.clone().unwrap_or_else(|| {
@@ -292,7 +265,7 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
         )
     });
     let mut tools = args.allow_tool.clone();
-    if args.stdio.is_none() && args.http.is_none() {
+    if args.peer.is_reference() {
         // The reference peer's tools stay inside it.
         tools.extend(crate::peer::tool_names().into_iter().map(String::from));
     }

@@ -6,7 +6,7 @@ use std::time::Duration;
 use harness::rules::RuleId;
 use harness::{Outcome, Revision};
 
-use super::OutputArgs;
+use super::{OutputArgs, PeerArgs};
 use crate::livefuzz::Target;
 use crate::load::{self, judge, Config, Findings, Stats};
 use crate::report::{Check, CheckId, Command, Place, Record, Report, Subject};
@@ -31,14 +31,9 @@ use crate::transport::Limits;
 #[derive(Debug, Clone, clap::Args)]
 #[command(mut_arg("format", |a| a.default_value("terminal")))]
 pub struct Args {
-    /// The server, as one shell-like line, started once per session;
-    /// default this binary's `serve`.
-    #[arg(long, value_name = "CMD ARGS…", conflicts_with = "http")]
-    pub stdio: Option<String>,
-    /// The MCP endpoint of a running server (Streamable HTTP), instead of
-    /// `--stdio`.
-    #[arg(long, value_name = "URL")]
-    pub http: Option<String>,
+    /// The server to load.
+    #[command(flatten)]
+    pub peer: PeerArgs,
     /// The revision every session opens with (2024-11-05 to 2025-11-25).
     #[arg(long, default_value = "2025-11-25", value_name = "R")]
     pub revision: String,
@@ -111,7 +106,7 @@ fn revision(name: &str) -> Result<Revision, String> {
 }
 
 fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
-    let target = super::fuzz::target(args.stdio.as_deref(), args.http.as_deref())?;
+    let target = args.peer.target()?;
     let transport = target.transport();
     let revision = revision(&args.revision)?;
     if matches!(target, Target::Http { .. }) && revision == Revision::Mcp2024_11_05 {

@@ -21,7 +21,7 @@ use std::path::Path;
 
 use crate::report::sink::{Keep, Lines, Sink, Stream};
 use crate::report::{Exit, Report};
-pub use args::{Format, InputArgs, OutputArgs};
+pub use args::{Format, InputArgs, OutputArgs, PeerArgs};
 
 /// Runs a command whose records `produce` makes, writing each where `output`
 /// asks as it is made ([`Stream`]): its view on standard output, then the

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use harness::Outcome;
 
-use super::OutputArgs;
+use super::{OutputArgs, PeerArgs};
 use crate::livefuzz::{self, store, Finding};
 use crate::report::{Command, Place, Record, Report, Subject};
 
@@ -18,12 +18,9 @@ use crate::report::{Command, Place, Record, Report, Subject};
 pub struct Args {
     /// The folder `wirecheck fuzz --out-dir` wrote.
     pub dir: PathBuf,
-    /// The server, as one shell-like line; default this binary's `serve`.
-    #[arg(long, value_name = "CMD ARGS…", conflicts_with = "http")]
-    pub stdio: Option<String>,
-    /// The MCP endpoint of a running server (Streamable HTTP), instead of `--stdio`.
-    #[arg(long, value_name = "URL")]
-    pub http: Option<String>,
+    /// The server the findings are played against.
+    #[command(flatten)]
+    pub peer: PeerArgs,
     /// A tool the frames may call (repeatable), as for `fuzz`.
     #[arg(long = "allow-tool", value_name = "NAME")]
     pub allow_tool: Vec<String>,
@@ -50,7 +47,7 @@ pub fn run(args: &Args) -> Report {
 }
 
 fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
-    let target = super::fuzz::target(args.stdio.as_deref(), args.http.as_deref())?;
+    let target = args.peer.target()?;
     let transport = target.transport();
     let mut files: Vec<PathBuf> = std::fs::read_dir(&args.dir)
         .map_err(|e| format!("cannot read {}: {e}", args.dir.display()))?
