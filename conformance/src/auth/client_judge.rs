@@ -109,10 +109,7 @@ impl View<'_> {
     /// `(index, method, path, query, authorization)` of the requests to the
     /// MCP server from `from` on.
     #[allow(clippy::type_complexity)]
-    fn resource_from(
-        &self,
-        from: usize,
-    ) -> Vec<(usize, &str, &str, Option<&str>, Option<&str>)> {
+    fn resource_from(&self, from: usize) -> Vec<(usize, &str, &str, Option<&str>, Option<&str>)> {
         self.events
             .iter()
             .enumerate()
@@ -151,7 +148,9 @@ impl View<'_> {
     fn pkce(&self) -> Verdict {
         let (auths, tokens) = (self.authorizations(), self.tokens());
         if auths.is_empty() && tokens.is_empty() {
-            return Verdict::NotObserved("the client sent no authorization or token request".into());
+            return Verdict::NotObserved(
+                "the client sent no authorization or token request".into(),
+            );
         }
         let mut seen = Seen::default();
         for (_, params) in &auths {
@@ -231,7 +230,13 @@ impl View<'_> {
         let mut sent: Vec<(usize, &'static str, Option<&str>)> = self
             .authorizations()
             .into_iter()
-            .map(|(i, p)| (i, "an authorization request", p.get("resource").map(String::as_str)))
+            .map(|(i, p)| {
+                (
+                    i,
+                    "an authorization request",
+                    p.get("resource").map(String::as_str),
+                )
+            })
             .collect();
         sent.extend(
             self.tokens()
@@ -245,11 +250,17 @@ impl View<'_> {
     fn resource(&self) -> Verdict {
         let sent = self.resources();
         if sent.is_empty() {
-            return Verdict::NotObserved("the client sent no authorization or token request".into());
+            return Verdict::NotObserved(
+                "the client sent no authorization or token request".into(),
+            );
         }
         let mut seen = Seen::default();
         for (what, resource) in sent {
-            seen.check(resource.is_none().then(|| format!("{what} carried no `resource`")));
+            seen.check(
+                resource
+                    .is_none()
+                    .then(|| format!("{what} carried no `resource`")),
+            );
         }
         Verdict::Judged(seen)
     }
@@ -277,7 +288,9 @@ impl View<'_> {
 
     fn bearer(&self) -> Verdict {
         let (_, Some(first)) = self.issued() else {
-            return Verdict::NotObserved("the authorization server issued the client no token".into());
+            return Verdict::NotObserved(
+                "the authorization server issued the client no token".into(),
+            );
         };
         let after: Vec<_> = self
             .resource_from(first)
@@ -311,7 +324,9 @@ impl View<'_> {
 
     fn token_not_in_query(&self) -> Verdict {
         let (issued, Some(first)) = self.issued() else {
-            return Verdict::NotObserved("the authorization server issued the client no token".into());
+            return Verdict::NotObserved(
+                "the authorization server issued the client no token".into(),
+            );
         };
         let after = self.resource_from(first);
         if after.is_empty() {
@@ -333,7 +348,9 @@ impl View<'_> {
 
     /// Whether `path` is one of the server's Protected Resource Metadata URLs.
     fn is_prm(&self, path: &str) -> bool {
-        path == self.setup.challenge_path || path == PRM_PREFIX || path.starts_with(&format!("{PRM_PREFIX}/"))
+        path == self.setup.challenge_path
+            || path == PRM_PREFIX
+            || path.starts_with(&format!("{PRM_PREFIX}/"))
     }
 
     fn discovery(&self, revision: Revision) -> Verdict {
@@ -392,7 +409,9 @@ impl View<'_> {
             return Verdict::NotObserved("the MCP server never answered the client 401".into());
         };
         let Some((_, params)) = self.authorizations().into_iter().find(|a| a.0 > challenged) else {
-            return Verdict::NotObserved("the client sent no authorization request after the 401".into());
+            return Verdict::NotObserved(
+                "the client sent no authorization request after the 401".into(),
+            );
         };
         let asked: BTreeSet<&str> = params
             .get("scope")
@@ -429,7 +448,8 @@ impl View<'_> {
         }
         if refused.is_empty() {
             return Verdict::NotObserved(
-                "the peer refused no request for insufficient scope (it does so to `tools/call`)".into(),
+                "the peer refused no request for insufficient scope (it does so to `tools/call`)"
+                    .into(),
             );
         }
         let mut seen = Seen::default();

@@ -347,7 +347,11 @@ async fn token(State(app): State<Arc<App>>, body: String) -> Response {
 /// challenge (`None`: no known code, or no verifier), and the token issued.
 fn redeem(app: &App, form: TokenForm) -> (Response, Option<bool>, Option<String>) {
     let refused = |matched, error: &str, why: &str| {
-        (oauth_error(StatusCode::BAD_REQUEST, error, why), matched, None)
+        (
+            oauth_error(StatusCode::BAD_REQUEST, error, why),
+            matched,
+            None,
+        )
     };
     if form.grant_type.as_deref() != Some("authorization_code") {
         return refused(None, "unsupported_grant_type", "only authorization_code");

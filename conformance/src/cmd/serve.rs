@@ -85,7 +85,13 @@ pub struct Args {
     #[arg(long, value_name = "NAME", requires = "auth")]
     pub auth_scenario: Option<crate::auth::judged::Scenario>,
     /// With --auth, be wrong in exactly this one way (for tests).
-    #[arg(long, value_name = "NAME", requires = "auth", conflicts_with = "judge", hide = true)]
+    #[arg(
+        long,
+        value_name = "NAME",
+        requires = "auth",
+        conflicts_with = "judge",
+        hide = true
+    )]
     pub auth_defect: Option<crate::auth::resource::Defect>,
 }
 

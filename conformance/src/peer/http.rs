@@ -146,14 +146,12 @@ fn router(app: Arc<App>) -> Router {
     let named = reqwest::Url::parse(&protection.metadata_url)
         .map(|u| u.path().to_owned())
         .unwrap_or_default();
-    let routes = if named.is_empty()
-        || named == PRM_PREFIX
-        || named == format!("{PRM_PREFIX}{path}")
-    {
-        routes
-    } else {
-        routes.route(&named, get(resource_metadata))
-    };
+    let routes =
+        if named.is_empty() || named == PRM_PREFIX || named == format!("{PRM_PREFIX}{path}") {
+            routes
+        } else {
+            routes.route(&named, get(resource_metadata))
+        };
     let routes = if protection.judging.is_some() {
         routes.layer(axum::middleware::from_fn_with_state(
             Arc::clone(&app),
