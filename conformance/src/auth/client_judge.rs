@@ -44,6 +44,8 @@ const QUOTED: usize = 5;
 struct Seen {
     judged: usize,
     broken: Vec<String>,
+    /// What was counted, for the record's notes.
+    counts: Vec<String>,
 }
 
 impl Seen {
@@ -454,6 +456,8 @@ impl View<'_> {
         }
         let mut seen = Seen::default();
         for (op, n) in refused {
+            seen.counts
+                .push(format!("`{op}` refused {n} time(s) for insufficient scope"));
             seen.check((n > RETRY_LIMIT).then(|| {
                 format!("`{op}` was refused with 403 insufficient_scope {n} times and sent again each time (more than {RETRY_LIMIT})")
             }));
@@ -525,6 +529,7 @@ fn record(rule: RuleId, revision: Revision, verdict: Verdict) -> crate::report::
             };
             let more = seen.broken.len().saturating_sub(QUOTED);
             let mut notes = vec![format!("{} judged", seen.judged)];
+            notes.extend(seen.counts);
             if more > 0 {
                 notes.push(format!("{more} more like these"));
             }
@@ -546,4 +551,168 @@ fn record(rule: RuleId, revision: Revision, verdict: Verdict) -> crate::report::
     );
     record.notes = notes;
     record
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn setup() -> Setup {
+        Setup {
+            server_url: "http://127.0.0.1:9/mcp".into(),
+            challenge_path: "/wirecheck/resource-metadata".into(),
+            challenge_scopes: vec!["mcp".into(), "wirecheck:challenged".into()],
+            no_pkce_metadata: false,
+        }
+    }
+
+    fn resource(
+        method: &str,
+        path: &str,
+        query: Option<&str>,
+        auth: Option<&str>,
+        status: u16,
+    ) -> Event {
+        Event::Resource {
+            method: method.into(),
+            path: path.into(),
+            query: query.map(str::to_owned),
+            authorization: auth.map(str::to_owned),
+            status,
+            challenge: (status == 401).then(|| {
+                "Bearer resource_metadata=\"http://127.0.0.1:9/wirecheck/resource-metadata\", scope=\"mcp wirecheck:challenged\"".into()
+            }),
+            refused: None,
+        }
+    }
+
+    fn issuer(path: &str, params: &[(&str, &str)]) -> Event {
+        Event::Issuer {
+            method: "GET".into(),
+            path: path.into(),
+            params: params
+                .iter()
+                .map(|(k, v)| ((*k).into(), (*v).into()))
+                .collect(),
+            status: 200,
+        }
+    }
+
+    fn token(params: &[(&str, &str)], issued: &str) -> Event {
+        Event::Token {
+            params: params
+                .iter()
+                .map(|(k, v)| ((*k).into(), (*v).into()))
+                .collect(),
+            verifier_matched: Some(true),
+            issued: Some(issued.into()),
+        }
+    }
+
+    /// A whole flow, right in every rule but as `bend` changes it.
+    fn flow(bend: impl Fn(&mut Vec<Event>)) -> BTreeMap<String, Outcome> {
+        let url = "http://127.0.0.1:9/mcp";
+        let mut events = vec![
+            resource("POST", "/mcp", None, None, 401),
+            resource("GET", "/wirecheck/resource-metadata", None, None, 200),
+            issuer(AS_METADATA, &[]),
+            issuer(
+                "/authorize",
+                &[
+                    ("code_challenge", "c"),
+                    ("code_challenge_method", "S256"),
+                    ("resource", url),
+                    ("scope", "mcp wirecheck:challenged"),
+                ],
+            ),
+            token(
+                &[
+                    ("grant_type", "authorization_code"),
+                    ("code_verifier", "v"),
+                    ("resource", url),
+                ],
+                "TOKEN",
+            ),
+            resource("POST", "/mcp", None, Some("Bearer TOKEN"), 200),
+        ];
+        bend(&mut events);
+        judge(&events, &setup(), Revision::Mcp2025_11_25)
+            .into_iter()
+            .map(|r| (r.check.unwrap().rule.as_str().to_owned(), r.outcome))
+            .collect()
+    }
+
+    fn broken(outcomes: &BTreeMap<String, Outcome>) -> Vec<&str> {
+        outcomes
+            .iter()
+            .filter(|(_, o)| matches!(o, Outcome::Fail | Outcome::Warning))
+            .map(|(r, _)| r.as_str())
+            .collect()
+    }
+
+    #[test]
+    fn a_right_flow_breaks_nothing_and_each_bend_breaks_its_rule() {
+        assert!(broken(&flow(|_| {})).is_empty());
+        // A request without the header once the token was issued.
+        let unbearered = flow(|e| e.push(resource("DELETE", "/mcp", None, None, 200)));
+        assert_eq!(broken(&unbearered), ["mcp.auth.client-bearer"]);
+        // The token in the query string (with the header too).
+        let queried = flow(|e| {
+            e.push(resource(
+                "GET",
+                "/mcp",
+                Some("access_token=TOKEN"),
+                Some("Bearer TOKEN"),
+                200,
+            ));
+        });
+        assert_eq!(broken(&queried), ["mcp.auth.client-token-not-in-query"]);
+        // The path-form well-known URI fetched before the challenge's URL.
+        let guessed = flow(|e| {
+            e.insert(
+                1,
+                resource(
+                    "GET",
+                    "/.well-known/oauth-protected-resource/mcp",
+                    None,
+                    None,
+                    200,
+                ),
+            );
+        });
+        assert_eq!(broken(&guessed), ["mcp.auth.client-discovery"]);
+        // No RFC 8414 metadata request before the authorization request.
+        let unfetched = flow(|e| {
+            e.remove(2);
+        });
+        assert_eq!(broken(&unfetched), ["mcp.auth.client-as-metadata"]);
+        // `plain`, and a resource naming another server.
+        let plain = flow(|e| {
+            if let Event::Issuer { params, .. } = &mut e[3] {
+                params.insert("code_challenge_method".into(), "plain".into());
+            }
+        });
+        assert_eq!(broken(&plain), ["mcp.auth.client-pkce-s256"]);
+        let elsewhere = flow(|e| {
+            if let Event::Token { params, .. } = &mut e[4] {
+                params.insert("resource".into(), "http://127.0.0.1:9/".into());
+            }
+        });
+        assert_eq!(broken(&elsewhere), ["mcp.auth.client-resource-canonical"]);
+    }
+
+    #[test]
+    fn nothing_seen_is_not_observed_never_a_pass() {
+        let outcomes: Vec<Outcome> = judge(&[], &setup(), Revision::Mcp2026_07_28)
+            .into_iter()
+            .map(|r| r.outcome)
+            .collect();
+        assert_eq!(outcomes.len(), RULES.len());
+        assert!(outcomes.iter().all(|o| matches!(
+            o,
+            Outcome::NotObserved { .. } | Outcome::NotApplicable { .. }
+        )));
+        // 2025-03-26 has only the three rules its text holds.
+        assert_eq!(judge(&[], &setup(), Revision::Mcp2025_03_26).len(), 3);
+    }
 }

@@ -272,6 +272,11 @@ async fn authorize(State(app): State<Arc<App>>, request: Request, next: Next) ->
         Ok(()) => return next.run(request).await,
         Err(refusal) => refusal,
     };
+    // The body is read before the refusal goes out: a connection closed
+    // with a request body still unread is reset (TCP RST), and the reset
+    // can destroy the 401 on its way (the Python SDK's client saw
+    // "Server disconnected without sending a response" now and then).
+    let _ = axum::body::to_bytes(request.into_body(), app.config.max_frame).await;
     let (status, message) = match &refusal {
         Refusal::Unauthorized(None) => (
             axum::http::StatusCode::UNAUTHORIZED,
