@@ -28,6 +28,8 @@ struct Knobs {
     unlimited_retries: bool,
     /// Goes on though the metadata names no `code_challenge_methods_supported`.
     ignores_pkce_metadata: bool,
+    /// Redeems the code whatever issuer the redirect's `iss` names.
+    ignores_iss: bool,
 }
 
 const REDIRECT: &str = "http://127.0.0.1:1/callback";
@@ -154,6 +156,11 @@ impl Client {
             .query_pairs()
             .map(|(k, v)| (k.into_owned(), v.into_owned()))
             .collect();
+        // RFC 9207 §2.4: `iss` must be the issuer of the metadata used.
+        let issuer = metadata["issuer"].as_str().unwrap_or_default();
+        if !self.knobs.ignores_iss && back.get("iss").is_some_and(|iss| iss != issuer) {
+            return Err(format!("the response names the issuer {:?}", back["iss"]));
+        }
         let code = back
             .get("code")
             .ok_or_else(|| format!("refused: {back:?}"))?;
@@ -275,6 +282,17 @@ fn urlencode(text: &str) -> String {
 /// Every record of one judged run of the client with `knobs` against the
 /// protected peer playing `scenario`: the sessions' and the authorization's.
 fn judged(knobs: Knobs, scenario: Option<Scenario>) -> Vec<Record> {
+    judged_as(knobs, scenario, None)
+}
+
+/// As [`judged`], the authorization records judged under `revision` when
+/// given (the client here speaks 2025-11-25; the flow itself names no
+/// revision).
+fn judged_as(
+    knobs: Knobs,
+    scenario: Option<Scenario>,
+    revision: Option<harness::Revision>,
+) -> Vec<Record> {
     use wirecheck::clientcheck::http::{serve, Stop};
     use wirecheck::peer::http::{Config, Server};
     use wirecheck::peer::Serve;
@@ -304,7 +322,8 @@ fn judged(knobs: Knobs, scenario: Option<Scenario>) -> Vec<Record> {
         };
         let (mut records, ended) = serve(server, done, false).await;
         ended.expect("the peer served to the end");
-        let revision = wirecheck::auth::judged::revision(None, &records);
+        let revision = revision
+            .unwrap_or_else(|| wirecheck::auth::judged::revision(None, &records, Some(&auth)));
         records.extend(auth.records(revision));
         records
     })
@@ -351,7 +370,7 @@ fn a_correct_client_draws_no_finding_and_every_rule_sees_it() {
     let outcomes = auth_outcomes(&records);
     assert_eq!(outcomes.len(), 11, "{outcomes:?}");
     for (rule, outcome) in &outcomes {
-        let expected = if rule == "mcp.auth.client-pkce-refuse" {
+        let expected = if rule == "mcp.auth.client-pkce-refuse" || rule == "mcp.auth.client-iss" {
             "not-applicable"
         } else {
             "pass"
@@ -437,6 +456,26 @@ fn a_client_proceeding_without_pkce_metadata_is_caught_by_the_refusal_rule_alone
     let outcomes = auth_outcomes(&refused);
     assert_eq!(outcomes["mcp.auth.client-pkce-refuse"], "pass");
     assert_eq!(outcomes["mcp.auth.client-pkce"], "not-observed");
+}
+
+#[test]
+fn a_client_redeeming_a_code_whatever_its_iss_is_caught_by_the_iss_rule_alone() {
+    let r5 = Some(harness::Revision::Mcp2026_07_28);
+    let redeemed = judged_as(
+        Knobs {
+            ignores_iss: true,
+            ..Knobs::default()
+        },
+        Some(Scenario::WrongIss),
+        r5,
+    );
+    assert_eq!(findings(&redeemed), set(&["mcp.auth.client-iss"]));
+    let refused = judged_as(Knobs::default(), Some(Scenario::WrongIss), r5);
+    assert_eq!(findings(&refused), set(&[]));
+    assert_eq!(auth_outcomes(&refused)["mcp.auth.client-iss"], "pass");
+    // Before 2026-07-28 the text has no such sentence: no record.
+    let earlier = judged(Knobs::default(), Some(Scenario::WrongIss));
+    assert!(!auth_outcomes(&earlier).contains_key("mcp.auth.client-iss"));
 }
 
 /// The command line: `serve --http 127.0.0.1:0 --judge --auth --report FILE`

@@ -3,7 +3,7 @@
 # by ../official/install.sh) with `wirecheck run-client --transport http --auth`: each
 # driver here (ts-client.mjs, py-client.py) against the judged protected peer and
 # wirecheck's authorization server on 127.0.0.1, under the default setup and each
-# `--auth-scenario` (step-up-refused, no-pkce-metadata). Each run's outcomes (every record:
+# `--auth-scenario` (step-up-refused, no-pkce-metadata; wrong-iss for the Python SDK). Each run's outcomes (every record:
 # the sessions', the scenarios' and the mcp.auth.client-* ones) are held to its committed
 # baseline, <client>.<setup>.json here, whose authorization findings were checked by hand
 # against the spec (conformance/book/authorization.md, the client side); any difference
@@ -60,4 +60,7 @@ judge ts-client.no-pkce-metadata no-pkce-metadata "$node" "$here/ts-client.mjs" 
 judge py-client.default default "$python" "$here/py-client.py" || failed=1
 judge py-client.step-up-refused step-up-refused "$python" "$here/py-client.py" --step-up-refused || failed=1
 judge py-client.no-pkce-metadata no-pkce-metadata "$python" "$here/py-client.py" || failed=1
+# `iss` is judged from 2026-07-28 (basic/authorization §Authorization Response Validation),
+# which only the Python SDK speaks.
+judge py-client.wrong-iss wrong-iss "$python" "$here/py-client.py" --wrong-iss || failed=1
 exit "$failed"

@@ -8,11 +8,13 @@ redirect, headlessly. The client id is pre-registered in the token storage
 and calls `echo`, which the judged peer guards with a further scope, so the SDK's step-up
 runs.
 
-    python py-client.py [--step-up-refused] URL
+    python py-client.py [--step-up-refused | --wrong-iss] URL
 
 --step-up-refused: the authorization server never grants the further scope (serve
---auth-scenario step-up-refused), so the call is expected to fail; exit 0 then. Prints
-one JSON line of what it saw; exits 1 on anything else.
+--auth-scenario step-up-refused), so the call is expected to fail; exit 0 then.
+--wrong-iss: its redirects name another issuer (serve --auth-scenario wrong-iss), so the
+SDK is expected to refuse the authorization response; exit 0 then. Prints one JSON line of
+what it saw; exits 1 on anything else.
 """
 
 from __future__ import annotations
@@ -120,6 +122,7 @@ async def exchange(url: str, refused: bool) -> dict[str, Any]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--step-up-refused", action="store_true")
+    parser.add_argument("--wrong-iss", action="store_true")
     parser.add_argument("url")
     args = parser.parse_args()
 
@@ -130,6 +133,9 @@ def main() -> int:
     try:
         seen = anyio.run(bounded)
     except BaseException as error:  # noqa: BLE001 - any failure is a failed run
+        if args.wrong_iss and "iss mismatch" in repr(error):
+            print(json.dumps({"client": "python-sdk-oauth", "refusal": repr(error)}))
+            return 0
         print(f"python-sdk oauth: {error!r}", file=sys.stderr)
         return 1
     print(json.dumps(seen))

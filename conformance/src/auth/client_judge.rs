@@ -25,6 +25,8 @@ pub struct Setup {
     /// The authorization server's metadata leaves out
     /// `code_challenge_methods_supported`.
     pub no_pkce_metadata: bool,
+    /// The authorization server's redirects name another issuer in `iss`.
+    pub wrong_iss: bool,
 }
 
 /// The RFC 8414 metadata path of an issuer without a path.
@@ -223,6 +225,23 @@ impl View<'_> {
         let mut seen = Seen::default();
         seen.check(proceeded.map(|what| {
             format!("the metadata named no `code_challenge_methods_supported`, and the client went on to send {what}")
+        }));
+        Verdict::Judged(seen)
+    }
+
+    fn iss(&self) -> Verdict {
+        if !self.setup.wrong_iss {
+            return Verdict::NotApplicable(
+                "the authorization server's redirects named its own issuer; `--auth-scenario wrong-iss` names another".into(),
+            );
+        }
+        let Some(first) = self.authorizations().first().map(|a| a.0) else {
+            return Verdict::NotObserved("the client sent no authorization request".into());
+        };
+        let redeemed = self.tokens().into_iter().any(|t| t.0 > first);
+        let mut seen = Seen::default();
+        seen.check(redeemed.then(|| {
+            "the authorization response's `iss` named another issuer than the metadata's, and the client sent its code to the token endpoint".to_owned()
         }));
         Verdict::Judged(seen)
     }
@@ -467,12 +486,13 @@ impl View<'_> {
 }
 
 /// The client-side authorization rules, in the order their records come.
-pub const RULES: [RuleId; 11] = [
+pub const RULES: [RuleId; 12] = [
     RuleId::McpAuthClientDiscovery,
     RuleId::McpAuthClientAsMetadata,
     RuleId::McpAuthClientPkce,
     RuleId::McpAuthClientPkceS256,
     RuleId::McpAuthClientPkceRefuse,
+    RuleId::McpAuthClientIss,
     RuleId::McpAuthClientResource,
     RuleId::McpAuthClientResourceCanonical,
     RuleId::McpAuthClientChallengeScope,
@@ -502,6 +522,7 @@ pub fn judge(events: &[Event], setup: &Setup, revision: Revision) -> Vec<crate::
                 RuleId::McpAuthClientPkce => view.pkce(),
                 RuleId::McpAuthClientPkceS256 => view.pkce_s256(),
                 RuleId::McpAuthClientPkceRefuse => view.pkce_refuse(),
+                RuleId::McpAuthClientIss => view.iss(),
                 RuleId::McpAuthClientResource => view.resource(),
                 RuleId::McpAuthClientResourceCanonical => view.resource_canonical(),
                 RuleId::McpAuthClientChallengeScope => view.challenge_scope(),
@@ -563,6 +584,7 @@ mod tests {
             challenge_path: "/wirecheck/resource-metadata".into(),
             challenge_scopes: vec!["mcp".into(), "wirecheck:challenged".into()],
             no_pkce_metadata: false,
+            wrong_iss: false,
         }
     }
 
@@ -578,6 +600,7 @@ mod tests {
             path: path.into(),
             query: query.map(str::to_owned),
             authorization: auth.map(str::to_owned),
+            protocol_version: None,
             status,
             challenge: (status == 401).then(|| {
                 "Bearer resource_metadata=\"http://127.0.0.1:9/wirecheck/resource-metadata\", scope=\"mcp wirecheck:challenged\"".into()

@@ -39,7 +39,13 @@ pub enum Scenario {
     /// The authorization server's metadata leaves out
     /// `code_challenge_methods_supported` (mcp.auth.client-pkce-refuse).
     NoPkceMetadata,
+    /// The authorization server's redirects name another issuer in `iss`
+    /// (mcp.auth.client-iss).
+    WrongIss,
 }
+
+/// The issuer a `wrong-iss` redirect names.
+pub const WRONG_ISS: &str = "https://wirecheck-other-issuer.invalid";
 
 /// A judged peer's authorization: what it recorded, and how to read it.
 pub struct Judged {
@@ -61,6 +67,7 @@ pub async fn protect(
             log: Some(log.clone()),
             no_pkce_metadata: scenario == Some(Scenario::NoPkceMetadata),
             withhold: (scenario == Some(Scenario::StepUpRefused)).then(|| STEP_UP.to_owned()),
+            wrong_iss: (scenario == Some(Scenario::WrongIss)).then(|| WRONG_ISS.to_owned()),
         },
     )
     .await?;
@@ -85,6 +92,7 @@ pub async fn protect(
         challenge_path: CHALLENGE_PATH.to_owned(),
         challenge_scopes: challenge_scopes.split(' ').map(str::to_owned).collect(),
         no_pkce_metadata: scenario == Some(Scenario::NoPkceMetadata),
+        wrong_iss: scenario == Some(Scenario::WrongIss),
     };
     Ok((Judged { log, setup }, issuing))
 }
@@ -99,12 +107,25 @@ impl Judged {
 
 /// The revision the authorization records are judged under: the one served
 /// (`--revision`), else the one the client's sessions were judged under,
-/// else 2025-11-25 (the newest with the handshake both SDK clients speak):
-/// the authorization flow happens before any session, so it names none.
+/// else the `MCP-Protocol-Version` its first requests carried (a client
+/// refused before any session still names it, from 2025-06-18 on every
+/// request after `initialize` and on every 2026-07-28 request), else
+/// 2025-11-25 (the newest with the handshake both SDK clients speak): the
+/// authorization flow happens before any session, so it names none.
 #[must_use]
-pub fn revision(fixed: Option<Revision>, records: &[Record]) -> Revision {
+pub fn revision(fixed: Option<Revision>, records: &[Record], judged: Option<&Judged>) -> Revision {
+    let sent = || {
+        judged?.log.events().iter().find_map(|e| match e {
+            super::observed::Event::Resource {
+                protocol_version: Some(v),
+                ..
+            } => Revision::MCP.into_iter().find(|r| r.name() == v.trim()),
+            _ => None,
+        })
+    };
     fixed
         .filter(|r| r.is_mcp())
         .or_else(|| records.iter().find_map(|r| r.place.revision))
+        .or_else(sent)
         .unwrap_or(Revision::Mcp2025_11_25)
 }

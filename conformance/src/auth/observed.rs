@@ -29,6 +29,9 @@ pub enum Event {
         query: Option<String>,
         /// The `Authorization` header as sent.
         authorization: Option<String>,
+        /// The `MCP-Protocol-Version` header as sent: the revision the
+        /// client speaks, known even when every request was refused.
+        protocol_version: Option<String>,
         /// The status answered.
         status: u16,
         /// The `WWW-Authenticate` value answered, if any.

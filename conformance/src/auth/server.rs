@@ -53,6 +53,8 @@ pub struct Observing {
     pub no_pkce_metadata: bool,
     /// A scope it never grants, whoever asks.
     pub withhold: Option<String>,
+    /// The `iss` its redirects name instead of its own issuer.
+    pub wrong_iss: Option<String>,
 }
 
 /// A bound authorization server.
@@ -242,11 +244,16 @@ async fn authorize(State(app): State<Arc<App>>, Query(q): Query<AuthorizeQuery>)
             "redirect_uri missing, or neither loopback http nor https",
         );
     };
+    let iss = app
+        .observing
+        .wrong_iss
+        .clone()
+        .unwrap_or_else(|| app.issuer.url().to_owned());
     let refuse = |error: &str| {
         let mut url = reqwest::Url::parse(&redirect_uri).expect("checked above");
         url.query_pairs_mut()
             .append_pair("error", error)
-            .append_pair("iss", app.issuer.url());
+            .append_pair("iss", &iss);
         if let Some(state) = &q.state {
             url.query_pairs_mut().append_pair("state", state);
         }
@@ -276,7 +283,7 @@ async fn authorize(State(app): State<Arc<App>>, Query(q): Query<AuthorizeQuery>)
     let mut url = reqwest::Url::parse(&redirect_uri).expect("checked above");
     url.query_pairs_mut()
         .append_pair("code", &code)
-        .append_pair("iss", app.issuer.url());
+        .append_pair("iss", &iss);
     if let Some(state) = &q.state {
         url.query_pairs_mut().append_pair("state", state);
     }

@@ -73,7 +73,7 @@ pub struct Args {
     #[arg(long)]
     auth: bool,
     /// With --auth, a variation that tests one more thing (`step-up-refused`,
-    /// `no-pkce-metadata`; see `serve --auth-scenario`).
+    /// `no-pkce-metadata`, `wrong-iss`; see `serve --auth-scenario`).
     #[arg(long, value_name = "NAME", requires = "auth")]
     auth_scenario: Option<crate::auth::judged::Scenario>,
     /// Also write the whole report as one JSON document to FILE.
@@ -231,7 +231,7 @@ fn judged_http(args: &Args) -> Result<Report, String> {
             let told = async { stopped.await.unwrap_or(Stop::Told { closed: true }) };
             let (mut records, ended) = judged::serve(server, told, false).await;
             if let Some(judged) = auth {
-                let revision = crate::auth::judged::revision(fixed, &records);
+                let revision = crate::auth::judged::revision(fixed, &records, Some(&judged));
                 records.extend(judged.records(revision));
             }
             Ok::<_, String>((records, ended))

@@ -81,7 +81,8 @@ pub struct Args {
     /// `step-up-refused` (the authorization server never grants the scope
     /// `tools/call` asks for: the client's retry limit) or `no-pkce-metadata`
     /// (its metadata names no `code_challenge_methods_supported`: the client
-    /// must refuse to proceed).
+    /// must refuse to proceed) or `wrong-iss` (its redirects name another
+    /// issuer in `iss`: the client must not redeem the code; 2026-07-28).
     #[arg(long, value_name = "NAME", requires = "auth")]
     pub auth_scenario: Option<crate::auth::judged::Scenario>,
     /// With --auth, be wrong in exactly this one way (for tests).
@@ -258,7 +259,8 @@ fn judged_http(serve: Serve, args: &Args) -> Exit {
             let (mut records, ended) =
                 clientcheck::http::serve(server, clientcheck::http::signalled(), true).await;
             if let Some(judged) = auth {
-                let revision = crate::auth::judged::revision(args.revision, &records);
+                let revision =
+                    crate::auth::judged::revision(args.revision, &records, Some(&judged));
                 records.extend(judged.records(revision));
             }
             Ok((records, ended))

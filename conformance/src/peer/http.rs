@@ -176,16 +176,24 @@ async fn observe(State(app): State<Arc<App>>, request: Request, next: Next) -> R
     let method = request.method().as_str().to_owned();
     let path = request.uri().path().to_owned();
     let query = request.uri().query().map(str::to_owned);
-    let authorization = request
-        .headers()
-        .get(axum::http::header::AUTHORIZATION)
-        .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
+    // A block: the closure borrows the request (whose body is not `Sync`)
+    // and must be gone before the await below.
+    let (authorization, protocol_version) = {
+        let header = |name: &str| -> Option<String> {
+            request
+                .headers()
+                .get(name)
+                .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned())
+        };
+        (header("authorization"), header("mcp-protocol-version"))
+    };
     let response = next.run(request).await;
     judging.log.push(crate::auth::observed::Event::Resource {
         method,
         path,
         query,
         authorization,
+        protocol_version,
         status: response.status().as_u16(),
         challenge: response
             .headers()
