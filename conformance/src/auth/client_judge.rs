@@ -41,6 +41,17 @@ pub const RETRY_LIMIT: usize = 5;
 /// Broken instances quoted per rule; the rest are counted.
 const QUOTED: usize = 5;
 
+/// The parameter names of a request, for a finding's message: which were
+/// sent shows what is missing without quoting a value (a code, a verifier).
+fn names(params: &BTreeMap<String, String>) -> String {
+    let names: Vec<&str> = params.keys().map(String::as_str).collect();
+    if names.is_empty() {
+        "no parameter".into()
+    } else {
+        names.join(", ")
+    }
+}
+
 /// One rule's observations: how many were judged, and the broken ones.
 #[derive(Default)]
 struct Seen {
@@ -158,17 +169,22 @@ impl View<'_> {
         }
         let mut seen = Seen::default();
         for (_, params) in &auths {
-            seen.check(
-                (!params.contains_key("code_challenge"))
-                    .then(|| "an authorization request carried no `code_challenge`".to_owned()),
-            );
+            seen.check((!params.contains_key("code_challenge")).then(|| {
+                format!(
+                    "an authorization request carried no `code_challenge` (it sent {})",
+                    names(params)
+                )
+            }));
         }
         for (_, params, matched, _) in &tokens {
             if params.get("grant_type").map(String::as_str) != Some("authorization_code") {
                 continue;
             }
             seen.check(match (params.contains_key("code_verifier"), matched) {
-                (false, _) => Some("a token request redeeming a code carried no `code_verifier`".into()),
+                (false, _) => Some(format!(
+                    "a token request redeeming a code carried no `code_verifier` (it sent {})",
+                    names(params)
+                )),
                 (true, Some(false)) => Some(
                     "a token request's `code_verifier` does not match the `code_challenge` of the code it redeems"
                         .into(),

@@ -129,3 +129,58 @@ pub fn revision(fixed: Option<Revision>, records: &[Record], judged: Option<&Jud
         .or_else(sent)
         .unwrap_or(Revision::Mcp2025_11_25)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::auth::observed::Event;
+
+    fn judged_with(version: Option<&str>) -> Judged {
+        let log = Log::default();
+        log.push(Event::Resource {
+            method: "POST".into(),
+            path: "/mcp".into(),
+            query: None,
+            authorization: None,
+            protocol_version: version.map(str::to_owned),
+            status: 401,
+            challenge: None,
+            refused: None,
+        });
+        Judged {
+            log,
+            setup: Setup {
+                server_url: "http://127.0.0.1:9/mcp".into(),
+                challenge_path: CHALLENGE_PATH.into(),
+                challenge_scopes: vec![SCOPE.into()],
+                no_pkce_metadata: false,
+                wrong_iss: false,
+            },
+        }
+    }
+
+    #[test]
+    fn the_revision_is_the_fixed_one_then_the_sessions_then_the_header_then_2025_11_25() {
+        let r5 = judged_with(Some("2026-07-28"));
+        assert_eq!(revision(None, &[], Some(&r5)), Revision::Mcp2026_07_28);
+        assert_eq!(
+            revision(Some(Revision::Mcp2025_06_18), &[], Some(&r5)),
+            Revision::Mcp2025_06_18
+        );
+        let session = Record::new(
+            crate::report::Place {
+                revision: Some(Revision::Mcp2025_03_26),
+                ..crate::report::Place::default()
+            },
+            crate::report::Subject::Frame(Vec::new()),
+            harness::Outcome::Pass,
+        );
+        assert_eq!(
+            revision(None, &[session], Some(&r5)),
+            Revision::Mcp2025_03_26
+        );
+        let unnamed = judged_with(Some("not-a-revision"));
+        assert_eq!(revision(None, &[], Some(&unnamed)), Revision::Mcp2025_11_25);
+        assert_eq!(revision(None, &[], None), Revision::Mcp2025_11_25);
+    }
+}
