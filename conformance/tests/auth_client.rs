@@ -30,6 +30,8 @@ struct Knobs {
     ignores_pkce_metadata: bool,
     /// Redeems the code whatever issuer the redirect's `iss` names.
     ignores_iss: bool,
+    /// Steps up asking only the 403's scopes, dropping those granted before.
+    replaces_scope_on_step_up: bool,
 }
 
 const REDIRECT: &str = "http://127.0.0.1:1/callback";
@@ -252,7 +254,11 @@ impl Client {
             }
             stepped += 1;
             // The union of what was asked before and what the 403 names.
-            let mut union: BTreeSet<String> = scope.split(' ').map(str::to_owned).collect();
+            let mut union: BTreeSet<String> = if self.knobs.replaces_scope_on_step_up {
+                BTreeSet::new()
+            } else {
+                scope.split(' ').map(str::to_owned).collect()
+            };
             union.extend(asked["scope"].split(' ').map(str::to_owned));
             scope = union.into_iter().collect::<Vec<_>>().join(" ");
             match self.authorize(&metadata, &scope).await {
@@ -476,6 +482,29 @@ fn a_client_redeeming_a_code_whatever_its_iss_is_caught_by_the_iss_rule_alone() 
     // Before 2026-07-28 the text has no such sentence: no record.
     let earlier = judged(Knobs::default(), Some(Scenario::WrongIss));
     assert!(!auth_outcomes(&earlier).contains_key("mcp.auth.client-iss"));
+}
+
+#[test]
+fn a_client_stepping_up_without_its_granted_scopes_is_warned_by_the_step_up_scope_rule_alone() {
+    let r5 = Some(harness::Revision::Mcp2026_07_28);
+    let replaced = judged_as(
+        Knobs {
+            replaces_scope_on_step_up: true,
+            ..Knobs::default()
+        },
+        None,
+        r5,
+    );
+    assert_eq!(findings(&replaced), set(&["mcp.auth.client-step-up-scope"]));
+    assert_eq!(
+        auth_outcomes(&replaced)["mcp.auth.client-step-up-scope"],
+        "warning"
+    );
+    let kept = judged_as(Knobs::default(), None, r5);
+    assert_eq!(findings(&kept), set(&[]));
+    let outcomes = auth_outcomes(&kept);
+    assert_eq!(outcomes.len(), 13, "{outcomes:?}");
+    assert_eq!(outcomes["mcp.auth.client-step-up-scope"], "pass");
 }
 
 /// The command line: `serve --http 127.0.0.1:0 --judge --auth --report FILE`

@@ -108,6 +108,7 @@ impl View<'_> {
                     params,
                     verifier_matched,
                     issued,
+                    ..
                 } => Some((i, params, *verifier_matched, issued.as_deref())),
                 _ => None,
             })
@@ -473,6 +474,60 @@ impl View<'_> {
         Verdict::Judged(seen)
     }
 
+    fn step_up_scope(&self) -> Verdict {
+        let words = |s: &str| -> BTreeSet<String> {
+            s.split(' ')
+                .filter(|s| !s.is_empty())
+                .map(str::to_owned)
+                .collect()
+        };
+        let mut seen = Seen::default();
+        let mut granted: BTreeSet<String> = BTreeSet::new();
+        // The scopes of the last 403 `insufficient_scope` not yet followed
+        // by an authorization request.
+        let mut challenged: Option<BTreeSet<String>> = None;
+        for e in self.events {
+            match e {
+                Event::Resource {
+                    refused: Some(_),
+                    challenge: Some(c),
+                    ..
+                } => {
+                    let params = bearer_params(c).unwrap_or_default();
+                    challenged = Some(words(params.get("scope").map_or("", String::as_str)));
+                }
+                Event::Issuer { path, params, .. } if path == "/authorize" => {
+                    let Some(needed) = challenged.take() else {
+                        continue;
+                    };
+                    let asked = words(params.get("scope").map_or("", String::as_str));
+                    let missing: Vec<&str> = needed
+                        .union(&granted)
+                        .filter(|s| !asked.contains(*s))
+                        .map(String::as_str)
+                        .collect();
+                    seen.check((!missing.is_empty()).then(|| {
+                        format!(
+                            "re-authorizing after a 403 insufficient_scope, the client asked {} without {}",
+                            params.get("scope").map_or("no scope".to_owned(), |s| format!("{s:?}")),
+                            missing.join(", ")
+                        )
+                    }));
+                }
+                Event::Token {
+                    granted: Some(g), ..
+                } => granted.extend(words(g)),
+                _ => {}
+            }
+        }
+        if seen.judged == 0 {
+            return Verdict::NotObserved(
+                "no 403 insufficient_scope was followed by an authorization request".into(),
+            );
+        }
+        Verdict::Judged(seen)
+    }
+
     fn retry_limit(&self) -> Verdict {
         let mut refused: BTreeMap<&str, usize> = BTreeMap::new();
         for e in self.events {
@@ -502,7 +557,7 @@ impl View<'_> {
 }
 
 /// The client-side authorization rules, in the order their records come.
-pub const RULES: [RuleId; 12] = [
+pub const RULES: [RuleId; 13] = [
     RuleId::McpAuthClientDiscovery,
     RuleId::McpAuthClientAsMetadata,
     RuleId::McpAuthClientPkce,
@@ -514,6 +569,7 @@ pub const RULES: [RuleId; 12] = [
     RuleId::McpAuthClientChallengeScope,
     RuleId::McpAuthClientBearer,
     RuleId::McpAuthClientTokenNotInQuery,
+    RuleId::McpAuthClientStepUpScope,
     RuleId::McpAuthClientRetryLimit,
 ];
 
@@ -544,6 +600,7 @@ pub fn judge(events: &[Event], setup: &Setup, revision: Revision) -> Vec<crate::
                 RuleId::McpAuthClientChallengeScope => view.challenge_scope(),
                 RuleId::McpAuthClientBearer => view.bearer(),
                 RuleId::McpAuthClientTokenNotInQuery => view.token_not_in_query(),
+                RuleId::McpAuthClientStepUpScope => view.step_up_scope(),
                 _ => view.retry_limit(),
             };
             record(rule, revision, verdict)
@@ -645,6 +702,7 @@ mod tests {
                 .collect(),
             verifier_matched: Some(true),
             issued: Some(issued.into()),
+            granted: None,
         }
     }
 

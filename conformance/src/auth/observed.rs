@@ -60,6 +60,8 @@ pub enum Event {
         verifier_matched: Option<bool>,
         /// The access token issued, if one was.
         issued: Option<String>,
+        /// The scope it was granted.
+        granted: Option<String>,
     },
 }
 

@@ -341,18 +341,22 @@ async fn token(State(app): State<Arc<App>>, body: String) -> Response {
     };
     let (response, matched, issued) = redeem(&app, form);
     if let Some(log) = &app.observing.log {
+        let (issued, granted) = issued.unzip();
         log.push(Event::Token {
             params: sent,
             verifier_matched: matched,
             issued,
+            granted,
         });
     }
     response
 }
 
 /// Redeems a code: the response, whether the verifier matched the code's
-/// challenge (`None`: no known code, or no verifier), and the token issued.
-fn redeem(app: &App, form: TokenForm) -> (Response, Option<bool>, Option<String>) {
+/// challenge (`None`: no known code, or no verifier), and the token issued
+/// with the scope granted.
+#[allow(clippy::type_complexity)]
+fn redeem(app: &App, form: TokenForm) -> (Response, Option<bool>, Option<(String, String)>) {
     let refused = |matched, error: &str, why: &str| {
         (
             oauth_error(StatusCode::BAD_REQUEST, error, why),
@@ -405,7 +409,7 @@ fn redeem(app: &App, form: TokenForm) -> (Response, Option<bool>, Option<String>
             )
                 .into_response(),
             matched,
-            Some(token),
+            Some((token, pending.scope)),
         ),
         Err(e) => (
             oauth_error(StatusCode::INTERNAL_SERVER_ERROR, "server_error", &e),
