@@ -4,8 +4,9 @@
 //! through the command line). Correct, it draws no finding at all; made wrong
 //! in one way each (no PKCE, the challenge's scope ignored, no `resource`,
 //! step-up retried without limit, proceeding without
-//! `code_challenge_methods_supported`), it draws exactly its own rule's
-//! finding and nothing else.
+//! `code_challenge_methods_supported`, a code redeemed whatever its `iss`,
+//! a step-up dropping the scopes granted before), it draws exactly its own
+//! rule's finding and nothing else.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
