@@ -133,11 +133,17 @@ fn broken(records: &[Value]) -> BTreeSet<String> {
         .collect()
 }
 
-/// Every `mcp.auth.*` rule of the catalogue under `revision`.
+/// Every server-side `mcp.auth.*` rule of the catalogue under `revision`.
 fn auth_rules(revision: harness::Revision) -> BTreeSet<String> {
     harness::rules::rules()
         .iter()
-        .filter(|r| r.id.as_str().starts_with("mcp.auth.") && r.revisions.contains(revision))
+        .filter(|r| {
+            // The client's rules are `serve --judge --auth`'s (tests/auth_client.rs).
+            let id = r.id.as_str();
+            id.starts_with("mcp.auth.")
+                && !id.starts_with("mcp.auth.client-")
+                && r.revisions.contains(revision)
+        })
         .map(|r| r.id.as_str().to_owned())
         .collect()
 }

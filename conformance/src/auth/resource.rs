@@ -64,6 +64,22 @@ pub struct Protection {
     pub keys: JwkSet,
     /// The one planted defect, if any.
     pub defect: Option<Defect>,
+    /// Judging the client (`serve --http --judge --auth`): what it adds.
+    pub judging: Option<Judging>,
+}
+
+/// What the protected peer does beside checking tokens when it judges the
+/// client's authorization (`crate::auth::judged`).
+#[derive(Debug, Clone)]
+pub struct Judging {
+    /// Where every request and its answer is recorded.
+    pub log: super::observed::Log,
+    /// The scopes its 401 names: a superset of `scopes_supported`, so a
+    /// client that takes them from the metadata instead is seen.
+    pub challenge_scopes: String,
+    /// The scope `tools/call` needs beside [`SCOPE`]: its 403 asks for it,
+    /// so the client's step-up is on the wire.
+    pub step_up: String,
 }
 
 /// The RFC 9728 well-known prefix.
@@ -151,10 +167,12 @@ impl Protection {
                 Some(format!("Bearer resource_metadata=\"{md}\""))
             }
             Refusal::Unauthorized(None) => Some(format!(
-                "Bearer resource_metadata=\"{md}\", scope=\"{SCOPE}\""
+                "Bearer resource_metadata=\"{md}\", scope=\"{}\"",
+                self.challenge_scopes()
             )),
             Refusal::Unauthorized(Some(why)) => Some(format!(
-                "Bearer error=\"invalid_token\", error_description=\"{why}\", resource_metadata=\"{md}\", scope=\"{SCOPE}\""
+                "Bearer error=\"invalid_token\", error_description=\"{why}\", resource_metadata=\"{md}\", scope=\"{}\"",
+                self.challenge_scopes()
             )),
             Refusal::InsufficientScope if self.defect == Some(Defect::NoInsufficientScope) => {
                 Some(format!("Bearer resource_metadata=\"{md}\""))
@@ -163,6 +181,34 @@ impl Protection {
                 "Bearer error=\"insufficient_scope\", scope=\"{SCOPE}\", resource_metadata=\"{md}\", error_description=\"the token lacks the scope {SCOPE}\""
             )),
         }
+    }
+
+    /// The scopes a 401 names.
+    fn challenge_scopes(&self) -> &str {
+        self.judging
+            .as_ref()
+            .map_or(SCOPE, |j| j.challenge_scopes.as_str())
+    }
+
+    /// When judging: the challenge of a 403 refusing `tools/call` to a valid
+    /// token without the step-up scope, or `None` when the token has it.
+    #[must_use]
+    pub fn step_up_challenge(&self, authorization: Option<&str>) -> Option<String> {
+        let judging = self.judging.as_ref()?;
+        let token = authorization?.trim().split_once(' ')?.1.trim();
+        let claims = jsonwebtoken::dangerous::insecure_decode::<Value>(token)
+            .ok()?
+            .claims;
+        let held = claims
+            .get("scope")
+            .and_then(Value::as_str)
+            .is_some_and(|s| s.split(' ').any(|s| s == judging.step_up));
+        (!held).then(|| {
+            format!(
+                "Bearer error=\"insufficient_scope\", scope=\"{SCOPE} {}\", resource_metadata=\"{}\", error_description=\"tools/call needs the scope {}\"",
+                judging.step_up, self.metadata_url, judging.step_up
+            )
+        })
     }
 
     /// The Protected Resource Metadata document.
@@ -272,6 +318,7 @@ mod tests {
             metadata_url: "http://127.0.0.1:2/.well-known/oauth-protected-resource/mcp".into(),
             keys: serde_json::from_value(issuer.jwks()).unwrap(),
             defect,
+            judging: None,
         }
     }
 

@@ -12,7 +12,7 @@ use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 
-use axum::extract::{Form, Query, State};
+use axum::extract::{Query, State};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -24,6 +24,7 @@ use sha2::Digest as _;
 use tokio::net::TcpListener;
 
 use super::issuer::{fresh_hex, Issuer, Mint, MINT_PATH, SCOPE};
+use super::observed::{params, Event, Log};
 use crate::sync::lock;
 
 /// An authorization code waiting to be redeemed.
@@ -38,6 +39,22 @@ struct Pending {
 struct App {
     issuer: Issuer,
     codes: Mutex<HashMap<String, Pending>>,
+    observing: Observing,
+}
+
+/// What a judging authorization server adds (`serve --http --judge
+/// --auth`): every request recorded, and the two ways it can be made to
+/// test a client.
+#[derive(Debug, Clone, Default)]
+pub struct Observing {
+    /// Where every request is recorded; `None`: nowhere.
+    pub log: Option<Log>,
+    /// Its metadata leaves out `code_challenge_methods_supported`.
+    pub no_pkce_metadata: bool,
+    /// A scope it never grants, whoever asks.
+    pub withhold: Option<String>,
+    /// The `iss` its redirects name instead of its own issuer.
+    pub wrong_iss: Option<String>,
 }
 
 /// A bound authorization server.
@@ -50,6 +67,14 @@ impl AuthServer {
     /// Binds `addr` (loopback only) and makes the issuer
     /// `http://127.0.0.1:PORT` with fresh keys.
     pub async fn bind(addr: SocketAddr) -> Result<AuthServer, String> {
+        Self::bind_observing(addr, Observing::default()).await
+    }
+
+    /// Binds as [`AuthServer::bind`], recording and behaving as `observing` asks.
+    pub async fn bind_observing(
+        addr: SocketAddr,
+        observing: Observing,
+    ) -> Result<AuthServer, String> {
         if !addr.ip().is_loopback() {
             return Err(format!(
                 "{addr}: the authorization server binds loopback only (it mints any token it is asked for)"
@@ -65,6 +90,7 @@ impl AuthServer {
             app: Arc::new(App {
                 issuer,
                 codes: Mutex::default(),
+                observing,
             }),
         })
     }
@@ -90,6 +116,10 @@ impl AuthServer {
             .route("/authorize", get(authorize))
             .route("/token", post(token))
             .route(MINT_PATH, post(mint))
+            .layer(axum::middleware::from_fn_with_state(
+                Arc::clone(&self.app),
+                observe,
+            ))
             .with_state(self.app)
             .layer(axum::middleware::from_fn_with_state(port, loopback_host));
         axum::serve(self.listener, router).await
@@ -124,12 +154,40 @@ async fn loopback_host(
     }
 }
 
+/// Records each request and its status, when observing.
+async fn observe(
+    State(app): State<Arc<App>>,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    let Some(log) = &app.observing.log else {
+        return next.run(request).await;
+    };
+    let method = request.method().as_str().to_owned();
+    let path = request.uri().path().to_owned();
+    let query = params(request.uri().query().unwrap_or_default());
+    let response = next.run(request).await;
+    log.push(Event::Issuer {
+        method,
+        path,
+        params: query,
+        status: response.status().as_u16(),
+    });
+    response
+}
+
 /// The most authorization codes waiting to be redeemed: each `/authorize`
 /// adds one, so a client looping on it cannot grow the map without end.
 const MAX_PENDING_CODES: usize = 1024;
 
 async fn metadata(State(app): State<Arc<App>>) -> Response {
-    Json(app.issuer.metadata()).into_response()
+    let mut metadata = app.issuer.metadata();
+    if app.observing.no_pkce_metadata {
+        if let Some(m) = metadata.as_object_mut() {
+            m.remove("code_challenge_methods_supported");
+        }
+    }
+    Json(metadata).into_response()
 }
 
 async fn jwks(State(app): State<Arc<App>>) -> Response {
@@ -186,11 +244,16 @@ async fn authorize(State(app): State<Arc<App>>, Query(q): Query<AuthorizeQuery>)
             "redirect_uri missing, or neither loopback http nor https",
         );
     };
+    let iss = app
+        .observing
+        .wrong_iss
+        .clone()
+        .unwrap_or_else(|| app.issuer.url().to_owned());
     let refuse = |error: &str| {
         let mut url = reqwest::Url::parse(&redirect_uri).expect("checked above");
         url.query_pairs_mut()
             .append_pair("error", error)
-            .append_pair("iss", app.issuer.url());
+            .append_pair("iss", &iss);
         if let Some(state) = &q.state {
             url.query_pairs_mut().append_pair("state", state);
         }
@@ -213,18 +276,35 @@ async fn authorize(State(app): State<Arc<App>>, Query(q): Query<AuthorizeQuery>)
             challenge,
             redirect_uri: redirect_uri.clone(),
             resource: q.resource,
-            scope: q.scope.unwrap_or_else(|| SCOPE.to_owned()),
+            scope: granted(q.scope, app.observing.withhold.as_deref()),
             client_id: q.client_id.unwrap_or_default(),
         },
     );
     let mut url = reqwest::Url::parse(&redirect_uri).expect("checked above");
     url.query_pairs_mut()
         .append_pair("code", &code)
-        .append_pair("iss", app.issuer.url());
+        .append_pair("iss", &iss);
     if let Some(state) = &q.state {
         url.query_pairs_mut().append_pair("state", state);
     }
     (StatusCode::FOUND, [(header::LOCATION, url.to_string())]).into_response()
+}
+
+/// The scope granted for `asked`: what was asked ([`SCOPE`] when nothing
+/// was), less a withheld scope (RFC 6749 §3.3: the server may grant less).
+fn granted(asked: Option<String>, withhold: Option<&str>) -> String {
+    let asked = asked
+        .filter(|s| !s.trim().is_empty())
+        .unwrap_or_else(|| SCOPE.to_owned());
+    let kept: Vec<&str> = asked
+        .split(' ')
+        .filter(|s| !s.is_empty() && Some(*s) != withhold)
+        .collect();
+    if kept.is_empty() {
+        SCOPE.to_owned()
+    } else {
+        kept.join(" ")
+    }
 }
 
 #[derive(Deserialize)]
@@ -245,38 +325,69 @@ pub fn s256(verifier: &str) -> String {
 
 /// Redeems a code: the verifier must match its challenge, the redirect URI
 /// and client its request's; the token's `aud` is the `resource` asked.
-async fn token(State(app): State<Arc<App>>, Form(form): Form<TokenForm>) -> Response {
+async fn token(State(app): State<Arc<App>>, body: String) -> Response {
+    let sent = params(&body);
+    // Every member a string: the form's parameters as a JSON object read
+    // into the same fields axum's `Form` would fill.
+    let form: TokenForm = match serde_json::to_value(&sent).and_then(serde_json::from_value) {
+        Ok(form) => form,
+        Err(e) => {
+            return oauth_error(
+                StatusCode::BAD_REQUEST,
+                "invalid_request",
+                &format!("the form: {e}"),
+            )
+        }
+    };
+    let (response, matched, issued) = redeem(&app, form);
+    if let Some(log) = &app.observing.log {
+        let (issued, granted) = issued.unzip();
+        log.push(Event::Token {
+            params: sent,
+            verifier_matched: matched,
+            issued,
+            granted,
+        });
+    }
+    response
+}
+
+/// Redeems a code: the response, whether the verifier matched the code's
+/// challenge (`None`: no known code, or no verifier), and the token issued
+/// with the scope granted.
+#[allow(clippy::type_complexity)]
+fn redeem(app: &App, form: TokenForm) -> (Response, Option<bool>, Option<(String, String)>) {
+    let refused = |matched, error: &str, why: &str| {
+        (
+            oauth_error(StatusCode::BAD_REQUEST, error, why),
+            matched,
+            None,
+        )
+    };
     if form.grant_type.as_deref() != Some("authorization_code") {
-        return oauth_error(
-            StatusCode::BAD_REQUEST,
-            "unsupported_grant_type",
-            "only authorization_code",
-        );
+        return refused(None, "unsupported_grant_type", "only authorization_code");
     }
     let Some(pending) = form.code.and_then(|c| lock(&app.codes).remove(&c)) else {
-        return oauth_error(
-            StatusCode::BAD_REQUEST,
-            "invalid_grant",
-            "unknown or used code",
-        );
+        return refused(None, "invalid_grant", "unknown or used code");
     };
-    let verified = form
+    let matched = form
         .code_verifier
         .as_deref()
-        .is_some_and(|v| s256(v) == pending.challenge);
+        .map(|v| s256(v) == pending.challenge);
+    let verified = matched == Some(true);
     if !verified
         || form.redirect_uri.as_deref() != Some(pending.redirect_uri.as_str())
         || form.client_id.as_deref().unwrap_or_default() != pending.client_id
     {
-        return oauth_error(
-            StatusCode::BAD_REQUEST,
+        return refused(
+            matched,
             "invalid_grant",
             "code_verifier, redirect_uri or client_id does not match the authorization request",
         );
     }
     let Some(resource) = form.resource.or(pending.resource) else {
-        return oauth_error(
-            StatusCode::BAD_REQUEST,
+        return refused(
+            matched,
             "invalid_target",
             "no resource: MCP clients MUST send the resource parameter (RFC 8707)",
         );
@@ -287,16 +398,24 @@ async fn token(State(app): State<Arc<App>>, Form(form): Form<TokenForm>) -> Resp
         ..Mint::default()
     }) {
         Ok(token) => (
-            [(header::CACHE_CONTROL, "no-store")],
-            Json(json!({
-                "access_token": token,
-                "token_type": "Bearer",
-                "expires_in": 3600,
-                "scope": pending.scope,
-            })),
-        )
-            .into_response(),
-        Err(e) => oauth_error(StatusCode::INTERNAL_SERVER_ERROR, "server_error", &e),
+            (
+                [(header::CACHE_CONTROL, "no-store")],
+                Json(json!({
+                    "access_token": token,
+                    "token_type": "Bearer",
+                    "expires_in": 3600,
+                    "scope": pending.scope,
+                })),
+            )
+                .into_response(),
+            matched,
+            Some((token, pending.scope)),
+        ),
+        Err(e) => (
+            oauth_error(StatusCode::INTERNAL_SERVER_ERROR, "server_error", &e),
+            matched,
+            None,
+        ),
     }
 }
 

@@ -67,6 +67,15 @@ pub struct Args {
     /// SHOULD-level findings fail the run.
     #[arg(long)]
     strict: bool,
+    /// Over http, the peer is a protected resource and the client's OAuth flow
+    /// is judged too (`serve --http --judge --auth`): wirecheck's own
+    /// authorization server on loopback, consenting at once.
+    #[arg(long)]
+    auth: bool,
+    /// With --auth, a variation that tests one more thing (`step-up-refused`,
+    /// `no-pkce-metadata`, `wrong-iss`; see `serve --auth-scenario`).
+    #[arg(long, value_name = "NAME", requires = "auth")]
+    auth_scenario: Option<crate::auth::judged::Scenario>,
     /// Also write the whole report as one JSON document to FILE.
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
@@ -100,6 +109,9 @@ pub fn run(args: &Args) -> Exit {
 fn judged(args: &Args) -> Result<Report, String> {
     if args.transport != Kind::Stdio {
         return judged_http(args);
+    }
+    if args.auth {
+        return Err("--auth needs --transport http: authorization is HTTP's".into());
     }
     // The peer's report goes to a file of its own in the temporary folder
     // (no space in its name: the client splits the command line on spaces).
@@ -193,6 +205,7 @@ fn judged_http(args: &Args) -> Result<Report, String> {
         allow_remote: false,
     };
     let scenarios = super::serve::selected(&args.scenario);
+    let (auth, auth_scenario, fixed) = (args.auth, args.auth_scenario, args.revision);
     let (bound, addr) = std::sync::mpsc::channel();
     let (stop, stopped) = tokio::sync::oneshot::channel::<Stop>();
     let peer = std::thread::spawn(move || {
@@ -202,13 +215,26 @@ fn judged_http(args: &Args) -> Result<Report, String> {
             .map_err(|e| format!("tokio runtime: {e}"))?;
         runtime.block_on(async move {
             let loopback = std::net::SocketAddr::from(([127, 0, 0, 1], 0));
-            let server = Server::bind_judged(loopback, config, scenarios)
+            let mut server = Server::bind_judged(loopback, config, scenarios)
                 .await
                 .map_err(|e| format!("cannot bind 127.0.0.1:0: {e}"))?;
+            let auth = if auth {
+                let (judged, issuing) =
+                    crate::auth::judged::protect(&mut server, auth_scenario).await?;
+                tokio::spawn(issuing.serve());
+                Some(judged)
+            } else {
+                None
+            };
             // The receiver waits for this address before anything else.
             let _ = bound.send(server.addr);
             let told = async { stopped.await.unwrap_or(Stop::Told { closed: true }) };
-            Ok::<_, String>(judged::serve(server, told, false).await)
+            let (mut records, ended) = judged::serve(server, told, false).await;
+            if let Some(judged) = auth {
+                let revision = crate::auth::judged::revision(fixed, &records, Some(&judged));
+                records.extend(judged.records(revision));
+            }
+            Ok::<_, String>((records, ended))
         })
     });
     let joined = |peer: std::thread::JoinHandle<_>| {

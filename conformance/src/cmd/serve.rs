@@ -67,15 +67,32 @@ pub struct Args {
     /// aud = this server's URL, exp, scope `mcp`); Protected Resource Metadata
     /// at /.well-known/oauth-protected-resource[/mcp]. Without --auth-issuer it
     /// starts wirecheck's own authorization server on a loopback port and
-    /// prints `authorization server URL` on stderr.
-    #[arg(long, requires = "http", conflicts_with = "judge")]
+    /// prints `authorization server URL` on stderr. With --judge it judges
+    /// the client's authorization too (PKCE, `resource`, discovery, scopes,
+    /// the bearer token): its own authorization server always, recording
+    /// what the client asks of it.
+    #[arg(long, requires = "http")]
     pub auth: bool,
     /// With --auth, trust this running authorization server
     /// (`wirecheck auth-server`) instead of starting one.
-    #[arg(long, value_name = "URL", requires = "auth")]
+    #[arg(long, value_name = "URL", requires = "auth", conflicts_with = "judge")]
     pub auth_issuer: Option<String>,
+    /// With --judge --auth, a variation that tests one more thing:
+    /// `step-up-refused` (the authorization server never grants the scope
+    /// `tools/call` asks for: the client's retry limit) or `no-pkce-metadata`
+    /// (its metadata names no `code_challenge_methods_supported`: the client
+    /// must refuse to proceed) or `wrong-iss` (its redirects name another
+    /// issuer in `iss`: the client must not redeem the code; 2026-07-28).
+    #[arg(long, value_name = "NAME", requires = "auth")]
+    pub auth_scenario: Option<crate::auth::judged::Scenario>,
     /// With --auth, be wrong in exactly this one way (for tests).
-    #[arg(long, value_name = "NAME", requires = "auth", hide = true)]
+    #[arg(
+        long,
+        value_name = "NAME",
+        requires = "auth",
+        conflicts_with = "judge",
+        hide = true
+    )]
     pub auth_defect: Option<crate::auth::resource::Defect>,
 }
 
@@ -225,12 +242,28 @@ fn judged_http(serve: Serve, args: &Args) -> Exit {
             .build()
             .map_err(|e| format!("tokio runtime: {e}"))?;
         runtime.block_on(async {
-            let server =
+            let mut server =
                 crate::peer::http::Server::bind_judged(addr, config, selected(&args.scenario))
                     .await
                     .map_err(|e| format!("--http {addr}: {e}"))?;
+            let auth = if args.auth {
+                let (judged, issuing) =
+                    crate::auth::judged::protect(&mut server, args.auth_scenario).await?;
+                eprintln!("authorization server {}", issuing.issuer_url());
+                tokio::spawn(issuing.serve());
+                Some(judged)
+            } else {
+                None
+            };
             eprintln!("listening on http://{}", server.addr);
-            Ok(clientcheck::http::serve(server, clientcheck::http::signalled(), true).await)
+            let (mut records, ended) =
+                clientcheck::http::serve(server, clientcheck::http::signalled(), true).await;
+            if let Some(judged) = auth {
+                let revision =
+                    crate::auth::judged::revision(args.revision, &records, Some(&judged));
+                records.extend(judged.records(revision));
+            }
+            Ok((records, ended))
         })
     });
     let report = match served {

@@ -140,7 +140,120 @@ fn router(app: Arc<App>) -> Router {
     } else {
         routes.route(&format!("{PRM_PREFIX}{path}"), get(resource_metadata))
     };
+    // The metadata URL the challenges name, when it is neither well-known
+    // URI (a judged peer's own: a client that builds a well-known URI
+    // instead of reading the challenge is then seen).
+    let named = reqwest::Url::parse(&protection.metadata_url)
+        .map(|u| u.path().to_owned())
+        .unwrap_or_default();
+    let routes =
+        if named.is_empty() || named == PRM_PREFIX || named == format!("{PRM_PREFIX}{path}") {
+            routes
+        } else {
+            routes.route(&named, get(resource_metadata))
+        };
+    let routes = if protection.judging.is_some() {
+        routes.layer(axum::middleware::from_fn_with_state(
+            Arc::clone(&app),
+            observe,
+        ))
+    } else {
+        routes
+    };
     routes.with_state(app)
+}
+
+/// The operation a 403 for insufficient scope refused, for the log.
+#[derive(Debug, Clone)]
+struct Refused(String);
+
+/// Judging the client's authorization: every request and its answer goes to
+/// the log (`crate::auth::observed`).
+async fn observe(State(app): State<Arc<App>>, request: Request, next: Next) -> Response {
+    let Some(judging) = app.protection.as_ref().and_then(|p| p.judging.as_ref()) else {
+        return next.run(request).await;
+    };
+    let method = request.method().as_str().to_owned();
+    let path = request.uri().path().to_owned();
+    let query = request.uri().query().map(str::to_owned);
+    // A block: the closure borrows the request (whose body is not `Sync`)
+    // and must be gone before the await below.
+    let (authorization, protocol_version) = {
+        let header = |name: &str| -> Option<String> {
+            request
+                .headers()
+                .get(name)
+                .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned())
+        };
+        (header("authorization"), header("mcp-protocol-version"))
+    };
+    let response = next.run(request).await;
+    judging.log.push(crate::auth::observed::Event::Resource {
+        method,
+        path,
+        query,
+        authorization,
+        protocol_version,
+        status: response.status().as_u16(),
+        challenge: response
+            .headers()
+            .get(axum::http::header::WWW_AUTHENTICATE)
+            .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned()),
+        refused: response.extensions().get::<Refused>().map(|r| r.0.clone()),
+    });
+    response
+}
+
+/// Judging: a `tools/call` POSTed with a valid token that lacks the step-up
+/// scope gets 403 `insufficient_scope` asking for it. The body is read to
+/// find the method, then handed on whole.
+async fn step_up(protection: &Protection, request: Request, next: Next) -> Response {
+    let authorization = request
+        .headers()
+        .get(axum::http::header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned);
+    let Some(challenge) = (request.method() == axum::http::Method::POST)
+        .then(|| protection.step_up_challenge(authorization.as_deref()))
+        .flatten()
+    else {
+        return next.run(request).await;
+    };
+    let (parts, body) = request.into_parts();
+    let Ok(bytes) = axum::body::to_bytes(body, 1 << 24).await else {
+        return guard::refuse(
+            axum::http::StatusCode::PAYLOAD_TOO_LARGE,
+            harness::codes::PARSE_ERROR,
+            "the body could not be read",
+        );
+    };
+    let called = serde_json::from_slice::<serde_json::Value>(&bytes)
+        .ok()
+        .filter(|v| v.get("method").and_then(serde_json::Value::as_str) == Some("tools/call"))
+        .map(|v| {
+            let name = v
+                .pointer("/params/name")
+                .and_then(serde_json::Value::as_str)
+                .unwrap_or_default();
+            format!("tools/call {name}")
+        });
+    let Some(operation) = called else {
+        return next
+            .run(Request::from_parts(parts, axum::body::Body::from(bytes)))
+            .await;
+    };
+    let mut response = guard::refuse(
+        axum::http::StatusCode::FORBIDDEN,
+        harness::codes::INVALID_REQUEST,
+        "Forbidden: tools/call needs a further scope",
+    );
+    if let Ok(value) = axum::http::HeaderValue::from_str(&challenge) {
+        response
+            .headers_mut()
+            .insert(axum::http::header::WWW_AUTHENTICATE, value);
+    }
+    response.extensions_mut().insert(Refused(operation));
+    response
 }
 
 /// The Protected Resource Metadata (RFC 9728).
@@ -163,9 +276,15 @@ async fn authorize(State(app): State<Arc<App>>, request: Request, next: Next) ->
         .get(axum::http::header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok());
     let refusal = match protection.check(header) {
+        Ok(()) if protection.judging.is_some() => return step_up(protection, request, next).await,
         Ok(()) => return next.run(request).await,
         Err(refusal) => refusal,
     };
+    // The body is read before the refusal goes out: a connection closed
+    // with a request body still unread is reset (TCP RST), and the reset
+    // can destroy the 401 on its way (the Python SDK's client saw
+    // "Server disconnected without sending a response" now and then).
+    let _ = axum::body::to_bytes(request.into_body(), app.config.max_frame).await;
     let (status, message) = match &refusal {
         Refusal::Unauthorized(None) => (
             axum::http::StatusCode::UNAUTHORIZED,
@@ -371,6 +490,7 @@ pub fn run(config: Config, addr: &str, auth: Option<&AuthOptions>) -> Result<(),
                 audience,
                 keys,
                 defect: auth.defect,
+                judging: None,
             });
         }
         eprintln!("listening on http://{}", server.addr);
