@@ -43,9 +43,10 @@ pub enum Defect {
     NoInsufficientScope,
 }
 
-/// Why a request is refused.
+/// Why the protected server denies a request (a 401 or a 403; not a codec
+/// refusal, which is harness::Refusal).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Refusal {
+pub enum Denial {
     /// 401: no token (`None`), or an invalid one (why).
     Unauthorized(Option<String>),
     /// 403: a valid token without the scope a request needs.
@@ -87,15 +88,15 @@ pub const PRM_PREFIX: &str = "/.well-known/oauth-protected-resource";
 
 impl Protection {
     /// Checks an `Authorization` header value.
-    pub fn check(&self, authorization: Option<&str>) -> Result<(), Refusal> {
+    pub fn check(&self, authorization: Option<&str>) -> Result<(), Denial> {
         let token = authorization
             .and_then(|v| {
                 let (scheme, token) = v.trim().split_once(' ')?;
                 scheme.eq_ignore_ascii_case("bearer").then(|| token.trim())
             })
             .filter(|t| !t.is_empty())
-            .ok_or(Refusal::Unauthorized(None))?;
-        let invalid = |why: &str| Refusal::Unauthorized(Some(why.to_owned()));
+            .ok_or(Denial::Unauthorized(None))?;
+        let invalid = |why: &str| Denial::Unauthorized(Some(why.to_owned()));
         let claims = match self.verified(token) {
             Ok(claims) => claims,
             Err(_) if self.defect == Some(Defect::UnpublishedKey) => {
@@ -133,7 +134,7 @@ impl Protection {
             .and_then(Value::as_str)
             .is_some_and(|s| s.split(' ').any(|s| s == SCOPE));
         if !scoped {
-            return Err(Refusal::InsufficientScope);
+            return Err(Denial::InsufficientScope);
         }
         Ok(())
     }
@@ -157,27 +158,27 @@ impl Protection {
             .map_err(|e| format!("the signature does not verify: {e}"))
     }
 
-    /// The `WWW-Authenticate` value of a refusal, or none (the defect).
+    /// The `WWW-Authenticate` value of a denial, or none (the defect).
     #[must_use]
-    pub fn challenge(&self, refusal: &Refusal) -> Option<String> {
+    pub fn challenge(&self, denial: &Denial) -> Option<String> {
         let md = &self.metadata_url;
-        match refusal {
-            Refusal::Unauthorized(_) if self.defect == Some(Defect::NoChallenge) => None,
-            Refusal::Unauthorized(_) if self.defect == Some(Defect::NoChallengeScope) => {
+        match denial {
+            Denial::Unauthorized(_) if self.defect == Some(Defect::NoChallenge) => None,
+            Denial::Unauthorized(_) if self.defect == Some(Defect::NoChallengeScope) => {
                 Some(format!("Bearer resource_metadata=\"{md}\""))
             }
-            Refusal::Unauthorized(None) => Some(format!(
+            Denial::Unauthorized(None) => Some(format!(
                 "Bearer resource_metadata=\"{md}\", scope=\"{}\"",
                 self.challenge_scopes()
             )),
-            Refusal::Unauthorized(Some(why)) => Some(format!(
+            Denial::Unauthorized(Some(why)) => Some(format!(
                 "Bearer error=\"invalid_token\", error_description=\"{why}\", resource_metadata=\"{md}\", scope=\"{}\"",
                 self.challenge_scopes()
             )),
-            Refusal::InsufficientScope if self.defect == Some(Defect::NoInsufficientScope) => {
+            Denial::InsufficientScope if self.defect == Some(Defect::NoInsufficientScope) => {
                 Some(format!("Bearer resource_metadata=\"{md}\""))
             }
-            Refusal::InsufficientScope => Some(format!(
+            Denial::InsufficientScope => Some(format!(
                 "Bearer error=\"insufficient_scope\", scope=\"{SCOPE}\", resource_metadata=\"{md}\", error_description=\"the token lacks the scope {SCOPE}\""
             )),
         }
@@ -373,19 +374,19 @@ mod tests {
         let sound = protection(&issuer, None);
         let token = |m: &Mint| format!("Bearer {}", issuer.mint(m).unwrap());
         assert_eq!(sound.check(Some(&token(&good()))), Ok(()));
-        assert_eq!(sound.check(None), Err(Refusal::Unauthorized(None)));
+        assert_eq!(sound.check(None), Err(Denial::Unauthorized(None)));
         assert_eq!(
             sound.check(Some(&token(&Mint {
                 scope: None,
                 ..good()
             }))),
-            Err(Refusal::InsufficientScope)
+            Err(Denial::InsufficientScope)
         );
         for (defect, mint) in &bad {
             assert!(
                 matches!(
                     sound.check(Some(&token(mint))),
-                    Err(Refusal::Unauthorized(Some(_)))
+                    Err(Denial::Unauthorized(Some(_)))
                 ),
                 "{defect:?}"
             );

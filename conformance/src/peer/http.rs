@@ -39,7 +39,7 @@ use axum::Router;
 use tokio::net::TcpListener;
 
 use super::{Peer, Serve};
-use crate::auth::resource::{Protection, Refusal, PRM_PREFIX};
+use crate::auth::resource::{Denial, Protection, PRM_PREFIX};
 use crate::report::Record;
 use crate::sync::lock;
 use crate::transport::Kind;
@@ -286,15 +286,15 @@ async fn authorize(State(app): State<Arc<App>>, request: Request, next: Next) ->
     // "Server disconnected without sending a response" now and then).
     let _ = axum::body::to_bytes(request.into_body(), app.config.max_frame).await;
     let (status, message) = match &refusal {
-        Refusal::Unauthorized(None) => (
+        Denial::Unauthorized(None) => (
             axum::http::StatusCode::UNAUTHORIZED,
             "Unauthorized: a bearer token is required".to_owned(),
         ),
-        Refusal::Unauthorized(Some(why)) => (
+        Denial::Unauthorized(Some(why)) => (
             axum::http::StatusCode::UNAUTHORIZED,
             format!("Unauthorized: {why}"),
         ),
-        Refusal::InsufficientScope => (
+        Denial::InsufficientScope => (
             axum::http::StatusCode::FORBIDDEN,
             "Forbidden: the token lacks the scope this server requires".to_owned(),
         ),
