@@ -1,6 +1,6 @@
 //! Authorization (issue 31), the client side, end to end: a small OAuth
 //! client written here against the judged protected peer (`serve --http
-//! --judge --auth`, in process through `wirecheck::auth::judged`, and once
+//! --judge --auth`, in process through `wirecheck::clientcheck::auth`, and once
 //! through the command line). Correct, it draws no finding at all; made wrong
 //! in one way each (no PKCE, the challenge's scope ignored, no `resource`,
 //! step-up retried without limit, proceeding without
@@ -12,8 +12,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
 
 use serde_json::{json, Value};
-use wirecheck::auth::judged::Scenario;
 use wirecheck::auth::resource::bearer_params;
+use wirecheck::clientcheck::auth::Scenario;
 use wirecheck::report::Record;
 
 /// One way the client is wrong, or none.
@@ -318,7 +318,7 @@ fn judged_as(
         let mut server = Server::bind_judged(loopback, config, no_scenarios)
             .await
             .unwrap();
-        let (auth, issuing) = wirecheck::auth::judged::protect(&mut server, scenario)
+        let (auth, issuing) = wirecheck::clientcheck::auth::protect(&mut server, scenario)
             .await
             .unwrap();
         tokio::spawn(issuing.serve());
@@ -330,7 +330,7 @@ fn judged_as(
         let (mut records, ended) = serve(server, done, false).await;
         ended.expect("the peer served to the end");
         let revision = revision
-            .unwrap_or_else(|| wirecheck::auth::judged::revision(None, &records, Some(&auth)));
+            .unwrap_or_else(|| wirecheck::clientcheck::auth::revision(None, &records, Some(&auth)));
         records.extend(auth.records(revision));
         records
     })

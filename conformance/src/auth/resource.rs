@@ -70,7 +70,7 @@ pub struct Protection {
 }
 
 /// What the protected peer does beside checking tokens when it judges the
-/// client's authorization (`crate::auth::judged`).
+/// client's authorization (`crate::clientcheck::auth`).
 #[derive(Debug, Clone)]
 pub struct Judging {
     /// Where every request and its answer is recorded.

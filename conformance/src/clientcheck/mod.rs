@@ -22,6 +22,7 @@
 //! applicable when the revision (or the client's declared capabilities)
 //! rules it out.
 
+pub mod auth;
 mod cursors;
 pub mod http;
 mod scenarios;

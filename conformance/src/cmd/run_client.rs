@@ -75,7 +75,7 @@ pub struct Args {
     /// With --auth, a variation that tests one more thing (`step-up-refused`,
     /// `no-pkce-metadata`, `wrong-iss`; see `serve --auth-scenario`).
     #[arg(long, value_name = "NAME", requires = "auth")]
-    auth_scenario: Option<crate::auth::judged::Scenario>,
+    auth_scenario: Option<crate::clientcheck::auth::Scenario>,
     /// Also write the whole report as one JSON document to FILE.
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
@@ -220,7 +220,7 @@ fn judged_http(args: &Args) -> Result<Report, String> {
                 .map_err(|e| format!("cannot bind 127.0.0.1:0: {e}"))?;
             let auth = if auth {
                 let (judged, issuing) =
-                    crate::auth::judged::protect(&mut server, auth_scenario).await?;
+                    crate::clientcheck::auth::protect(&mut server, auth_scenario).await?;
                 tokio::spawn(issuing.serve());
                 Some(judged)
             } else {
@@ -231,7 +231,7 @@ fn judged_http(args: &Args) -> Result<Report, String> {
             let told = async { stopped.await.unwrap_or(Stop::Told { closed: true }) };
             let (mut records, ended) = judged::serve(server, told, false).await;
             if let Some(judged) = auth {
-                let revision = crate::auth::judged::revision(fixed, &records, Some(&judged));
+                let revision = crate::clientcheck::auth::revision(fixed, &records, Some(&judged));
                 records.extend(judged.records(revision));
             }
             Ok::<_, String>((records, ended))

@@ -84,7 +84,7 @@ pub struct Args {
     /// must refuse to proceed) or `wrong-iss` (its redirects name another
     /// issuer in `iss`: the client must not redeem the code; 2026-07-28).
     #[arg(long, value_name = "NAME", requires = "auth")]
-    pub auth_scenario: Option<crate::auth::judged::Scenario>,
+    pub auth_scenario: Option<crate::clientcheck::auth::Scenario>,
     /// With --auth, be wrong in exactly this one way (for tests).
     #[arg(
         long,
@@ -248,7 +248,7 @@ fn judged_http(serve: Serve, args: &Args) -> Exit {
                     .map_err(|e| format!("--http {addr}: {e}"))?;
             let auth = if args.auth {
                 let (judged, issuing) =
-                    crate::auth::judged::protect(&mut server, args.auth_scenario).await?;
+                    crate::clientcheck::auth::protect(&mut server, args.auth_scenario).await?;
                 eprintln!("authorization server {}", issuing.issuer_url());
                 tokio::spawn(issuing.serve());
                 Some(judged)
@@ -260,7 +260,7 @@ fn judged_http(serve: Serve, args: &Args) -> Exit {
                 clientcheck::http::serve(server, clientcheck::http::signalled(), true).await;
             if let Some(judged) = auth {
                 let revision =
-                    crate::auth::judged::revision(args.revision, &records, Some(&judged));
+                    crate::clientcheck::auth::revision(args.revision, &records, Some(&judged));
                 records.extend(judged.records(revision));
             }
             Ok((records, ended))

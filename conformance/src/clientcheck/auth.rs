@@ -1,8 +1,8 @@
 //! `serve --http --judge --auth` (and `run-client --transport http --auth`):
 //! the judged peer made a protected resource, with wirecheck's own
 //! authorization server beside it on loopback, both recording what the
-//! client does ([`observed`](super::observed)); at the end
-//! [`client_judge`](super::client_judge) turns that into the client-side
+//! client does ([`observed`](crate::auth::observed)); at the end
+//! [`client_judge`](crate::auth::client_judge) turns that into the client-side
 //! `mcp.auth.client-*` records.
 //!
 //! What the judged setup offers a client, so each rule has something to see:
@@ -15,11 +15,11 @@ use std::net::SocketAddr;
 
 use harness::Revision;
 
-use super::client_judge::{self, Setup};
-use super::issuer::SCOPE;
-use super::observed::Log;
-use super::resource::{Judging, Protection};
-use super::server::{AuthServer, Observing};
+use crate::auth::client_judge::{self, Setup};
+use crate::auth::issuer::SCOPE;
+use crate::auth::observed::Log;
+use crate::auth::resource::{Judging, Protection};
+use crate::auth::server::{AuthServer, Observing};
 use crate::peer::http::Server;
 use crate::report::Record;
 
@@ -116,7 +116,7 @@ impl Judged {
 pub fn revision(fixed: Option<Revision>, records: &[Record], judged: Option<&Judged>) -> Revision {
     let sent = || {
         judged?.log.events().iter().find_map(|e| match e {
-            super::observed::Event::Resource {
+            crate::auth::observed::Event::Resource {
                 protocol_version: Some(v),
                 ..
             } => Revision::MCP.into_iter().find(|r| r.name() == v.trim()),
