@@ -218,7 +218,7 @@ fn cost(judged: &Stats, plain: &Stats) -> String {
 /// The figures, for standard error.
 fn summary(stats: &Stats, config: &Config, transport: &str) -> String {
     format!(
-        "wirecheck load: {} sent, {} answered in {:.1}s: {:.0} {} req/s over {transport} ({} session(s) × {}); {} errors, {} unanswered, {} late, {} lines past --max-frame skipped\n{}",
+        "wirecheck load: {} sent, {} answered in {:.1}s: {:.0} {} req/s over {transport} ({} session(s) × {}); {} errors, {} unanswered, {} late, {} lines past --max-frame skipped{}\n{}",
         stats.sent,
         stats.answered,
         stats.elapsed.as_secs_f64(),
@@ -230,6 +230,15 @@ fn summary(stats: &Stats, config: &Config, transport: &str) -> String {
         stats.unanswered,
         stats.late,
         stats.too_long,
+        if config.judge {
+            format!(
+                "; {} answer(s) judged in full, {} like one judged before (same verdict)",
+                stats.answered - stats.recalled,
+                stats.recalled
+            )
+        } else {
+            String::new()
+        },
         stats.table()
     )
 }

@@ -233,6 +233,7 @@ pub async fn session(
     let calls = open(config, &mut client, &book, shared)
         .await
         .map_err(|why| format!("session {} at {url}: {why}", index + 1))?;
+    lock(&book).load(&calls);
     let next = Mutex::new(super::Ids::new(shared.start));
     let started = Instant::now();
     let workers = (0..config.concurrency.max(1))
@@ -360,11 +361,12 @@ async fn worker(
 ) {
     while shared.take() {
         let (id, n) = lock(next).take();
-        let call = &calls[plan::pick(calls.len(), index, n)];
+        let at = plan::pick(calls.len(), index, n);
+        let call = &calls[at];
         let frame = call.frame(id);
         {
             let mut book = lock(book);
-            book.frame(Direction::ClientToServer, &frame);
+            book.request(id, at, &frame);
             book.stats.sent += 1;
         }
         let sent = Instant::now();
@@ -373,7 +375,7 @@ async fn worker(
         if shared.stopped() && answer.trouble.is_some() {
             return; // cut by Ctrl-C, not by the peer
         }
-        let timed_out = judge_post(config, book, shared, call, id, &frame, &answer, took);
+        let timed_out = judge_post(config, book, shared, (call, at), id, &frame, &answer, took);
         if timed_out {
             // MCP basic/lifecycle §Timeouts: the sender SHOULD cancel it.
             let cancel = super::cancelled(id);
@@ -389,24 +391,27 @@ fn judge_post(
     config: &Config,
     book: &Mutex<Book>,
     shared: &Shared,
-    call: &Call,
+    (call, at): (&Call, usize),
     id: u64,
     frame: &[u8],
     answer: &Answer,
     took: Duration,
 ) -> bool {
     let mut book = lock(book);
-    for f in &answer.frames {
-        book.frame(Direction::ServerToClient, f);
-    }
     // The POST's response answers the request it carried, whatever id it
-    // shows: a wrong id is the id rule's (judged with the rest).
+    // shows: a wrong id is the id rule's (judged with the rest). The frames
+    // before it (notifications on its stream) are the session judge's
+    // first; the response goes to it with its request, by `answered`; any
+    // after it (none are read) would follow.
     for bytes in &answer.frames {
-        if let Ok(reply) = harness::lift(bytes) {
-            if super::response_id(&reply).is_some() {
-                book.answered(&call.method, id, frame, (bytes, &reply), took, shared);
+        let lifted = harness::lift(bytes);
+        match lifted {
+            Ok(reply) if super::response_id(&reply).is_some() => {
+                let method = (call.method.as_str(), at);
+                book.answered(method, id, frame, (bytes, &reply), took, shared);
                 return false;
             }
+            _ => book.frame(Direction::ServerToClient, bytes),
         }
     }
     let what = answer.described();
@@ -488,7 +493,7 @@ mod tests {
         let frame = call.frame(7);
         open.frame(Direction::ClientToServer, &frame);
         let book = Mutex::new(open);
-        let timed_out = judge_post(&config, &book, &shared, call, 7, &frame, answer, took);
+        let timed_out = judge_post(&config, &book, &shared, (call, 0), 7, &frame, answer, took);
         let (stats, findings) = book.into_inner().unwrap().finish();
         let rules = findings.iter().map(|f| f.rule.to_string()).collect();
         (rules, timed_out, stats)

@@ -18,10 +18,12 @@
 
 pub mod http;
 pub mod judge;
+pub mod memo;
 pub mod plan;
 pub mod stats;
 pub mod stdio;
 
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -199,6 +201,19 @@ pub struct Book {
     pub findings: Findings,
     watch: Option<Watch>,
     started: Instant,
+    /// The load's mix, once the discovery made it: a deferred request's
+    /// frame is made again from it.
+    calls: Vec<plan::Call>,
+    /// Whether requests under load reach the session judge only with their
+    /// answers (see [`Book::request`]); off for good once the session
+    /// cancels or refuses something, or the revision is one [`memo`] is not
+    /// made for.
+    deferring: bool,
+    /// Requests under load not yet fed to the session judge: id → call of
+    /// the mix. Ids only grow within a session, so this is send order.
+    deferred: BTreeMap<u64, usize>,
+    /// Verdicts on answers already judged ([`memo`]).
+    memo: memo::Memo,
 }
 
 /// The checks the engine makes itself; the session judge's verdicts on them
@@ -228,6 +243,47 @@ impl Book {
                     .session_rules_only()
             }),
             started: Instant::now(),
+            calls: Vec::new(),
+            deferring: false,
+            deferred: BTreeMap::new(),
+            memo: memo::Memo::default(),
+        }
+    }
+
+    /// The load's mix is `calls`: from now on requests are deferred (see
+    /// [`Book::request`]) when judging.
+    ///
+    /// 2026-07-28 is left out: its answers may ask for input and be retried
+    /// (`resultType`), state the memo is not made to reason about.
+    pub fn load(&mut self, calls: &[plan::Call]) {
+        self.calls = calls.to_vec();
+        self.deferring = self.judging && self.revision < Revision::Mcp2026_07_28;
+    }
+
+    /// Request `id` of the load, call `call` of the mix, sent as `frame`.
+    ///
+    /// While deferring, it reaches the session judge just before its answer
+    /// (or before any other frame, or at the end), not now: an answer
+    /// recalled by the [`memo`] then skips the session judge along with
+    /// its request, and the judge's state is the same as if it had seen
+    /// both (the pair left nothing in flight; a list answer like the last
+    /// one changes no list). The order the judge sees differs from the
+    /// wire's only among requests and answers, which no session rule reads
+    /// while no cancellation was sent (deferring stops at the first) and no
+    /// notification came (each flushes the deferred requests first).
+    pub fn request(&mut self, id: u64, call: usize, frame: &[u8]) {
+        if self.deferring {
+            self.deferred.insert(id, call);
+        } else {
+            self.frame(Direction::ClientToServer, frame);
+        }
+    }
+
+    /// Feeds the deferred requests to the session judge, in send order.
+    fn flush(&mut self) {
+        for (id, call) in std::mem::take(&mut self.deferred) {
+            let frame = self.calls[call].frame(id);
+            self.feed(Direction::ClientToServer, &frame);
         }
     }
 
@@ -243,10 +299,28 @@ impl Book {
         self.revision
     }
 
-    /// A frame on the wire, either way: the session judge's.
+    /// A frame on the wire, either way, other than a request of the load
+    /// ([`Book::request`]) and its answer ([`Book::answered`]): the session
+    /// judge's, after the deferred requests. It may change what the session
+    /// judge would say of a later answer, so the [`memo`] forgets; one the
+    /// client sends (a cancellation, a refusal) ends deferring for good.
     pub fn frame(&mut self, from: Direction, bytes: &[u8]) {
-        let Some(watch) = self.watch.as_mut() else {
+        if self.watch.is_none() {
             return;
+        }
+        self.flush();
+        self.memo.forget();
+        if from == Direction::ClientToServer {
+            self.deferring = false;
+        }
+        self.feed(from, bytes);
+    }
+
+    /// Feeds one frame to the session judge, counting in what it found;
+    /// whether it found anything.
+    fn feed(&mut self, from: Direction, bytes: &[u8]) -> bool {
+        let Some(watch) = self.watch.as_mut() else {
+            return false;
         };
         let entry = Entry::Frame {
             from,
@@ -259,9 +333,11 @@ impl Book {
                 found.push((f, crate::watch::bytes(entry).to_vec()));
             }
         });
+        let any = !found.is_empty();
         for (f, bytes) in found {
             self.session_finding(&f, bytes);
         }
+        any
     }
 
     fn session_finding(&mut self, f: &SessionFinding, bytes: Vec<u8>) {
@@ -280,12 +356,18 @@ impl Book {
         self.findings.add(finding);
     }
 
-    /// An answer to request `id` (`method`, sent as `request`) that took
-    /// `took`: timed, and judged when judging; `reply` is `answer` lifted.
+    /// An answer to request `id` (call `call` of the mix, `method`, sent as
+    /// `request`) that took `took`: timed, and judged when judging; `reply`
+    /// is `answer` lifted.
+    ///
+    /// Judged in full: the request (if deferred) and the answer go to the
+    /// session judge, the pair to the reply rules ([`judge::lifted`]). An
+    /// answer like one already judged in this session state gets that
+    /// verdict instead ([`memo`]), its request never fed.
     #[allow(clippy::too_many_arguments)]
     pub fn answered(
         &mut self,
-        method: &str,
+        (method, call): (&str, usize),
         id: u64,
         request: &[u8],
         (answer, reply): (&[u8], &harness::Frame<'_>),
@@ -294,18 +376,54 @@ impl Book {
     ) {
         self.stats.answered += 1;
         shared.answered.fetch_add(1, Ordering::Relaxed);
-        self.stats
-            .latency
-            .entry(method.to_owned())
-            .or_default()
-            .add(took);
+        match self.stats.latency.get_mut(method) {
+            Some(l) => l.add(took),
+            None => self
+                .stats
+                .latency
+                .entry(method.to_owned())
+                .or_default()
+                .add(took),
+        }
         if matches!(reply, harness::Frame::Single(harness::Message::Error(_))) {
             self.stats.errors += 1;
         }
-        if self.judging {
-            let found = judge::lifted(self.revision, request, reply);
-            self.found(method, id, request, answer, found, shared);
+        if !self.judging {
+            return;
         }
+        if self.deferring && self.deferred.contains_key(&id) {
+            if let Some(verdict) = self.memo.recall(call, id, answer, reply) {
+                let found = verdict.to_vec();
+                self.deferred.remove(&id);
+                self.stats.recalled += 1;
+                self.found(method, id, request, answer, found, shared);
+                return;
+            }
+        }
+        let deferred = self.deferred.remove(&id).is_some();
+        let mut quiet = true;
+        if deferred {
+            quiet &= !self.feed(Direction::ClientToServer, request);
+        }
+        quiet &= !self.feed(Direction::ServerToClient, answer);
+        let found = judge::lifted(self.revision, request, reply);
+        if deferred && quiet && memo::memorable(method, reply) {
+            // A list answer judged in full may be another list than the
+            // latest of its kind: what was remembered under that one (the
+            // list's own answers, what is judged against it) is forgotten.
+            if method.ends_with("/list") {
+                let calls = &self.calls;
+                self.memo.forget_calls(|c| {
+                    calls
+                        .get(c)
+                        .is_none_or(|c| judge::rests_on_list(&c.method, method))
+                });
+            }
+            self.memo.remember(call, id, answer, reply, &found);
+        } else if !quiet {
+            self.memo.forget();
+        }
+        self.found(method, id, request, answer, found, shared);
     }
 
     /// Judges an answer without timing it (the handshake, the discovery).
@@ -362,6 +480,7 @@ impl Book {
     /// Ends the session: what only the end decides.
     #[must_use]
     pub fn finish(mut self) -> (Stats, Findings) {
+        self.flush();
         if let Some(watch) = self.watch.take() {
             let mut found = Vec::new();
             let (_, ending) = watch.finish(&mut |_, entry, findings| {
@@ -502,6 +621,134 @@ pub async fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn config() -> Config {
+        Config {
+            target: Target::streamable("http://127.0.0.1:1/mcp"),
+            revision: Revision::Mcp2025_11_25,
+            sessions: 1,
+            concurrency: 1,
+            duration: None,
+            requests: Some(1),
+            timeout: Duration::from_secs(1),
+            tools: Vec::new(),
+            judge: true,
+            limits: crate::transport::Limits::default(),
+        }
+    }
+
+    /// One scripted session: the handshake, then each `(call, answer)`
+    /// with `{id}` in the answer replaced by the request's id, through a
+    /// book that defers and remembers (`memo`) or one that feeds every frame
+    /// as it comes. Returns (rule, method, count) per finding, and how many
+    /// answers were recalled.
+    fn scripted(memo: bool, script: &[(usize, &str)]) -> (Vec<(String, String, u64)>, u64) {
+        let config = config();
+        let shared = Shared::new(&config, Arc::default());
+        let mut book = Book::new(&config, 0, true);
+        book.frame(Direction::ClientToServer, &initialize(config.revision));
+        book.frame(
+            Direction::ServerToClient,
+            br#"{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{"listChanged":true},"prompts":{}},"serverInfo":{"name":"t","version":"0"}}}"#,
+        );
+        book.frame(Direction::ClientToServer, INITIALIZED);
+        let calls = plan::mix(
+            &[
+                ("tools/list".to_owned(), serde_json::json!({"tools": []})),
+                (
+                    "prompts/list".to_owned(),
+                    serde_json::json!({"prompts": [{"name": "p"}]}),
+                ),
+            ],
+            &[],
+        );
+        if memo {
+            book.load(&calls);
+        }
+        for (n, (call, answer)) in script.iter().enumerate() {
+            let id = Ids::SPAN + n as u64;
+            let request = calls[*call].frame(id);
+            book.request(id, *call, &request);
+            if answer.is_empty() {
+                continue; // never answered
+            }
+            let answer = answer.replace("{id}", &id.to_string());
+            let reply = harness::lift(answer.as_bytes()).unwrap();
+            let method = (calls[*call].method.as_str(), *call);
+            let took = Duration::from_micros(5);
+            book.answered(
+                method,
+                id,
+                &request,
+                (answer.as_bytes(), &reply),
+                took,
+                &shared,
+            );
+        }
+        let (stats, findings) = book.finish();
+        let found = findings
+            .iter()
+            .map(|f| (f.rule.to_string(), f.method.clone(), f.count))
+            .collect();
+        (found, stats.recalled)
+    }
+
+    /// The memo changes how often the rules run, never what they say: a
+    /// tool list that changes without `list_changed` and changes back, a
+    /// crossed `ping`, a prompt got after its list, a notification between,
+    /// a request left unanswered, a prompt got after its list changed.
+    #[test]
+    fn remembered_verdicts_are_the_verdicts_of_judging_in_full() {
+        let (ping, tools, prompts, get) = (0, 1, 2, 3);
+        let a = r#"{"jsonrpc":"2.0","id":{id},"result":{"tools":[{"name":"a","inputSchema":{"type":"object"}}]}}"#;
+        let b = r#"{"jsonrpc":"2.0","id":{id},"result":{"tools":[{"name":"b","inputSchema":{"type":"object"}}]}}"#;
+        let empty = r#"{"jsonrpc":"2.0","id":{id},"result":{}}"#;
+        let listed = r#"{"jsonrpc":"2.0","id":{id},"result":{"prompts":[{"name":"p"}]}}"#;
+        let got = r#"{"jsonrpc":"2.0","id":{id},"result":{"messages":[]}}"#;
+        let script = [
+            (ping, empty),
+            (tools, a),
+            (ping, empty),
+            (tools, a),
+            (prompts, listed),
+            (get, got),
+            (tools, a),
+            (get, got),
+            (tools, b), // changed, no notification: a SHOULD broken
+            (tools, b),
+            (ping, a),  // crossed: ping's answer is a tool list
+            (tools, a), // changed back
+            (tools, a),
+            (ping, empty),
+            (get, got),
+            (get, ""), // never answered: left to the end
+            (ping, empty),
+            // The prompt list changes (no `listChanged` declared, so no
+            // notification is owed) and no longer holds `p`: a result for
+            // it is judged against the new list, not remembered.
+            (
+                prompts,
+                r#"{"jsonrpc":"2.0","id":{id},"result":{"prompts":[]}}"#,
+            ),
+            (get, got),
+        ];
+        let (full, none) = scripted(false, &script);
+        let (remembered, recalled) = scripted(true, &script);
+        assert_eq!(none, 0, "nothing recalled without the memo");
+        assert!(recalled >= 5, "the memo was used: {recalled}");
+        assert_eq!(remembered, full);
+        let rules: Vec<&str> = full.iter().map(|(r, _, _)| r.as_str()).collect();
+        assert!(
+            rules.contains(&"mcp.lists.changed-notification")
+                && rules.contains(&"mcp.ping.respond"),
+            "the script shows what it means to: {full:?}"
+        );
+        let changed = full
+            .iter()
+            .find(|(r, _, _)| r == "mcp.lists.changed-notification")
+            .map(|f| f.2);
+        assert_eq!(changed, Some(2), "changed, then changed back");
+    }
 
     #[test]
     fn sessions_use_the_same_ids_at_the_same_time_and_never_one_twice() {
