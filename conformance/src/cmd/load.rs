@@ -76,6 +76,14 @@ pub struct Args {
     /// SHOULD-level breaches fail the run too.
     #[arg(long)]
     pub strict: bool,
+    /// Each finding shown again with the fewest sessions, then the fewest
+    /// requests in flight, that still show it, and saved here as
+    /// `load.<revision>.<hash>.json` for `wirecheck replay DIR`.
+    #[arg(long, value_name = "DIR")]
+    pub out_dir: Option<std::path::PathBuf>,
+    /// The most time spent showing findings again (with --out-dir).
+    #[arg(long, default_value = "60s", value_parser = super::run::duration, value_name = "DURATION")]
+    pub minimize_within: Duration,
     /// The largest frame (or HTTP body) read from the peer, in bytes.
     #[arg(long, default_value_t = Limits::default().max_frame, value_name = "BYTES")]
     pub max_frame: usize,
@@ -136,6 +144,7 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
             write_timeout: args.timeout,
             ..Limits::default()
         },
+        stop_at: None,
     };
     let quiet = args.output.quiet;
     if !quiet {
@@ -176,7 +185,31 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
     if !quiet {
         eprint!("{}", summary(&stats, &config, transport));
     }
+    let mut saved = Vec::new();
+    if let Some(dir) = &args.out_dir {
+        if !stats.interrupted && trouble.is_none() {
+            let stop = super::fuzz::ctrl_c(&runtime);
+            saved = runtime.block_on(minimize(
+                &config,
+                &findings,
+                dir,
+                args.minimize_within,
+                &stop,
+                quiet,
+            ));
+        }
+    }
     records(report, &config, &stats, &findings, transport);
+    for (f, note) in saved {
+        let vector = format!("load/{}/{}", f.method, f.rule);
+        if let Some(record) = report
+            .records
+            .iter_mut()
+            .find(|r| r.place.vector.as_deref() == Some(vector.as_str()))
+        {
+            record.notes.push(note);
+        }
+    }
     if args.with_unjudged && !stats.interrupted && trouble.is_none() {
         let unjudged = Config {
             judge: false,
@@ -200,6 +233,49 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
         return Err(why);
     }
     Ok(())
+}
+
+/// Each finding shown again at the smallest size that shows it
+/// ([`load::shrink`]) and saved under `dir` ([`load::saved`]), all within
+/// `within`: the note each finding's record gets.
+async fn minimize(
+    config: &Config,
+    findings: &Findings,
+    dir: &std::path::Path,
+    within: Duration,
+    stop: &std::sync::Arc<std::sync::atomic::AtomicBool>,
+    quiet: bool,
+) -> Vec<(load::Finding, String)> {
+    let until = tokio::time::Instant::now() + within;
+    let mut notes = Vec::new();
+    // Verdicts first (MUST, then SHOULD), what was not observed last: the
+    // time may run out.
+    let mut order: Vec<&load::Finding> = findings.iter().collect();
+    order.sort_by_key(|f| (f.rule == judge::UNANSWERED, !f.level.is_mandatory()));
+    for f in order {
+        let shown = load::shrink::shrink(config, f, until, stop).await;
+        let reproducer = load::saved::Reproducer::of(&shown, config);
+        let note = match reproducer.save(dir) {
+            Ok(path) => format!(
+                "shown again with {} session(s) × {} in flight ({} run(s){}); saved as {} for `wirecheck replay`",
+                shown.sessions,
+                shown.concurrency,
+                shown.runs,
+                if shown.cut_short {
+                    ", cut short by --minimize-within: a smaller load may show it"
+                } else {
+                    ""
+                },
+                path.display()
+            ),
+            Err(e) => format!("not saved: {e}"),
+        };
+        if !quiet {
+            eprintln!("wirecheck load: {} on {}: {note}", f.rule, f.method);
+        }
+        notes.push((f.clone(), note));
+    }
+    notes
 }
 
 /// The judged rate beside the unjudged one.

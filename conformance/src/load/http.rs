@@ -470,6 +470,7 @@ mod tests {
             tools: Vec::new(),
             judge: true,
             limits: crate::transport::Limits::default(),
+            stop_at: None,
         }
     }
 

@@ -20,6 +20,8 @@ pub mod http;
 pub mod judge;
 pub mod memo;
 pub mod plan;
+pub mod saved;
+pub mod shrink;
 pub mod stats;
 pub mod stdio;
 
@@ -64,6 +66,38 @@ pub struct Config {
     pub judge: bool,
     /// The bounds the peer is held to.
     pub limits: Limits,
+    /// A finding to stop at as soon as it shows (minimizing, replaying).
+    pub stop_at: Option<StopAt>,
+}
+
+/// A finding a run looks for, and stops sending at once it shows: its rule
+/// and the method of the request concerned.
+#[derive(Debug, Clone)]
+pub struct StopAt {
+    /// The rule (or load check).
+    pub rule: String,
+    /// The method.
+    pub method: String,
+    /// Set when it showed.
+    pub seen: Arc<AtomicBool>,
+}
+
+impl StopAt {
+    /// Looks for `rule` on `method`.
+    #[must_use]
+    pub fn new(rule: &str, method: &str) -> Self {
+        StopAt {
+            rule: rule.to_owned(),
+            method: method.to_owned(),
+            seen: Arc::default(),
+        }
+    }
+
+    /// Whether it showed.
+    #[must_use]
+    pub fn seen(&self) -> bool {
+        self.seen.load(Ordering::Relaxed)
+    }
 }
 
 /// What every session shares: the budget, the stop flag, the counters
@@ -79,6 +113,7 @@ pub struct Shared {
     pub findings: AtomicU64,
     limit: Option<u64>,
     end: Option<Instant>,
+    stop_at: Option<StopAt>,
     /// When the run started: every session's ids are aligned on it ([`Ids`]).
     pub start: Instant,
 }
@@ -169,13 +204,17 @@ impl Shared {
             findings: AtomicU64::new(0),
             limit: config.requests,
             end: config.duration.map(|d| Instant::now() + d),
+            stop_at: config.stop_at.clone(),
             start: Instant::now(),
         }
     }
 
     /// Whether another request may be sent, taking it from the budget.
     pub fn take(&self) -> bool {
-        if self.stopped() || self.end.is_some_and(|end| Instant::now() >= end) {
+        if self.stopped()
+            || self.stop_at.as_ref().is_some_and(StopAt::seen)
+            || self.end.is_some_and(|end| Instant::now() >= end)
+        {
             return false;
         }
         match self.limit {
@@ -214,6 +253,7 @@ pub struct Book {
     deferred: BTreeMap<u64, usize>,
     /// Verdicts on answers already judged ([`memo`]).
     memo: memo::Memo,
+    stop_at: Option<StopAt>,
 }
 
 /// The checks the engine makes itself; the session judge's verdicts on them
@@ -247,6 +287,7 @@ impl Book {
             deferring: false,
             deferred: BTreeMap::new(),
             memo: memo::Memo::default(),
+            stop_at: config.stop_at.clone(),
         }
     }
 
@@ -353,6 +394,11 @@ impl Book {
     /// Counts `finding` in, as this session's, about request `id`.
     pub fn add(&mut self, mut finding: Finding, id: Option<u64>) {
         finding.first = (self.index, id);
+        if let Some(stop) = &self.stop_at {
+            if finding.rule == stop.rule.as_str() && finding.method == stop.method {
+                stop.seen.store(true, Ordering::Relaxed);
+            }
+        }
         self.findings.add(finding);
     }
 
@@ -634,6 +680,7 @@ mod tests {
             tools: Vec::new(),
             judge: true,
             limits: crate::transport::Limits::default(),
+            stop_at: None,
         }
     }
 
