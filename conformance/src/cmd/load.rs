@@ -64,6 +64,11 @@ pub struct Args {
     /// arguments); no other is ever called.
     #[arg(long = "allow-tool", value_name = "NAME")]
     pub allow_tool: Vec<String>,
+    /// Only this method of the mix under load (repeatable; the handshake
+    /// and the discovery are made as always): `--only ping` is the workload
+    /// an HTTP load tool (wrk, oha) can send too, for comparing latencies.
+    #[arg(long, value_name = "METHOD")]
+    pub only: Vec<String>,
     /// Time the answers, matched by id, without judging them: the unjudged
     /// rate, to show what judging costs.
     #[arg(long)]
@@ -145,6 +150,7 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
             ..Limits::default()
         },
         stop_at: None,
+        only: args.only.clone(),
     };
     let quiet = args.output.quiet;
     if !quiet {

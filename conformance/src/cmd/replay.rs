@@ -90,6 +90,7 @@ fn replay_load(
             judge: true,
             limits: crate::transport::Limits::default(),
             stop_at: None,
+            only: saved.only.clone(),
         };
         let config = saved.config(&base)?;
         let stop = std::sync::Arc::default();

@@ -315,7 +315,7 @@ async fn open(
         };
         listed.push((call.method.clone(), result));
     }
-    Ok(plan::mix(&listed, &config.tools))
+    plan::only(plan::mix(&listed, &config.tools), &config.only)
 }
 
 /// One request of the handshake or discovery: its answer and the session
@@ -471,6 +471,7 @@ mod tests {
             judge: true,
             limits: crate::transport::Limits::default(),
             stop_at: None,
+            only: Vec::new(),
         }
     }
 

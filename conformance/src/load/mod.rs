@@ -68,6 +68,9 @@ pub struct Config {
     pub limits: Limits,
     /// A finding to stop at as soon as it shows (minimizing, replaying).
     pub stop_at: Option<StopAt>,
+    /// Only these methods of the mix are sent under load (all when empty):
+    /// `ping` alone is the workload an HTTP load tool can send too.
+    pub only: Vec<String>,
 }
 
 /// A finding a run looks for, and stops sending at once it shows: its rule
@@ -681,6 +684,7 @@ mod tests {
             judge: true,
             limits: crate::transport::Limits::default(),
             stop_at: None,
+            only: Vec::new(),
         }
     }
 

@@ -149,6 +149,28 @@ pub fn mix(listed: &[(String, Value)], allowed: &[String]) -> Vec<Call> {
     calls
 }
 
+/// The calls of `calls` whose method is among `methods` (all of them when
+/// `methods` is empty).
+///
+/// # Errors
+/// None of `methods` is in the mix: there would be nothing to send.
+pub fn only(calls: Vec<Call>, methods: &[String]) -> Result<Vec<Call>, String> {
+    if methods.is_empty() {
+        return Ok(calls);
+    }
+    let kept: Vec<Call> = calls
+        .into_iter()
+        .filter(|c| methods.contains(&c.method))
+        .collect();
+    if kept.is_empty() {
+        return Err(format!(
+            "--only {}: none of these methods is in the mix this server's capabilities allow",
+            methods.join(", ")
+        ));
+    }
+    Ok(kept)
+}
+
 /// Which of a mix of `len` calls session `session` sends as its `n`th load
 /// request: the mix in turn, from an offset of its own, so that one id is a
 /// different method in neighbouring sessions whenever the mix has more than
@@ -210,6 +232,15 @@ mod tests {
             calls[4].params,
             Some(json!({"name": "p", "arguments": {"a": "load"}}))
         );
+    }
+
+    #[test]
+    fn only_keeps_the_methods_named_and_refuses_an_empty_mix() {
+        let calls = vec![Call::new("ping", None), Call::new("tools/list", None)];
+        let kept = only(calls.clone(), &["ping".to_owned()]).unwrap();
+        assert_eq!(kept, calls[..1]);
+        assert_eq!(only(calls.clone(), &[]).unwrap(), calls);
+        assert!(only(calls, &["prompts/get".to_owned()]).is_err());
     }
 
     #[test]

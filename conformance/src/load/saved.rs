@@ -36,6 +36,9 @@ pub struct Reproducer {
     pub timeout_ms: u64,
     /// Tools the load called (`--allow-tool`): replay needs them allowed.
     pub tools: Vec<String>,
+    /// Only these methods were sent under load (`--only`; all when empty).
+    #[serde(default)]
+    pub only: Vec<String>,
     /// The size of the run that first showed it: `[sessions, concurrency]`.
     pub found_at: [usize; 2],
     /// What the first one was, in words.
@@ -60,6 +63,7 @@ impl Reproducer {
             duration_ms: millis(super::shrink::trial_duration(config)),
             timeout_ms: millis(config.timeout),
             tools: config.tools.clone(),
+            only: config.only.clone(),
             found_at: [config.sessions, config.concurrency],
             detail: f.detail.clone(),
             request: String::from_utf8_lossy(&f.request).into_owned(),
@@ -155,6 +159,7 @@ mod tests {
             duration_ms: 2000,
             timeout_ms: 1000,
             tools: vec![],
+            only: vec![],
             found_at: [4, 8],
             detail: "d".into(),
             request: "{}".into(),

@@ -153,7 +153,7 @@ async fn open(
         };
         listed.push((call.method.clone(), result));
     }
-    Ok(plan::mix(&listed, &config.tools))
+    plan::only(plan::mix(&listed, &config.tools), &config.only)
 }
 
 /// The load: C requests in flight until the budget is spent, then the last
