@@ -330,6 +330,57 @@ fn a_drop_under_contention_is_minimized_to_one_session_past_four_in_flight() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// 2026-07-28 has no sessions and no `ping` (its changelog, item 5): load
+/// opens each stdio connection with `server/discover`, puts its `_meta` on
+/// every request, leaves `ping` out of the mix, and says `ping`'s check was
+/// not observed rather than passed. The reference peer (which refuses any
+/// 2026-07-28 request without that `_meta`, and `ping` as an unknown method)
+/// is clean. Over HTTP it is refused with the reason.
+#[test]
+fn revision_2026_07_28_loads_without_sessions_or_ping() {
+    let out = wirecheck(&[
+        "load",
+        "--revision",
+        "2026-07-28",
+        "--duration",
+        "2s",
+        "--format",
+        "json",
+        "--strict",
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(answered(&out) > 0, "{stderr}");
+    assert!(!stderr.contains("\nping "), "no ping sent: {stderr}");
+    let records = records(&out);
+    assert!(broken(&records).is_empty(), "{records:?}");
+    let ping = records
+        .iter()
+        .find(|r| r["rule"] == "mcp.ping.respond")
+        .expect("ping's check is reported");
+    assert_eq!(ping["outcome"]["outcome"], "not-observed", "{ping}");
+    assert!(
+        records
+            .iter()
+            .filter(|r| r["rule"] != "mcp.ping.respond")
+            .all(|r| r["outcome"]["outcome"] == "pass" && r["revision"] == "2026-07-28"),
+        "{records:?}"
+    );
+    let http = wirecheck(&[
+        "load",
+        "--revision",
+        "2026-07-28",
+        "--http",
+        "http://127.0.0.1:9/mcp",
+    ]);
+    assert_eq!(http.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&http.stderr).contains("supported over --stdio only"),
+        "{}",
+        String::from_utf8_lossy(&http.stderr)
+    );
+}
+
 fn assert_clean(out: &Output, records: &[serde_json::Value]) {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{stderr}");

@@ -315,7 +315,8 @@ async fn open(
         };
         listed.push((call.method.clone(), result));
     }
-    plan::only(plan::mix(&listed, &config.tools), &config.only)
+    let mix = super::for_revision(plan::mix(&listed, &config.tools), config.revision)?;
+    plan::only(mix, &config.only)
 }
 
 /// One request of the handshake or discovery: its answer and the session

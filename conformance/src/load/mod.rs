@@ -576,6 +576,63 @@ pub fn cancelled(id: u64) -> Vec<u8> {
     .unwrap_or_default()
 }
 
+/// The request that opens a session, id 0, and its method: `initialize`
+/// (2024-11-05 to 2025-11-25), or 2026-07-28's `server/discover`, whose
+/// `_meta` ([`meta`]) every later request carries too (basic/index: the
+/// protocol version, client info and capabilities on every request).
+#[must_use]
+pub fn opening(revision: Revision) -> (&'static str, Vec<u8>) {
+    match meta(revision) {
+        Some(meta) => (
+            "server/discover",
+            serde_json::to_vec(&serde_json::json!({
+                "jsonrpc": "2.0",
+                "id": 0,
+                "method": "server/discover",
+                "params": {"_meta": meta},
+            }))
+            .unwrap_or_default(),
+        ),
+        None => ("initialize", initialize(revision)),
+    }
+}
+
+/// The `_meta` every request of a session-free revision (2026-07-28)
+/// carries; `None` for the revisions with an `initialize` handshake.
+#[must_use]
+pub fn meta(revision: Revision) -> Option<serde_json::Value> {
+    (revision >= Revision::Mcp2026_07_28).then(|| {
+        serde_json::json!({
+            "io.modelcontextprotocol/protocolVersion": revision.name(),
+            "io.modelcontextprotocol/clientInfo": {"name": "wirecheck-load", "version": env!("CARGO_PKG_VERSION")},
+            "io.modelcontextprotocol/clientCapabilities": {},
+        })
+    })
+}
+
+/// `calls` as `revision` sends them: with its per-request `_meta`, and
+/// without `ping`, which 2026-07-28 no longer has.
+///
+/// # Errors
+/// Nothing is left to send.
+pub fn for_revision(calls: Vec<plan::Call>, revision: Revision) -> Result<Vec<plan::Call>, String> {
+    let Some(meta) = meta(revision) else {
+        return Ok(calls);
+    };
+    let calls: Vec<plan::Call> = calls
+        .into_iter()
+        .filter(|c| c.method != "ping")
+        .map(|c| c.with_meta(&meta))
+        .collect();
+    if calls.is_empty() {
+        return Err(format!(
+            "{} has no `ping`, and the server declares no list to ask for: nothing to send under load",
+            revision.name()
+        ));
+    }
+    Ok(calls)
+}
+
 /// The `initialize` request, id 0: every session starts with the same ids.
 #[must_use]
 pub fn initialize(revision: Revision) -> Vec<u8> {

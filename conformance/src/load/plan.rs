@@ -38,6 +38,18 @@ impl Call {
         }
     }
 
+    /// This call with `meta` as its params' `_meta` (2026-07-28's
+    /// per-request version, client info and capabilities).
+    #[must_use]
+    pub fn with_meta(&self, meta: &Value) -> Call {
+        let mut params = match &self.params {
+            Some(Value::Object(o)) => o.clone(),
+            _ => serde_json::Map::new(),
+        };
+        params.insert("_meta".into(), meta.clone());
+        Call::new(&self.method, Some(Value::Object(params)))
+    }
+
     /// The request frame for `id`.
     #[must_use]
     pub fn frame(&self, id: u64) -> Vec<u8> {

@@ -127,16 +127,20 @@ async fn open(
     book: &mut Book,
     shared: &Shared,
 ) -> Result<Vec<Call>, String> {
-    let init = super::initialize(config.revision);
-    let answer = ask(config, peer, book, shared, (0, "initialize", &init)).await?;
+    let (method, init) = super::opening(config.revision);
+    let answer = ask(config, peer, book, shared, (0, method, &init)).await?;
     let result = super::handshake_result(&answer)?;
-    book.frame(Direction::ClientToServer, super::INITIALIZED);
-    peer.send(super::INITIALIZED)
-        .await
-        .map_err(|e| format!("cannot send `notifications/initialized`: {e}"))?;
+    if method == "initialize" {
+        book.frame(Direction::ClientToServer, super::INITIALIZED);
+        peer.send(super::INITIALIZED)
+            .await
+            .map_err(|e| format!("cannot send `notifications/initialized`: {e}"))?;
+    }
     let capabilities = result.get("capabilities").cloned().unwrap_or_default();
     let mut listed = Vec::new();
-    for (n, call) in plan::lists(&capabilities, book.index).iter().enumerate() {
+    let lists = super::for_revision(plan::lists(&capabilities, book.index), config.revision)
+        .unwrap_or_default();
+    for (n, call) in lists.iter().enumerate() {
         let id = n as u64 + 1;
         let frame = call.frame(id);
         // A list unanswered is a finding like any other, not the end of
@@ -153,7 +157,8 @@ async fn open(
         };
         listed.push((call.method.clone(), result));
     }
-    plan::only(plan::mix(&listed, &config.tools), &config.only)
+    let mix = super::for_revision(plan::mix(&listed, &config.tools), config.revision)?;
+    plan::only(mix, &config.only)
 }
 
 /// The load: C requests in flight until the budget is spent, then the last
