@@ -165,8 +165,8 @@ fn answers_dropped_under_contention_are_reported_not_observed() {
     assert_eq!(unanswered["spec"], "JSON-RPC 2.0 §5", "{unanswered}");
 }
 
-/// The saved load findings under `dir`: (rule, method, sessions,
-/// concurrency) each.
+/// The saved load findings under `dir` whose search ended (not cut short
+/// by `--minimize-within`): (rule, method, sessions, concurrency) each.
 fn saved(dir: &std::path::Path) -> Vec<(String, String, u64, u64)> {
     let mut found: Vec<_> = std::fs::read_dir(dir)
         .expect("the folder was written")
@@ -179,8 +179,11 @@ fn saved(dir: &std::path::Path) -> Vec<(String, String, u64, u64)> {
                 .starts_with("load.")
         })
         .map(|p| {
-            let r: serde_json::Value =
-                serde_json::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap();
+            serde_json::from_str::<serde_json::Value>(&std::fs::read_to_string(&p).unwrap())
+                .unwrap()
+        })
+        .filter(|r| r["cut_short"] == false)
+        .map(|r| {
             (
                 r["rule"].as_str().unwrap().to_owned(),
                 r["method"].as_str().unwrap().to_owned(),
@@ -223,7 +226,7 @@ fn a_crossed_answer_is_minimized_to_two_sessions_and_replayed() {
         "--timeout",
         "1s",
         "--minimize-within",
-        "30s",
+        "45s",
         "--out-dir",
         dir.to_str().unwrap(),
         "--format",
@@ -269,7 +272,7 @@ fn a_crossed_answer_is_minimized_to_two_sessions_and_replayed() {
         "the reference peer: {passed:?}"
     );
     assert!(
-        passed.len() == saved.len()
+        passed.len() >= saved.len()
             && passed
                 .iter()
                 .all(|r| r["notes"].to_string().contains("no longer shows")),

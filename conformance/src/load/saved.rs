@@ -39,6 +39,10 @@ pub struct Reproducer {
     /// Only these methods were sent under load (`--only`; all when empty).
     #[serde(default)]
     pub only: Vec<String>,
+    /// The time for minimizing ran out before the search ended: the size
+    /// shows it, but a smaller one may.
+    #[serde(default)]
+    pub cut_short: bool,
     /// The size of the run that first showed it: `[sessions, concurrency]`.
     pub found_at: [usize; 2],
     /// What the first one was, in words.
@@ -64,6 +68,7 @@ impl Reproducer {
             timeout_ms: millis(config.timeout),
             tools: config.tools.clone(),
             only: config.only.clone(),
+            cut_short: shown.cut_short,
             found_at: [config.sessions, config.concurrency],
             detail: f.detail.clone(),
             request: String::from_utf8_lossy(&f.request).into_owned(),
@@ -160,6 +165,7 @@ mod tests {
             timeout_ms: 1000,
             tools: vec![],
             only: vec![],
+            cut_short: false,
             found_at: [4, 8],
             detail: "d".into(),
             request: "{}".into(),
