@@ -48,21 +48,34 @@ impl Answer {
 /// One MCP session's HTTP side.
 struct Client {
     http: reqwest::Client,
-    url: String,
+    /// Parsed once: a string would be parsed again by every POST.
+    url: reqwest::Url,
     headers: HeaderMap,
+    /// Whether `http` sends `headers` by default (under load, once the
+    /// session is open), so a POST does not copy them each time.
+    headers_by_default: bool,
     max: usize,
+}
+
+/// A client for `concurrency` POSTs at once, sending `headers` on each.
+fn http_client(concurrency: usize, headers: HeaderMap) -> Result<reqwest::Client, String> {
+    reqwest::Client::builder()
+        .pool_max_idle_per_host(concurrency.max(1))
+        .tcp_nodelay(true)
+        .default_headers(headers)
+        .build()
+        .map_err(|e| format!("cannot build the HTTP client: {e}"))
 }
 
 impl Client {
     /// POSTs `body` and reads its answer until the first response, the end,
     /// the size bound or `deadline`.
     async fn post(&self, body: Vec<u8>, deadline: Instant) -> Answer {
-        let sent = self
-            .http
-            .post(&self.url)
-            .headers(self.headers.clone())
-            .body(body)
-            .send();
+        let mut request = self.http.post(self.url.clone());
+        if !self.headers_by_default {
+            request = request.headers(self.headers.clone());
+        }
+        let sent = request.body(body).send();
         let response = match tokio::time::timeout_at(deadline, sent).await {
             Err(_) => {
                 return Answer {
@@ -218,15 +231,13 @@ pub async fn session(
         ACCEPT,
         HeaderValue::from_static("application/json, text/event-stream"),
     );
-    let http = reqwest::Client::builder()
-        .pool_max_idle_per_host(config.concurrency.max(1))
-        .tcp_nodelay(true)
-        .build()
-        .map_err(|e| format!("cannot build the HTTP client: {e}"))?;
+    let http = http_client(config.concurrency, HeaderMap::new())?;
+    let parsed = reqwest::Url::parse(url).map_err(|e| format!("{url}: not a URL: {e}"))?;
     let mut client = Client {
         http,
-        url: url.to_owned(),
+        url: parsed,
         headers,
+        headers_by_default: false,
         max: config.limits.max_frame,
     };
     let book = Mutex::new(Book::new(config, index, false));
@@ -234,6 +245,9 @@ pub async fn session(
         .await
         .map_err(|why| format!("session {} at {url}: {why}", index + 1))?;
     lock(&book).load(&calls);
+    // The session's headers are known now: sent by default from here on.
+    client.http = http_client(config.concurrency, client.headers.clone())?;
+    client.headers_by_default = true;
     let next = Mutex::new(super::Ids::new(shared.start));
     let started = Instant::now();
     let workers = (0..config.concurrency.max(1))
@@ -250,7 +264,7 @@ pub async fn session(
         config.timeout,
         client
             .http
-            .delete(&client.url)
+            .delete(client.url.clone())
             .headers(client.headers.clone())
             .send(),
     )
