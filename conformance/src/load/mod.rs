@@ -15,6 +15,12 @@
 //! Over stdio each session is a child process with pipelined requests
 //! ([`stdio`]); over Streamable HTTP each is an MCP session with C POSTs at
 //! once ([`http`]).
+//!
+//! An answer like one already judged in the same session state gets that
+//! verdict without the rules run again ([`memo`]; [`Book`] keeps the state
+//! the same). With `--out-dir`, each finding is shown again with the fewest
+//! sessions and requests in flight that still show it ([`shrink`]) and saved
+//! for `wirecheck replay` ([`saved`]).
 
 pub mod http;
 pub mod judge;
