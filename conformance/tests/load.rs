@@ -165,6 +165,225 @@ fn answers_dropped_under_contention_are_reported_not_observed() {
     assert_eq!(unanswered["spec"], "JSON-RPC 2.0 §5", "{unanswered}");
 }
 
+/// The saved load findings under `dir` whose search ended (not cut short
+/// by `--minimize-within`): (rule, method, sessions, concurrency) each.
+fn saved(dir: &std::path::Path) -> Vec<(String, String, u64, u64)> {
+    let mut found: Vec<_> = std::fs::read_dir(dir)
+        .expect("the folder was written")
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            p.file_name()
+                .unwrap()
+                .to_str()
+                .unwrap()
+                .starts_with("load.")
+        })
+        .map(|p| {
+            serde_json::from_str::<serde_json::Value>(&std::fs::read_to_string(&p).unwrap())
+                .unwrap()
+        })
+        .filter(|r| r["cut_short"] == false)
+        .map(|r| {
+            (
+                r["rule"].as_str().unwrap().to_owned(),
+                r["method"].as_str().unwrap().to_owned(),
+                r["sessions"].as_u64().unwrap(),
+                r["concurrency"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    found.sort();
+    found
+}
+
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("wirecheck-load-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// The cross-wiring needs the same id in flight in two sessions: it is
+/// shown again with 2 sessions (never 1: ids within one session never
+/// repeat) and few requests in flight, saved, and `wirecheck replay` shows
+/// it again against the defective server and passes it on the reference
+/// peer.
+#[test]
+fn a_crossed_answer_is_minimized_to_two_sessions_and_replayed() {
+    let mut python = Command::new("python3");
+    python.arg(CROSSWIRE);
+    let server = common::listening(python);
+    let dir = scratch("crosswire");
+    let out = wirecheck(&[
+        "load",
+        "--http",
+        &server.url,
+        "--sessions",
+        "2",
+        "--concurrency",
+        "2",
+        "--duration",
+        "3s",
+        "--timeout",
+        "1s",
+        "--minimize-within",
+        "45s",
+        "--out-dir",
+        dir.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    let saved = saved(&dir);
+    let crossed: Vec<_> = saved
+        .iter()
+        .filter(|(rule, ..)| rule == "mcp.ping.respond" || rule == "mcp.schema.result")
+        .collect();
+    assert!(!crossed.is_empty(), "{saved:?}\n{stderr}");
+    for (rule, method, sessions, concurrency) in &crossed {
+        assert_eq!(*sessions, 2, "{rule} on {method}: {saved:?}");
+        assert!(*concurrency <= 2, "{rule} on {method}: {saved:?}");
+    }
+    let noted = records(&out).iter().any(|r| {
+        r["notes"]
+            .to_string()
+            .contains("shown again with 2 session(s)")
+    });
+    assert!(noted, "the record says how it was shown again");
+    let again = wirecheck(&[
+        "replay",
+        dir.to_str().unwrap(),
+        "--http",
+        &server.url,
+        "--format",
+        "json",
+    ]);
+    let replayed = records(&again);
+    assert_eq!(again.status.code(), Some(1), "still broken: {replayed:?}");
+    assert!(
+        broken(&replayed).contains(crossed[0].0.as_str()),
+        "{replayed:?}"
+    );
+    let fixed = wirecheck(&["replay", dir.to_str().unwrap(), "--format", "json"]);
+    let passed = records(&fixed);
+    assert_eq!(
+        fixed.status.code(),
+        Some(0),
+        "the reference peer: {passed:?}"
+    );
+    assert!(
+        passed.len() >= saved.len()
+            && passed
+                .iter()
+                .all(|r| r["notes"].to_string().contains("no longer shows")),
+        "{passed:?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The drops need more than 4 requests in flight in one session: shown
+/// again with 1 session and 5 or more in flight (never 4 or fewer: the
+/// fixture never drops then), saved for replay.
+#[test]
+fn a_drop_under_contention_is_minimized_to_one_session_past_four_in_flight() {
+    let dir = scratch("drops");
+    let out = wirecheck(&[
+        "load",
+        "--stdio",
+        DROPS,
+        "--sessions",
+        "2",
+        "--concurrency",
+        "8",
+        "--duration",
+        "3s",
+        "--timeout",
+        "1s",
+        "--out-dir",
+        dir.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let saved = saved(&dir);
+    assert!(!saved.is_empty(), "{stderr}");
+    for (rule, method, sessions, concurrency) in &saved {
+        assert_eq!(rule, "load.unanswered", "{saved:?}");
+        assert_eq!(*sessions, 1, "{method}: {saved:?}");
+        assert!((5..=8).contains(concurrency), "{method}: {saved:?}");
+    }
+    let again = wirecheck(&[
+        "replay",
+        dir.to_str().unwrap(),
+        "--stdio",
+        DROPS,
+        "--format",
+        "json",
+    ]);
+    let replayed = records(&again);
+    assert!(
+        replayed.iter().any(|r| r["rule"] == "load.unanswered"
+            && r["outcome"]["outcome"] == "not-observed"
+            && r["notes"]
+                .to_string()
+                .contains("still shows, with 1 session(s)")),
+        "{replayed:?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// 2026-07-28 has no sessions and no `ping` (its changelog, item 5): load
+/// opens each stdio connection with `server/discover`, puts its `_meta` on
+/// every request, leaves `ping` out of the mix, and says `ping`'s check was
+/// not observed rather than passed. The reference peer (which refuses any
+/// 2026-07-28 request without that `_meta`, and `ping` as an unknown method)
+/// is clean. Over HTTP it is refused with the reason.
+#[test]
+fn revision_2026_07_28_loads_without_sessions_or_ping() {
+    let out = wirecheck(&[
+        "load",
+        "--revision",
+        "2026-07-28",
+        "--duration",
+        "2s",
+        "--format",
+        "json",
+        "--strict",
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(answered(&out) > 0, "{stderr}");
+    assert!(!stderr.contains("\nping "), "no ping sent: {stderr}");
+    let records = records(&out);
+    assert!(broken(&records).is_empty(), "{records:?}");
+    let ping = records
+        .iter()
+        .find(|r| r["rule"] == "mcp.ping.respond")
+        .expect("ping's check is reported");
+    assert_eq!(ping["outcome"]["outcome"], "not-observed", "{ping}");
+    assert!(
+        records
+            .iter()
+            .filter(|r| r["rule"] != "mcp.ping.respond")
+            .all(|r| r["outcome"]["outcome"] == "pass" && r["revision"] == "2026-07-28"),
+        "{records:?}"
+    );
+    let http = wirecheck(&[
+        "load",
+        "--revision",
+        "2026-07-28",
+        "--http",
+        "http://127.0.0.1:9/mcp",
+    ]);
+    assert_eq!(http.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&http.stderr).contains("supported over --stdio only"),
+        "{}",
+        String::from_utf8_lossy(&http.stderr)
+    );
+}
+
 fn assert_clean(out: &Output, records: &[serde_json::Value]) {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{stderr}");

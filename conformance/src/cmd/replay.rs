@@ -8,6 +8,7 @@ use harness::Outcome;
 
 use super::{OutputArgs, PeerArgs};
 use crate::livefuzz::{self, store, Finding};
+use crate::load;
 use crate::report::{Command, Place, Record, Report, Subject};
 
 /// Replay saved findings (`DIR/*.jsonl`) against a peer over stdio or
@@ -16,7 +17,8 @@ use crate::report::{Command, Place, Record, Report, Subject};
 #[derive(Debug, Clone, clap::Args)]
 #[command(mut_arg("format", |a| a.default_value("terminal")))]
 pub struct Args {
-    /// The folder `wirecheck fuzz --out-dir` wrote.
+    /// The folder `wirecheck fuzz --out-dir` or `wirecheck load --out-dir`
+    /// wrote.
     pub dir: PathBuf,
     /// The server the findings are played against.
     #[command(flatten)]
@@ -46,6 +48,87 @@ pub fn run(args: &Args) -> Report {
     report
 }
 
+/// The load findings `wirecheck load --out-dir` saved under `args.dir`
+/// (`load.<revision>.<hash>.json`), each run again at its saved size: one
+/// that shows again is its record (a failure, a warning, or not observed, as
+/// in the load run), one that does not within [`load::shrink::TRIES`] runs
+/// (concurrency defects come and go) passes.
+fn replay_load(
+    args: &Args,
+    target: &crate::livefuzz::Target,
+    runtime: &tokio::runtime::Runtime,
+    report: &mut Report,
+) -> Result<(), String> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&args.dir)
+        .map_err(|e| format!("cannot read {}: {e}", args.dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| load::saved::is_load_file(p))
+        .collect();
+    files.sort();
+    let transport = target.transport();
+    for path in files {
+        let file = Some(path.display().to_string());
+        let saved = load::saved::Reproducer::load(&path)?;
+        if let Some(tool) = saved.tools.iter().find(|t| !args.allow_tool.contains(t)) {
+            return Err(format!(
+                "{}: the load called tool {tool:?}, not allowed by --allow-tool",
+                path.display()
+            ));
+        }
+        let base = load::Config {
+            target: target.clone(),
+            revision: saved.revision()?,
+            sessions: 1,
+            concurrency: 1,
+            duration: None,
+            requests: None,
+            timeout: args.timeout,
+            tools: saved.tools.clone(),
+            judge: true,
+            limits: crate::transport::Limits::default(),
+            stop_at: None,
+            only: saved.only.clone(),
+        };
+        let config = saved.config(&base)?;
+        let stop = std::sync::Arc::default();
+        let until = tokio::time::Instant::now() + Duration::from_secs(3600);
+        let mut runs = 0;
+        let like = (saved.rule.as_str(), saved.method.as_str());
+        let shown = runtime.block_on(load::shrink::shows(&config, like, until, &stop, &mut runs));
+        let size = format!(
+            "{} session(s) × {} in flight",
+            config.sessions, config.concurrency
+        );
+        match shown {
+            Some(f) => {
+                let mut record = load::judge::record(&f, config.revision, transport);
+                record.place.file = file;
+                record.notes.push(format!("still shows, with {size}"));
+                report.records.push(record);
+            }
+            None => {
+                let mut record = Record::new(
+                    Place {
+                        file,
+                        vector: Some(format!("replay/load/{}/{}", saved.method, saved.rule)),
+                        revision: Some(config.revision),
+                        transport: Some(transport.into()),
+                        ..Place::default()
+                    },
+                    Subject::Frame(Vec::new()),
+                    Outcome::Pass,
+                );
+                record.notes.push(format!(
+                    "{} on {} no longer shows: {runs} run(s) of {size}",
+                    saved.rule, saved.method
+                ));
+                report.records.push(record);
+            }
+        }
+    }
+    Ok(())
+}
+
 fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
     let target = args.peer.target()?;
     let transport = target.transport();
@@ -59,6 +142,7 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
         .enable_all()
         .build()
         .map_err(|e| format!("cannot start the async runtime: {e}"))?;
+    replay_load(args, &target, &runtime, report)?;
     for path in files {
         let file = Some(path.display().to_string());
         let Some((kind, revision)) = store::parse_name(&path) else {

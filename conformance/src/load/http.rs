@@ -48,21 +48,34 @@ impl Answer {
 /// One MCP session's HTTP side.
 struct Client {
     http: reqwest::Client,
-    url: String,
+    /// Parsed once: a string would be parsed again by every POST.
+    url: reqwest::Url,
     headers: HeaderMap,
+    /// Whether `http` sends `headers` by default (under load, once the
+    /// session is open), so a POST does not copy them each time.
+    headers_by_default: bool,
     max: usize,
+}
+
+/// A client for `concurrency` POSTs at once, sending `headers` on each.
+fn http_client(concurrency: usize, headers: HeaderMap) -> Result<reqwest::Client, String> {
+    reqwest::Client::builder()
+        .pool_max_idle_per_host(concurrency.max(1))
+        .tcp_nodelay(true)
+        .default_headers(headers)
+        .build()
+        .map_err(|e| format!("cannot build the HTTP client: {e}"))
 }
 
 impl Client {
     /// POSTs `body` and reads its answer until the first response, the end,
     /// the size bound or `deadline`.
     async fn post(&self, body: Vec<u8>, deadline: Instant) -> Answer {
-        let sent = self
-            .http
-            .post(&self.url)
-            .headers(self.headers.clone())
-            .body(body)
-            .send();
+        let mut request = self.http.post(self.url.clone());
+        if !self.headers_by_default {
+            request = request.headers(self.headers.clone());
+        }
+        let sent = request.body(body).send();
         let response = match tokio::time::timeout_at(deadline, sent).await {
             Err(_) => {
                 return Answer {
@@ -218,21 +231,23 @@ pub async fn session(
         ACCEPT,
         HeaderValue::from_static("application/json, text/event-stream"),
     );
-    let http = reqwest::Client::builder()
-        .pool_max_idle_per_host(config.concurrency.max(1))
-        .tcp_nodelay(true)
-        .build()
-        .map_err(|e| format!("cannot build the HTTP client: {e}"))?;
+    let http = http_client(config.concurrency, HeaderMap::new())?;
+    let parsed = reqwest::Url::parse(url).map_err(|e| format!("{url}: not a URL: {e}"))?;
     let mut client = Client {
         http,
-        url: url.to_owned(),
+        url: parsed,
         headers,
+        headers_by_default: false,
         max: config.limits.max_frame,
     };
     let book = Mutex::new(Book::new(config, index, false));
     let calls = open(config, &mut client, &book, shared)
         .await
         .map_err(|why| format!("session {} at {url}: {why}", index + 1))?;
+    lock(&book).load(&calls);
+    // The session's headers are known now: sent by default from here on.
+    client.http = http_client(config.concurrency, client.headers.clone())?;
+    client.headers_by_default = true;
     let next = Mutex::new(super::Ids::new(shared.start));
     let started = Instant::now();
     let workers = (0..config.concurrency.max(1))
@@ -249,7 +264,7 @@ pub async fn session(
         config.timeout,
         client
             .http
-            .delete(&client.url)
+            .delete(client.url.clone())
             .headers(client.headers.clone())
             .send(),
     )
@@ -314,7 +329,8 @@ async fn open(
         };
         listed.push((call.method.clone(), result));
     }
-    Ok(plan::mix(&listed, &config.tools))
+    let mix = super::for_revision(plan::mix(&listed, &config.tools), config.revision)?;
+    plan::only(mix, &config.only)
 }
 
 /// One request of the handshake or discovery: its answer and the session
@@ -360,11 +376,12 @@ async fn worker(
 ) {
     while shared.take() {
         let (id, n) = lock(next).take();
-        let call = &calls[plan::pick(calls.len(), index, n)];
+        let at = plan::pick(calls.len(), index, n);
+        let call = &calls[at];
         let frame = call.frame(id);
         {
             let mut book = lock(book);
-            book.frame(Direction::ClientToServer, &frame);
+            book.request(id, at, &frame);
             book.stats.sent += 1;
         }
         let sent = Instant::now();
@@ -373,7 +390,7 @@ async fn worker(
         if shared.stopped() && answer.trouble.is_some() {
             return; // cut by Ctrl-C, not by the peer
         }
-        let timed_out = judge_post(config, book, shared, call, id, &frame, &answer, took);
+        let timed_out = judge_post(config, book, shared, (call, at), id, &frame, &answer, took);
         if timed_out {
             // MCP basic/lifecycle §Timeouts: the sender SHOULD cancel it.
             let cancel = super::cancelled(id);
@@ -389,24 +406,27 @@ fn judge_post(
     config: &Config,
     book: &Mutex<Book>,
     shared: &Shared,
-    call: &Call,
+    (call, at): (&Call, usize),
     id: u64,
     frame: &[u8],
     answer: &Answer,
     took: Duration,
 ) -> bool {
     let mut book = lock(book);
-    for f in &answer.frames {
-        book.frame(Direction::ServerToClient, f);
-    }
     // The POST's response answers the request it carried, whatever id it
-    // shows: a wrong id is the id rule's (judged with the rest).
+    // shows: a wrong id is the id rule's (judged with the rest). The frames
+    // before it (notifications on its stream) are the session judge's
+    // first; the response goes to it with its request, by `answered`; any
+    // after it (none are read) would follow.
     for bytes in &answer.frames {
-        if let Ok(reply) = harness::lift(bytes) {
-            if super::response_id(&reply).is_some() {
-                book.answered(&call.method, id, frame, (bytes, &reply), took, shared);
+        let lifted = harness::lift(bytes);
+        match lifted {
+            Ok(reply) if super::response_id(&reply).is_some() => {
+                let method = (call.method.as_str(), at);
+                book.answered(method, id, frame, (bytes, &reply), took, shared);
                 return false;
             }
+            _ => book.frame(Direction::ServerToClient, bytes),
         }
     }
     let what = answer.described();
@@ -465,6 +485,8 @@ mod tests {
             tools: Vec::new(),
             judge: true,
             limits: crate::transport::Limits::default(),
+            stop_at: None,
+            only: Vec::new(),
         }
     }
 
@@ -488,7 +510,7 @@ mod tests {
         let frame = call.frame(7);
         open.frame(Direction::ClientToServer, &frame);
         let book = Mutex::new(open);
-        let timed_out = judge_post(&config, &book, &shared, call, 7, &frame, answer, took);
+        let timed_out = judge_post(&config, &book, &shared, (call, 0), 7, &frame, answer, took);
         let (stats, findings) = book.into_inner().unwrap().finish();
         let rules = findings.iter().map(|f| f.rule.to_string()).collect();
         (rules, timed_out, stats)

@@ -215,6 +215,25 @@ pub fn lifted(revision: Revision, request: &[u8], reply: &harness::Frame<'_>) ->
     )
 }
 
+/// Whether the session judge's verdict on an answer to `method` may change
+/// with a new answer to `list` (its latest list of that kind): the list
+/// itself (compared with the one before), and what is judged against it
+/// (harness `session::judge::lists`: a prompt got or completed against the
+/// latest prompt list, a tool's output against the latest tool list). Any
+/// other `…/list` is taken to change everything.
+#[must_use]
+pub fn rests_on_list(method: &str, list: &str) -> bool {
+    match list {
+        "prompts/list" => matches!(
+            method,
+            "prompts/list" | "prompts/get" | "completion/complete"
+        ),
+        "tools/list" => matches!(method, "tools/list" | "tools/call"),
+        "resources/list" => method == "resources/list",
+        _ => list.ends_with("/list"),
+    }
+}
+
 /// The rule that an answer carries its request's id, as the revision words it.
 #[must_use]
 pub fn id_rule(revision: Revision) -> RuleId {

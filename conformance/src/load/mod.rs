@@ -15,13 +15,23 @@
 //! Over stdio each session is a child process with pipelined requests
 //! ([`stdio`]); over Streamable HTTP each is an MCP session with C POSTs at
 //! once ([`http`]).
+//!
+//! An answer like one already judged in the same session state gets that
+//! verdict without the rules run again ([`memo`]; [`Book`] keeps the state
+//! the same). With `--out-dir`, each finding is shown again with the fewest
+//! sessions and requests in flight that still show it ([`shrink`]) and saved
+//! for `wirecheck replay` ([`saved`]).
 
 pub mod http;
 pub mod judge;
+pub mod memo;
 pub mod plan;
+pub mod saved;
+pub mod shrink;
 pub mod stats;
 pub mod stdio;
 
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -62,6 +72,41 @@ pub struct Config {
     pub judge: bool,
     /// The bounds the peer is held to.
     pub limits: Limits,
+    /// A finding to stop at as soon as it shows (minimizing, replaying).
+    pub stop_at: Option<StopAt>,
+    /// Only these methods of the mix are sent under load (all when empty):
+    /// `ping` alone is the workload an HTTP load tool can send too.
+    pub only: Vec<String>,
+}
+
+/// A finding a run looks for, and stops sending at once it shows: its rule
+/// and the method of the request concerned.
+#[derive(Debug, Clone)]
+pub struct StopAt {
+    /// The rule (or load check).
+    pub rule: String,
+    /// The method.
+    pub method: String,
+    /// Set when it showed.
+    pub seen: Arc<AtomicBool>,
+}
+
+impl StopAt {
+    /// Looks for `rule` on `method`.
+    #[must_use]
+    pub fn new(rule: &str, method: &str) -> Self {
+        StopAt {
+            rule: rule.to_owned(),
+            method: method.to_owned(),
+            seen: Arc::default(),
+        }
+    }
+
+    /// Whether it showed.
+    #[must_use]
+    pub fn seen(&self) -> bool {
+        self.seen.load(Ordering::Relaxed)
+    }
 }
 
 /// What every session shares: the budget, the stop flag, the counters
@@ -77,6 +122,7 @@ pub struct Shared {
     pub findings: AtomicU64,
     limit: Option<u64>,
     end: Option<Instant>,
+    stop_at: Option<StopAt>,
     /// When the run started: every session's ids are aligned on it ([`Ids`]).
     pub start: Instant,
 }
@@ -167,13 +213,17 @@ impl Shared {
             findings: AtomicU64::new(0),
             limit: config.requests,
             end: config.duration.map(|d| Instant::now() + d),
+            stop_at: config.stop_at.clone(),
             start: Instant::now(),
         }
     }
 
     /// Whether another request may be sent, taking it from the budget.
     pub fn take(&self) -> bool {
-        if self.stopped() || self.end.is_some_and(|end| Instant::now() >= end) {
+        if self.stopped()
+            || self.stop_at.as_ref().is_some_and(StopAt::seen)
+            || self.end.is_some_and(|end| Instant::now() >= end)
+        {
             return false;
         }
         match self.limit {
@@ -199,6 +249,20 @@ pub struct Book {
     pub findings: Findings,
     watch: Option<Watch>,
     started: Instant,
+    /// The load's mix, once the discovery made it: a deferred request's
+    /// frame is made again from it.
+    calls: Vec<plan::Call>,
+    /// Whether requests under load reach the session judge only with their
+    /// answers (see [`Book::request`]); off for good once the session
+    /// cancels or refuses something, or the revision is one [`memo`] is not
+    /// made for.
+    deferring: bool,
+    /// Requests under load not yet fed to the session judge: id → call of
+    /// the mix. Ids only grow within a session, so this is send order.
+    deferred: BTreeMap<u64, usize>,
+    /// Verdicts on answers already judged ([`memo`]).
+    memo: memo::Memo,
+    stop_at: Option<StopAt>,
 }
 
 /// The checks the engine makes itself; the session judge's verdicts on them
@@ -228,6 +292,48 @@ impl Book {
                     .session_rules_only()
             }),
             started: Instant::now(),
+            calls: Vec::new(),
+            deferring: false,
+            deferred: BTreeMap::new(),
+            memo: memo::Memo::default(),
+            stop_at: config.stop_at.clone(),
+        }
+    }
+
+    /// The load's mix is `calls`: from now on requests are deferred (see
+    /// [`Book::request`]) when judging.
+    ///
+    /// 2026-07-28 is left out: its answers may ask for input and be retried
+    /// (`resultType`), state the memo is not made to reason about.
+    pub fn load(&mut self, calls: &[plan::Call]) {
+        self.calls = calls.to_vec();
+        self.deferring = self.judging && self.revision < Revision::Mcp2026_07_28;
+    }
+
+    /// Request `id` of the load, call `call` of the mix, sent as `frame`.
+    ///
+    /// While deferring, it reaches the session judge just before its answer
+    /// (or before any other frame, or at the end), not now: an answer
+    /// recalled by the [`memo`] then skips the session judge along with
+    /// its request, and the judge's state is the same as if it had seen
+    /// both (the pair left nothing in flight; a list answer like the last
+    /// one changes no list). The order the judge sees differs from the
+    /// wire's only among requests and answers, which no session rule reads
+    /// while no cancellation was sent (deferring stops at the first) and no
+    /// notification came (each flushes the deferred requests first).
+    pub fn request(&mut self, id: u64, call: usize, frame: &[u8]) {
+        if self.deferring {
+            self.deferred.insert(id, call);
+        } else {
+            self.frame(Direction::ClientToServer, frame);
+        }
+    }
+
+    /// Feeds the deferred requests to the session judge, in send order.
+    fn flush(&mut self) {
+        for (id, call) in std::mem::take(&mut self.deferred) {
+            let frame = self.calls[call].frame(id);
+            self.feed(Direction::ClientToServer, &frame);
         }
     }
 
@@ -243,10 +349,28 @@ impl Book {
         self.revision
     }
 
-    /// A frame on the wire, either way: the session judge's.
+    /// A frame on the wire, either way, other than a request of the load
+    /// ([`Book::request`]) and its answer ([`Book::answered`]): the session
+    /// judge's, after the deferred requests. It may change what the session
+    /// judge would say of a later answer, so the [`memo`] forgets; one the
+    /// client sends (a cancellation, a refusal) ends deferring for good.
     pub fn frame(&mut self, from: Direction, bytes: &[u8]) {
-        let Some(watch) = self.watch.as_mut() else {
+        if self.watch.is_none() {
             return;
+        }
+        self.flush();
+        self.memo.forget();
+        if from == Direction::ClientToServer {
+            self.deferring = false;
+        }
+        self.feed(from, bytes);
+    }
+
+    /// Feeds one frame to the session judge, counting in what it found;
+    /// whether it found anything.
+    fn feed(&mut self, from: Direction, bytes: &[u8]) -> bool {
+        let Some(watch) = self.watch.as_mut() else {
+            return false;
         };
         let entry = Entry::Frame {
             from,
@@ -259,9 +383,11 @@ impl Book {
                 found.push((f, crate::watch::bytes(entry).to_vec()));
             }
         });
+        let any = !found.is_empty();
         for (f, bytes) in found {
             self.session_finding(&f, bytes);
         }
+        any
     }
 
     fn session_finding(&mut self, f: &SessionFinding, bytes: Vec<u8>) {
@@ -277,15 +403,26 @@ impl Book {
     /// Counts `finding` in, as this session's, about request `id`.
     pub fn add(&mut self, mut finding: Finding, id: Option<u64>) {
         finding.first = (self.index, id);
+        if let Some(stop) = &self.stop_at {
+            if finding.rule == stop.rule.as_str() && finding.method == stop.method {
+                stop.seen.store(true, Ordering::Relaxed);
+            }
+        }
         self.findings.add(finding);
     }
 
-    /// An answer to request `id` (`method`, sent as `request`) that took
-    /// `took`: timed, and judged when judging; `reply` is `answer` lifted.
+    /// An answer to request `id` (call `call` of the mix, `method`, sent as
+    /// `request`) that took `took`: timed, and judged when judging; `reply`
+    /// is `answer` lifted.
+    ///
+    /// Judged in full: the request (if deferred) and the answer go to the
+    /// session judge, the pair to the reply rules ([`judge::lifted`]). An
+    /// answer like one already judged in this session state gets that
+    /// verdict instead ([`memo`]), its request never fed.
     #[allow(clippy::too_many_arguments)]
     pub fn answered(
         &mut self,
-        method: &str,
+        (method, call): (&str, usize),
         id: u64,
         request: &[u8],
         (answer, reply): (&[u8], &harness::Frame<'_>),
@@ -294,18 +431,54 @@ impl Book {
     ) {
         self.stats.answered += 1;
         shared.answered.fetch_add(1, Ordering::Relaxed);
-        self.stats
-            .latency
-            .entry(method.to_owned())
-            .or_default()
-            .add(took);
+        match self.stats.latency.get_mut(method) {
+            Some(l) => l.add(took),
+            None => self
+                .stats
+                .latency
+                .entry(method.to_owned())
+                .or_default()
+                .add(took),
+        }
         if matches!(reply, harness::Frame::Single(harness::Message::Error(_))) {
             self.stats.errors += 1;
         }
-        if self.judging {
-            let found = judge::lifted(self.revision, request, reply);
-            self.found(method, id, request, answer, found, shared);
+        if !self.judging {
+            return;
         }
+        if self.deferring && self.deferred.contains_key(&id) {
+            if let Some(verdict) = self.memo.recall(call, id, answer, reply) {
+                let found = verdict.to_vec();
+                self.deferred.remove(&id);
+                self.stats.recalled += 1;
+                self.found(method, id, request, answer, found, shared);
+                return;
+            }
+        }
+        let deferred = self.deferred.remove(&id).is_some();
+        let mut quiet = true;
+        if deferred {
+            quiet &= !self.feed(Direction::ClientToServer, request);
+        }
+        quiet &= !self.feed(Direction::ServerToClient, answer);
+        let found = judge::lifted(self.revision, request, reply);
+        if deferred && quiet && memo::memorable(method, reply) {
+            // A list answer judged in full may be another list than the
+            // latest of its kind: what was remembered under that one (the
+            // list's own answers, what is judged against it) is forgotten.
+            if method.ends_with("/list") {
+                let calls = &self.calls;
+                self.memo.forget_calls(|c| {
+                    calls
+                        .get(c)
+                        .is_none_or(|c| judge::rests_on_list(&c.method, method))
+                });
+            }
+            self.memo.remember(call, id, answer, reply, &found);
+        } else if !quiet {
+            self.memo.forget();
+        }
+        self.found(method, id, request, answer, found, shared);
     }
 
     /// Judges an answer without timing it (the handshake, the discovery).
@@ -362,6 +535,7 @@ impl Book {
     /// Ends the session: what only the end decides.
     #[must_use]
     pub fn finish(mut self) -> (Stats, Findings) {
+        self.flush();
         if let Some(watch) = self.watch.take() {
             let mut found = Vec::new();
             let (_, ending) = watch.finish(&mut |_, entry, findings| {
@@ -406,6 +580,63 @@ pub fn cancelled(id: u64) -> Vec<u8> {
         "params": {"requestId": id, "reason": "wirecheck load: no answer within --timeout"},
     }))
     .unwrap_or_default()
+}
+
+/// The request that opens a session, id 0, and its method: `initialize`
+/// (2024-11-05 to 2025-11-25), or 2026-07-28's `server/discover`, whose
+/// `_meta` ([`meta`]) every later request carries too (basic/index: the
+/// protocol version, client info and capabilities on every request).
+#[must_use]
+pub fn opening(revision: Revision) -> (&'static str, Vec<u8>) {
+    match meta(revision) {
+        Some(meta) => (
+            "server/discover",
+            serde_json::to_vec(&serde_json::json!({
+                "jsonrpc": "2.0",
+                "id": 0,
+                "method": "server/discover",
+                "params": {"_meta": meta},
+            }))
+            .unwrap_or_default(),
+        ),
+        None => ("initialize", initialize(revision)),
+    }
+}
+
+/// The `_meta` every request of a session-free revision (2026-07-28)
+/// carries; `None` for the revisions with an `initialize` handshake.
+#[must_use]
+pub fn meta(revision: Revision) -> Option<serde_json::Value> {
+    (revision >= Revision::Mcp2026_07_28).then(|| {
+        serde_json::json!({
+            "io.modelcontextprotocol/protocolVersion": revision.name(),
+            "io.modelcontextprotocol/clientInfo": {"name": "wirecheck-load", "version": env!("CARGO_PKG_VERSION")},
+            "io.modelcontextprotocol/clientCapabilities": {},
+        })
+    })
+}
+
+/// `calls` as `revision` sends them: with its per-request `_meta`, and
+/// without `ping`, which 2026-07-28 no longer has.
+///
+/// # Errors
+/// Nothing is left to send.
+pub fn for_revision(calls: Vec<plan::Call>, revision: Revision) -> Result<Vec<plan::Call>, String> {
+    let Some(meta) = meta(revision) else {
+        return Ok(calls);
+    };
+    let calls: Vec<plan::Call> = calls
+        .into_iter()
+        .filter(|c| c.method != "ping")
+        .map(|c| c.with_meta(&meta))
+        .collect();
+    if calls.is_empty() {
+        return Err(format!(
+            "{} has no `ping`, and the server declares no list to ask for: nothing to send under load",
+            revision.name()
+        ));
+    }
+    Ok(calls)
 }
 
 /// The `initialize` request, id 0: every session starts with the same ids.
@@ -502,6 +733,136 @@ pub async fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn config() -> Config {
+        Config {
+            target: Target::streamable("http://127.0.0.1:1/mcp"),
+            revision: Revision::Mcp2025_11_25,
+            sessions: 1,
+            concurrency: 1,
+            duration: None,
+            requests: Some(1),
+            timeout: Duration::from_secs(1),
+            tools: Vec::new(),
+            judge: true,
+            limits: crate::transport::Limits::default(),
+            stop_at: None,
+            only: Vec::new(),
+        }
+    }
+
+    /// One scripted session: the handshake, then each `(call, answer)`
+    /// with `{id}` in the answer replaced by the request's id, through a
+    /// book that defers and remembers (`memo`) or one that feeds every frame
+    /// as it comes. Returns (rule, method, count) per finding, and how many
+    /// answers were recalled.
+    fn scripted(memo: bool, script: &[(usize, &str)]) -> (Vec<(String, String, u64)>, u64) {
+        let config = config();
+        let shared = Shared::new(&config, Arc::default());
+        let mut book = Book::new(&config, 0, true);
+        book.frame(Direction::ClientToServer, &initialize(config.revision));
+        book.frame(
+            Direction::ServerToClient,
+            br#"{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{"listChanged":true},"prompts":{}},"serverInfo":{"name":"t","version":"0"}}}"#,
+        );
+        book.frame(Direction::ClientToServer, INITIALIZED);
+        let calls = plan::mix(
+            &[
+                ("tools/list".to_owned(), serde_json::json!({"tools": []})),
+                (
+                    "prompts/list".to_owned(),
+                    serde_json::json!({"prompts": [{"name": "p"}]}),
+                ),
+            ],
+            &[],
+        );
+        if memo {
+            book.load(&calls);
+        }
+        for (n, (call, answer)) in script.iter().enumerate() {
+            let id = Ids::SPAN + n as u64;
+            let request = calls[*call].frame(id);
+            book.request(id, *call, &request);
+            if answer.is_empty() {
+                continue; // never answered
+            }
+            let answer = answer.replace("{id}", &id.to_string());
+            let reply = harness::lift(answer.as_bytes()).unwrap();
+            let method = (calls[*call].method.as_str(), *call);
+            let took = Duration::from_micros(5);
+            book.answered(
+                method,
+                id,
+                &request,
+                (answer.as_bytes(), &reply),
+                took,
+                &shared,
+            );
+        }
+        let (stats, findings) = book.finish();
+        let found = findings
+            .iter()
+            .map(|f| (f.rule.to_string(), f.method.clone(), f.count))
+            .collect();
+        (found, stats.recalled)
+    }
+
+    /// The memo changes how often the rules run, never what they say: a
+    /// tool list that changes without `list_changed` and changes back, a
+    /// crossed `ping`, a prompt got after its list, a notification between,
+    /// a request left unanswered, a prompt got after its list changed.
+    #[test]
+    fn remembered_verdicts_are_the_verdicts_of_judging_in_full() {
+        let (ping, tools, prompts, get) = (0, 1, 2, 3);
+        let a = r#"{"jsonrpc":"2.0","id":{id},"result":{"tools":[{"name":"a","inputSchema":{"type":"object"}}]}}"#;
+        let b = r#"{"jsonrpc":"2.0","id":{id},"result":{"tools":[{"name":"b","inputSchema":{"type":"object"}}]}}"#;
+        let empty = r#"{"jsonrpc":"2.0","id":{id},"result":{}}"#;
+        let listed = r#"{"jsonrpc":"2.0","id":{id},"result":{"prompts":[{"name":"p"}]}}"#;
+        let got = r#"{"jsonrpc":"2.0","id":{id},"result":{"messages":[]}}"#;
+        let script = [
+            (ping, empty),
+            (tools, a),
+            (ping, empty),
+            (tools, a),
+            (prompts, listed),
+            (get, got),
+            (tools, a),
+            (get, got),
+            (tools, b), // changed, no notification: a SHOULD broken
+            (tools, b),
+            (ping, a),  // crossed: ping's answer is a tool list
+            (tools, a), // changed back
+            (tools, a),
+            (ping, empty),
+            (get, got),
+            (get, ""), // never answered: left to the end
+            (ping, empty),
+            // The prompt list changes (no `listChanged` declared, so no
+            // notification is owed) and no longer holds `p`: a result for
+            // it is judged against the new list, not remembered.
+            (
+                prompts,
+                r#"{"jsonrpc":"2.0","id":{id},"result":{"prompts":[]}}"#,
+            ),
+            (get, got),
+        ];
+        let (full, none) = scripted(false, &script);
+        let (remembered, recalled) = scripted(true, &script);
+        assert_eq!(none, 0, "nothing recalled without the memo");
+        assert!(recalled >= 5, "the memo was used: {recalled}");
+        assert_eq!(remembered, full);
+        let rules: Vec<&str> = full.iter().map(|(r, _, _)| r.as_str()).collect();
+        assert!(
+            rules.contains(&"mcp.lists.changed-notification")
+                && rules.contains(&"mcp.ping.respond"),
+            "the script shows what it means to: {full:?}"
+        );
+        let changed = full
+            .iter()
+            .find(|(r, _, _)| r == "mcp.lists.changed-notification")
+            .map(|f| f.2);
+        assert_eq!(changed, Some(2), "changed, then changed back");
+    }
 
     #[test]
     fn sessions_use_the_same_ids_at_the_same_time_and_never_one_twice() {

@@ -38,6 +38,18 @@ impl Call {
         }
     }
 
+    /// This call with `meta` as its params' `_meta` (2026-07-28's
+    /// per-request version, client info and capabilities).
+    #[must_use]
+    pub fn with_meta(&self, meta: &Value) -> Call {
+        let mut params = match &self.params {
+            Some(Value::Object(o)) => o.clone(),
+            _ => serde_json::Map::new(),
+        };
+        params.insert("_meta".into(), meta.clone());
+        Call::new(&self.method, Some(Value::Object(params)))
+    }
+
     /// The request frame for `id`.
     #[must_use]
     pub fn frame(&self, id: u64) -> Vec<u8> {
@@ -149,6 +161,28 @@ pub fn mix(listed: &[(String, Value)], allowed: &[String]) -> Vec<Call> {
     calls
 }
 
+/// The calls of `calls` whose method is among `methods` (all of them when
+/// `methods` is empty).
+///
+/// # Errors
+/// None of `methods` is in the mix: there would be nothing to send.
+pub fn only(calls: Vec<Call>, methods: &[String]) -> Result<Vec<Call>, String> {
+    if methods.is_empty() {
+        return Ok(calls);
+    }
+    let kept: Vec<Call> = calls
+        .into_iter()
+        .filter(|c| methods.contains(&c.method))
+        .collect();
+    if kept.is_empty() {
+        return Err(format!(
+            "--only {}: none of these methods is in the mix this server's capabilities allow",
+            methods.join(", ")
+        ));
+    }
+    Ok(kept)
+}
+
 /// Which of a mix of `len` calls session `session` sends as its `n`th load
 /// request: the mix in turn, from an offset of its own, so that one id is a
 /// different method in neighbouring sessions whenever the mix has more than
@@ -210,6 +244,15 @@ mod tests {
             calls[4].params,
             Some(json!({"name": "p", "arguments": {"a": "load"}}))
         );
+    }
+
+    #[test]
+    fn only_keeps_the_methods_named_and_refuses_an_empty_mix() {
+        let calls = vec![Call::new("ping", None), Call::new("tools/list", None)];
+        let kept = only(calls.clone(), &["ping".to_owned()]).unwrap();
+        assert_eq!(kept, calls[..1]);
+        assert_eq!(only(calls.clone(), &[]).unwrap(), calls);
+        assert!(only(calls, &["prompts/get".to_owned()]).is_err());
     }
 
     #[test]

@@ -68,6 +68,8 @@ pub struct Stats {
     pub too_long: u64,
     /// Answers that were errors.
     pub errors: u64,
+    /// Answers judged by the verdict on one like them ([`super::memo`]).
+    pub recalled: u64,
     /// How long the load phase ran, from the first request to the last answer.
     pub elapsed: Duration,
     /// Latency per method.
@@ -99,6 +101,7 @@ impl Stats {
         self.unanswered += other.unanswered;
         self.late += other.late;
         self.errors += other.errors;
+        self.recalled += other.recalled;
         self.too_long += other.too_long;
         self.elapsed = self.elapsed.max(other.elapsed);
         self.sessions += other.sessions;

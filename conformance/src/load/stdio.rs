@@ -127,16 +127,20 @@ async fn open(
     book: &mut Book,
     shared: &Shared,
 ) -> Result<Vec<Call>, String> {
-    let init = super::initialize(config.revision);
-    let answer = ask(config, peer, book, shared, (0, "initialize", &init)).await?;
+    let (method, init) = super::opening(config.revision);
+    let answer = ask(config, peer, book, shared, (0, method, &init)).await?;
     let result = super::handshake_result(&answer)?;
-    book.frame(Direction::ClientToServer, super::INITIALIZED);
-    peer.send(super::INITIALIZED)
-        .await
-        .map_err(|e| format!("cannot send `notifications/initialized`: {e}"))?;
+    if method == "initialize" {
+        book.frame(Direction::ClientToServer, super::INITIALIZED);
+        peer.send(super::INITIALIZED)
+            .await
+            .map_err(|e| format!("cannot send `notifications/initialized`: {e}"))?;
+    }
     let capabilities = result.get("capabilities").cloned().unwrap_or_default();
     let mut listed = Vec::new();
-    for (n, call) in plan::lists(&capabilities, book.index).iter().enumerate() {
+    let lists = super::for_revision(plan::lists(&capabilities, book.index), config.revision)
+        .unwrap_or_default();
+    for (n, call) in lists.iter().enumerate() {
         let id = n as u64 + 1;
         let frame = call.frame(id);
         // A list unanswered is a finding like any other, not the end of
@@ -153,7 +157,8 @@ async fn open(
         };
         listed.push((call.method.clone(), result));
     }
-    Ok(plan::mix(&listed, &config.tools))
+    let mix = super::for_revision(plan::mix(&listed, &config.tools), config.revision)?;
+    plan::only(mix, &config.only)
 }
 
 /// The load: C requests in flight until the budget is spent, then the last
@@ -173,6 +178,7 @@ async fn load(
     let mut sending = true;
     let started = Instant::now();
     let concurrency = config.concurrency.max(1);
+    book.load(calls);
     loop {
         // The requests that fill the window go out in one write: newline-
         // delimited frames are the wire format either way, and one write per
@@ -187,7 +193,7 @@ async fn load(
             let (id, n) = ids.take();
             let at = plan::pick(calls.len(), book.index, n);
             let frame = calls[at].frame(id);
-            book.frame(Direction::ClientToServer, &frame);
+            book.request(id, at, &frame);
             if !batch.is_empty() {
                 batch.push(b'\n');
             }
@@ -235,7 +241,6 @@ async fn load(
         match peer.recv(deadline).await {
             Event::Frame(bytes) => {
                 let now = Instant::now();
-                book.frame(Direction::ServerToClient, &bytes);
                 // A request from the server is refused, since this client
                 // serves nothing (JSON-RPC 2.0 §5: every call is answered).
                 let reply = answer(
@@ -326,6 +331,7 @@ fn answer(
     let frame = match harness::lift(bytes) {
         Ok(frame) => frame,
         Err(refusal) => {
+            book.frame(Direction::ServerToClient, bytes);
             // Not JSON-RPC: it answers no request that can be named.
             if book.judging() {
                 let mut f = super::judge::of_refusal(&refusal);
@@ -337,11 +343,18 @@ fn answer(
         }
     };
     let Some(id) = super::response_id(&frame) else {
+        book.frame(Direction::ServerToClient, bytes);
         return refusal(&frame);
     };
-    match id.and_then(|id| inflight.remove(&id).map(|p| (id, p))) {
+    let answers = id.and_then(|id| inflight.remove(&id).map(|p| (id, p)));
+    if answers.is_none() {
+        // Not an answer to a request in flight: the session judge's now
+        // (an answer to one is fed with its request, by `answered`).
+        book.frame(Direction::ServerToClient, bytes);
+    }
+    match answers {
         Some((id, p)) => {
-            let method = &calls[p.call].method;
+            let method = (calls[p.call].method.as_str(), p.call);
             book.answered(method, id, &p.frame, (bytes, &frame), now - p.sent, shared);
         }
         // An id of the handshake or discovery (below the load's first)
