@@ -30,6 +30,7 @@ pub mod negotiation;
 mod observe;
 mod peers;
 pub mod plan;
+mod pool;
 mod records;
 pub mod reference;
 pub mod sessions;
@@ -41,7 +42,6 @@ pub mod wire;
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use futures::StreamExt as _;
 use harness::rules::{Level, RuleId, Violation};
 use harness::{Direction, Outcome, Revision};
 
@@ -499,13 +499,11 @@ impl Runner<'_, '_, '_> {
             })
             .collect();
         let playable = &playable;
-        let mut results = futures::stream::iter(
-            jobs.into_iter()
-                .map(|(session, reuse)| peers.session(revision, session, playable, reuse)),
-        )
-        .buffered(SESSIONS_AT_ONCE);
-        while let Some(records) = results.next().await {
-            for mut record in records? {
+        let sessions = jobs
+            .into_iter()
+            .map(|(session, reuse)| peers.session(revision, session, playable, reuse));
+        pool::in_order(sessions, SESSIONS_AT_ONCE, |records| {
+            for mut record in records {
                 let note = record
                     .place
                     .vector
@@ -514,8 +512,8 @@ impl Runner<'_, '_, '_> {
                 record.notes.extend(note.cloned());
                 self.push(record);
             }
-        }
-        drop(results);
+        })
+        .await?;
         let logs = std::mem::take(&mut *lock(&gathered.logs));
         if revision == Revision::JsonRpc2 {
             if let Some(why) = no_jsonrpc_answer(&logs) {
