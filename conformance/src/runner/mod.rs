@@ -146,24 +146,37 @@ pub async fn run(
         .sum();
     let mut answered: BTreeMap<Revision, Accepted> = BTreeMap::new();
     let mut last_error = None;
-    for revision in &revisions {
-        let probes = probes_of(vectors, *revision);
-        match runner.revision(*revision, &probes).await {
-            Ok(accepted) => {
-                answered.insert(*revision, accepted);
+    let played = async {
+        for revision in &revisions {
+            let probes = probes_of(vectors, *revision);
+            match runner.revision(*revision, &probes).await {
+                Ok(accepted) => {
+                    answered.insert(*revision, accepted);
+                }
+                Err(RunError::Handshake(e)) => last_error = Some(e),
+                Err(e) => return Err(e),
             }
-            Err(RunError::Handshake(e)) => last_error = Some(e),
-            Err(e) => return Err(e),
         }
-    }
+        Ok(())
+    };
+    // The unknown-version session of the `version-latest` check depends on
+    // no revision's outcome: played beside them, not after them.
+    let unknown = async {
+        match config.revisions {
+            Revisions::All => Some(negotiation::ask_unknown(config).await),
+            Revisions::Given(_) | Revisions::Auto => None,
+        }
+    };
+    let (played, unknown) = tokio::join!(played, unknown);
+    played?;
     if answered.is_empty() {
         return Err(RunError::Handshake(
             last_error.unwrap_or_else(|| "no revision tried".into()),
         ));
     }
     runner.cross_check(&answered);
-    if config.revisions == Revisions::All {
-        runner.latest().await?;
+    if let Some(unknown) = unknown {
+        runner.latest(&answered, unknown?).await?;
     }
     Ok(runner.records)
 }
@@ -201,28 +214,34 @@ struct Endpoint {
     _server: Option<reference::Server>,
 }
 
+/// The endpoint of `config`'s peer for sessions under `revision` (`None`:
+/// negotiated).
+async fn endpoint(config: &Config, revision: Option<Revision>) -> Result<Endpoint, RunError> {
+    Ok(match &config.peer {
+        Peer::Given(Target::Stdio(_)) | Peer::Reference { .. } => Endpoint {
+            url: None,
+            _server: None,
+        },
+        Peer::Given(Target::Http { url, .. }) => Endpoint {
+            url: Some(url.clone()),
+            _server: None,
+        },
+        Peer::ReferenceHttp { program, kind } => {
+            let server = reference::start(program, revision)
+                .await
+                .map_err(RunError::Start)?;
+            Endpoint {
+                url: Some(format!("{}{}", server.base, kind.reference_path())),
+                _server: Some(server),
+            }
+        }
+    })
+}
+
 impl Runner<'_, '_, '_> {
     /// The endpoint for sessions under `revision` (`None`: negotiated).
     async fn endpoint(&self, revision: Option<Revision>) -> Result<Endpoint, RunError> {
-        Ok(match &self.config.peer {
-            Peer::Given(Target::Stdio(_)) | Peer::Reference { .. } => Endpoint {
-                url: None,
-                _server: None,
-            },
-            Peer::Given(Target::Http { url, .. }) => Endpoint {
-                url: Some(url.clone()),
-                _server: None,
-            },
-            Peer::ReferenceHttp { program, kind } => {
-                let server = reference::start(program, revision)
-                    .await
-                    .map_err(RunError::Start)?;
-                Endpoint {
-                    url: Some(format!("{}{}", server.base, kind.reference_path())),
-                    _server: Some(server),
-                }
-            }
-        })
+        endpoint(self.config, revision).await
     }
 
     fn push(&mut self, record: Record) {
@@ -491,7 +510,15 @@ impl Runner<'_, '_, '_> {
         // `SESSIONS_AT_ONCE` run at the same time (their records kept in
         // plan order); each waits mostly on its peer, not on a core.
         let mut first = first.map(|s| s.driver);
-        let jobs: Vec<(plan::Session, Option<Driver<Wire>>)> = plan::pack(&playable)
+        let mut sessions = plan::pack(&playable);
+        // Over stdio a session of one vector is a fresh process, the same
+        // experiment for twins that send the same frame; over HTTP the
+        // server is one process whose state each session may change, and
+        // each session's exchanges are judged by the transport judge too.
+        if self.config.peer.kind() == Kind::Stdio {
+            sessions = plan::share_twins(sessions, &playable);
+        }
+        let jobs: Vec<(plan::Session, Option<Driver<Wire>>)> = sessions
             .into_iter()
             .map(|s| {
                 let reuse = if s.opening { None } else { first.take() };
