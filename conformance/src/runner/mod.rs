@@ -147,9 +147,25 @@ pub async fn run(
     let mut answered: BTreeMap<Revision, Accepted> = BTreeMap::new();
     let mut last_error = None;
     let played = async {
-        for revision in &revisions {
+        // Each revision's first session is opened while the revision before
+        // it is played (see `open_first`).
+        let mut opening = None;
+        for (n, revision) in revisions.iter().enumerate() {
             let probes = probes_of(vectors, *revision);
-            match runner.revision(*revision, &probes).await {
+            let opened = match opening.take() {
+                Some(opened) => opened?,
+                None => open_first(config, *revision).await?,
+            };
+            let ahead = async {
+                match revisions.get(n + 1) {
+                    Some(r) => Some(open_first(config, *r).await),
+                    None => None,
+                }
+            };
+            let (result, ahead) =
+                tokio::join!(runner.revision_opened(*revision, &probes, opened), ahead);
+            opening = ahead;
+            match result {
                 Ok(accepted) => {
                     answered.insert(*revision, accepted);
                 }
@@ -236,6 +252,28 @@ async fn endpoint(config: &Config, revision: Option<Revision>) -> Result<Endpoin
             }
         }
     })
+}
+
+/// A revision's endpoint and its first session, opened (or its handshake
+/// failed) before the revision is played.
+struct Opened {
+    endpoint: Endpoint,
+    first: Result<peers::Session, (Driver<Wire>, HandshakeError)>,
+}
+
+/// Opens the first session of `revision`: a fresh process (or HTTP
+/// session) and the handshake. It leaves nothing for the revision's judges
+/// until it is closed, so it can be opened ahead of the revision, while the
+/// one before it is played ([`run`]): a slow-starting server's start-up is
+/// then no longer paid between revisions, with every other session waiting.
+async fn open_first(config: &Config, revision: Revision) -> Result<Opened, RunError> {
+    let endpoint = endpoint(config, Some(revision)).await?;
+    // Spawning and the handshake gather nothing: what a session leaves for
+    // the judges is gathered when it is closed, by the revision's own peers.
+    let nothing = Gathered::default();
+    let peers = Peers::for_revision(config, endpoint.url.as_deref(), &nothing, revision);
+    let first = peers.open(revision, Some(revision)).await?;
+    Ok(Opened { endpoint, first })
 }
 
 impl Runner<'_, '_, '_> {
@@ -384,10 +422,21 @@ impl Runner<'_, '_, '_> {
         revision: Revision,
         probes: &[&Vector],
     ) -> Result<Accepted, RunError> {
-        let endpoint = self.endpoint(Some(revision)).await?;
+        let opened = open_first(self.config, revision).await?;
+        self.revision_opened(revision, probes, opened).await
+    }
+
+    /// [`Runner::revision`] with its first session already opened.
+    async fn revision_opened(
+        &mut self,
+        revision: Revision,
+        probes: &[&Vector],
+        opened: Opened,
+    ) -> Result<Accepted, RunError> {
+        let Opened { endpoint, first } = opened;
         let gathered = Gathered::default();
         let peers = Peers::for_revision(self.config, endpoint.url.as_deref(), &gathered, revision);
-        let first = match peers.open(revision, Some(revision)).await? {
+        let first = match first {
             Ok(session) => session,
             Err((mut driver, e)) => {
                 let because = unanswered_because(&mut driver, &e).await;

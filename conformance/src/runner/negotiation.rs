@@ -13,7 +13,10 @@
 //!
 //! The sessions connect to the peer started without a revision (`serve`
 //! without `--revision` for the reference peer), so they ask one server what
-//! it supports, not one process per revision.
+//! it supports, not one process per revision. A peer given to the run is
+//! that one server under every revision, so its revisions' own handshakes
+//! answer the search as far as they tell ([`known_newest`]), and the
+//! unknown-version session is played beside the revisions ([`ask_unknown`]).
 
 use harness::rules::{Level, RuleId, Violation};
 use harness::{Outcome, Raw, Revision};
