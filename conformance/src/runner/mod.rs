@@ -575,9 +575,9 @@ impl Runner<'_, '_, '_> {
             })
             .collect();
         let playable = &playable;
-        let sessions = jobs
-            .into_iter()
-            .map(|(session, reuse)| peers.session(revision, session, playable, reuse));
+        let sessions = jobs.into_iter().enumerate().map(|(n, (session, reuse))| {
+            peers.at(n + 1).session(revision, session, playable, reuse)
+        });
         pool::in_order(sessions, SESSIONS_AT_ONCE, |records| {
             for mut record in records {
                 let note = record
@@ -590,7 +590,7 @@ impl Runner<'_, '_, '_> {
             }
         })
         .await?;
-        let logs = std::mem::take(&mut *lock(&gathered.logs));
+        let logs = gathered.take_logs();
         if revision == Revision::JsonRpc2 {
             if let Some(why) = no_jsonrpc_answer(&logs) {
                 return Err(RunError::NoJsonRpc(why));

@@ -46,10 +46,15 @@ pub(super) struct Peers<'c> {
     pub(super) url: Option<&'c str>,
     /// What each closed HTTP connection saw, for the transport judge.
     pub(super) traces: &'c Mutex<Vec<Trace>>,
-    /// Each closed session's wire log, for the session judge.
-    pub(super) logs: &'c Mutex<Vec<Vec<crate::driver::WireEvent>>>,
+    /// Each closed session's wire log, for the session judge, with the
+    /// place in the plan of the session it was closed for.
+    pub(super) logs: &'c Mutex<Vec<(usize, Vec<crate::driver::WireEvent>)>>,
     /// How long a closed stdio process is given to exit before a signal.
     pub(super) exit_grace: Duration,
+    /// The place in the plan of the session these peers play: the session
+    /// judge reads the logs in plan order, not in the order sessions that
+    /// ran at once happened to close, so a report reads the same each run.
+    pub(super) order: usize,
 }
 
 /// What the sessions of one revision leave behind for the judges after
@@ -57,7 +62,18 @@ pub(super) struct Peers<'c> {
 #[derive(Default)]
 pub(super) struct Gathered {
     pub(super) traces: Mutex<Vec<Trace>>,
-    pub(super) logs: Mutex<Vec<Vec<crate::driver::WireEvent>>>,
+    pub(super) logs: Mutex<Vec<(usize, Vec<crate::driver::WireEvent>)>>,
+}
+
+impl Gathered {
+    /// Every session's wire log, in plan order (the order sessions closed
+    /// within one place of the plan: a session and the fresh process that
+    /// replaced its peer after a failure).
+    pub(super) fn take_logs(&self) -> Vec<Vec<crate::driver::WireEvent>> {
+        let mut logs = std::mem::take(&mut *lock(&self.logs));
+        logs.sort_by_key(|(order, _)| *order);
+        logs.into_iter().map(|(_, log)| log).collect()
+    }
 }
 
 impl<'c> Peers<'c> {
@@ -69,7 +85,13 @@ impl<'c> Peers<'c> {
             traces: &gathered.traces,
             logs: &gathered.logs,
             exit_grace: config.shutdown_grace,
+            order: 0,
         }
+    }
+
+    /// These peers for the session at `order` in the plan.
+    pub(super) fn at(self, order: usize) -> Self {
+        Peers { order, ..self }
     }
 
     /// [`Peers::over`] for the sessions of `revision`: where the revision
@@ -161,9 +183,9 @@ impl Peers<'_> {
         lock(self.traces).push(trace);
         let mut logs = lock(self.logs);
         for _ in 1..vectors {
-            logs.push(log.clone());
+            logs.push((self.order, log.clone()));
         }
-        logs.push(log);
+        logs.push((self.order, log));
     }
 
     /// A fresh process with its handshake under `revision` done, or why the
