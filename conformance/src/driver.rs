@@ -647,6 +647,27 @@ impl<T: Transport> Driver<T> {
         })
     }
 
+    /// After the liveness answer to a probe that wants no reply: over one
+    /// ordered stream each way ([`Transport::one_stream_each_way`], stdio),
+    /// a second liveness request, whose answer ends the grace instead of the
+    /// clock. A reply the peer wrongly gives the probe is written before its
+    /// answer to the first liveness request by a peer that handles frames in
+    /// order, and before the second's by one that handles a frame and the
+    /// next two at once; what comes after both is past the grace's point.
+    /// The grace still bounds the wait, so it is never longer than before;
+    /// a fast peer is done in one round trip instead of the grace, on every
+    /// notification and response of the hundreds a run sends (on the
+    /// reference peer these graces were most of a run: benchmarks.md).
+    /// `None` (wait the grace out) elsewhere, without a grace, or when it
+    /// cannot be sent.
+    async fn confirm_request(&mut self) -> Option<Id<'static>> {
+        if self.config.grace.is_zero() || !self.transport.one_stream_each_way() {
+            return None;
+        }
+        let (id, doc) = self.liveness_request();
+        self.send_logged(&doc).await.ok().map(|()| id)
+    }
+
     /// A liveness request under a fresh id, not sent: for a caller that
     /// sends several frames before one liveness check (`wirecheck fuzz`).
     pub fn liveness_request(&mut self) -> (Id<'static>, Vec<u8>) {
@@ -730,9 +751,18 @@ impl<T: Transport> Driver<T> {
         let answer_timeout = self.wait(self.config.answer_timeout);
         let mut deadline = ping_sent + answer_timeout;
         let mut answered_at = None;
+        // The second liveness request that ends the grace early (see below).
+        let mut confirm: Option<Id<'static>> = None;
         loop {
             let t = self.started.elapsed();
             let (bytes, class) = match self.recv_logged(deadline).await {
+                Event::Frame(bytes)
+                    if confirm
+                        .as_ref()
+                        .is_some_and(|id| read_reply(id, &bytes).is_ok()) =>
+                {
+                    (bytes, Class::LivenessAnswer)
+                }
                 Event::Frame(bytes) => {
                     let class = match self.transport.received_from() {
                         None => classify(&bytes, &probe_ids, Some(&liveness_id)),
@@ -781,16 +811,23 @@ impl<T: Transport> Driver<T> {
                 // Past the grace, or past the answer timeout.
                 Event::TimedOut => break,
             };
+            let confirmed = class == Class::LivenessAnswer && answered_at.is_some();
             let liveness = class == Class::LivenessAnswer && answered_at.is_none();
             if liveness {
                 answered_at = Some(Instant::now());
                 report.live = Live::Answered(ping_sent.elapsed());
                 deadline = Instant::now() + self.config.grace;
+                if !expects_answer {
+                    confirm = self.confirm_request().await;
+                }
             }
             if report.frames.len() < self.config.max_frames_per_probe {
                 report.frames.push(Received { t, bytes, class });
             } else {
                 report.frames_over_cap += 1;
+            }
+            if confirmed {
+                break;
             }
             // The grace is for a peer that answers out of order; a probe whose
             // answer came before the liveness answer has nothing left to wait
@@ -869,6 +906,103 @@ fn classify(bytes: &[u8], probe_ids: &[Id<'static>], live: Option<&Id<'static>>)
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A peer on one ordered stream (or not) that answers every `ping`
+    /// at once and, like a peer handling frames concurrently, writes a
+    /// message it owed the probe only after its answer to the first ping.
+    struct Scripted {
+        ordered: bool,
+        out: std::collections::VecDeque<Vec<u8>>,
+        owed: Option<Vec<u8>>,
+    }
+
+    impl Transport for Scripted {
+        async fn send(&mut self, frame: &[u8]) -> Result<(), SendError> {
+            let sent: serde_json::Value = serde_json::from_slice(frame).unwrap();
+            match sent.get("id") {
+                Some(id) if sent["method"] == "ping" => {
+                    let pong = serde_json::json!({"jsonrpc": "2.0", "id": id, "result": {}});
+                    self.out.push_back(pong.to_string().into_bytes());
+                    self.out.extend(self.owed.take());
+                }
+                _ => {
+                    self.owed = Some(
+                        br#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"late"}}"#
+                            .to_vec(),
+                    );
+                }
+            }
+            Ok(())
+        }
+
+        async fn recv(&mut self, deadline: Instant) -> Event {
+            match self.out.pop_front() {
+                Some(frame) => Event::Frame(frame),
+                None => {
+                    tokio::time::sleep_until(deadline).await;
+                    Event::TimedOut
+                }
+            }
+        }
+
+        fn dropped(&self) -> u64 {
+            0
+        }
+
+        fn one_stream_each_way(&self) -> bool {
+            self.ordered
+        }
+    }
+
+    /// Over one ordered stream, a probe that wants no reply ends at the
+    /// answer to a second liveness request, not at the end of the grace,
+    /// and what the peer wrote before that answer is still the probe's.
+    /// Elsewhere the grace is waited out as before.
+    #[tokio::test]
+    async fn the_grace_after_a_probe_wanting_no_reply_ends_at_a_second_liveness_answer() {
+        let grace = Duration::from_millis(400);
+        for ordered in [true, false] {
+            let peer = Scripted {
+                ordered,
+                out: std::collections::VecDeque::new(),
+                owed: None,
+            };
+            let config = DriverConfig {
+                grace,
+                ..DriverConfig::default()
+            };
+            let mut driver = Driver::new(peer, config);
+            let report = driver
+                .probe(
+                    br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+                    false,
+                )
+                .await;
+            assert!(
+                matches!(report.live, Live::Answered(_)),
+                "{:?}",
+                report.live
+            );
+            let late = report
+                .frames
+                .iter()
+                .filter(|f| f.class != Class::LivenessAnswer)
+                .count();
+            assert_eq!(late, 1, "ordered {ordered}: {:?}", report.frames);
+            let pongs = report
+                .frames
+                .iter()
+                .filter(|f| f.class == Class::LivenessAnswer)
+                .count();
+            assert_eq!(pongs, if ordered { 2 } else { 1 }, "ordered {ordered}");
+            assert_eq!(
+                report.took < grace,
+                ordered,
+                "ordered {ordered}: {:?}",
+                report.took
+            );
+        }
+    }
 
     /// False finding 12: a plain JSON-RPC server (or a 2026-07-28 one, which
     /// has no `ping`) that stops answering breaks JSON-RPC 2.0 §5, not MCP's

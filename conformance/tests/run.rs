@@ -1043,8 +1043,10 @@ fn a_live_process_that_drops_its_handshake_fails_the_revision_not_the_run() {
 /// an interrupted run is no verdict), and leaves no peer process behind.
 #[test]
 fn ctrl_c_reports_what_was_judged_so_far() {
+    // Over HTTP: over stdio the whole run of the reference peer now takes
+    // less than the 800 ms before the interrupt (issue 32's second half).
     let child = std::process::Command::new(env!("CARGO_BIN_EXE_wirecheck"))
-        .args(["run", "--revision", "all"])
+        .args(["run", "--revision", "all", "--reference-http"])
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
@@ -1062,4 +1064,58 @@ fn ctrl_c_reports_what_was_judged_so_far() {
         "the tally of what was judged: {stdout}"
     );
     assert!(stdout.contains("not whole (exit 2)"), "{stdout}");
+}
+
+/// Issue 32 (the runner's own speed): over stdio, vectors that would each
+/// get a fresh process for the same bytes share one (`plan::share_twins`).
+/// Every session the judges read is still there (a transcript each, the
+/// shared one once per vector), but fewer processes start than that.
+#[test]
+fn over_stdio_twins_share_one_process_and_every_session_is_still_judged() {
+    let dir = std::env::temp_dir().join(format!("wirecheck-twins-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let starts = dir.join("starts");
+    let transcripts = dir.join("transcripts");
+    // Each process of the reference peer notes its start, then becomes it.
+    let peer = format!(
+        "sh -c 'echo started >> {}; exec {} serve --revision 2025-06-18'",
+        starts.display(),
+        env!("CARGO_BIN_EXE_wirecheck")
+    );
+    let out = common::wirecheck(
+        &[
+            "run",
+            "--stdio",
+            &peer,
+            "--revision",
+            "2025-06-18",
+            "--transcripts",
+            transcripts.to_str().unwrap(),
+            "--format",
+            "json",
+        ],
+        b"",
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let records = parsed(&out);
+    // `initialize` and its result, pinned by two vectors, both judged.
+    for id in [
+        "mcp/2025-06-18/lifecycle/initialize",
+        "mcp/2025-06-18/lifecycle/initialize-result",
+    ] {
+        assert_eq!(outcome(by_vector(&records, id)[0]), "pass", "{id}");
+    }
+    let started = std::fs::read_to_string(&starts).unwrap().lines().count();
+    let judged = std::fs::read_dir(&transcripts).unwrap().count();
+    assert!(
+        started < judged,
+        "{started} processes for {judged} judged sessions"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -30,6 +30,7 @@ pub mod negotiation;
 mod observe;
 mod peers;
 pub mod plan;
+mod pool;
 mod records;
 pub mod reference;
 pub mod sessions;
@@ -41,7 +42,6 @@ pub mod wire;
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use futures::StreamExt as _;
 use harness::rules::{Level, RuleId, Violation};
 use harness::{Direction, Outcome, Revision};
 
@@ -147,24 +147,53 @@ pub async fn run(
         .sum();
     let mut answered: BTreeMap<Revision, Accepted> = BTreeMap::new();
     let mut last_error = None;
-    for revision in &revisions {
-        let probes = probes_of(vectors, *revision);
-        match runner.revision(*revision, &probes).await {
-            Ok(accepted) => {
-                answered.insert(*revision, accepted);
+    let played = async {
+        // Each revision's first session is opened while the revision before
+        // it is played (see `open_first`).
+        let mut opening = None;
+        for (n, revision) in revisions.iter().enumerate() {
+            let probes = probes_of(vectors, *revision);
+            let opened = match opening.take() {
+                Some(opened) => opened?,
+                None => open_first(config, *revision).await?,
+            };
+            let ahead = async {
+                match revisions.get(n + 1) {
+                    Some(r) => Some(open_first(config, *r).await),
+                    None => None,
+                }
+            };
+            let (result, ahead) =
+                tokio::join!(runner.revision_opened(*revision, &probes, opened), ahead);
+            opening = ahead;
+            match result {
+                Ok(accepted) => {
+                    answered.insert(*revision, accepted);
+                }
+                Err(RunError::Handshake(e)) => last_error = Some(e),
+                Err(e) => return Err(e),
             }
-            Err(RunError::Handshake(e)) => last_error = Some(e),
-            Err(e) => return Err(e),
         }
-    }
+        Ok(())
+    };
+    // The unknown-version session of the `version-latest` check depends on
+    // no revision's outcome: played beside them, not after them.
+    let unknown = async {
+        match config.revisions {
+            Revisions::All => Some(negotiation::ask_unknown(config).await),
+            Revisions::Given(_) | Revisions::Auto => None,
+        }
+    };
+    let (played, unknown) = tokio::join!(played, unknown);
+    played?;
     if answered.is_empty() {
         return Err(RunError::Handshake(
             last_error.unwrap_or_else(|| "no revision tried".into()),
         ));
     }
     runner.cross_check(&answered);
-    if config.revisions == Revisions::All {
-        runner.latest().await?;
+    if let Some(unknown) = unknown {
+        runner.latest(&answered, unknown?).await?;
     }
     Ok(runner.records)
 }
@@ -202,28 +231,56 @@ struct Endpoint {
     _server: Option<reference::Server>,
 }
 
+/// The endpoint of `config`'s peer for sessions under `revision` (`None`:
+/// negotiated).
+async fn endpoint(config: &Config, revision: Option<Revision>) -> Result<Endpoint, RunError> {
+    Ok(match &config.peer {
+        Peer::Given(Target::Stdio(_)) | Peer::Reference { .. } => Endpoint {
+            url: None,
+            _server: None,
+        },
+        Peer::Given(Target::Http { url, .. }) => Endpoint {
+            url: Some(url.clone()),
+            _server: None,
+        },
+        Peer::ReferenceHttp { program, kind } => {
+            let server = reference::start(program, revision)
+                .await
+                .map_err(RunError::Start)?;
+            Endpoint {
+                url: Some(format!("{}{}", server.base, kind.reference_path())),
+                _server: Some(server),
+            }
+        }
+    })
+}
+
+/// A revision's endpoint and its first session, opened (or its handshake
+/// failed) before the revision is played.
+struct Opened {
+    endpoint: Endpoint,
+    first: Result<peers::Session, (Driver<Wire>, HandshakeError)>,
+}
+
+/// Opens the first session of `revision`: a fresh process (or HTTP
+/// session) and the handshake. It leaves nothing for the revision's judges
+/// until it is closed, so it can be opened ahead of the revision, while the
+/// one before it is played ([`run`]): a slow-starting server's start-up is
+/// then no longer paid between revisions, with every other session waiting.
+async fn open_first(config: &Config, revision: Revision) -> Result<Opened, RunError> {
+    let endpoint = endpoint(config, Some(revision)).await?;
+    // Spawning and the handshake gather nothing: what a session leaves for
+    // the judges is gathered when it is closed, by the revision's own peers.
+    let nothing = Gathered::default();
+    let peers = Peers::for_revision(config, endpoint.url.as_deref(), &nothing, revision);
+    let first = peers.open(revision, Some(revision)).await?;
+    Ok(Opened { endpoint, first })
+}
+
 impl Runner<'_, '_, '_> {
     /// The endpoint for sessions under `revision` (`None`: negotiated).
     async fn endpoint(&self, revision: Option<Revision>) -> Result<Endpoint, RunError> {
-        Ok(match &self.config.peer {
-            Peer::Given(Target::Stdio(_)) | Peer::Reference { .. } => Endpoint {
-                url: None,
-                _server: None,
-            },
-            Peer::Given(Target::Http { url, .. }) => Endpoint {
-                url: Some(url.clone()),
-                _server: None,
-            },
-            Peer::ReferenceHttp { program, kind } => {
-                let server = reference::start(program, revision)
-                    .await
-                    .map_err(RunError::Start)?;
-                Endpoint {
-                    url: Some(format!("{}{}", server.base, kind.reference_path())),
-                    _server: Some(server),
-                }
-            }
-        })
+        endpoint(self.config, revision).await
     }
 
     fn push(&mut self, record: Record) {
@@ -366,10 +423,21 @@ impl Runner<'_, '_, '_> {
         revision: Revision,
         probes: &[&Vector],
     ) -> Result<Accepted, RunError> {
-        let endpoint = self.endpoint(Some(revision)).await?;
+        let opened = open_first(self.config, revision).await?;
+        self.revision_opened(revision, probes, opened).await
+    }
+
+    /// [`Runner::revision`] with its first session already opened.
+    async fn revision_opened(
+        &mut self,
+        revision: Revision,
+        probes: &[&Vector],
+        opened: Opened,
+    ) -> Result<Accepted, RunError> {
+        let Opened { endpoint, first } = opened;
         let gathered = Gathered::default();
         let peers = Peers::for_revision(self.config, endpoint.url.as_deref(), &gathered, revision);
-        let first = match peers.open(revision, Some(revision)).await? {
+        let first = match first {
             Ok(session) => session,
             Err((mut driver, e)) => {
                 let because = unanswered_because(&mut driver, &e).await;
@@ -492,7 +560,15 @@ impl Runner<'_, '_, '_> {
         // `SESSIONS_AT_ONCE` run at the same time (their records kept in
         // plan order); each waits mostly on its peer, not on a core.
         let mut first = first.map(|s| s.driver);
-        let jobs: Vec<(plan::Session, Option<Driver<Wire>>)> = plan::pack(&playable)
+        let mut sessions = plan::pack(&playable);
+        // Over stdio a session of one vector is a fresh process, the same
+        // experiment for twins that send the same frame; over HTTP the
+        // server is one process whose state each session may change, and
+        // each session's exchanges are judged by the transport judge too.
+        if self.config.peer.kind() == Kind::Stdio {
+            sessions = plan::share_twins(sessions, &playable);
+        }
+        let jobs: Vec<(plan::Session, Option<Driver<Wire>>)> = sessions
             .into_iter()
             .map(|s| {
                 let reuse = if s.opening { None } else { first.take() };
@@ -500,13 +576,11 @@ impl Runner<'_, '_, '_> {
             })
             .collect();
         let playable = &playable;
-        let mut results = futures::stream::iter(
-            jobs.into_iter()
-                .map(|(session, reuse)| peers.session(revision, session, playable, reuse)),
-        )
-        .buffered(SESSIONS_AT_ONCE);
-        while let Some(records) = results.next().await {
-            for mut record in records? {
+        let sessions = jobs.into_iter().enumerate().map(|(n, (session, reuse))| {
+            peers.at(n + 1).session(revision, session, playable, reuse)
+        });
+        pool::in_order(sessions, SESSIONS_AT_ONCE, |records| {
+            for mut record in records {
                 let note = record
                     .place
                     .vector
@@ -515,9 +589,9 @@ impl Runner<'_, '_, '_> {
                 record.notes.extend(note.cloned());
                 self.push(record);
             }
-        }
-        drop(results);
-        let logs = std::mem::take(&mut *lock(&gathered.logs));
+        })
+        .await?;
+        let logs = gathered.take_logs();
         if revision == Revision::JsonRpc2 {
             if let Some(why) = no_jsonrpc_answer(&logs) {
                 return Err(RunError::NoJsonRpc(why));

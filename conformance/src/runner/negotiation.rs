@@ -13,13 +13,21 @@
 //!
 //! The sessions connect to the peer started without a revision (`serve`
 //! without `--revision` for the reference peer), so they ask one server what
-//! it supports, not one process per revision.
+//! it supports, not one process per revision. A peer given to the run is
+//! that one server under every revision, so its revisions' own handshakes
+//! answer the search as far as they tell ([`known_newest`]), and the
+//! unknown-version session is played beside the revisions ([`ask_unknown`]).
 
 use harness::rules::{Level, RuleId, Violation};
 use harness::{Outcome, Raw, Revision};
 use serde_json::Value;
 
-use super::{negotiation_record, wire_since, Gathered, Peers, RunError, Runner, RULE_NEGOTIATION};
+use std::collections::BTreeMap;
+
+use super::{
+    negotiation_record, wire_since, Accepted, Config, Gathered, Peer, Peers, RunError, Runner,
+    RULE_NEGOTIATION,
+};
 
 /// The rule this module checks.
 const RULE_LATEST: RuleId = RuleId::McpLifecycleVersionLatest;
@@ -114,9 +122,77 @@ pub fn judge_latest(
     )
 }
 
+/// The unknown-version session's exchange: what a fresh connection answered
+/// to an `initialize` asking for [`UNKNOWN_VERSION`], and the wire it showed.
+///
+/// Nothing in it depends on the revisions played: the frame is the same
+/// whatever the server turns out to support, so it is played at the run's
+/// start, beside the revisions' sessions, instead of after them, where
+/// a slow-starting process was the run's last wait (a Python SDK server:
+/// seconds on a loaded machine).
+pub(super) struct UnknownAsked {
+    answered: Result<crate::driver::Answered, crate::driver::RequestError>,
+    wire: Vec<crate::report::WireFrame>,
+}
+
+/// Plays the unknown-version session on the peer of `config` started
+/// without a revision.
+pub(super) async fn ask_unknown(config: &Config) -> Result<UnknownAsked, RunError> {
+    let endpoint = super::endpoint(config, None).await?;
+    let gathered = Gathered::default();
+    let peers = Peers::over(config, endpoint.url.as_deref(), &gathered);
+    let mut driver = peers.spawn(None).await?;
+    let params = serde_json::json!({
+        "protocolVersion": UNKNOWN_VERSION,
+        "capabilities": {},
+        "clientInfo": {"name": "wirecheck", "version": env!("CARGO_PKG_VERSION")},
+    });
+    let answered = driver
+        .request(
+            "initialize",
+            Some(Raw::from_value(&params)),
+            config.driver.answer_timeout,
+        )
+        .await;
+    let wire = wire_since(&driver, 0);
+    peers.close(driver).await;
+    Ok(UnknownAsked { answered, wire })
+}
+
+/// What the revisions' own handshakes already showed of the server's newest
+/// revision, asked newest first as [`Runner::latest`] asks: `(newest,
+/// declined)`, or where the search is left to live sessions (`None` for
+/// newest, and the revisions still to ask). A handshake that named a revision
+/// was accepted or answered with another version; one that failed says too
+/// little (refused, or never answered?), so the search goes on live from it.
+///
+/// Only a peer given to the run is one server whatever the revision (the
+/// reference peer is started with `--revision` for each), so only there are
+/// its handshakes the answers the live sessions would get.
+fn known_newest(
+    asked: &[Revision],
+    answered: &BTreeMap<Revision, Accepted>,
+) -> (Option<Revision>, Vec<Revision>, Vec<Revision>) {
+    let mut declined = Vec::new();
+    for (n, ask) in asked.iter().enumerate() {
+        match answered.get(ask) {
+            Some(Accepted::Yes) => return (Some(*ask), declined, Vec::new()),
+            Some(Accepted::Other(_)) => declined.push(*ask),
+            Some(Accepted::No) | None => return (None, declined, asked[n..].to_vec()),
+        }
+    }
+    (None, declined, Vec::new())
+}
+
 impl Runner<'_, '_, '_> {
-    /// The `mcp.lifecycle.version-latest` check of a `--revision all` run.
-    pub(super) async fn latest(&mut self) -> Result<(), RunError> {
+    /// The `mcp.lifecycle.version-latest` check of a `--revision all` run:
+    /// `answered` is what each revision's handshake showed, `unknown` the
+    /// unknown-version session's exchange ([`ask_unknown`]).
+    pub(super) async fn latest(
+        &mut self,
+        answered: &BTreeMap<Revision, Accepted>,
+        unknown: UnknownAsked,
+    ) -> Result<(), RunError> {
         let endpoint = self.endpoint(None).await?;
         let gathered = Gathered::default();
         let peers = Peers::over(self.config, endpoint.url.as_deref(), &gathered);
@@ -125,9 +201,12 @@ impl Runner<'_, '_, '_> {
             .rev()
             .filter(|r| RULE_LATEST.info().applies_to(*r))
             .collect();
-        let mut declined = Vec::new();
-        let mut newest = None;
-        for ask in asked {
+        let (mut newest, mut declined, live) = if matches!(self.config.peer, Peer::Given(_)) {
+            known_newest(&asked, answered)
+        } else {
+            (None, Vec::new(), asked)
+        };
+        for ask in live {
             let accepted = match peers.open(ask, None).await? {
                 Ok(s) => {
                     let took = s
@@ -157,20 +236,7 @@ impl Runner<'_, '_, '_> {
         let Some(newest) = newest else {
             return Ok(());
         };
-        let mut driver = peers.spawn(None).await?;
-        let params = serde_json::json!({
-            "protocolVersion": UNKNOWN_VERSION,
-            "capabilities": {},
-            "clientInfo": {"name": "wirecheck", "version": env!("CARGO_PKG_VERSION")},
-        });
-        let answered = driver
-            .request(
-                "initialize",
-                Some(Raw::from_value(&params)),
-                self.config.driver.answer_timeout,
-            )
-            .await;
-        let (outcome, violations, subject) = match answered {
+        let (outcome, violations, subject) = match unknown.answered {
             Ok(a) => {
                 let value = serde_json::from_slice::<Value>(&a.bytes).unwrap_or(Value::Null);
                 let (outcome, violations) = judge_latest(newest, &declined, &value);
@@ -199,8 +265,7 @@ impl Runner<'_, '_, '_> {
             }
         ));
         record.violations = Some(violations);
-        record.wire = wire_since(&driver, 0);
-        peers.close(driver).await;
+        record.wire = unknown.wire;
         self.total += 1;
         self.push(record);
         Ok(())
@@ -213,6 +278,38 @@ mod tests {
     use serde_json::json;
 
     const NEWEST: Revision = Revision::Mcp2025_06_18;
+
+    /// The revisions' handshakes stand in for the live sessions only where
+    /// they say what a live session would: accepted, or answered with
+    /// another version; from a failed one on, the search goes on live.
+    #[test]
+    fn the_handshakes_already_made_answer_the_newest_first_search() {
+        use Revision::{Mcp2024_11_05 as R1, Mcp2025_03_26 as R2, Mcp2025_06_18 as R3};
+        let asked = [R3, R2, R1];
+        let map = |pairs: &[(Revision, Accepted)]| pairs.iter().cloned().collect();
+        let other = || Accepted::Other(R2.name().into());
+        assert_eq!(
+            known_newest(&asked, &map(&[(R3, other()), (R2, Accepted::Yes)])),
+            (Some(R2), vec![R3], vec![])
+        );
+        assert_eq!(
+            known_newest(&asked, &map(&[(R3, Accepted::Yes), (R2, Accepted::No)])),
+            (Some(R3), vec![], vec![])
+        );
+        // A refusal or no answer at all: asked live, from that revision on.
+        assert_eq!(
+            known_newest(&asked, &map(&[(R3, other()), (R2, Accepted::No)])),
+            (None, vec![R3], vec![R2, R1])
+        );
+        assert_eq!(
+            known_newest(&asked, &map(&[])),
+            (None, vec![], vec![R3, R2, R1])
+        );
+        assert_eq!(
+            known_newest(&asked, &map(&[(R3, other()), (R2, other()), (R1, other())])),
+            (None, vec![R3, R2, R1], vec![])
+        );
+    }
 
     fn answer(version: &str) -> Value {
         json!({"jsonrpc": "2.0", "id": 1, "result": {"protocolVersion": version}})

@@ -23,7 +23,7 @@ use crate::sync::lock;
 use crate::transport::http::{JsonRpcHttpPeer, SsePeer, StreamableHttpPeer};
 use crate::transport::stdio::StdioPeer;
 use crate::transport::{Kind, Target, Transport as _};
-use crate::vectors::{Answer, Vector};
+use crate::vectors::Vector;
 
 /// A live session and what its handshake said.
 pub(super) struct Session {
@@ -46,10 +46,15 @@ pub(super) struct Peers<'c> {
     pub(super) url: Option<&'c str>,
     /// What each closed HTTP connection saw, for the transport judge.
     pub(super) traces: &'c Mutex<Vec<Trace>>,
-    /// Each closed session's wire log, for the session judge.
-    pub(super) logs: &'c Mutex<Vec<Vec<crate::transcript::Entry>>>,
+    /// Each closed session's wire log, for the session judge, with the
+    /// place in the plan of the session it was closed for.
+    pub(super) logs: &'c Mutex<Vec<(usize, Vec<crate::transcript::Entry>)>>,
     /// How long a closed stdio process is given to exit before a signal.
     pub(super) exit_grace: Duration,
+    /// The place in the plan of the session these peers play: the session
+    /// judge reads the logs in plan order, not in the order sessions that
+    /// ran at once happened to close, so a report reads the same each run.
+    pub(super) order: usize,
 }
 
 /// What the sessions of one revision leave behind for the judges after
@@ -57,7 +62,18 @@ pub(super) struct Peers<'c> {
 #[derive(Default)]
 pub(super) struct Gathered {
     pub(super) traces: Mutex<Vec<Trace>>,
-    pub(super) logs: Mutex<Vec<Vec<crate::transcript::Entry>>>,
+    pub(super) logs: Mutex<Vec<(usize, Vec<crate::transcript::Entry>)>>,
+}
+
+impl Gathered {
+    /// Every session's wire log, in plan order (the order sessions closed
+    /// within one place of the plan: a session and the fresh process that
+    /// replaced its peer after a failure).
+    pub(super) fn take_logs(&self) -> Vec<Vec<crate::transcript::Entry>> {
+        let mut logs = std::mem::take(&mut *lock(&self.logs));
+        logs.sort_by_key(|(order, _)| *order);
+        logs.into_iter().map(|(_, log)| log).collect()
+    }
 }
 
 impl<'c> Peers<'c> {
@@ -69,7 +85,13 @@ impl<'c> Peers<'c> {
             traces: &gathered.traces,
             logs: &gathered.logs,
             exit_grace: config.shutdown_grace,
+            order: 0,
         }
+    }
+
+    /// These peers for the session at `order` in the plan.
+    pub(super) fn at(self, order: usize) -> Self {
+        Peers { order, ..self }
     }
 
     /// [`Peers::over`] for the sessions of `revision`: where the revision
@@ -144,13 +166,26 @@ impl Peers<'_> {
 
     /// Ends a connection, keeping what HTTP showed for the transport judge.
     pub(super) async fn close(&self, driver: Driver<Wire>) {
+        self.close_serving(driver, 1).await;
+    }
+
+    /// [`Peers::close`] for a session that was the session of `vectors`
+    /// vectors (its own and its twins', [`plan::share_twins`]): the session
+    /// judge reads its log once for each, as it read each vector's own
+    /// session before they shared one, so what a server breaks in it is
+    /// reported as often as before. The process is one, and so is its trace.
+    pub(super) async fn close_serving(&self, driver: Driver<Wire>, vectors: usize) {
         let never_heard = driver.transport().starts_fresh() && !driver.heard();
         let (wire, log) = driver.into_parts();
         let mut trace = Trace::of(&wire);
         trace.stdio_never_heard = never_heard;
         (trace.delete_status, trace.stdio_ended_by) = wire.close_reporting(self.exit_grace).await;
         lock(self.traces).push(trace);
-        lock(self.logs).push(log);
+        let mut logs = lock(self.logs);
+        for _ in 1..vectors {
+            logs.push((self.order, log.clone()));
+        }
+        logs.push((self.order, log));
     }
 
     /// A fresh process with its handshake under `revision` done, or why the
@@ -188,14 +223,26 @@ impl Peers<'_> {
     ) -> Result<Vec<Record>, RunError> {
         let mut records = Vec::new();
         let vectors: Vec<&Vector> = session.vectors.iter().map(|i| playable[*i]).collect();
-        if session.opening {
-            // The vector's own frame opens the session: no handshake first.
-            let driver = self.spawn(Some(revision)).await?;
+        let twins: Vec<&Vector> = session.twins.iter().map(|i| playable[*i]).collect();
+        if session.opening || !twins.is_empty() {
+            // One vector, judged for its twins too: the vector's own frame
+            // opens the session (no handshake first), or follows the
+            // runner's handshake on a fresh process.
+            let driver = match (session.opening, reuse) {
+                (true, _) => Some(self.spawn(Some(revision)).await?),
+                (false, Some(d)) => Some(d),
+                (false, None) => self.reopen(revision).await?,
+            };
+            let alike: Vec<&Vector> = vectors.iter().chain(&twins).copied().collect();
+            let Some(driver) = driver else {
+                records.extend(alike.iter().map(|v| self.unrestarted(v, revision)));
+                return Ok(records);
+            };
             if let Some(d) = self
-                .play(driver, vectors[0], revision, &mut records)
+                .play_alike(driver, &alike, revision, &mut records)
                 .await?
             {
-                self.close(d).await;
+                self.close_serving(d, alike.len()).await;
             }
             return Ok(records);
         }
@@ -205,14 +252,7 @@ impl Peers<'_> {
         };
         for vector in vectors {
             let Some(d) = driver.take() else {
-                records.push(vector_record(
-                    vector,
-                    revision,
-                    Outcome::NotObserved {
-                        why: "the peer could not be restarted after it failed".into(),
-                    },
-                    self.config.peer.transport(),
-                ));
+                records.push(self.unrestarted(vector, revision));
                 continue;
             };
             driver = match self.play(d, vector, revision, &mut records).await? {
@@ -224,6 +264,19 @@ impl Peers<'_> {
             self.close(d).await;
         }
         Ok(records)
+    }
+
+    /// The record of a vector left unplayed: its session's process could
+    /// not be started again after a failure.
+    fn unrestarted(&self, vector: &Vector, revision: Revision) -> Record {
+        vector_record(
+            vector,
+            revision,
+            Outcome::NotObserved {
+                why: "the peer could not be restarted after it failed".into(),
+            },
+            self.config.peer.transport(),
+        )
     }
 
     /// A fresh process after a crash, or `None` when its handshake fails.
@@ -265,15 +318,31 @@ impl Peers<'_> {
     /// when a fresh process never said a word (it never finished starting).
     pub(super) async fn play(
         &self,
-        mut driver: Driver<Wire>,
+        driver: Driver<Wire>,
         vector: &Vector,
         revision: Revision,
         records: &mut Vec<Record>,
     ) -> Result<Option<Driver<Wire>>, RunError> {
+        self.play_alike(driver, &[vector], revision, records).await
+    }
+
+    /// [`Peers::play`] for vectors that send the same frame and wait alike
+    /// for its answer ([`plan::share_twins`]): the first one's frame is sent
+    /// once, and each is judged on that one exchange and recorded.
+    pub(super) async fn play_alike(
+        &self,
+        mut driver: Driver<Wire>,
+        alike: &[&Vector],
+        revision: Revision,
+        records: &mut Vec<Record>,
+    ) -> Result<Option<Driver<Wire>>, RunError> {
+        let Some(vector) = alike.first().copied() else {
+            return Ok(Some(driver));
+        };
         let before = driver.log().len();
         let facts_before = driver.transport().http_facts().len();
         let findings_before = driver.transport().http_findings().len();
-        let expects_answer = !matches!(vector.answer, Some(Answer::Nothing) | None);
+        let expects_answer = plan::expects_answer(vector);
         // Over Streamable HTTP a handshake frame may open no session (it is
         // refused), and then no ping can follow it: the end of its own
         // exchange is the answer.
@@ -299,33 +368,35 @@ impl Peers<'_> {
             )));
         }
         let slow = driver.slow_start().map(|d| slow_start_note(d, self.config));
-        // Observe: what the exchange showed, read before the judge gives a
-        // verdict (over HTTP, how its answer is read; and whether what was
-        // seen decides the verdict instead).
-        let seen = observe(
-            &driver,
-            vector,
-            revision,
-            &report,
-            facts_before,
-            expects_answer,
-        );
-        // Judge.
-        let judgement = judge::reply_with(vector, &seen.observed, self.config.strictness);
-        // Record.
         let wire = wire_since(&driver, before);
         let transport = self.config.peer.transport();
-        let findings = driver.transport().http_findings();
-        records.push(answer_record(
-            vector,
-            revision,
-            transport,
-            seen,
-            &judgement,
-            slow,
-            findings.get(findings_before..).unwrap_or_default(),
-            wire.clone(),
-        ));
+        for vector in alike {
+            // Observe: what the exchange showed, read before the judge gives a
+            // verdict (over HTTP, how its answer is read; and whether what was
+            // seen decides the verdict instead).
+            let seen = observe(
+                &driver,
+                vector,
+                revision,
+                &report,
+                facts_before,
+                expects_answer,
+            );
+            // Judge.
+            let judgement = judge::reply_with(vector, &seen.observed, self.config.strictness);
+            // Record.
+            let findings = driver.transport().http_findings();
+            records.push(answer_record(
+                vector,
+                revision,
+                transport,
+                seen,
+                &judgement,
+                slow.clone(),
+                findings.get(findings_before..).unwrap_or_default(),
+                wire.clone(),
+            ));
+        }
 
         // The server MAY shut down on its own (MCP 2025-11-25, basic/lifecycle,
         // "Shutdown", stdio), so an exit is a warning here; a request it left
@@ -362,37 +433,39 @@ impl Peers<'_> {
             ),
         };
         let tail = driver.transport().stderr_tail();
-        self.close(driver).await;
+        self.close_serving(driver, alike.len()).await;
         let (rule, level, outcome, spec, mut message) = failure;
         if !tail.is_empty() {
             message.push_str("; stderr ends: ");
             message.push_str(&String::from_utf8_lossy(&tail));
         }
-        let mut crash = Record::new(
-            place(vector, revision, transport),
-            Subject::Frame(vector.frame.clone()),
-            outcome,
-        );
-        crash.check = Some(Check {
-            rule: rule.map_or_else(|| CheckId::Other(CHECK_EXITED.into()), CheckId::Rule),
-            level,
-            spec: spec.into(),
-        });
-        crash.violations = Some(match rule {
-            Some(rule) => vec![Violation {
-                rule,
+        for vector in alike {
+            let mut crash = Record::new(
+                place(vector, revision, transport),
+                Subject::Frame(vector.frame.clone()),
+                outcome.clone(),
+            );
+            crash.check = Some(Check {
+                rule: rule.map_or_else(|| CheckId::Other(CHECK_EXITED.into()), CheckId::Rule),
                 level,
-                spec,
-                pointer: String::new(),
-                message,
-            }],
-            None => {
-                crash.notes.push(message);
-                Vec::new()
-            }
-        });
-        crash.wire = wire;
-        records.push(crash);
+                spec: spec.into(),
+            });
+            crash.violations = Some(match rule {
+                Some(rule) => vec![Violation {
+                    rule,
+                    level,
+                    spec,
+                    pointer: String::new(),
+                    message: message.clone(),
+                }],
+                None => {
+                    crash.notes.push(message.clone());
+                    Vec::new()
+                }
+            });
+            crash.wire = wire.clone();
+            records.push(crash);
+        }
         Ok(None)
     }
 }

@@ -32,6 +32,62 @@ pub struct Session {
     pub opening: bool,
     /// Indices, in the order they are sent.
     pub vectors: Vec<usize>,
+    /// Vectors judged on the exchange of this session's one vector instead
+    /// of a session of their own ([`share_twins`]); empty unless the session
+    /// holds exactly one vector.
+    pub twins: Vec<usize>,
+}
+
+/// Whether a conforming server answers `vector`'s frame (a request, or a
+/// batch with one): the probe then ends once the answer is in.
+#[must_use]
+pub fn expects_answer(vector: &Vector) -> bool {
+    !matches!(vector.answer, Some(Answer::Nothing) | None)
+}
+
+/// Sessions of one vector that would play the same experiment merged into
+/// the first of them, the others its twins.
+///
+/// A session of one vector is a fresh peer process and nothing else before
+/// the vector's frame but what every such session has: nothing (an opening
+/// frame) or the runner's own handshake, byte for byte the same. Two such
+/// sessions whose vectors send the same bytes and wait alike for an answer
+/// ([`expects_answer`]) are one experiment run twice: several vectors pin
+/// different parts of the answer to the same frame (`initialize` and its
+/// result; a batch and each rule its answer may break). Played once, each
+/// is judged on that one exchange, and a process start is saved per twin,
+/// the run's main cost over stdio (a Python SDK server takes seconds to
+/// start on a loaded machine). The first session after a handshake is
+/// left alone: it runs on the handshake's own process, after the runner
+/// learned what the peer offers, so it is no fresh process.
+#[must_use]
+pub fn share_twins(sessions: Vec<Session>, vectors: &[&Vector]) -> Vec<Session> {
+    let first_after_handshake = sessions.iter().position(|s| !s.opening);
+    let solo = |s: &Session| match s.vectors.as_slice() {
+        [one] => Some(*one),
+        _ => None,
+    };
+    let same_experiment = |a: usize, b: usize| {
+        vectors[a].frame == vectors[b].frame
+            && expects_answer(vectors[a]) == expects_answer(vectors[b])
+    };
+    // Each session kept, and whether it is a fresh one of one vector.
+    let mut kept: Vec<(Session, bool)> = Vec::with_capacity(sessions.len());
+    for (n, session) in sessions.into_iter().enumerate() {
+        let fresh_solo = Some(n) != first_after_handshake && solo(&session).is_some();
+        let twin_of = solo(&session).filter(|_| fresh_solo).and_then(|mine| {
+            kept.iter_mut().find(|(earlier, fresh)| {
+                *fresh
+                    && earlier.opening == session.opening
+                    && solo(earlier).is_some_and(|theirs| same_experiment(theirs, mine))
+            })
+        });
+        match twin_of {
+            Some((earlier, _)) => earlier.twins.extend(session.vectors),
+            None => kept.push((session, fresh_solo)),
+        }
+    }
+    kept.into_iter().map(|(s, _)| s).collect()
 }
 
 /// Whether `vector`'s frame opens a session: a handshake request, or a
@@ -76,6 +132,7 @@ pub fn pack(vectors: &[&Vector]) -> Vec<Session> {
             opening.push(Session {
                 opening: true,
                 vectors: vec![i],
+                twins: Vec::new(),
             });
             continue;
         }
@@ -93,6 +150,7 @@ pub fn pack(vectors: &[&Vector]) -> Vec<Session> {
                 Session {
                     opening: false,
                     vectors: vec![i],
+                    twins: Vec::new(),
                 },
                 mine,
             )),
@@ -473,6 +531,108 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The sessions `all` is packed into as the runner packs them, and the
+    /// vectors as played.
+    fn packed(all: &[Vector]) -> (Vec<Session>, Vec<Refreshed<'_>>) {
+        let refreshed = fresh_ids(&all.iter().collect::<Vec<_>>());
+        let sessions = pack(
+            &refreshed
+                .iter()
+                .map(|r| r.vector.as_ref())
+                .collect::<Vec<_>>(),
+        );
+        (sessions, refreshed)
+    }
+
+    #[test]
+    fn twins_share_one_fresh_session_and_every_vector_is_played_once() {
+        for revision in Revision::MCP {
+            let all = probes(revision);
+            let (packed, refreshed) = packed(&all);
+            let played: Vec<&Vector> = refreshed.iter().map(|r| r.vector.as_ref()).collect();
+            let shared = share_twins(packed.clone(), &played);
+            let mut seen: Vec<usize> = shared
+                .iter()
+                .flat_map(|s| s.vectors.iter().chain(&s.twins).copied())
+                .collect();
+            seen.sort_unstable();
+            assert_eq!(seen, (0..played.len()).collect::<Vec<_>>(), "{revision}");
+            for session in &shared {
+                if session.twins.is_empty() {
+                    continue;
+                }
+                let [one] = session.vectors.as_slice() else {
+                    panic!("{revision}: twins beside {} vectors", session.vectors.len());
+                };
+                for twin in &session.twins {
+                    assert_eq!(played[*twin].frame, played[*one].frame, "{revision}");
+                    assert_eq!(
+                        expects_answer(played[*twin]),
+                        expects_answer(played[*one]),
+                        "{revision}"
+                    );
+                }
+            }
+            // The session on the handshake's own process is never shared.
+            let first = |sessions: &[Session]| sessions.iter().find(|s| !s.opening).cloned();
+            assert_eq!(first(&shared), first(&packed), "{revision}");
+            assert!(shared.len() <= packed.len());
+        }
+        // `initialize` and its result pinned by two vectors: one process.
+        let all = probes(Revision::Mcp2025_06_18);
+        let (packed, refreshed) = packed(&all);
+        let played: Vec<&Vector> = refreshed.iter().map(|r| r.vector.as_ref()).collect();
+        let shared = share_twins(packed.clone(), &played);
+        let index = |id: &str| played.iter().position(|v| v.id == id).unwrap();
+        let initialize = index("mcp/2025-06-18/lifecycle/initialize");
+        let result = index("mcp/2025-06-18/lifecycle/initialize-result");
+        assert!(shared.iter().any(|s| {
+            let all: Vec<usize> = s.vectors.iter().chain(&s.twins).copied().collect();
+            all.contains(&initialize) && all.contains(&result)
+        }));
+        assert!(shared.len() < packed.len());
+    }
+
+    #[test]
+    fn only_a_session_of_one_vector_with_the_same_frame_and_wait_is_a_twin() {
+        let all = probes(Revision::Mcp2025_06_18);
+        let v = |id: &str| named(&all, id).clone();
+        let ping = v("mcp/2025-06-18/lifecycle/initialize");
+        let mut silent = ping.clone();
+        silent.answer = Some(Answer::Nothing);
+        let mut other = ping.clone();
+        other.frame = b"{}".to_vec();
+        let vectors = [&ping, &ping, &silent, &other, &ping];
+        let session = |vectors: Vec<usize>| Session {
+            opening: true,
+            vectors,
+            twins: Vec::new(),
+        };
+        let shared = share_twins(
+            vec![
+                session(vec![0]),
+                session(vec![1]),
+                session(vec![2]),
+                session(vec![3]),
+                session(vec![4, 3]),
+            ],
+            &vectors,
+        );
+        assert_eq!(
+            shared,
+            vec![
+                Session {
+                    opening: true,
+                    vectors: vec![0],
+                    twins: vec![1],
+                },
+                session(vec![2]),
+                session(vec![3]),
+                session(vec![4, 3]),
+            ]
+        );
     }
 
     #[test]

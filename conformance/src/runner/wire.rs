@@ -208,6 +208,10 @@ impl Transport for Wire {
         matches!(self, Wire::Stdio(_))
     }
 
+    fn one_stream_each_way(&self) -> bool {
+        matches!(self, Wire::Stdio(_))
+    }
+
     fn dropped(&self) -> u64 {
         match self {
             Wire::Stdio(p) => p.dropped(),

@@ -135,4 +135,12 @@ pub trait Transport {
     fn starts_fresh(&self) -> bool {
         false
     }
+
+    /// Whether every frame travels on one ordered stream each way, the peer
+    /// reading what it is sent in the order sent (stdio): an answer the peer
+    /// gives to one frame is then written before its answer to a later
+    /// frame, unless it handles frames concurrently.
+    fn one_stream_each_way(&self) -> bool {
+        false
+    }
 }

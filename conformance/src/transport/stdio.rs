@@ -407,6 +407,10 @@ impl Transport for StdioPeer {
     fn starts_fresh(&self) -> bool {
         true
     }
+
+    fn one_stream_each_way(&self) -> bool {
+        true
+    }
 }
 
 /// Reads stdout line by line into the queue; when the queue is full the line
