@@ -472,23 +472,7 @@ fn judge_post(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn config() -> Config {
-        Config {
-            target: crate::livefuzz::Target::streamable("http://127.0.0.1:1/mcp"),
-            revision: Revision::Mcp2025_11_25,
-            sessions: 1,
-            concurrency: 1,
-            duration: None,
-            requests: Some(1),
-            timeout: Duration::from_secs(1),
-            tools: Vec::new(),
-            judge: true,
-            limits: crate::transport::Limits::default(),
-            stop_at: None,
-            only: Vec::new(),
-        }
-    }
+    use crate::load::tests::config;
 
     /// What one POST's answer is found to break.
     fn judged(answer: &Answer, took: Duration) -> (Vec<String>, bool, Stats) {

@@ -734,7 +734,9 @@ pub async fn run(
 mod tests {
     use super::*;
 
-    fn config() -> Config {
+    /// One session, one request, judged, to an address nothing answers:
+    /// the tests' starting point, each changing what it needs.
+    pub(super) fn config() -> Config {
         Config {
             target: Target::streamable("http://127.0.0.1:1/mcp"),
             revision: Revision::Mcp2025_11_25,
