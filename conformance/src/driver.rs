@@ -699,6 +699,8 @@ impl<T: Transport> Driver<T> {
         liveness: bool,
     ) -> ProbeReport {
         let probe_ids = request_ids(frame);
+        // Its answer may come after the liveness answer (see `dispatched`).
+        let may_come_late = expects_answer && dispatched(frame);
         let reused_ids = probe_ids
             .iter()
             .filter(|id| self.used.iter().any(|u| u.matches(id)))
@@ -813,10 +815,18 @@ impl<T: Transport> Driver<T> {
             };
             let confirmed = class == Class::LivenessAnswer && answered_at.is_some();
             let liveness = class == Class::LivenessAnswer && answered_at.is_none();
+            let late_answer = may_come_late
+                && answered_at.is_some()
+                && matches!(class, Class::ProbeAnswer | Class::NullIdError);
             if liveness {
                 answered_at = Some(Instant::now());
                 report.live = Live::Answered(ping_sent.elapsed());
-                deadline = Instant::now() + self.config.grace;
+                deadline = if may_come_late && !report.answered() {
+                    // The peer is live; its handler may still be at work.
+                    (Instant::now() + self.config.answer_timeout).min(ping_sent + answer_timeout)
+                } else {
+                    Instant::now() + self.config.grace
+                };
                 if !expects_answer {
                     confirm = self.confirm_request().await;
                 }
@@ -828,6 +838,11 @@ impl<T: Transport> Driver<T> {
             }
             if confirmed {
                 break;
+            }
+            // A late answer came: a grace for anything after it, as after
+            // the liveness answer when it came in order.
+            if late_answer {
+                deadline = deadline.min(Instant::now() + self.config.grace);
             }
             // The grace is for a peer that answers out of order; a probe whose
             // answer came before the liveness answer has nothing left to wait
@@ -845,6 +860,34 @@ impl<T: Transport> Driver<T> {
         report.took = start.elapsed();
         report
     }
+}
+
+/// Whether `frame` is one request a peer reads whole and hands to its
+/// method's handler: a single JSON-RPC 2.0 request whose id MCP allows (a
+/// string or an integer: 2025-11-25 basic/index, "Requests", MUST) and whose
+/// params, if any, are an object. Its answer may follow the answer to a
+/// later request (JSON-RPC 2.0 sets no order, and the SDKs' servers handle
+/// requests concurrently, answering `ping` before a slow `resources/read`),
+/// so the liveness answer does not say it will never come. A frame refused
+/// while it is read (not JSON, not a request, an id or params MCP forbids,
+/// a batch) is answered, if at all, by the reading layer, in order.
+fn dispatched(frame: &[u8]) -> bool {
+    let Ok(Frame::Single(Message::Request(request))) = lift(frame) else {
+        return false;
+    };
+    let id_allowed = match &request.id {
+        Id::String(_) => true,
+        Id::Number(text) => {
+            let digits = text.strip_prefix('-').unwrap_or(text);
+            !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+        }
+        Id::Null => false,
+    };
+    let params_allowed = request
+        .params
+        .as_ref()
+        .is_none_or(|p| p.kind() == harness::ValueKind::Object);
+    id_allowed && params_allowed
 }
 
 /// The request ids a peer can read in `frame` (one, or a batch's), valid
@@ -999,6 +1042,133 @@ mod tests {
                 report.took < grace,
                 ordered,
                 "ordered {ordered}: {:?}",
+                report.took
+            );
+        }
+    }
+
+    /// A peer handling requests concurrently, as the SDKs' servers do: it
+    /// answers `ping` at once and every other request `delay` later, out
+    /// of order; `drops` requests it never answers.
+    struct Concurrent {
+        delay: Duration,
+        drops: bool,
+        out: Vec<(Instant, Vec<u8>)>,
+    }
+
+    impl Transport for Concurrent {
+        async fn send(&mut self, frame: &[u8]) -> Result<(), SendError> {
+            let sent: serde_json::Value = serde_json::from_slice(frame).unwrap_or_default();
+            let Some(id) = sent.get("id") else {
+                return Ok(());
+            };
+            let answer = serde_json::json!({"jsonrpc": "2.0", "id": id, "result": {}});
+            let at = if sent["method"] == "ping" {
+                Instant::now()
+            } else if self.drops {
+                return Ok(());
+            } else {
+                Instant::now() + self.delay
+            };
+            self.out.push((at, answer.to_string().into_bytes()));
+            self.out.sort_by_key(|(at, _)| *at);
+            Ok(())
+        }
+
+        async fn recv(&mut self, deadline: Instant) -> Event {
+            match self.out.first() {
+                Some((at, _)) if *at <= deadline => {
+                    tokio::time::sleep_until(*at).await;
+                    Event::Frame(self.out.remove(0).1)
+                }
+                _ => {
+                    tokio::time::sleep_until(deadline).await;
+                    Event::TimedOut
+                }
+            }
+        }
+
+        fn dropped(&self) -> u64 {
+            0
+        }
+
+        fn one_stream_each_way(&self) -> bool {
+            true
+        }
+    }
+
+    fn concurrent(delay: Duration, drops: bool) -> Driver<Concurrent> {
+        let peer = Concurrent {
+            delay,
+            drops,
+            out: Vec::new(),
+        };
+        let config = DriverConfig {
+            answer_timeout: Duration::from_millis(1500),
+            ..DriverConfig::default()
+        };
+        Driver::new(peer, config)
+    }
+
+    /// A request the peer dispatches to its handler may be answered after
+    /// the liveness request sent behind it (JSON-RPC 2.0 sets no order; a
+    /// server handling requests concurrently answers `ping` first): its
+    /// answer is waited for up to the answer timeout, not the grace, so
+    /// a slow handler on a loaded machine is never "unanswered" (server-
+    /// memory's `resources/read` was failed on one run, passed on the next).
+    #[tokio::test]
+    async fn a_dispatched_request_answered_after_the_liveness_answer_is_answered() {
+        let delay = Duration::from_millis(400);
+        let mut driver = concurrent(delay, false);
+        let report = driver
+            .probe(
+                br#"{"jsonrpc":"2.0","id":7,"method":"resources/read","params":{"uri":"x"}}"#,
+                true,
+            )
+            .await;
+        assert!(report.answered(), "{:?}", report.frames);
+        assert!(
+            matches!(report.live, Live::Answered(_)),
+            "{:?}",
+            report.live
+        );
+        // Done at the answer, not at the answer timeout.
+        assert!(
+            report.took < Duration::from_millis(1200),
+            "{:?}",
+            report.took
+        );
+    }
+
+    /// What is never answered still ends: a dispatched request at the
+    /// answer timeout; a frame the peer cannot dispatch (refused while it
+    /// is read, in order) at the grace, as before, so a peer dropping
+    /// malformed frames costs no timeout per frame.
+    #[tokio::test]
+    async fn unanswered_probes_end_at_the_answer_timeout_or_the_grace() {
+        let mut driver = concurrent(Duration::ZERO, true);
+        let report = driver
+            .probe(br#"{"jsonrpc":"2.0","id":7,"method":"tools/list"}"#, true)
+            .await;
+        assert!(!report.answered());
+        assert!(
+            report.took >= Duration::from_millis(1400),
+            "{:?}",
+            report.took
+        );
+        for malformed in [
+            &br#"{"jsonrpc":"2.0","id":true,"method":"tools/list"}"#[..],
+            br#"{"jsonrpc":"2.0","id":1.5,"method":"tools/list"}"#,
+            br#"{"jsonrpc":"2.0","id":8,"method":"tools/list","params":[]}"#,
+            br#"{"jsonrpc":"2.0","id":9,"method":"tools/list""#,
+            br#"[{"jsonrpc":"2.0","id":10,"method":"tools/list"}]"#,
+        ] {
+            let report = driver.probe(malformed, true).await;
+            assert!(!report.answered());
+            assert!(
+                report.took < Duration::from_millis(500),
+                "{}: {:?}",
+                String::from_utf8_lossy(malformed),
                 report.took
             );
         }
