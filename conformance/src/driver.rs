@@ -4,10 +4,13 @@
 //! and finds out cheaply whether the peer answered it.
 //!
 //! Silent drops are the commonest divergence, so a probe is followed by a
-//! liveness request: a peer handles one line at a time, so once the later
+//! liveness request: a peer reads one line at a time, so once the later
 //! request is answered (plus a short grace for out-of-order writers) anything
-//! the probe was going to get has arrived. No long timeout is waited out
-//! unless the peer is truly unresponsive.
+//! its reading layer was going to say about the probe has arrived. A request
+//! it hands to a handler may be answered later still, concurrently, so that
+//! answer alone is waited for up to the answer timeout ([`Wants::Reply`]).
+//! No long timeout is waited out for a malformed frame, or unless the peer
+//! is truly unresponsive.
 //!
 //! Every frame either way, and every close and timeout, goes into the wire
 //! log the report keeps, as [transcript entries](Entry): the driver's log is
@@ -133,6 +136,23 @@ impl Default for DriverConfig {
     }
 }
 
+/// What a probe waits for, which decides how long it listens after the
+/// liveness answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Wants {
+    /// No reply (a notification, a response): the grace, or a second
+    /// liveness answer where the transport keeps the order.
+    NoReply,
+    /// A reply the peer owes: a [dispatched](dispatched) request's may come
+    /// after the liveness answer, so it is waited for up to the answer
+    /// timeout; anything else's, the grace.
+    Reply,
+    /// A reply, or silence the text accepts as well ("an error or no
+    /// answer"; a stream held open after its first notification, 2026-07-28
+    /// `subscriptions/listen`): silence is an answer here, so the grace.
+    ReplyOrSilence,
+}
+
 /// How a received frame relates to the probe.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Class {
@@ -151,9 +171,10 @@ pub enum Class {
     Unreadable,
     /// A line longer than the transport's bound, skipped.
     TooLong(u64),
-    /// A frame carried by an exchange that is neither the probe's nor the
-    /// liveness request's (an earlier POST's late answer, say): whatever its
-    /// id, it answers another request.
+    /// A frame answering another request: carried by an exchange that is
+    /// neither the probe's nor the liveness request's (an earlier POST's
+    /// late answer, say), whatever its id; or the late answer to one of the
+    /// driver's own earlier liveness requests.
     OtherExchange,
 }
 
@@ -353,7 +374,15 @@ pub struct Driver<T> {
     first_heard: Option<Duration>,
     /// Whether a slow start was already handed to the report.
     slow_start_told: bool,
+    /// The driver's own requests (liveness requests, a handshake's or a
+    /// fixture's) whose wait ended before their answer came: a late answer
+    /// is theirs, never the next probe's.
+    owed_to_us: Vec<Id<'static>>,
 }
+
+/// The most unanswered requests of ours remembered: a peer that stopped
+/// answering them is judged by its probes, not followed for ever.
+const OWED_TO_US_KEPT: usize = 64;
 
 impl<T: Transport> Driver<T> {
     /// A driver over `transport`; the clock of the wire log starts now.
@@ -369,6 +398,7 @@ impl<T: Transport> Driver<T> {
             request_meta: None,
             first_heard: None,
             slow_start_told: false,
+            owed_to_us: Vec::new(),
             config,
         }
     }
@@ -522,7 +552,11 @@ impl<T: Transport> Driver<T> {
                     if read_reply(&id, &bytes).is_ok() {
                         return Ok(Answered { id, bytes, others });
                     }
-                    let class = classify(&bytes, &[], None);
+                    let class = if self.late_answer_to_us(&bytes) {
+                        Class::OtherExchange
+                    } else {
+                        classify(&bytes, &[], None)
+                    };
                     others.push(Received { t, bytes, class });
                 }
                 Event::TooLong { bytes_skipped } => others.push(Received {
@@ -536,7 +570,10 @@ impl<T: Transport> Driver<T> {
                         leaky,
                     })
                 }
-                Event::TimedOut => return Err(RequestError::TimedOut),
+                Event::TimedOut => {
+                    self.owe_to_us(id);
+                    return Err(RequestError::TimedOut);
+                }
             }
         }
     }
@@ -682,9 +719,16 @@ impl<T: Transport> Driver<T> {
 
     /// Sends `frame` exactly as given, then a liveness request, and returns
     /// everything received until the liveness answer plus
-    /// [`DriverConfig::grace`], classified against the probe's ids.
+    /// [`DriverConfig::grace`], classified against the probe's ids; a
+    /// dispatched request that `expects_answer` ([`Wants::Reply`]) is
+    /// waited for past it.
     pub async fn probe(&mut self, frame: &[u8], expects_answer: bool) -> ProbeReport {
-        self.probe_with(frame, expects_answer, true).await
+        let wants = if expects_answer {
+            Wants::Reply
+        } else {
+            Wants::NoReply
+        };
+        self.probe_with(frame, wants, true).await
     }
 
     /// [`probe`](Self::probe), with the liveness request left out when
@@ -692,15 +736,11 @@ impl<T: Transport> Driver<T> {
     /// over (Streamable HTTP answers each POST in its own response), where a
     /// liveness request would need a session the probe's frame may not have
     /// opened. The peer then counts as live once every exchange has ended.
-    pub async fn probe_with(
-        &mut self,
-        frame: &[u8],
-        expects_answer: bool,
-        liveness: bool,
-    ) -> ProbeReport {
+    pub async fn probe_with(&mut self, frame: &[u8], wants: Wants, liveness: bool) -> ProbeReport {
+        let expects_answer = wants != Wants::NoReply;
         let probe_ids = request_ids(frame);
         // Its answer may come after the liveness answer (see `dispatched`).
-        let may_come_late = expects_answer && dispatched(frame);
+        let may_come_late = wants == Wants::Reply && dispatched(frame);
         let reused_ids = probe_ids
             .iter()
             .filter(|id| self.used.iter().any(|u| u.matches(id)))
@@ -765,6 +805,9 @@ impl<T: Transport> Driver<T> {
                 {
                     (bytes, Class::LivenessAnswer)
                 }
+                Event::Frame(bytes) if self.late_answer_to_us(&bytes) => {
+                    (bytes, Class::OtherExchange)
+                }
                 Event::Frame(bytes) => {
                     let class = match self.transport.received_from() {
                         None => classify(&bytes, &probe_ids, Some(&liveness_id)),
@@ -815,13 +858,28 @@ impl<T: Transport> Driver<T> {
             };
             let confirmed = class == Class::LivenessAnswer && answered_at.is_some();
             let liveness = class == Class::LivenessAnswer && answered_at.is_none();
+            // A stray response counts: the probe is the one request of the
+            // peer's still open (late answers to ours are told apart), so it
+            // is its answer under a wrong id (a JavaScript server rounding
+            // an id past 2^53), which the judge reads as such.
             let late_answer = may_come_late
                 && answered_at.is_some()
-                && matches!(class, Class::ProbeAnswer | Class::NullIdError);
+                && matches!(
+                    class,
+                    Class::ProbeAnswer | Class::NullIdError | Class::Stray
+                );
             if liveness {
                 answered_at = Some(Instant::now());
                 report.live = Live::Answered(ping_sent.elapsed());
-                deadline = if may_come_late && !report.answered() {
+                // A stray response before it is the probe's answer under a
+                // wrong id (see `late_answer` below).
+                let replied = report.frames.iter().any(|r| {
+                    matches!(
+                        r.class,
+                        Class::ProbeAnswer | Class::NullIdError | Class::Stray
+                    )
+                });
+                deadline = if may_come_late && !replied {
                     // The peer is live; its handler may still be at work.
                     (Instant::now() + self.config.answer_timeout).min(ping_sent + answer_timeout)
                 } else {
@@ -837,6 +895,8 @@ impl<T: Transport> Driver<T> {
                 report.frames_over_cap += 1;
             }
             if confirmed {
+                // Answered: owed no more.
+                confirm = None;
                 break;
             }
             // A late answer came: a grace for anything after it, as after
@@ -856,9 +916,37 @@ impl<T: Transport> Driver<T> {
                 break;
             }
         }
+        // What is still owed to us arrives, if ever, during a later probe.
+        if answered_at.is_none() && liveness {
+            self.owe_to_us(liveness_id);
+        }
+        if let Some(id) = confirm {
+            self.owe_to_us(id);
+        }
         report.transport_dropped = self.transport.dropped() - dropped_before;
         report.took = start.elapsed();
         report
+    }
+
+    /// Remembers a request of ours whose wait ended unanswered.
+    fn owe_to_us(&mut self, id: Id<'static>) {
+        self.owed_to_us.push(id);
+        let excess = self.owed_to_us.len().saturating_sub(OWED_TO_US_KEPT);
+        self.owed_to_us.drain(..excess);
+    }
+
+    /// Whether `bytes` answers one of the driver's own earlier requests
+    /// whose wait ended before it came (then it is owed no more).
+    fn late_answer_to_us(&mut self, bytes: &[u8]) -> bool {
+        let Some(at) = self
+            .owed_to_us
+            .iter()
+            .position(|id| read_reply(id, bytes).is_ok())
+        else {
+            return false;
+        };
+        self.owed_to_us.remove(at);
+        true
     }
 }
 
@@ -1053,6 +1141,8 @@ mod tests {
     struct Concurrent {
         delay: Duration,
         drops: bool,
+        /// Answers other requests under this id instead of theirs.
+        wrong_id: Option<i64>,
         out: Vec<(Instant, Vec<u8>)>,
     }
 
@@ -1061,6 +1151,10 @@ mod tests {
             let sent: serde_json::Value = serde_json::from_slice(frame).unwrap_or_default();
             let Some(id) = sent.get("id") else {
                 return Ok(());
+            };
+            let id = match self.wrong_id {
+                Some(wrong) if sent["method"] != "ping" => serde_json::json!(wrong),
+                _ => id.clone(),
             };
             let answer = serde_json::json!({"jsonrpc": "2.0", "id": id, "result": {}});
             let at = if sent["method"] == "ping" {
@@ -1101,6 +1195,7 @@ mod tests {
         let peer = Concurrent {
             delay,
             drops,
+            wrong_id: None,
             out: Vec::new(),
         };
         let config = DriverConfig {
@@ -1138,6 +1233,24 @@ mod tests {
             "{:?}",
             report.took
         );
+        // An answer under a wrong id ends the wait as well, whether it comes
+        // before the liveness answer or after: it is the probe's, misnamed.
+        for delay in [Duration::ZERO, delay] {
+            let mut driver = concurrent(delay, false);
+            driver.transport.wrong_id = Some(9_007_199_254_740_992);
+            let report = driver
+                .probe(
+                    br#"{"jsonrpc":"2.0","id":9007199254740993,"method":"tools/list"}"#,
+                    true,
+                )
+                .await;
+            assert_eq!(report.of(&Class::Stray).count(), 1, "{:?}", report.frames);
+            assert!(
+                report.took < Duration::from_millis(1200),
+                "{:?}",
+                report.took
+            );
+        }
     }
 
     /// What is never answered still ends: a dispatched request at the
@@ -1172,6 +1285,98 @@ mod tests {
                 report.took
             );
         }
+    }
+
+    /// A peer that answers its `hold`th request only once the next one
+    /// arrives (a loaded machine: the answer after the wait), then in order.
+    struct LateAnswer {
+        hold: usize,
+        pings: usize,
+        held: Option<Vec<u8>>,
+        out: std::collections::VecDeque<Vec<u8>>,
+    }
+
+    impl Transport for LateAnswer {
+        async fn send(&mut self, frame: &[u8]) -> Result<(), SendError> {
+            let sent: serde_json::Value = serde_json::from_slice(frame).unwrap();
+            if let Some(id) = sent.get("id") {
+                self.pings += 1;
+                let pong = serde_json::json!({"jsonrpc": "2.0", "id": id, "result": {}});
+                let pong = pong.to_string().into_bytes();
+                if self.pings == self.hold {
+                    self.held = Some(pong);
+                } else {
+                    self.out.extend(self.held.take());
+                    self.out.push_back(pong);
+                }
+            }
+            Ok(())
+        }
+
+        async fn recv(&mut self, deadline: Instant) -> Event {
+            match self.out.pop_front() {
+                Some(frame) => Event::Frame(frame),
+                None => {
+                    tokio::time::sleep_until(deadline).await;
+                    Event::TimedOut
+                }
+            }
+        }
+
+        fn dropped(&self) -> u64 {
+            0
+        }
+
+        fn one_stream_each_way(&self) -> bool {
+            true
+        }
+    }
+
+    /// The driver's own liveness request answered after its probe ended
+    /// is no answer to the next probe: it was server-everything's false
+    /// "the notification `notifications/cancelled` was answered" under
+    /// load (the late answer to the previous probe's second liveness
+    /// request, taken for a stray reply to the notification).
+    #[tokio::test]
+    async fn a_late_answer_to_the_drivers_own_request_is_nobody_elses() {
+        let notification = br#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{}}"#;
+        let late = |hold| LateAnswer {
+            hold,
+            pings: 0,
+            held: None,
+            out: std::collections::VecDeque::new(),
+        };
+        // The second liveness request of a probe wanting no reply.
+        let mut driver = Driver::new(late(2), DriverConfig::default());
+        let first = driver.probe(notification, false).await;
+        assert!(matches!(first.live, Live::Answered(_)), "{:?}", first.live);
+        assert_theirs(&driver.probe(notification, false).await);
+        // A request of the driver's own that timed out (a fixture's).
+        let mut driver = Driver::new(late(1), DriverConfig::default());
+        let timed_out = driver
+            .request("ping", None, Duration::from_millis(100))
+            .await;
+        assert!(
+            matches!(timed_out, Err(RequestError::TimedOut)),
+            "{timed_out:?}"
+        );
+        assert_theirs(&driver.probe(notification, false).await);
+    }
+
+    fn assert_theirs(report: &ProbeReport) {
+        let classes: Vec<&Class> = report.frames.iter().map(|f| &f.class).collect();
+        assert!(
+            classes.contains(&&Class::OtherExchange)
+                && classes
+                    .iter()
+                    .all(|c| matches!(c, Class::LivenessAnswer | Class::OtherExchange)),
+            "{classes:?}"
+        );
+        assert!(
+            matches!(report.live, Live::Answered(_)),
+            "{:?}",
+            report.live
+        );
     }
 
     /// False finding 12: a plain JSON-RPC server (or a 2026-07-28 one, which

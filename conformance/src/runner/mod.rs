@@ -45,7 +45,7 @@ use std::time::Duration;
 use harness::rules::{Level, RuleId, Violation};
 use harness::{Direction, Outcome, Revision};
 
-use crate::driver::{Class, Driver, Handshake, HandshakeError, Live};
+use crate::driver::{Class, Driver, Handshake, HandshakeError, Live, Wants};
 use crate::report::{Check, Place, Record, Subject};
 use crate::sync::lock;
 use crate::transcript::Entry;
@@ -320,13 +320,13 @@ impl Runner<'_, '_, '_> {
             }
         };
         let mut driver = session.driver;
-        let first = driver.probe_with(frame, true, true).await;
+        let first = driver.probe_with(frame, Wants::Reply, true).await;
         let outcome = if !answered(&first) {
             Outcome::NotObserved {
                 why: "the first request got no response, so its id was never free to reuse".into(),
             }
         } else {
-            let second = driver.probe_with(frame, true, true).await;
+            let second = driver.probe_with(frame, Wants::Reply, true).await;
             match (&second.live, answered(&second)) {
                 (_, true) => Outcome::Pass,
                 (Live::Answered(_), false) => Outcome::Fail,

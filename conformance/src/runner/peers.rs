@@ -349,7 +349,7 @@ impl Peers<'_> {
         let liveness =
             !(matches!(driver.transport(), Wire::Streamable(_)) && plan::is_opening(vector));
         let report = driver
-            .probe_with(&vector.frame, expects_answer, liveness)
+            .probe_with(&vector.frame, plan::wants(vector), liveness)
             .await;
         let never_heard = driver.transport().starts_fresh() && !driver.heard();
         // A process that said nothing at all may never have started, or may

@@ -21,6 +21,7 @@ use harness::error_ids::{readable_request_ids, Read};
 use harness::rules::RuleId;
 use harness::{lift, Raw};
 
+use crate::driver::Wants;
 use crate::lines::is_batch_text;
 use crate::vectors::{Answer, Basis, Vector};
 
@@ -43,6 +44,24 @@ pub struct Session {
 #[must_use]
 pub fn expects_answer(vector: &Vector) -> bool {
     !matches!(vector.answer, Some(Answer::Nothing) | None)
+}
+
+/// What a probe of `vector` waits for: silence or a held-open stream among
+/// its accepted answers makes silence an answer, not a late reply's wait.
+#[must_use]
+pub fn wants(vector: &Vector) -> Wants {
+    fn silence_accepted(answer: &Answer) -> bool {
+        match answer {
+            Answer::Nothing | Answer::Stream { .. } => true,
+            Answer::AnyOf(all) => all.iter().any(silence_accepted),
+            Answer::Error { .. } | Answer::Result { .. } | Answer::Batch(_) => false,
+        }
+    }
+    match &vector.answer {
+        None | Some(Answer::Nothing) => Wants::NoReply,
+        Some(answer) if silence_accepted(answer) => Wants::ReplyOrSilence,
+        Some(_) => Wants::Reply,
+    }
 }
 
 /// Sessions of one vector that would play the same experiment merged into
@@ -393,6 +412,27 @@ mod tests {
         all.iter()
             .find(|v| v.id == id)
             .unwrap_or_else(|| panic!("no vector {id}"))
+    }
+
+    /// A late reply is waited for only where silence is no answer: a
+    /// stream held open and "a reply or nothing" end at the grace.
+    #[test]
+    fn a_probe_waits_past_the_liveness_answer_only_for_a_reply_owed() {
+        let all = probes(Revision::Mcp2026_07_28);
+        for (id, wants_) in [
+            (
+                "mcp/2026-07-28/resources/subscriptions-listen",
+                Wants::ReplyOrSilence,
+            ),
+            (
+                "mcp/2026-07-28/batch/batch-of-notifications",
+                Wants::ReplyOrSilence,
+            ),
+            ("mcp/2026-07-28/base/request-id-integer", Wants::Reply),
+            ("mcp/2026-07-28/cancellation/cancelled", Wants::NoReply),
+        ] {
+            assert_eq!(wants(named(&all, id)), wants_, "{id}");
+        }
     }
 
     #[test]
