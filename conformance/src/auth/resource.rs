@@ -39,8 +39,14 @@ pub enum Defect {
     NoAuthorizationServers,
     /// Serves Protected Resource Metadata whose `resource` is not its URL.
     WrongResource,
-    /// Answers 403 for an insufficient scope without `insufficient_scope`.
+    /// Answers 403 for an insufficient scope without `insufficient_scope`
+    /// (its `scope` kept, so only that rule sees it).
     NoInsufficientScope,
+    /// Answers 403 `insufficient_scope` naming no `scope`.
+    NoInsufficientScopeScope,
+    /// Names `offline_access` in its Protected Resource Metadata's
+    /// `scopes_supported`, which 2026-07-28 says a server should not.
+    OfflineAccessScope,
 }
 
 /// Why the protected server denies a request (a 401 or a 403; not a codec
@@ -176,7 +182,14 @@ impl Protection {
                 self.challenge_scopes()
             )),
             Denial::InsufficientScope if self.defect == Some(Defect::NoInsufficientScope) => {
-                Some(format!("Bearer resource_metadata=\"{md}\""))
+                Some(format!(
+                    "Bearer scope=\"{SCOPE}\", resource_metadata=\"{md}\""
+                ))
+            }
+            Denial::InsufficientScope if self.defect == Some(Defect::NoInsufficientScopeScope) => {
+                Some(format!(
+                    "Bearer error=\"insufficient_scope\", resource_metadata=\"{md}\""
+                ))
             }
             Denial::InsufficientScope => Some(format!(
                 "Bearer error=\"insufficient_scope\", scope=\"{SCOPE}\", resource_metadata=\"{md}\", error_description=\"the token lacks the scope {SCOPE}\""
@@ -220,9 +233,14 @@ impl Protection {
         } else {
             self.audience.clone()
         };
+        let scopes = if self.defect == Some(Defect::OfflineAccessScope) {
+            json!([SCOPE, "offline_access"])
+        } else {
+            json!([SCOPE])
+        };
         let mut document = json!({
             "resource": resource,
-            "scopes_supported": [SCOPE],
+            "scopes_supported": scopes,
             "bearer_methods_supported": ["header"],
         });
         if self.defect != Some(Defect::NoAuthorizationServers) {

@@ -840,6 +840,12 @@ rule_table! {
         McpAuthInsufficientScopeChallenge = "mcp.auth.insufficient-scope-challenge", Should, "MCP basic/authorization §Scope Challenge Handling › Runtime Insufficient Scope Errors | 2026-07-28: MCP basic/authorization/index §Error Handling › Scope Challenge Handling › Runtime Insufficient Scope Errors",
           "When a client makes a request with an access token with insufficient scope during runtime operations, the server SHOULD respond with: `HTTP 403 Forbidden` status code […] `WWW-Authenticate` header with the `Bearer` scheme and additional parameters: `error=\"insufficient_scope\"` […] (Judged on the 403 of mcp.auth.insufficient-scope-403's probe; not applicable without one.)",
           R4_R5, Transport;
+        McpAuthInsufficientScopeNamesScope = "mcp.auth.insufficient-scope-names-scope", Should, "MCP basic/authorization §Scope Challenge Handling › Runtime Insufficient Scope Errors | 2026-07-28: MCP basic/authorization/index §Error Handling › Scope Challenge Handling › Runtime Insufficient Scope Errors",
+          "Server Scope Management: When responding with insufficient scope errors, servers SHOULD include the scopes needed to satisfy the current request in the `scope` parameter. (2026-07-28: \"…the scopes needed to satisfy the current operation in the `scope` parameter, consistent with RFC 6750 Section 3.1.\") (Judged on the 403 of mcp.auth.insufficient-scope-403's probe, whose token holds only the scope `wirecheck:insufficient`: its `Bearer` challenge's `scope` must name some other scope, one the token lacks. Whether the named scopes suffice is not probed. Not applicable without a 403.)",
+          R4_R5, Transport;
+        McpAuthNoOfflineAccessScope = "mcp.auth.no-offline-access-scope", ShouldNot, "MCP basic/authorization/index §Refresh Tokens",
+          "MCP Servers (Protected Resources) SHOULD NOT include `offline_access` in `WWW-Authenticate` scope or Protected Resource Metadata `scopes_supported`, as refresh tokens are not a resource requirement. (Judged on the `scope` of the 401 to a request without a token and of the 403 to mcp.auth.insufficient-scope-403's token, and on the Protected Resource Metadata's `scopes_supported`: none may name `offline_access`. Not observed when the server showed none of them.)",
+          R5, Transport;
         // Authorization, the client side (issue 31): the client's OAuth flow
         // as `serve --http --judge --auth` sees it, the reference peer a
         // protected resource and wirecheck's authorization server the one it
