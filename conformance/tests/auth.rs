@@ -315,6 +315,11 @@ const DEFECTS: &[(Defect, &str, &[&str])] = &[
         "2026-07-28",
         &["mcp.auth.no-offline-access-scope"],
     ),
+    (
+        Defect::PartialScopeChallenge,
+        "2026-07-28",
+        &["mcp.auth.insufficient-scope-single-challenge"],
+    ),
 ];
 
 #[test]

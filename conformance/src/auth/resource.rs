@@ -47,7 +47,15 @@ pub enum Defect {
     /// Names `offline_access` in its Protected Resource Metadata's
     /// `scopes_supported`, which 2026-07-28 says a server should not.
     OfflineAccessScope,
+    /// Requires [`SECOND_SCOPE`] beside [`SCOPE`] (both in its
+    /// `scopes_supported`) but its 403 names [`SCOPE`] only: a client
+    /// granted what the challenge named is refused again.
+    PartialScopeChallenge,
 }
+
+/// The scope [`Defect::PartialScopeChallenge`] also requires and never
+/// names in a challenge.
+pub const SECOND_SCOPE: &str = "wirecheck:second";
 
 /// Why the protected server denies a request (a 401 or a 403; not a codec
 /// refusal, which is harness::Refusal).
@@ -135,10 +143,14 @@ impl Protection {
         {
             return Err(invalid("the token was issued for another resource"));
         }
-        let scoped = claims
-            .get("scope")
-            .and_then(Value::as_str)
-            .is_some_and(|s| s.split(' ').any(|s| s == SCOPE));
+        let holds = |wanted: &str| {
+            claims
+                .get("scope")
+                .and_then(Value::as_str)
+                .is_some_and(|s| s.split(' ').any(|s| s == wanted))
+        };
+        let scoped = holds(SCOPE)
+            && (self.defect != Some(Defect::PartialScopeChallenge) || holds(SECOND_SCOPE));
         if !scoped {
             return Err(Denial::InsufficientScope);
         }
@@ -233,10 +245,10 @@ impl Protection {
         } else {
             self.audience.clone()
         };
-        let scopes = if self.defect == Some(Defect::OfflineAccessScope) {
-            json!([SCOPE, "offline_access"])
-        } else {
-            json!([SCOPE])
+        let scopes = match self.defect {
+            Some(Defect::OfflineAccessScope) => json!([SCOPE, "offline_access"]),
+            Some(Defect::PartialScopeChallenge) => json!([SCOPE, SECOND_SCOPE]),
+            _ => json!([SCOPE]),
         };
         let mut document = json!({
             "resource": resource,

@@ -377,6 +377,7 @@ const PROBES: &[Probe] = &[
             RuleId::McpAuthInsufficientScopeChallenge,
             RuleId::McpAuthInsufficientScopeNamesScope,
             RuleId::McpAuthNoOfflineAccessScope,
+            RuleId::McpAuthInsufficientScopeSingleChallenge,
         ],
         run: requests!(|j, t, _e| {
             j.authorization(j.revision, t).await;

@@ -16,8 +16,10 @@ use serde_json::Value;
 
 use super::{Judge, Target};
 use crate::auth::client::{
-    get_json, may_reach, origin, post_opening, strings, well_known, Answer, INSUFFICIENT_SCOPE,
+    get_json, may_reach, mint_token, origin, post_opening, strings, well_known, Answer,
+    INSUFFICIENT_SCOPE,
 };
+use crate::auth::issuer::Mint;
 use crate::auth::resource::{bearer_params, same_resource};
 
 /// The scope a server should keep out of every scope list it shows
@@ -332,6 +334,7 @@ impl Judge {
             RuleId::McpAuthInsufficientScope403,
             RuleId::McpAuthInsufficientScopeChallenge,
             RuleId::McpAuthInsufficientScopeNamesScope,
+            RuleId::McpAuthInsufficientScopeSingleChallenge,
         ] {
             self.not_observed(rule, why.to_owned());
         }
@@ -390,7 +393,8 @@ impl Judge {
             self.not_observed(RuleId::McpAuthInvalidTokenChallenge, why.clone());
             self.not_observed(RuleId::McpAuthInsufficientScope403, why.clone());
             self.not_observed(RuleId::McpAuthInsufficientScopeChallenge, why.clone());
-            self.not_observed(RuleId::McpAuthInsufficientScopeNamesScope, why);
+            self.not_observed(RuleId::McpAuthInsufficientScopeNamesScope, why.clone());
+            self.not_observed(RuleId::McpAuthInsufficientScopeSingleChallenge, why);
             return None;
         }
         // Every 401 a bad token got, and whether it carried a `Bearer` challenge.
@@ -451,7 +455,8 @@ impl Judge {
             let why = "the server named no scope (Protected Resource Metadata `scopes_supported`, the 401's `scope`), so no token lacking one could be made".to_owned();
             self.not_applicable(RuleId::McpAuthInsufficientScope403, why.clone());
             self.not_applicable(RuleId::McpAuthInsufficientScopeChallenge, why.clone());
-            self.not_applicable(RuleId::McpAuthInsufficientScopeNamesScope, why);
+            self.not_applicable(RuleId::McpAuthInsufficientScopeNamesScope, why.clone());
+            self.not_applicable(RuleId::McpAuthInsufficientScopeSingleChallenge, why);
             return None;
         };
         let answer = post_opening(
@@ -465,7 +470,8 @@ impl Judge {
             Err(e) => {
                 self.not_observed(RuleId::McpAuthInsufficientScope403, e.clone());
                 self.not_observed(RuleId::McpAuthInsufficientScopeChallenge, e.clone());
-                self.not_observed(RuleId::McpAuthInsufficientScopeNamesScope, e);
+                self.not_observed(RuleId::McpAuthInsufficientScopeNamesScope, e.clone());
+                self.not_observed(RuleId::McpAuthInsufficientScopeSingleChallenge, e);
                 return None;
             }
             Ok(a) => a,
@@ -477,7 +483,8 @@ impl Judge {
             );
             self.not_applicable(RuleId::McpAuthInsufficientScope403, why.clone());
             self.not_applicable(RuleId::McpAuthInsufficientScopeChallenge, why.clone());
-            self.not_applicable(RuleId::McpAuthInsufficientScopeNamesScope, why);
+            self.not_applicable(RuleId::McpAuthInsufficientScopeNamesScope, why.clone());
+            self.not_applicable(RuleId::McpAuthInsufficientScopeSingleChallenge, why);
             return None;
         }
         let broken = if a.status == 403 {
@@ -498,7 +505,8 @@ impl Judge {
         if a.status != 403 {
             let why = format!("no 403 to judge: answered {}", a.status);
             self.not_applicable(RuleId::McpAuthInsufficientScopeChallenge, why.clone());
-            self.not_applicable(RuleId::McpAuthInsufficientScopeNamesScope, why);
+            self.not_applicable(RuleId::McpAuthInsufficientScopeNamesScope, why.clone());
+            self.not_applicable(RuleId::McpAuthInsufficientScopeSingleChallenge, why);
             return None;
         }
         let params = a.challenges.iter().find_map(|c| bearer_params(c));
@@ -543,7 +551,90 @@ impl Judge {
             broken,
             vec![format!("scope: {scope:?}")],
         );
+        if RuleId::McpAuthInsufficientScopeSingleChallenge
+            .info()
+            .revisions
+            .contains(revision)
+        {
+            self.single_challenge(revision, target, ready, scope.as_deref())
+                .await;
+        }
         scope
+    }
+
+    /// 2026-07-28: the request refused for insufficient scope, again with a
+    /// token holding what the 403 named beside what the refused token held
+    /// (the union a client accumulating scopes asks for): a second 403 shows
+    /// the first challenge left out a scope the request needs.
+    async fn single_challenge(
+        &mut self,
+        revision: Revision,
+        target: &Target<'_>,
+        ready: &crate::auth::client::Ready,
+        named: Option<&str>,
+    ) {
+        let rule = RuleId::McpAuthInsufficientScopeSingleChallenge;
+        let mut scopes = named.map(scope_list).unwrap_or_default();
+        if !scopes.iter().any(|s| s != INSUFFICIENT_SCOPE) {
+            self.not_applicable(
+                rule,
+                "the 403 named no scope the refused token lacked: there is nothing to ask for and retry with".to_owned(),
+            );
+            return;
+        }
+        if !scopes.iter().any(|s| s == INSUFFICIENT_SCOPE) {
+            scopes.push(INSUFFICIENT_SCOPE.to_owned());
+        }
+        let timeout = target.limits.write_timeout;
+        let asked = Mint {
+            aud: Some(target.url.to_owned()),
+            scope: Some(scopes.join(" ")),
+            ..Mint::default()
+        };
+        let token = match mint_token(&ready.mint_url, asked, timeout).await {
+            Ok(token) => token,
+            Err(e) => {
+                self.not_observed(rule, e);
+                return;
+            }
+        };
+        let a = match post_opening(target.url, revision, Some(&token), timeout).await {
+            Ok(a) => a,
+            Err(e) => {
+                self.not_observed(rule, e);
+                return;
+            }
+        };
+        let held = scopes.join(" ");
+        match a.status {
+            200..=299 => {
+                self.show(a.exchange.clone());
+                self.verdict(
+                    rule,
+                    Vec::new(),
+                    vec![format!("a token with the scopes {held:?} was answered {}", a.status)],
+                );
+            }
+            403 => {
+                let again = a
+                    .challenges
+                    .iter()
+                    .find_map(|c| bearer_params(c))
+                    .and_then(|p| p.get("scope").cloned());
+                self.show(a.exchange.clone());
+                self.verdict(
+                    rule,
+                    vec![format!(
+                        "a token holding every scope the 403 named ({held:?}) was refused with 403 again (its `scope`: {again:?}): the first challenge did not name all the request needed"
+                    )],
+                    a.challenges,
+                );
+            }
+            other => self.not_observed(
+                rule,
+                format!("the retry with a token holding the scopes {held:?} was answered {other}, neither accepted nor refused for scope"),
+            ),
+        }
     }
 }
 
