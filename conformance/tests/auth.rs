@@ -305,6 +305,21 @@ const DEFECTS: &[(Defect, &str, &[&str])] = &[
         "2025-11-25",
         &["mcp.auth.insufficient-scope-challenge"],
     ),
+    (
+        Defect::NoInsufficientScopeScope,
+        "2025-11-25",
+        &["mcp.auth.insufficient-scope-names-scope"],
+    ),
+    (
+        Defect::OfflineAccessScope,
+        "2026-07-28",
+        &["mcp.auth.no-offline-access-scope"],
+    ),
+    (
+        Defect::PartialScopeChallenge,
+        "2026-07-28",
+        &["mcp.auth.insufficient-scope-single-challenge"],
+    ),
 ];
 
 #[test]
@@ -313,6 +328,32 @@ fn each_planted_defect_is_caught_by_its_own_rule_and_nothing_else() {
     // One authorization server for all, named to both sides: a defect that
     // drops `authorization_servers` leaves the runner nothing to find.
     let (_issuing, issuer) = auth_server();
+    // What the sound peer itself breaks under a revision, none of it
+    // authorization's: over HTTP under 2026-07-28 it warns
+    // jsonrpc.error.code-meaning on four vectors, with or without --auth.
+    // A defect must add its own rule to that and nothing else.
+    let mut sound: std::collections::BTreeMap<&str, BTreeSet<String>> = Default::default();
+    for (_, revision, _) in DEFECTS {
+        if sound.contains_key(revision) {
+            continue;
+        }
+        let (_peer, url, _) = protected(&["--auth-issuer", &issuer]);
+        let (_, records, stderr) = run(&[
+            "--http",
+            &url,
+            "--auth",
+            "--auth-issuer",
+            &issuer,
+            "--revision",
+            revision,
+        ]);
+        let baseline = broken(&records);
+        assert!(
+            baseline.iter().all(|r| !r.starts_with("mcp.auth.")),
+            "{revision}: {baseline:?}\n{stderr}"
+        );
+        sound.insert(revision, baseline);
+    }
     let mut caught = BTreeSet::new();
     for (defect, revision, rules) in DEFECTS {
         let name = defect
@@ -332,7 +373,11 @@ fn each_planted_defect_is_caught_by_its_own_rule_and_nothing_else() {
             revision,
         ]);
         let expected: BTreeSet<String> = rules.iter().map(|r| (*r).to_owned()).collect();
-        assert_eq!(broken(&records), expected, "--auth-defect {name}\n{stderr}");
+        let added: BTreeSet<String> = broken(&records)
+            .difference(&sound[revision])
+            .cloned()
+            .collect();
+        assert_eq!(added, expected, "--auth-defect {name}\n{stderr}");
         let level = rules[0]
             .parse::<harness::rules::RuleId>()
             .expect("a known rule")

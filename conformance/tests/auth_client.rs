@@ -5,8 +5,9 @@
 //! in one way each (no PKCE, the challenge's scope ignored, no `resource`,
 //! step-up retried without limit, proceeding without
 //! `code_challenge_methods_supported`, a code redeemed whatever its `iss`,
-//! a step-up dropping the scopes granted before), it draws exactly its own
-//! rule's finding and nothing else.
+//! a step-up dropping the scopes granted before, a bearer the authorization
+//! server never issued), it draws exactly its own rule's finding and nothing
+//! else.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
@@ -33,6 +34,9 @@ struct Knobs {
     ignores_iss: bool,
     /// Steps up asking only the 403's scopes, dropping those granted before.
     replaces_scope_on_step_up: bool,
+    /// Closes the session (DELETE) with a bearer token of its own making,
+    /// one the authorization server never issued.
+    foreign_token: bool,
 }
 
 const REDIRECT: &str = "http://127.0.0.1:1/callback";
@@ -273,7 +277,9 @@ impl Client {
                 .header("mcp-session-id", session)
                 .header("mcp-protocol-version", VERSION);
         }
-        if let Some(token) = &self.token {
+        if self.knobs.foreign_token {
+            delete = delete.bearer_auth("wirecheck-test-token-of-another-issuer");
+        } else if let Some(token) = &self.token {
             delete = delete.bearer_auth(token);
         }
         delete.send().await.expect("DELETE is answered");
@@ -375,7 +381,7 @@ fn a_correct_client_draws_no_finding_and_every_rule_sees_it() {
     let records = judged(Knobs::default(), None);
     assert_eq!(findings(&records), set(&[]), "{records:#?}");
     let outcomes = auth_outcomes(&records);
-    assert_eq!(outcomes.len(), 11, "{outcomes:?}");
+    assert_eq!(outcomes.len(), 12, "{outcomes:?}");
     for (rule, outcome) in &outcomes {
         let expected = if rule == "mcp.auth.client-pkce-refuse" || rule == "mcp.auth.client-iss" {
             "not-applicable"
@@ -384,6 +390,22 @@ fn a_correct_client_draws_no_finding_and_every_rule_sees_it() {
         };
         assert_eq!(*outcome, expected, "{rule}");
     }
+}
+
+#[test]
+fn a_client_sending_a_token_not_issued_is_caught_by_the_issued_token_rule_alone() {
+    let records = judged(
+        Knobs {
+            foreign_token: true,
+            ..Knobs::default()
+        },
+        None,
+    );
+    assert_eq!(
+        findings(&records),
+        set(&["mcp.auth.client-issued-token"]),
+        "{records:#?}"
+    );
 }
 
 #[test]
@@ -504,7 +526,7 @@ fn a_client_stepping_up_without_its_granted_scopes_is_warned_by_the_step_up_scop
     let kept = judged_as(Knobs::default(), None, r5);
     assert_eq!(findings(&kept), set(&[]));
     let outcomes = auth_outcomes(&kept);
-    assert_eq!(outcomes.len(), 13, "{outcomes:?}");
+    assert_eq!(outcomes.len(), 14, "{outcomes:?}");
     assert_eq!(outcomes["mcp.auth.client-step-up-scope"], "pass");
 }
 
@@ -566,6 +588,6 @@ fn serve_judge_auth_writes_the_authorization_records() {
                 && r["outcome"]["outcome"] == "pass"
         })
         .count();
-    assert_eq!(passed, 10, "{text}");
+    assert_eq!(passed, 11, "{text}");
     assert!(!text.contains("eyJ"), "no token is written to the report");
 }

@@ -43,6 +43,9 @@ pub struct Ready {
     pub scopes: Vec<String>,
     /// The tokens.
     pub tokens: Tokens,
+    /// The issuer's mint endpoint, for a probe whose token depends on an
+    /// answer (the scopes a 403 named).
+    pub mint_url: String,
 }
 
 /// The resource another audience names: no server is it.
@@ -340,30 +343,7 @@ pub async fn prepare(
              wirecheck mints only at the issuer it was given"
         ));
     }
-    let http = client(timeout)?;
-    let mint = |asked: Mint| {
-        let http = http.clone();
-        let mint_url = mint_url.clone();
-        async move {
-            let response = http
-                .post(&mint_url)
-                .header("content-type", "application/json")
-                .body(serde_json::to_string(&asked).map_err(|e| e.to_string())?)
-                .send()
-                .await
-                .map_err(|e| format!("--auth: POST {mint_url}: {e}"))?;
-            let bytes = response
-                .bytes()
-                .await
-                .map_err(|e| format!("--auth: {mint_url}: {e}"))?;
-            let body: Value =
-                serde_json::from_slice(&bytes).map_err(|e| format!("--auth: {mint_url}: {e}"))?;
-            body.get("access_token")
-                .and_then(Value::as_str)
-                .map(str::to_owned)
-                .ok_or_else(|| format!("--auth: {mint_url} minted no token: {body}"))
-        }
-    };
+    let mint = |asked: Mint| mint_token(&mint_url, asked, timeout);
     let scope = (!scopes.is_empty()).then(|| scopes.join(" "));
     let good = Mint {
         aud: Some(url.to_owned()),
@@ -412,7 +392,29 @@ pub async fn prepare(
         issuer,
         scopes,
         tokens,
+        mint_url,
     })
+}
+
+/// A token of wirecheck's authorization server, asked of its mint endpoint.
+pub async fn mint_token(mint_url: &str, asked: Mint, timeout: Duration) -> Result<String, String> {
+    let response = client(timeout)?
+        .post(mint_url)
+        .header("content-type", "application/json")
+        .body(serde_json::to_string(&asked).map_err(|e| e.to_string())?)
+        .send()
+        .await
+        .map_err(|e| format!("--auth: POST {mint_url}: {e}"))?;
+    let bytes = response
+        .bytes()
+        .await
+        .map_err(|e| format!("--auth: {mint_url}: {e}"))?;
+    let body: Value =
+        serde_json::from_slice(&bytes).map_err(|e| format!("--auth: {mint_url}: {e}"))?;
+    body.get("access_token")
+        .and_then(Value::as_str)
+        .map(str::to_owned)
+        .ok_or_else(|| format!("--auth: {mint_url} minted no token: {body}"))
 }
 
 #[cfg(test)]

@@ -384,6 +384,33 @@ impl View<'_> {
         Verdict::Judged(seen)
     }
 
+    /// Every bearer sent to the MCP server, from the first request on (a
+    /// token brought from elsewhere before the flow breaks it too), is one
+    /// the authorization server issued.
+    fn issued_token(&self) -> Verdict {
+        let (issued, _) = self.issued();
+        let mut seen = Seen::default();
+        for (_, method, path, _, authorization) in self.resource_from(0) {
+            let Some(token) = authorization.and_then(|v| {
+                let (scheme, token) = v.trim().split_once(' ')?;
+                scheme.eq_ignore_ascii_case("bearer").then(|| token.trim())
+            }) else {
+                continue;
+            };
+            // The token itself is never quoted: a finding is written to
+            // reports.
+            seen.check((!issued.contains(&token)).then(|| {
+                format!("a {method} to {path} carried a bearer token the authorization server never issued")
+            }));
+        }
+        if seen.judged == 0 {
+            return Verdict::NotObserved(
+                "no request to the MCP server carried a bearer token".into(),
+            );
+        }
+        Verdict::Judged(seen)
+    }
+
     /// Whether `path` is one of the server's Protected Resource Metadata URLs.
     fn is_prm(&self, path: &str) -> bool {
         path == self.setup.challenge_path
@@ -557,7 +584,7 @@ impl View<'_> {
 }
 
 /// The client-side authorization rules, in the order their records come.
-pub const RULES: [RuleId; 13] = [
+pub const RULES: [RuleId; 14] = [
     RuleId::McpAuthClientDiscovery,
     RuleId::McpAuthClientAsMetadata,
     RuleId::McpAuthClientPkce,
@@ -569,6 +596,7 @@ pub const RULES: [RuleId; 13] = [
     RuleId::McpAuthClientChallengeScope,
     RuleId::McpAuthClientBearer,
     RuleId::McpAuthClientTokenNotInQuery,
+    RuleId::McpAuthClientIssuedToken,
     RuleId::McpAuthClientStepUpScope,
     RuleId::McpAuthClientRetryLimit,
 ];
@@ -600,6 +628,7 @@ pub fn judge(events: &[Event], setup: &Setup, revision: Revision) -> Vec<crate::
                 RuleId::McpAuthClientChallengeScope => view.challenge_scope(),
                 RuleId::McpAuthClientBearer => view.bearer(),
                 RuleId::McpAuthClientTokenNotInQuery => view.token_not_in_query(),
+                RuleId::McpAuthClientIssuedToken => view.issued_token(),
                 RuleId::McpAuthClientStepUpScope => view.step_up_scope(),
                 _ => view.retry_limit(),
             };

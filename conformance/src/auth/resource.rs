@@ -39,9 +39,23 @@ pub enum Defect {
     NoAuthorizationServers,
     /// Serves Protected Resource Metadata whose `resource` is not its URL.
     WrongResource,
-    /// Answers 403 for an insufficient scope without `insufficient_scope`.
+    /// Answers 403 for an insufficient scope without `insufficient_scope`
+    /// (its `scope` kept, so only that rule sees it).
     NoInsufficientScope,
+    /// Answers 403 `insufficient_scope` naming no `scope`.
+    NoInsufficientScopeScope,
+    /// Names `offline_access` in its Protected Resource Metadata's
+    /// `scopes_supported`, which 2026-07-28 says a server should not.
+    OfflineAccessScope,
+    /// Requires [`SECOND_SCOPE`] beside [`SCOPE`] (both in its
+    /// `scopes_supported`) but its 403 names [`SCOPE`] only: a client
+    /// granted what the challenge named is refused again.
+    PartialScopeChallenge,
 }
+
+/// The scope [`Defect::PartialScopeChallenge`] also requires and never
+/// names in a challenge.
+pub const SECOND_SCOPE: &str = "wirecheck:second";
 
 /// Why the protected server denies a request (a 401 or a 403; not a codec
 /// refusal, which is harness::Refusal).
@@ -129,10 +143,14 @@ impl Protection {
         {
             return Err(invalid("the token was issued for another resource"));
         }
-        let scoped = claims
-            .get("scope")
-            .and_then(Value::as_str)
-            .is_some_and(|s| s.split(' ').any(|s| s == SCOPE));
+        let holds = |wanted: &str| {
+            claims
+                .get("scope")
+                .and_then(Value::as_str)
+                .is_some_and(|s| s.split(' ').any(|s| s == wanted))
+        };
+        let scoped = holds(SCOPE)
+            && (self.defect != Some(Defect::PartialScopeChallenge) || holds(SECOND_SCOPE));
         if !scoped {
             return Err(Denial::InsufficientScope);
         }
@@ -176,7 +194,14 @@ impl Protection {
                 self.challenge_scopes()
             )),
             Denial::InsufficientScope if self.defect == Some(Defect::NoInsufficientScope) => {
-                Some(format!("Bearer resource_metadata=\"{md}\""))
+                Some(format!(
+                    "Bearer scope=\"{SCOPE}\", resource_metadata=\"{md}\""
+                ))
+            }
+            Denial::InsufficientScope if self.defect == Some(Defect::NoInsufficientScopeScope) => {
+                Some(format!(
+                    "Bearer error=\"insufficient_scope\", resource_metadata=\"{md}\""
+                ))
             }
             Denial::InsufficientScope => Some(format!(
                 "Bearer error=\"insufficient_scope\", scope=\"{SCOPE}\", resource_metadata=\"{md}\", error_description=\"the token lacks the scope {SCOPE}\""
@@ -220,9 +245,14 @@ impl Protection {
         } else {
             self.audience.clone()
         };
+        let scopes = match self.defect {
+            Some(Defect::OfflineAccessScope) => json!([SCOPE, "offline_access"]),
+            Some(Defect::PartialScopeChallenge) => json!([SCOPE, SECOND_SCOPE]),
+            _ => json!([SCOPE]),
+        };
         let mut document = json!({
             "resource": resource,
-            "scopes_supported": [SCOPE],
+            "scopes_supported": scopes,
             "bearer_methods_supported": ["header"],
         });
         if self.defect != Some(Defect::NoAuthorizationServers) {

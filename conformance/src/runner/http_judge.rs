@@ -375,6 +375,9 @@ const PROBES: &[Probe] = &[
             RuleId::McpAuthChallengeScope,
             RuleId::McpAuthInsufficientScope403,
             RuleId::McpAuthInsufficientScopeChallenge,
+            RuleId::McpAuthInsufficientScopeNamesScope,
+            RuleId::McpAuthNoOfflineAccessScope,
+            RuleId::McpAuthInsufficientScopeSingleChallenge,
         ],
         run: requests!(|j, t, _e| {
             j.authorization(j.revision, t).await;

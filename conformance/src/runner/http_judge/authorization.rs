@@ -15,8 +15,21 @@ use harness::Revision;
 use serde_json::Value;
 
 use super::{Judge, Target};
-use crate::auth::client::{get_json, may_reach, origin, post_opening, strings, well_known, Answer};
+use crate::auth::client::{
+    get_json, may_reach, mint_token, origin, post_opening, strings, well_known, Answer,
+    INSUFFICIENT_SCOPE,
+};
+use crate::auth::issuer::Mint;
 use crate::auth::resource::{bearer_params, same_resource};
+
+/// The scope a server should keep out of every scope list it shows
+/// (2026-07-28 basic/authorization/index §Refresh Tokens).
+const OFFLINE_ACCESS: &str = "offline_access";
+
+/// The scopes of a `scope` parameter (RFC 6750 §3: space-delimited).
+fn scope_list(value: &str) -> Vec<String> {
+    value.split_whitespace().map(str::to_owned).collect()
+}
 
 /// A status as a note: `401`, or why there was none.
 fn said(answer: &Result<Answer, String>) -> String {
@@ -161,13 +174,55 @@ impl Judge {
             Some(m) if !may_reach(&m, &[url, &ready.issuer]) => (None, Some(m)),
             other => (other, None),
         };
-        self.resource_metadata(url, metadata_url, elsewhere, timeout, public.is_some())
+        // Every scope list the server shows, where: what
+        // mcp.auth.no-offline-access-scope reads.
+        let mut scope_lists: Vec<(String, Vec<String>)> = Vec::new();
+        if let Some(scope) = challenge
+            .clone()
+            .flatten()
+            .and_then(|p| p.get("scope").cloned())
+        {
+            scope_lists.push(("the 401's `scope`".to_owned(), scope_list(&scope)));
+        }
+        let document = self
+            .resource_metadata(url, metadata_url, elsewhere, timeout, public.is_some())
             .await;
+        if let Some((at, document)) = document {
+            if document.get("scopes_supported").is_some() {
+                scope_lists.push((
+                    format!("the `scopes_supported` of the Protected Resource Metadata at {at}"),
+                    strings(&document, "scopes_supported"),
+                ));
+            }
+        }
         if let Some(why) = public {
             self.tokens_unobserved(&why);
+        } else if let Some(scope) = self.tokens(revision, target, ready).await {
+            scope_lists.push(("the 403's `scope`".to_owned(), scope_list(&scope)));
+        }
+        self.offline_access(&scope_lists);
+    }
+
+    /// 2026-07-28 §Refresh Tokens: no scope list the server showed names
+    /// `offline_access`; not observed when it showed none.
+    fn offline_access(&mut self, lists: &[(String, Vec<String>)]) {
+        if lists.is_empty() {
+            self.not_observed(
+                RuleId::McpAuthNoOfflineAccessScope,
+                "the server showed no scope list: no `scope` in a 401 or 403 challenge, no `scopes_supported` in Protected Resource Metadata".to_owned(),
+            );
             return;
         }
-        self.tokens(revision, target, ready).await;
+        let broken = lists
+            .iter()
+            .filter(|(_, scopes)| scopes.iter().any(|s| s == OFFLINE_ACCESS))
+            .map(|(at, _)| format!("{at} names `{OFFLINE_ACCESS}`"))
+            .collect();
+        let notes = lists
+            .iter()
+            .map(|(at, scopes)| format!("{at}: {:?}", scopes.join(" ")))
+            .collect();
+        self.verdict(RuleId::McpAuthNoOfflineAccessScope, broken, notes);
     }
 
     /// The Protected Resource Metadata: found at the 401's
@@ -179,7 +234,7 @@ impl Judge {
         elsewhere: Option<String>,
         timeout: std::time::Duration,
         public: bool,
-    ) {
+    ) -> Option<(String, Value)> {
         let roots = well_known(url);
         let root = roots.last().cloned();
         let mut tried = Vec::new();
@@ -203,7 +258,7 @@ impl Judge {
                 self.not_observed(RuleId::McpAuthPrmServed, why.clone());
                 self.not_observed(RuleId::McpAuthPrmAuthorizationServers, why.clone());
                 self.not_observed(RuleId::McpAuthPrmResource, why);
-                return;
+                return None;
             }
             if public {
                 // Answered without a token and no metadata anywhere: nothing
@@ -213,7 +268,7 @@ impl Judge {
                 self.not_applicable(RuleId::McpAuthPrmServed, why.clone());
                 self.not_observed(RuleId::McpAuthPrmAuthorizationServers, why.clone());
                 self.not_observed(RuleId::McpAuthPrmResource, why);
-                return;
+                return None;
             }
             self.verdict(
                 RuleId::McpAuthPrmServed,
@@ -226,7 +281,7 @@ impl Judge {
             let why = "no Protected Resource Metadata was found".to_owned();
             self.not_observed(RuleId::McpAuthPrmAuthorizationServers, why.clone());
             self.not_observed(RuleId::McpAuthPrmResource, why);
-            return;
+            return None;
         };
         self.verdict(
             RuleId::McpAuthPrmServed,
@@ -263,6 +318,7 @@ impl Judge {
             broken,
             vec![format!("resource: {resource:?}")],
         );
+        Some((at, document))
     }
 
     /// The token rules when no token probe can show anything: not observed,
@@ -277,18 +333,21 @@ impl Judge {
             RuleId::McpAuthInvalidTokenChallenge,
             RuleId::McpAuthInsufficientScope403,
             RuleId::McpAuthInsufficientScopeChallenge,
+            RuleId::McpAuthInsufficientScopeNamesScope,
+            RuleId::McpAuthInsufficientScopeSingleChallenge,
         ] {
             self.not_observed(rule, why.to_owned());
         }
     }
 
-    /// The token probes: the valid token first, then each bad one.
+    /// The token probes: the valid token first, then each bad one. The
+    /// `scope` of the 403 the insufficient-scope token got, if any.
     async fn tokens(
         &mut self,
         revision: Revision,
         target: &Target<'_>,
         ready: &crate::auth::client::Ready,
-    ) {
+    ) -> Option<String> {
         let url = target.url;
         let timeout = target.limits.write_timeout;
         let tokens = &ready.tokens;
@@ -333,8 +392,10 @@ impl Judge {
             }
             self.not_observed(RuleId::McpAuthInvalidTokenChallenge, why.clone());
             self.not_observed(RuleId::McpAuthInsufficientScope403, why.clone());
-            self.not_observed(RuleId::McpAuthInsufficientScopeChallenge, why);
-            return;
+            self.not_observed(RuleId::McpAuthInsufficientScopeChallenge, why.clone());
+            self.not_observed(RuleId::McpAuthInsufficientScopeNamesScope, why.clone());
+            self.not_observed(RuleId::McpAuthInsufficientScopeSingleChallenge, why);
+            return None;
         }
         // Every 401 a bad token got, and whether it carried a `Bearer` challenge.
         let mut refusals: Vec<(&str, bool)> = Vec::new();
@@ -378,22 +439,25 @@ impl Judge {
                 vec![format!("{} refusals with 401", refusals.len())],
             );
         }
-        self.scope(revision, target, ready).await;
+        self.scope(revision, target, ready).await
     }
 
     /// A valid token with none of the scopes the server named: 403, and
-    /// from 2025-11-25 its `insufficient_scope` challenge.
+    /// from 2025-11-25 its `insufficient_scope` challenge and the scopes it
+    /// names. That challenge's `scope`, if any.
     async fn scope(
         &mut self,
         revision: Revision,
         target: &Target<'_>,
         ready: &crate::auth::client::Ready,
-    ) {
+    ) -> Option<String> {
         let Some(token) = &ready.tokens.insufficient_scope else {
             let why = "the server named no scope (Protected Resource Metadata `scopes_supported`, the 401's `scope`), so no token lacking one could be made".to_owned();
             self.not_applicable(RuleId::McpAuthInsufficientScope403, why.clone());
-            self.not_applicable(RuleId::McpAuthInsufficientScopeChallenge, why);
-            return;
+            self.not_applicable(RuleId::McpAuthInsufficientScopeChallenge, why.clone());
+            self.not_applicable(RuleId::McpAuthInsufficientScopeNamesScope, why.clone());
+            self.not_applicable(RuleId::McpAuthInsufficientScopeSingleChallenge, why);
+            return None;
         };
         let answer = post_opening(
             target.url,
@@ -405,8 +469,10 @@ impl Judge {
         let a = match answer {
             Err(e) => {
                 self.not_observed(RuleId::McpAuthInsufficientScope403, e.clone());
-                self.not_observed(RuleId::McpAuthInsufficientScopeChallenge, e);
-                return;
+                self.not_observed(RuleId::McpAuthInsufficientScopeChallenge, e.clone());
+                self.not_observed(RuleId::McpAuthInsufficientScopeNamesScope, e.clone());
+                self.not_observed(RuleId::McpAuthInsufficientScopeSingleChallenge, e);
+                return None;
             }
             Ok(a) => a,
         };
@@ -416,8 +482,10 @@ impl Judge {
                 ready.scopes.join(" ")
             );
             self.not_applicable(RuleId::McpAuthInsufficientScope403, why.clone());
-            self.not_applicable(RuleId::McpAuthInsufficientScopeChallenge, why);
-            return;
+            self.not_applicable(RuleId::McpAuthInsufficientScopeChallenge, why.clone());
+            self.not_applicable(RuleId::McpAuthInsufficientScopeNamesScope, why.clone());
+            self.not_applicable(RuleId::McpAuthInsufficientScopeSingleChallenge, why);
+            return None;
         }
         let broken = if a.status == 403 {
             Vec::new()
@@ -435,17 +503,15 @@ impl Judge {
             vec![format!("answered {}", a.status)],
         );
         if a.status != 403 {
-            self.not_applicable(
-                RuleId::McpAuthInsufficientScopeChallenge,
-                format!("no 403 to judge: answered {}", a.status),
-            );
-            return;
+            let why = format!("no 403 to judge: answered {}", a.status);
+            self.not_applicable(RuleId::McpAuthInsufficientScopeChallenge, why.clone());
+            self.not_applicable(RuleId::McpAuthInsufficientScopeNamesScope, why.clone());
+            self.not_applicable(RuleId::McpAuthInsufficientScopeSingleChallenge, why);
+            return None;
         }
-        let error = a
-            .challenges
-            .iter()
-            .find_map(|c| bearer_params(c))
-            .and_then(|p| p.get("error").cloned());
+        let params = a.challenges.iter().find_map(|c| bearer_params(c));
+        let error = params.as_ref().and_then(|p| p.get("error").cloned());
+        let scope = params.as_ref().and_then(|p| p.get("scope").cloned());
         let broken = if error.as_deref() == Some("insufficient_scope") {
             Vec::new()
         } else {
@@ -458,8 +524,117 @@ impl Judge {
         self.verdict(
             RuleId::McpAuthInsufficientScopeChallenge,
             broken,
-            a.challenges,
+            a.challenges.clone(),
         );
+        // "the scopes needed": the refused token holds only
+        // INSUFFICIENT_SCOPE, so a `scope` naming nothing else names none
+        // it needs. Whether the named ones suffice is not probed.
+        let needed = scope
+            .as_deref()
+            .map(scope_list)
+            .unwrap_or_default()
+            .into_iter()
+            .any(|s| s != INSUFFICIENT_SCOPE);
+        let broken = match (&scope, needed) {
+            (_, true) => Vec::new(),
+            (None, _) => vec![format!(
+                "the 403's `WWW-Authenticate` names no `scope` (WWW-Authenticate: {:?})",
+                a.challenges
+            )],
+            (Some(named), false) => vec![format!(
+                "the 403's `scope` ({named:?}) names no scope but `{INSUFFICIENT_SCOPE}`, the one the refused token holds"
+            )],
+        };
+        self.show(a.exchange.clone());
+        self.verdict(
+            RuleId::McpAuthInsufficientScopeNamesScope,
+            broken,
+            vec![format!("scope: {scope:?}")],
+        );
+        if RuleId::McpAuthInsufficientScopeSingleChallenge
+            .info()
+            .revisions
+            .contains(revision)
+        {
+            self.single_challenge(revision, target, ready, scope.as_deref())
+                .await;
+        }
+        scope
+    }
+
+    /// 2026-07-28: the request refused for insufficient scope, again with a
+    /// token holding what the 403 named beside what the refused token held
+    /// (the union a client accumulating scopes asks for): a second 403 shows
+    /// the first challenge left out a scope the request needs.
+    async fn single_challenge(
+        &mut self,
+        revision: Revision,
+        target: &Target<'_>,
+        ready: &crate::auth::client::Ready,
+        named: Option<&str>,
+    ) {
+        let rule = RuleId::McpAuthInsufficientScopeSingleChallenge;
+        let mut scopes = named.map(scope_list).unwrap_or_default();
+        if !scopes.iter().any(|s| s != INSUFFICIENT_SCOPE) {
+            self.not_applicable(
+                rule,
+                "the 403 named no scope the refused token lacked: there is nothing to ask for and retry with".to_owned(),
+            );
+            return;
+        }
+        if !scopes.iter().any(|s| s == INSUFFICIENT_SCOPE) {
+            scopes.push(INSUFFICIENT_SCOPE.to_owned());
+        }
+        let timeout = target.limits.write_timeout;
+        let asked = Mint {
+            aud: Some(target.url.to_owned()),
+            scope: Some(scopes.join(" ")),
+            ..Mint::default()
+        };
+        let token = match mint_token(&ready.mint_url, asked, timeout).await {
+            Ok(token) => token,
+            Err(e) => {
+                self.not_observed(rule, e);
+                return;
+            }
+        };
+        let a = match post_opening(target.url, revision, Some(&token), timeout).await {
+            Ok(a) => a,
+            Err(e) => {
+                self.not_observed(rule, e);
+                return;
+            }
+        };
+        let held = scopes.join(" ");
+        match a.status {
+            200..=299 => {
+                self.show(a.exchange.clone());
+                self.verdict(
+                    rule,
+                    Vec::new(),
+                    vec![format!("a token with the scopes {held:?} was answered {}", a.status)],
+                );
+            }
+            403 => {
+                let again = a
+                    .challenges
+                    .iter()
+                    .find_map(|c| bearer_params(c))
+                    .and_then(|p| p.get("scope").cloned());
+                self.show(a.exchange.clone());
+                self.verdict(
+                    rule,
+                    vec![format!(
+                        "a token holding every scope the 403 named ({held:?}) was refused with 403 again (its `scope`: {again:?}): the first challenge did not name all the request needed"
+                    )],
+                    a.challenges,
+                );
+            }
+            other => self.not_observed(
+                rule,
+                format!("the retry with a token holding the scopes {held:?} was answered {other}, neither accepted nor refused for scope"),
+            ),
+        }
     }
 }
 
