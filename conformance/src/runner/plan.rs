@@ -16,12 +16,14 @@
 
 use std::borrow::Cow;
 use std::ops::Range;
+use std::time::Duration;
 
 use harness::error_ids::{readable_request_ids, Read};
 use harness::rules::RuleId;
 use harness::{lift, Raw};
 
 use crate::lines::is_batch_text;
+use crate::transport::stdio::PeerCommand;
 use crate::vectors::{Answer, Basis, Vector};
 
 /// The vectors of one session, by index into the slice given to [`pack`].
@@ -88,6 +90,67 @@ pub fn share_twins(sessions: Vec<Session>, vectors: &[&Vector]) -> Vec<Session> 
         }
     }
     kept.into_iter().map(|(s, _)| s).collect()
+}
+
+/// What an opening session over stdio is, as an experiment: a fresh
+/// process of one program, the first bytes it reads, how long the probe
+/// waits, and how long the process is given to exit at the end. Two
+/// opening sessions of equal experiments are the same experiment, even
+/// under two revisions ([`opening_experiment`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Experiment {
+    /// The program and arguments the fresh process is started with.
+    pub command: PeerCommand,
+    /// The frame: the first bytes the process reads, byte for byte.
+    pub frame: Vec<u8>,
+    /// Whether the probe waits for an answer ([`expects_answer`]).
+    pub expects_answer: bool,
+    /// How long the process is given to exit once its input is closed: how
+    /// it ended is judged under some revisions, so it is part of what was
+    /// observed.
+    pub exit_grace: Duration,
+}
+
+/// The experiment `session` is when it opens with its vector's frame on a
+/// fresh process started with `command` (`None`: not a process, an HTTP
+/// peer) and ended with `exit_grace`; `None` for any other session.
+///
+/// Why the same experiment under two revisions is one: a fresh process that
+/// has received nothing before the frame cannot know which revision the
+/// runner is testing. It is started with the same program and arguments
+/// (the reference peer is not: it is told `--revision`, so its commands
+/// differ and nothing is shared), reads the same bytes first, gets the same
+/// liveness request after them (the driver's, one for the whole run), and
+/// is ended the same way. What differs between the revisions is only the
+/// rules its answer is judged by, and each revision still judges it by its
+/// own. So the opening frame several revisions send byte for byte is played
+/// once, by the first revision that plays it, and the exchange (its wire
+/// log, its process's end) is judged again under each later one, instead
+/// of a fresh process per revision; the one process started is the run's
+/// main cost over stdio. A server that answers one frame differently from
+/// one start to the next would differ between two fresh processes too.
+/// Over HTTP one server serves every session, and what it was sent before
+/// is no longer nothing: never shared.
+#[must_use]
+pub fn opening_experiment(
+    session: &Session,
+    vectors: &[&Vector],
+    command: Option<PeerCommand>,
+    exit_grace: Duration,
+) -> Option<Experiment> {
+    let [one] = session.vectors.as_slice() else {
+        return None;
+    };
+    if !session.opening {
+        return None;
+    }
+    let vector = vectors[*one];
+    Some(Experiment {
+        command: command?,
+        frame: vector.frame.clone(),
+        expects_answer: expects_answer(vector),
+        exit_grace,
+    })
 }
 
 /// Whether `vector`'s frame opens a session: a handshake request, or a
