@@ -63,13 +63,7 @@ pub(super) fn observe(
     if kind == Kind::Stdio && revision.is_mcp() {
         frames.retain(|f| !crate::lines::is_stdout_text(f));
     }
-    let gathered = batch::gathered_batch(
-        kind,
-        revision,
-        &vector.frame,
-        report,
-        new_facts,
-    );
+    let gathered = batch::gathered_batch(kind, revision, &vector.frame, report, new_facts);
     let gathered_note = gathered.as_ref().map(|(_, note)| note.clone());
     if let Some((batch, _)) = gathered {
         frames = batch;

@@ -112,12 +112,6 @@ impl Experiments {
             kept.push((experiment, played));
         }
     }
-
-    /// How many experiments are kept.
-    #[cfg(test)]
-    pub(super) fn len(&self) -> usize {
-        lock(&self.played).len()
-    }
 }
 
 /// What the sessions of one revision leave behind for the judges after
@@ -459,7 +453,11 @@ impl Peers<'_> {
 
     /// An opening session: a fresh process sent the first of `alike`'s
     /// frame (they all send it) before anything else, probed, then closed.
-    async fn play_opening(&self, alike: &[&Vector], revision: Revision) -> Result<Played, RunError> {
+    async fn play_opening(
+        &self,
+        alike: &[&Vector],
+        revision: Revision,
+    ) -> Result<Played, RunError> {
         let vector = alike
             .first()
             .copied()
