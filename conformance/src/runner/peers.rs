@@ -307,7 +307,8 @@ impl Peers<'_> {
         if session.opening {
             // One vector, judged for its twins too, whose own frame opens a
             // fresh process (no handshake first); an exchange a revision
-            // before this one already had is judged again, not played again.
+            // before this one already had is judged again, not played again:
+            // the same experiment, [`plan::opening_experiment`] says why.
             let experiment = self.experiments.and_then(|_| {
                 plan::opening_experiment(
                     &session,
