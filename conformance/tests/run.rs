@@ -1119,3 +1119,69 @@ fn over_stdio_twins_share_one_process_and_every_session_is_still_judged() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 32: an opening frame several revisions send byte for byte
+/// (`tools/list` before `initialize`) to a fresh process of the same
+/// command is played once and judged under each revision
+/// (`plan::opening_experiment`): the four revisions' records carry one
+/// exchange, to the microsecond, where four processes would each have had
+/// their own timing. The reference peer is given as a plain command, so it
+/// is not told the revision (`wirecheck serve` negotiates).
+#[test]
+fn an_opening_frame_several_revisions_send_is_played_once_and_judged_under_each() {
+    let dir = std::env::temp_dir().join(format!("wirecheck-openings-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let starts = dir.join("starts");
+    let transcripts = dir.join("transcripts");
+    let document = dir.join("run.json");
+    let peer = format!(
+        "sh -c 'echo started >> {}; exec {} serve'",
+        starts.display(),
+        env!("CARGO_BIN_EXE_wirecheck")
+    );
+    let out = common::wirecheck(
+        &[
+            "run",
+            "--stdio",
+            &peer,
+            "--transcripts",
+            transcripts.to_str().unwrap(),
+            "--out",
+            document.to_str().unwrap(),
+            "--format",
+            "json",
+        ],
+        b"",
+    );
+    // A run was made (a verdict elsewhere may be load's: this test is
+    // about what was shared, not about every verdict).
+    assert!(
+        matches!(out.status.code(), Some(0 | 1)),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // The document keeps each record's wire log, with its timings.
+    let document: Value =
+        serde_json::from_str(&std::fs::read_to_string(&document).unwrap()).unwrap();
+    let records = document["records"].as_array().unwrap().clone();
+    let wires: Vec<&Value> = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"]
+        .iter()
+        .map(|r| {
+            let id = format!("mcp/{r}/lifecycle/request-before-initialize");
+            let record = by_vector(&records, &id)[0];
+            assert_eq!(outcome(record), "pass", "{id}");
+            &record["wire"]
+        })
+        .collect();
+    assert!(wires[0].as_array().is_some_and(|w| !w.is_empty()));
+    assert!(wires.iter().all(|w| *w == wires[0]), "{wires:?}");
+    // Each revision's session judge still read the session.
+    let started = std::fs::read_to_string(&starts).unwrap().lines().count();
+    let judged = std::fs::read_dir(&transcripts).unwrap().count();
+    assert!(
+        started < judged,
+        "{started} processes for {judged} judged sessions"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

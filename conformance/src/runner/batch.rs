@@ -7,9 +7,9 @@ use harness::rules::RuleId;
 use harness::Revision;
 
 use super::http_answers::probe_post;
-use super::wire::Wire;
 use crate::driver::{Class, ProbeReport};
 use crate::transport::http::HttpFact;
+use crate::transport::{HttpKind, Kind};
 
 /// A batch probe answered over a Streamable HTTP SSE stream one response per
 /// event: the responses gathered into the one array the judge reads, with the
@@ -28,7 +28,7 @@ use crate::transport::http::HttpFact;
 /// is, and answers to its elements are not gathered into a batch answer.
 #[must_use]
 pub fn gathered_batch(
-    wire: &Wire,
+    kind: Kind,
     revision: Revision,
     probe: &[u8],
     report: &ProbeReport,
@@ -39,7 +39,7 @@ pub fn gathered_batch(
         .revisions
         .contains(revision);
     if !batches
-        || !matches!(wire, Wire::Streamable(_))
+        || kind != Kind::Http(HttpKind::Streamable)
         || !probe.trim_ascii_start().starts_with(b"[")
     {
         return None;

@@ -9,6 +9,7 @@ use harness::Revision;
 
 use super::wire::Wire;
 use crate::transport::http::HttpFact;
+use crate::transport::{HttpKind, Kind};
 
 /// When a notification's POST was refused with an HTTP error status whose
 /// body is at most an error response without an `id`: the note saying so.
@@ -21,14 +22,14 @@ use crate::transport::http::HttpFact;
 /// notification, which JSON-RPC 2.0 §4.1 forbids, and the judge says so.
 #[must_use]
 pub fn refused_notification(
-    wire: &Wire,
+    kind: Kind,
     exchange: Option<u64>,
     new_facts: &[HttpFact],
     frames: &[Vec<u8>],
     expects_answer: bool,
     revision: Revision,
 ) -> Option<String> {
-    if expects_answer || !matches!(wire, Wire::Streamable(_)) {
+    if expects_answer || kind != Kind::Http(HttpKind::Streamable) {
         return None;
     }
     refusal_note(exchange, new_facts, frames, revision)
@@ -89,14 +90,16 @@ fn refusal_note(
 /// answer for it), the POST was answered `400`, and every answer is -32020.
 #[must_use]
 pub fn header_mismatch_answer(
-    wire: &Wire,
+    kind: Kind,
     revision: Revision,
     expects_error: bool,
     body: &[u8],
     status: Option<u16>,
     frames: &[Vec<u8>],
 ) -> Option<String> {
-    if revision != Revision::Mcp2026_07_28 || !expects_error || !matches!(wire, Wire::Streamable(_))
+    if revision != Revision::Mcp2026_07_28
+        || !expects_error
+        || kind != Kind::Http(HttpKind::Streamable)
     {
         return None;
     }
@@ -162,25 +165,19 @@ mod tests {
     /// and the POST was answered 400, decided before judging.
     #[test]
     fn a_header_mismatch_answer_needs_a_mismatching_body_and_a_400() {
-        let wire = Wire::Streamable(
-            crate::transport::http::StreamableHttpPeer::connect(
-                "http://127.0.0.1:9/mcp",
-                crate::transport::Limits::default(),
-            )
-            .unwrap(),
-        );
+        let streamable = Kind::Http(HttpKind::Streamable);
         let r5 = Revision::Mcp2026_07_28;
         let answer =
             vec![br#"{"jsonrpc":"2.0","id":1,"error":{"code":-32020,"message":"m"}}"#.to_vec()];
         let bare = br#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#;
         let named = br#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}"#;
-        assert!(header_mismatch_answer(&wire, r5, true, bare, Some(400), &answer).is_some());
+        assert!(header_mismatch_answer(streamable, r5, true, bare, Some(400), &answer).is_some());
         // The body names its version, sent as the header too: nothing mismatched.
-        assert!(header_mismatch_answer(&wire, r5, true, named, Some(400), &answer).is_none());
+        assert!(header_mismatch_answer(streamable, r5, true, named, Some(400), &answer).is_none());
         // "reject the request with `400 Bad Request`": another status is no such refusal.
-        assert!(header_mismatch_answer(&wire, r5, true, bare, Some(200), &answer).is_none());
+        assert!(header_mismatch_answer(streamable, r5, true, bare, Some(200), &answer).is_none());
         assert!(header_mismatch_answer(
-            &wire,
+            streamable,
             Revision::Mcp2025_11_25,
             true,
             bare,

@@ -40,6 +40,7 @@ pub mod trace;
 pub mod wire;
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 use std::time::Duration;
 
 use harness::rules::{Level, RuleId, Violation};
@@ -55,7 +56,7 @@ use crate::vectors::Vector;
 pub use config::{Auth, Config, Peer, Revisions, RunError};
 use fixtures::Catalogue;
 use learn::learn;
-use peers::{Gathered, Peers, EXIT_ON_EOF_GRACE};
+use peers::{Experiments, Gathered, Peers, EXIT_ON_EOF_GRACE};
 pub use records::negotiation_id;
 use records::{negotiation_record, vector_record, wire_since};
 pub use wire::Wire;
@@ -128,6 +129,7 @@ pub async fn run(
         progress,
         done: 0,
         total: 0,
+        experiments: Arc::default(),
     };
     if config.jsonrpc {
         let probes = probes_of(vectors, Revision::JsonRpc2);
@@ -222,6 +224,10 @@ struct Runner<'c, 'p, 'q> {
     progress: &'p mut Progress<'q>,
     done: usize,
     total: usize,
+    /// The opening sessions the run's revisions played, judged again under
+    /// each later revision that sends the same frame to the same fresh
+    /// process ([`plan::opening_experiment`]).
+    experiments: Arc<Experiments>,
 }
 
 /// Where a revision's sessions connect: the HTTP URL, and the reference
@@ -436,7 +442,9 @@ impl Runner<'_, '_, '_> {
     ) -> Result<Accepted, RunError> {
         let Opened { endpoint, first } = opened;
         let gathered = Gathered::default();
-        let peers = Peers::for_revision(self.config, endpoint.url.as_deref(), &gathered, revision);
+        let experiments = Arc::clone(&self.experiments);
+        let peers = Peers::for_revision(self.config, endpoint.url.as_deref(), &gathered, revision)
+            .sharing(&experiments);
         let first = match first {
             Ok(session) => session,
             Err((mut driver, e)) => {

@@ -4,9 +4,11 @@
 
 use harness::{Outcome, Revision};
 
-use super::{batch, http_answers, Wire};
-use crate::driver::{Class, Driver, Live};
+use super::{batch, http_answers};
+use crate::driver::{Class, Live};
 use crate::judge::{Observed, Silence};
+use crate::transport::http::HttpFact;
+use crate::transport::Kind;
 use crate::vectors::{Answer, Vector};
 
 /// What one probe's exchange showed, read before the judge gives its
@@ -32,14 +34,16 @@ pub(super) struct Observation {
     pub(super) mismatch: Option<String>,
 }
 
-/// Reads what `vector`'s probe got (`report`, and the HTTP exchanges since
-/// `facts_before`) into what the judge reads, before it judges.
+/// Reads what `vector`'s probe got over a transport of `kind` (`report`, and
+/// the HTTP exchanges made while it ran, `new_facts`) into what the judge
+/// reads, before it judges. It reads no live connection, so an exchange can
+/// be judged after its process was closed ([`super::peers::Exchange`]).
 pub(super) fn observe(
-    driver: &Driver<Wire>,
+    kind: Kind,
+    new_facts: &[HttpFact],
     vector: &Vector,
     revision: Revision,
     report: &crate::driver::ProbeReport,
-    facts_before: usize,
     expects_answer: bool,
 ) -> Observation {
     let mut frames: Vec<Vec<u8>> = report
@@ -56,18 +60,10 @@ pub(super) fn observe(
     // Text a stdio server wrote between messages (a log line) is no answer:
     // it breaks the stdio sentence once, judged over the whole revision
     // ([`stdout_text::record`]), and the judge reads the messages alone.
-    if matches!(driver.transport(), Wire::Stdio(_)) && revision.is_mcp() {
+    if kind == Kind::Stdio && revision.is_mcp() {
         frames.retain(|f| !crate::lines::is_stdout_text(f));
     }
-    let facts = driver.transport().http_facts();
-    let new_facts = facts.get(facts_before..).unwrap_or_default();
-    let gathered = batch::gathered_batch(
-        driver.transport(),
-        revision,
-        &vector.frame,
-        report,
-        new_facts,
-    );
+    let gathered = batch::gathered_batch(kind, revision, &vector.frame, report, new_facts);
     let gathered_note = gathered.as_ref().map(|(_, note)| note.clone());
     if let Some((batch, _)) = gathered {
         frames = batch;
@@ -77,7 +73,7 @@ pub(super) fn observe(
         Live::Answered(_) | Live::Unresponsive => Silence::TimedOut,
     };
     let refusal = http_answers::refused_notification(
-        driver.transport(),
+        kind,
         report.exchange,
         new_facts,
         &frames,
@@ -96,7 +92,7 @@ pub(super) fn observe(
             .map(|f| f.status)
     });
     let mismatch = http_answers::header_mismatch_answer(
-        driver.transport(),
+        kind,
         revision,
         expects_error,
         &vector.frame,

@@ -2,7 +2,7 @@
 //! sessions of one revision share, and the one probe step ([`Peers::play`]:
 //! send, observe, judge, record).
 
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use harness::rules::{Level, RuleId, Violation};
@@ -16,11 +16,12 @@ use super::trace::Trace;
 use super::{
     never_started, said_nothing, slow_start_note, unanswered_because, HttpKind, Wire, CHECK_EXITED,
 };
-use crate::driver::{Driver, Handshake, HandshakeError, Live};
+use crate::driver::{Driver, Handshake, HandshakeError, Live, ProbeReport};
 use crate::judge::{self};
-use crate::report::{Check, CheckId, Record, Subject};
+use crate::report::{Check, CheckId, Record, Subject, WireFrame};
 use crate::sync::lock;
-use crate::transport::http::{JsonRpcHttpPeer, SsePeer, StreamableHttpPeer};
+use crate::transcript::Entry;
+use crate::transport::http::{HttpFact, HttpFinding, JsonRpcHttpPeer, SsePeer, StreamableHttpPeer};
 use crate::transport::stdio::StdioPeer;
 use crate::transport::{Kind, Target, Transport as _};
 use crate::vectors::Vector;
@@ -55,6 +56,62 @@ pub(super) struct Peers<'c> {
     /// judge reads the logs in plan order, not in the order sessions that
     /// ran at once happened to close, so a report reads the same each run.
     pub(super) order: usize,
+    /// Opening frames' exchanges kept for the revisions after the one that
+    /// played them ([`plan::opening_experiment`]); `None`: none kept.
+    pub(super) experiments: Option<&'c Experiments>,
+}
+
+/// One probe's exchange, which each of the vectors sent with that frame is
+/// judged on: read off the connection once the probe ended, so it can be
+/// judged after the connection was closed.
+pub(super) struct Exchange {
+    /// The transport it went over.
+    kind: Kind,
+    /// Whether the probe waited for an answer ([`plan::expects_answer`]).
+    expects_answer: bool,
+    report: ProbeReport,
+    /// The HTTP exchanges made, and HTTP-level problems found, while it ran.
+    facts: Vec<HttpFact>,
+    findings: Vec<HttpFinding>,
+    /// The wire log of the probe.
+    wire: Vec<WireFrame>,
+    /// The note on a peer slow to say its first word.
+    slow: Option<String>,
+    /// The end of the peer's standard error, read when the peer failed.
+    tail: Vec<u8>,
+}
+
+/// An opening session played and closed: its exchange, and what its
+/// process left for the revision's judges.
+pub(super) struct Played {
+    exchange: Exchange,
+    trace: Trace,
+    log: Vec<Entry>,
+}
+
+/// The opening sessions a run played, by experiment: a later revision
+/// sending the same frame to the same fresh process judges the kept
+/// exchange instead of starting its own ([`plan::opening_experiment`] says
+/// why that is the same experiment).
+#[derive(Default)]
+pub(super) struct Experiments {
+    played: Mutex<Vec<(plan::Experiment, Arc<Played>)>>,
+}
+
+impl Experiments {
+    fn get(&self, experiment: &plan::Experiment) -> Option<Arc<Played>> {
+        lock(&self.played)
+            .iter()
+            .find(|(e, _)| e == experiment)
+            .map(|(_, p)| Arc::clone(p))
+    }
+
+    fn keep(&self, experiment: plan::Experiment, played: Arc<Played>) {
+        let mut kept = lock(&self.played);
+        if !kept.iter().any(|(e, _)| *e == experiment) {
+            kept.push((experiment, played));
+        }
+    }
 }
 
 /// What the sessions of one revision leave behind for the judges after
@@ -86,6 +143,16 @@ impl<'c> Peers<'c> {
             logs: &gathered.logs,
             exit_grace: config.shutdown_grace,
             order: 0,
+            experiments: None,
+        }
+    }
+
+    /// These peers, keeping opening sessions' exchanges in `experiments`
+    /// and judging a kept one instead of playing it again.
+    pub(super) fn sharing(self, experiments: &'c Experiments) -> Self {
+        Peers {
+            experiments: Some(experiments),
+            ..self
         }
     }
 
@@ -175,11 +242,23 @@ impl Peers<'_> {
     /// session before they shared one, so what a server breaks in it is
     /// reported as often as before. The process is one, and so is its trace.
     pub(super) async fn close_serving(&self, driver: Driver<Wire>, vectors: usize) {
+        let (trace, log) = self.end(driver).await;
+        self.gather(trace, log, vectors);
+    }
+
+    /// Ends a connection: what it showed the transport judge, and its log.
+    async fn end(&self, driver: Driver<Wire>) -> (Trace, Vec<Entry>) {
         let never_heard = driver.transport().starts_fresh() && !driver.heard();
         let (wire, log) = driver.into_parts();
         let mut trace = Trace::of(&wire);
         trace.stdio_never_heard = never_heard;
         (trace.delete_status, trace.stdio_ended_by) = wire.close_reporting(self.exit_grace).await;
+        (trace, log)
+    }
+
+    /// Leaves a closed connection's trace and log for the revision's judges,
+    /// the log once for each of the `vectors` it served.
+    fn gather(&self, trace: Trace, log: Vec<Entry>, vectors: usize) {
         lock(self.traces).push(trace);
         let mut logs = lock(self.logs);
         for _ in 1..vectors {
@@ -224,16 +303,40 @@ impl Peers<'_> {
         let mut records = Vec::new();
         let vectors: Vec<&Vector> = session.vectors.iter().map(|i| playable[*i]).collect();
         let twins: Vec<&Vector> = session.twins.iter().map(|i| playable[*i]).collect();
-        if session.opening || !twins.is_empty() {
-            // One vector, judged for its twins too: the vector's own frame
-            // opens the session (no handshake first), or follows the
-            // runner's handshake on a fresh process.
-            let driver = match (session.opening, reuse) {
-                (true, _) => Some(self.spawn(Some(revision)).await?),
-                (false, Some(d)) => Some(d),
-                (false, None) => self.reopen(revision).await?,
+        let alike: Vec<&Vector> = vectors.iter().chain(&twins).copied().collect();
+        if session.opening {
+            // One vector, judged for its twins too, whose own frame opens a
+            // fresh process (no handshake first); an exchange a revision
+            // before this one already had is judged again, not played again:
+            // the same experiment, [`plan::opening_experiment`] says why.
+            let experiment = self.experiments.and_then(|_| {
+                plan::opening_experiment(
+                    &session,
+                    playable,
+                    self.config.peer.command(Some(revision)),
+                    self.exit_grace,
+                )
+            });
+            let kept = experiment
+                .as_ref()
+                .and_then(|e| self.experiments.and_then(|x| x.get(e)));
+            let played = match kept {
+                Some(played) => played,
+                None => Arc::new(self.play_opening(&alike, revision).await?),
             };
-            let alike: Vec<&Vector> = vectors.iter().chain(&twins).copied().collect();
+            self.judge_played(&played, &alike, revision, &mut records);
+            if let (Some(experiment), Some(experiments)) = (experiment, self.experiments) {
+                experiments.keep(experiment, played);
+            }
+            return Ok(records);
+        }
+        if !twins.is_empty() {
+            // One vector, judged for its twins too, after the runner's
+            // handshake on a fresh process.
+            let driver = match reuse {
+                Some(d) => Some(d),
+                None => self.reopen(revision).await?,
+            };
             let Some(driver) = driver else {
                 records.extend(alike.iter().map(|v| self.unrestarted(v, revision)));
                 return Ok(records);
@@ -331,7 +434,7 @@ impl Peers<'_> {
     /// once, and each is judged on that one exchange and recorded.
     pub(super) async fn play_alike(
         &self,
-        mut driver: Driver<Wire>,
+        driver: Driver<Wire>,
         alike: &[&Vector],
         revision: Revision,
         records: &mut Vec<Record>,
@@ -339,6 +442,63 @@ impl Peers<'_> {
         let Some(vector) = alike.first().copied() else {
             return Ok(Some(driver));
         };
+        let (exchange, driver) = self.probe(driver, vector, revision).await?;
+        self.judge_exchange(&exchange, alike, revision, records);
+        let Some(failure) = self.failure(&exchange, revision) else {
+            return Ok(Some(driver));
+        };
+        self.close_serving(driver, alike.len()).await;
+        self.crash_records(&failure, &exchange, alike, revision, records);
+        Ok(None)
+    }
+
+    /// An opening session: a fresh process sent the first of `alike`'s
+    /// frame (they all send it) before anything else, probed, then closed.
+    async fn play_opening(
+        &self,
+        alike: &[&Vector],
+        revision: Revision,
+    ) -> Result<Played, RunError> {
+        let vector = alike
+            .first()
+            .copied()
+            .ok_or_else(|| RunError::Start("an opening session without a vector".into()))?;
+        let driver = self.spawn(Some(revision)).await?;
+        let (exchange, driver) = self.probe(driver, vector, revision).await?;
+        let (trace, log) = self.end(driver).await;
+        Ok(Played {
+            exchange,
+            trace,
+            log,
+        })
+    }
+
+    /// Judges and records each of `alike` on a closed opening session, as
+    /// [`Peers::play_alike`] does on a live one, and leaves its trace and log
+    /// for this revision's judges (the log once for each vector).
+    fn judge_played(
+        &self,
+        played: &Played,
+        alike: &[&Vector],
+        revision: Revision,
+        records: &mut Vec<Record>,
+    ) {
+        self.judge_exchange(&played.exchange, alike, revision, records);
+        if let Some(failure) = self.failure(&played.exchange, revision) {
+            self.crash_records(&failure, &played.exchange, alike, revision, records);
+        }
+        self.gather(played.trace.clone(), played.log.clone(), alike.len());
+    }
+
+    /// Sends `vector`'s frame and reads what came back into an [`Exchange`];
+    /// an error when a fresh process never said a word (it never finished
+    /// starting), the process then ended.
+    async fn probe(
+        &self,
+        mut driver: Driver<Wire>,
+        vector: &Vector,
+        revision: Revision,
+    ) -> Result<(Exchange, Driver<Wire>), RunError> {
         let before = driver.log().len();
         let facts_before = driver.transport().http_facts().len();
         let findings_before = driver.transport().http_findings().len();
@@ -369,103 +529,158 @@ impl Peers<'_> {
         }
         let slow = driver.slow_start().map(|d| slow_start_note(d, self.config));
         let wire = wire_since(&driver, before);
+        let transport = driver.transport();
+        let facts = transport.http_facts();
+        let findings = transport.http_findings();
+        let tail = match report.live {
+            Live::Answered(_) => Vec::new(),
+            _ => transport.stderr_tail(),
+        };
+        let exchange = Exchange {
+            kind: transport.kind(),
+            expects_answer,
+            facts: facts.get(facts_before..).unwrap_or_default().to_vec(),
+            findings: findings.get(findings_before..).unwrap_or_default().to_vec(),
+            report,
+            wire,
+            slow,
+            tail,
+        };
+        Ok((exchange, driver))
+    }
+
+    /// Judges and records each of `alike` (vectors sending the exchange's
+    /// frame) on `exchange`.
+    fn judge_exchange(
+        &self,
+        exchange: &Exchange,
+        alike: &[&Vector],
+        revision: Revision,
+        records: &mut Vec<Record>,
+    ) {
         let transport = self.config.peer.transport();
         for vector in alike {
             // Observe: what the exchange showed, read before the judge gives a
             // verdict (over HTTP, how its answer is read; and whether what was
             // seen decides the verdict instead).
             let seen = observe(
-                &driver,
+                exchange.kind,
+                &exchange.facts,
                 vector,
                 revision,
-                &report,
-                facts_before,
-                expects_answer,
+                &exchange.report,
+                exchange.expects_answer,
             );
             // Judge.
             let judgement = judge::reply_with(vector, &seen.observed, self.config.strictness);
             // Record.
-            let findings = driver.transport().http_findings();
             records.push(answer_record(
                 vector,
                 revision,
                 transport,
                 seen,
                 &judgement,
-                slow.clone(),
-                findings.get(findings_before..).unwrap_or_default(),
-                wire.clone(),
+                exchange.slow.clone(),
+                &exchange.findings,
+                exchange.wire.clone(),
             ));
         }
+    }
 
+    /// How the peer failed after `exchange`, as its records under `revision`
+    /// say it; `None` when it answered the liveness request.
+    fn failure(&self, exchange: &Exchange, revision: Revision) -> Option<Failure> {
         // The server MAY shut down on its own (MCP 2025-11-25, basic/lifecycle,
         // "Shutdown", stdio), so an exit is a warning here; a request it left
         // unanswered has already failed in its own record. A peer that stops
         // answering the ping breaks a MUST (basic/utilities/ping).
-        let failure = match &report.live {
-            Live::Answered(_) => return Ok(Some(driver)),
-            Live::Closed { status, leaky } if self.config.peer.kind() == Kind::Stdio => (
-                None,
-                Level::May,
-                Outcome::Warning,
-                "MCP basic/lifecycle §Shutdown (stdio): the server may close its output and exit",
-                format!(
+        let mut failure = match &exchange.report.live {
+            Live::Answered(_) => return None,
+            Live::Closed { status, leaky } if self.config.peer.kind() == Kind::Stdio => Failure {
+                rule: None,
+                level: Level::May,
+                outcome: Outcome::Warning,
+                spec: "MCP basic/lifecycle §Shutdown (stdio): the server may close its output and exit",
+                message: format!(
                     "the peer's output ended after this frame ({}{}); a fresh process runs the rest",
                     status.as_deref().unwrap_or("still running"),
                     if *leaky { ", a child holding stdout" } else { "" }
                 ),
-            ),
+            },
             // Over HTTP only the HTTP+SSE stream can end; the server may
             // close it too (its session ends), so this is a warning as well.
-            Live::Closed { .. } => (
-                None,
-                Level::May,
-                Outcome::Warning,
-                "MCP 2024-11-05 basic/transports §HTTP with SSE: the server's SSE stream carries every answer",
-                "the server ended the SSE stream after this frame; a fresh stream runs the rest".to_owned(),
-            ),
-            Live::Unresponsive | Live::SendFailed(_) => (
-                Some(crate::driver::liveness_rule(revision)),
-                Level::Must,
-                Outcome::Fail,
-                crate::driver::liveness_rule(revision).info().cite(revision),
-                "the peer stopped answering the liveness request after this frame; a fresh process runs the rest".to_owned(),
-            ),
+            Live::Closed { .. } => Failure {
+                rule: None,
+                level: Level::May,
+                outcome: Outcome::Warning,
+                spec: "MCP 2024-11-05 basic/transports §HTTP with SSE: the server's SSE stream carries every answer",
+                message: "the server ended the SSE stream after this frame; a fresh stream runs the rest".to_owned(),
+            },
+            Live::Unresponsive | Live::SendFailed(_) => Failure {
+                rule: Some(crate::driver::liveness_rule(revision)),
+                level: Level::Must,
+                outcome: Outcome::Fail,
+                spec: crate::driver::liveness_rule(revision).info().cite(revision),
+                message: "the peer stopped answering the liveness request after this frame; a fresh process runs the rest".to_owned(),
+            },
         };
-        let tail = driver.transport().stderr_tail();
-        self.close_serving(driver, alike.len()).await;
-        let (rule, level, outcome, spec, mut message) = failure;
-        if !tail.is_empty() {
-            message.push_str("; stderr ends: ");
-            message.push_str(&String::from_utf8_lossy(&tail));
+        if !exchange.tail.is_empty() {
+            failure.message.push_str("; stderr ends: ");
+            failure
+                .message
+                .push_str(&String::from_utf8_lossy(&exchange.tail));
         }
+        Some(failure)
+    }
+
+    /// The record of the peer's `failure` after `exchange`, once for each of
+    /// `alike`.
+    fn crash_records(
+        &self,
+        failure: &Failure,
+        exchange: &Exchange,
+        alike: &[&Vector],
+        revision: Revision,
+        records: &mut Vec<Record>,
+    ) {
+        let transport = self.config.peer.transport();
         for vector in alike {
             let mut crash = Record::new(
                 place(vector, revision, transport),
                 Subject::Frame(vector.frame.clone()),
-                outcome.clone(),
+                failure.outcome.clone(),
             );
             crash.check = Some(Check {
-                rule: rule.map_or_else(|| CheckId::Other(CHECK_EXITED.into()), CheckId::Rule),
-                level,
-                spec: spec.into(),
+                rule: failure
+                    .rule
+                    .map_or_else(|| CheckId::Other(CHECK_EXITED.into()), CheckId::Rule),
+                level: failure.level,
+                spec: failure.spec.into(),
             });
-            crash.violations = Some(match rule {
+            crash.violations = Some(match failure.rule {
                 Some(rule) => vec![Violation {
                     rule,
-                    level,
-                    spec,
+                    level: failure.level,
+                    spec: failure.spec,
                     pointer: String::new(),
-                    message: message.clone(),
+                    message: failure.message.clone(),
                 }],
                 None => {
-                    crash.notes.push(message.clone());
+                    crash.notes.push(failure.message.clone());
                     Vec::new()
                 }
             });
-            crash.wire = wire.clone();
+            crash.wire = exchange.wire.clone();
             records.push(crash);
         }
-        Ok(None)
     }
+}
+
+/// How a peer failed after a probe: the check its records carry.
+struct Failure {
+    rule: Option<RuleId>,
+    level: Level,
+    outcome: Outcome,
+    spec: &'static str,
+    message: String,
 }

@@ -16,6 +16,7 @@
 
 use std::borrow::Cow;
 use std::ops::Range;
+use std::time::Duration;
 
 use harness::error_ids::{readable_request_ids, Read};
 use harness::rules::RuleId;
@@ -23,6 +24,7 @@ use harness::{lift, Raw};
 
 use crate::driver::Wants;
 use crate::lines::is_batch_text;
+use crate::transport::stdio::PeerCommand;
 use crate::vectors::{Answer, Basis, Vector};
 
 /// The vectors of one session, by index into the slice given to [`pack`].
@@ -107,6 +109,67 @@ pub fn share_twins(sessions: Vec<Session>, vectors: &[&Vector]) -> Vec<Session> 
         }
     }
     kept.into_iter().map(|(s, _)| s).collect()
+}
+
+/// What an opening session over stdio is, as an experiment: a fresh
+/// process of one program, the first bytes it reads, how long the probe
+/// waits, and how long the process is given to exit at the end. Two
+/// opening sessions of equal experiments are the same experiment, even
+/// under two revisions ([`opening_experiment`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Experiment {
+    /// The program and arguments the fresh process is started with.
+    pub command: PeerCommand,
+    /// The frame: the first bytes the process reads, byte for byte.
+    pub frame: Vec<u8>,
+    /// Whether the probe waits for an answer ([`expects_answer`]).
+    pub expects_answer: bool,
+    /// How long the process is given to exit once its input is closed: how
+    /// it ended is judged under some revisions, so it is part of what was
+    /// observed.
+    pub exit_grace: Duration,
+}
+
+/// The experiment `session` is when it opens with its vector's frame on a
+/// fresh process started with `command` (`None`: not a process, an HTTP
+/// peer) and ended with `exit_grace`; `None` for any other session.
+///
+/// Why the same experiment under two revisions is one: a fresh process that
+/// has received nothing before the frame cannot know which revision the
+/// runner is testing. It is started with the same program and arguments
+/// (the reference peer is not: it is told `--revision`, so its commands
+/// differ and nothing is shared), reads the same bytes first, gets the same
+/// liveness request after them (the driver's, one for the whole run), and
+/// is ended the same way. What differs between the revisions is only the
+/// rules its answer is judged by, and each revision still judges it by its
+/// own. So the opening frame several revisions send byte for byte is played
+/// once, by the first revision that plays it, and the exchange (its wire
+/// log, its process's end) is judged again under each later one, instead
+/// of a fresh process per revision; the one process started is the run's
+/// main cost over stdio. A server that answers one frame differently from
+/// one start to the next would differ between two fresh processes too.
+/// Over HTTP one server serves every session, and what it was sent before
+/// is no longer nothing: never shared.
+#[must_use]
+pub fn opening_experiment(
+    session: &Session,
+    vectors: &[&Vector],
+    command: Option<PeerCommand>,
+    exit_grace: Duration,
+) -> Option<Experiment> {
+    let [one] = session.vectors.as_slice() else {
+        return None;
+    };
+    if !session.opening {
+        return None;
+    }
+    let vector = vectors[*one];
+    Some(Experiment {
+        command: command?,
+        frame: vector.frame.clone(),
+        expects_answer: expects_answer(vector),
+        exit_grace,
+    })
 }
 
 /// Whether `vector`'s frame opens a session: a handshake request, or a
@@ -673,6 +736,124 @@ mod tests {
                 session(vec![4, 3]),
             ]
         );
+    }
+
+    /// The opening sessions of every MCP revision as the runner plays them
+    /// over stdio to processes started with `command(revision)` and given
+    /// `grace(revision)` to exit: each whose experiment an earlier session
+    /// of the run already played, by revision and vector.
+    fn replayed(
+        command: impl Fn(Revision) -> PeerCommand,
+        grace: impl Fn(Revision) -> Duration,
+    ) -> Vec<(Revision, String)> {
+        let mut seen: Vec<Experiment> = Vec::new();
+        let mut replayed = Vec::new();
+        for revision in Revision::MCP {
+            let all = probes(revision);
+            let (packed, refreshed) = packed(&all);
+            let played: Vec<&Vector> = refreshed.iter().map(|r| r.vector.as_ref()).collect();
+            for session in share_twins(packed, &played) {
+                let experiment =
+                    opening_experiment(&session, &played, Some(command(revision)), grace(revision));
+                let Some(experiment) = experiment else {
+                    assert!(
+                        !session.opening,
+                        "{revision}: an opening session is no experiment"
+                    );
+                    continue;
+                };
+                if seen.contains(&experiment) {
+                    replayed.push((revision, played[session.vectors[0]].id.clone()));
+                } else {
+                    seen.push(experiment);
+                }
+            }
+        }
+        replayed
+    }
+
+    /// Issue 32: an opening frame several revisions send byte for byte to
+    /// a fresh process of the same program is one experiment, played once
+    /// and judged under each (a process that has received nothing cannot
+    /// know the revision). Not for the reference peer, told its revision on
+    /// its command line, nor where the process is given another grace to
+    /// exit (2026-07-28 judges how it ends).
+    #[test]
+    fn an_opening_frame_several_revisions_send_is_played_once() {
+        let given = PeerCommand {
+            program: "server".into(),
+            args: vec!["--stdio".into()],
+        };
+        let grace = |r: Revision| {
+            if RuleId::McpR5StdioExitOnEof.info().revisions.contains(r) {
+                Duration::from_secs(2)
+            } else {
+                Duration::from_millis(500)
+            }
+        };
+        let shared = replayed(|_| given.clone(), grace);
+        // 15 when this was written: five frames (`tools/list` before
+        // `initialize`, `initialize` without params, with a version that is
+        // no string, unsupported, or newer than any) each sent by four revisions.
+        assert!(shared.len() >= 12, "{shared:?}");
+        assert!(shared.contains(&(
+            Revision::Mcp2025_11_25,
+            "mcp/2025-11-25/lifecycle/request-before-initialize".to_owned()
+        )));
+        assert!(shared.iter().all(|(r, _)| *r != Revision::Mcp2024_11_05));
+        // 2026-07-28's `initialize` is 2025-11-25's byte for byte, but its
+        // process is given longer to exit, and how it ends is judged there.
+        assert!(shared.iter().all(|(r, _)| *r != Revision::Mcp2026_07_28));
+        let reference = |r: Revision| PeerCommand {
+            program: "wirecheck".into(),
+            args: vec!["serve".into(), "--revision".into(), r.name().into()],
+        };
+        assert_eq!(replayed(reference, grace), Vec::new());
+    }
+
+    #[test]
+    fn only_an_opening_session_over_stdio_is_an_experiment_and_each_part_counts() {
+        let all = probes(Revision::Mcp2025_06_18);
+        let v = named(&all, "mcp/2025-06-18/lifecycle/initialize").clone();
+        let mut silent = v.clone();
+        silent.answer = Some(Answer::Nothing);
+        let vectors = [&v, &silent];
+        let command = PeerCommand {
+            program: "server".into(),
+            args: Vec::new(),
+        };
+        let grace = Duration::from_millis(500);
+        let session = |opening, vectors: Vec<usize>| Session {
+            opening,
+            vectors,
+            twins: Vec::new(),
+        };
+        let of = |s: &Session, command: Option<PeerCommand>, grace| {
+            opening_experiment(s, &vectors, command, grace)
+        };
+        let base = of(&session(true, vec![0]), Some(command.clone()), grace);
+        assert!(base.is_some());
+        // After the runner's handshake, or over HTTP (no process): none.
+        assert_eq!(
+            of(&session(false, vec![0]), Some(command.clone()), grace),
+            None
+        );
+        assert_eq!(of(&session(true, vec![0]), None, grace), None);
+        // Another wait, another grace, another program: another experiment.
+        assert_ne!(
+            of(&session(true, vec![1]), Some(command.clone()), grace),
+            base
+        );
+        let longer = Duration::from_secs(2);
+        assert_ne!(
+            of(&session(true, vec![0]), Some(command.clone()), longer),
+            base
+        );
+        let other = PeerCommand {
+            program: "other".into(),
+            args: Vec::new(),
+        };
+        assert_ne!(of(&session(true, vec![0]), Some(other), grace), base);
     }
 
     #[test]
