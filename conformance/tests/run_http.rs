@@ -54,6 +54,14 @@ fn run(args: &[&str]) -> (std::process::Output, Vec<Value>, Duration) {
 /// Every record names `transport`, and every MCP revision was negotiated.
 fn assert_whole_suite(records: &[Value], transport: &str) {
     assert!(records.len() > 300, "{} records", records.len());
+    // The reference peer is conformant: no fail, and no warning either (its
+    // four 2026-07-28 -32020 answers to a request without the value of its
+    // required `Mcp-Name` header once warned as a code meaning otherwise).
+    let findings: Vec<&Value> = records
+        .iter()
+        .filter(|r| matches!(outcome(r), "fail" | "warning"))
+        .collect();
+    assert!(findings.is_empty(), "{findings:#?}");
     for record in records {
         assert_eq!(record["transport"], transport, "{record}");
     }

@@ -74,8 +74,10 @@ fn refusal_note(
     })
 }
 
-/// When a 2026-07-28 request whose body lacks the `_meta` protocol version
-/// was refused as a header mismatch over Streamable HTTP: the note saying so.
+/// When a 2026-07-28 request whose body lacks the `_meta` protocol version,
+/// or the value its required `Mcp-Name` header mirrors
+/// ([`lacks_mcp_name_source`]), was refused as a header mismatch over
+/// Streamable HTTP: the note saying so.
 ///
 /// Over HTTP the client MUST send `MCP-Protocol-Version` on every POST, and
 /// "The header value MUST match the `io.modelcontextprotocol/protocolVersion`
@@ -103,11 +105,13 @@ pub fn header_mismatch_answer(
     {
         return None;
     }
-    let names_version = serde_json::from_slice::<serde_json::Value>(body).is_ok_and(|v| {
-        v.pointer("/params/_meta/io.modelcontextprotocol~1protocolVersion")
-            .is_some_and(serde_json::Value::is_string)
-    });
-    if names_version || status != Some(400) {
+    let Ok(body) = serde_json::from_slice::<serde_json::Value>(body) else {
+        return None;
+    };
+    let names_version = body
+        .pointer("/params/_meta/io.modelcontextprotocol~1protocolVersion")
+        .is_some_and(serde_json::Value::is_string);
+    if (names_version && !lacks_mcp_name_source(&body)) || status != Some(400) {
         return None;
     }
     let all_mismatch = !frames.is_empty()
@@ -117,8 +121,29 @@ pub fn header_mismatch_answer(
             })
         });
     all_mismatch.then(|| {
-        "over Streamable HTTP the MCP-Protocol-Version header does not match a body without `_meta` protocol version: 400 with -32020 HeaderMismatch is the answer the transport requires (MCP 2026-07-28 basic/transports/streamable-http §Protocol Version Header, MUST); over stdio -32602 is".to_owned()
+        if names_version {
+            "over Streamable HTTP a request without the value `Mcp-Name` carries (`params.name`, or `params.uri` for resources/read) goes without that required header: 400 with -32020 HeaderMismatch is the answer the transport requires (MCP 2026-07-28 basic/transports/streamable-http §Server Validation: \"A required standard header (`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`) is missing\", MUST reject); over stdio -32602 is".to_owned()
+        } else {
+            "over Streamable HTTP the MCP-Protocol-Version header does not match a body without `_meta` protocol version: 400 with -32020 HeaderMismatch is the answer the transport requires (MCP 2026-07-28 basic/transports/streamable-http §Protocol Version Header, MUST); over stdio -32602 is".to_owned()
+        }
     })
+}
+
+/// Whether `body` is a request whose method requires `Mcp-Name` (2026-07-28
+/// basic/transports/streamable-http §Standard Request Headers: "Required For
+/// `tools/call`, `resources/read`, `prompts/get` requests", from
+/// `params.name` or `params.uri`) but holds no string to mirror in it: the
+/// header is then missing (or mirrors another member), and the server MUST
+/// reject the request with 400 and -32020 (§Server Validation).
+fn lacks_mcp_name_source(body: &serde_json::Value) -> bool {
+    let source = match body.get("method").and_then(serde_json::Value::as_str) {
+        Some("tools/call" | "prompts/get") => "/params/name",
+        Some("resources/read") => "/params/uri",
+        _ => return false,
+    };
+    !body
+        .pointer(source)
+        .is_some_and(serde_json::Value::is_string)
 }
 
 /// Why a failed 2026-07-28 handshake over Streamable HTTP is a legacy server
@@ -185,6 +210,59 @@ mod tests {
             &answer
         )
         .is_none());
+    }
+
+    /// The reference peer's four false warnings under 2026-07-28 over
+    /// Streamable HTTP: a `tools/call`, `prompts/get` or `resources/read`
+    /// whose body has no name (or uri) goes out without `Mcp-Name`, which
+    /// those methods require, so "A required standard header (…,
+    /// `Mcp-Name`) is missing" and 400 with -32020 is an answer the text
+    /// requires, beside the -32602 stdio gets.
+    #[test]
+    fn a_missing_name_is_a_missing_mcp_name_header() {
+        let streamable = Kind::Http(HttpKind::Streamable);
+        let r5 = Revision::Mcp2026_07_28;
+        let answer =
+            vec![br#"{"jsonrpc":"2.0","id":1,"error":{"code":-32020,"message":"m"}}"#.to_vec()];
+        let meta = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}"#;
+        for (params, missing) in [
+            (
+                r#""method":"tools/call","params":{"#.to_owned() + meta + "}",
+                true,
+            ),
+            (
+                r#""method":"tools/call","params":{"name":7,"#.to_owned() + meta + "}",
+                true,
+            ),
+            (
+                r#""method":"prompts/get","params":{"#.to_owned() + meta + "}",
+                true,
+            ),
+            (
+                r#""method":"resources/read","params":{"name":"x","#.to_owned() + meta + "}",
+                true,
+            ),
+            (
+                r#""method":"resources/read","params":{"uri":"x","#.to_owned() + meta + "}",
+                false,
+            ),
+            (
+                r#""method":"tools/call","params":{"name":"t","#.to_owned() + meta + "}",
+                false,
+            ),
+            (
+                r#""method":"tools/list","params":{"#.to_owned() + meta + "}",
+                false,
+            ),
+        ] {
+            let body = format!(r#"{{"jsonrpc":"2.0","id":1,{params}}}"#);
+            assert_eq!(
+                header_mismatch_answer(streamable, r5, true, body.as_bytes(), Some(400), &answer)
+                    .is_some(),
+                missing,
+                "{body}"
+            );
+        }
     }
 
     /// A notification's POST refused with 400 and an id-less error body.

@@ -73,7 +73,7 @@ pub fn wants(vector: &Vector) -> Wants {
 /// the vector's frame but what every such session has: nothing (an opening
 /// frame) or the runner's own handshake, byte for byte the same. Two such
 /// sessions whose vectors send the same bytes and wait alike for an answer
-/// ([`expects_answer`]) are one experiment run twice: several vectors pin
+/// ([`wants`]) are one experiment run twice: several vectors pin
 /// different parts of the answer to the same frame (`initialize` and its
 /// result; a batch and each rule its answer may break). Played once, each
 /// is judged on that one exchange, and a process start is saved per twin,
@@ -89,8 +89,7 @@ pub fn share_twins(sessions: Vec<Session>, vectors: &[&Vector]) -> Vec<Session> 
         _ => None,
     };
     let same_experiment = |a: usize, b: usize| {
-        vectors[a].frame == vectors[b].frame
-            && expects_answer(vectors[a]) == expects_answer(vectors[b])
+        vectors[a].frame == vectors[b].frame && wants(vectors[a]) == wants(vectors[b])
     };
     // Each session kept, and whether it is a fresh one of one vector.
     let mut kept: Vec<(Session, bool)> = Vec::with_capacity(sessions.len());
@@ -122,8 +121,9 @@ pub struct Experiment {
     pub command: PeerCommand,
     /// The frame: the first bytes the process reads, byte for byte.
     pub frame: Vec<u8>,
-    /// Whether the probe waits for an answer ([`expects_answer`]).
-    pub expects_answer: bool,
+    /// What the probe waits for, which decides how long it listens
+    /// ([`wants`]).
+    pub wants: Wants,
     /// How long the process is given to exit once its input is closed: how
     /// it ended is judged under some revisions, so it is part of what was
     /// observed.
@@ -167,7 +167,7 @@ pub fn opening_experiment(
     Some(Experiment {
         command: command?,
         frame: vector.frame.clone(),
-        expects_answer: expects_answer(vector),
+        wants: wants(vector),
         exit_grace,
     })
 }
@@ -671,11 +671,7 @@ mod tests {
                 };
                 for twin in &session.twins {
                     assert_eq!(played[*twin].frame, played[*one].frame, "{revision}");
-                    assert_eq!(
-                        expects_answer(played[*twin]),
-                        expects_answer(played[*one]),
-                        "{revision}"
-                    );
+                    assert_eq!(wants(played[*twin]), wants(played[*one]), "{revision}");
                 }
             }
             // The session on the handshake's own process is never shared.

@@ -445,7 +445,18 @@ fn stateless(
     outline: &Outline,
 ) -> Result<Response, Response> {
     let mismatch = |why: String| {
-        let error = serde_json::json!({ "code": HEADER_MISMATCH, "message": format!("Header mismatch: {why}") });
+        let mut error = serde_json::json!({ "code": HEADER_MISMATCH, "message": format!("Header mismatch: {why}") });
+        // "A server that supports only modern versions SHOULD name the
+        // protocol versions it supports in any error it returns to an
+        // `initialize` request, on any transport" (2026-07-28
+        // basic/versioning §Backward Compatibility): a legacy client has no
+        // other way to learn them.
+        if outline.method.as_deref() == Some("initialize") {
+            let modern = Revision::Mcp2026_07_28.name();
+            error["message"] =
+                format!("Header mismatch: {why} (this server speaks only MCP {modern})").into();
+            error["data"] = serde_json::json!({ "supported": [modern] });
+        }
         // The id spliced in as its exact text (`1e400`, `9007199254740993`
         // survive), which a `serde_json::Value` would not keep.
         let id = outline.id.as_deref().unwrap_or("null");
