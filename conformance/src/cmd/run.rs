@@ -73,7 +73,10 @@ pub struct Args {
     /// be made (exit 2). The report notes a start slower than `--timeout`.
     #[arg(long, default_value = "30s", value_parser = duration, value_name = "DURATION")]
     startup_timeout: Duration,
-    /// How long to keep listening after the liveness ping is answered.
+    /// How long to keep listening after the liveness ping is answered. A
+    /// well-formed request the server dispatches is waited for up to
+    /// `--timeout` instead: a server handling requests concurrently may
+    /// answer it after the ping.
     #[arg(long, default_value = "50ms", value_parser = duration, value_name = "DURATION")]
     grace: Duration,
     /// SHOULD-level findings fail the run.
