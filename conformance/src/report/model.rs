@@ -108,7 +108,8 @@ impl Report {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::{Outcome, Place, Subject};
+    use crate::report::record::{Place, Subject};
+    use harness::Outcome;
 
     fn report_of(outcomes: &[Outcome], strict: bool) -> Report {
         let mut report = Report::new(Command::Classify);
