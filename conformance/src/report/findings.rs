@@ -146,3 +146,28 @@ pub fn repeated(report: &Report) -> Vec<Repeated> {
 pub fn rule_id(v: &Violation) -> &str {
     v.rule.as_str()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::record::Subject;
+
+    /// A record without a rule carries its reason as a note too (for the JSON
+    /// view); a person reads the reason once, and every other note.
+    #[test]
+    fn a_note_that_repeats_the_reason_is_said_once() {
+        let why = "no tools/list answer came";
+        let mut record = Record::new(
+            Place::default(),
+            Subject::Frame(Vec::new()),
+            Outcome::NotObserved { why: why.into() },
+        );
+        record.notes = vec![why.into(), "the peer exited".into()];
+        assert!(repeats_reason(&record, why));
+        assert!(!repeats_reason(&record, "the peer exited"));
+        assert_eq!(
+            findings(&record),
+            [why.to_owned(), "note: the peer exited".to_owned()]
+        );
+    }
+}
