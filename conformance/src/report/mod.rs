@@ -8,15 +8,15 @@
 //! HTML matrix from its per-case JSON: one source of truth, many views. This
 //! module is pure data; reading and writing files is the commands' business.
 
-// The model, one file per part; every item is re-exported here, so a command
+// The model, one file per part; every item is re-exported below, so a command
 // or a view names it `report::Record`, whatever file holds it.
-mod check;
-mod command;
-mod findings;
-mod model;
-mod record;
-mod run;
-mod tally;
+mod check; // what a record checked: a rule, or a check no rule names
+mod command; // the command a report is of, and its exit code
+mod findings; // what a record found, in the words every view shares
+mod model; // the report as a whole, and its exit code
+mod record; // the judgement of one subject and its parts
+mod run; // what a run document says of the run besides its records
+mod tally; // counts by outcome, and one rule's checks over a conversation
 
 // The views, and what they share.
 pub mod document;
