@@ -171,4 +171,31 @@ mod tests {
         assert_eq!(tally.failing(true), 1);
         assert_eq!(tally.rows().count(), Outcome::NAMES.len());
     }
+
+    /// A run-level ambiguity is counted per record that met it and said once,
+    /// with how often: never a warning per exchange.
+    #[test]
+    fn a_run_level_ambiguity_is_counted_and_said_once() {
+        let rule = harness::rules::RuleId::McpBaseErrorIdNull;
+        let note = rule
+            .run_level_ambiguity()
+            .expect("A2 is a run-level ambiguity");
+        let mut met = Record::new(Place::default(), Subject::Frame(Vec::new()), Outcome::Pass);
+        met.ambiguities.push(rule);
+        let quiet = Record::new(Place::default(), Subject::Frame(Vec::new()), Outcome::Pass);
+        let mut report = Report::new(Command::Run);
+        report.note_ambiguities(&met);
+        report.note_ambiguities(&quiet);
+        assert_eq!(report.ambiguities, [(rule, 1)]);
+        assert_eq!(
+            report.ambiguity_lines(),
+            [format!("note: {note} (met once)")]
+        );
+        report.note_ambiguities(&met);
+        assert_eq!(report.ambiguities, [(rule, 2)]);
+        assert_eq!(
+            report.ambiguity_lines(),
+            [format!("note: {note} (met 2 times)")]
+        );
+    }
 }
