@@ -9,9 +9,9 @@
 #   e.g. --list · -o /tmp/mutconf · --in-diff git.diff · --shard 0/2 · -F REGEX
 #
 # The files: the library judge of one answer (judge/: mod, answer, audit), the
-# client judge's cursor rules, the report's tally and exit code (report/mod.rs),
-# and the feeder that hands the runner's live sessions to the session judge
-# (runner/sessions.rs). The tests: the wirecheck unit tests, the vector runner
+# client judge's cursor rules, the report model with its tally and exit code
+# (report/'s model files, not its views), and the feeder that hands the
+# runner's live sessions to the session judge (runner/sessions.rs). The tests: the wirecheck unit tests, the vector runner
 # (every shipped vector's audit and recorded reply through the judge), the
 # client judge driven frame by frame, the report views, the vectors' self-check
 # on broken vectors, and the binaries written for survivors; together under 5 s.
@@ -28,7 +28,13 @@ files=(
     conformance/src/judge/answer.rs
     conformance/src/judge/audit.rs
     conformance/src/clientcheck/cursors.rs
-    conformance/src/report/mod.rs
+    conformance/src/report/check.rs
+    conformance/src/report/command.rs
+    conformance/src/report/findings.rs
+    conformance/src/report/model.rs
+    conformance/src/report/record.rs
+    conformance/src/report/run.rs
+    conformance/src/report/tally.rs
     conformance/src/runner/sessions.rs
 )
 tests=(

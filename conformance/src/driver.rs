@@ -610,33 +610,17 @@ impl<T: Transport> Driver<T> {
     /// and capabilities, which every later request of ours carries as well.
     /// A refusal is returned, not judged: negotiation is the judge's business.
     pub async fn handshake(&mut self, revision: Revision) -> Result<Handshake, HandshakeError> {
-        let client_info = serde_json::json!({
-            "name": "wirecheck",
-            "version": env!("CARGO_PKG_VERSION"),
-        });
         let (method, params) = match revision {
             Revision::JsonRpc2 => return Err(HandshakeError::NotApplicable(revision)),
             Revision::Mcp2026_07_28 => {
-                let mut meta = serde_json::Map::new();
-                meta.insert(
-                    "io.modelcontextprotocol/protocolVersion".into(),
-                    revision.name().into(),
-                );
-                meta.insert("io.modelcontextprotocol/clientInfo".into(), client_info);
-                meta.insert(
-                    "io.modelcontextprotocol/clientCapabilities".into(),
-                    serde_json::json!({}),
-                );
-                self.request_meta = Some(meta);
+                self.request_meta = Some(crate::opening::discover_meta(revision));
                 ("server/discover", None)
             }
             _ => (
                 "initialize",
-                Some(Raw::from_value(&serde_json::json!({
-                    "protocolVersion": revision.name(),
-                    "capabilities": {},
-                    "clientInfo": client_info,
-                }))),
+                Some(Raw::from_value(&crate::opening::initialize_params(
+                    revision,
+                ))),
             ),
         };
         let timeout = self.config.answer_timeout;

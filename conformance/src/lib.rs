@@ -11,6 +11,7 @@ pub mod judge;
 pub mod lines;
 pub mod livefuzz;
 pub mod load;
+pub mod opening;
 pub mod peer;
 pub mod proxy;
 pub mod report;

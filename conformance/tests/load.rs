@@ -4,6 +4,8 @@
 
 mod common;
 
+use common::records;
+
 use std::collections::BTreeSet;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -18,19 +20,9 @@ const DROPS: &str = concat!(
     "/tests/fixtures/load_drops_under_contention.py"
 );
 
+/// `wirecheck ARGS` with nothing on its standard input (`load` reads none).
 fn wirecheck(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_wirecheck"))
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("wirecheck runs")
-}
-
-fn records(out: &Output) -> Vec<serde_json::Value> {
-    String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
-        .collect()
+    common::wirecheck(args, b"")
 }
 
 /// The rules of the records that failed or warned.
@@ -265,7 +257,14 @@ fn a_crossed_answer_is_minimized_to_two_sessions_and_replayed() {
         "{replayed:?}"
     );
     let fixed = wirecheck(&["replay", dir.to_str().unwrap(), "--format", "json"]);
-    let passed = records(&fixed);
+    // Not `records`: replay's record of a saved load finding that no longer
+    // shows has no `outcome` (no check, no violations), a shape the record
+    // schema does not describe (cmd/replay.rs `replay_load`; a gap of its own,
+    // left for a change that may alter output). Read as plain JSON lines.
+    let passed: Vec<serde_json::Value> = String::from_utf8_lossy(&fixed.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect();
     assert_eq!(
         fixed.status.code(),
         Some(0),

@@ -12,15 +12,8 @@
 #   BLESS=1 conformance/peers/auth/clients.sh           rewrites the baselines (check them by hand)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-root="$(cd "$here/../../.." && pwd)"
-wirecheck="${WIRECHECK:-$root/target/release/wirecheck}"
-official="$here/../official"
-node="$official/node_modules/node/bin/node"
-python="$official/.venv/bin/python"
-results="${1:-$(mktemp -d)}"
-mkdir -p "$results"
-[[ -x "$wirecheck" ]] || { echo "no $wirecheck: cargo build --release -p wirecheck" >&2; exit 2; }
-[[ -x "$node" && -x "$python" ]] || { echo "run $official/install.sh first" >&2; exit 2; }
+# wirecheck, node, python, results, each checked.
+source "$here/../official/clients-env.sh" "$@"
 
 # One run: NAME, the setup (default or an --auth-scenario), then the client's command.
 judge() {

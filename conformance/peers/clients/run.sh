@@ -9,15 +9,8 @@
 #   conformance/peers/clients/run.sh [RESULTS_DIR]     (needs `cargo build --release -p wirecheck`)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-root="$(cd "$here/../../.." && pwd)"
-wirecheck="${WIRECHECK:-$root/target/release/wirecheck}"
-official="$here/../official"
-node="$official/node_modules/node/bin/node"
-python="$official/.venv/bin/python"
-results="${1:-$(mktemp -d)}"
-mkdir -p "$results"
-[[ -x "$wirecheck" ]] || { echo "no $wirecheck: cargo build --release -p wirecheck" >&2; exit 2; }
-[[ -x "$node" && -x "$python" ]] || { echo "run $official/install.sh first" >&2; exit 2; }
+# wirecheck, node, python, results, each checked.
+source "$here/../official/clients-env.sh" "$@"
 
 # One run: the report document, reduced to its outcomes, against the baseline.
 judge() {

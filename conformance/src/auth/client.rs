@@ -115,15 +115,10 @@ pub fn may_reach(candidate: &str, known: &[&str]) -> bool {
 /// headers: `initialize`, or 2026-07-28's `server/discover`.
 #[must_use]
 pub fn opening(revision: Revision) -> (Value, Vec<(&'static str, String)>) {
-    let info = json!({ "name": "wirecheck", "version": env!("CARGO_PKG_VERSION") });
     if revision == Revision::Mcp2026_07_28 {
         let body = json!({
             "jsonrpc": "2.0", "id": "wirecheck-auth", "method": "server/discover",
-            "params": { "_meta": {
-                "io.modelcontextprotocol/protocolVersion": revision.name(),
-                "io.modelcontextprotocol/clientInfo": info,
-                "io.modelcontextprotocol/clientCapabilities": {},
-            }},
+            "params": { "_meta": crate::opening::discover_meta(revision) },
         });
         let headers = vec![
             ("mcp-protocol-version", revision.name().to_owned()),
@@ -133,7 +128,7 @@ pub fn opening(revision: Revision) -> (Value, Vec<(&'static str, String)>) {
     } else {
         let body = json!({
             "jsonrpc": "2.0", "id": "wirecheck-auth", "method": "initialize",
-            "params": { "protocolVersion": revision.name(), "capabilities": {}, "clientInfo": info },
+            "params": crate::opening::initialize_params(revision),
         });
         (body, Vec::new())
     }

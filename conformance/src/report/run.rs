@@ -1,0 +1,101 @@
+//! What a live run's document says about the run besides its records: who
+//! was judged, how, when, by which wirecheck.
+
+use std::time::Duration;
+
+use harness::Revision;
+
+/// The peer a live run judged.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Peer {
+    /// The command line that started it (stdio), or its URL (HTTP).
+    pub target: String,
+    /// The transport spoken (`stdio`, `streamable-http`).
+    pub transport: String,
+}
+
+/// What a run document says about the run besides its records.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RunInfo {
+    /// The wirecheck version that made it.
+    pub tool_version: String,
+    /// The command line wirecheck was run with, one argument each.
+    pub argv: Vec<String>,
+    /// Who was judged.
+    pub peer: Peer,
+    /// The revisions judged, oldest first.
+    pub revisions: Vec<Revision>,
+    /// The revisions asked for, as given (`--revision`: `all`, `auto` or
+    /// one), when the document says it.
+    pub asked: Option<String>,
+    /// The SHA-256 of the vectors played (every file under `jsonrpc-2.0/`
+    /// and `mcp/`, by path), when the document says it: two runs with the
+    /// same digest played the same probes.
+    pub vectors_digest: Option<String>,
+    /// When the run started, as RFC 3339 UTC text ([`rfc3339`]).
+    pub started: String,
+    /// How long it took.
+    pub duration: Duration,
+}
+
+impl RunInfo {
+    /// The run in one line: what was judged, how, under which revisions,
+    /// how long it took, and by which wirecheck.
+    #[must_use]
+    pub fn line(&self) -> String {
+        let revisions: Vec<&str> = self.revisions.iter().map(|r| r.name()).collect();
+        let mut out = format!(
+            "{} over {}; revisions {}",
+            self.peer.target,
+            self.peer.transport,
+            if revisions.is_empty() {
+                "none judged".to_owned()
+            } else {
+                revisions.join(", ")
+            }
+        );
+        if let Some(asked) = &self.asked {
+            out.push_str(&format!(" (--revision {asked})"));
+        }
+        out.push_str(&format!(
+            "; started {}, {:.1} s; wirecheck {}",
+            self.started,
+            self.duration.as_secs_f64(),
+            self.tool_version
+        ));
+        if let Some(digest) = &self.vectors_digest {
+            // By characters: a document read back may hold any text here.
+            let short: String = digest.chars().take(12).collect();
+            out.push_str(&format!(", vectors sha256:{short}"));
+        }
+        out
+    }
+}
+
+/// `t` as RFC 3339 UTC text to the second (`2026-12-03T21:05:45Z`): the
+/// proleptic Gregorian date of the Unix day (Howard Hinnant's
+/// `civil_from_days`), no date library. The one clock text of the project:
+/// the run document's start, the matrix's, a reference-peer task's times.
+#[must_use]
+pub fn rfc3339(t: std::time::SystemTime) -> String {
+    let secs = t
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let days = i64::try_from(secs / 86_400).unwrap_or(0);
+    let rem = secs % 86_400;
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
+}
