@@ -118,6 +118,9 @@ fn replay_load(
                     Subject::Frame(Vec::new()),
                     Outcome::Pass,
                 );
+                // The rule it was saved for, checked again and held: a
+                // record of that check, as the one that found it.
+                record.check = load::judge::check(&saved.rule, config.revision);
                 record.notes.push(format!(
                     "{} on {} no longer shows: {runs} run(s) of {size}",
                     saved.rule, saved.method

@@ -170,6 +170,29 @@ pub fn of_refusal(refusal: &harness::Refusal) -> Finding {
     })
 }
 
+/// The check a saved finding's `rule` names, as its records carry it: a
+/// catalogue rule's level and citation, or [`UNANSWERED`]'s; `None` for a
+/// name this wirecheck does not know (a file from another version).
+#[must_use]
+pub fn check(rule: &str, revision: Revision) -> Option<Check> {
+    match CheckId::parse(rule) {
+        CheckId::Rule(id) => {
+            let info = id.info();
+            Some(Check {
+                rule: CheckId::Rule(id),
+                level: info.level,
+                spec: info.cite(revision).to_owned(),
+            })
+        }
+        CheckId::Other(name) if name == UNANSWERED => Some(Check {
+            rule: CheckId::Other(name),
+            level: Level::Must,
+            spec: unanswered_spec(revision),
+        }),
+        CheckId::Other(_) => None,
+    }
+}
+
 /// A request unanswered within its time ([`UNANSWERED`]).
 #[must_use]
 pub fn unanswered(revision: Revision, detail: String) -> Finding {
