@@ -147,10 +147,13 @@ pub enum Wants {
     /// after the liveness answer, so it is waited for up to the answer
     /// timeout; anything else's, the grace.
     Reply,
-    /// A reply, or silence the text accepts as well ("an error or no
-    /// answer"; a stream held open after its first notification, 2026-07-28
-    /// `subscriptions/listen`): silence is an answer here, so the grace.
-    ReplyOrSilence,
+    /// A reply, looked for until the grace ends: where silence the text
+    /// accepts is an answer too ("an error or no answer"; a stream held
+    /// open after its first notification, 2026-07-28
+    /// `subscriptions/listen`), and for the fuzzer, whose hundreds of
+    /// frames a second would otherwise wait a timeout on each a server
+    /// drops (it confirms each finding on a fresh peer before keeping it).
+    ReplyByGrace,
 }
 
 /// How a received frame relates to the probe.

@@ -24,7 +24,7 @@ use tokio::time::Instant;
 use super::invariant::{self, expect, Breach, Expect, Kind};
 use super::window::{IdHistory, Observed};
 use crate::driver::{
-    Class, Driver, DriverConfig, Live as Verdict, Liveness, ProbeReport, Received,
+    Class, Driver, DriverConfig, Live as Verdict, Liveness, ProbeReport, Received, Wants,
 };
 use crate::transcript::Entry;
 use crate::transport::http::{FindingKind, HttpFact, HttpOptions, StreamableHttpPeer};
@@ -167,9 +167,17 @@ impl Live {
         matches!(self.link, Link::Http(_))
     }
 
-    /// Sends `frame` and a ping, and returns what came back.
+    /// Sends `frame` and a ping, and returns what came back until the
+    /// grace after the ping's answer ([`Wants::ReplyByGrace`]: fuzzing's
+    /// throughput; a finding is kept only once it shows again on a fresh
+    /// peer).
     pub async fn exchange(&mut self, frame: &[u8], expects_answer: bool) -> ProbeReport {
-        with_driver!(&mut self.link, d => d.probe(frame, expects_answer).await)
+        let wants = if expects_answer {
+            Wants::ReplyByGrace
+        } else {
+            Wants::NoReply
+        };
+        with_driver!(&mut self.link, d => d.probe_with(frame, wants, true).await)
     }
 
     /// The invariants the exchange `report` of `frame` breaks: the session

@@ -61,7 +61,7 @@ pub fn wants(vector: &Vector) -> Wants {
     }
     match &vector.answer {
         None | Some(Answer::Nothing) => Wants::NoReply,
-        Some(answer) if silence_accepted(answer) => Wants::ReplyOrSilence,
+        Some(answer) if silence_accepted(answer) => Wants::ReplyByGrace,
         Some(_) => Wants::Reply,
     }
 }
@@ -485,11 +485,11 @@ mod tests {
         for (id, wants_) in [
             (
                 "mcp/2026-07-28/resources/subscriptions-listen",
-                Wants::ReplyOrSilence,
+                Wants::ReplyByGrace,
             ),
             (
                 "mcp/2026-07-28/batch/batch-of-notifications",
-                Wants::ReplyOrSilence,
+                Wants::ReplyByGrace,
             ),
             ("mcp/2026-07-28/base/request-id-integer", Wants::Reply),
             ("mcp/2026-07-28/cancellation/cancelled", Wants::NoReply),
