@@ -177,7 +177,7 @@ pub enum Class {
     /// A frame answering another request: carried by an exchange that is
     /// neither the probe's nor the liveness request's (an earlier POST's
     /// late answer, say), whatever its id; or the late answer to one of the
-    /// driver's own earlier liveness requests.
+    /// driver's own earlier requests whose wait had ended.
     OtherExchange,
 }
 
