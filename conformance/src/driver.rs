@@ -1025,6 +1025,20 @@ fn classify(bytes: &[u8], probe_ids: &[Id<'static>], live: Option<&Id<'static>>)
 mod tests {
     use super::*;
 
+    /// A scripted peer's next frame, or the deadline's end when it has none.
+    async fn next_queued(
+        out: &mut std::collections::VecDeque<Vec<u8>>,
+        deadline: Instant,
+    ) -> Event {
+        match out.pop_front() {
+            Some(frame) => Event::Frame(frame),
+            None => {
+                tokio::time::sleep_until(deadline).await;
+                Event::TimedOut
+            }
+        }
+    }
+
     /// A peer on one ordered stream (or not) that answers every `ping`
     /// at once and, like a peer handling frames concurrently, writes a
     /// message it owed the probe only after its answer to the first ping.
@@ -1054,13 +1068,7 @@ mod tests {
         }
 
         async fn recv(&mut self, deadline: Instant) -> Event {
-            match self.out.pop_front() {
-                Some(frame) => Event::Frame(frame),
-                None => {
-                    tokio::time::sleep_until(deadline).await;
-                    Event::TimedOut
-                }
-            }
+            next_queued(&mut self.out, deadline).await
         }
 
         fn dropped(&self) -> u64 {
@@ -1301,13 +1309,7 @@ mod tests {
         }
 
         async fn recv(&mut self, deadline: Instant) -> Event {
-            match self.out.pop_front() {
-                Some(frame) => Event::Frame(frame),
-                None => {
-                    tokio::time::sleep_until(deadline).await;
-                    Event::TimedOut
-                }
-            }
+            next_queued(&mut self.out, deadline).await
         }
 
         fn dropped(&self) -> u64 {
