@@ -1066,23 +1066,37 @@ fn ctrl_c_reports_what_was_judged_so_far() {
     assert!(stdout.contains("not whole (exit 2)"), "{stdout}");
 }
 
+/// A fresh scratch folder, and the reference peer (`serve ARGS`) as a plain
+/// command whose every process notes its start in the folder's `starts`
+/// before becoming the peer: (folder, starts, transcripts, command).
+fn counted_peer(
+    name: &str,
+    args: &str,
+) -> (
+    std::path::PathBuf,
+    std::path::PathBuf,
+    std::path::PathBuf,
+    String,
+) {
+    let dir = std::env::temp_dir().join(format!("wirecheck-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let starts = dir.join("starts");
+    let peer = format!(
+        "sh -c 'echo started >> {}; exec {} serve {args}'",
+        starts.display(),
+        env!("CARGO_BIN_EXE_wirecheck")
+    );
+    (dir.clone(), starts, dir.join("transcripts"), peer)
+}
+
 /// Issue 32 (the runner's own speed): over stdio, vectors that would each
 /// get a fresh process for the same bytes share one (`plan::share_twins`).
 /// Every session the judges read is still there (a transcript each, the
 /// shared one once per vector), but fewer processes start than that.
 #[test]
 fn over_stdio_twins_share_one_process_and_every_session_is_still_judged() {
-    let dir = std::env::temp_dir().join(format!("wirecheck-twins-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let starts = dir.join("starts");
-    let transcripts = dir.join("transcripts");
-    // Each process of the reference peer notes its start, then becomes it.
-    let peer = format!(
-        "sh -c 'echo started >> {}; exec {} serve --revision 2025-06-18'",
-        starts.display(),
-        env!("CARGO_BIN_EXE_wirecheck")
-    );
+    let (dir, starts, transcripts, peer) = counted_peer("twins", "--revision 2025-06-18");
     let out = common::wirecheck(
         &[
             "run",
@@ -1129,17 +1143,8 @@ fn over_stdio_twins_share_one_process_and_every_session_is_still_judged() {
 /// is not told the revision (`wirecheck serve` negotiates).
 #[test]
 fn an_opening_frame_several_revisions_send_is_played_once_and_judged_under_each() {
-    let dir = std::env::temp_dir().join(format!("wirecheck-openings-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let starts = dir.join("starts");
-    let transcripts = dir.join("transcripts");
+    let (dir, starts, transcripts, peer) = counted_peer("openings", "");
     let document = dir.join("run.json");
-    let peer = format!(
-        "sh -c 'echo started >> {}; exec {} serve'",
-        starts.display(),
-        env!("CARGO_BIN_EXE_wirecheck")
-    );
     let out = common::wirecheck(
         &[
             "run",
