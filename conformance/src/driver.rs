@@ -32,14 +32,10 @@ use crate::transport::{Event, SendError, Transport};
 /// bytes, when): what is not a frame (a close, a wait run out) is the log's,
 /// not the exchange's.
 #[must_use]
-pub fn wire_frames(log: &[Entry]) -> Vec<crate::report::WireFrame> {
+pub fn wire_frames(log: &[Entry]) -> Vec<transcript::Frame> {
     log.iter()
         .filter_map(|e| match e {
-            Entry::Frame { from, bytes, t } => Some(crate::report::WireFrame {
-                from: *from,
-                frame: bytes.clone(),
-                at: t.map(Duration::from_secs_f64),
-            }),
+            Entry::Frame(frame) => Some(frame.clone()),
             Entry::Event { .. } => None,
         })
         .collect()
@@ -48,11 +44,11 @@ pub fn wire_frames(log: &[Entry]) -> Vec<crate::report::WireFrame> {
 /// The frames the peer sent in a wire log, in order.
 pub fn server_frames(log: &[Entry]) -> impl Iterator<Item = &[u8]> {
     log.iter().filter_map(|e| match e {
-        Entry::Frame {
+        Entry::Frame(transcript::Frame {
             from: Direction::ServerToClient,
             bytes,
             ..
-        } => Some(bytes.as_slice()),
+        }) => Some(bytes.as_slice()),
         _ => None,
     })
 }
@@ -488,11 +484,11 @@ impl<T: Transport> Driver<T> {
         }
         self.log_frames += 1;
         let t = self.now();
-        self.log.push(Entry::Frame {
+        self.log.push(Entry::Frame(transcript::Frame {
             from,
             bytes: bytes.to_vec(),
             t,
-        });
+        }));
     }
 
     fn note_event(&mut self, event: transcript::Transport, from: Option<Direction>) {

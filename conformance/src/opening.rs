@@ -20,8 +20,16 @@ pub fn client_info() -> Value {
 /// `protocolVersion`, empty `capabilities`, and [`client_info`].
 #[must_use]
 pub fn initialize_params(revision: Revision) -> Value {
+    initialize_params_naming(revision.name())
+}
+
+/// The `params` of an `initialize` request asking for `version`, which may be
+/// no revision at all (the negotiation probe's unknown version): otherwise as
+/// [`initialize_params`].
+#[must_use]
+pub fn initialize_params_naming(version: &str) -> Value {
     json!({
-        "protocolVersion": revision.name(),
+        "protocolVersion": version,
         "capabilities": {},
         "clientInfo": client_info(),
     })
@@ -29,7 +37,8 @@ pub fn initialize_params(revision: Revision) -> Value {
 
 /// The `_meta` of 2026-07-28's `server/discover` (basic/index, per-request
 /// `_meta`): the version, [`client_info`] and empty capabilities, which the
-/// driver then carries on every later request as well.
+/// driver, the runner's own requests, the HTTP header probes and `load` then
+/// carry on every later request as well.
 #[must_use]
 pub fn discover_meta(revision: Revision) -> Map<String, Value> {
     let mut meta = Map::new();

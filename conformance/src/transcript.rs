@@ -38,18 +38,40 @@ pub enum Transport {
     WaitElapsed,
 }
 
+/// One frame on the wire: who sent it, its exact bytes, when. The driver's log,
+/// a saved transcript and a record's exchange all hold frames of this one shape.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Frame {
+    /// Who sent it.
+    pub from: Direction,
+    /// Its exact bytes.
+    pub bytes: Vec<u8>,
+    /// Seconds from the start, when it was timed.
+    pub t: Option<f64>,
+}
+
+// A frame's time is never NaN: a transcript line's `t` is refused unless it
+// is finite, and the driver's is a clock reading. So equality is total, and a
+// record holding frames can be compared whole.
+impl Eq for Frame {}
+
+impl Frame {
+    /// A frame `from` sent, not timed.
+    #[must_use]
+    pub fn untimed(from: Direction, bytes: Vec<u8>) -> Self {
+        Self {
+            from,
+            bytes,
+            t: None,
+        }
+    }
+}
+
 /// One line of a transcript.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Entry {
     /// A frame and who sent it.
-    Frame {
-        /// Who sent it.
-        from: Direction,
-        /// Its exact bytes.
-        bytes: Vec<u8>,
-        /// Seconds from the start.
-        t: Option<f64>,
-    },
+    Frame(Frame),
     /// A transport event.
     Event {
         /// Which.
@@ -66,7 +88,7 @@ impl Entry {
     #[must_use]
     pub fn event(&self) -> Event<'_> {
         match self {
-            Entry::Frame { from, bytes, .. } => Event::Frame { from: *from, bytes },
+            Entry::Frame(Frame { from, bytes, .. }) => Event::Frame { from: *from, bytes },
             Entry::Event {
                 event: Transport::Closed,
                 ..
@@ -82,7 +104,7 @@ impl Entry {
     #[must_use]
     pub fn from(&self) -> Option<Direction> {
         match self {
-            Entry::Frame { from, .. } => Some(*from),
+            Entry::Frame(frame) => Some(frame.from),
             Entry::Event { from, .. } => *from,
         }
     }
@@ -91,7 +113,7 @@ impl Entry {
     #[must_use]
     pub fn bytes(&self) -> Option<&[u8]> {
         match self {
-            Entry::Frame { bytes, .. } => Some(bytes),
+            Entry::Frame(frame) => Some(&frame.bytes),
             Entry::Event { .. } => None,
         }
     }
@@ -100,7 +122,7 @@ impl Entry {
     #[must_use]
     pub fn time(&self) -> Option<f64> {
         match self {
-            Entry::Frame { t, .. } | Entry::Event { t, .. } => *t,
+            Entry::Frame(Frame { t, .. }) | Entry::Event { t, .. } => *t,
         }
     }
 }
@@ -185,16 +207,16 @@ pub fn parse_line(text: &[u8]) -> Result<Entry, String> {
         }
     }
     match (repr.frame, repr.frame_hex, repr.event) {
-        (Some(frame), None, None) => Ok(Entry::Frame {
+        (Some(frame), None, None) => Ok(Entry::Frame(Frame {
             from: repr.from.ok_or("a frame line needs `from`")?.into(),
             bytes: frame.into_bytes(),
             t: repr.t,
-        }),
-        (None, Some(hex), None) => Ok(Entry::Frame {
+        })),
+        (None, Some(hex), None) => Ok(Entry::Frame(Frame {
             from: repr.from.ok_or("a frame line needs `from`")?.into(),
             bytes: unhex(&hex)?,
             t: repr.t,
-        }),
+        })),
         (None, None, Some(event)) => Ok(Entry::Event {
             event: match event {
                 EventName::Closed => Transport::Closed,
@@ -291,7 +313,7 @@ pub fn write_entry(out: &mut impl Write, entry: &Entry) -> io::Result<()> {
         t: Option<f64>,
     }
     let line = match entry {
-        Entry::Frame { from, bytes, t } => {
+        Entry::Frame(Frame { from, bytes, t }) => {
             let text = std::str::from_utf8(bytes).ok();
             Line {
                 event: None,
@@ -332,16 +354,16 @@ mod tests {
         assert_eq!(
             got,
             vec![
-                Ok(Entry::Frame {
+                Ok(Entry::Frame(Frame {
                     from: Direction::ClientToServer,
                     bytes: b"{}".to_vec(),
-                    t: Some(0.5)
-                }),
-                Ok(Entry::Frame {
+                    t: Some(0.5),
+                })),
+                Ok(Entry::Frame(Frame {
                     from: Direction::ServerToClient,
                     bytes: vec![0xff, 0],
-                    t: None
-                }),
+                    t: None,
+                })),
                 Ok(Entry::Event {
                     event: Transport::Closed,
                     from: None,
@@ -387,11 +409,11 @@ mod tests {
     #[test]
     fn written_entries_read_back() {
         let entries = [
-            Entry::Frame {
+            Entry::Frame(Frame {
                 from: Direction::ServerToClient,
                 bytes: vec![b'{', 0xc3, b'}'],
                 t: Some(1.25),
-            },
+            }),
             Entry::Event {
                 event: Transport::WaitElapsed,
                 from: None,

@@ -89,7 +89,7 @@ impl Watch {
             self.judge(entry, judged);
             return;
         }
-        if matches!(entry, Entry::Frame { .. }) {
+        if matches!(entry, Entry::Frame(_)) {
             self.pending_frames += 1;
         }
         // Held (at most DETECT_WITHIN frames, HOLD_AT_MOST entries): a copy.
@@ -173,7 +173,7 @@ impl Watch {
 /// The frames (not the events) among `entries`, as the revision is read from.
 fn frames(entries: &[Entry]) -> impl Iterator<Item = (Direction, &[u8])> {
     entries.iter().filter_map(|e| match e {
-        Entry::Frame { from, bytes, .. } => Some((*from, bytes.as_slice())),
+        Entry::Frame(frame) => Some((frame.from, frame.bytes.as_slice())),
         Entry::Event { .. } => None,
     })
 }
@@ -182,7 +182,7 @@ fn frames(entries: &[Entry]) -> impl Iterator<Item = (Direction, &[u8])> {
 #[must_use]
 pub fn bytes(entry: &Entry) -> &[u8] {
     match entry {
-        Entry::Frame { bytes, .. } => bytes,
+        Entry::Frame(frame) => &frame.bytes,
         Entry::Event { .. } => &[],
     }
 }

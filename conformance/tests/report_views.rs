@@ -12,8 +12,9 @@ use harness::{Direction, Revision};
 use serde_json::Value;
 use wirecheck::report::{
     document, html, junit, markdown, sarif, terminal, Check, Command, Level, Outcome, Payload,
-    Peer, Place, Record, Refusal, Report, RunInfo, Subject, Violation, WireFrame,
+    Peer, Place, Record, Refusal, Report, RunInfo, Subject, Violation,
 };
+use wirecheck::transcript::Frame;
 
 const SCRIPT: &str = "<script>alert(1)</script>";
 const IMG: &str = "<img src=x onerror=alert(1)>";
@@ -105,15 +106,15 @@ fn run_report() -> Report {
                 Vec::new()
             });
             record.wire = vec![
-                WireFrame {
+                Frame {
                     from: Direction::ClientToServer,
-                    frame: b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}".to_vec(),
-                    at: Some(Duration::from_micros(10)),
+                    bytes: b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}".to_vec(),
+                    t: Some(Duration::from_micros(10).as_secs_f64()),
                 },
-                WireFrame {
+                Frame {
                     from: Direction::ServerToClient,
-                    frame,
-                    at: None,
+                    bytes: frame,
+                    t: None,
                 },
             ];
             report.records.push(record);
@@ -951,20 +952,20 @@ fn the_terminal_groups_what_to_fix_by_rule_most_severe_first() {
         r.notes
             .push("the answer expected here is a convention, not a requirement (x)".into());
         r.wire = vec![
-            WireFrame {
+            Frame {
                 from: Direction::ClientToServer,
-                frame: br#"{"jsonrpc":"2.0","id":7,"method":"tools/list","params":[]}"#.to_vec(),
-                at: None,
+                bytes: br#"{"jsonrpc":"2.0","id":7,"method":"tools/list","params":[]}"#.to_vec(),
+                t: None,
             },
-            WireFrame {
+            Frame {
                 from: Direction::ClientToServer,
-                frame: br#"{"jsonrpc":"2.0","id":1099511627776,"method":"ping"}"#.to_vec(),
-                at: None,
+                bytes: br#"{"jsonrpc":"2.0","id":1099511627776,"method":"ping"}"#.to_vec(),
+                t: None,
             },
-            WireFrame {
+            Frame {
                 from: Direction::ServerToClient,
-                frame: br#"{"jsonrpc":"2.0","id":1099511627776,"result":{}}"#.to_vec(),
-                at: None,
+                bytes: br#"{"jsonrpc":"2.0","id":1099511627776,"result":{}}"#.to_vec(),
+                t: None,
             },
         ];
         r

@@ -238,18 +238,18 @@ fn cli(revision: Revision) -> Result<(), Failed> {
 /// reader refuses is refused by the schema too.
 fn written_lines_validate(validator: &jsonschema::Validator) -> Result<(), Failed> {
     use harness::Direction;
-    use wirecheck::transcript::{write_entry, Transport};
+    use wirecheck::transcript::{write_entry, Frame, Transport};
     let entries = [
-        Entry::Frame {
+        Entry::Frame(Frame {
             from: Direction::ClientToServer,
             bytes: b"{}".to_vec(),
             t: Some(0.0),
-        },
-        Entry::Frame {
+        }),
+        Entry::Frame(Frame {
             from: Direction::ServerToClient,
             bytes: vec![0xff, 0xfe],
             t: None,
-        },
+        }),
         Entry::Event {
             event: Transport::Closed,
             from: Some(Direction::ServerToClient),

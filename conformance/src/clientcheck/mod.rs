@@ -219,11 +219,11 @@ impl Director {
     }
 
     fn observe(&mut self, from: Direction, bytes: &[u8], t: Option<f64>) {
-        self.observe_entry(&crate::transcript::Entry::Frame {
+        self.observe_entry(&crate::transcript::Entry::Frame(crate::transcript::Frame {
             from,
             bytes: bytes.to_vec(),
             t,
-        });
+        }));
     }
 
     fn observe_entry(&mut self, entry: &crate::transcript::Entry) {

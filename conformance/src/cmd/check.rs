@@ -202,10 +202,10 @@ fn judge_one(
             // one, it failed: what it had not read cannot be judged.
             Err(_) => return Err(format!("{name}: the reading thread stopped before the end")),
         };
-        frames += usize::from(matches!(entry, Entry::Frame { .. }));
+        frames += usize::from(matches!(entry, Entry::Frame(_)));
         if args.side.is_some() {
             senders.push(match &entry {
-                Entry::Frame { from, .. } => Some(*from),
+                Entry::Frame(frame) => Some(frame.from),
                 Entry::Event { .. } => None,
             });
         }

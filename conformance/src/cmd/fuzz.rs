@@ -402,10 +402,12 @@ fn saved(finding: &Finding) -> Vec<crate::transcript::Entry> {
     finding
         .frames
         .iter()
-        .map(|bytes| crate::transcript::Entry::Frame {
-            from: harness::Direction::ClientToServer,
-            bytes: bytes.clone(),
-            t: None,
+        .map(|bytes| {
+            crate::transcript::Entry::Frame(crate::transcript::Frame {
+                from: harness::Direction::ClientToServer,
+                bytes: bytes.clone(),
+                t: None,
+            })
         })
         .collect()
 }

@@ -483,18 +483,18 @@ impl Judging {
 
     fn see(&mut self, seen: Seen, sink: &mut dyn Sink) {
         let entry = match seen {
-            Seen::Frame { from, bytes, t } => Entry::Frame {
+            Seen::Frame { from, bytes, t } => Entry::Frame(transcript::Frame {
                 from,
                 bytes,
                 t: Some(t),
-            },
+            }),
             Seen::Refused { bytes, status, t } => {
                 self.refusals.push_back((bytes.clone(), status));
-                Entry::Frame {
+                Entry::Frame(transcript::Frame {
                     from: Direction::ServerToClient,
                     bytes,
                     t: Some(t),
-                }
+                })
             }
             // The server's close ends the conversation; the client's close is
             // the shutdown request, after which the server may still answer,
@@ -514,7 +514,7 @@ impl Judging {
                 return;
             }
         };
-        self.frames += usize::from(matches!(entry, Entry::Frame { .. }));
+        self.frames += usize::from(matches!(entry, Entry::Frame(_)));
         self.write(&entry);
         // Judging starts where `wirecheck check` would have decided the
         // revision from the same frames (see [`Watch`]).

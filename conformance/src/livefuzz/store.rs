@@ -54,11 +54,11 @@ pub fn load_frames(path: &Path) -> Result<Vec<Vec<u8>>, String> {
     let mut initialized_seen = false;
     for entry in reader {
         let entry = entry.map_err(|e| format!("{}: {e}", path.display()))?;
-        let Entry::Frame {
+        let Entry::Frame(transcript::Frame {
             from: Direction::ClientToServer,
             bytes,
             ..
-        } = entry
+        }) = entry
         else {
             continue;
         };

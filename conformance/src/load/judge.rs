@@ -21,7 +21,8 @@ use std::collections::BTreeMap;
 use harness::rules::{Level, RuleId, Violation};
 use harness::{Direction, Profile, Revision};
 
-use crate::report::{Check, CheckId, Place, Record, Subject, WireFrame};
+use crate::report::{Check, CheckId, Place, Record, Subject};
+use crate::transcript::Frame;
 
 /// The check for a request with no answer within `--timeout`: reported as
 /// not observed, never as a verdict. No sentence bounds how long a server
@@ -321,11 +322,7 @@ pub fn record(f: &Finding, revision: Revision, transport: &str) -> Record {
         (Direction::ServerToClient, &f.answer),
     ] {
         if !bytes.is_empty() {
-            record.wire.push(WireFrame {
-                from,
-                frame: bytes.clone(),
-                at: None,
-            });
+            record.wire.push(Frame::untimed(from, bytes.clone()));
         }
     }
     record

@@ -41,7 +41,7 @@ use harness::{Direction, Revision};
 use tokio::time::Instant;
 
 use crate::livefuzz::Target;
-use crate::transcript::Entry;
+use crate::transcript::{Entry, Frame};
 use crate::transport::Limits;
 use crate::watch::Watch;
 pub use judge::{Finding, Findings};
@@ -372,11 +372,11 @@ impl Book {
         let Some(watch) = self.watch.as_mut() else {
             return false;
         };
-        let entry = Entry::Frame {
+        let entry = Entry::Frame(Frame {
             from,
             bytes: bytes.to_vec(),
             t: Some(self.started.elapsed().as_secs_f64()),
-        };
+        });
         let mut found = Vec::new();
         watch.see(&entry, &mut |_, entry, findings| {
             for f in findings.drain(..) {
@@ -607,13 +607,8 @@ pub fn opening(revision: Revision) -> (&'static str, Vec<u8>) {
 /// carries; `None` for the revisions with an `initialize` handshake.
 #[must_use]
 pub fn meta(revision: Revision) -> Option<serde_json::Value> {
-    (revision >= Revision::Mcp2026_07_28).then(|| {
-        serde_json::json!({
-            "io.modelcontextprotocol/protocolVersion": revision.name(),
-            "io.modelcontextprotocol/clientInfo": {"name": "wirecheck-load", "version": env!("CARGO_PKG_VERSION")},
-            "io.modelcontextprotocol/clientCapabilities": {},
-        })
-    })
+    (revision >= Revision::Mcp2026_07_28)
+        .then(|| serde_json::Value::Object(crate::opening::discover_meta(revision)))
 }
 
 /// `calls` as `revision` sends them: with its per-request `_meta`, and
@@ -646,11 +641,7 @@ pub fn initialize(revision: Revision) -> Vec<u8> {
         "jsonrpc": "2.0",
         "id": 0,
         "method": "initialize",
-        "params": {
-            "protocolVersion": revision.name(),
-            "capabilities": {},
-            "clientInfo": {"name": "wirecheck-load", "version": env!("CARGO_PKG_VERSION")},
-        },
+        "params": crate::opening::initialize_params(revision),
     }))
     .unwrap_or_default()
 }

@@ -19,9 +19,11 @@ use std::time::Duration;
 use harness::{Direction, Profile, Revision};
 use serde::{Deserialize, Serialize};
 
+use crate::transcript::Frame;
+
 use super::{
     Check, CheckId, Command, HttpExchange, Level, Outcome, Payload, Peer, Place, Record, Refusal,
-    Report, RunInfo, Subject, Tally, Violation, WireFrame,
+    Report, RunInfo, Subject, Tally, Violation,
 };
 
 /// The document format's version: bumped when a member changes meaning.
@@ -307,6 +309,12 @@ fn micros(d: Duration) -> u64 {
     u64::try_from(d.as_micros()).unwrap_or(u64::MAX)
 }
 
+/// A frame's time (seconds, finite and not negative, as a transcript holds
+/// it) in whole microseconds; a time past any clock's is the largest.
+fn secs_to_micros(secs: f64) -> u64 {
+    Duration::try_from_secs_f64(secs).map_or(u64::MAX, micros)
+}
+
 impl From<&Report> for Doc {
     fn from(report: &Report) -> Self {
         let t = report.tally();
@@ -428,10 +436,10 @@ impl From<&Record> for RecordDoc {
                 .wire
                 .iter()
                 .map(|w| {
-                    let (frame, frame_hex) = bytes_out(&w.frame);
+                    let (frame, frame_hex) = bytes_out(&w.bytes);
                     WireDoc {
                         from: w.from.sender().into(),
-                        at_us: w.at.map(micros),
+                        at_us: w.t.map(secs_to_micros),
                         frame,
                         frame_hex,
                     }
@@ -592,10 +600,10 @@ impl RecordDoc {
             .transpose()?;
         record.payload = self.lowered.map(|l| Payload::Lowered(l.into_bytes()));
         for (i, w) in self.wire.into_iter().enumerate() {
-            record.wire.push(WireFrame {
+            record.wire.push(Frame {
                 from: w.from.parse()?,
-                frame: bytes_in(w.frame, w.frame_hex, &format!("wire[{i}]"))?,
-                at: w.at_us.map(Duration::from_micros),
+                bytes: bytes_in(w.frame, w.frame_hex, &format!("wire[{i}]"))?,
+                t: w.at_us.map(|us| Duration::from_micros(us).as_secs_f64()),
             });
         }
         record.http = self.http.into_iter().map(HttpExchange::from).collect();

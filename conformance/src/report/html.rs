@@ -383,14 +383,14 @@ fn record_html(out: &mut String, record: &Record) {
         // small: the run document holds the whole log.
         for (i, event) in record.wire.iter().enumerate().take(MAX_WIRE_ROWS) {
             let at = event
-                .at
-                .map_or_else(String::new, |d| format!("{:.3} ms", d.as_secs_f64() * 1e3));
+                .t
+                .map_or_else(String::new, |secs| format!("{:.3} ms", secs * 1e3));
             let _ = write!(
                 out,
                 "<tr><td>{}</td><td>{}</td><td>{at}</td><td><pre>{}</pre></td></tr>",
                 i + 1,
                 event.from.sender(),
-                escape(&preview(&event.frame, MAX_WIRE_CHARS))
+                escape(&preview(&event.bytes, MAX_WIRE_CHARS))
             );
         }
         if record.wire.len() > MAX_WIRE_ROWS {

@@ -37,8 +37,7 @@ pub use harness::rules::{Level, Violation};
 pub use harness::Outcome;
 pub use model::Report;
 pub use record::{
-    HttpExchange, Payload, Place, Record, Refusal, Subject, WireFrame, ID_REWRITE_NOTE,
-    STDOUT_TEXT_CHECK,
+    HttpExchange, Payload, Place, Record, Refusal, Subject, ID_REWRITE_NOTE, STDOUT_TEXT_CHECK,
 };
 pub use run::{rfc3339, Peer, RunInfo};
 pub use tally::{RuleTally, Tally};

@@ -2,12 +2,11 @@
 //! came from, what it was, the codec's refusal, what the command produced, and
 //! the frames and HTTP exchanges the verdict rests on.
 
-use std::time::Duration;
-
 use harness::rules::{Level, Violation};
-use harness::{Direction, Outcome, Revision};
+use harness::{Outcome, Revision};
 
 use super::check::Check;
+use crate::transcript::Frame;
 
 /// Where a subject came from. Every member is optional because each command
 /// knows a different part: a transcript has a file and a line, a vector an id
@@ -141,17 +140,6 @@ pub const ID_REWRITE_NOTE: &str = "sent with request id ";
 /// stdout explains the other findings of the run.
 pub const STDOUT_TEXT_CHECK: &str = "stdio.stdout-text";
 
-/// One frame on the wire, for a record that judged an exchange.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct WireFrame {
-    /// Who sent it.
-    pub from: Direction,
-    /// Its bytes, exactly as sent.
-    pub frame: Vec<u8>,
-    /// When, from the start of the session, if it was timed.
-    pub at: Option<Duration>,
-}
-
 /// One HTTP exchange a transport record rests on, as a person reads it:
 /// the request as sent and the response as it came, bodies bounded.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -224,7 +212,7 @@ pub struct Record {
     /// What the command produced.
     pub payload: Option<Payload>,
     /// The exchange the verdict rests on, in order; empty for a lone frame.
-    pub wire: Vec<WireFrame>,
+    pub wire: Vec<Frame>,
     /// The HTTP exchanges a transport verdict rests on (bounded), where the
     /// wire log of frames cannot show it: statuses, headers, bodies.
     pub http: Vec<HttpExchange>,
@@ -391,11 +379,7 @@ mod http_exchange_tests {
             let mut record = origin_record();
             record.place.vector = Some(format!("run/2025-11-25/flood/{i}"));
             record.wire = (0..100)
-                .map(|_| WireFrame {
-                    from: harness::Direction::ServerToClient,
-                    frame: vec![b'x'; 16 * 1024],
-                    at: None,
-                })
+                .map(|_| Frame::untimed(harness::Direction::ServerToClient, vec![b'x'; 16 * 1024]))
                 .collect();
             report.records.push(record);
         }

@@ -293,7 +293,7 @@ fn group_lines(group: &Group<'_>, paint: &Paint) -> String {
         .find(|w| w.from == harness::Direction::ClientToServer);
     match (sent, &first.subject) {
         (Some(w), _) => {
-            let _ = writeln!(out, "    sent: {}", preview(&w.frame, PREVIEW_CHARS));
+            let _ = writeln!(out, "    sent: {}", preview(&w.bytes, PREVIEW_CHARS));
         }
         (None, Subject::Frame(bytes)) if !bytes.is_empty() => {
             let _ = writeln!(out, "    frame: {}", preview(bytes, PREVIEW_CHARS));
@@ -313,18 +313,18 @@ fn group_lines(group: &Group<'_>, paint: &Paint) -> String {
             .iter()
             .filter(|w| w.from == harness::Direction::ClientToServer)
             .skip(1)
-            .filter_map(|w| id(&w.frame))
+            .filter_map(|w| id(&w.bytes))
             .collect();
         // Over stdio under MCP, text the server wrote between messages is
         // set aside as the judge set it aside (`stdio.stdout-text`).
         let stdio_mcp = first.place.transport.as_deref() == Some("stdio")
             && first.place.revision.is_some_and(harness::Revision::is_mcp);
-        let answers: Vec<&crate::report::WireFrame> = first
+        let answers: Vec<&crate::transcript::Frame> = first
             .wire
             .iter()
             .filter(|w| w.from == harness::Direction::ServerToClient)
-            .filter(|w| id(&w.frame).is_none_or(|i| !followups.contains(&i)))
-            .filter(|w| !(stdio_mcp && crate::lines::is_stdout_text(&w.frame)))
+            .filter(|w| id(&w.bytes).is_none_or(|i| !followups.contains(&i)))
+            .filter(|w| !(stdio_mcp && crate::lines::is_stdout_text(&w.bytes)))
             .collect();
         match answers.first() {
             None => {
@@ -336,7 +336,7 @@ fn group_lines(group: &Group<'_>, paint: &Paint) -> String {
                 } else {
                     String::new()
                 };
-                let _ = writeln!(out, "    got:  {}{more}", preview(&w.frame, PREVIEW_CHARS));
+                let _ = writeln!(out, "    got:  {}{more}", preview(&w.bytes, PREVIEW_CHARS));
             }
         }
     } else if let Some(x) = first.http.first() {

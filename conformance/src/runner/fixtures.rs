@@ -527,13 +527,8 @@ fn guard(
 /// `None` in revisions without per-request metadata.
 #[must_use]
 pub fn request_meta(revision: Revision) -> Option<serde_json::Value> {
-    (revision == Revision::Mcp2026_07_28).then(|| {
-        serde_json::json!({
-            "io.modelcontextprotocol/protocolVersion": revision.name(),
-            "io.modelcontextprotocol/clientInfo": {"name": "wirecheck", "version": env!("CARGO_PKG_VERSION")},
-            "io.modelcontextprotocol/clientCapabilities": {},
-        })
-    })
+    (revision == Revision::Mcp2026_07_28)
+        .then(|| serde_json::Value::Object(crate::opening::discover_meta(revision)))
 }
 
 /// The probes of the user's own tools: one `tools/call` per allowed tool the

@@ -928,11 +928,11 @@ mod tests {
     #[test]
     fn a_refused_response_is_an_answer_and_html_is_none() {
         let log = |bytes: &[u8]| {
-            vec![vec![Entry::Frame {
+            vec![vec![Entry::Frame(crate::transcript::Frame {
                 from: Direction::ServerToClient,
                 bytes: bytes.to_vec(),
                 t: None,
-            }]]
+            })]]
         };
         assert_eq!(
             no_jsonrpc_answer(&log(br#"{"id":1,"result":19,"error":null}"#)),

@@ -132,7 +132,7 @@ pub fn judge_latest(
 /// seconds on a loaded machine).
 pub(super) struct UnknownAsked {
     answered: Result<crate::driver::Answered, crate::driver::RequestError>,
-    wire: Vec<crate::report::WireFrame>,
+    wire: Vec<crate::transcript::Frame>,
 }
 
 /// Plays the unknown-version session on the peer of `config` started
@@ -142,11 +142,7 @@ pub(super) async fn ask_unknown(config: &Config) -> Result<UnknownAsked, RunErro
     let gathered = Gathered::default();
     let peers = Peers::over(config, endpoint.url.as_deref(), &gathered);
     let mut driver = peers.spawn(None).await?;
-    let params = serde_json::json!({
-        "protocolVersion": UNKNOWN_VERSION,
-        "capabilities": {},
-        "clientInfo": {"name": "wirecheck", "version": env!("CARGO_PKG_VERSION")},
-    });
+    let params = crate::opening::initialize_params_naming(UNKNOWN_VERSION);
     let answered = driver
         .request(
             "initialize",

@@ -18,9 +18,10 @@ use super::{
 };
 use crate::driver::{Driver, Handshake, HandshakeError, Live, ProbeReport};
 use crate::judge::{self};
-use crate::report::{Check, CheckId, Record, Subject, WireFrame};
+use crate::report::{Check, CheckId, Record, Subject};
 use crate::sync::lock;
 use crate::transcript::Entry;
+use crate::transcript::Frame;
 use crate::transport::http::{HttpFact, HttpFinding, JsonRpcHttpPeer, SsePeer, StreamableHttpPeer};
 use crate::transport::stdio::StdioPeer;
 use crate::transport::{Kind, Target, Transport as _};
@@ -74,7 +75,7 @@ pub(super) struct Exchange {
     facts: Vec<HttpFact>,
     findings: Vec<HttpFinding>,
     /// The wire log of the probe.
-    wire: Vec<WireFrame>,
+    wire: Vec<Frame>,
     /// The note on a peer slow to say its first word.
     slow: Option<String>,
     /// The end of the peer's standard error, read when the peer failed.

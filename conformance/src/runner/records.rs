@@ -9,7 +9,8 @@ use super::observe::Observation;
 use super::{http_judge, Wire};
 use crate::driver::Driver;
 use crate::judge;
-use crate::report::{Check, CheckId, Place, Record, Subject, WireFrame};
+use crate::report::{Check, CheckId, Place, Record, Subject};
+use crate::transcript::Frame;
 use crate::vectors::{Basis, Vector};
 
 /// The record of `vector`'s answer: the verdict `seen` decided, else the
@@ -23,7 +24,7 @@ pub(super) fn answer_record(
     judgement: &judge::Judgement,
     slow: Option<String>,
     findings: &[crate::transport::http::HttpFinding],
-    wire: Vec<WireFrame>,
+    wire: Vec<Frame>,
 ) -> Record {
     // The judge's mismatches explain its verdict; where what was seen
     // decided instead (a -32020 refusal, silence that shows nothing), they
@@ -206,7 +207,7 @@ pub(super) fn negotiation_record(
 }
 
 /// The frames of the driver's wire log from entry `from` on.
-pub(super) fn wire_since(driver: &Driver<Wire>, from: usize) -> Vec<WireFrame> {
+pub(super) fn wire_since(driver: &Driver<Wire>, from: usize) -> Vec<Frame> {
     crate::driver::wire_frames(&driver.log()[from.min(driver.log().len())..])
 }
 

@@ -38,7 +38,7 @@ use crate::watch::{self, Watch};
 pub fn blame(entries: &[Entry], finding: &Finding) -> Option<Direction> {
     session::blame(&finding.frames, |index| {
         match entries.get(usize::try_from(index).ok()?)? {
-            Entry::Frame { from, .. } => Some(*from),
+            Entry::Frame(frame) => Some(frame.from),
             Entry::Event { .. } => None,
         }
     })
@@ -197,11 +197,11 @@ mod tests {
     use harness::session::Judge;
 
     fn frame(from: Direction, text: &str) -> Entry {
-        Entry::Frame {
+        Entry::Frame(crate::transcript::Frame {
             from,
             bytes: text.as_bytes().to_vec(),
             t: None,
-        }
+        })
     }
 
     const C: Direction = Direction::ClientToServer;

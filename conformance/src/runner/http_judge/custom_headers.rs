@@ -21,15 +21,18 @@
 use std::time::Duration;
 
 use harness::rules::RuleId;
+use harness::Revision;
 use reqwest::header::HeaderValue;
 use serde_json::{json, Value};
 
 use super::{Judge, Target, HEADER_MISMATCH};
+use crate::opening::discover_meta;
 use crate::report::HttpExchange;
 use crate::runner::fixtures::Allowed;
 use crate::transport::http::{header_safe, shown_exchange};
 
-const VERSION: &str = "2026-07-28";
+/// The one revision with custom headers (basic/transports §Custom Headers).
+const REVISION: Revision = Revision::Mcp2026_07_28;
 /// The most `tools/list` pages read while looking for the allowed tools.
 const MAX_PAGES: usize = 16;
 /// The most bytes of one probe's answer read.
@@ -150,10 +153,8 @@ impl Judge {
     /// `io.modelcontextprotocol/clientCapabilities` is 400 with -32602.
     async fn meta_missing(&mut self, client: &reqwest::Client, url: &str, timeout: Duration) {
         let rule = RuleId::McpHttpMetaMissing400;
-        let meta = json!({
-            "io.modelcontextprotocol/protocolVersion": VERSION,
-            "io.modelcontextprotocol/clientInfo": {"name": "wirecheck", "version": env!("CARGO_PKG_VERSION")},
-        });
+        let mut meta = discover_meta(REVISION);
+        meta.remove("io.modelcontextprotocol/clientCapabilities");
         let body = request("server/discover", json!({ "_meta": meta }));
         let headers = standard("server/discover", None);
         let answer = match post(client, url, &body, &headers, timeout).await {
@@ -366,11 +367,7 @@ pub(super) async fn learn_tools(
 
 /// The per-request `_meta` of 2026-07-28 (basic/index §_meta).
 fn meta() -> Value {
-    json!({
-        "io.modelcontextprotocol/protocolVersion": VERSION,
-        "io.modelcontextprotocol/clientInfo": {"name": "wirecheck", "version": env!("CARGO_PKG_VERSION")},
-        "io.modelcontextprotocol/clientCapabilities": {},
-    })
+    Value::Object(discover_meta(REVISION))
 }
 
 fn request(method: &str, params: Value) -> Value {
@@ -382,7 +379,7 @@ fn standard(method: &str, name: Option<&str>) -> Vec<(String, Vec<u8>)> {
     let mut headers = vec![
         (
             "mcp-protocol-version".to_owned(),
-            VERSION.as_bytes().to_vec(),
+            REVISION.name().as_bytes().to_vec(),
         ),
         ("mcp-method".to_owned(), method.as_bytes().to_vec()),
     ];
