@@ -16,6 +16,7 @@ pub mod peer;
 pub mod proxy;
 pub mod report;
 pub mod runner;
+mod sse;
 mod sync;
 pub mod transcript;
 pub mod transport;

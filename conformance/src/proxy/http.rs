@@ -50,8 +50,8 @@ use reqwest::Url;
 use tokio::net::TcpListener;
 use tokio::sync::mpsc;
 
-use super::sse::Splitter;
 use super::Seen;
+use crate::sse::Splitter;
 use crate::sync::lock;
 
 /// The session header of Streamable HTTP (2025-03-26 on, basic/transports

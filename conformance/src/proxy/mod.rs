@@ -9,7 +9,6 @@
 //!   server, each MCP session judged as its own conversation.
 
 pub mod http;
-mod sse;
 pub mod stdio;
 
 use harness::Direction;

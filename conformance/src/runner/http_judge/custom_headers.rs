@@ -29,6 +29,7 @@ use super::{Judge, Target, HEADER_MISMATCH};
 use crate::opening::discover_meta;
 use crate::report::HttpExchange;
 use crate::runner::fixtures::Allowed;
+use crate::sse::{Splitter, SseEvent};
 use crate::transport::http::{header_safe, shown_exchange};
 
 /// The one revision with custom headers (basic/transports §Custom Headers).
@@ -494,13 +495,26 @@ async fn post(
                 .starts_with("text/event-stream")
         });
         let mut bytes = Vec::new();
+        let mut events = Splitter::new(MAX_ANSWER);
+        let mut answer = None;
         // An SSE stream may stay open after its answer: read until it comes.
-        while let Ok(Some(chunk)) = response.chunk().await {
-            bytes.extend_from_slice(&chunk);
-            if bytes.len() > MAX_ANSWER || (sse && answer_in(&bytes, true, &id).is_some()) {
+        let mut ended = false;
+        while answer.is_none() && bytes.len() <= MAX_ANSWER {
+            let Ok(Some(chunk)) = response.chunk().await else {
+                ended = true;
                 break;
+            };
+            bytes.extend_from_slice(&chunk);
+            if sse {
+                answer = answer_among(events.feed(&chunk), &id);
             }
         }
+        answer = match (sse, ended) {
+            (false, _) => answer_to(&bytes, &id),
+            // A stream that ended mid-event is read as if its blank line came.
+            (true, true) if answer.is_none() => answer_among(events.feed(b"\n\n"), &id),
+            (true, _) => answer,
+        };
         let request_headers = [
             ("content-type".to_owned(), "application/json".to_owned()),
             (
@@ -526,7 +540,7 @@ async fn post(
         );
         Ok(Answer {
             status,
-            answer: answer_in(&bytes, sse, &id),
+            answer,
             exchange,
         })
     };
@@ -535,29 +549,22 @@ async fn post(
         .map_err(|_| format!("the {method} probe got no answer within {timeout:?}"))?
 }
 
-/// The response to request `id` in `bytes`: the JSON body, or one SSE
-/// event's data. An error without an id (a refusal before the id was read)
-/// counts as the answer.
-fn answer_in(bytes: &[u8], sse: bool, id: &Value) -> Option<Value> {
-    let fits = |v: &Value| {
+/// The response to request `id` if `message` (a JSON body, or one SSE
+/// event's data) is it. An error without an id (a refusal before the id was
+/// read) counts as the answer.
+fn answer_to(message: &[u8], id: &Value) -> Option<Value> {
+    serde_json::from_slice::<Value>(message).ok().filter(|v| {
         v.get("method").is_none()
             && (v.get("id") == Some(id)
                 || (v.get("error").is_some() && v.get("id").is_none_or(Value::is_null)))
-    };
-    if !sse {
-        return serde_json::from_slice::<Value>(bytes).ok().filter(fits);
-    }
-    let text = String::from_utf8_lossy(bytes).replace("\r\n", "\n");
-    text.split("\n\n").find_map(|event| {
-        let data: Vec<&str> = event
-            .lines()
-            .filter_map(|l| l.strip_prefix("data:"))
-            .map(|d| d.strip_prefix(' ').unwrap_or(d))
-            .collect();
-        serde_json::from_str::<Value>(&data.join("\n"))
-            .ok()
-            .filter(fits)
     })
+}
+
+/// The response to request `id` among SSE `events`, the first that is it.
+fn answer_among(events: Vec<SseEvent>, id: &Value) -> Option<Value> {
+    events
+        .into_iter()
+        .find_map(|e| answer_to(&e.data.ok()?, id))
 }
 
 #[cfg(test)]
@@ -593,11 +600,11 @@ mod tests {
     fn the_answer_is_read_from_json_or_from_its_sse_event() {
         let id = json!("wirecheck-headers-tools/call");
         let answer = br#"{"jsonrpc":"2.0","id":"wirecheck-headers-tools/call","error":{"code":-32020,"message":"m"}}"#;
-        assert!(answer_in(answer, false, &id).is_some());
+        assert!(answer_to(answer, &id).is_some());
         let stream = format!("event: message\ndata: {{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\"}}\n\nevent: message\ndata: {}\n\n", String::from_utf8_lossy(answer));
-        let found = answer_in(stream.as_bytes(), true, &id).unwrap();
+        let found = answer_among(Splitter::new(MAX_ANSWER).feed(stream.as_bytes()), &id).unwrap();
         assert_eq!(found.pointer("/error/code"), Some(&json!(-32020)));
         // Another request's answer is not this one's.
-        assert!(answer_in(br#"{"jsonrpc":"2.0","id":7,"result":{}}"#, false, &id).is_none());
+        assert!(answer_to(br#"{"jsonrpc":"2.0","id":7,"result":{}}"#, &id).is_none());
     }
 }

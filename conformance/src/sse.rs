@@ -1,5 +1,8 @@
-//! Server-sent events cut from a byte stream chunk by chunk, with a bound, for
-//! the HTTP proxy's judging copy (the forwarded bytes never pass through here).
+//! Server-sent events cut from a byte stream chunk by chunk, with a bound: the
+//! one hand-written SSE reader, for the HTTP proxy's judging copy (the
+//! forwarded bytes never pass through here), `load`'s answers and the custom
+//! header probes' answers. (`transport::http::first_event` reads the raw
+//! fields of a stream's first block, which no dispatched event shows.)
 //!
 //! The rules are the WHATWG HTML Living Standard's §9.2.6 "Interpreting an
 //! event stream": a line ends at CRLF, LF or CR; `field:value` loses one
