@@ -420,16 +420,18 @@ fn each_planted_defect_is_caught_by_its_own_rule_and_nothing_else() {
         );
     let mut caught = BTreeSet::new();
     for (defect, revision, on, rules) in planted {
-        let baseline = baselines.entry((on.map(defect_name), revision)).or_insert_with(|| {
-            let (_, broken, stderr) = judge(on, revision);
-            if on.is_none() {
-                assert!(
-                    broken.iter().all(|r| !r.starts_with("mcp.auth.")),
-                    "{revision}: {broken:?}\n{stderr}"
-                );
-            }
-            broken
-        });
+        let baseline = baselines
+            .entry((on.map(defect_name), revision))
+            .or_insert_with(|| {
+                let (_, broken, stderr) = judge(on, revision);
+                if on.is_none() {
+                    assert!(
+                        broken.iter().all(|r| !r.starts_with("mcp.auth.")),
+                        "{revision}: {broken:?}\n{stderr}"
+                    );
+                }
+                broken
+            });
         let name = defect_name(defect);
         let (code, broken, stderr) = judge(Some(defect), revision);
         let expected: BTreeSet<String> = rules.iter().map(|r| (*r).to_owned()).collect();
@@ -439,16 +441,23 @@ fn each_planted_defect_is_caught_by_its_own_rule_and_nothing_else() {
             rule.parse::<harness::rules::RuleId>()
                 .is_ok_and(|r| r.info().level.is_mandatory())
         });
-        assert_eq!(code, Some(i32::from(mandatory)), "--auth-defect {name}: {stderr}");
+        assert_eq!(
+            code,
+            Some(i32::from(mandatory)),
+            "--auth-defect {name}: {stderr}"
+        );
         caught.extend(expected);
     }
     // Every defect the peer can plant is tested, no two caught by one rule.
-    assert_eq!(
-        DEFECTS.len() + ON_TOP.len(),
-        Defect::value_variants().len()
-    );
-    let named: usize = DEFECTS.iter().map(|(_, _, rules)| rules.len()).sum::<usize>()
-        + ON_TOP.iter().map(|(_, _, _, rules)| rules.len()).sum::<usize>();
+    assert_eq!(DEFECTS.len() + ON_TOP.len(), Defect::value_variants().len());
+    let named: usize = DEFECTS
+        .iter()
+        .map(|(_, _, rules)| rules.len())
+        .sum::<usize>()
+        + ON_TOP
+            .iter()
+            .map(|(_, _, _, rules)| rules.len())
+            .sum::<usize>();
     assert_eq!(caught.len(), named);
 }
 
@@ -534,10 +543,7 @@ fn a_2025_03_26_client_gets_a_token_through_the_peers_own_endpoints() {
         for _ in 0..2 {
             let answer = http.get(location.clone()).send().await.unwrap();
             assert_eq!(answer.status(), 302);
-            location = reqwest::Url::parse(
-                answer.headers()["location"].to_str().unwrap(),
-            )
-            .unwrap();
+            location = reqwest::Url::parse(answer.headers()["location"].to_str().unwrap()).unwrap();
             code = location
                 .query_pairs()
                 .find(|(k, _)| k == "code")

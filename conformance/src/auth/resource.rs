@@ -312,7 +312,10 @@ impl Protection {
         match self.defect {
             Some(Defect::NoAsMetadata | Defect::NoDefaultToken) => None,
             Some(Defect::AsMetadataAtPath) => {
-                let path = self.audience.strip_prefix(&self.base_url()).unwrap_or_default();
+                let path = self
+                    .audience
+                    .strip_prefix(&self.base_url())
+                    .unwrap_or_default();
                 Some(format!("{suffix}{}", path.trim_end_matches('/')))
             }
             _ => Some(suffix.to_owned()),

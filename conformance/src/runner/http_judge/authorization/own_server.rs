@@ -319,7 +319,9 @@ impl Judge {
         if !may_reach(endpoint, reachable) {
             self.not_observed(
                 rule,
-                format!("the registration endpoint {endpoint} is at a host wirecheck does not contact"),
+                format!(
+                    "the registration endpoint {endpoint} is at a host wirecheck does not contact"
+                ),
             );
             return;
         }
@@ -419,10 +421,22 @@ mod tests {
         assert!(matches!(authorization_answer(404), Endpoint::Missing(_)));
         assert!(matches!(authorization_answer(401), Endpoint::Unclear(_)));
         let error = json!({"error": "invalid_request"});
-        assert!(matches!(token_answer(&answer(400, error.clone())), Endpoint::There(_)));
-        assert!(matches!(token_answer(&answer(404, json!(null))), Endpoint::Missing(_)));
-        assert!(matches!(token_answer(&answer(400, json!(null))), Endpoint::Missing(_)));
-        assert!(matches!(token_answer(&answer(503, json!(null))), Endpoint::Unclear(_)));
+        assert!(matches!(
+            token_answer(&answer(400, error.clone())),
+            Endpoint::There(_)
+        ));
+        assert!(matches!(
+            token_answer(&answer(404, json!(null))),
+            Endpoint::Missing(_)
+        ));
+        assert!(matches!(
+            token_answer(&answer(400, json!(null))),
+            Endpoint::Missing(_)
+        ));
+        assert!(matches!(
+            token_answer(&answer(503, json!(null))),
+            Endpoint::Unclear(_)
+        ));
         assert!(matches!(
             registration_answer(&answer(400, json!({"error": "invalid_client_metadata"}))),
             Endpoint::There(_)
@@ -431,7 +445,10 @@ mod tests {
             registration_answer(&answer(201, json!({"client_id": "c"}))),
             Endpoint::There(_)
         ));
-        assert!(matches!(registration_answer(&answer(401, error)), Endpoint::Unclear(_)));
+        assert!(matches!(
+            registration_answer(&answer(401, error)),
+            Endpoint::Unclear(_)
+        ));
         assert!(matches!(
             registration_answer(&answer(404, json!(null))),
             Endpoint::Missing(_)
