@@ -44,7 +44,13 @@ KEYWORDS = [
     "MUST NOT", "SHALL NOT", "SHOULD NOT", "NOT RECOMMENDED",
     "MUST", "REQUIRED", "SHALL", "SHOULD", "RECOMMENDED",
 ]
-KEYWORD_RE = re.compile(r"\b(" + "|".join(k.replace(" ", r"\s+") for k in KEYWORDS) + r")\b")
+# A keyword may be set in italics with underscores (`_MUST_`, 2025-03-26
+# basic/authorization §Server Metadata Discovery), which `\b` would not see
+# (`_` is a word character); one inside an identifier (`MISSING_REQUIRED_X`)
+# is still no keyword.
+KEYWORD_RE = re.compile(
+    r"(?<![A-Za-z0-9_])_?(" + "|".join(k.replace(" ", r"\s+") for k in KEYWORDS) + r")_?(?![A-Za-z0-9_])"
+)
 # The strongest keyword names the sentence: a sentence with MUST and SHOULD is a MUST.
 STRENGTH = {k: i for i, k in enumerate(
     ["MUST NOT", "MUST", "REQUIRED", "SHALL NOT", "SHALL", "SHOULD NOT",

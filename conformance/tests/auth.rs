@@ -176,7 +176,15 @@ fn the_protected_reference_peer_passes_every_authorization_check() {
             .collect();
         assert_eq!(seen, auth_rules(revision), "{revision:?}");
         for record in judged {
-            assert_eq!(outcome(record), "pass", "{record}");
+            // The peer serves its metadata, so the fallback for a server
+            // without it does not apply (it passes on the `no-as-metadata`
+            // peer: without_metadata_the_default_endpoints_pass).
+            let want = if record["rule"] == "mcp.auth.default-endpoints" {
+                "not-applicable"
+            } else {
+                "pass"
+            };
+            assert_eq!(outcome(record), want, "{record}");
         }
     }
 }
@@ -320,7 +328,54 @@ const DEFECTS: &[(Defect, &str, &[&str])] = &[
         "2026-07-28",
         &["mcp.auth.insufficient-scope-single-challenge"],
     ),
+    (
+        Defect::NoInvalidTokenError,
+        "2025-03-26",
+        &["mcp.auth.invalid-token-error"],
+    ),
+    (
+        Defect::NoAsMetadata,
+        "2025-03-26",
+        &["mcp.auth.as-metadata-served"],
+    ),
+    (
+        Defect::AsMetadataAtPath,
+        "2025-03-26",
+        &["mcp.auth.as-metadata-root"],
+    ),
+    (
+        Defect::AsMetadataNoTokenEndpoint,
+        "2025-03-26",
+        &["mcp.auth.as-metadata-fields"],
+    ),
+    (
+        Defect::NoRegistration,
+        "2025-03-26",
+        &["mcp.auth.dynamic-registration"],
+    ),
 ];
+
+/// Defects judged against another defect's peer rather than the sound one:
+/// the defect, the revision, the peer it is compared with, the rules that
+/// must catch it. Missing default endpoints matter only to a server without
+/// metadata, which mcp.auth.as-metadata-served already warns of: the defect
+/// adds its own rule to that peer's findings and nothing else.
+const ON_TOP: &[(Defect, &str, Defect, &[&str])] = &[(
+    Defect::NoDefaultToken,
+    "2025-03-26",
+    Defect::NoAsMetadata,
+    &["mcp.auth.default-endpoints"],
+)];
+
+/// A defect's name on the command line.
+fn defect_name(defect: Defect) -> String {
+    use clap::ValueEnum as _;
+    defect
+        .to_possible_value()
+        .expect("a visible value")
+        .get_name()
+        .to_owned()
+}
 
 #[test]
 fn each_planted_defect_is_caught_by_its_own_rule_and_nothing_else() {
@@ -328,40 +383,15 @@ fn each_planted_defect_is_caught_by_its_own_rule_and_nothing_else() {
     // One authorization server for all, named to both sides: a defect that
     // drops `authorization_servers` leaves the runner nothing to find.
     let (_issuing, issuer) = auth_server();
-    // What the sound peer itself breaks under a revision, none of it
-    // authorization's: over HTTP under 2026-07-28 it warns
-    // jsonrpc.error.code-meaning on four vectors, with or without --auth.
-    // A defect must add its own rule to that and nothing else.
-    let mut sound: std::collections::BTreeMap<&str, BTreeSet<String>> = Default::default();
-    for (_, revision, _) in DEFECTS {
-        if sound.contains_key(revision) {
-            continue;
+    // The peer with `defect` (none: the sound one) judged under `revision`:
+    // the exit code, the rules it broke, stderr.
+    let judge = |defect: Option<Defect>, revision: &str| {
+        let mut args = vec!["--auth-issuer".to_owned(), issuer.clone()];
+        if let Some(defect) = defect {
+            args.extend(["--auth-defect".to_owned(), defect_name(defect)]);
         }
-        let (_peer, url, _) = protected(&["--auth-issuer", &issuer]);
-        let (_, records, stderr) = run(&[
-            "--http",
-            &url,
-            "--auth",
-            "--auth-issuer",
-            &issuer,
-            "--revision",
-            revision,
-        ]);
-        let baseline = broken(&records);
-        assert!(
-            baseline.iter().all(|r| !r.starts_with("mcp.auth.")),
-            "{revision}: {baseline:?}\n{stderr}"
-        );
-        sound.insert(revision, baseline);
-    }
-    let mut caught = BTreeSet::new();
-    for (defect, revision, rules) in DEFECTS {
-        let name = defect
-            .to_possible_value()
-            .expect("a visible value")
-            .get_name()
-            .to_owned();
-        let (_peer, url, trusted) = protected(&["--auth-issuer", &issuer, "--auth-defect", &name]);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let (_peer, url, trusted) = protected(&args);
         assert_eq!(trusted, issuer);
         let (code, records, stderr) = run(&[
             "--http",
@@ -372,25 +402,183 @@ fn each_planted_defect_is_caught_by_its_own_rule_and_nothing_else() {
             "--revision",
             revision,
         ]);
+        (code, broken(&records), stderr)
+    };
+    // What the sound peer itself breaks under a revision, none of it
+    // authorization's: over HTTP under 2026-07-28 it warns
+    // jsonrpc.error.code-meaning on four vectors, with or without --auth.
+    // A defect must add its own rule to that and nothing else.
+    let mut baselines: std::collections::BTreeMap<(Option<String>, &str), BTreeSet<String>> =
+        Default::default();
+    let planted = DEFECTS
+        .iter()
+        .map(|(defect, revision, rules)| (*defect, *revision, None, *rules))
+        .chain(
+            ON_TOP
+                .iter()
+                .map(|(defect, revision, on, rules)| (*defect, *revision, Some(*on), *rules)),
+        );
+    let mut caught = BTreeSet::new();
+    for (defect, revision, on, rules) in planted {
+        let baseline = baselines
+            .entry((on.map(defect_name), revision))
+            .or_insert_with(|| {
+                let (_, broken, stderr) = judge(on, revision);
+                if on.is_none() {
+                    assert!(
+                        broken.iter().all(|r| !r.starts_with("mcp.auth.")),
+                        "{revision}: {broken:?}\n{stderr}"
+                    );
+                }
+                broken
+            });
+        let name = defect_name(defect);
+        let (code, broken, stderr) = judge(Some(defect), revision);
         let expected: BTreeSet<String> = rules.iter().map(|r| (*r).to_owned()).collect();
-        let added: BTreeSet<String> = broken(&records)
-            .difference(&sound[revision])
-            .cloned()
-            .collect();
+        let added: BTreeSet<String> = broken.difference(baseline).cloned().collect();
         assert_eq!(added, expected, "--auth-defect {name}\n{stderr}");
-        let level = rules[0]
-            .parse::<harness::rules::RuleId>()
-            .expect("a known rule")
-            .info()
-            .level;
-        let want = if level.is_mandatory() { 1 } else { 0 };
-        assert_eq!(code, Some(want), "--auth-defect {name}: {stderr}");
+        let mandatory = broken.iter().any(|rule| {
+            rule.parse::<harness::rules::RuleId>()
+                .is_ok_and(|r| r.info().level.is_mandatory())
+        });
+        assert_eq!(
+            code,
+            Some(i32::from(mandatory)),
+            "--auth-defect {name}: {stderr}"
+        );
         caught.extend(expected);
     }
     // Every defect the peer can plant is tested, no two caught by one rule.
-    assert_eq!(DEFECTS.len(), Defect::value_variants().len());
-    let named: usize = DEFECTS.iter().map(|(_, _, rules)| rules.len()).sum();
+    assert_eq!(DEFECTS.len() + ON_TOP.len(), Defect::value_variants().len());
+    let named: usize = DEFECTS
+        .iter()
+        .map(|(_, _, rules)| rules.len())
+        .sum::<usize>()
+        + ON_TOP
+            .iter()
+            .map(|(_, _, _, rules)| rules.len())
+            .sum::<usize>();
     assert_eq!(caught.len(), named);
+}
+
+/// 2025-03-26: a server without Authorization Server Metadata is held to the
+/// default endpoints, and the peer's pass: `/authorize` answers, `/token`
+/// refuses an empty form with an OAuth error, `/register` refuses invalid
+/// client metadata with RFC 7591's.
+#[test]
+fn without_metadata_the_default_endpoints_pass() {
+    let (_peer, url, _issuer) = protected(&["--auth-defect", "no-as-metadata"]);
+    let (_, records, stderr) = run(&["--http", &url, "--auth", "--revision", "2025-03-26"]);
+    let of = |rule: &str| {
+        records
+            .iter()
+            .find(|r| r["rule"] == rule)
+            .map(|r| outcome(r).to_owned())
+            .unwrap_or_default()
+    };
+    assert_eq!(of("mcp.auth.as-metadata-served"), "warning", "{stderr}");
+    assert_eq!(of("mcp.auth.default-endpoints"), "pass", "{records:#?}");
+    assert_eq!(of("mcp.auth.dynamic-registration"), "pass", "{records:#?}");
+    for rule in ["mcp.auth.as-metadata-root", "mcp.auth.as-metadata-fields"] {
+        assert_eq!(of(rule), "not-applicable", "{rule}");
+    }
+}
+
+/// The peer is a working 2025-03-26 authorization server, not only one that
+/// answers the probes: a client registers, follows the metadata's
+/// `authorization_endpoint` (a redirect to the trusted server), redeems the
+/// code at the peer's `/token` without `resource` (2025-03-26 has none),
+/// and its token opens a session.
+#[test]
+fn a_2025_03_26_client_gets_a_token_through_the_peers_own_endpoints() {
+    use wirecheck::auth::server::s256;
+    const REDIRECT: &str = "http://127.0.0.1:9/callback";
+    const VERIFIER: &str = "a-verifier-of-at-least-forty-three-characters-0123456789";
+    let (_peer, url, _issuer) = protected(&[]);
+    let base = url.trim_end_matches("/mcp").to_owned();
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let http = reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .unwrap();
+        let json = |r: reqwest::Response| async move {
+            serde_json::from_slice::<Value>(&r.bytes().await.unwrap()).unwrap()
+        };
+        let metadata = json(
+            http.get(format!("{base}/.well-known/oauth-authorization-server"))
+                .send()
+                .await
+                .unwrap(),
+        )
+        .await;
+        assert_eq!(metadata["issuer"], base.as_str(), "{metadata}");
+        let endpoint = |name: &str| metadata[name].as_str().unwrap().to_owned();
+        let registered = http
+            .post(endpoint("registration_endpoint"))
+            .header("content-type", "application/json")
+            .body(format!(r#"{{"redirect_uris": ["{REDIRECT}"]}}"#))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(registered.status(), 201);
+        let client_id = json(registered).await["client_id"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        let mut location = reqwest::Url::parse(&endpoint("authorization_endpoint")).unwrap();
+        location
+            .query_pairs_mut()
+            .append_pair("response_type", "code")
+            .append_pair("client_id", &client_id)
+            .append_pair("redirect_uri", REDIRECT)
+            .append_pair("code_challenge", &s256(VERIFIER))
+            .append_pair("code_challenge_method", "S256")
+            .append_pair("state", "s");
+        // The peer's redirect, then the trusted server's with the code.
+        let mut code = None;
+        for _ in 0..2 {
+            let answer = http.get(location.clone()).send().await.unwrap();
+            assert_eq!(answer.status(), 302);
+            location = reqwest::Url::parse(answer.headers()["location"].to_str().unwrap()).unwrap();
+            code = location
+                .query_pairs()
+                .find(|(k, _)| k == "code")
+                .map(|(_, v)| v.into_owned());
+        }
+        let code = code.expect("the redirect carries a code");
+        let mut form = reqwest::Url::parse("http://x/").unwrap();
+        form.query_pairs_mut()
+            .append_pair("grant_type", "authorization_code")
+            .append_pair("code", &code)
+            .append_pair("redirect_uri", REDIRECT)
+            .append_pair("client_id", &client_id)
+            .append_pair("code_verifier", VERIFIER);
+        let issued = http
+            .post(endpoint("token_endpoint"))
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body(form.query().unwrap().to_owned())
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(issued.status(), 200);
+        let token = json(issued).await["access_token"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        let opened = wirecheck::auth::client::post_opening(
+            &url,
+            harness::Revision::Mcp2025_03_26,
+            Some(&token),
+            std::time::Duration::from_secs(10),
+        )
+        .await
+        .unwrap();
+        assert_eq!(opened.status, 200);
+    });
 }
 
 #[test]

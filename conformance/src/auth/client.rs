@@ -246,6 +246,72 @@ pub async fn get_json(url: &str, timeout: Duration) -> Result<(u16, Option<Value
     Ok((status, value.filter(|_| (200..300).contains(&status))))
 }
 
+/// What one request of a probe's own got: the status, the body when it is
+/// a JSON object, and the exchange for the record it decides.
+#[derive(Debug, Clone)]
+pub struct Fetched {
+    /// The status.
+    pub status: u16,
+    /// The body, when it is a JSON object.
+    pub json: Option<Value>,
+    /// The exchange as sent and got.
+    pub exchange: crate::report::HttpExchange,
+}
+
+impl Fetched {
+    /// The OAuth `error` code of a JSON error body (RFC 6749 §5.2, RFC 7591
+    /// §3.2.2), if the body is one.
+    #[must_use]
+    pub fn oauth_error(&self) -> Option<&str> {
+        self.json.as_ref()?.get("error")?.as_str()
+    }
+}
+
+/// Sends one request carrying no token (no redirect followed) and reads its
+/// answer whole: for the probes of what a server serves beside its MCP
+/// endpoint (metadata, the default authorization endpoints).
+pub async fn fetch(
+    method: reqwest::Method,
+    url: &str,
+    headers: &[(&str, &str)],
+    body: Option<&str>,
+    timeout: Duration,
+) -> Result<Fetched, String> {
+    let mut request = client(timeout)?.request(method.clone(), url);
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    if let Some(body) = body {
+        request = request.body(body.to_owned());
+    }
+    let failed = |e: reqwest::Error| format!("{method} {url}: {e}");
+    let response = request.send().await.map_err(failed)?;
+    let status = response.status().as_u16();
+    let response_headers = response.headers().clone();
+    let bytes = response.bytes().await.map_err(failed)?;
+    let json = serde_json::from_slice::<Value>(&bytes)
+        .ok()
+        .filter(Value::is_object);
+    let sent = headers
+        .iter()
+        .map(|(n, v)| ((*n).to_owned(), (*v).to_owned()))
+        .collect();
+    let exchange = crate::transport::http::shown_exchange(
+        method.as_str(),
+        url,
+        sent,
+        body.map(str::as_bytes),
+        status,
+        &response_headers,
+        &bytes,
+    );
+    Ok(Fetched {
+        status,
+        json,
+        exchange,
+    })
+}
+
 /// The strings of an array member.
 #[must_use]
 pub fn strings(document: &Value, member: &str) -> Vec<String> {

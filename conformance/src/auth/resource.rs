@@ -51,6 +51,24 @@ pub enum Defect {
     /// `scopes_supported`) but its 403 names [`SCOPE`] only: a client
     /// granted what the challenge named is refused again.
     PartialScopeChallenge,
+    /// Answers a bad token with 401 and a `Bearer` challenge naming no
+    /// `error`.
+    NoInvalidTokenError,
+    /// Serves no Authorization Server Metadata (2025-03-26's discovery),
+    /// its default endpoints kept.
+    NoAsMetadata,
+    /// Serves its Authorization Server Metadata at RFC 8414's path-inserted
+    /// URI only, not at the authorization base URL.
+    AsMetadataAtPath,
+    /// Serves Authorization Server Metadata without `token_endpoint`.
+    AsMetadataNoTokenEndpoint,
+    /// Serves no Authorization Server Metadata and no default `/token`
+    /// (judged against [`Defect::NoAsMetadata`]'s peer, whose warning it
+    /// shares).
+    NoDefaultToken,
+    /// Offers no Dynamic Client Registration: no `registration_endpoint`,
+    /// no `/register`.
+    NoRegistration,
 }
 
 /// The scope [`Defect::PartialScopeChallenge`] also requires and never
@@ -99,6 +117,9 @@ pub struct Judging {
 
 /// The RFC 9728 well-known prefix.
 pub const PRM_PREFIX: &str = "/.well-known/oauth-protected-resource";
+
+/// The RFC 8414 §3 well-known suffix of Authorization Server Metadata.
+pub const AS_METADATA: &str = "/.well-known/oauth-authorization-server";
 
 impl Protection {
     /// Checks an `Authorization` header value.
@@ -182,8 +203,19 @@ impl Protection {
         let md = &self.metadata_url;
         match denial {
             Denial::Unauthorized(_) if self.defect == Some(Defect::NoChallenge) => None,
-            Denial::Unauthorized(_) if self.defect == Some(Defect::NoChallengeScope) => {
+            Denial::Unauthorized(None) if self.defect == Some(Defect::NoChallengeScope) => {
                 Some(format!("Bearer resource_metadata=\"{md}\""))
+            }
+            Denial::Unauthorized(Some(why)) if self.defect == Some(Defect::NoChallengeScope) => {
+                Some(format!(
+                    "Bearer error=\"invalid_token\", error_description=\"{why}\", resource_metadata=\"{md}\""
+                ))
+            }
+            Denial::Unauthorized(Some(_)) if self.defect == Some(Defect::NoInvalidTokenError) => {
+                Some(format!(
+                    "Bearer resource_metadata=\"{md}\", scope=\"{}\"",
+                    self.challenge_scopes()
+                ))
             }
             Denial::Unauthorized(None) => Some(format!(
                 "Bearer resource_metadata=\"{md}\", scope=\"{}\"",
@@ -257,6 +289,81 @@ impl Protection {
         });
         if self.defect != Some(Defect::NoAuthorizationServers) {
             document["authorization_servers"] = json!([self.issuer]);
+        }
+        document
+    }
+}
+
+/// The 2025-03-26 server as its own authorization server (basic/authorization
+/// §Server Metadata Discovery): where its RFC 8414 metadata is served (the
+/// authorization base URL's well-known URI, or none), and what it serves
+/// at the default paths.
+impl Protection {
+    /// The authorization base URL: the server's URL without its path.
+    #[must_use]
+    pub fn base_url(&self) -> String {
+        super::client::origin(&self.audience).unwrap_or_default()
+    }
+
+    /// The path its Authorization Server Metadata is served at, or `None`.
+    #[must_use]
+    pub fn as_metadata_path(&self) -> Option<String> {
+        let suffix = AS_METADATA;
+        match self.defect {
+            Some(Defect::NoAsMetadata | Defect::NoDefaultToken) => None,
+            Some(Defect::AsMetadataAtPath) => {
+                let path = self
+                    .audience
+                    .strip_prefix(&self.base_url())
+                    .unwrap_or_default();
+                Some(format!("{suffix}{}", path.trim_end_matches('/')))
+            }
+            _ => Some(suffix.to_owned()),
+        }
+    }
+
+    /// Whether it serves the default token endpoint.
+    #[must_use]
+    pub fn serves_token(&self) -> bool {
+        self.defect != Some(Defect::NoDefaultToken)
+    }
+
+    /// Whether it serves Dynamic Client Registration at `/register`.
+    #[must_use]
+    pub fn serves_registration(&self) -> bool {
+        self.defect != Some(Defect::NoRegistration)
+    }
+
+    /// Its RFC 8414 metadata: itself the issuer (the base URL, or under
+    /// [`Defect::AsMetadataAtPath`] the identifier that URI was made from,
+    /// RFC 8414 §3.3), its endpoints at the default paths. The tokens come
+    /// from the authorization server it trusts, whose flow its
+    /// `/authorize` and `/token` pass on.
+    #[must_use]
+    pub fn as_metadata(&self) -> Value {
+        let base = self.base_url();
+        let issuer = if self.defect == Some(Defect::AsMetadataAtPath) {
+            self.audience.trim_end_matches('/').to_owned()
+        } else {
+            base.clone()
+        };
+        let mut document = json!({
+            "issuer": issuer,
+            "authorization_endpoint": format!("{base}/authorize"),
+            "token_endpoint": format!("{base}/token"),
+            "response_types_supported": ["code"],
+            "grant_types_supported": ["authorization_code"],
+            "code_challenge_methods_supported": ["S256"],
+            "token_endpoint_auth_methods_supported": ["none"],
+            "scopes_supported": [SCOPE],
+        });
+        if self.serves_registration() {
+            document["registration_endpoint"] = json!(format!("{base}/register"));
+        }
+        if self.defect == Some(Defect::AsMetadataNoTokenEndpoint) {
+            if let Some(m) = document.as_object_mut() {
+                m.remove("token_endpoint");
+            }
         }
         document
     }

@@ -234,6 +234,52 @@ fn redirect_allowed(uri: &str) -> bool {
     })
 }
 
+/// An RFC 7591 client registration, as the 2025-03-26 reference peer
+/// serves it at `/register` (basic/authorization §Dynamic Client
+/// Registration): the status and the body. Any client id is good at
+/// wirecheck's authorization server, so registering only checks the
+/// metadata (RFC 7591 §2: `redirect_uris` an array of redirect URIs, each
+/// loopback `http` or `https`) and names a fresh id.
+#[must_use]
+pub fn registration(body: &[u8]) -> (StatusCode, serde_json::Value) {
+    let refused = |error: &str, why: &str| {
+        (
+            StatusCode::BAD_REQUEST,
+            json!({ "error": error, "error_description": why }),
+        )
+    };
+    let Ok(serde_json::Value::Object(mut metadata)) = serde_json::from_slice(body) else {
+        return refused(
+            "invalid_client_metadata",
+            "the body is no JSON object of client metadata",
+        );
+    };
+    let uris = match metadata.get("redirect_uris") {
+        Some(serde_json::Value::Array(uris)) if !uris.is_empty() => uris,
+        _ => {
+            return refused(
+                "invalid_redirect_uri",
+                "`redirect_uris` must be a non-empty array (RFC 7591 §2)",
+            )
+        }
+    };
+    if !uris
+        .iter()
+        .all(|u| u.as_str().is_some_and(redirect_allowed))
+    {
+        return refused(
+            "invalid_redirect_uri",
+            "each redirect URI must be loopback http or https",
+        );
+    }
+    metadata.insert("client_id".into(), json!(fresh_hex()));
+    metadata.insert("client_id_issued_at".into(), json!(super::issuer::now()));
+    metadata.insert("token_endpoint_auth_method".into(), json!("none"));
+    metadata.insert("grant_types".into(), json!(["authorization_code"]));
+    metadata.insert("response_types".into(), json!(["code"]));
+    (StatusCode::CREATED, serde_json::Value::Object(metadata))
+}
+
 /// Consents at once: redirects to `redirect_uri` with a code (and `state`,
 /// `iss`), or answers 400 for a request it cannot redirect.
 async fn authorize(State(app): State<Arc<App>>, Query(q): Query<AuthorizeQuery>) -> Response {
@@ -440,6 +486,24 @@ pub fn run(port: u16) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_registration_names_a_client_only_for_valid_redirect_uris() {
+        let (status, body) = registration(br#"{"redirect_uris": ["http://127.0.0.1:9/cb"]}"#);
+        assert_eq!(status, StatusCode::CREATED);
+        assert!(body["client_id"].is_string(), "{body}");
+        let bad: [&[u8]; 4] = [
+            br#"{"redirect_uris": "http://127.0.0.1:9/cb"}"#,
+            br#"{"redirect_uris": ["http://example.com/cb"]}"#,
+            br#"{}"#,
+            b"not json",
+        ];
+        for bad in bad {
+            let (status, body) = registration(bad);
+            assert_eq!(status, StatusCode::BAD_REQUEST);
+            assert!(body["error"].is_string(), "{body}");
+        }
+    }
 
     #[test]
     fn s256_is_rfc_7636s_example() {

@@ -16,12 +16,15 @@
 //!
 //! With `--auth` every route needs a bearer token (`authorize`, checked by
 //! `crate::auth::resource::Protection`), and the Protected Resource Metadata
-//! is served at both well-known URIs without one.
+//! is served at both well-known URIs without one, as are 2025-03-26's
+//! authorization server metadata and default endpoints at the base URL
+//! ([`own_authorization_server`]).
 
 mod client_headers;
 mod guard;
 mod jsonrpc;
 mod judged;
+mod own_authorization_server;
 mod params;
 mod resume;
 mod sse;
@@ -152,6 +155,15 @@ fn router(app: Arc<App>) -> Router {
         } else {
             routes.route(&named, get(resource_metadata))
         };
+    // 2025-03-26's discovery, the server its own authorization server at
+    // its base URL. Not for a judged peer: its setup is 2025-06-18 on's (the
+    // Protected Resource Metadata naming wirecheck's authorization server),
+    // and a client's requests here would muddle the log its rules read.
+    let routes = if protection.judging.is_none() {
+        own_authorization_server::routes(routes, protection)
+    } else {
+        routes
+    };
     let routes = if protection.judging.is_some() {
         routes.layer(axum::middleware::from_fn_with_state(
             Arc::clone(&app),

@@ -372,12 +372,18 @@ const PROBES: &[Probe] = &[
             RuleId::McpAuthTokenAudience401,
             RuleId::McpAuthTokenAudienceMissing401,
             RuleId::McpAuthInvalidTokenChallenge,
+            RuleId::McpAuthInvalidTokenError,
             RuleId::McpAuthChallengeScope,
             RuleId::McpAuthInsufficientScope403,
             RuleId::McpAuthInsufficientScopeChallenge,
             RuleId::McpAuthInsufficientScopeNamesScope,
             RuleId::McpAuthNoOfflineAccessScope,
             RuleId::McpAuthInsufficientScopeSingleChallenge,
+            RuleId::McpAuthAsMetadataServed,
+            RuleId::McpAuthAsMetadataRoot,
+            RuleId::McpAuthAsMetadataFields,
+            RuleId::McpAuthDefaultEndpoints,
+            RuleId::McpAuthDynamicRegistration,
         ],
         run: requests!(|j, t, _e| {
             j.authorization(j.revision, t).await;

@@ -8,7 +8,12 @@
 //! of the Protected Resource Metadata. The token probes mean something only
 //! when the server accepted wirecheck's valid token: a server refusing
 //! every token refuses the bad ones too and shows nothing, so they are then
-//! not observed.
+//! not observed. 2025-03-26's server as its own authorization server (its
+//! metadata at the base URL, else the default endpoints) is [`own_server`].
+
+mod own_server;
+
+use std::collections::BTreeMap;
 
 use harness::rules::RuleId;
 use harness::Revision;
@@ -195,6 +200,14 @@ impl Judge {
                 ));
             }
         }
+        if RuleId::McpAuthAsMetadataServed
+            .info()
+            .revisions
+            .contains(revision)
+        {
+            self.own_authorization_server(revision, url, &ready.issuer, public.as_deref(), timeout)
+                .await;
+        }
         if let Some(why) = public {
             self.tokens_unobserved(&why);
         } else if let Some(scope) = self.tokens(revision, target, ready).await {
@@ -331,6 +344,7 @@ impl Judge {
             RuleId::McpAuthTokenAudience401,
             RuleId::McpAuthTokenAudienceMissing401,
             RuleId::McpAuthInvalidTokenChallenge,
+            RuleId::McpAuthInvalidTokenError,
             RuleId::McpAuthInsufficientScope403,
             RuleId::McpAuthInsufficientScopeChallenge,
             RuleId::McpAuthInsufficientScopeNamesScope,
@@ -391,14 +405,16 @@ impl Judge {
                 self.not_observed(*rule, why.clone());
             }
             self.not_observed(RuleId::McpAuthInvalidTokenChallenge, why.clone());
+            self.not_observed(RuleId::McpAuthInvalidTokenError, why.clone());
             self.not_observed(RuleId::McpAuthInsufficientScope403, why.clone());
             self.not_observed(RuleId::McpAuthInsufficientScopeChallenge, why.clone());
             self.not_observed(RuleId::McpAuthInsufficientScopeNamesScope, why.clone());
             self.not_observed(RuleId::McpAuthInsufficientScopeSingleChallenge, why);
             return None;
         }
-        // Every 401 a bad token got, and whether it carried a `Bearer` challenge.
-        let mut refusals: Vec<(&str, bool)> = Vec::new();
+        // Every 401 a bad token got, and its `Bearer` challenge's parameters
+        // if it carried one.
+        let mut refusals: Vec<(&str, Option<BTreeMap<String, String>>)> = Vec::new();
         for (rule, token, what) in probes {
             if !rule.info().revisions.contains(revision) {
                 continue;
@@ -407,7 +423,7 @@ impl Judge {
                 Err(e) => self.not_observed(rule, e),
                 Ok(a) => {
                     if a.status == 401 {
-                        let bearer = a.challenges.iter().any(|c| bearer_params(c).is_some());
+                        let bearer = a.challenges.iter().find_map(|c| bearer_params(c));
                         refusals.push((what, bearer));
                     }
                     self.show(a.exchange.clone());
@@ -428,7 +444,7 @@ impl Judge {
         } else {
             let broken: Vec<String> = refusals
                 .iter()
-                .filter(|(_, bearer)| !bearer)
+                .filter(|(_, bearer)| bearer.is_none())
                 .map(|(what, _)| {
                     format!("the 401 to {what} carried no `WWW-Authenticate: Bearer` challenge")
                 })
@@ -439,7 +455,39 @@ impl Judge {
                 vec![format!("{} refusals with 401", refusals.len())],
             );
         }
+        self.error_attribute(&refusals);
         self.scope(revision, target, ready).await
+    }
+
+    /// OAuth 2.1 §5.3.1: each `Bearer` challenge of a 401 refusing a bad
+    /// token names an `error` (its value noted, not judged: extensions may
+    /// define codes). A 401 without a challenge is
+    /// mcp.auth.invalid-token-challenge's.
+    fn error_attribute(&mut self, refusals: &[(&str, Option<BTreeMap<String, String>>)]) {
+        let rule = RuleId::McpAuthInvalidTokenError;
+        let challenged: Vec<(&str, Option<&String>)> = refusals
+            .iter()
+            .filter_map(|(what, bearer)| bearer.as_ref().map(|p| (*what, p.get("error"))))
+            .collect();
+        if challenged.is_empty() {
+            self.not_observed(
+                rule,
+                "no bad token was answered 401 with a `Bearer` challenge".to_owned(),
+            );
+            return;
+        }
+        let broken = challenged
+            .iter()
+            .filter(|(_, error)| error.is_none())
+            .map(|(what, _)| {
+                format!("the `Bearer` challenge of the 401 to {what} names no `error`")
+            })
+            .collect();
+        let notes = challenged
+            .iter()
+            .map(|(what, error)| format!("{what}: error {error:?}"))
+            .collect();
+        self.verdict(rule, broken, notes);
     }
 
     /// A valid token with none of the scopes the server named: 403, and
