@@ -334,6 +334,11 @@ const DEFECTS: &[(Defect, &str, &[&str])] = &[
         &["mcp.auth.invalid-token-error"],
     ),
     (
+        Defect::ErrorWithoutToken,
+        "2025-11-25",
+        &["mcp.auth.no-token-no-error"],
+    ),
+    (
         Defect::NoAsMetadata,
         "2025-03-26",
         &["mcp.auth.as-metadata-served"],

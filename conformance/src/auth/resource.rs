@@ -54,6 +54,9 @@ pub enum Defect {
     /// Answers a bad token with 401 and a `Bearer` challenge naming no
     /// `error`.
     NoInvalidTokenError,
+    /// Answers a request without any token with 401 and a `Bearer`
+    /// challenge naming `error="invalid_token"`, as if a token had failed.
+    ErrorWithoutToken,
     /// Serves no Authorization Server Metadata (2025-03-26's discovery),
     /// its default endpoints kept.
     NoAsMetadata,
@@ -214,6 +217,12 @@ impl Protection {
             Denial::Unauthorized(Some(_)) if self.defect == Some(Defect::NoInvalidTokenError) => {
                 Some(format!(
                     "Bearer resource_metadata=\"{md}\", scope=\"{}\"",
+                    self.challenge_scopes()
+                ))
+            }
+            Denial::Unauthorized(None) if self.defect == Some(Defect::ErrorWithoutToken) => {
+                Some(format!(
+                    "Bearer error=\"invalid_token\", resource_metadata=\"{md}\", scope=\"{}\"",
                     self.challenge_scopes()
                 ))
             }

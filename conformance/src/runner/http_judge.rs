@@ -373,6 +373,7 @@ const PROBES: &[Probe] = &[
             RuleId::McpAuthTokenAudienceMissing401,
             RuleId::McpAuthInvalidTokenChallenge,
             RuleId::McpAuthInvalidTokenError,
+            RuleId::McpAuthNoTokenNoError,
             RuleId::McpAuthChallengeScope,
             RuleId::McpAuthInsufficientScope403,
             RuleId::McpAuthInsufficientScopeChallenge,

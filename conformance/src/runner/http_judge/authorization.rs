@@ -172,6 +172,7 @@ impl Judge {
                 );
             }
         }
+        self.no_token_no_error(challenge.as_ref(), &bare);
         // A metadata URL at another host is never fetched (nothing but the
         // server under test and the issuer is contacted): not observed then,
         // never failed for metadata not looked at.
@@ -457,6 +458,47 @@ impl Judge {
         }
         self.error_attribute(&refusals);
         self.scope(revision, target, ready).await
+    }
+
+    /// OAuth 2.1 §5.3.2: the `Bearer` challenge of the 401 to a request that
+    /// carried no token names no error (`challenge`: `None` without a 401,
+    /// `Some(None)` for a 401 without a `Bearer` challenge).
+    fn no_token_no_error(
+        &mut self,
+        challenge: Option<&Option<BTreeMap<String, String>>>,
+        bare: &Result<Answer, String>,
+    ) {
+        let rule = RuleId::McpAuthNoTokenNoError;
+        let Some(Some(params)) = challenge else {
+            self.not_applicable(
+                rule,
+                format!(
+                    "no 401 with a `Bearer` challenge to judge: the request without a token {}",
+                    said(bare)
+                ),
+            );
+            return;
+        };
+        let named: Vec<&str> = ["error", "error_description", "error_uri"]
+            .into_iter()
+            .filter(|a| params.contains_key(*a))
+            .collect();
+        let broken = if named.is_empty() {
+            Vec::new()
+        } else {
+            vec![format!(
+                "the 401 to a request without any token names error information ({}): the request lacked authentication, it failed none",
+                named
+                    .iter()
+                    .map(|a| format!("{a}={:?}", params[*a]))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )]
+        };
+        if let Ok(a) = bare {
+            self.show(a.exchange.clone());
+        }
+        self.verdict(rule, broken, vec![format!("challenge: {params:?}")]);
     }
 
     /// OAuth 2.1 §5.3.1: each `Bearer` challenge of a 401 refusing a bad
