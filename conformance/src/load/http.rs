@@ -14,6 +14,7 @@ use std::time::Duration;
 
 use harness::rules::RuleId;
 use harness::{Direction, Revision};
+use futures::StreamExt as _;
 use http_body_util::{BodyExt, Full};
 use hyper::body::{Body as _, Bytes, Incoming};
 use hyper::client::conn::http1::SendRequest;
@@ -428,9 +429,13 @@ pub async fn session(
     lock(&book).load(&calls);
     let next = Mutex::new(Ids::new(shared.start));
     let started = Instant::now();
-    let workers = (0..config.concurrency.max(1))
-        .map(|_| worker(config, &client, &book, shared, &calls, &next, index));
-    futures::future::join_all(workers).await;
+    // Polled only when woken: `join_all` polls every request slot whenever
+    // any one of them is woken.
+    let mut workers: futures::stream::FuturesUnordered<_> = (0..config.concurrency.max(1))
+        .map(|_| worker(config, &client, &book, shared, &calls, &next, index))
+        .collect();
+    while workers.next().await.is_some() {}
+    drop(workers);
     let mut book = book
         .into_inner()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
