@@ -12,9 +12,9 @@
 use std::sync::Mutex;
 use std::time::Duration;
 
+use futures::StreamExt as _;
 use harness::rules::RuleId;
 use harness::{Direction, Revision};
-use futures::StreamExt as _;
 use http_body_util::{BodyExt, Full};
 use hyper::body::{Body as _, Bytes, Incoming};
 use hyper::client::conn::http1::SendRequest;
@@ -59,6 +59,7 @@ impl Answer {
 }
 
 /// Where a session's requests go, parsed once.
+#[derive(Debug)]
 struct Endpoint {
     /// What a connection is made to: an IP address as written (bare for
     /// IPv6), or a name resolved at each connection.
@@ -93,7 +94,10 @@ impl Endpoint {
         };
         // An IPv6 address is bracketed in a URL and a Host header, bare to
         // connect to.
-        let host = host.trim_start_matches('[').trim_end_matches(']').to_owned();
+        let host = host
+            .trim_start_matches('[')
+            .trim_end_matches(']')
+            .to_owned();
         Ok(Endpoint {
             host,
             port,
@@ -341,11 +345,11 @@ impl Client {
     }
 }
 
-/// `buf` without the whitespace around it, in place.
+/// `buf` without the whitespace around it, in place (no copy of the frame).
 fn trim(buf: &mut Vec<u8>) {
-    let end = buf.len() - buf.iter().rev().take_while(|b| b.is_ascii_whitespace()).count();
-    buf.truncate(end);
-    let start = buf.iter().take_while(|b| b.is_ascii_whitespace()).count();
+    let start = buf.len() - buf.trim_ascii_start().len();
+    let kept = buf.trim_ascii().len();
+    buf.truncate(start + kept);
     buf.drain(..start);
 }
 
@@ -454,7 +458,14 @@ async fn open(
     shared: &Shared,
 ) -> Result<Vec<Call>, String> {
     let init = super::initialize(config.revision);
-    let answer = ask(config, (client, conn), book, shared, (0, "initialize", &init)).await?;
+    let answer = ask(
+        config,
+        (client, conn),
+        book,
+        shared,
+        (0, "initialize", &init),
+    )
+    .await?;
     let result = super::handshake_result(&answer.0)?;
     if let Some(id) = answer.1 {
         let value = HeaderValue::from_str(&id)
@@ -496,7 +507,14 @@ async fn open(
         // A list unanswered is a finding like any other, not the end of
         // the session: the capability makes the method legal, so it stays
         // in the mix, without items to get or read.
-        let asked = ask(config, (client, conn), book, shared, (id, &call.method, &frame)).await;
+        let asked = ask(
+            config,
+            (client, conn),
+            book,
+            shared,
+            (id, &call.method, &frame),
+        )
+        .await;
         let result = match asked {
             Ok((answer, _)) => serde_json::from_slice::<serde_json::Value>(&answer)
                 .map(|v| v["result"].clone())
@@ -583,7 +601,11 @@ async fn worker(
             let cancel = super::cancelled(id);
             lock(book).frame(Direction::ClientToServer, &cancel);
             let _ = client
-                .post(&mut conn, Bytes::from(cancel), Instant::now() + config.timeout)
+                .post(
+                    &mut conn,
+                    Bytes::from(cancel),
+                    Instant::now() + config.timeout,
+                )
                 .await;
         }
     }
@@ -728,6 +750,37 @@ mod tests {
         let (rules, timed_out, _) = judged(&silent, Duration::from_secs(1));
         assert_eq!(rules, [super::super::judge::UNANSWERED]);
         assert!(timed_out, "cancelled once its time ran out");
+    }
+
+    #[test]
+    fn an_endpoint_is_parsed_once_into_what_a_request_needs() {
+        let e = Endpoint::parse("http://127.0.0.1:8080/mcp?x=1").unwrap();
+        assert_eq!((e.host.as_str(), e.port), ("127.0.0.1", 8080));
+        assert_eq!(e.target, "/mcp?x=1");
+        assert_eq!(e.authority, "127.0.0.1:8080");
+        let v6 = Endpoint::parse("http://[::1]/mcp").unwrap();
+        assert_eq!(
+            (v6.host.as_str(), v6.port),
+            ("::1", 80),
+            "bare to connect to"
+        );
+        assert_eq!(v6.authority, "[::1]", "the default port is not named");
+        assert!(Endpoint::parse("https://example.com/mcp")
+            .unwrap_err()
+            .contains("plain http:// only"));
+        assert!(Endpoint::parse("not a url")
+            .unwrap_err()
+            .contains("not a URL"));
+    }
+
+    #[test]
+    fn a_json_body_is_trimmed_in_place() {
+        let mut body = b"\r\n {\"id\":1} \n".to_vec();
+        trim(&mut body);
+        assert_eq!(body, br#"{"id":1}"#);
+        let mut blank = b" \n".to_vec();
+        trim(&mut blank);
+        assert!(blank.is_empty());
     }
 
     #[test]
