@@ -433,13 +433,9 @@ pub async fn session(
     lock(&book).load(&calls);
     let next = Mutex::new(Ids::new(shared.start));
     let started = Instant::now();
-    // Polled only when woken: `join_all` polls every request slot whenever
-    // any one of them is woken.
-    let mut workers: futures::stream::FuturesUnordered<_> = (0..config.concurrency.max(1))
-        .map(|_| worker(config, &client, &book, shared, &calls, &next, index))
-        .collect();
-    while workers.next().await.is_some() {}
-    drop(workers);
+    let workers = (0..config.concurrency.max(1))
+        .map(|_| worker(config, &client, &book, shared, &calls, &next, index));
+    futures::future::join_all(workers).await;
     let mut book = book
         .into_inner()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
