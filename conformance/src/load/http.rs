@@ -12,7 +12,6 @@
 use std::sync::Mutex;
 use std::time::Duration;
 
-use futures::StreamExt as _;
 use harness::rules::RuleId;
 use harness::{Direction, Revision};
 use http_body_util::{BodyExt, Full};
