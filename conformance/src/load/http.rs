@@ -128,8 +128,16 @@ struct Client {
 /// server closed it or a body was left unread.
 #[derive(Default)]
 struct Conn {
-    sender: Option<SendRequest<Full<Bytes>>>,
+    sender: Option<Sender>,
+    /// The task that reads and writes it.
+    io: Option<Io>,
 }
+
+/// Where a connection's requests are handed to hyper.
+type Sender = SendRequest<Full<Bytes>>;
+
+/// A connection's task.
+type Io = tokio::task::JoinHandle<hyper::Result<()>>;
 
 impl Conn {
     /// Sends `request` on the kept connection, or on a new one; the
@@ -152,7 +160,7 @@ impl Conn {
         let reused = kept.is_some();
         let mut sender = match kept {
             Some(sender) => sender,
-            None => connect(to).await?,
+            None => self.connect(to).await?,
         };
         let request = match sender.try_send_request(request).await {
             Ok(response) => {
@@ -164,7 +172,7 @@ impl Conn {
                 _ => return Err(error_chain(e.error())),
             },
         };
-        let mut sender = connect(to).await?;
+        let mut sender = self.connect(to).await?;
         let response = sender
             .try_send_request(request)
             .await
@@ -173,16 +181,29 @@ impl Conn {
         Ok(response)
     }
 
-    /// Closes the connection (a body left unread, a wait cut): the next
-    /// request makes a new one.
+    /// Closes the connection at once (a body left unread, a wait cut), as
+    /// dropping a `reqwest` response did: its task, parked until the server
+    /// writes again, would otherwise hold the socket open until then. The
+    /// next request makes a new one.
     fn close(&mut self) {
         self.sender = None;
+        if let Some(io) = self.io.take() {
+            io.abort();
+        }
+    }
+
+    /// A new connection to `to`, in place of the one before (closed).
+    async fn connect(&mut self, to: &Endpoint) -> Result<Sender, String> {
+        self.close();
+        let (sender, io) = connect(to).await?;
+        self.io = Some(io);
+        Ok(sender)
     }
 }
 
 /// A new connection to `to`, its reading and writing run by a task of its
 /// own until its [`SendRequest`] is dropped.
-async fn connect(to: &Endpoint) -> Result<SendRequest<Full<Bytes>>, String> {
+async fn connect(to: &Endpoint) -> Result<(Sender, Io), String> {
     let stream = tokio::net::TcpStream::connect((to.host.as_str(), to.port))
         .await
         .map_err(|e| format!("cannot connect to {}:{}: {e}", to.host, to.port))?;
@@ -194,8 +215,7 @@ async fn connect(to: &Endpoint) -> Result<SendRequest<Full<Bytes>>, String> {
         hyper::client::conn::http1::handshake(hyper_util::rt::TokioIo::new(stream))
             .await
             .map_err(|e| error_chain(&e))?;
-    tokio::spawn(connection);
-    Ok(sender)
+    Ok((sender, tokio::spawn(connection)))
 }
 
 impl Client {
