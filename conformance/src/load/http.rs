@@ -14,11 +14,15 @@ use std::time::Duration;
 
 use harness::rules::RuleId;
 use harness::{Direction, Revision};
-use reqwest::header::{HeaderMap, HeaderValue, ACCEPT, CONTENT_TYPE};
-use tokio::time::Instant;
+use http_body_util::{BodyExt, Full};
+use hyper::body::{Body as _, Bytes, Incoming};
+use hyper::client::conn::http1::SendRequest;
+use hyper::header::{HeaderMap, HeaderValue, ACCEPT, CONTENT_TYPE, HOST};
+use hyper::{Method, Request, Response, Uri};
+use tokio::time::{Instant, Sleep};
 
 use super::plan::{self, Call};
-use super::{Book, Config, Findings, Shared, Stats};
+use super::{Book, Config, Findings, Ids, Shared, Stats};
 use crate::sync::lock;
 
 /// What one POST brought back.
@@ -43,87 +47,286 @@ impl Answer {
             status => format!("HTTP {status} ({})", self.content_type),
         }
     }
+
+    /// An answer that is only `why` it is none.
+    fn trouble(why: String) -> Self {
+        Answer {
+            trouble: Some(why),
+            ..Answer::default()
+        }
+    }
 }
 
-/// One MCP session's HTTP side.
+/// Where a session's requests go, parsed once.
+#[derive(Debug)]
+struct Endpoint {
+    /// What a connection is made to: an IP address as written (bare for
+    /// IPv6), or a name resolved at each connection.
+    host: String,
+    port: u16,
+    /// The request target: the path and query (RFC 9112 §3.2.1, origin form).
+    target: Uri,
+    /// RFC 9112 §3.2: "A client MUST send a Host header field in all
+    /// HTTP/1.1 request messages"; the host and any port not the default.
+    authority: HeaderValue,
+}
+
+impl Endpoint {
+    /// `url`, which must be `http:` (the load client speaks no TLS).
+    fn parse(url: &str) -> Result<Self, String> {
+        let parsed = reqwest::Url::parse(url).map_err(|e| format!("{url}: not a URL: {e}"))?;
+        if parsed.scheme() != "http" {
+            return Err(format!(
+                "{url}: `load` speaks plain http:// only (no TLS: it loads local servers)"
+            ));
+        }
+        let (Some(host), Some(port)) = (parsed.host_str(), parsed.port_or_known_default()) else {
+            return Err(format!("{url}: no host to connect to"));
+        };
+        let authority = match parsed.port() {
+            Some(port) => format!("{host}:{port}"),
+            None => host.to_owned(),
+        };
+        let target = match parsed.query() {
+            Some(query) => format!("{}?{query}", parsed.path()),
+            None => parsed.path().to_owned(),
+        };
+        // An IPv6 address is bracketed in a URL and a Host header, bare to
+        // connect to.
+        let host = host
+            .trim_start_matches('[')
+            .trim_end_matches(']')
+            .to_owned();
+        Ok(Endpoint {
+            host,
+            port,
+            target: target
+                .parse()
+                .map_err(|e| format!("{url}: not a request target: {e}"))?,
+            authority: HeaderValue::from_str(&authority)
+                .map_err(|_| format!("{url}: not a Host header value: {authority}"))?,
+        })
+    }
+}
+
+/// One MCP session's HTTP side: its endpoint and the headers every request
+/// carries. HTTP/1.1 straight on hyper, one connection per request slot
+/// ([`Conn`]), as load tools do: a general client's pool, redirect and
+/// proxy layers and URL handling cost about half the client's time per
+/// request (conformance/book/load.md). Redirects are not followed: a 3xx
+/// is an answer without a response, judged as such.
 struct Client {
-    http: reqwest::Client,
-    /// Parsed once: a string would be parsed again by every POST.
-    url: reqwest::Url,
+    endpoint: Endpoint,
+    /// Host, Content-Type and Accept; the session id and protocol version
+    /// once the session is open.
     headers: HeaderMap,
-    /// Whether `http` sends `headers` by default (under load, once the
-    /// session is open), so a POST does not copy them each time.
-    headers_by_default: bool,
     max: usize,
 }
 
-/// A client for `concurrency` POSTs at once, sending `headers` on each.
-fn http_client(concurrency: usize, headers: HeaderMap) -> Result<reqwest::Client, String> {
-    reqwest::Client::builder()
-        .pool_max_idle_per_host(concurrency.max(1))
-        .tcp_nodelay(true)
-        .default_headers(headers)
-        .build()
-        .map_err(|e| format!("cannot build the HTTP client: {e}"))
+/// A request slot's connection, kept open from one of its requests to the
+/// next (RFC 9112 §9.3, persistent connections) and made again when the
+/// server closed it or a body was left unread.
+#[derive(Default)]
+struct Conn {
+    sender: Option<Sender>,
+    /// The task that reads and writes it.
+    io: Option<Io>,
+}
+
+/// Where a connection's requests are handed to hyper.
+type Sender = SendRequest<Full<Bytes>>;
+
+/// A connection's task.
+type Io = tokio::task::JoinHandle<hyper::Result<()>>;
+
+impl Conn {
+    /// Sends `request` on the kept connection, or on a new one; the
+    /// response's head.
+    ///
+    /// A kept connection may have been closed by the server since its last
+    /// answer: a request that was not written on it goes once more on a new
+    /// connection, as a pooling client retries it.
+    async fn send(
+        &mut self,
+        to: &Endpoint,
+        request: Request<Full<Bytes>>,
+    ) -> Result<Response<Incoming>, String> {
+        let mut kept = self.sender.take();
+        if let Some(sender) = &mut kept {
+            if sender.ready().await.is_err() {
+                kept = None; // closed while idle
+            }
+        }
+        let reused = kept.is_some();
+        let mut sender = match kept {
+            Some(sender) => sender,
+            None => self.connect(to).await?,
+        };
+        let request = match sender.try_send_request(request).await {
+            Ok(response) => {
+                self.sender = Some(sender);
+                return Ok(response);
+            }
+            Err(mut e) => match e.take_message() {
+                Some(unsent) if reused => unsent,
+                _ => return Err(error_chain(e.error())),
+            },
+        };
+        let mut sender = self.connect(to).await?;
+        let response = sender
+            .try_send_request(request)
+            .await
+            .map_err(|e| error_chain(e.error()))?;
+        self.sender = Some(sender);
+        Ok(response)
+    }
+
+    /// Closes the connection at once (a body left unread, a wait cut), as
+    /// dropping a `reqwest` response did: its task, parked until the server
+    /// writes again, would otherwise hold the socket open until then. The
+    /// next request makes a new one.
+    fn close(&mut self) {
+        self.sender = None;
+        if let Some(io) = self.io.take() {
+            io.abort();
+        }
+    }
+
+    /// A new connection to `to`, in place of the one before (closed).
+    async fn connect(&mut self, to: &Endpoint) -> Result<Sender, String> {
+        self.close();
+        let (sender, io) = connect(to).await?;
+        self.io = Some(io);
+        Ok(sender)
+    }
+}
+
+/// A new connection to `to`, its reading and writing run by a task of its
+/// own until its [`SendRequest`] is dropped.
+async fn connect(to: &Endpoint) -> Result<(Sender, Io), String> {
+    let stream = tokio::net::TcpStream::connect((to.host.as_str(), to.port))
+        .await
+        .map_err(|e| format!("cannot connect to {}:{}: {e}", to.host, to.port))?;
+    // A request is one small write: sent at once, not held for Nagle.
+    stream
+        .set_nodelay(true)
+        .map_err(|e| format!("cannot set TCP_NODELAY: {e}"))?;
+    let (sender, connection) =
+        hyper::client::conn::http1::handshake(hyper_util::rt::TokioIo::new(stream))
+            .await
+            .map_err(|e| error_chain(&e))?;
+    Ok((sender, tokio::spawn(connection)))
 }
 
 impl Client {
-    /// POSTs `body` and reads its answer until the first response, the end,
-    /// the size bound or `deadline`.
-    async fn post(&self, body: Vec<u8>, deadline: Instant) -> Answer {
-        let mut request = self.http.post(self.url.clone());
-        if !self.headers_by_default {
-            request = request.headers(self.headers.clone());
-        }
-        let sent = request.body(body).send();
-        let response = match tokio::time::timeout_at(deadline, sent).await {
-            Err(_) => {
-                return Answer {
-                    trouble: Some("no response headers within --timeout".into()),
-                    ..Answer::default()
-                }
-            }
-            Ok(Err(e)) => {
-                return Answer {
-                    trouble: Some(format!("the POST failed: {}", error_chain(&e))),
-                    ..Answer::default()
-                }
-            }
-            Ok(Ok(r)) => r,
+    /// The client of the endpoint at `url`, with the headers every request
+    /// carries from the start.
+    fn new(url: &str, max: usize) -> Result<Self, String> {
+        let endpoint = Endpoint::parse(url)?;
+        let mut headers = HeaderMap::new();
+        headers.insert(HOST, endpoint.authority.clone());
+        headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+        // §Sending Messages to the Server 2: "MUST include an Accept header,
+        // listing both application/json and text/event-stream".
+        headers.insert(
+            ACCEPT,
+            HeaderValue::from_static("application/json, text/event-stream"),
+        );
+        Ok(Client {
+            endpoint,
+            headers,
+            max,
+        })
+    }
+
+    /// A request to the endpoint with the session's headers.
+    fn request(&self, method: Method, body: Bytes) -> Request<Full<Bytes>> {
+        let mut request = Request::new(Full::new(body));
+        *request.method_mut() = method;
+        *request.uri_mut() = self.endpoint.target.clone();
+        *request.headers_mut() = self.headers.clone();
+        request
+    }
+
+    /// POSTs `body` on `conn` and reads its answer until the first response,
+    /// the end, the size bound or `deadline`.
+    async fn post(&self, conn: &mut Conn, body: Bytes, deadline: Instant) -> Answer {
+        // One timer for the whole exchange: every step is bounded by the
+        // same deadline.
+        let timer = tokio::time::sleep_until(deadline);
+        tokio::pin!(timer);
+        let sent = conn.send(&self.endpoint, self.request(Method::POST, body));
+        let response = tokio::select! {
+            biased;
+            response = sent => response,
+            () = &mut timer => Err(String::new()),
         };
+        let response = match response {
+            Ok(response) => response,
+            Err(why) => {
+                conn.close();
+                return Answer::trouble(if why.is_empty() {
+                    "no response headers within --timeout".into()
+                } else {
+                    format!("the POST failed: {why}")
+                });
+            }
+        };
+        let (head, body) = response.into_parts();
         let mut answer = Answer {
-            status: response.status().as_u16(),
-            content_type: response
-                .headers()
+            status: head.status.as_u16(),
+            content_type: head
+                .headers
                 .get(CONTENT_TYPE)
                 .and_then(|v| v.to_str().ok())
                 .unwrap_or("")
                 .to_ascii_lowercase(),
-            session_id: response
-                .headers()
+            session_id: head
+                .headers
                 .get("mcp-session-id")
                 .and_then(|v| v.to_str().ok())
                 .map(str::to_owned),
             ..Answer::default()
         };
+        if !self.read(body, &mut answer, timer).await {
+            // Left before its end: the connection is not ready for another
+            // request (reqwest dropped it the same way).
+            conn.close();
+        }
+        answer
+    }
+
+    /// Reads `body` into `answer`'s frames; whether it was read to its end.
+    async fn read(
+        &self,
+        mut body: Incoming,
+        answer: &mut Answer,
+        mut timer: std::pin::Pin<&mut Sleep>,
+    ) -> bool {
         let sse = answer.content_type.starts_with("text/event-stream");
-        let mut response = response;
         let mut buf: Vec<u8> = Vec::new();
         loop {
-            let chunk = match tokio::time::timeout_at(deadline, response.chunk()).await {
-                Err(_) => {
+            let frame = tokio::select! {
+                biased;
+                frame = body.frame() => frame,
+                () = &mut timer => {
                     answer.trouble = Some(format!(
                         "the body did not end within --timeout ({} bytes read)",
                         buf.len()
                     ));
-                    return answer;
+                    return false;
                 }
-                Ok(Err(e)) => {
+            };
+            let chunk = match frame {
+                None => break,
+                Some(Err(e)) => {
                     answer.trouble = Some(format!("the body was cut: {}", error_chain(&e)));
-                    return answer;
+                    return false;
                 }
-                Ok(Ok(None)) => break,
-                Ok(Ok(Some(chunk))) => chunk,
+                Some(Ok(frame)) => match frame.into_data() {
+                    Ok(chunk) => chunk,
+                    Err(_trailers) => continue,
+                },
             };
             buf.extend_from_slice(&chunk);
             if buf.len() > self.max {
@@ -131,11 +334,11 @@ impl Client {
                     "the body passed --max-frame ({} bytes) and was left unread",
                     self.max
                 ));
-                return answer;
+                return false;
             }
             if sse && events(&mut buf, &mut answer.frames) {
                 // The response came: the rest of the stream is not ours to wait for.
-                return answer;
+                return body.is_end_stream();
             }
         }
         if sse {
@@ -145,13 +348,28 @@ impl Client {
                 answer.trouble = Some("the SSE stream ended without a response".into());
             }
         } else {
-            let body = buf.trim_ascii();
-            if !body.is_empty() {
-                answer.frames.push(body.to_vec());
+            trim(&mut buf);
+            if !buf.is_empty() {
+                answer.frames.push(buf);
             }
         }
-        answer
+        true
     }
+
+    /// §Session Management 5: a client that no longer needs the session
+    /// SHOULD end it with DELETE. Best effort: its answer is not judged.
+    async fn delete(&self, conn: &mut Conn, wait: Duration) {
+        let request = self.request(Method::DELETE, Bytes::new());
+        let _ = tokio::time::timeout(wait, conn.send(&self.endpoint, request)).await;
+    }
+}
+
+/// `buf` without the whitespace around it, in place (no copy of the frame).
+fn trim(buf: &mut Vec<u8>) {
+    let start = buf.len() - buf.trim_ascii_start().len();
+    let kept = buf.trim_ascii().len();
+    buf.truncate(start + kept);
+    buf.drain(..start);
 }
 
 /// Takes the whole SSE events out of `buf`, pushing each `data` as a frame;
@@ -223,32 +441,16 @@ pub async fn session(
     index: usize,
     shared: &Shared,
 ) -> Result<(Stats, Findings), String> {
-    let mut headers = HeaderMap::new();
-    headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
-    // §Sending Messages to the Server 2: "MUST include an Accept header,
-    // listing both application/json and text/event-stream".
-    headers.insert(
-        ACCEPT,
-        HeaderValue::from_static("application/json, text/event-stream"),
-    );
-    let http = http_client(config.concurrency, HeaderMap::new())?;
-    let parsed = reqwest::Url::parse(url).map_err(|e| format!("{url}: not a URL: {e}"))?;
-    let mut client = Client {
-        http,
-        url: parsed,
-        headers,
-        headers_by_default: false,
-        max: config.limits.max_frame,
-    };
+    let mut client = Client::new(url, config.limits.max_frame)
+        .map_err(|why| format!("session {} at {url}: {why}", index + 1))?;
+    // The handshake's connection, kept for the DELETE at the end.
+    let mut conn = Conn::default();
     let book = Mutex::new(Book::new(config, index, false));
-    let calls = open(config, &mut client, &book, shared)
+    let calls = open(config, &mut client, &mut conn, &book, shared)
         .await
         .map_err(|why| format!("session {} at {url}: {why}", index + 1))?;
     lock(&book).load(&calls);
-    // The session's headers are known now: sent by default from here on.
-    client.http = http_client(config.concurrency, client.headers.clone())?;
-    client.headers_by_default = true;
-    let next = Mutex::new(super::Ids::new(shared.start));
+    let next = Mutex::new(Ids::new(shared.start));
     let started = Instant::now();
     let workers = (0..config.concurrency.max(1))
         .map(|_| worker(config, &client, &book, shared, &calls, &next, index));
@@ -258,17 +460,7 @@ pub async fn session(
         .unwrap_or_else(std::sync::PoisonError::into_inner);
     book.stats.elapsed = started.elapsed();
     book.stats.interrupted |= shared.stopped();
-    // §Session Management 5: a client that no longer needs the session
-    // SHOULD end it with DELETE. Best effort: its answer is not judged here.
-    let _ = tokio::time::timeout(
-        config.timeout,
-        client
-            .http
-            .delete(client.url.clone())
-            .headers(client.headers.clone())
-            .send(),
-    )
-    .await;
+    client.delete(&mut conn, config.timeout).await;
     Ok(book.finish())
 }
 
@@ -276,11 +468,19 @@ pub async fn session(
 async fn open(
     config: &Config,
     client: &mut Client,
+    conn: &mut Conn,
     book: &Mutex<Book>,
     shared: &Shared,
 ) -> Result<Vec<Call>, String> {
     let init = super::initialize(config.revision);
-    let answer = ask(config, client, book, shared, (0, "initialize", &init)).await?;
+    let answer = ask(
+        config,
+        (client, conn),
+        book,
+        shared,
+        (0, "initialize", &init),
+    )
+    .await?;
     let result = super::handshake_result(&answer.0)?;
     if let Some(id) = answer.1 {
         let value = HeaderValue::from_str(&id)
@@ -304,7 +504,11 @@ async fn open(
     }
     lock(book).frame(Direction::ClientToServer, super::INITIALIZED);
     let notified = client
-        .post(super::INITIALIZED.to_vec(), Instant::now() + config.timeout)
+        .post(
+            conn,
+            Bytes::from_static(super::INITIALIZED),
+            Instant::now() + config.timeout,
+        )
         .await;
     if let Some(why) = notified.trouble {
         return Err(format!("`notifications/initialized`: {why}"));
@@ -318,7 +522,15 @@ async fn open(
         // A list unanswered is a finding like any other, not the end of
         // the session: the capability makes the method legal, so it stays
         // in the mix, without items to get or read.
-        let result = match ask(config, client, book, shared, (id, &call.method, &frame)).await {
+        let asked = ask(
+            config,
+            (client, conn),
+            book,
+            shared,
+            (id, &call.method, &frame),
+        )
+        .await;
+        let result = match asked {
             Ok((answer, _)) => serde_json::from_slice::<serde_json::Value>(&answer)
                 .map(|v| v["result"].clone())
                 .unwrap_or_default(),
@@ -337,14 +549,18 @@ async fn open(
 /// id the response carried.
 async fn ask(
     config: &Config,
-    client: &Client,
+    (client, conn): (&Client, &mut Conn),
     book: &Mutex<Book>,
     shared: &Shared,
     (id, method, frame): (u64, &str, &[u8]),
 ) -> Result<(Vec<u8>, Option<String>), String> {
     lock(book).frame(Direction::ClientToServer, frame);
     let answer = client
-        .post(frame.to_vec(), Instant::now() + config.timeout)
+        .post(
+            conn,
+            Bytes::copy_from_slice(frame),
+            Instant::now() + config.timeout,
+        )
         .await;
     let mut book = lock(book);
     for f in &answer.frames {
@@ -363,29 +579,33 @@ async fn ask(
     Ok((reply.clone(), answer.session_id))
 }
 
-/// One of the C POSTs in flight: sends, judges, sends again, until the
-/// budget is spent.
+/// One of the C POSTs in flight, on a connection of its own: sends, judges,
+/// sends again, until the budget is spent.
 async fn worker(
     config: &Config,
     client: &Client,
     book: &Mutex<Book>,
     shared: &Shared,
     calls: &[Call],
-    next: &Mutex<super::Ids>,
+    next: &Mutex<Ids>,
     index: usize,
 ) {
+    let mut conn = Conn::default();
     while shared.take() {
         let (id, n) = lock(next).take();
         let at = plan::pick(calls.len(), index, n);
         let call = &calls[at];
-        let frame = call.frame(id);
+        let frame = Bytes::from(call.frame(id));
         {
             let mut book = lock(book);
             book.request(id, at, &frame);
             book.stats.sent += 1;
         }
         let sent = Instant::now();
-        let answer = client.post(frame.clone(), sent + config.timeout).await;
+        // The body shares the frame's bytes: no copy.
+        let answer = client
+            .post(&mut conn, frame.clone(), sent + config.timeout)
+            .await;
         let took = sent.elapsed();
         if shared.stopped() && answer.trouble.is_some() {
             return; // cut by Ctrl-C, not by the peer
@@ -395,7 +615,13 @@ async fn worker(
             // MCP basic/lifecycle §Timeouts: the sender SHOULD cancel it.
             let cancel = super::cancelled(id);
             lock(book).frame(Direction::ClientToServer, &cancel);
-            let _ = client.post(cancel, Instant::now() + config.timeout).await;
+            let _ = client
+                .post(
+                    &mut conn,
+                    Bytes::from(cancel),
+                    Instant::now() + config.timeout,
+                )
+                .await;
         }
     }
 }
@@ -539,6 +765,37 @@ mod tests {
         let (rules, timed_out, _) = judged(&silent, Duration::from_secs(1));
         assert_eq!(rules, [super::super::judge::UNANSWERED]);
         assert!(timed_out, "cancelled once its time ran out");
+    }
+
+    #[test]
+    fn an_endpoint_is_parsed_once_into_what_a_request_needs() {
+        let e = Endpoint::parse("http://127.0.0.1:8080/mcp?x=1").unwrap();
+        assert_eq!((e.host.as_str(), e.port), ("127.0.0.1", 8080));
+        assert_eq!(e.target, "/mcp?x=1");
+        assert_eq!(e.authority, "127.0.0.1:8080");
+        let v6 = Endpoint::parse("http://[::1]/mcp").unwrap();
+        assert_eq!(
+            (v6.host.as_str(), v6.port),
+            ("::1", 80),
+            "bare to connect to"
+        );
+        assert_eq!(v6.authority, "[::1]", "the default port is not named");
+        assert!(Endpoint::parse("https://example.com/mcp")
+            .unwrap_err()
+            .contains("plain http:// only"));
+        assert!(Endpoint::parse("not a url")
+            .unwrap_err()
+            .contains("not a URL"));
+    }
+
+    #[test]
+    fn a_json_body_is_trimmed_in_place() {
+        let mut body = b"\r\n {\"id\":1} \n".to_vec();
+        trim(&mut body);
+        assert_eq!(body, br#"{"id":1}"#);
+        let mut blank = b" \n".to_vec();
+        trim(&mut blank);
+        assert!(blank.is_empty());
     }
 
     #[test]
