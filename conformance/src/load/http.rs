@@ -23,6 +23,7 @@ use tokio::time::{Instant, Sleep};
 
 use super::plan::{self, Call};
 use super::{Book, Config, Findings, Ids, Shared, Stats};
+use crate::sse::{Splitter, SseEvent};
 use crate::sync::lock;
 
 /// What one POST brought back.
@@ -303,8 +304,14 @@ impl Client {
         answer: &mut Answer,
         mut timer: std::pin::Pin<&mut Sleep>,
     ) -> bool {
-        let sse = answer.content_type.starts_with("text/event-stream");
+        // A JSON body is kept whole; an event stream is cut into events as it
+        // comes, only the bytes since the last event's end held.
+        let mut events = answer
+            .content_type
+            .starts_with("text/event-stream")
+            .then(|| Splitter::new(self.max));
         let mut buf: Vec<u8> = Vec::new();
+        let mut pending = 0;
         loop {
             let frame = tokio::select! {
                 biased;
@@ -312,7 +319,7 @@ impl Client {
                 () = &mut timer => {
                     answer.trouble = Some(format!(
                         "the body did not end within --timeout ({} bytes read)",
-                        buf.len()
+                        buf.len().max(pending)
                     ));
                     return false;
                 }
@@ -328,22 +335,38 @@ impl Client {
                     Err(_trailers) => continue,
                 },
             };
-            buf.extend_from_slice(&chunk);
-            if buf.len() > self.max {
+            let held = match &mut events {
+                None => {
+                    buf.extend_from_slice(&chunk);
+                    buf.len()
+                }
+                Some(splitter) => {
+                    let cut = splitter.feed(&chunk);
+                    pending = cut
+                        .last()
+                        .map_or(pending + chunk.len(), |e| chunk.len() - e.end);
+                    if cut.iter().any(|e| e.data.is_err()) {
+                        // An event's data passed the bound: the body did.
+                        usize::MAX
+                    } else if take(cut, &mut answer.frames) {
+                        // The response came: the rest of the stream is not ours to wait for.
+                        return body.is_end_stream();
+                    } else {
+                        pending
+                    }
+                }
+            };
+            if held > self.max {
                 answer.trouble = Some(format!(
                     "the body passed --max-frame ({} bytes) and was left unread",
                     self.max
                 ));
                 return false;
             }
-            if sse && events(&mut buf, &mut answer.frames) {
-                // The response came: the rest of the stream is not ours to wait for.
-                return body.is_end_stream();
-            }
         }
-        if sse {
-            buf.extend_from_slice(b"\n\n");
-            events(&mut buf, &mut answer.frames);
+        if let Some(splitter) = &mut events {
+            // A stream that ended mid-event is read as if its blank line came.
+            take(splitter.feed(b"\n\n"), &mut answer.frames);
             if !answer.frames.iter().any(|f| is_response(f)) {
                 answer.trouble = Some("the SSE stream ended without a response".into());
             }
@@ -372,45 +395,22 @@ fn trim(buf: &mut Vec<u8>) {
     buf.drain(..start);
 }
 
-/// Takes the whole SSE events out of `buf`, pushing each `data` as a frame;
-/// true once a response is among them.
-fn events(buf: &mut Vec<u8>, frames: &mut Vec<Vec<u8>>) -> bool {
-    loop {
-        let Some((end, sep)) = find_event_end(buf) else {
-            return false;
-        };
-        let event: Vec<u8> = buf.drain(..end + sep).collect();
-        let mut data: Vec<u8> = Vec::new();
-        for line in event[..end].split(|b| *b == b'\n') {
-            let line = line.strip_suffix(b"\r").unwrap_or(line);
-            if let Some(rest) = line.strip_prefix(b"data:") {
-                if !data.is_empty() {
-                    data.push(b'\n');
-                }
-                data.extend_from_slice(rest.strip_prefix(b" ").unwrap_or(rest));
-            }
+/// Pushes the `data` of each event that carries some as a frame; true once a
+/// response is among them. An event whose data passed the bound is left out
+/// ([`Client::read`] reports the body's bound passed).
+fn take(events: Vec<SseEvent>, frames: &mut Vec<Vec<u8>>) -> bool {
+    for event in events {
+        let Ok(data) = event.data else { continue };
+        if data.is_empty() {
+            continue;
         }
-        if !data.is_empty() {
-            let response = is_response(&data);
-            frames.push(data);
-            if response {
-                return true;
-            }
+        let response = is_response(&data);
+        frames.push(data);
+        if response {
+            return true;
         }
     }
-}
-
-/// Where the first event in `buf` ends, and the blank line's length.
-fn find_event_end(buf: &[u8]) -> Option<(usize, usize)> {
-    let lf = buf.windows(2).position(|w| w == b"\n\n").map(|i| (i, 2));
-    let crlf = buf
-        .windows(4)
-        .position(|w| w == b"\r\n\r\n")
-        .map(|i| (i, 4));
-    match (lf, crlf) {
-        (Some(a), Some(b)) => Some(if a.0 <= b.0 { a } else { b }),
-        (a, b) => a.or(b),
-    }
+    false
 }
 
 fn is_response(frame: &[u8]) -> bool {
@@ -800,13 +800,22 @@ mod tests {
 
     #[test]
     fn sse_events_are_read_until_the_response() {
-        let mut buf = b"event: message\r\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{}}\r\n\r\ndata: {\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{}}\n\ndata: left".to_vec();
+        let stream = b"event: message\r\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{}}\r\n\r\ndata: {\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{}}\n\ndata: left";
+        let mut splitter = Splitter::new(1024);
         let mut frames = Vec::new();
-        assert!(events(&mut buf, &mut frames));
+        assert!(take(splitter.feed(stream), &mut frames));
         assert_eq!(frames.len(), 2, "{frames:?}");
         assert!(is_response(&frames[1]));
-        assert_eq!(buf, b"data: left", "an unfinished event waits for its end");
-        let mut none = b"data: {\"jsonrpc\":\"2.0\",\"method\":\"x\"}\n\n".to_vec();
-        assert!(!events(&mut none, &mut frames));
+        // An unfinished event waits for its end; an event without data is none.
+        assert!(!take(splitter.feed(b"\r"), &mut frames));
+        assert_eq!(frames.len(), 2);
+        assert!(!take(
+            splitter.feed(
+                b"\r: a comment\n\nid: 1\n\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"x\"}\n\n"
+            ),
+            &mut frames
+        ));
+        assert_eq!(frames[2], b"left", "{frames:?}");
+        assert_eq!(frames.len(), 4);
     }
 }
