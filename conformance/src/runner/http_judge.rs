@@ -35,12 +35,14 @@ mod server_validation;
 mod sessions;
 mod status_codes;
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use futures::future::BoxFuture;
 use harness::rules::RuleId;
 use harness::{Outcome, Revision};
 use reqwest::header::{HeaderName, HeaderValue};
+use tokio::sync::watch;
 
 use super::fixtures::Allowed;
 use super::trace::Trace;
@@ -105,6 +107,39 @@ impl<'a> Target<'a> {
     }
 }
 
+/// The traces of a revision's sessions, handed over once every session
+/// has closed: the transport judge's probes make their requests while the
+/// sessions still play, and a probe that reads the sessions too
+/// (`listening`'s event ids) waits for them here, after its own requests.
+#[derive(Clone)]
+pub(super) struct SessionsClosed(watch::Receiver<Option<Arc<Vec<Trace>>>>);
+
+/// The sending end of [`SessionsClosed`]: [`SessionsClose::closed`] hands
+/// the traces over; dropped unsent, the probes read no session.
+pub(super) struct SessionsClose(watch::Sender<Option<Arc<Vec<Trace>>>>);
+
+/// A [`SessionsClose`] and the [`SessionsClosed`] it hands over to.
+pub(super) fn sessions_close() -> (SessionsClose, SessionsClosed) {
+    let (tx, rx) = watch::channel(None);
+    (SessionsClose(tx), SessionsClosed(rx))
+}
+
+impl SessionsClose {
+    /// Every session has closed, leaving `traces`.
+    pub(super) fn closed(self, traces: Vec<Trace>) {
+        let _ = self.0.send(Some(Arc::new(traces)));
+    }
+}
+
+impl SessionsClosed {
+    /// The sessions' traces, once they have all closed.
+    pub(super) async fn traces(&self) -> Arc<Vec<Trace>> {
+        let mut rx = self.0.clone();
+        let closed = rx.wait_for(Option::is_some).await;
+        closed.ok().and_then(|t| t.clone()).unwrap_or_default()
+    }
+}
+
 /// What the entries of the table read: the run's sessions, and the
 /// exchanges the probes so far made.
 pub(super) struct Evidence<'t> {
@@ -164,9 +199,11 @@ impl Applies {
 }
 
 /// A probe that makes requests of its own: the exchanges it returns are
-/// read by the entries after it.
+/// read by the entries after it. It runs on a judge of its own, beside the
+/// revision's sessions and the other such probes ([`judge`]), so it reads
+/// nothing another entry filed; the sessions only once they closed.
 type Requests =
-    for<'a> fn(&'a mut Judge, &'a Target<'a>, &'a Evidence<'a>) -> BoxFuture<'a, Vec<HttpFact>>;
+    for<'a> fn(&'a mut Judge, &'a Target<'a>, &'a SessionsClosed) -> BoxFuture<'a, Vec<HttpFact>>;
 
 /// What a [`Probe`] does.
 enum Run {
@@ -177,13 +214,13 @@ enum Run {
 }
 
 /// A [`Run::Requests`] from the body of an async closure over the judge,
-/// the target and the evidence.
+/// the target and the sessions' traces once closed.
 macro_rules! requests {
-    (|$judge:ident, $target:ident, $evidence:ident| $body:expr) => {{
+    (|$judge:ident, $target:ident, $sessions:ident| $body:expr) => {{
         fn run<'a>(
             $judge: &'a mut Judge,
             $target: &'a Target<'a>,
-            $evidence: &'a Evidence<'a>,
+            $sessions: &'a SessionsClosed,
         ) -> BoxFuture<'a, Vec<HttpFact>> {
             Box::pin(async move { $body })
         }
@@ -260,8 +297,8 @@ const PROBES: &[Probe] = &[
             RuleId::McpHttpReplaySameStream,
             RuleId::McpHttpGet405,
         ],
-        run: requests!(|j, t, e| {
-            j.get_stream(j.revision, t, e.traces).await;
+        run: requests!(|j, t, sessions| {
+            j.get_stream(j.revision, t, sessions).await;
             Vec::new()
         }),
     },
@@ -419,35 +456,56 @@ const PROBES: &[Probe] = &[
     },
 ];
 
-/// The transport records of one revision, after its sessions closed: every
-/// entry of `PROBES` for `kind` that applies to `revision`, in order, then
-/// what HTTP did wrong that no rule names.
-pub async fn judge(
+/// The transport records of one revision: every entry of `PROBES` for
+/// `kind` that applies to `revision`, in order, then what HTTP did wrong
+/// that no rule names.
+///
+/// The entries that make requests of their own run first, at once, each on
+/// a judge of its own, while the revision's sessions still play (each
+/// probe its own fresh session, as the sessions are: nothing one sends
+/// reaches another's, and most of their time is a GET stream read for a
+/// fixed window); the entries that read the sessions' exchanges run once
+/// `sessions` has them. The records are then taken in the table's order,
+/// each entry's as it filed them, so they are the records and the order of
+/// the entries run one after another.
+pub(super) async fn judge(
     revision: Revision,
     kind: HttpKind,
     url: &str,
-    traces: &[Trace],
+    sessions: &SessionsClosed,
     config: &Config,
 ) -> Vec<Record> {
-    let mut judge = Judge::new(revision, kind);
     let target = Target::of(url, config);
+    let entries: Vec<&Probe> = PROBES
+        .iter()
+        .filter(|p| p.kind == kind && p.applies.to(revision, &target))
+        .collect();
+    let requested = futures::future::join_all(entries.iter().map(|probe| async {
+        let Run::Requests(run) = probe.run else {
+            return None;
+        };
+        let mut own = Judge::new(revision, kind);
+        let probed = run(&mut own, &target, sessions).await;
+        Some((own.records, probed))
+    }))
+    .await;
+    let traces = sessions.traces().await;
+    let mut judge = Judge::new(revision, kind);
     let mut evidence = Evidence {
-        traces,
+        traces: &traces,
         sessions: traces.iter().flat_map(|t| &t.facts).collect(),
         findings: traces.iter().flat_map(|t| &t.findings).collect(),
         probed: Vec::new(),
     };
-    for probe in PROBES
-        .iter()
-        .filter(|p| p.kind == kind && p.applies.to(revision, &target))
-    {
+    for (probe, requested) in entries.into_iter().zip(requested) {
         let before = judge.records.len();
-        match probe.run {
-            Run::Reads(read) => read(&mut judge, &evidence),
-            Run::Requests(run) => {
-                let probed = run(&mut judge, &target, &evidence).await;
+        match (&probe.run, requested) {
+            (Run::Reads(read), _) => read(&mut judge, &evidence),
+            (Run::Requests(_), Some((records, probed))) => {
+                judge.records.extend(records);
                 evidence.probed.extend(probed);
             }
+            (Run::Requests(_), None) => {}
         }
         // An exchange shown for a record the probe did not file goes no further.
         judge.shown.clear();
@@ -720,13 +778,9 @@ pub(super) fn streamable(driver: &mut Driver<Wire>) -> &mut StreamableHttpPeer {
     }
 }
 
-/// A fresh Streamable HTTP session with its handshake done, the `Origin`
-/// header set when given.
-pub(super) async fn handshaken(
-    revision: Revision,
-    target: &Target<'_>,
-    origin: Option<&str>,
-) -> Result<Driver<Wire>, String> {
+/// A driver of a fresh Streamable HTTP connection, nothing sent yet, the
+/// `Origin` header set when given.
+pub(super) fn connected(target: &Target<'_>, origin: Option<&str>) -> Result<Driver<Wire>, String> {
     let mut peer =
         StreamableHttpPeer::connect(target.url, target.limits).map_err(|e| e.to_string())?;
     if let Some(bearer) = &target.bearer {
@@ -735,7 +789,17 @@ pub(super) async fn handshaken(
     if let Some(origin) = origin.and_then(|o| HeaderValue::from_str(o).ok()) {
         peer.set_header(HeaderName::from_static("origin"), origin);
     }
-    let mut driver = Driver::new(Wire::Streamable(peer), target.driver.clone());
+    Ok(Driver::new(Wire::Streamable(peer), target.driver.clone()))
+}
+
+/// A fresh Streamable HTTP session with its handshake done, the `Origin`
+/// header set when given.
+pub(super) async fn handshaken(
+    revision: Revision,
+    target: &Target<'_>,
+    origin: Option<&str>,
+) -> Result<Driver<Wire>, String> {
+    let mut driver = connected(target, origin)?;
     match driver.handshake(revision).await {
         Ok(_) => Ok(driver),
         Err(e) if origin.is_some() => {

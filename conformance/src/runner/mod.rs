@@ -150,6 +150,11 @@ pub async fn run(
     let mut answered: BTreeMap<Revision, Accepted> = BTreeMap::new();
     let mut last_error = None;
     let played = async {
+        if revisions_at_once(config) {
+            return runner
+                .revisions_at_once(&revisions, vectors, &mut answered, &mut last_error)
+                .await;
+        }
         // Each revision's first session is opened while the revision before
         // it is played (see `open_first`).
         let mut opening = None;
@@ -200,6 +205,21 @@ pub async fn run(
     Ok(runner.records)
 }
 
+/// Whether the run's revisions are played at once rather than one after
+/// another: over Streamable HTTP, where each revision's sessions are MCP
+/// sessions of their own (each with the session id its `initialize`
+/// answer gave) on a server already listening, or on a reference server of
+/// the revision's own, as the sessions of one revision already are beside
+/// each other. What one revision plays reaches no session of another, so
+/// its verdicts cannot depend on another's; most of a revision's time is
+/// waiting (the transport judge's GET streams are read for a fixed
+/// window), which then overlaps. Over stdio a revision may judge an
+/// opening frame another revision played ([`plan::opening_experiment`]),
+/// and its processes cost CPU, not waits: kept one after another.
+fn revisions_at_once(config: &Config) -> bool {
+    config.peer.kind() == Kind::Http(HttpKind::Streamable)
+}
+
 fn probes_of(vectors: &[Vector], revision: Revision) -> Vec<&Vector> {
     vectors
         .iter()
@@ -228,6 +248,16 @@ struct Runner<'c, 'p, 'q> {
     /// each later revision that sends the same frame to the same fresh
     /// process ([`plan::opening_experiment`]).
     experiments: Arc<Experiments>,
+}
+
+/// What a revision played on a runner of its own left to hand on
+/// ([`Runner::revisions_at_once`]).
+struct Alone {
+    records: Vec<Record>,
+    /// The checks it added to the plan as it learnt of them.
+    total: usize,
+    /// The checks it counted done, with or without a record.
+    done: usize,
 }
 
 /// Where a revision's sessions connect: the HTTP URL, and the reference
@@ -423,6 +453,73 @@ impl Runner<'_, '_, '_> {
         Err(RunError::Handshake(why))
     }
 
+    /// Plays every one of `revisions` at once ([`revisions_at_once`] says
+    /// when), each on a runner of its own, their records handed on in
+    /// revision order as soon as every revision before has been: the same
+    /// records in the same order as played one after another. A revision
+    /// that could not be run ends the run as it would have there.
+    async fn revisions_at_once(
+        &mut self,
+        revisions: &[Revision],
+        vectors: &[Vector],
+        answered: &mut BTreeMap<Revision, Accepted>,
+        last_error: &mut Option<String>,
+    ) -> Result<(), RunError> {
+        let config = self.config;
+        let experiments = Arc::clone(&self.experiments);
+        let experiments = &experiments;
+        let jobs = revisions.iter().map(|revision| async move {
+            let probes = probes_of(vectors, *revision);
+            let mut quiet = |_: usize, _: usize, _: &Record| {};
+            let mut alone = Runner {
+                config,
+                records: Vec::new(),
+                progress: &mut quiet,
+                done: 0,
+                total: 0,
+                experiments: Arc::clone(experiments),
+            };
+            let result = match open_first(config, *revision).await {
+                Ok(opened) => alone.revision_opened(*revision, &probes, opened).await,
+                Err(e) => Err(e),
+            };
+            let played = Alone {
+                records: alone.records,
+                total: alone.total,
+                done: alone.done,
+            };
+            Ok::<_, RunError>((*revision, result, played))
+        });
+        let mut failed = None;
+        pool::in_order(jobs, revisions.len(), |(revision, result, played)| {
+            if failed.is_some() {
+                return;
+            }
+            self.take(played);
+            match result {
+                Ok(accepted) => {
+                    answered.insert(revision, accepted);
+                }
+                Err(RunError::Handshake(e)) => *last_error = Some(e),
+                Err(e) => failed = Some(e),
+            }
+        })
+        .await?;
+        failed.map_or(Ok(()), Err)
+    }
+
+    /// Hands on what a revision played on a runner of its own: its records
+    /// (each told to `progress`), and the checks it planned and counted done
+    /// without a record.
+    fn take(&mut self, played: Alone) {
+        let unrecorded = played.done.saturating_sub(played.records.len());
+        self.total += played.total;
+        for record in played.records {
+            self.push(record);
+        }
+        self.done += unrecorded;
+    }
+
     /// Plays one revision's probes.
     async fn revision(
         &mut self,
@@ -587,18 +684,45 @@ impl Runner<'_, '_, '_> {
         let sessions = jobs.into_iter().enumerate().map(|(n, (session, reuse))| {
             peers.at(n + 1).session(revision, session, playable, reuse)
         });
-        pool::in_order(sessions, SESSIONS_AT_ONCE, |records| {
-            for mut record in records {
-                let note = record
-                    .place
-                    .vector
-                    .as_deref()
-                    .and_then(|v| rewritten.get(v));
-                record.notes.extend(note.cloned());
-                self.push(record);
+        // The transport judge's probes make their requests beside the
+        // sessions (each its own fresh session, most of it waiting on a GET
+        // stream read for a fixed window); what it reads of the sessions it
+        // gets once they all closed ([`http_judge::judge`]).
+        let http = match (peers.url, &self.config.peer) {
+            (
+                Some(url),
+                Peer::Given(Target::Http { kind, .. }) | Peer::ReferenceHttp { kind, .. },
+            ) => Some((url, *kind)),
+            _ => None,
+        };
+        let (close, closed) = http_judge::sessions_close();
+        let config = self.config;
+        let judging = async {
+            match http {
+                Some((url, kind)) => http_judge::judge(revision, kind, url, &closed, config).await,
+                None => Vec::new(),
             }
-        })
-        .await?;
+        };
+        let playing = async {
+            let played = pool::in_order(sessions, SESSIONS_AT_ONCE, |records| {
+                for mut record in records {
+                    let note = record
+                        .place
+                        .vector
+                        .as_deref()
+                        .and_then(|v| rewritten.get(v));
+                    record.notes.extend(note.cloned());
+                    self.push(record);
+                }
+            })
+            .await;
+            if http.is_some() {
+                close.closed(std::mem::take(&mut *lock(&gathered.traces)));
+            }
+            played
+        };
+        let (played, transport_records) = tokio::join!(playing, judging);
+        played?;
         let logs = gathered.take_logs();
         if revision == Revision::JsonRpc2 {
             if let Some(why) = no_jsonrpc_answer(&logs) {
@@ -623,17 +747,9 @@ impl Runner<'_, '_, '_> {
                 self.push(record);
             }
         }
-        if let (
-            Some(url),
-            Peer::Given(Target::Http { kind, .. }) | Peer::ReferenceHttp { kind, .. },
-        ) = (peers.url, &self.config.peer)
-        {
-            let traces = std::mem::take(&mut *lock(&gathered.traces));
-            let records = http_judge::judge(revision, *kind, url, &traces, self.config).await;
-            self.total += records.len();
-            for record in records {
-                self.push(record);
-            }
+        self.total += transport_records.len();
+        for record in transport_records {
+            self.push(record);
         }
         Ok(Accepted::Yes)
     }
