@@ -1576,6 +1576,8 @@ struct Listened {
     gets: usize,
     /// The most GET streams opened while one slow `ping` was answered.
     gets_during_slow: usize,
+    /// The most sessions initialized while one slow `ping` was answered.
+    sessions_during_slow: usize,
 }
 
 type Listening = std::sync::Arc<std::sync::Mutex<Listened>>;
@@ -1706,10 +1708,14 @@ async fn listener(
                 .and_then(|i| i.strip_prefix("wirecheck-"))
                 .is_some_and(|n| n.bytes().all(|b| b.is_ascii_digit()));
             if method == Some("ping") && vectors {
-                let before = seen.lock().unwrap().gets;
+                let before = {
+                    let s = seen.lock().unwrap();
+                    (s.gets, s.versions.len())
+                };
                 tokio::time::sleep(SLOW_PING).await;
                 let mut s = seen.lock().unwrap();
-                s.gets_during_slow = s.gets_during_slow.max(s.gets - before);
+                s.gets_during_slow = s.gets_during_slow.max(s.gets - before.0);
+                s.sessions_during_slow = s.sessions_during_slow.max(s.versions.len() - before.1);
             }
             let result = match method {
                 Some("tools/list") => serde_json::json!({"tools": []}),
@@ -1792,11 +1798,14 @@ fn revisions_over_streamable_http_are_played_at_once() {
     );
 }
 
-/// The transport judge's probes make their requests while the revision's
-/// sessions still play: GET streams were opened while a vector's `ping`
-/// was being answered, slowly.
+/// The transport judge's probes that are answered within the answer
+/// timeout make their requests while the revision's sessions still play
+/// (sessions were initialized while a vector's `ping` was being answered,
+/// slowly); those that read a GET stream for a fixed window wait until the
+/// sessions closed (no GET stream was opened meanwhile): beside the
+/// sessions' traffic a server's pace is not the one the window was set for.
 #[test]
-fn the_transport_judge_probes_while_the_sessions_play() {
+fn the_transport_judge_probes_beside_the_sessions_but_listens_after_them() {
     let (records, seen, shown) = run_listened(
         "beside",
         &["2025-11-25/ping/y_ping.json"],
@@ -1805,9 +1814,14 @@ fn the_transport_judge_probes_while_the_sessions_play() {
     let found = by_vector(&records, "mcp/2025-11-25/ping/ping");
     assert_eq!(found.len(), 1, "{shown}");
     assert_eq!(outcome(found[0]), "pass", "{}", found[0]);
-    let during = seen.lock().unwrap().gets_during_slow;
+    let seen = seen.lock().unwrap();
     assert!(
-        during >= 1,
-        "no GET stream opened while the vector's ping was answered"
+        seen.sessions_during_slow >= 1,
+        "no session initialized while the vector's ping was answered"
     );
+    assert_eq!(
+        seen.gets_during_slow, 0,
+        "a GET stream opened beside the sessions"
+    );
+    assert!(seen.gets >= 1, "the GET-stream probes never ran");
 }

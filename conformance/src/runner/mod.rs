@@ -130,6 +130,8 @@ pub async fn run(
         done: 0,
         total: 0,
         experiments: Arc::default(),
+        run_sessions: None,
+        still_playing: None,
     };
     if config.jsonrpc {
         let probes = probes_of(vectors, Revision::JsonRpc2);
@@ -248,6 +250,12 @@ struct Runner<'c, 'p, 'q> {
     /// each later revision that sends the same frame to the same fresh
     /// process ([`plan::opening_experiment`]).
     experiments: Arc<Experiments>,
+    /// With revisions played at once: whether every revision's sessions
+    /// have closed, which the transport judge's fixed-window probes wait for
+    /// ([`http_judge::RunSessions`]), and this revision's part of it,
+    /// dropped once its sessions closed.
+    run_sessions: Option<http_judge::RunSessions>,
+    still_playing: Option<http_judge::StillPlaying>,
 }
 
 /// What a revision played on a runner of its own left to hand on
@@ -468,28 +476,35 @@ impl Runner<'_, '_, '_> {
         let config = self.config;
         let experiments = Arc::clone(&self.experiments);
         let experiments = &experiments;
-        let jobs = revisions.iter().map(|revision| async move {
-            let probes = probes_of(vectors, *revision);
-            let mut quiet = |_: usize, _: usize, _: &Record| {};
-            let mut alone = Runner {
-                config,
-                records: Vec::new(),
-                progress: &mut quiet,
-                done: 0,
-                total: 0,
-                experiments: Arc::clone(experiments),
-            };
-            let result = match open_first(config, *revision).await {
-                Ok(opened) => alone.revision_opened(*revision, &probes, opened).await,
-                Err(e) => Err(e),
-            };
-            let played = Alone {
-                records: alone.records,
-                total: alone.total,
-                done: alone.done,
-            };
-            Ok::<_, RunError>((*revision, result, played))
-        });
+        let (run_sessions, playing) = http_judge::run_sessions(revisions.len());
+        let run_sessions = &run_sessions;
+        let jobs = revisions
+            .iter()
+            .zip(playing)
+            .map(|(revision, playing)| async move {
+                let probes = probes_of(vectors, *revision);
+                let mut quiet = |_: usize, _: usize, _: &Record| {};
+                let mut alone = Runner {
+                    config,
+                    records: Vec::new(),
+                    progress: &mut quiet,
+                    done: 0,
+                    total: 0,
+                    experiments: Arc::clone(experiments),
+                    run_sessions: Some(run_sessions.clone()),
+                    still_playing: Some(playing),
+                };
+                let result = match open_first(config, *revision).await {
+                    Ok(opened) => alone.revision_opened(*revision, &probes, opened).await,
+                    Err(e) => Err(e),
+                };
+                let played = Alone {
+                    records: alone.records,
+                    total: alone.total,
+                    done: alone.done,
+                };
+                Ok::<_, RunError>((*revision, result, played))
+            });
         let mut failed = None;
         pool::in_order(jobs, revisions.len(), |(revision, result, played)| {
             if failed.is_some() {
@@ -695,7 +710,7 @@ impl Runner<'_, '_, '_> {
             ) => Some((url, *kind)),
             _ => None,
         };
-        let (close, closed) = http_judge::sessions_close();
+        let (close, closed) = http_judge::sessions_close(self.run_sessions.clone());
         let config = self.config;
         let judging = async {
             match http {
@@ -719,6 +734,7 @@ impl Runner<'_, '_, '_> {
             if http.is_some() {
                 close.closed(std::mem::take(&mut *lock(&gathered.traces)));
             }
+            self.still_playing = None;
             played
         };
         let (played, transport_records) = tokio::join!(playing, judging);
