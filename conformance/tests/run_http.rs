@@ -1613,7 +1613,7 @@ impl Drop for OpenStream {
 /// one is refused 405) and [`SLOW_PING`] to answer a vector's `ping`, and
 /// counts what was open at once.
 async fn listener(
-    State(seen): State<Listening>,
+    axum::extract::State(seen): axum::extract::State<Listening>,
     method: axum::http::Method,
     headers: HeaderMap,
     body: String,
