@@ -506,6 +506,9 @@ impl Runner<'_, '_, '_> {
                 Ok::<_, RunError>((*revision, result, played))
             });
         let mut failed = None;
+        // All at once, never fewer: a revision not started would hold its
+        // `StillPlaying`, and the others' fixed-window probes would wait
+        // for it for ever.
         pool::in_order(jobs, revisions.len(), |(revision, result, played)| {
             if failed.is_some() {
                 return;
@@ -699,10 +702,10 @@ impl Runner<'_, '_, '_> {
         let sessions = jobs.into_iter().enumerate().map(|(n, (session, reuse))| {
             peers.at(n + 1).session(revision, session, playable, reuse)
         });
-        // The transport judge's probes make their requests beside the
-        // sessions (each its own fresh session, most of it waiting on a GET
-        // stream read for a fixed window); what it reads of the sessions it
-        // gets once they all closed ([`http_judge::judge`]).
+        // The transport judge's probes answered within the timeout make
+        // their requests beside the sessions (each its own fresh session);
+        // its fixed-window probes, and what it reads of the sessions, wait
+        // until they all closed ([`http_judge::judge`]).
         let http = match (peers.url, &self.config.peer) {
             (
                 Some(url),
