@@ -39,6 +39,7 @@ pub mod stdout_text;
 pub mod trace;
 pub mod wire;
 
+use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
@@ -258,9 +259,10 @@ struct Runner<'c, 'p, 'q> {
     still_playing: Option<http_judge::StillPlaying>,
 }
 
-/// What a revision played on a runner of its own left to hand on
+/// What a revision played on a runner of its own left to take
 /// ([`Runner::revisions_at_once`]).
 struct Alone {
+    /// Its records, each already told to the run's progress.
     records: Vec<Record>,
     /// The checks it added to the plan as it learnt of them.
     total: usize,
@@ -462,10 +464,10 @@ impl Runner<'_, '_, '_> {
     }
 
     /// Plays every one of `revisions` at once ([`revisions_at_once`] says
-    /// when), each on a runner of its own, their records handed on in
-    /// revision order as soon as every revision before has been: the same
-    /// records in the same order as played one after another. A revision
-    /// that could not be run ends the run as it would have there.
+    /// when), each on a runner of its own, their records taken in revision
+    /// order as soon as every revision before has been: the same records in
+    /// the same order as played one after another. A revision that could
+    /// not be run ends the run as it would have there.
     async fn revisions_at_once(
         &mut self,
         revisions: &[Revision],
@@ -478,16 +480,27 @@ impl Runner<'_, '_, '_> {
         let experiments = &experiments;
         let (run_sessions, playing) = http_judge::run_sessions(revisions.len());
         let run_sessions = &run_sessions;
+        // Each record is told to `progress` as soon as its revision judged
+        // it, whichever revision that is, so a run interrupted with Ctrl-C
+        // still reports what was judged so far (`cmd::run`); the run's
+        // records are kept in revision order all the same.
+        let told = RefCell::new((&mut *self.progress, self.done, self.total));
+        let told = &told;
         let jobs = revisions
             .iter()
             .zip(playing)
             .map(|(revision, playing)| async move {
                 let probes = probes_of(vectors, *revision);
-                let mut quiet = |_: usize, _: usize, _: &Record| {};
+                let mut tell = |_: usize, _: usize, record: &Record| {
+                    let mut told = told.borrow_mut();
+                    let (progress, done, total) = &mut *told;
+                    *done += 1;
+                    progress(*done, *total, record);
+                };
                 let mut alone = Runner {
                     config,
                     records: Vec::new(),
-                    progress: &mut quiet,
+                    progress: &mut tell,
                     done: 0,
                     total: 0,
                     experiments: Arc::clone(experiments),
@@ -513,7 +526,10 @@ impl Runner<'_, '_, '_> {
             if failed.is_some() {
                 return;
             }
-            self.take(played);
+            told.borrow_mut().2 += played.total;
+            self.total += played.total;
+            self.done += played.done;
+            self.records.extend(played.records);
             match result {
                 Ok(accepted) => {
                     answered.insert(revision, accepted);
@@ -524,18 +540,6 @@ impl Runner<'_, '_, '_> {
         })
         .await?;
         failed.map_or(Ok(()), Err)
-    }
-
-    /// Hands on what a revision played on a runner of its own: its records
-    /// (each told to `progress`), and the checks it planned and counted done
-    /// without a record.
-    fn take(&mut self, played: Alone) {
-        let unrecorded = played.done.saturating_sub(played.records.len());
-        self.total += played.total;
-        for record in played.records {
-            self.push(record);
-        }
-        self.done += unrecorded;
     }
 
     /// Plays one revision's probes.
