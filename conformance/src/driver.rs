@@ -609,6 +609,19 @@ impl<T: Transport> Driver<T> {
     /// and capabilities, which every later request of ours carries as well.
     /// A refusal is returned, not judged: negotiation is the judge's business.
     pub async fn handshake(&mut self, revision: Revision) -> Result<Handshake, HandshakeError> {
+        let handshake = self.handshake_answered(revision).await?;
+        self.confirm_handshake(&handshake).await?;
+        Ok(handshake)
+    }
+
+    /// [`handshake`](Self::handshake) up to its answer, before
+    /// `notifications/initialized` ([`confirm_handshake`](Self::confirm_handshake)
+    /// sends it): for a probe that must have something in place before the
+    /// server hears it (a GET stream open for what the server sends then).
+    pub async fn handshake_answered(
+        &mut self,
+        revision: Revision,
+    ) -> Result<Handshake, HandshakeError> {
         let (method, params) = match revision {
             Revision::JsonRpc2 => return Err(HandshakeError::NotApplicable(revision)),
             Revision::Mcp2026_07_28 => {
@@ -653,11 +666,6 @@ impl<T: Transport> Driver<T> {
         }
         .and_then(serde_json::Value::as_str)
         .map(str::to_owned);
-        if method == "initialize" {
-            self.notify("notifications/initialized", None)
-                .await
-                .map_err(HandshakeError::Initialized)?;
-        }
         Ok(Handshake {
             method,
             answer: answered.bytes,
@@ -665,6 +673,18 @@ impl<T: Transport> Driver<T> {
             result,
             protocol_version,
         })
+    }
+
+    /// The end of a [`handshake_answered`](Self::handshake_answered):
+    /// `notifications/initialized` after an `initialize` (2026-07-28's
+    /// `server/discover` has none).
+    pub async fn confirm_handshake(&mut self, handshake: &Handshake) -> Result<(), HandshakeError> {
+        if handshake.method == "initialize" {
+            self.notify("notifications/initialized", None)
+                .await
+                .map_err(HandshakeError::Initialized)?;
+        }
+        Ok(())
     }
 
     /// After the liveness answer to a probe that wants no reply: over one

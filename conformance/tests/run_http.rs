@@ -1560,3 +1560,268 @@ fn a_server_that_closes_kept_alive_connections_gets_every_answer() {
     let listen = by_vector(&records, "mcp/2026-07-28/resources/subscriptions-listen");
     assert_eq!(outcome(listen[0]), "pass", "{}", listen[0]);
 }
+
+/// What the [`listener`] fixture saw of the runner.
+#[derive(Default)]
+struct Listened {
+    /// Each session's negotiated version, by session id.
+    versions: std::collections::BTreeMap<String, String>,
+    /// Each session's open GET stream, to send on.
+    streams: std::collections::BTreeMap<String, tokio::sync::mpsc::UnboundedSender<String>>,
+    /// The version of each GET stream open now.
+    open: Vec<String>,
+    /// The most distinct versions whose GET streams were open at once.
+    versions_at_once: usize,
+    /// GET streams opened so far.
+    gets: usize,
+    /// The most GET streams opened while one slow `ping` was answered.
+    gets_during_slow: usize,
+    /// The most sessions initialized while one slow `ping` was answered.
+    sessions_during_slow: usize,
+}
+
+type Listening = std::sync::Arc<std::sync::Mutex<Listened>>;
+
+/// How long the [`listener`] takes to open a GET stream.
+const GET_TAKES: Duration = Duration::from_millis(200);
+/// How long it takes to answer a vector's `ping` (its id rewritten to a
+/// fresh `"wirecheck-N"`; the runner's own pings carry integers or other
+/// strings).
+const SLOW_PING: Duration = Duration::from_millis(1500);
+
+/// A GET stream of the [`listener`], open until the client lets it go.
+struct OpenStream {
+    seen: Listening,
+    session: String,
+    version: String,
+}
+
+impl Drop for OpenStream {
+    fn drop(&mut self) {
+        let mut seen = self.seen.lock().unwrap();
+        seen.streams.remove(&self.session);
+        if let Some(at) = seen.open.iter().position(|v| *v == self.version) {
+            seen.open.remove(at);
+        }
+    }
+}
+
+/// A Streamable HTTP server of any revision with `initialize`, which, like
+/// server-everything, sends `notifications/tools/list_changed` when it hears
+/// `notifications/initialized`, on the session's GET stream if one is open
+/// then (else never). It takes [`GET_TAKES`] to open a GET stream (a resumed
+/// one is refused 405) and [`SLOW_PING`] to answer a vector's `ping`, and
+/// counts what was open at once.
+async fn listener(
+    axum::extract::State(seen): axum::extract::State<Listening>,
+    method: axum::http::Method,
+    headers: HeaderMap,
+    body: String,
+) -> Response {
+    let session = headers
+        .get("mcp-session-id")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default()
+        .to_owned();
+    if method == axum::http::Method::GET {
+        tokio::time::sleep(GET_TAKES).await;
+        let version = seen.lock().unwrap().versions.get(&session).cloned();
+        let (Some(version), false) = (version, headers.contains_key("last-event-id")) else {
+            return StatusCode::METHOD_NOT_ALLOWED.into_response();
+        };
+        let (tx, rx) = tokio::sync::mpsc::unbounded_channel::<String>();
+        {
+            let mut s = seen.lock().unwrap();
+            s.streams.insert(session.clone(), tx);
+            s.open.push(version.clone());
+            s.gets += 1;
+            let distinct: std::collections::BTreeSet<&String> = s.open.iter().collect();
+            s.versions_at_once = s.versions_at_once.max(distinct.len());
+        }
+        let guard = OpenStream {
+            seen: std::sync::Arc::clone(&seen),
+            session,
+            version,
+        };
+        let events = futures_util::stream::unfold((rx, guard), |(mut rx, guard)| async move {
+            let event = rx.recv().await?;
+            Some((Ok::<_, std::convert::Infallible>(event), (rx, guard)))
+        });
+        return (
+            StatusCode::OK,
+            [(header::CONTENT_TYPE, "text/event-stream")],
+            axum::body::Body::from_stream(events),
+        )
+            .into_response();
+    }
+    if method != axum::http::Method::POST {
+        return StatusCode::NO_CONTENT.into_response();
+    }
+    let frame: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
+    let Some(id) = frame.get("id") else {
+        if frame["method"] == "notifications/initialized" {
+            if let Some(stream) = seen.lock().unwrap().streams.get(&session) {
+                let changed = r#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#;
+                let _ = stream.send(format!("event: message\ndata: {changed}\n\n"));
+            }
+        }
+        return StatusCode::ACCEPTED.into_response();
+    };
+    let answer = |result: Value| serde_json::json!({"jsonrpc": "2.0", "id": id, "result": result});
+    match frame["method"].as_str() {
+        Some("initialize") => {
+            let version = frame["params"]["protocolVersion"].clone();
+            let mut s = seen.lock().unwrap();
+            let session = format!("listener-session-{}", s.versions.len());
+            s.versions
+                .insert(session.clone(), version.as_str().unwrap_or_default().into());
+            let result = serde_json::json!({
+                "protocolVersion": version,
+                "capabilities": {"tools": {"listChanged": true}},
+                "serverInfo": {"name": "listener", "version": "0"}
+            });
+            (
+                StatusCode::OK,
+                [
+                    (header::CONTENT_TYPE, "application/json".to_owned()),
+                    (header::HeaderName::from_static("mcp-session-id"), session),
+                ],
+                answer(result).to_string(),
+            )
+                .into_response()
+        }
+        Some("server/discover") => {
+            let refused = serde_json::json!({
+                "jsonrpc": "2.0", "id": id,
+                "error": {"code": -32601, "message": "Method not found"}
+            });
+            (
+                StatusCode::OK,
+                [(header::CONTENT_TYPE, "application/json")],
+                refused.to_string(),
+            )
+                .into_response()
+        }
+        method => {
+            let vectors = id
+                .as_str()
+                .and_then(|i| i.strip_prefix("wirecheck-"))
+                .is_some_and(|n| n.bytes().all(|b| b.is_ascii_digit()));
+            if method == Some("ping") && vectors {
+                let before = {
+                    let s = seen.lock().unwrap();
+                    (s.gets, s.versions.len())
+                };
+                tokio::time::sleep(SLOW_PING).await;
+                let mut s = seen.lock().unwrap();
+                s.gets_during_slow = s.gets_during_slow.max(s.gets - before.0);
+                s.sessions_during_slow = s.sessions_during_slow.max(s.versions.len() - before.1);
+            }
+            let result = match method {
+                Some("tools/list") => serde_json::json!({"tools": []}),
+                _ => serde_json::json!({}),
+            };
+            (
+                StatusCode::OK,
+                [(header::CONTENT_TYPE, "application/json")],
+                answer(result).to_string(),
+            )
+                .into_response()
+        }
+    }
+}
+
+/// Runs `wirecheck run` against a fresh [`listener`] with the vectors of
+/// `vectors` (paths under `conformance/vectors/mcp/`) and `args`; the
+/// records, and what the listener saw.
+fn run_listened(name: &str, vectors: &[&str], args: &[&str]) -> (Vec<Value>, Listening, String) {
+    let seen = Listening::default();
+    let app = Router::new()
+        .route("/mcp", axum::routing::any(listener))
+        .with_state(std::sync::Arc::clone(&seen));
+    let addr = listen(app);
+    let dir = std::env::temp_dir().join(format!(
+        "wirecheck-run-http-listener-{name}-{}",
+        std::process::id()
+    ));
+    std::fs::create_dir_all(dir.join("jsonrpc-2.0")).unwrap();
+    for vector in vectors {
+        let to = dir.join("mcp").join(vector);
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        let from = format!("{}/vectors/mcp/{vector}", env!("CARGO_MANIFEST_DIR"));
+        std::fs::copy(from, to).unwrap();
+    }
+    std::fs::create_dir_all(dir.join("mcp")).unwrap();
+    let url = format!("http://{addr}/mcp");
+    let mut all = vec!["--http", &url, "--vectors", dir.to_str().unwrap()];
+    all.extend_from_slice(args);
+    let (out, records, _) = run(&all);
+    std::fs::remove_dir_all(&dir).ok();
+    (records, seen, show(&out))
+}
+
+/// What a server sends when it hears `notifications/initialized` is on the
+/// GET-stream probe's stream, however slowly the server takes the GET: the
+/// stream is opened before `initialized` is sent. (Sent at once, as before,
+/// the two raced, and server-everything's `list_changed` was on the stream
+/// or lost as the machine's load decided: `get-no-response` passed on one
+/// run and was not observed on the next.)
+#[test]
+fn what_the_server_sends_on_initialized_is_on_the_get_stream() {
+    let (records, _, shown) = run_listened("initialized", &[], &["--revision", "2025-11-25"]);
+    let found = by_vector(&records, "run/2025-11-25/http/get-no-response");
+    assert_eq!(found.len(), 1, "{shown}");
+    assert_eq!(outcome(found[0]), "pass", "{}", found[0]);
+    assert!(
+        found[0]
+            .to_string()
+            .contains("1 messages read from the GET stream"),
+        "{}",
+        found[0]
+    );
+}
+
+/// Over Streamable HTTP the revisions are played at once: GET streams of
+/// sessions under different revisions were open at the same time.
+#[test]
+fn revisions_over_streamable_http_are_played_at_once() {
+    let (records, seen, shown) = run_listened("revisions", &[], &["--revision", "all"]);
+    for revision in ["2025-03-26", "2025-06-18", "2025-11-25"] {
+        let found = by_vector(&records, &format!("run/{revision}/negotiation"));
+        assert_eq!(found.len(), 1, "{revision}: {shown}");
+        assert_eq!(outcome(found[0]), "pass", "{}", found[0]);
+    }
+    let at_once = seen.lock().unwrap().versions_at_once;
+    assert!(
+        at_once >= 2,
+        "at most {at_once} revision's GET streams open at once"
+    );
+}
+
+/// The transport judge's probes that are answered within the answer
+/// timeout make their requests while the revision's sessions still play
+/// (sessions were initialized while a vector's `ping` was being answered,
+/// slowly); those that read a GET stream for a fixed window wait until the
+/// sessions closed (no GET stream was opened meanwhile): beside the
+/// sessions' traffic a server's pace is not the one the window was set for.
+#[test]
+fn the_transport_judge_probes_beside_the_sessions_but_listens_after_them() {
+    let (records, seen, shown) = run_listened(
+        "beside",
+        &["2025-11-25/ping/y_ping.json"],
+        &["--revision", "2025-11-25"],
+    );
+    let found = by_vector(&records, "mcp/2025-11-25/ping/ping");
+    assert_eq!(found.len(), 1, "{shown}");
+    assert_eq!(outcome(found[0]), "pass", "{}", found[0]);
+    let seen = seen.lock().unwrap();
+    assert!(
+        seen.sessions_during_slow >= 1,
+        "no session initialized while the vector's ping was answered"
+    );
+    assert_eq!(
+        seen.gets_during_slow, 0,
+        "a GET stream opened beside the sessions"
+    );
+    assert!(seen.gets >= 1, "the GET-stream probes never ran");
+}

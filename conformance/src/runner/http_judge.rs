@@ -35,12 +35,14 @@ mod server_validation;
 mod sessions;
 mod status_codes;
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use futures::future::BoxFuture;
 use harness::rules::RuleId;
 use harness::{Outcome, Revision};
 use reqwest::header::{HeaderName, HeaderValue};
+use tokio::sync::watch;
 
 use super::fixtures::Allowed;
 use super::trace::Trace;
@@ -105,6 +107,90 @@ impl<'a> Target<'a> {
     }
 }
 
+/// The traces of a revision's sessions, handed over once every session
+/// has closed: the transport judge's probes make their requests while the
+/// sessions still play, and a probe that reads the sessions too
+/// (`listening`'s event ids) waits for them here, after its own requests.
+/// A probe that reads a stream for a fixed window ([`Run::Listens`]) starts
+/// only once the sessions of the whole run have closed ([`everyone_closed`](Self::everyone_closed)).
+#[derive(Clone)]
+pub(super) struct SessionsClosed {
+    traces: watch::Receiver<Option<Arc<Vec<Trace>>>>,
+    /// The other revisions' sessions, when revisions are played at once.
+    run: Option<RunSessions>,
+}
+
+/// The sending end of [`SessionsClosed`]: [`SessionsClose::closed`] hands
+/// the traces over; dropped unsent, the probes read no session.
+pub(super) struct SessionsClose(watch::Sender<Option<Arc<Vec<Trace>>>>);
+
+/// A [`SessionsClose`] and the [`SessionsClosed`] it hands over to, whose
+/// fixed-window probes also wait for `run`'s sessions.
+pub(super) fn sessions_close(run: Option<RunSessions>) -> (SessionsClose, SessionsClosed) {
+    let (tx, rx) = watch::channel(None);
+    (SessionsClose(tx), SessionsClosed { traces: rx, run })
+}
+
+/// How many of the run's revisions played at once still have sessions
+/// playing. A probe that reads a stream for a fixed window (a GET stream
+/// for [`GET_LISTEN`]) measures the server's pace too: beside hundreds of
+/// probes of the sessions a single-threaded server took more than the
+/// window to answer the GET, or to hear `notifications/initialized`, and
+/// what it had sent no one (`mcp.http.get-no-response` not observed on a
+/// loaded machine, where it passed with the sessions over). So those wait
+/// until every revision's sessions have closed, as they did when each ran
+/// after its own revision's sessions, one revision after another.
+#[derive(Clone)]
+pub(super) struct RunSessions(watch::Receiver<usize>);
+
+/// A revision's sessions still playing: dropped once they closed (or the
+/// revision ended without any).
+pub(super) struct StillPlaying(Arc<watch::Sender<usize>>);
+
+impl Drop for StillPlaying {
+    fn drop(&mut self) {
+        self.0.send_modify(|n| *n = n.saturating_sub(1));
+    }
+}
+
+/// The [`RunSessions`] of `revisions` revisions played at once, and one
+/// [`StillPlaying`] for each.
+pub(super) fn run_sessions(revisions: usize) -> (RunSessions, Vec<StillPlaying>) {
+    let (tx, rx) = watch::channel(revisions);
+    let tx = Arc::new(tx);
+    let playing = (0..revisions)
+        .map(|_| StillPlaying(Arc::clone(&tx)))
+        .collect();
+    (RunSessions(rx), playing)
+}
+
+impl SessionsClose {
+    /// Every session has closed, leaving `traces`.
+    pub(super) fn closed(self, traces: Vec<Trace>) {
+        let _ = self.0.send(Some(Arc::new(traces)));
+    }
+}
+
+impl SessionsClosed {
+    /// The sessions' traces, once they have all closed.
+    pub(super) async fn traces(&self) -> Arc<Vec<Trace>> {
+        let mut rx = self.traces.clone();
+        let closed = rx.wait_for(Option::is_some).await;
+        closed.ok().and_then(|t| t.clone()).unwrap_or_default()
+    }
+
+    /// Once the revision's sessions, and those of every revision played
+    /// beside it, have closed.
+    async fn everyone_closed(&self) {
+        self.traces().await;
+        if let Some(RunSessions(run)) = &self.run {
+            let mut run = run.clone();
+            // A sender gone means no revision plays any more.
+            let _ = run.wait_for(|playing| *playing == 0).await;
+        }
+    }
+}
+
 /// What the entries of the table read: the run's sessions, and the
 /// exchanges the probes so far made.
 pub(super) struct Evidence<'t> {
@@ -164,30 +250,42 @@ impl Applies {
 }
 
 /// A probe that makes requests of its own: the exchanges it returns are
-/// read by the entries after it.
+/// read by the entries after it. It runs on a judge of its own, beside the
+/// revision's sessions and the other such probes ([`judge`]), so it reads
+/// nothing another entry filed; the sessions only once they closed.
 type Requests =
-    for<'a> fn(&'a mut Judge, &'a Target<'a>, &'a Evidence<'a>) -> BoxFuture<'a, Vec<HttpFact>>;
+    for<'a> fn(&'a mut Judge, &'a Target<'a>, &'a SessionsClosed) -> BoxFuture<'a, Vec<HttpFact>>;
 
 /// What a [`Probe`] does.
 enum Run {
     /// Reads what the run's exchanges showed (and the probes' so far).
     Reads(fn(&mut Judge, &Evidence<'_>)),
-    /// Makes requests of its own.
+    /// Makes requests of its own, each answered within the answer timeout.
     Requests(Requests),
+    /// Makes requests of its own and reads a stream for a fixed window:
+    /// only once every session of the run has closed ([`RunSessions`]).
+    Listens(Requests),
 }
 
-/// A [`Run::Requests`] from the body of an async closure over the judge,
-/// the target and the evidence.
+/// A [`Run::Requests`] (or, after `listens`, a [`Run::Listens`]) from the
+/// body of an async closure over the judge, the target and the sessions'
+/// traces once closed.
 macro_rules! requests {
-    (|$judge:ident, $target:ident, $evidence:ident| $body:expr) => {{
+    (|$judge:ident, $target:ident, $sessions:ident| $body:expr) => {
+        Run::Requests(requests!(@fn |$judge, $target, $sessions| $body))
+    };
+    (listens |$judge:ident, $target:ident, $sessions:ident| $body:expr) => {
+        Run::Listens(requests!(@fn |$judge, $target, $sessions| $body))
+    };
+    (@fn |$judge:ident, $target:ident, $sessions:ident| $body:expr) => {{
         fn run<'a>(
             $judge: &'a mut Judge,
             $target: &'a Target<'a>,
-            $evidence: &'a Evidence<'a>,
+            $sessions: &'a SessionsClosed,
         ) -> BoxFuture<'a, Vec<HttpFact>> {
             Box::pin(async move { $body })
         }
-        Run::Requests(run)
+        run as Requests
     }};
 }
 
@@ -260,10 +358,14 @@ const PROBES: &[Probe] = &[
             RuleId::McpHttpReplaySameStream,
             RuleId::McpHttpGet405,
         ],
-        run: requests!(|j, t, e| {
-            j.get_stream(j.revision, t, e.traces).await;
-            Vec::new()
-        }),
+        run: requests!(
+            listens | j,
+            t,
+            sessions | {
+                j.get_stream(j.revision, t, sessions).await;
+                Vec::new()
+            }
+        ),
     },
     Probe {
         kind: HttpKind::Streamable,
@@ -277,10 +379,14 @@ const PROBES: &[Probe] = &[
         // A second GET refused otherwise than with 405 is filed under its
         // own vector of get-stream-or-405.
         rules: &[RuleId::McpHttpNoBroadcast, RuleId::McpHttpGetStreamOr405],
-        run: requests!(|j, t, _e| {
-            multiple_connections::broadcast(j, j.revision, t).await;
-            Vec::new()
-        }),
+        run: requests!(
+            listens | j,
+            t,
+            _e | {
+                multiple_connections::broadcast(j, j.revision, t).await;
+                Vec::new()
+            }
+        ),
     },
     Probe {
         kind: HttpKind::Streamable,
@@ -426,35 +532,62 @@ const PROBES: &[Probe] = &[
     },
 ];
 
-/// The transport records of one revision, after its sessions closed: every
-/// entry of `PROBES` for `kind` that applies to `revision`, in order, then
-/// what HTTP did wrong that no rule names.
-pub async fn judge(
+/// The transport records of one revision: every entry of `PROBES` for
+/// `kind` that applies to `revision`, in order, then what HTTP did wrong
+/// that no rule names.
+///
+/// The entries that make requests of their own run first, at once, each on
+/// a judge of its own (each probe its own fresh session, as the sessions
+/// are: nothing one sends reaches another's): those answered within the
+/// answer timeout while the revision's sessions still play, those that
+/// read a stream for a fixed window once every session of the run has
+/// closed ([`RunSessions`] says why); the entries that read the sessions'
+/// exchanges run once `sessions` has them. The records are then taken in the table's order,
+/// each entry's as it filed them, so they are the records and the order of
+/// the entries run one after another.
+pub(super) async fn judge(
     revision: Revision,
     kind: HttpKind,
     url: &str,
-    traces: &[Trace],
+    sessions: &SessionsClosed,
     config: &Config,
 ) -> Vec<Record> {
-    let mut judge = Judge::new(revision, kind);
     let target = Target::of(url, config);
+    let entries: Vec<&Probe> = PROBES
+        .iter()
+        .filter(|p| p.kind == kind && p.applies.to(revision, &target))
+        .collect();
+    let requested = futures::future::join_all(entries.iter().map(|probe| async {
+        let run = match probe.run {
+            Run::Reads(_) => return None,
+            Run::Requests(run) => run,
+            Run::Listens(run) => {
+                sessions.everyone_closed().await;
+                run
+            }
+        };
+        let mut own = Judge::new(revision, kind);
+        let probed = run(&mut own, &target, sessions).await;
+        Some((own.records, probed))
+    }))
+    .await;
+    let traces = sessions.traces().await;
+    let mut judge = Judge::new(revision, kind);
     let mut evidence = Evidence {
-        traces,
+        traces: &traces,
         sessions: traces.iter().flat_map(|t| &t.facts).collect(),
         findings: traces.iter().flat_map(|t| &t.findings).collect(),
         probed: Vec::new(),
     };
-    for probe in PROBES
-        .iter()
-        .filter(|p| p.kind == kind && p.applies.to(revision, &target))
-    {
+    for (probe, requested) in entries.into_iter().zip(requested) {
         let before = judge.records.len();
-        match probe.run {
-            Run::Reads(read) => read(&mut judge, &evidence),
-            Run::Requests(run) => {
-                let probed = run(&mut judge, &target, &evidence).await;
+        match (&probe.run, requested) {
+            (Run::Reads(read), _) => read(&mut judge, &evidence),
+            (Run::Requests(_) | Run::Listens(_), Some((records, probed))) => {
+                judge.records.extend(records);
                 evidence.probed.extend(probed);
             }
+            (Run::Requests(_) | Run::Listens(_), None) => {}
         }
         // An exchange shown for a record the probe did not file goes no further.
         judge.shown.clear();
@@ -727,13 +860,9 @@ pub(super) fn streamable(driver: &mut Driver<Wire>) -> &mut StreamableHttpPeer {
     }
 }
 
-/// A fresh Streamable HTTP session with its handshake done, the `Origin`
-/// header set when given.
-pub(super) async fn handshaken(
-    revision: Revision,
-    target: &Target<'_>,
-    origin: Option<&str>,
-) -> Result<Driver<Wire>, String> {
+/// A driver of a fresh Streamable HTTP connection, nothing sent yet, the
+/// `Origin` header set when given.
+pub(super) fn connected(target: &Target<'_>, origin: Option<&str>) -> Result<Driver<Wire>, String> {
     let mut peer =
         StreamableHttpPeer::connect(target.url, target.limits).map_err(|e| e.to_string())?;
     if let Some(bearer) = &target.bearer {
@@ -742,7 +871,17 @@ pub(super) async fn handshaken(
     if let Some(origin) = origin.and_then(|o| HeaderValue::from_str(o).ok()) {
         peer.set_header(HeaderName::from_static("origin"), origin);
     }
-    let mut driver = Driver::new(Wire::Streamable(peer), target.driver.clone());
+    Ok(Driver::new(Wire::Streamable(peer), target.driver.clone()))
+}
+
+/// A fresh Streamable HTTP session with its handshake done, the `Origin`
+/// header set when given.
+pub(super) async fn handshaken(
+    revision: Revision,
+    target: &Target<'_>,
+    origin: Option<&str>,
+) -> Result<Driver<Wire>, String> {
+    let mut driver = connected(target, origin)?;
     match driver.handshake(revision).await {
         Ok(_) => Ok(driver),
         Err(e) if origin.is_some() => {

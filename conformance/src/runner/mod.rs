@@ -39,6 +39,7 @@ pub mod stdout_text;
 pub mod trace;
 pub mod wire;
 
+use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
@@ -130,6 +131,8 @@ pub async fn run(
         done: 0,
         total: 0,
         experiments: Arc::default(),
+        run_sessions: None,
+        still_playing: None,
     };
     if config.jsonrpc {
         let probes = probes_of(vectors, Revision::JsonRpc2);
@@ -150,6 +153,11 @@ pub async fn run(
     let mut answered: BTreeMap<Revision, Accepted> = BTreeMap::new();
     let mut last_error = None;
     let played = async {
+        if revisions_at_once(config) {
+            return runner
+                .revisions_at_once(&revisions, vectors, &mut answered, &mut last_error)
+                .await;
+        }
         // Each revision's first session is opened while the revision before
         // it is played (see `open_first`).
         let mut opening = None;
@@ -200,6 +208,21 @@ pub async fn run(
     Ok(runner.records)
 }
 
+/// Whether the run's revisions are played at once rather than one after
+/// another: over Streamable HTTP, where each revision's sessions are MCP
+/// sessions of their own (each with the session id its `initialize`
+/// answer gave) on a server already listening, or on a reference server of
+/// the revision's own, as the sessions of one revision already are beside
+/// each other. What one revision plays reaches no session of another, so
+/// its verdicts cannot depend on another's; most of a revision's time is
+/// waiting (the transport judge's GET streams are read for a fixed
+/// window), which then overlaps. Over stdio a revision may judge an
+/// opening frame another revision played ([`plan::opening_experiment`]),
+/// and its processes cost CPU, not waits: kept one after another.
+fn revisions_at_once(config: &Config) -> bool {
+    config.peer.kind() == Kind::Http(HttpKind::Streamable)
+}
+
 fn probes_of(vectors: &[Vector], revision: Revision) -> Vec<&Vector> {
     vectors
         .iter()
@@ -228,6 +251,23 @@ struct Runner<'c, 'p, 'q> {
     /// each later revision that sends the same frame to the same fresh
     /// process ([`plan::opening_experiment`]).
     experiments: Arc<Experiments>,
+    /// With revisions played at once: whether every revision's sessions
+    /// have closed, which the transport judge's fixed-window probes wait for
+    /// ([`http_judge::RunSessions`]), and this revision's part of it,
+    /// dropped once its sessions closed.
+    run_sessions: Option<http_judge::RunSessions>,
+    still_playing: Option<http_judge::StillPlaying>,
+}
+
+/// What a revision played on a runner of its own left to take
+/// ([`Runner::revisions_at_once`]).
+struct Alone {
+    /// Its records, each already told to the run's progress.
+    records: Vec<Record>,
+    /// The checks it added to the plan as it learnt of them.
+    total: usize,
+    /// The checks it counted done, with or without a record.
+    done: usize,
 }
 
 /// Where a revision's sessions connect: the HTTP URL, and the reference
@@ -423,6 +463,85 @@ impl Runner<'_, '_, '_> {
         Err(RunError::Handshake(why))
     }
 
+    /// Plays every one of `revisions` at once ([`revisions_at_once`] says
+    /// when), each on a runner of its own, their records taken in revision
+    /// order as soon as every revision before has been: the same records in
+    /// the same order as played one after another. A revision that could
+    /// not be run ends the run as it would have there.
+    async fn revisions_at_once(
+        &mut self,
+        revisions: &[Revision],
+        vectors: &[Vector],
+        answered: &mut BTreeMap<Revision, Accepted>,
+        last_error: &mut Option<String>,
+    ) -> Result<(), RunError> {
+        let config = self.config;
+        let experiments = Arc::clone(&self.experiments);
+        let experiments = &experiments;
+        let (run_sessions, playing) = http_judge::run_sessions(revisions.len());
+        let run_sessions = &run_sessions;
+        // Each record is told to `progress` as soon as its revision judged
+        // it, whichever revision that is, so a run interrupted with Ctrl-C
+        // still reports what was judged so far (`cmd::run`); the run's
+        // records are kept in revision order all the same.
+        let told = RefCell::new((&mut *self.progress, self.done, self.total));
+        let told = &told;
+        let jobs = revisions
+            .iter()
+            .zip(playing)
+            .map(|(revision, playing)| async move {
+                let probes = probes_of(vectors, *revision);
+                let mut tell = |_: usize, _: usize, record: &Record| {
+                    let mut told = told.borrow_mut();
+                    let (progress, done, total) = &mut *told;
+                    *done += 1;
+                    progress(*done, *total, record);
+                };
+                let mut alone = Runner {
+                    config,
+                    records: Vec::new(),
+                    progress: &mut tell,
+                    done: 0,
+                    total: 0,
+                    experiments: Arc::clone(experiments),
+                    run_sessions: Some(run_sessions.clone()),
+                    still_playing: Some(playing),
+                };
+                let result = match open_first(config, *revision).await {
+                    Ok(opened) => alone.revision_opened(*revision, &probes, opened).await,
+                    Err(e) => Err(e),
+                };
+                let played = Alone {
+                    records: alone.records,
+                    total: alone.total,
+                    done: alone.done,
+                };
+                Ok::<_, RunError>((*revision, result, played))
+            });
+        let mut failed = None;
+        // All at once, never fewer: a revision not started would hold its
+        // `StillPlaying`, and the others' fixed-window probes would wait
+        // for it for ever.
+        pool::in_order(jobs, revisions.len(), |(revision, result, played)| {
+            if failed.is_some() {
+                return;
+            }
+            told.borrow_mut().2 += played.total;
+            self.total += played.total;
+            self.done += played.done;
+            self.records.extend(played.records);
+            match result {
+                Ok(accepted) => {
+                    answered.insert(revision, accepted);
+                }
+                Err(RunError::Handshake(e)) => *last_error = Some(e),
+                Err(e) => failed = Some(e),
+            }
+        })
+        .await?;
+        failed.map_or(Ok(()), Err)
+    }
+
     /// Plays one revision's probes.
     async fn revision(
         &mut self,
@@ -587,18 +706,46 @@ impl Runner<'_, '_, '_> {
         let sessions = jobs.into_iter().enumerate().map(|(n, (session, reuse))| {
             peers.at(n + 1).session(revision, session, playable, reuse)
         });
-        pool::in_order(sessions, SESSIONS_AT_ONCE, |records| {
-            for mut record in records {
-                let note = record
-                    .place
-                    .vector
-                    .as_deref()
-                    .and_then(|v| rewritten.get(v));
-                record.notes.extend(note.cloned());
-                self.push(record);
+        // The transport judge's probes answered within the timeout make
+        // their requests beside the sessions (each its own fresh session);
+        // its fixed-window probes, and what it reads of the sessions, wait
+        // until they all closed ([`http_judge::judge`]).
+        let http = match (peers.url, &self.config.peer) {
+            (
+                Some(url),
+                Peer::Given(Target::Http { kind, .. }) | Peer::ReferenceHttp { kind, .. },
+            ) => Some((url, *kind)),
+            _ => None,
+        };
+        let (close, closed) = http_judge::sessions_close(self.run_sessions.clone());
+        let config = self.config;
+        let judging = async {
+            match http {
+                Some((url, kind)) => http_judge::judge(revision, kind, url, &closed, config).await,
+                None => Vec::new(),
             }
-        })
-        .await?;
+        };
+        let playing = async {
+            let played = pool::in_order(sessions, SESSIONS_AT_ONCE, |records| {
+                for mut record in records {
+                    let note = record
+                        .place
+                        .vector
+                        .as_deref()
+                        .and_then(|v| rewritten.get(v));
+                    record.notes.extend(note.cloned());
+                    self.push(record);
+                }
+            })
+            .await;
+            if http.is_some() {
+                close.closed(std::mem::take(&mut *lock(&gathered.traces)));
+            }
+            self.still_playing = None;
+            played
+        };
+        let (played, transport_records) = tokio::join!(playing, judging);
+        played?;
         let logs = gathered.take_logs();
         if revision == Revision::JsonRpc2 {
             if let Some(why) = no_jsonrpc_answer(&logs) {
@@ -623,17 +770,9 @@ impl Runner<'_, '_, '_> {
                 self.push(record);
             }
         }
-        if let (
-            Some(url),
-            Peer::Given(Target::Http { kind, .. }) | Peer::ReferenceHttp { kind, .. },
-        ) = (peers.url, &self.config.peer)
-        {
-            let traces = std::mem::take(&mut *lock(&gathered.traces));
-            let records = http_judge::judge(revision, *kind, url, &traces, self.config).await;
-            self.total += records.len();
-            for record in records {
-                self.push(record);
-            }
+        self.total += transport_records.len();
+        for record in transport_records {
+            self.push(record);
         }
         Ok(Accepted::Yes)
     }

@@ -38,7 +38,9 @@ pub use jsonrpc::JsonRpcHttpPeer;
 pub use post::SSE_ENDED_UNANSWERED;
 pub use session_id::session_id_concerns;
 pub use sse::SsePeer;
-pub use streamable::{header_safe, GetStream, StreamEvent, StreamableHttpPeer, MAX_GET_EVENTS};
+pub use streamable::{
+    header_safe, GetStream, OpenGet, StreamEvent, StreamableHttpPeer, MAX_GET_EVENTS,
+};
 
 /// Why a client transport could not be set up.
 #[derive(Debug, Clone, PartialEq, Eq)]

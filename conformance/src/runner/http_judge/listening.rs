@@ -8,11 +8,14 @@
 use harness::rules::RuleId;
 use harness::Revision;
 
+use super::resumability::resume;
 use super::{
-    answer_pings, essence, handshaken, is_response, server_frames, snippet, streamable, Judge,
-    Target, GET_LISTEN,
+    answer_pings, connected, essence, handshaken, is_response, server_frames, snippet, streamable,
+    Judge, SessionsClosed, Target, GET_LISTEN,
 };
-use crate::runner::trace::Trace;
+use crate::driver::Driver;
+use crate::runner::wire::Wire;
+use crate::transport::http::GetStream;
 
 impl Judge {
     /// The GET stream and resumption (2025-03-26 to 2025-11-25 §Listening for
@@ -24,7 +27,7 @@ impl Judge {
         &mut self,
         revision: Revision,
         target: &Target<'_>,
-        traces: &[Trace],
+        sessions: &SessionsClosed,
     ) {
         let stream_rules = [
             RuleId::McpHttpGetStreamOr405,
@@ -33,8 +36,8 @@ impl Judge {
             RuleId::McpHttpReplaySameStream,
         ];
         let listen = target.driver.answer_timeout.min(GET_LISTEN);
-        let mut driver = match handshaken(revision, target, None).await {
-            Ok(d) => d,
+        let (mut driver, first) = match listened(revision, target, listen).await {
+            Ok(opened) => opened,
             Err(why) => {
                 for rule in stream_rules.into_iter().chain([RuleId::McpHttpGet405]) {
                     self.not_observed(rule, why.clone());
@@ -42,7 +45,6 @@ impl Judge {
                 return;
             }
         };
-        let first = streamable(&mut driver).get_stream(None, listen).await;
         // The GET's exchange, shown with the records about it.
         let get = driver
             .transport()
@@ -145,27 +147,63 @@ impl Judge {
             self.not_applicable(RuleId::McpHttpGetNoResponse, why.clone());
             self.not_applicable(RuleId::McpHttpReplaySameStream, why);
         }
+        // This session's event ids before its resume, whose replay repeats ids.
+        let own_ids: Vec<String> = driver
+            .transport()
+            .http_facts()
+            .iter()
+            .flat_map(|f| f.event_ids.clone())
+            .collect();
+        let resumed = if sse {
+            Some(resume(&mut driver, &first, listen).await)
+        } else {
+            None
+        };
+        let (wire, _) = driver.into_parts();
+        wire.close(target.shutdown_grace).await;
         // Event ids over every stream of each session: the suite's sessions
-        // and this one (before its resume, whose replay repeats ids).
-        let mut sessions: Vec<Vec<String>> = traces
+        // (once they all closed) and this one.
+        let traces = sessions.traces().await;
+        let mut ids: Vec<Vec<String>> = traces
             .iter()
             .map(|t| t.facts.iter().flat_map(|f| f.event_ids.clone()).collect())
             .collect();
-        sessions.push(
-            driver
-                .transport()
-                .http_facts()
-                .iter()
-                .flat_map(|f| f.event_ids.clone())
-                .collect(),
-        );
-        self.event_ids(&sessions);
-        if sse {
-            self.replay(&mut driver, &first, &posted, listen).await;
+        ids.push(own_ids);
+        self.event_ids(&ids);
+        if let Some(resumed) = resumed {
+            self.replay(resumed, &posted);
         }
-        let (wire, _) = driver.into_parts();
-        wire.close(target.shutdown_grace).await;
     }
+}
+
+/// A fresh session's GET stream, read for `listen`, and the session's
+/// driver. The stream is opened between the `initialize` answer and
+/// `notifications/initialized`, and `initialized` is sent once the server
+/// has answered the GET: what the server sends when it hears `initialized`
+/// (server-everything: `notifications/tools/list_changed`, once its
+/// conditional tools are registered) then always finds the stream open.
+/// Sent at once, as before, the two raced: the message was on the stream
+/// when the GET reached the server first and lost when `initialized` did,
+/// which a loaded machine decided (`mcp.http.get-no-response` passed on
+/// one run and was not observed on the next). No message is owed on the
+/// GET stream before `initialized`, and a GET is no request, which
+/// basic/lifecycle asks the client to hold back until the `initialize`
+/// answer only.
+async fn listened(
+    revision: Revision,
+    target: &Target<'_>,
+    listen: std::time::Duration,
+) -> Result<(Driver<Wire>, Result<GetStream, String>), String> {
+    let failed = |e: crate::driver::HandshakeError| format!("the probe's handshake failed: {e}");
+    let mut driver = connected(target, None)?;
+    let handshake = driver.handshake_answered(revision).await.map_err(failed)?;
+    let opened = streamable(&mut driver).open_get_stream(None, listen).await;
+    driver.confirm_handshake(&handshake).await.map_err(failed)?;
+    let first = match opened {
+        Ok(open) => Ok(open.read().await),
+        Err(why) => Err(why),
+    };
+    Ok((driver, first))
 }
 
 /// Whether the server at the target URL also speaks a legacy revision: it answers a

@@ -39,27 +39,23 @@ impl Judge {
         self.verdict(RuleId::McpHttpEventIdUnique, broken, notes);
     }
 
-    /// Resumes the GET stream at its first event id: what is replayed must
-    /// be that stream's own (a response, or a message one of the session's
-    /// POST answers delivered, is another stream's).
-    pub(super) async fn replay(
-        &mut self,
-        driver: &mut Driver<Wire>,
-        first: &GetStream,
-        posted: &[Vec<u8>],
-        listen: Duration,
-    ) {
+    /// What was replayed when the GET stream was resumed at its first event
+    /// id ([`resume`]): it must be that stream's own (a response, or a
+    /// message one of the session's POST answers delivered, is another
+    /// stream's).
+    pub(super) fn replay(&mut self, resumed: Resumed, posted: &[Vec<u8>]) {
         let rule = RuleId::McpHttpReplaySameStream;
-        let Some(last) = first.events.iter().find_map(|e| e.id.clone()) else {
-            self.not_observed(
-                rule,
-                "the GET stream offered no event id to resume from (MAY)".into(),
-            );
-            return;
-        };
-        let resumed = match streamable(driver).get_stream(Some(&last), listen).await {
-            Ok(r) => r,
-            Err(why) => return self.not_observed(rule, format!("the resumed GET: {why}")),
+        let (last, resumed) = match resumed {
+            Resumed::NoEventId => {
+                return self.not_observed(
+                    rule,
+                    "the GET stream offered no event id to resume from (MAY)".into(),
+                )
+            }
+            Resumed::Failed(why) => {
+                return self.not_observed(rule, format!("the resumed GET: {why}"))
+            }
+            Resumed::Got { last, stream } => (last, stream),
         };
         if essence(resumed.content_type.as_deref()) != "text/event-stream" {
             let why = format!(
@@ -88,5 +84,31 @@ impl Judge {
             resumed.events.len()
         )];
         self.verdict(rule, broken, notes);
+    }
+}
+
+/// What resuming the GET stream at its first event id got.
+pub(super) enum Resumed {
+    /// The stream offered no event id to resume from.
+    NoEventId,
+    /// The resumed GET got no response.
+    Failed(String),
+    /// The resumed GET's answer, after `last`.
+    Got { last: String, stream: GetStream },
+}
+
+/// Resumes the GET stream `first` at its first event id on `driver`'s
+/// session, reading the answer for `listen`; judged by [`Judge::replay`].
+pub(super) async fn resume(
+    driver: &mut Driver<Wire>,
+    first: &GetStream,
+    listen: Duration,
+) -> Resumed {
+    let Some(last) = first.events.iter().find_map(|e| e.id.clone()) else {
+        return Resumed::NoEventId;
+    };
+    match streamable(driver).get_stream(Some(&last), listen).await {
+        Ok(stream) => Resumed::Got { last, stream },
+        Err(why) => Resumed::Failed(why),
     }
 }

@@ -134,6 +134,25 @@ impl StreamableHttpPeer {
         last_event_id: Option<&str>,
         listen: std::time::Duration,
     ) -> Result<GetStream, String> {
+        Ok(self
+            .open_get_stream(last_event_id, listen)
+            .await?
+            .read()
+            .await)
+    }
+
+    /// [`get_stream`](Self::get_stream) up to the response's headers: the
+    /// server has taken the stream, and nothing of it is read yet. The
+    /// `listen` window runs from the request, whatever is done before
+    /// [`OpenGet::read`].
+    ///
+    /// # Errors
+    /// As [`get_stream`](Self::get_stream)'s.
+    pub async fn open_get_stream(
+        &self,
+        last_event_id: Option<&str>,
+        listen: std::time::Duration,
+    ) -> Result<OpenGet, String> {
         let mut headers = self.headers(&Outline::default());
         headers.remove("content-type");
         // §Listening for Messages 2: "listing text/event-stream".
@@ -149,57 +168,17 @@ impl StreamableHttpPeer {
             Ok(Err(e)) => return Err(super::exchange::error_chain(&e)),
             Ok(Ok(response)) => response,
         };
-        let shared = self.queue.shared();
+        let shared = Arc::clone(&self.queue.sink().shared);
         let recorded = super::exchange::record(
-            shared, "GET", &self.url, exhibit, &response, false, false, None,
+            &shared, "GET", &self.url, exhibit, &response, false, false, None,
         );
-        let mut stream = GetStream {
-            status: recorded.status,
-            content_type: recorded.content_type.clone(),
-            events: Vec::new(),
-        };
-        let sse = super::exchange::essence(recorded.content_type.as_deref()).as_deref()
-            == Some("text/event-stream");
-        if !sse {
-            // A refusal's body (a 405's, a 409's) is shown with the record.
-            let body = super::exchange::read_bounded(response, 4096, deadline)
-                .await
-                .unwrap_or_default();
-            if !body.is_empty() {
-                super::exchange::update_fact(shared, recorded.index, |f| {
-                    f.exhibit.response_body = Some(super::exchange::excerpt(&body));
-                });
-            }
-            return Ok(stream);
-        }
-        let mut previous = String::new();
-        let events = &mut stream.events;
-        let read = super::exchange::read_sse(
+        Ok(OpenGet {
             response,
-            self.limits.max_frame,
-            None,
-            (shared, Some(recorded.index)),
-            recorded.status,
-            |event| {
-                // The parser carries the last id forward to events that have
-                // none (the SSE standard's lastEventId): only a change is an
-                // id this event carried.
-                let id = (!event.id.is_empty() && event.id != previous).then(|| event.id.clone());
-                previous = event.id;
-                if let Some(id) = &id {
-                    super::exchange::note_event_id(shared, recorded.index, id);
-                }
-                if !event.data.is_empty() {
-                    events.push(StreamEvent {
-                        id,
-                        data: event.data.into_bytes(),
-                    });
-                }
-                events.len() < MAX_GET_EVENTS
-            },
-        );
-        let _ = tokio::time::timeout_at(deadline, read).await;
-        Ok(stream)
+            shared,
+            recorded,
+            deadline,
+            max_frame: self.limits.max_frame,
+        })
     }
 
     /// Every HTTP exchange so far.
@@ -300,6 +279,80 @@ mod tests {
         // A legacy session's negotiated version still goes on every request.
         peer.set_protocol_version(Some("2025-11-25".into()));
         assert_eq!(header(&peer, initialize).as_deref(), Some("2025-11-25"));
+    }
+}
+
+/// A GET of the MCP endpoint whose response headers came, its body not yet
+/// read ([`StreamableHttpPeer::open_get_stream`]).
+pub struct OpenGet {
+    response: reqwest::Response,
+    shared: Arc<super::exchange::Shared>,
+    recorded: super::exchange::Recorded,
+    /// The end of the `listen` window, counted from the request.
+    deadline: Instant,
+    max_frame: usize,
+}
+
+impl OpenGet {
+    /// Reads the stream until the `listen` window ends, [`MAX_GET_EVENTS`]
+    /// events came, or the server ended it; a refusal's body is kept for
+    /// the record instead.
+    pub async fn read(self) -> GetStream {
+        let OpenGet {
+            response,
+            shared,
+            recorded,
+            deadline,
+            max_frame,
+        } = self;
+        let shared = &*shared;
+        let mut stream = GetStream {
+            status: recorded.status,
+            content_type: recorded.content_type.clone(),
+            events: Vec::new(),
+        };
+        let sse = super::exchange::essence(recorded.content_type.as_deref()).as_deref()
+            == Some("text/event-stream");
+        if !sse {
+            // A refusal's body (a 405's, a 409's) is shown with the record.
+            let body = super::exchange::read_bounded(response, 4096, deadline)
+                .await
+                .unwrap_or_default();
+            if !body.is_empty() {
+                super::exchange::update_fact(shared, recorded.index, |f| {
+                    f.exhibit.response_body = Some(super::exchange::excerpt(&body));
+                });
+            }
+            return stream;
+        }
+        let mut previous = String::new();
+        let events = &mut stream.events;
+        let read = super::exchange::read_sse(
+            response,
+            max_frame,
+            None,
+            (shared, Some(recorded.index)),
+            recorded.status,
+            |event| {
+                // The parser carries the last id forward to events that have
+                // none (the SSE standard's lastEventId): only a change is an
+                // id this event carried.
+                let id = (!event.id.is_empty() && event.id != previous).then(|| event.id.clone());
+                previous = event.id;
+                if let Some(id) = &id {
+                    super::exchange::note_event_id(shared, recorded.index, id);
+                }
+                if !event.data.is_empty() {
+                    events.push(StreamEvent {
+                        id,
+                        data: event.data.into_bytes(),
+                    });
+                }
+                events.len() < MAX_GET_EVENTS
+            },
+        );
+        let _ = tokio::time::timeout_at(deadline, read).await;
+        stream
     }
 }
 
