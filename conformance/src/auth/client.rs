@@ -11,7 +11,7 @@ use reqwest::header::HeaderMap;
 use serde_json::{json, Value};
 
 use super::issuer::{Mint, Signer};
-use super::resource::{bearer_params, PRM_PREFIX};
+use super::resource::{bearer_params, origin, PRM_PREFIX};
 use harness::Revision;
 
 /// The tokens of a run, each minted for the server's URL unless it says.
@@ -80,15 +80,6 @@ pub fn well_known(url: &str) -> Vec<String> {
     }
     uris.push(format!("{origin}{PRM_PREFIX}"));
     uris
-}
-
-/// The origin of `url` (`http://host:port`), the resource a root-level
-/// metadata document describes.
-#[must_use]
-pub fn origin(url: &str) -> Option<String> {
-    reqwest::Url::parse(url)
-        .ok()
-        .map(|u| u.origin().ascii_serialization())
 }
 
 /// Whether wirecheck may fetch `candidate`, a URL a server named: on this

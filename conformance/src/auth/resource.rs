@@ -311,7 +311,7 @@ impl Protection {
     /// The authorization base URL: the server's URL without its path.
     #[must_use]
     pub fn base_url(&self) -> String {
-        super::client::origin(&self.audience).unwrap_or_default()
+        origin(&self.audience).unwrap_or_default()
     }
 
     /// The path its Authorization Server Metadata is served at, or `None`.
@@ -451,6 +451,15 @@ pub fn bearer_params(value: &str) -> Option<BTreeMap<String, String>> {
         params.insert(name.to_ascii_lowercase(), value);
     }
     Some(params)
+}
+
+/// The origin of `url` (`http://host:port`), the resource a root-level
+/// metadata document describes.
+#[must_use]
+pub fn origin(url: &str) -> Option<String> {
+    reqwest::Url::parse(url)
+        .ok()
+        .map(|u| u.origin().ascii_serialization())
 }
 
 #[cfg(test)]

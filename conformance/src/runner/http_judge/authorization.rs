@@ -21,11 +21,10 @@ use serde_json::Value;
 
 use super::{Judge, Target};
 use crate::auth::client::{
-    get_json, may_reach, mint_token, origin, post_opening, strings, well_known, Answer,
-    INSUFFICIENT_SCOPE,
+    get_json, may_reach, mint_token, post_opening, strings, well_known, Answer, INSUFFICIENT_SCOPE,
 };
 use crate::auth::issuer::Mint;
-use crate::auth::resource::{bearer_params, same_resource};
+use crate::auth::resource::{bearer_params, origin, same_resource};
 
 /// The scope a server should keep out of every scope list it shows
 /// (2026-07-28 basic/authorization/index §Refresh Tokens).

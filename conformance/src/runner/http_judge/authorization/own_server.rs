@@ -14,7 +14,8 @@ use harness::Revision;
 use reqwest::Method;
 use serde_json::{json, Value};
 
-use crate::auth::client::{fetch, may_reach, origin, strings, Fetched};
+use crate::auth::client::{fetch, may_reach, strings, Fetched};
+use crate::auth::resource::origin;
 use crate::auth::resource::AS_METADATA;
 use crate::runner::http_judge::Judge;
 
