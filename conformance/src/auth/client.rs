@@ -64,22 +64,26 @@ fn client(timeout: Duration) -> Result<reqwest::Client, String> {
         .map_err(|e| e.to_string())
 }
 
+/// The two forms of a well-known URI for `url` (RFC 8414 §3.1, RFC 9728
+/// §3.1): at its origin's root, and with its path inserted after `suffix`
+/// (`None` when it has no path). `None` for a string that is no URL.
+#[must_use]
+pub fn well_known_forms(url: &str, suffix: &str) -> Option<(String, Option<String>)> {
+    let parsed = reqwest::Url::parse(url).ok()?;
+    let origin = parsed.origin().ascii_serialization();
+    let path = parsed.path().trim_end_matches('/');
+    let inserted = (!path.is_empty()).then(|| format!("{origin}{suffix}{path}"));
+    Some((format!("{origin}{suffix}"), inserted))
+}
+
 /// The well-known URIs of `url`'s Protected Resource Metadata, in the order
 /// 2025-11-25 basic/authorization §Protected Resource Metadata Discovery
 /// Requirements lists them: the path form, then the root.
 #[must_use]
 pub fn well_known(url: &str) -> Vec<String> {
-    let Ok(parsed) = reqwest::Url::parse(url) else {
-        return Vec::new();
-    };
-    let origin = parsed.origin().ascii_serialization();
-    let path = parsed.path().trim_end_matches('/');
-    let mut uris = Vec::new();
-    if !path.is_empty() {
-        uris.push(format!("{origin}{PRM_PREFIX}{path}"));
-    }
-    uris.push(format!("{origin}{PRM_PREFIX}"));
-    uris
+    well_known_forms(url, PRM_PREFIX).map_or_else(Vec::new, |(root, inserted)| {
+        inserted.into_iter().chain([root]).collect()
+    })
 }
 
 /// Whether wirecheck may fetch `candidate`, a URL a server named: on this

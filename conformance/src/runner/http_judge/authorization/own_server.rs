@@ -14,7 +14,7 @@ use harness::Revision;
 use reqwest::Method;
 use serde_json::{json, Value};
 
-use crate::auth::client::{fetch, may_reach, strings, Fetched};
+use crate::auth::client::{fetch, may_reach, strings, well_known_forms, Fetched};
 use crate::auth::resource::origin;
 use crate::auth::resource::AS_METADATA;
 use crate::runner::http_judge::Judge;
@@ -33,16 +33,9 @@ const RULES: [RuleId; 5] = [
 /// path-inserted form, where a server that kept its URL's path put it.
 #[must_use]
 pub fn metadata_locations(url: &str) -> Vec<String> {
-    let Ok(parsed) = reqwest::Url::parse(url) else {
-        return Vec::new();
-    };
-    let base = parsed.origin().ascii_serialization();
-    let path = parsed.path().trim_end_matches('/');
-    let mut at = vec![format!("{base}{AS_METADATA}")];
-    if !path.is_empty() {
-        at.push(format!("{base}{AS_METADATA}{path}"));
-    }
-    at
+    well_known_forms(url, AS_METADATA).map_or_else(Vec::new, |(root, inserted)| {
+        std::iter::once(root).chain(inserted).collect()
+    })
 }
 
 /// What an answer at an endpoint's place shows.
