@@ -419,3 +419,102 @@ fn probe_ids_come_from_requests_only() {
     assert_eq!(ids, vec![Id::int(3)]);
     assert!(request_ids(b"{oops").is_empty());
 }
+
+/// A peer answering each frame in its own exchange (as Streamable HTTP
+/// answers each POST) that, like a 2026-07-28 server given
+/// `subscriptions/listen`, writes one notification on the probe's exchange
+/// and holds it open (no result until teardown), or, when `silent`, holds
+/// it open with nothing written yet (an answer still to come).
+struct HeldOpen {
+    silent: bool,
+    exchanges: u64,
+    out: std::collections::VecDeque<(u64, Vec<u8>)>,
+    from: Option<u64>,
+}
+
+impl Transport for HeldOpen {
+    async fn send(&mut self, frame: &[u8]) -> Result<(), SendError> {
+        self.exchanges += 1;
+        let sent: serde_json::Value = serde_json::from_slice(frame).unwrap();
+        if sent["method"] == "ping" {
+            let pong = serde_json::json!({"jsonrpc": "2.0", "id": sent["id"], "result": {}});
+            self.out
+                .push_back((self.exchanges, pong.to_string().into_bytes()));
+        } else if !self.silent {
+            let ack = br#"{"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":4}}}"#;
+            self.out.push_back((self.exchanges, ack.to_vec()));
+        }
+        Ok(())
+    }
+
+    async fn recv(&mut self, deadline: Instant) -> Event {
+        match self.out.pop_front() {
+            Some((exchange, frame)) => {
+                self.from = Some(exchange);
+                Event::Frame(frame)
+            }
+            None => {
+                tokio::time::sleep_until(deadline).await;
+                Event::TimedOut
+            }
+        }
+    }
+
+    fn dropped(&self) -> u64 {
+        0
+    }
+
+    fn sent_exchange(&self) -> Option<u64> {
+        Some(self.exchanges)
+    }
+
+    fn received_from(&self) -> Option<u64> {
+        self.from
+    }
+
+    fn exchange_open(&self, exchange: u64) -> bool {
+        // The first exchange (the probe's) is held open for ever.
+        exchange == 1
+    }
+}
+
+/// A probe whose accepted answer is a stream held open ([`Wants::ReplyByGrace`])
+/// ends at the grace once its exchange has carried the stream's first
+/// message: the exchange staying open is that stream, not an answer still
+/// coming (a Python SDK server's `subscriptions/listen` cost a whole answer
+/// timeout per run). Before anything came on it, the open exchange is still
+/// waited on up to the answer timeout: silence is never concluded early.
+#[tokio::test]
+async fn a_held_open_stream_ends_the_probe_at_the_grace_once_it_spoke() {
+    let config = DriverConfig {
+        answer_timeout: Duration::from_secs(2),
+        grace: Duration::from_millis(20),
+        ..DriverConfig::default()
+    };
+    let listen = br#"{"jsonrpc":"2.0","id":4,"method":"subscriptions/listen","params":{"notifications":{"resourcesListChanged":true}}}"#;
+    for silent in [false, true] {
+        let peer = HeldOpen {
+            silent,
+            exchanges: 0,
+            out: std::collections::VecDeque::new(),
+            from: None,
+        };
+        let mut driver = Driver::new(peer, config.clone());
+        let report = driver.probe_with(listen, Wants::ReplyByGrace, true).await;
+        assert!(matches!(report.live, Live::Answered(_)), "{report:?}");
+        if silent {
+            assert!(
+                report.took >= config.answer_timeout,
+                "nothing came on the open exchange: waited {:?}",
+                report.took
+            );
+        } else {
+            assert_eq!(report.of(&Class::Unsolicited).count(), 1, "{report:?}");
+            assert!(
+                report.took < Duration::from_millis(500),
+                "the held-open stream had spoken: waited {:?}",
+                report.took
+            );
+        }
+    }
+}
