@@ -506,4 +506,72 @@ mod tests {
             None
         ));
     }
+
+    #[test]
+    fn every_id_type_is_read_as_an_id_and_nothing_else_is() {
+        assert_eq!(
+            read(r#"{"jsonrpc":"2.0","id":"a","method":"x"}"#),
+            Read::Id(Id::String(JsonStr(Cow::Borrowed("\"a\""))))
+        );
+        assert_eq!(
+            read(r#"{"jsonrpc":"2.0","id":7,"method":"x"}"#),
+            Read::Id(Id::int(7))
+        );
+        assert_eq!(
+            read(r#"{"jsonrpc":"2.0","id":null,"method":"x"}"#),
+            Read::Id(Id::Null)
+        );
+        assert_eq!(
+            read(r#"{"jsonrpc":"2.0","id":[1],"method":"x"}"#),
+            Read::Other(Cow::Borrowed("[1]"))
+        );
+        // A single frame's id is an object's: a batch is read element by
+        // element (readable_request_ids), never as one frame's id.
+        assert_eq!(
+            read(r#"[{"jsonrpc":"2.0","id":1,"method":"x"}]"#),
+            Read::Absent
+        );
+        assert_eq!(read("1"), Read::Absent);
+        assert_eq!(read(r#"{"jsonrpc":"2.0","method":"x"}"#), Read::Absent);
+    }
+
+    #[test]
+    fn a_frame_is_response_shaped_when_every_message_is_a_response() {
+        let shaped = |f: &str| response_shaped(f.as_bytes());
+        assert!(shaped(r#"{"jsonrpc":"2.0","id":1,"result":{}}"#));
+        assert!(shaped(
+            r#"{"jsonrpc":"2.0","id":1,"error":{"code":1,"message":"m"}}"#
+        ));
+        // A number no double holds is still read.
+        assert!(shaped(r#"{"jsonrpc":"2.0","id":1e27223,"result":1}"#));
+        assert!(shaped(r#"[{"id":1,"result":1},{"id":2,"error":{}}]"#));
+        // A method makes it a call, whatever else it carries.
+        assert!(!shaped(
+            r#"{"jsonrpc":"2.0","id":1,"method":"m","result":1}"#
+        ));
+        assert!(!shaped(
+            r#"{"jsonrpc":"2.0","id":1,"method":"m","error":{}}"#
+        ));
+        // Neither result nor error: an Invalid Request, not a response.
+        assert!(!shaped(r#"{"jsonrpc":"2.0","id":1}"#));
+        assert!(!shaped(
+            r#"[{"id":1,"result":1},{"jsonrpc":"2.0","method":"n"}]"#
+        ));
+        assert!(!shaped(r#"[{"jsonrpc":"2.0","method":"n"}]"#));
+        assert!(!shaped("[]"));
+        assert!(!shaped("[1]"));
+        assert!(!shaped("1"));
+        assert!(!shaped(r#"{"jsonrpc":"2.0","id":1,"result":1"#));
+        assert!(!response_shaped(b"{\"id\":1,\"result\":\"\xff\"}"));
+    }
+
+    #[test]
+    fn jsonrpc_allows_a_null_id_and_mcp_does_not() {
+        assert!(id_allowed(Revision::JsonRpc2, &Id::Null));
+        assert!(!id_allowed(Revision::Mcp2025_11_25, &Id::Null));
+        assert!(id_allowed(Revision::Mcp2025_11_25, &Id::int(3)));
+        let fraction = Id::Number(Cow::Borrowed("1.5"));
+        assert!(id_allowed(Revision::JsonRpc2, &fraction));
+        assert!(!id_allowed(Revision::Mcp2024_11_05, &fraction));
+    }
 }
