@@ -547,10 +547,11 @@ impl<T: Transport> Driver<T> {
         let mut answered_at = None;
         // The second liveness request that ends the grace early (see below).
         let mut confirm: Option<Id<'static>> = None;
-        // Whether the probe's own exchange has carried a frame: then a probe
-        // whose accepted answer is a stream held open has seen that stream,
-        // and the exchange staying open is the stream, not an answer to come.
-        let mut probe_exchange_spoke = false;
+        // Whether the probe's own exchange has carried a notification: then
+        // a probe whose answer is a stream held open ([`Wants::Stream`]) has
+        // seen that stream, and the exchange staying open is the stream, not
+        // an answer to come.
+        let mut stream_spoke = false;
         loop {
             let t = self.started.elapsed();
             let (bytes, class) = match self.recv_logged(deadline).await {
@@ -568,8 +569,9 @@ impl<T: Transport> Driver<T> {
                     let class = match self.transport.received_from() {
                         None => classify(&bytes, &probe_ids, Some(&liveness_id)),
                         Some(from) if Some(from) == probe_exchange => {
-                            probe_exchange_spoke = true;
-                            classify(&bytes, &probe_ids, None)
+                            let class = classify(&bytes, &probe_ids, None);
+                            stream_spoke |= class == Class::Unsolicited;
+                            class
                         }
                         Some(from) if Some(from) == ping_exchange => {
                             match classify(&bytes, &[], Some(&liveness_id)) {
@@ -602,13 +604,11 @@ impl<T: Transport> Driver<T> {
                 // The grace is over but the probe's own exchange is still
                 // open: its answer is still coming on it (a slow answer is
                 // no other probe's), so wait on, up to the answer timeout;
-                // unless a stream held open is an accepted answer and it has
-                // spoken (2026-07-28 `subscriptions/listen`: acknowledged
-                // first, no result until teardown).
+                // unless the answer is a stream held open and it has spoken.
                 Event::TimedOut
                     if answered_at.is_some()
                         && probe_exchange.is_some_and(|p| self.transport.exchange_open(p))
-                        && !(wants == Wants::ReplyByGrace && probe_exchange_spoke)
+                        && !(wants == Wants::Stream && stream_spoke)
                         && Instant::now() < ping_sent + answer_timeout =>
                 {
                     deadline = (Instant::now() + self.config.grace).min(ping_sent + answer_timeout);

@@ -61,12 +61,18 @@ pub enum Wants {
     /// timeout; anything else's, the grace.
     Reply,
     /// A reply, looked for until the grace ends: where silence the text
-    /// accepts is an answer too ("an error or no answer"; a stream held
-    /// open after its first notification, 2026-07-28
-    /// `subscriptions/listen`), and for the fuzzer, whose hundreds of
-    /// frames a second would otherwise wait a timeout on each a server
-    /// drops (it confirms each finding on a fresh peer before keeping it).
+    /// accepts is an answer too ("an error or no answer"), and for the
+    /// fuzzer, whose hundreds of frames a second would otherwise wait a
+    /// timeout on each a server drops (it confirms each finding on a fresh
+    /// peer before keeping it).
     ReplyByGrace,
+    /// A stream held open after its first notification, or any other
+    /// answer the text accepts (2026-07-28 `subscriptions/listen`:
+    /// acknowledged first, no result until teardown): as
+    /// [`ReplyByGrace`](Self::ReplyByGrace), and where the probe has an
+    /// exchange of its own, once a notification came on it the exchange
+    /// staying open is that stream, not an answer still to come.
+    Stream,
 }
 
 /// How a received frame relates to the probe.

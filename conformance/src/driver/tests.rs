@@ -478,7 +478,7 @@ impl Transport for HeldOpen {
     }
 }
 
-/// A probe whose accepted answer is a stream held open ([`Wants::ReplyByGrace`])
+/// A probe whose accepted answer is a stream held open ([`Wants::Stream`])
 /// ends at the grace once its exchange has carried the stream's first
 /// message: the exchange staying open is that stream, not an answer still
 /// coming (a Python SDK server's `subscriptions/listen` cost a whole answer
@@ -500,7 +500,7 @@ async fn a_held_open_stream_ends_the_probe_at_the_grace_once_it_spoke() {
             from: None,
         };
         let mut driver = Driver::new(peer, config.clone());
-        let report = driver.probe_with(listen, Wants::ReplyByGrace, true).await;
+        let report = driver.probe_with(listen, Wants::Stream, true).await;
         assert!(matches!(report.live, Live::Answered(_)), "{report:?}");
         if silent {
             assert!(

@@ -48,20 +48,21 @@ pub fn expects_answer(vector: &Vector) -> bool {
     !matches!(vector.answer, Some(Answer::Nothing) | None)
 }
 
-/// What a probe of `vector` waits for: silence or a held-open stream among
-/// its accepted answers makes silence an answer, not a late reply's wait.
+/// What a probe of `vector` waits for: a held-open stream among its
+/// accepted answers ends the wait once the stream spoke, and it or silence
+/// there makes silence an answer, not a late reply's wait.
 #[must_use]
 pub fn wants(vector: &Vector) -> Wants {
-    fn silence_accepted(answer: &Answer) -> bool {
+    fn accepts(answer: &Answer, which: fn(&Answer) -> bool) -> bool {
         match answer {
-            Answer::Nothing | Answer::Stream { .. } => true,
-            Answer::AnyOf(all) => all.iter().any(silence_accepted),
-            Answer::Error { .. } | Answer::Result { .. } | Answer::Batch(_) => false,
+            Answer::AnyOf(all) => all.iter().any(|a| accepts(a, which)),
+            other => which(other),
         }
     }
     match &vector.answer {
         None | Some(Answer::Nothing) => Wants::NoReply,
-        Some(answer) if silence_accepted(answer) => Wants::ReplyByGrace,
+        Some(answer) if accepts(answer, |a| matches!(a, Answer::Stream { .. })) => Wants::Stream,
+        Some(answer) if accepts(answer, |a| matches!(a, Answer::Nothing)) => Wants::ReplyByGrace,
         Some(_) => Wants::Reply,
     }
 }
@@ -485,7 +486,11 @@ mod tests {
         for (id, wants_) in [
             (
                 "mcp/2026-07-28/resources/subscriptions-listen",
-                Wants::ReplyByGrace,
+                Wants::Stream,
+            ),
+            (
+                "mcp/2026-07-28/resources/subscriptions-listen-without-notifications",
+                Wants::Stream,
             ),
             (
                 "mcp/2026-07-28/batch/batch-of-notifications",
