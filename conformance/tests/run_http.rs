@@ -102,6 +102,34 @@ fn the_reference_peer_passes_over_streamable_http() {
     assert!(took < Duration::from_secs(120), "{took:?}");
 }
 
+/// `--parallel-revisions` bounds the sessions open at once by playing the
+/// revisions a group at a time: the same checks, verdicts and order as
+/// all at once.
+#[test]
+fn revisions_played_a_group_at_a_time_give_the_same_records() {
+    let key = |records: &[Value]| -> Vec<(String, String, String)> {
+        records
+            .iter()
+            .map(|r| {
+                (
+                    r["vector"].as_str().unwrap_or_default().to_owned(),
+                    r["check"]["rule"].to_string(),
+                    outcome(r).to_owned(),
+                )
+            })
+            .collect()
+    };
+    let (out, all, _) = run(&["--reference-http"]);
+    assert_eq!(out.status.code(), Some(0), "{}", show(&out));
+    for group in ["1", "2"] {
+        let (out, grouped, _) = run(&["--reference-http", "--parallel-revisions", group]);
+        assert_eq!(out.status.code(), Some(0), "{}", show(&out));
+        assert_eq!(key(&grouped), key(&all), "--parallel-revisions {group}");
+    }
+    let (out, _, _) = run(&["--reference-http", "--parallel-revisions", "0"]);
+    assert_eq!(out.status.code(), Some(2), "{}", show(&out));
+}
+
 #[test]
 fn the_reference_peer_passes_over_http_sse() {
     let (out, records, took) = run(&["--reference-http", "--transport", "sse"]);

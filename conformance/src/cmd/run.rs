@@ -58,6 +58,12 @@ pub struct Args {
     /// (every revision the peer accepts; a declined one is not applicable).
     #[arg(long, default_value = "all", value_name = "R|auto|all")]
     revision: String,
+    /// Over Streamable HTTP, how many revisions play at once (default: all).
+    /// Each opens up to about nine MCP sessions at a time, so a five-revision
+    /// run up to about 45; for a server that caps its sessions, `1` plays the
+    /// revisions one after another (the same checks and verdicts, slower).
+    #[arg(long, value_name = "N")]
+    parallel_revisions: Option<std::num::NonZeroUsize>,
     /// `jsonrpc-2.0` for a plain JSON-RPC 2.0 server (no handshake).
     #[arg(long, value_name = "PROFILE")]
     profile: Option<String>,
@@ -488,6 +494,7 @@ fn prepare(args: &Args) -> Result<(Config, Vec<vectors::Vector>), String> {
                 Strictness::Default
             },
             transcripts: args.transcripts.clone(),
+            parallel_revisions: args.parallel_revisions,
             auth: args.auth.then(|| runner::Auth {
                 issuer: args.auth_issuer.clone(),
                 ready: None,

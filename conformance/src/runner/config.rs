@@ -46,6 +46,10 @@ pub struct Config {
     pub transcripts: Option<std::path::PathBuf>,
     /// `--auth`: the server is an OAuth-protected resource (Streamable HTTP).
     pub auth: Option<Auth>,
+    /// `--parallel-revisions N`: over Streamable HTTP, how many revisions
+    /// play at once (`None`: all of them). Each opens up to about nine MCP
+    /// sessions at a time; a server that caps its sessions needs fewer.
+    pub parallel_revisions: Option<std::num::NonZeroUsize>,
 }
 
 /// `--auth`: what the run learns of the server's authorization before its

@@ -154,9 +154,18 @@ pub async fn run(
     let mut last_error = None;
     let played = async {
         if revisions_at_once(config) {
-            return runner
-                .revisions_at_once(&revisions, vectors, &mut answered, &mut last_error)
-                .await;
+            // In groups of `--parallel-revisions`, in revision order: the
+            // same records in the same order, fewer sessions open at once.
+            let group = config
+                .parallel_revisions
+                .map_or(revisions.len(), std::num::NonZeroUsize::get)
+                .max(1);
+            for revisions in revisions.chunks(group) {
+                runner
+                    .revisions_at_once(revisions, vectors, &mut answered, &mut last_error)
+                    .await?;
+            }
+            return Ok(());
         }
         // Each revision's first session is opened while the revision before
         // it is played (see `open_first`).
