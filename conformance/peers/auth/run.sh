@@ -8,8 +8,9 @@
 #   wirecheck run --http http://127.0.0.1:PORT/mcp --auth --auth-issuer http://127.0.0.1:AS_PORT \
 #     --revision R --expected-failures conformance/peers/auth/<server>.json
 #
-# against each, for R 2025-11-25 and, for the Python SDK, 2026-07-28 as well, held to its
-# committed baseline's entries of R (each entry quoting the sentence it breaks).
+# against each, for R 2025-03-26 (the server as its own authorization server) and
+# 2025-11-25 and, for the Python SDK, 2026-07-28 as well, held to its committed
+# baseline's entries of R (each entry quoting the sentence it breaks).
 # Exits with wirecheck's code: 0 when every server's failures are exactly its baseline's,
 # 1 when any differs, 2 when a run could not be made. Everything listens on 127.0.0.1 and
 # is killed on exit, whatever happens.
@@ -114,14 +115,15 @@ s.close()
 '
 }
 
-# The revisions each server is judged under: the newest handshake revision both SDKs
-# speak, and for the Python SDK 2026-07-28 as well (it speaks that one too; the TS SDK
+# The revisions each server is judged under: 2025-03-26 (whose authorization page has
+# the MCP server serve its own authorization server's metadata or default endpoints),
+# the newest handshake revision both SDKs speak, and for the Python SDK 2026-07-28 as well (it speaks that one too; the TS SDK
 # 1.32.2 does not). One run per revision, each held to its revision's entries of the
 # server's baseline (`wirecheck run` counts an entry that matches no check as stale).
 revisions_of() {
   case $1 in
-    ts) echo 2025-11-25 ;;
-    py) echo 2025-11-25 2026-07-28 ;;
+    ts) echo 2025-03-26 2025-11-25 ;;
+    py) echo 2025-03-26 2025-11-25 2026-07-28 ;;
   esac
 }
 
