@@ -93,6 +93,32 @@ fn an_id_answered_wrong_says_how_it_differs() {
     );
 }
 
+/// An error may carry null instead of the request's id where
+/// `harness::error_ids` allows it: for an id the profile forbids (MCP: 1.5,
+/// an id that "could not be read"), and for a request the server refuses as
+/// an Invalid Request (-32600, JSON-RPC 2.0 §5's "error in detecting the
+/// id"); any other error to a readable id carries that id.
+#[test]
+fn an_error_carries_null_only_for_an_id_not_read_or_an_invalid_request() {
+    let call = |id: &str| format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/list"}}"#);
+    let error = |code: i64| {
+        format!(r#"{{"jsonrpc":"2.0","id":null,"error":{{"code":{code},"message":"m"}}}}"#)
+    };
+    let echo = |sent: &str, code: i64| {
+        of(
+            &judged(Revision::Mcp2025_11_25, &call(sent), &error(code)),
+            // 2025-11-25's own sentence for an error's id.
+            "mcp.base.error-response-id",
+        )
+    };
+    assert!(echo("1.5", -32602).is_empty());
+    assert!(echo("1", -32600).is_empty());
+    assert_eq!(
+        echo("1", -32601),
+        one("/id", "the error response to id 1 carries null")
+    );
+}
+
 #[test]
 fn a_stray_batch_response_says_whether_a_notification_was_answered() {
     let stray = |batch: &str| {
