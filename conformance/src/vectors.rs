@@ -204,6 +204,12 @@ pub struct Ambiguity {
     pub quotes: Vec<String>,
     /// What wirecheck does, and why.
     pub stance: String,
+    /// Whether the question is also whether a reply is owed at all. When it
+    /// is not (the default), a request with an id is answered under every
+    /// reading (JSON-RPC 2.0 §5), so silence fails as it does anywhere,
+    /// while a wrong answer is the ambiguity's to soften.
+    #[serde(default)]
+    pub reply_in_question: bool,
 }
 
 /// One vector file as written.

@@ -344,8 +344,15 @@ UNSUPPORTED_VERSION_ANSWER = any_of(res("protocolVersion", "capabilities", "serv
                                     err(-32602, id="0", data=["supported"]))
 
 
-def amb(reference, question, quotes, stance):
-    return {"reference": reference, "question": question, "quotes": quotes, "stance": stance}
+# reply_in_question: the ambiguity is also whether a reply is owed at all. Otherwise a
+# request with an id is answered under every reading (JSON-RPC 2.0 §5) and the judge
+# fails a silence as it does anywhere (conformance/src/judge: an `i_` vector softens
+# every other failure to a warning).
+def amb(reference, question, quotes, stance, reply_in_question=False):
+    a = {"reference": reference, "question": question, "quotes": quotes, "stance": stance}
+    if reply_in_question:
+        a["reply_in_question"] = True
+    return a
 
 
 # ---------------------------------------------------------------- message builders
@@ -709,7 +716,8 @@ def jsonrpc():
         ambiguity=amb("A17", "Is a missing response inside a batch reply a MUST or a SHOULD violation?",
                       ["JSON-RPC 2.0 §5: \"When a rpc call is made, the Server MUST reply with a Response, except for in the case of Notifications.\"",
                        "JSON-RPC 2.0 §6: \"A Response object SHOULD exist for each Request object, except that there SHOULD NOT be any Response objects for notifications.\""],
-                      "§6 is the specific text for batches: reported at SHOULD (jsonrpc.batch.one-response-per-request), not as a MUST failure."))
+                      "§6 is the specific text for batches: reported at SHOULD (jsonrpc.batch.one-response-per-request), not as a MUST failure.",
+                      reply_in_question=True))
 
 
 # ================================================================ MCP
@@ -935,7 +943,8 @@ def mcp(rev):
             ambiguity=amb("A5 (2024-11-05)", "May a 2024-11-05 peer send a JSON-RPC batch?",
                           ["basic/messages: \"All messages in MCP **MUST** follow the JSON-RPC 2.0 specification.\" and JSON-RPC 2.0 §6: \"the Client MAY send an Array filled with Request objects.\"",
                            "The 2024-11-05 schema's `JSONRPCMessage` has no array member, and 2025-03-26 basic/lifecycle calls earlier versions ones \"that do not explicitly support JSON-RPC batches\"."],
-                          "Not a MUST violation; reported at SHOULD NOT as mcp.batch.none-r1. A receiver may answer per element or refuse."))
+                          "Not a MUST violation; reported at SHOULD NOT as mcp.batch.none-r1. A receiver may answer per element or refuse.",
+                          reply_in_question=True))
     elif i == 1:
         vec(f"{B}/y_batch-requests", "A batch of requests: implementations MUST support receiving JSON-RPC batches.",
             two, rules=["mcp.batch.must-receive"], answer=batch(any_resp(id="1"), any_resp(id="2")), basis=must("jsonrpc.batch.respond-array"))
@@ -1893,7 +1902,8 @@ def probes27(rev):
             ambiguity=amb("pre-init", "What does a server owe a request sent before initialize?",
                           [f"MCP {rev} basic/lifecycle §Initialization: \"The initialization phase **MUST** be the first interaction between client and server.\" and \"The client **SHOULD NOT** send requests other than pings before the server has responded to the `initialize` request.\" (nothing on the server's side)",
                            "JSON-RPC 2.0 §5: \"When a rpc call is made, the Server MUST reply with a Response, except for in the case of Notifications.\""],
-                          "A result or any error passes (no sentence picks one); silence is reported as a warning, never a failure: the client broke the lifecycle first, and the MCP text gives the server no MUST here."))
+                          "A result or any error passes (no sentence picks one); silence is reported as a warning, never a failure: the client broke the lifecycle first, and the MCP text gives the server no MUST here.",
+                          reply_in_question=True))
 
 
 def main():

@@ -15,7 +15,9 @@
 //! sentence mandates: most error codes for a bad frame, which the spec binds
 //! on the sender, not the receiver) is a note beside a pass, or a warning
 //! under [`Strictness::Strict`]. An `i_` vector never fails a live peer: the
-//! spec is ambiguous there, so a failure is reported as a warning with a note.
+//! spec is ambiguous there, so a failure is reported as a warning with a note;
+//! except a silence where every reading owes a reply (JSON-RPC 2.0 §5), unless
+//! the question is whether one is owed at all.
 //!
 //! The judge never consults a baseline: [`crate::baseline::Baseline::apply`]
 //! turns a listed failure into a known one afterwards, the same way for every
@@ -610,13 +612,37 @@ fn peer_initiated(bytes: &[u8]) -> bool {
 
 fn decide(j: &mut Judgement, vector: &Vector, strictness: Strictness) -> Outcome {
     let outcome = by_rules_and_answer(j, vector, strictness);
-    if vector.verdict == Verdict::ImplementationDefined && outcome == Outcome::Fail {
+    if vector.verdict == Verdict::ImplementationDefined
+        && outcome == Outcome::Fail
+        && !unanswered_under_every_reading(j, vector)
+    {
         j.notes.push(
             "an `i_` vector never fails a live peer (the spec is ambiguous here): reported as a warning".into(),
         );
         return Outcome::Warning;
     }
     outcome
+}
+
+/// Whether `j` is a silence where every reading of an `i_` vector's
+/// ambiguity owes a reply: its accepted answers hold no silence and the
+/// question is not whether a reply is owed ([`Ambiguity::reply_in_question`](crate::vectors::Ambiguity::reply_in_question)).
+/// JSON-RPC 2.0 §5: "When a rpc call is made, the Server MUST reply with a
+/// Response", whichever way the ambiguity is read; that failure stands.
+fn unanswered_under_every_reading(j: &Judgement, vector: &Vector) -> bool {
+    fn accepts_silence(answer: &Answer) -> bool {
+        match answer {
+            Answer::Nothing | Answer::Stream { .. } => true,
+            Answer::AnyOf(all) => all.iter().any(accepts_silence),
+            Answer::Error { .. } | Answer::Result { .. } | Answer::Batch(_) => false,
+        }
+    }
+    j.silence.is_some()
+        && !vector
+            .ambiguity
+            .as_ref()
+            .is_some_and(|a| a.reply_in_question)
+        && vector.answer.as_ref().is_some_and(|a| !accepts_silence(a))
 }
 
 /// How much the departures from the answer weigh, by the answer's basis.
@@ -862,6 +888,43 @@ mod tests {
         }
     }
 
+    /// An `i_` vector's ambiguity softens a failure to a warning, but not a
+    /// silence where a reply is owed under every reading (JSON-RPC 2.0 §5:
+    /// "When a rpc call is made, the Server MUST reply with a Response"):
+    /// a request with id 1.0 is a well-formed call if 1.0 is an integer and
+    /// an Invalid Request if not, answered either way. Unless the ambiguity
+    /// is whether a reply is owed at all (`reply_in_question`).
+    #[test]
+    fn silence_fails_an_ambiguous_request_unless_the_reply_itself_is_in_question() {
+        let mut v = vector(r#"{"jsonrpc":"2.0","id":1.0,"method":"m"}"#, result("1.0"));
+        v.verdict = Verdict::ImplementationDefined;
+        v.ambiguity = Some(crate::vectors::Ambiguity {
+            reference: "A1".into(),
+            question: "Is 1.0 an integer id?".into(),
+            quotes: vec!["a".into(), "b".into()],
+            stance: "either answer".into(),
+            reply_in_question: false,
+        });
+        let silent = reply(&v, &Observed::Silence(Silence::TimedOut));
+        assert_eq!(silent.outcome, Outcome::Fail, "{:?}", silent.notes);
+        // A wrong answer is the ambiguity's to soften.
+        let wrong = reply(&v, &frames(&[r#"{"jsonrpc":"2.0","id":2,"result":{}}"#]));
+        assert_eq!(wrong.outcome, Outcome::Warning, "{:?}", rules(&wrong));
+        if let Some(a) = v.ambiguity.as_mut() {
+            a.reply_in_question = true;
+        }
+        let silent = reply(&v, &Observed::Silence(Silence::TimedOut));
+        assert_eq!(silent.outcome, Outcome::Warning, "{:?}", silent.notes);
+        // Where silence is among the accepted answers it passes as ever.
+        let mut quiet = vector(
+            r#"{"jsonrpc":"2.0","id":1.0,"method":"m"}"#,
+            Answer::AnyOf(vec![result("1.0"), Answer::Nothing]),
+        );
+        quiet.verdict = Verdict::ImplementationDefined;
+        let silent = reply(&quiet, &Observed::Silence(Silence::TimedOut));
+        assert_ne!(silent.outcome, Outcome::Fail, "{:?}", silent.notes);
+    }
+
     #[test]
     fn silence_after_a_notification_passes_unless_the_peer_hung_up() {
         let v = vector(NOTIFICATION, Answer::Nothing);
@@ -1033,11 +1096,17 @@ mod tests {
         assert_eq!(broken.outcome, Outcome::Fail, "{:?}", rules(&broken));
     }
 
+    /// A departure an `i_` vector's ambiguity allows for is a warning (a
+    /// silence where every reading owes a reply is not:
+    /// `silence_fails_an_ambiguous_request_unless_the_reply_itself_is_in_question`).
     #[test]
     fn an_implementation_defined_vector_never_fails() {
         let mut v = with_basis(REQUEST, error(&[-32601]), mandated(Level::Must));
         v.verdict = Verdict::ImplementationDefined;
-        let j = reply(&v, &Observed::Silence(Silence::TimedOut));
+        let j = reply(
+            &v,
+            &frames(&[r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"m"}}"#]),
+        );
         assert_eq!(j.outcome, Outcome::Warning, "{:?}", rules(&j));
         assert!(
             j.notes.iter().any(|n| n.contains("never fails")),
