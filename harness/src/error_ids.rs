@@ -453,6 +453,34 @@ mod tests {
             session_findings(Revision::JsonRpc2, &duplicate),
             Vec::<String>::new()
         );
+        // Answered under the id the lifted request does not carry: the other
+        // reading of the same frame, which answers it too.
+        for answer in [
+            r#"{"jsonrpc":"2.0","result":[],"id":1}"#,
+            r#"{"jsonrpc":"2.0","result":[],"id":2}"#,
+        ] {
+            let duplicate = [
+                (true, r#"{"jsonrpc":"2.0","id":1,"id":2,"method":"echo"}"#),
+                (false, answer),
+            ];
+            assert_eq!(
+                session_findings(Revision::JsonRpc2, &duplicate),
+                Vec::<String>::new(),
+                "{answer}"
+            );
+        }
+        // A single id is no duplicate: an answer to another id is unknown.
+        let single = [
+            (
+                true,
+                r#"{"jsonrpc":"2.0","id":1,"method":"echo","params":{"id":2}}"#,
+            ),
+            (false, r#"{"jsonrpc":"2.0","result":[],"id":2}"#),
+        ];
+        assert_eq!(
+            session_findings(Revision::JsonRpc2, &single),
+            ["session.response.unknown-id", "jsonrpc.response.required"]
+        );
         // An id nobody read is still unknown.
         let stray = [
             (true, r#"{"jsonrpc":"1.0","id":1,"method":"echo"}"#),

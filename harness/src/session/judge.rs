@@ -90,10 +90,10 @@ struct Side {
     /// Request whose id is readable), oldest first: the other side may echo
     /// one in its error ([`crate::error_ids`]), which then answers it rather
     /// than repeating an earlier answer. Bounded by [`MALFORMED_CAP`].
-    /// A request whose frame repeats its `id` member (`{"id":1,"id":2}`) is
-    /// kept here under each id the lifted request does not carry, with the
-    /// key it is in flight under: a receiver may read either.
-    malformed: Vec<(crate::error_ids::Read<'static>, Option<Key>)>,
+    /// A frame repeating its `id` member (`{"id":1,"id":2}`) is one of them
+    /// (the codec refuses a duplicate member), kept under each id: a
+    /// receiver may read either.
+    malformed: Vec<crate::error_ids::Read<'static>>,
     history: History,
     /// Progress tokens of this side's requests in flight.
     tokens: KeyMap<Token>,
@@ -369,11 +369,8 @@ impl Judge {
             Err(_) => {
                 // Their ids are used all the same: an error may echo one.
                 let side = &mut self.sides[slot(from)];
-                side.malformed.extend(
-                    crate::error_ids::readable_request_ids(bytes)
-                        .into_iter()
-                        .map(|r| (r, None)),
-                );
+                side.malformed
+                    .extend(crate::error_ids::readable_request_ids(bytes));
                 let over = side.malformed.len().saturating_sub(MALFORMED_CAP);
                 side.malformed.drain(..over);
                 for v in rules::validate(bytes, profile) {
@@ -396,22 +393,6 @@ impl Judge {
         }
         for m in lifted.messages() {
             self.message(from, m, at, out);
-        }
-        if let Frame::Single(Message::Request(r)) = &lifted {
-            // Cheap first: only a frame spelling `"id"` twice can repeat it.
-            if bytes.windows(4).filter(|w| w == b"\"id\"").count() > 1 {
-                let key = Key::of(&r.id);
-                let others = crate::error_ids::readable_request_ids(bytes)
-                    .into_iter()
-                    .filter(
-                        |read| !matches!(read, crate::error_ids::Read::Id(id) if id.matches(&r.id)),
-                    )
-                    .map(|read| (read, Some(key)));
-                let side = &mut self.sides[slot(from)];
-                side.malformed.extend(others);
-                let over = side.malformed.len().saturating_sub(MALFORMED_CAP);
-                side.malformed.drain(..over);
-            }
         }
     }
 
@@ -669,28 +650,20 @@ impl Judge {
     }
 
     /// Whether a response carrying `id` answers a frame of `asker`'s the
-    /// codec refused, or a repeated `id` member the lifted request does not
-    /// carry, by echoing an id read there ([`crate::error_ids::error_may_carry`]:
+    /// codec refused (a repeated `id` member among them), by echoing an id
+    /// read there ([`crate::error_ids::error_may_carry`]:
     /// echoing a readable id of an Invalid Request is conformant, JSON-RPC
     /// 2.0 §5). Whether a result was due is the exchange judge's to say; here
     /// the frame is answered, and taken out.
     fn echoes_malformed(&mut self, asker: Direction, id: &Id<'_>) -> bool {
-        let revision = self.revision;
+        // A readable id echoed is always one an error may carry
+        // (`error_may_carry`: the request's own id); null is not echoed here.
         let side = &mut self.sides[slot(asker)];
-        let found = side.malformed.iter().position(|(read, _)| {
-            matches!(read, crate::error_ids::Read::Id(rid) if rid.matches(id))
-                && crate::error_ids::error_may_carry(revision, read, true, Some(id))
-        });
-        let Some((_, lifted)) = found.map(|i| side.malformed.remove(i)) else {
-            return false;
-        };
-        // The same frame read the other way is answered too.
-        if let Some(open) = lifted.and_then(|key| side.in_flight.remove(&key)) {
-            if let Some(token) = open.token {
-                side.tokens.remove(&token);
-            }
-        }
-        true
+        let found = side
+            .malformed
+            .iter()
+            .position(|read| matches!(read, crate::error_ids::Read::Id(rid) if rid.matches(id)));
+        found.map(|i| side.malformed.remove(i)).is_some()
     }
 
     /// A request and its answer: the exchange rules, the cancellation that came
