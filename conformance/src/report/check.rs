@@ -97,6 +97,10 @@ mod check_id_tests {
         assert_eq!(note.rule(), None);
         assert_eq!(note.to_string(), "stdio.peer-exited");
         assert!(rule == "mcp.http.origin-403");
+        // Compared with a name, as `&str` and as `str`: equal to its own only.
+        assert!(rule == *"mcp.http.origin-403" && note == *"stdio.peer-exited");
+        assert!(rule != *"stdio.peer-exited" && note != *"mcp.http.origin-403");
+        assert!(rule != "stdio.peer-exited" && note != "mcp.http.origin-403");
     }
 
     #[test]
