@@ -46,3 +46,52 @@ fn a_client_and_a_server_request_may_share_an_id() {
     .collect();
     assert_eq!(found, Vec::<String>::new());
 }
+
+/// The requests `frames` leave unanswered when the stream closes, as the
+/// session judge words them.
+fn owed_at_close(frames: &[(harness::Direction, &str)]) -> Vec<String> {
+    use harness::session::{Event, Judge};
+    let mut judge = Judge::new(Revision::Mcp2026_07_28);
+    let mut out = Vec::new();
+    for &(from, frame) in frames {
+        let bytes = frame.as_bytes();
+        judge.feed(Event::Frame { from, bytes }, None, &mut out);
+    }
+    judge.feed(Event::Closed, None, &mut out);
+    out.iter()
+        .filter(|f| f.violation.rule.as_str() == "jsonrpc.response.required")
+        .map(|f| f.violation.message.clone())
+        .collect()
+}
+
+/// An error with id null answers a request with id null by its id, else the
+/// earliest request in flight whose id the revision forbids and a receiver
+/// may refuse as unreadable (MCP: 1.5; `harness::error_ids`), and never a
+/// request whose id is readable and allowed (1): that one is still owed.
+#[test]
+fn a_null_error_answers_a_null_or_forbidden_id_never_a_readable_one() {
+    let null_error = r#"{"jsonrpc":"2.0","error":{"code":-32600,"message":"m"},"id":null}"#;
+    assert_eq!(
+        owed_at_close(&[
+            (C, r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#),
+            (C, r#"{"jsonrpc":"2.0","id":1.5,"method":"tools/list"}"#),
+            (S, null_error),
+        ]),
+        ["the stream closed before `tools/list` (id 1) was answered"]
+    );
+    assert_eq!(
+        owed_at_close(&[
+            (C, r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#),
+            (S, null_error),
+        ]),
+        ["the stream closed before `tools/list` (id 1) was answered"]
+    );
+    assert_eq!(
+        owed_at_close(&[
+            (C, r#"{"jsonrpc":"2.0","id":null,"method":"tools/list"}"#),
+            (C, r#"{"jsonrpc":"2.0","id":1.5,"method":"tools/list"}"#),
+            (S, null_error),
+        ]),
+        ["the stream closed before `tools/list` (id 1.5) was answered"]
+    );
+}
