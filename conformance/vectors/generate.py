@@ -543,7 +543,8 @@ def jsonrpc():
         ambiguity=amb("extra members", "Is an object with `method` and `result` a valid Request object?",
                       ["JSON-RPC 2.0 §4: \"A rpc call is represented by sending a Request object to a Server. The Request object has the following members: jsonrpc … method … params … id\"",
                        "JSON-RPC 2.0 §5: \"result: This member is REQUIRED on success.\" (a Response member); no sentence forbids a Request from carrying other members, and §5.1's -32600 is for \"The JSON sent is not a valid Request object.\""],
-                      "Refused by the codec as jsonrpc.method-with-response, reported at MAY (no keyword is broken); on a live peer -32600 and a response with id 1 are both accepted."))
+                      "Refused by the codec as jsonrpc.method-with-response, reported at MAY (no keyword is broken); on a live peer -32600 and a response with id 1 are both accepted, and silence never fails: read as a Response with an extra member, it owes no reply (JSON-RPC 2.0 §1: \"One implementation of this specification could easily fill both of those roles\", the Client handling Response objects).",
+                      reply_in_question=True))
     vec(f"{r}/n_frame-string", "A frame that is a JSON string, not an object.", '"hello"',
         refused=("jsonrpc.frame-type", ""), answer=err(-32600, id="null"))
     vec(f"{r}/n_frame-null", "A frame that is JSON null.", "null",

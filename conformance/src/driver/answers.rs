@@ -6,7 +6,7 @@ use harness::{Id, Revision};
 
 use crate::transport::SendError;
 
-use super::Received;
+use super::probe::Received;
 
 /// Why a request got no answer.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -30,8 +30,10 @@ use harness::{Direction, Id, Raw, Revision};
 use tokio::time::Instant;
 
 pub use answers::{Answered, Handshake, HandshakeError, RequestError};
-use probe::{classify, dispatched};
-pub use probe::{liveness_rule, request_ids, Class, Live, Liveness, ProbeReport, Received, Wants};
+use probe::{classify, dispatched, opens_stream};
+pub use probe::{
+    liveness_rule, request_ids, Class, Live, Liveness, ProbeReport, Received, Wants, STREAM_OPENING,
+};
 
 use crate::transcript::{self, Entry};
 use crate::transport::{Event, SendError, Transport};
@@ -547,10 +549,10 @@ impl<T: Transport> Driver<T> {
         let mut answered_at = None;
         // The second liveness request that ends the grace early (see below).
         let mut confirm: Option<Id<'static>> = None;
-        // Whether the probe's own exchange has carried a notification: then
-        // a probe whose answer is a stream held open ([`Wants::Stream`]) has
-        // seen that stream, and the exchange staying open is the stream, not
-        // an answer to come.
+        // Whether the probe's own exchange has carried a stream's opening
+        // notification: then a probe whose answer is a stream held open
+        // ([`Wants::Stream`]) has seen that stream, and the exchange staying
+        // open is the stream, not an answer to come.
         let mut stream_spoke = false;
         loop {
             let t = self.started.elapsed();
@@ -569,9 +571,8 @@ impl<T: Transport> Driver<T> {
                     let class = match self.transport.received_from() {
                         None => classify(&bytes, &probe_ids, Some(&liveness_id)),
                         Some(from) if Some(from) == probe_exchange => {
-                            let class = classify(&bytes, &probe_ids, None);
-                            stream_spoke |= class == Class::Unsolicited;
-                            class
+                            stream_spoke |= opens_stream(&bytes);
+                            classify(&bytes, &probe_ids, None)
                         }
                         Some(from) if Some(from) == ping_exchange => {
                             match classify(&bytes, &[], Some(&liveness_id)) {

@@ -70,9 +70,25 @@ pub enum Wants {
     /// answer the text accepts (2026-07-28 `subscriptions/listen`:
     /// acknowledged first, no result until teardown): as
     /// [`ReplyByGrace`](Self::ReplyByGrace), and where the probe has an
-    /// exchange of its own, once a notification came on it the exchange
-    /// staying open is that stream, not an answer still to come.
+    /// exchange of its own, once the stream's opening notification
+    /// ([`STREAM_OPENING`]) came on it the exchange staying open is that
+    /// stream, not an answer still to come.
     Stream,
+}
+
+/// The notification that opens every held-open stream a vector accepts
+/// ([`Wants::Stream`]): MCP 2026-07-28 basic/patterns/subscriptions
+/// §Acknowledgment, the server "MUST send
+/// `notifications/subscriptions/acknowledged` as the first message". Any
+/// other frame on the probe's exchange leaves its answer still to come.
+pub const STREAM_OPENING: &str = "notifications/subscriptions/acknowledged";
+
+/// Whether `bytes` is the notification that opens a held-open stream.
+pub(super) fn opens_stream(bytes: &[u8]) -> bool {
+    matches!(
+        lift(bytes),
+        Ok(Frame::Single(Message::Notification(n))) if n.method.decoded() == STREAM_OPENING
+    )
 }
 
 /// How a received frame relates to the probe.

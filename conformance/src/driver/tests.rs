@@ -421,12 +421,12 @@ fn probe_ids_come_from_requests_only() {
 }
 
 /// A peer answering each frame in its own exchange (as Streamable HTTP
-/// answers each POST) that, like a 2026-07-28 server given
-/// `subscriptions/listen`, writes one notification on the probe's exchange
-/// and holds it open (no result until teardown), or, when `silent`, holds
-/// it open with nothing written yet (an answer still to come).
+/// answers each POST) that writes `first` on the probe's exchange, if
+/// anything, and holds it open for ever: like a 2026-07-28 server given
+/// `subscriptions/listen` (its acknowledgement, no result until teardown),
+/// or one whose answer is still to come.
 struct HeldOpen {
-    silent: bool,
+    first: Option<&'static [u8]>,
     exchanges: u64,
     out: std::collections::VecDeque<(u64, Vec<u8>)>,
     from: Option<u64>,
@@ -440,9 +440,8 @@ impl Transport for HeldOpen {
             let pong = serde_json::json!({"jsonrpc": "2.0", "id": sent["id"], "result": {}});
             self.out
                 .push_back((self.exchanges, pong.to_string().into_bytes()));
-        } else if !self.silent {
-            let ack = br#"{"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":4}}}"#;
-            self.out.push_back((self.exchanges, ack.to_vec()));
+        } else if let Some(first) = self.first {
+            self.out.push_back((self.exchanges, first.to_vec()));
         }
         Ok(())
     }
@@ -479,22 +478,26 @@ impl Transport for HeldOpen {
 }
 
 /// A probe whose accepted answer is a stream held open ([`Wants::Stream`])
-/// ends at the grace once its exchange has carried the stream's first
-/// message: the exchange staying open is that stream, not an answer still
-/// coming (a Python SDK server's `subscriptions/listen` cost a whole answer
-/// timeout per run). Before anything came on it, the open exchange is still
-/// waited on up to the answer timeout: silence is never concluded early.
+/// ends at the grace once its exchange has carried the stream's opening
+/// notification: the exchange staying open is that stream, not an answer
+/// still coming (a Python SDK server's `subscriptions/listen` cost a whole
+/// answer timeout per run). Before it came (nothing yet, or another
+/// notification first), the open exchange is still waited on up to the
+/// answer timeout: an answer may still come, and silence is never
+/// concluded early.
 #[tokio::test]
-async fn a_held_open_stream_ends_the_probe_at_the_grace_once_it_spoke() {
+async fn a_held_open_stream_ends_the_probe_at_the_grace_once_it_opened() {
     let config = DriverConfig {
         answer_timeout: Duration::from_secs(2),
         grace: Duration::from_millis(20),
         ..DriverConfig::default()
     };
     let listen = br#"{"jsonrpc":"2.0","id":4,"method":"subscriptions/listen","params":{"notifications":{"resourcesListChanged":true}}}"#;
-    for silent in [false, true] {
+    let ack: &'static [u8] = br#"{"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":4}}}"#;
+    let log: &'static [u8] = br#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"x"}}"#;
+    for first in [Some(ack), None, Some(log)] {
         let peer = HeldOpen {
-            silent,
+            first,
             exchanges: 0,
             out: std::collections::VecDeque::new(),
             from: None,
@@ -502,17 +505,17 @@ async fn a_held_open_stream_ends_the_probe_at_the_grace_once_it_spoke() {
         let mut driver = Driver::new(peer, config.clone());
         let report = driver.probe_with(listen, Wants::Stream, true).await;
         assert!(matches!(report.live, Live::Answered(_)), "{report:?}");
-        if silent {
-            assert!(
-                report.took >= config.answer_timeout,
-                "nothing came on the open exchange: waited {:?}",
-                report.took
-            );
-        } else {
+        if first == Some(ack) {
             assert_eq!(report.of(&Class::Unsolicited).count(), 1, "{report:?}");
             assert!(
                 report.took < Duration::from_millis(500),
-                "the held-open stream had spoken: waited {:?}",
+                "the held-open stream had opened: waited {:?}",
+                report.took
+            );
+        } else {
+            assert!(
+                report.took >= config.answer_timeout,
+                "the stream never opened on the exchange: waited {:?}",
                 report.took
             );
         }

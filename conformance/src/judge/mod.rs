@@ -624,8 +624,9 @@ fn decide(j: &mut Judgement, vector: &Vector, strictness: Strictness) -> Outcome
     outcome
 }
 
-/// Whether `j` is a silence where every reading of an `i_` vector's
-/// ambiguity owes a reply: its accepted answers hold no silence and the
+/// Whether `j` is no reply where every reading of an `i_` vector's
+/// ambiguity owes one (silence, or only the peer's own requests and
+/// notifications): its accepted answers hold no silence and the
 /// question is not whether a reply is owed ([`Ambiguity::reply_in_question`](crate::vectors::Ambiguity::reply_in_question)).
 /// JSON-RPC 2.0 §5: "When a rpc call is made, the Server MUST reply with a
 /// Response", whichever way the ambiguity is read; that failure stands.
@@ -637,7 +638,7 @@ fn unanswered_under_every_reading(j: &Judgement, vector: &Vector) -> bool {
             Answer::Error { .. } | Answer::Result { .. } | Answer::Batch(_) => false,
         }
     }
-    j.silence.is_some()
+    j.reply().is_none()
         && !vector
             .ambiguity
             .as_ref()
@@ -907,6 +908,10 @@ mod tests {
         });
         let silent = reply(&v, &Observed::Silence(Silence::TimedOut));
         assert_eq!(silent.outcome, Outcome::Fail, "{:?}", silent.notes);
+        // The peer's own notification is no reply either.
+        let log = r#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"x"}}"#;
+        let chatty = reply(&v, &frames(&[log]));
+        assert_eq!(chatty.outcome, Outcome::Fail, "{:?}", chatty.notes);
         // A wrong answer is the ambiguity's to soften.
         let wrong = reply(&v, &frames(&[r#"{"jsonrpc":"2.0","id":2,"result":{}}"#]));
         assert_eq!(wrong.outcome, Outcome::Warning, "{:?}", rules(&wrong));

@@ -478,6 +478,35 @@ mod tests {
             .unwrap_or_else(|| panic!("no vector {id}"))
     }
 
+    /// Every stream a vector accepts opens with the one notification the
+    /// driver knows ends a [`Wants::Stream`] probe's wait early
+    /// ([`crate::driver::STREAM_OPENING`]); a vector naming another would
+    /// wait the answer timeout out on every run.
+    #[test]
+    fn every_accepted_stream_opens_as_the_driver_knows() {
+        fn streams(answer: &Answer, out: &mut Vec<String>) {
+            match answer {
+                Answer::Stream { notification, .. } => out.push(notification.clone()),
+                Answer::AnyOf(all) | Answer::Batch(all) => {
+                    all.iter().for_each(|a| streams(a, out));
+                }
+                _ => {}
+            }
+        }
+        let (all, _) = vectors::embedded();
+        let mut names = Vec::new();
+        for v in &all {
+            if let Some(answer) = &v.answer {
+                streams(answer, &mut names);
+            }
+        }
+        assert!(!names.is_empty());
+        assert!(
+            names.iter().all(|n| n == crate::driver::STREAM_OPENING),
+            "{names:?}"
+        );
+    }
+
     /// A late reply is waited for only where silence is no answer: a
     /// stream held open and "a reply or nothing" end at the grace.
     #[test]

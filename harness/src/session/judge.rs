@@ -656,8 +656,8 @@ impl Judge {
     /// 2.0 §5). Whether a result was due is the exchange judge's to say; here
     /// the frame is answered, and taken out.
     fn echoes_malformed(&mut self, asker: Direction, id: &Id<'_>) -> bool {
-        // A readable id echoed is always one an error may carry
-        // (`error_may_carry`: the request's own id); null is not echoed here.
+        // An id read there and echoed is always one an error may carry
+        // (`error_may_carry`: the request's own id, or null read as the id).
         let side = &mut self.sides[slot(asker)];
         let found = side
             .malformed
