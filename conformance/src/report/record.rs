@@ -396,3 +396,24 @@ mod http_exchange_tests {
         assert_eq!(x.response_line(), "HTTP 200 (text/html) with no body");
     }
 }
+
+#[cfg(test)]
+mod place_tests {
+    use super::*;
+
+    /// A person counts frames from 1; the documents keep the index from 0.
+    #[test]
+    fn a_frame_is_numbered_from_one_for_people() {
+        let first = Place {
+            frame: Some(0),
+            ..Place::default()
+        };
+        assert_eq!(first.frame_number(), Some(1));
+        let tenth = Place {
+            frame: Some(9),
+            ..Place::default()
+        };
+        assert_eq!(tenth.frame_number(), Some(10));
+        assert_eq!(Place::default().frame_number(), None);
+    }
+}
