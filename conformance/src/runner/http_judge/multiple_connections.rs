@@ -4,7 +4,8 @@
 //! here, is §Sending Messages to the Server's: see `sending`.)
 //!
 //! The broadcast probe holds two GET streams of one fresh session open at
-//! once and, while they are open, POSTs a `ping` whose answer may come as a
+//! once (the second asked for once the first is open) and, while they are
+//! open, POSTs a `ping` whose answer may come as a
 //! stream of its own: any server message seen on two of those streams was
 //! broadcast. "The client MAY remain connected to multiple SSE streams
 //! simultaneously" (§Multiple Connections 1), and a GET is answered with
@@ -22,7 +23,7 @@ use serde_json::Value;
 use tokio::time::Instant;
 
 use super::{answer_pings, essence, handshaken, snippet, streamable, Judge, Target, GET_LISTEN};
-use crate::transport::http::{GetStream, StreamEvent, MAX_GET_EVENTS};
+use crate::transport::http::{GetStream, OpenGet, StreamEvent, MAX_GET_EVENTS};
 
 /// The `ping` the probe POSTs while both GET streams are open.
 const PING_ID: &str = "wirecheck-broadcast-ping";
@@ -52,24 +53,32 @@ pub(super) async fn broadcast(judge: &mut Judge, revision: Revision, target: &Ta
         tokio::time::sleep(POST_DELAY).await;
         post_ping(target, url, session.as_deref(), version.as_deref(), listen).await
     };
-    let (one, two, posted) = tokio::join!(
-        peer.get_stream(None, listen),
-        peer.get_stream(None, listen),
-        post
-    );
+    // The second GET goes out once the first has its stream (its headers
+    // came), so it asks while that stream is open, whichever server: sent
+    // at once, a server that allows one stream (a 409 to the other) could
+    // let both through its check before either was registered, and the
+    // refusal came and went between runs.
+    let gets = async {
+        let one = peer.open_get_stream(None, listen).await;
+        let two = peer.open_get_stream(None, listen).await;
+        let read = |opened: Result<OpenGet, String>| async move {
+            match opened {
+                Ok(open) => Ok(open.read().await),
+                Err(why) => Err(why),
+            }
+        };
+        tokio::join!(read(one), read(two))
+    };
+    let ((one, two), posted) = tokio::join!(gets, post);
     let mut streams: Vec<(String, Vec<Vec<u8>>)> = Vec::new();
     let mut notes = Vec::new();
-    let mut refused = Vec::new();
     for (name, got) in [("GET stream 1", &one), ("GET stream 2", &two)] {
         match got {
-            Ok(g) if essence(g.content_type.as_deref()) == "text/event-stream" => {
+            Ok(g) if is_sse(g) => {
                 notes.push(format!("{name}: {} messages", g.events.len()));
                 streams.push((name.to_owned(), datas(&g.events)));
             }
-            Ok(g) => {
-                notes.push(format!("{name}: answered {} with no stream", g.status));
-                refused.push(g.status);
-            }
+            Ok(g) => notes.push(format!("{name}: answered {} with no stream", g.status)),
             Err(why) => notes.push(format!("{name}: {why}")),
         }
     }
@@ -94,7 +103,9 @@ pub(super) async fn broadcast(judge: &mut Judge, revision: Revision, target: &Ta
     wire.close(target.shutdown_grace).await;
     // The refused GET is the one the second-GET record is about.
     judge.exhibit(gets.iter().filter(|f| !(200..300).contains(&f.status)));
-    second_get_refusal(judge, &one, &refused);
+    if let Some(status) = second_get_refused(&one, &two) {
+        second_get_refusal(judge, status);
+    }
     judge.shown.clear();
     let open = streams.len();
     let seen = Seen::of(&streams);
@@ -124,19 +135,35 @@ pub(super) async fn broadcast(judge: &mut Judge, revision: Revision, target: &Ta
     judge.verdict(rule, seen.broken, notes);
 }
 
-/// The second GET refused with neither a stream nor 405 while the first got
-/// a stream: mcp.http.get-stream-or-405's, filed under its own vector (the
-/// GET probe files that rule's record for one stream).
-fn second_get_refusal(judge: &mut Judge, one: &Result<GetStream, String>, refused: &[u16]) {
-    let first_sse = one
-        .as_ref()
-        .is_ok_and(|g| essence(g.content_type.as_deref()) == "text/event-stream");
-    let Some(&status) = refused.iter().find(|&&s| s != 405) else {
-        return;
+/// Whether a GET's answer is an SSE stream.
+fn is_sse(g: &GetStream) -> bool {
+    essence(g.content_type.as_deref()) == "text/event-stream"
+}
+
+/// The status the server refused one of the two GETs sent at once with,
+/// when the other got a stream and the refusal is neither a stream nor 405.
+/// Which of the two the server serves first is its own race: either order
+/// is the same finding.
+fn second_get_refused(
+    one: &Result<GetStream, String>,
+    two: &Result<GetStream, String>,
+) -> Option<u16> {
+    let refusal = |got: &Result<GetStream, String>| match got {
+        Ok(g) if !is_sse(g) && g.status != 405 => Some(g.status),
+        _ => None,
     };
-    if !first_sse {
-        return;
+    let streamed = |got: &Result<GetStream, String>| got.as_ref().is_ok_and(is_sse);
+    match (streamed(one), streamed(two)) {
+        (true, false) => refusal(two),
+        (false, true) => refusal(one),
+        _ => None,
     }
+}
+
+/// The second GET refused with `status`, neither a stream nor 405, while
+/// the first got a stream: mcp.http.get-stream-or-405's, filed under its own
+/// vector (the GET probe files that rule's record for one stream).
+fn second_get_refusal(judge: &mut Judge, status: u16) {
     judge.verdict(
         RuleId::McpHttpGetStreamOr405,
         vec![format!(
@@ -307,6 +334,30 @@ mod tests {
 
     const PING_A: &str = r#"{"jsonrpc":"2.0","id":"a","method":"ping"}"#;
     const PING_B: &str = r#"{"jsonrpc":"2.0","id":"b","method":"ping"}"#;
+
+    fn get(status: u16, content_type: &str) -> Result<GetStream, String> {
+        Ok(GetStream {
+            status,
+            content_type: Some(content_type.into()),
+            events: Vec::new(),
+        })
+    }
+
+    /// Whichever of the two GETs the server served first, the other's
+    /// refusal is the finding (it once was only when the first sent won,
+    /// so the record came and went between runs of one server).
+    #[test]
+    fn a_second_get_refused_is_found_whichever_won() {
+        let sse = get(200, "text/event-stream");
+        let conflict = get(409, "application/json");
+        assert_eq!(second_get_refused(&sse, &conflict), Some(409));
+        assert_eq!(second_get_refused(&conflict, &sse), Some(409));
+        // 405 is the refusal the page allows; two streams, or none, no finding.
+        assert_eq!(second_get_refused(&sse, &get(405, "text/plain")), None);
+        assert_eq!(second_get_refused(&sse, &sse), None);
+        assert_eq!(second_get_refused(&conflict, &conflict), None);
+        assert_eq!(second_get_refused(&sse, &Err("reset".into())), None);
+    }
 
     #[test]
     fn y_each_message_on_one_stream() {
