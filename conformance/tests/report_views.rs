@@ -922,6 +922,11 @@ fn rfc3339_names_the_utc_second() {
     assert_eq!(at(1_796_331_945), "2026-12-03T21:05:45Z");
     assert_eq!(at(1_798_761_599), "2026-12-31T23:59:59Z");
     assert_eq!(at(4_107_542_399), "2100-02-28T23:59:59Z");
+    // Past a century (2100 is no leap year) and at the 400-year rule (2400 is).
+    assert_eq!(at(4_107_542_400), "2100-03-01T00:00:00Z");
+    assert_eq!(at(7_263_259_200), "2200-03-01T12:00:00Z");
+    assert_eq!(at(13_569_465_599), "2399-12-31T23:59:59Z");
+    assert_eq!(at(13_574_563_200), "2400-02-29T00:00:00Z");
 }
 
 /// Issue 30 (first hour): the terminal leads with what to fix. One defect
