@@ -145,6 +145,25 @@ pub enum Answer {
     },
 }
 
+impl Answer {
+    /// Whether `which` holds of one of the answers this one accepts (itself,
+    /// or an alternative of an `any_of`, however nested).
+    #[must_use]
+    pub fn accepts_any(&self, which: fn(&Answer) -> bool) -> bool {
+        match self {
+            Answer::AnyOf(all) => all.iter().any(|a| a.accepts_any(which)),
+            other => which(other),
+        }
+    }
+
+    /// Whether silence is among the accepted answers: nothing, or a stream
+    /// held open (no response until teardown).
+    #[must_use]
+    pub fn accepts_silence(&self) -> bool {
+        self.accepts_any(|a| matches!(a, Answer::Nothing | Answer::Stream { .. }))
+    }
+}
+
 /// Why a vector's answer is the answer: the rule and level that mandate it,
 /// or a convention no sentence mandates.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -631,19 +631,12 @@ fn decide(j: &mut Judgement, vector: &Vector, strictness: Strictness) -> Outcome
 /// JSON-RPC 2.0 §5: "When a rpc call is made, the Server MUST reply with a
 /// Response", whichever way the ambiguity is read; that failure stands.
 fn unanswered_under_every_reading(j: &Judgement, vector: &Vector) -> bool {
-    fn accepts_silence(answer: &Answer) -> bool {
-        match answer {
-            Answer::Nothing | Answer::Stream { .. } => true,
-            Answer::AnyOf(all) => all.iter().any(accepts_silence),
-            Answer::Error { .. } | Answer::Result { .. } | Answer::Batch(_) => false,
-        }
-    }
     j.reply().is_none()
         && !vector
             .ambiguity
             .as_ref()
             .is_some_and(|a| a.reply_in_question)
-        && vector.answer.as_ref().is_some_and(|a| !accepts_silence(a))
+        && vector.answer.as_ref().is_some_and(|a| !a.accepts_silence())
 }
 
 /// How much the departures from the answer weigh, by the answer's basis.

@@ -53,16 +53,10 @@ pub fn expects_answer(vector: &Vector) -> bool {
 /// there makes silence an answer, not a late reply's wait.
 #[must_use]
 pub fn wants(vector: &Vector) -> Wants {
-    fn accepts(answer: &Answer, which: fn(&Answer) -> bool) -> bool {
-        match answer {
-            Answer::AnyOf(all) => all.iter().any(|a| accepts(a, which)),
-            other => which(other),
-        }
-    }
     match &vector.answer {
         None | Some(Answer::Nothing) => Wants::NoReply,
-        Some(answer) if accepts(answer, |a| matches!(a, Answer::Stream { .. })) => Wants::Stream,
-        Some(answer) if accepts(answer, |a| matches!(a, Answer::Nothing)) => Wants::ReplyByGrace,
+        Some(answer) if answer.accepts_any(|a| matches!(a, Answer::Stream { .. })) => Wants::Stream,
+        Some(answer) if answer.accepts_silence() => Wants::ReplyByGrace,
         Some(_) => Wants::Reply,
     }
 }

@@ -71,27 +71,23 @@ fn owed_at_close(frames: &[(harness::Direction, &str)]) -> Vec<String> {
 #[test]
 fn a_null_error_answers_a_null_or_forbidden_id_never_a_readable_one() {
     let null_error = r#"{"jsonrpc":"2.0","error":{"code":-32600,"message":"m"},"id":null}"#;
-    assert_eq!(
-        owed_at_close(&[
-            (C, r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#),
-            (C, r#"{"jsonrpc":"2.0","id":1.5,"method":"tools/list"}"#),
-            (S, null_error),
-        ]),
-        ["the stream closed before `tools/list` (id 1) was answered"]
-    );
-    assert_eq!(
-        owed_at_close(&[
-            (C, r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#),
-            (S, null_error),
-        ]),
-        ["the stream closed before `tools/list` (id 1) was answered"]
-    );
-    assert_eq!(
-        owed_at_close(&[
-            (C, r#"{"jsonrpc":"2.0","id":null,"method":"tools/list"}"#),
-            (C, r#"{"jsonrpc":"2.0","id":1.5,"method":"tools/list"}"#),
-            (S, null_error),
-        ]),
-        ["the stream closed before `tools/list` (id 1.5) was answered"]
-    );
+    let call = |id: &str| format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/list"}}"#);
+    // The ids sent, in order, and the one still owed after the null error.
+    for (sent, owed) in [
+        (&["1", "1.5"][..], "1"),
+        (&["1"], "1"),
+        (&["null", "1.5"], "1.5"),
+    ] {
+        let mut frames: Vec<(harness::Direction, String)> =
+            sent.iter().map(|id| (C, call(id))).collect();
+        frames.push((S, null_error.to_owned()));
+        let frames: Vec<_> = frames.iter().map(|(d, f)| (*d, f.as_str())).collect();
+        assert_eq!(
+            owed_at_close(&frames),
+            [format!(
+                "the stream closed before `tools/list` (id {owed}) was answered"
+            )],
+            "{sent:?}"
+        );
+    }
 }
