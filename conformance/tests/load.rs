@@ -330,54 +330,152 @@ fn a_drop_under_contention_is_minimized_to_one_session_past_four_in_flight() {
 }
 
 /// 2026-07-28 has no sessions and no `ping` (its changelog, item 5): load
-/// opens each stdio connection with `server/discover`, puts its `_meta` on
-/// every request, leaves `ping` out of the mix, and says `ping`'s check was
-/// not observed rather than passed. The reference peer (which refuses any
-/// 2026-07-28 request without that `_meta`, and `ping` as an unknown method)
-/// is clean. Over HTTP it is refused with the reason.
+/// opens each connection with `server/discover`, puts its `_meta` on every
+/// request (over HTTP its request metadata headers too), leaves `ping` out
+/// of the mix, and says `ping`'s check was not observed rather than passed.
+/// The reference peer (which refuses any 2026-07-28 request without that
+/// `_meta` or with headers that do not match it, and `ping` as an unknown
+/// method) is clean over stdio and over Streamable HTTP.
 #[test]
 fn revision_2026_07_28_loads_without_sessions_or_ping() {
-    let out = wirecheck(&[
-        "load",
-        "--revision",
-        "2026-07-28",
-        "--duration",
-        "2s",
-        "--format",
-        "json",
-        "--strict",
-    ]);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(0), "{stderr}");
-    assert!(answered(&out) > 0, "{stderr}");
-    assert!(!stderr.contains("\nping "), "no ping sent: {stderr}");
-    let records = records(&out);
-    assert!(broken(&records).is_empty(), "{records:?}");
-    let ping = records
-        .iter()
-        .find(|r| r["rule"] == "mcp.ping.respond")
-        .expect("ping's check is reported");
-    assert_eq!(ping["outcome"]["outcome"], "not-observed", "{ping}");
-    assert!(
-        records
+    let mut serve = Command::new(env!("CARGO_BIN_EXE_wirecheck"));
+    serve.args(["serve", "--http", "127.0.0.1:0"]);
+    let server = common::listening(serve);
+    for peer in [&[][..], &["--http", server.url.as_str()][..]] {
+        let mut args = vec![
+            "load",
+            "--revision",
+            "2026-07-28",
+            "--duration",
+            "2s",
+            "--format",
+            "json",
+            "--strict",
+        ];
+        args.extend_from_slice(peer);
+        let out = wirecheck(&args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{peer:?}: {stderr}");
+        assert!(answered(&out) > 0, "{stderr}");
+        assert!(!stderr.contains("\nping "), "no ping sent: {stderr}");
+        let records = records(&out);
+        assert!(broken(&records).is_empty(), "{peer:?}: {records:?}");
+        let ping = records
             .iter()
-            .filter(|r| r["rule"] != "mcp.ping.respond")
-            .all(|r| r["outcome"]["outcome"] == "pass" && r["revision"] == "2026-07-28"),
-        "{records:?}"
+            .find(|r| r["rule"] == "mcp.ping.respond")
+            .expect("ping's check is reported");
+        assert_eq!(ping["outcome"]["outcome"], "not-observed", "{ping}");
+        assert!(
+            records
+                .iter()
+                .filter(|r| r["rule"] != "mcp.ping.respond")
+                .all(|r| r["outcome"]["outcome"] == "pass" && r["revision"] == "2026-07-28"),
+            "{peer:?}: {records:?}"
+        );
+    }
+}
+
+/// An OAuth-protected server: without `--auth` the load cannot be made
+/// (exit 2, the 401 named and the flag that helps); with it every request
+/// carries a token minted by the authorization server the server's
+/// metadata names, and the reference peer, protected, is clean under load
+/// in a revision with sessions and in 2026-07-28.
+#[test]
+fn a_protected_server_is_loaded_with_auth_and_refused_without() {
+    let mut serve = Command::new(env!("CARGO_BIN_EXE_wirecheck"));
+    serve.args(["serve", "--http", "127.0.0.1:0", "--auth"]);
+    let server = common::listening(serve);
+    let url = server.url.as_str();
+    let refused = wirecheck(&["load", "--http", url, "--duration", "1s"]);
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("answered HTTP 401") && stderr.contains("load it with --auth"),
+        "{stderr}"
     );
-    let http = wirecheck(&[
-        "load",
-        "--revision",
-        "2026-07-28",
+    for revision in ["2025-11-25", "2026-07-28"] {
+        let out = wirecheck(&[
+            "load",
+            "--http",
+            url,
+            "--auth",
+            "--revision",
+            revision,
+            "--duration",
+            "2s",
+            "--format",
+            "json",
+            "--strict",
+        ]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{revision}: {stderr}");
+        assert!(answered(&out) > 0, "{revision}: {stderr}");
+        let records = records(&out);
+        assert!(broken(&records).is_empty(), "{revision}: {records:?}");
+        assert!(
+            records.iter().any(|r| r["outcome"]["outcome"] == "pass"),
+            "{revision}: {records:?}"
+        );
+    }
+}
+
+/// A saved load finding replayed against a server where no load could be
+/// made (nothing listening; a protected server without `--auth`) could not
+/// run (exit 2): "no longer shows" would be a pass resting on nothing
+/// observed. With `--auth` the protected reference peer is loaded, the
+/// finding does not show, and that is the pass.
+#[test]
+fn a_load_finding_replayed_where_no_load_could_be_made_could_not_run() {
+    let dir = scratch("replay-unmade");
+    std::fs::create_dir_all(&dir).unwrap();
+    let saved = serde_json::json!({
+        "rule": "mcp.ping.respond", "method": "ping", "revision": "2025-11-25",
+        "sessions": 1, "concurrency": 1, "duration_ms": 300, "timeout_ms": 1000,
+        "tools": [], "found_at": [1, 1], "detail": "planted", "request": "{}", "answer": "{}",
+    });
+    std::fs::write(
+        dir.join("load.2025-11-25.0000000000000001.json"),
+        saved.to_string(),
+    )
+    .unwrap();
+    let d = dir.to_str().unwrap();
+    let nothing = wirecheck(&[
+        "replay",
+        d,
         "--http",
         "http://127.0.0.1:9/mcp",
+        "--format",
+        "json",
     ]);
-    assert_eq!(http.status.code(), Some(2));
-    assert!(
-        String::from_utf8_lossy(&http.stderr).contains("supported over --stdio only"),
+    assert_eq!(
+        nothing.status.code(),
+        Some(2),
         "{}",
-        String::from_utf8_lossy(&http.stderr)
+        String::from_utf8_lossy(&nothing.stdout)
     );
+    let mut serve = Command::new(env!("CARGO_BIN_EXE_wirecheck"));
+    serve.args(["serve", "--http", "127.0.0.1:0", "--auth"]);
+    let server = common::listening(serve);
+    let refused = wirecheck(&["replay", d, "--http", &server.url, "--format", "json"]);
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("load it with --auth"), "{stderr}");
+    let loaded = wirecheck(&[
+        "replay",
+        d,
+        "--http",
+        &server.url,
+        "--auth",
+        "--format",
+        "json",
+    ]);
+    let records = records(&loaded);
+    assert_eq!(loaded.status.code(), Some(0), "{records:?}");
+    assert!(
+        records.len() == 1 && records[0]["outcome"]["outcome"] == "pass",
+        "{records:?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 fn assert_clean(out: &Output, records: &[serde_json::Value]) {

@@ -35,8 +35,8 @@ pub struct Args {
     #[command(flatten)]
     pub peer: PeerArgs,
     /// The revision every session opens with: 2024-11-05 to 2025-11-25 with
-    /// `initialize`; 2026-07-28 (over --stdio only) with `server/discover`,
-    /// its `_meta` on every request, and no `ping`.
+    /// `initialize`; 2026-07-28 with `server/discover`, its `_meta` (and over
+    /// HTTP its request headers) on every request, no session and no `ping`.
     #[arg(long, default_value = "2025-11-25", value_name = "R")]
     pub revision: String,
     /// Sessions at once (processes over stdio, MCP sessions over HTTP).
@@ -89,12 +89,63 @@ pub struct Args {
     /// The largest frame (or HTTP body) read from the peer, in bytes.
     #[arg(long, default_value_t = Limits::default().max_frame, value_name = "BYTES")]
     pub max_frame: usize,
+    /// An OAuth-protected server's token.
+    #[command(flatten)]
+    pub auth: AuthArgs,
     /// The run document, SARIF and HTML files, as `run` writes them.
     #[command(flatten)]
     pub files: super::run::ReportFiles,
     /// Where the report goes.
     #[command(flatten)]
     pub output: OutputArgs,
+}
+
+/// The token a load of an OAuth-protected server carries (`load`, and
+/// `replay` of what it saved).
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct AuthArgs {
+    /// The server at --http URL is an OAuth-protected resource: every
+    /// request carries a valid token as `Authorization: Bearer`, minted by
+    /// wirecheck's own authorization server (the one the server's Protected
+    /// Resource Metadata names, or --auth-issuer), which the server must
+    /// trust (`wirecheck auth-server`). The server is not judged as a
+    /// resource server here: `wirecheck run --auth` does that.
+    #[arg(long, requires = "http")]
+    pub auth: bool,
+    /// With --auth, the issuer URL of the `wirecheck auth-server` the server
+    /// trusts, instead of the one its Protected Resource Metadata names.
+    #[arg(long, value_name = "URL", requires = "auth")]
+    pub auth_issuer: Option<String>,
+}
+
+impl AuthArgs {
+    /// The valid token of a run against `target` under `revision`, when
+    /// --auth asks for one (found and minted as `run --auth` does).
+    ///
+    /// # Errors
+    /// The server names no authorization server, or one that is not
+    /// wirecheck's or not on this machine.
+    pub fn bearer(
+        &self,
+        runtime: &tokio::runtime::Runtime,
+        target: &Target,
+        revision: Revision,
+        timeout: Duration,
+    ) -> Result<Option<String>, String> {
+        let Target::Http { url, .. } = target else {
+            return Ok(None);
+        };
+        if !self.auth {
+            return Ok(None);
+        }
+        let ready = runtime.block_on(crate::auth::client::prepare(
+            url,
+            self.auth_issuer.as_deref(),
+            revision,
+            timeout,
+        ))?;
+        Ok(Some(ready.tokens.valid))
+    }
 }
 
 /// Runs the load as `args` asks and reports what it judged.
@@ -119,15 +170,7 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
     if matches!(target, Target::Http { .. }) && revision == Revision::Mcp2024_11_05 {
         return Err("--http speaks Streamable HTTP, which starts with 2025-03-26".into());
     }
-    if matches!(target, Target::Http { .. }) && revision >= Revision::Mcp2026_07_28 {
-        // Session-free Streamable HTTP (no Mcp-Session-Id, the per-request
-        // headers 2026-07-28 asks for) is not driven yet: said, not guessed at.
-        return Err(format!(
-            "--revision {}: `wirecheck load --http` opens MCP sessions (2025-03-26 to 2025-11-25); 2026-07-28 is supported over --stdio only",
-            revision.name()
-        ));
-    }
-    let config = Config {
+    let mut config = Config {
         target,
         revision,
         sessions: args.sessions.max(1),
@@ -148,6 +191,7 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
         },
         stop_at: None,
         only: args.only.clone(),
+        bearer: None,
     };
     let quiet = args.output.quiet;
     if !quiet {
@@ -173,6 +217,9 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
         .enable_all()
         .build()
         .map_err(|e| format!("cannot start the async runtime: {e}"))?;
+    config.bearer = args
+        .auth
+        .bearer(&runtime, &config.target, revision, args.timeout)?;
     let stop = super::fuzz::ctrl_c(&runtime);
     let mut progress = |answered: u64, findings: u64, elapsed: Duration| {
         if !quiet {

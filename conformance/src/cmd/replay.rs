@@ -32,6 +32,10 @@ pub struct Args {
     /// SHOULD-level breaches count too.
     #[arg(long)]
     pub strict: bool,
+    /// With --auth, `load` findings are played with a token (fuzz findings
+    /// are not: `fuzz` loads no protected server).
+    #[command(flatten)]
+    pub auth: super::load::AuthArgs,
     /// Where the report goes.
     #[command(flatten)]
     pub output: OutputArgs,
@@ -88,6 +92,13 @@ fn replay_load(
             limits: crate::transport::Limits::default(),
             stop_at: None,
             only: saved.only.clone(),
+            bearer: None,
+        };
+        let base = load::Config {
+            bearer: args
+                .auth
+                .bearer(runtime, target, base.revision, args.timeout)?,
+            ..base
         };
         let config = saved.config(&base)?;
         let stop = std::sync::Arc::default();
@@ -100,13 +111,19 @@ fn replay_load(
             config.sessions, config.concurrency
         );
         match shown {
-            Some(f) => {
+            load::shrink::Trial::Unmade(why) => {
+                return Err(format!(
+                    "{}: the load could not be made, so whether the finding still shows is unknown: {why}",
+                    path.display()
+                ));
+            }
+            load::shrink::Trial::Shown(f) => {
                 let mut record = load::judge::record(&f, config.revision, transport);
                 record.place.file = file;
                 record.notes.push(format!("still shows, with {size}"));
                 report.records.push(record);
             }
-            None => {
+            load::shrink::Trial::NotShown => {
                 let mut record = Record::new(
                     Place {
                         file,
@@ -141,6 +158,12 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
         .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
         .collect();
     files.sort();
+    if args.auth.auth && !files.is_empty() {
+        return Err(format!(
+            "--auth plays `load` findings with a token; {} holds fuzz findings, which `fuzz` never made against a protected server",
+            args.dir.display()
+        ));
+    }
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()

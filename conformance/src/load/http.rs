@@ -8,6 +8,11 @@
 //! Every body is read within the request's time and up to `--max-frame`
 //! bytes; a stream is left once its response came, so a stream held open
 //! costs one connection, never the run.
+//!
+//! Under 2026-07-28 there is no session: each connection opens with
+//! `server/discover`, and every POST carries the request metadata headers
+//! (basic/transports/streamable-http §Request Metadata). With `--auth`
+//! every request carries the run's token.
 
 use std::sync::Mutex;
 use std::time::Duration;
@@ -17,7 +22,9 @@ use harness::{Direction, Revision};
 use http_body_util::{BodyExt, Full};
 use hyper::body::{Body as _, Bytes, Incoming};
 use hyper::client::conn::http1::SendRequest;
-use hyper::header::{HeaderMap, HeaderValue, ACCEPT, CONTENT_TYPE, HOST};
+use hyper::header::{
+    HeaderMap, HeaderName, HeaderValue, ACCEPT, AUTHORIZATION, CONTENT_TYPE, HOST,
+};
 use hyper::{Method, Request, Response, Uri};
 use tokio::time::{Instant, Sleep};
 
@@ -118,10 +125,37 @@ impl Endpoint {
 /// is an answer without a response, judged as such.
 struct Client {
     endpoint: Endpoint,
-    /// Host, Content-Type and Accept; the session id and protocol version
-    /// once the session is open.
+    /// Host, Content-Type and Accept, and the bearer token with `--auth`;
+    /// the session id and protocol version once the session is open.
     headers: HeaderMap,
     max: usize,
+}
+
+/// The headers one request carries besides its session's: 2026-07-28's
+/// `Mcp-Method` and `Mcp-Name`; none before that revision.
+type Stamp = Vec<(HeaderName, HeaderValue)>;
+
+/// 2026-07-28 basic/transports/streamable-http §Standard Request Headers
+/// ("REQUIRED for compliance"): `Mcp-Method` from `method` on all requests,
+/// `Mcp-Name` from `params.name` or `params.uri` on `tools/call`,
+/// `resources/read` and `prompts/get`, in the Base64 sentinel form when the
+/// value is not plain ASCII (§Value Encoding, MUST).
+fn stamp(revision: Revision, method: &str, params: Option<&serde_json::Value>) -> Stamp {
+    if revision < Revision::Mcp2026_07_28 {
+        return Stamp::new();
+    }
+    let value = |v: &str| HeaderValue::from_str(&crate::transport::http::header_safe(v)).ok();
+    let mut stamp = Stamp::new();
+    if let Some(v) = value(method) {
+        stamp.push((HeaderName::from_static("mcp-method"), v));
+    }
+    if matches!(method, "tools/call" | "resources/read" | "prompts/get") {
+        let name = params.and_then(|p| p.get("name").or_else(|| p.get("uri")));
+        if let Some(v) = name.and_then(serde_json::Value::as_str).and_then(value) {
+            stamp.push((HeaderName::from_static("mcp-name"), v));
+        }
+    }
+    stamp
 }
 
 /// A request slot's connection, kept open from one of its requests to the
@@ -222,7 +256,7 @@ async fn connect(to: &Endpoint) -> Result<(Sender, Io), String> {
 impl Client {
     /// The client of the endpoint at `url`, with the headers every request
     /// carries from the start.
-    fn new(url: &str, max: usize) -> Result<Self, String> {
+    fn new(url: &str, max: usize, bearer: Option<&str>) -> Result<Self, String> {
         let endpoint = Endpoint::parse(url)?;
         let mut headers = HeaderMap::new();
         headers.insert(HOST, endpoint.authority.clone());
@@ -233,6 +267,14 @@ impl Client {
             ACCEPT,
             HeaderValue::from_static("application/json, text/event-stream"),
         );
+        if let Some(token) = bearer {
+            // MCP basic/authorization §Token Requirements: "MUST use the
+            // Authorization request header field", "included in every HTTP
+            // request from client to server".
+            let value = HeaderValue::from_str(&format!("Bearer {token}"))
+                .map_err(|_| "the access token is not a header value".to_owned())?;
+            headers.insert(AUTHORIZATION, value);
+        }
         Ok(Client {
             endpoint,
             headers,
@@ -240,23 +282,27 @@ impl Client {
         })
     }
 
-    /// A request to the endpoint with the session's headers.
-    fn request(&self, method: Method, body: Bytes) -> Request<Full<Bytes>> {
+    /// A request to the endpoint with the session's headers and `stamp`.
+    fn request(&self, method: Method, body: Bytes, stamp: &Stamp) -> Request<Full<Bytes>> {
         let mut request = Request::new(Full::new(body));
         *request.method_mut() = method;
         *request.uri_mut() = self.endpoint.target.clone();
-        *request.headers_mut() = self.headers.clone();
+        let mut headers = self.headers.clone();
+        for (name, value) in stamp {
+            headers.insert(name.clone(), value.clone());
+        }
+        *request.headers_mut() = headers;
         request
     }
 
-    /// POSTs `body` on `conn` and reads its answer until the first response,
-    /// the end, the size bound or `deadline`.
-    async fn post(&self, conn: &mut Conn, body: Bytes, deadline: Instant) -> Answer {
+    /// POSTs `body` with `stamp` on `conn` and reads its answer until the
+    /// first response, the end, the size bound or `deadline`.
+    async fn post(&self, conn: &mut Conn, body: Bytes, stamp: &Stamp, deadline: Instant) -> Answer {
         // One timer for the whole exchange: every step is bounded by the
         // same deadline.
         let timer = tokio::time::sleep_until(deadline);
         tokio::pin!(timer);
-        let sent = conn.send(&self.endpoint, self.request(Method::POST, body));
+        let sent = conn.send(&self.endpoint, self.request(Method::POST, body, stamp));
         let response = tokio::select! {
             biased;
             response = sent => response,
@@ -382,7 +428,7 @@ impl Client {
     /// §Session Management 5: a client that no longer needs the session
     /// SHOULD end it with DELETE. Best effort: its answer is not judged.
     async fn delete(&self, conn: &mut Conn, wait: Duration) {
-        let request = self.request(Method::DELETE, Bytes::new());
+        let request = self.request(Method::DELETE, Bytes::new(), &Stamp::new());
         let _ = tokio::time::timeout(wait, conn.send(&self.endpoint, request)).await;
     }
 }
@@ -441,7 +487,7 @@ pub async fn session(
     index: usize,
     shared: &Shared,
 ) -> Result<(Stats, Findings), String> {
-    let mut client = Client::new(url, config.limits.max_frame)
+    let mut client = Client::new(url, config.limits.max_frame, config.bearer.as_deref())
         .map_err(|why| format!("session {} at {url}: {why}", index + 1))?;
     // The handshake's connection, kept for the DELETE at the end.
     let mut conn = Conn::default();
@@ -450,17 +496,32 @@ pub async fn session(
         .await
         .map_err(|why| format!("session {} at {url}: {why}", index + 1))?;
     lock(&book).load(&calls);
+    let stamps: Vec<Stamp> = calls
+        .iter()
+        .map(|c| stamp(config.revision, &c.method, c.params.as_ref()))
+        .collect();
     let next = Mutex::new(Ids::new(shared.start));
     let started = Instant::now();
-    let workers = (0..config.concurrency.max(1))
-        .map(|_| worker(config, &client, &book, shared, &calls, &next, index));
+    let workers = (0..config.concurrency.max(1)).map(|_| {
+        worker(
+            config,
+            &client,
+            &book,
+            shared,
+            (&calls, &stamps),
+            &next,
+            index,
+        )
+    });
     futures::future::join_all(workers).await;
     let mut book = book
         .into_inner()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
     book.stats.elapsed = started.elapsed();
     book.stats.interrupted |= shared.stopped();
-    client.delete(&mut conn, config.timeout).await;
+    if config.revision < Revision::Mcp2026_07_28 {
+        client.delete(&mut conn, config.timeout).await;
+    }
     Ok(book.finish())
 }
 
@@ -472,51 +533,27 @@ async fn open(
     book: &Mutex<Book>,
     shared: &Shared,
 ) -> Result<Vec<Call>, String> {
-    let init = super::initialize(config.revision);
-    let answer = ask(
-        config,
-        (client, conn),
-        book,
-        shared,
-        (0, "initialize", &init),
-    )
-    .await?;
+    let (method, opening) = super::opening(config.revision);
+    if config.revision >= Revision::Mcp2026_07_28 {
+        // §Protocol Version Header: "Every POST request to the MCP endpoint
+        // MUST include an `MCP-Protocol-Version` header", matching the
+        // `_meta` version every request carries.
+        client.headers.insert(
+            "mcp-protocol-version",
+            HeaderValue::from_static(config.revision.name()),
+        );
+    }
+    let answer = ask(config, (client, conn), book, shared, (0, method, &opening)).await?;
     let result = super::handshake_result(&answer.0)?;
-    if let Some(id) = answer.1 {
-        let value = HeaderValue::from_str(&id)
-            .map_err(|_| format!("the Mcp-Session-Id {id:?} is not a header value"))?;
-        client.headers.insert("mcp-session-id", value);
-    }
-    // §Protocol Version Header (2025-06-18 on): the negotiated version on
-    // every later request.
-    let negotiated = result
-        .get("protocolVersion")
-        .and_then(serde_json::Value::as_str)
-        .unwrap_or(config.revision.name())
-        .to_owned();
-    if negotiated
-        .parse::<Revision>()
-        .is_ok_and(|r| r >= Revision::Mcp2025_06_18)
-    {
-        if let Ok(v) = HeaderValue::from_str(&negotiated) {
-            client.headers.insert("mcp-protocol-version", v);
-        }
-    }
-    lock(book).frame(Direction::ClientToServer, super::INITIALIZED);
-    let notified = client
-        .post(
-            conn,
-            Bytes::from_static(super::INITIALIZED),
-            Instant::now() + config.timeout,
-        )
-        .await;
-    if let Some(why) = notified.trouble {
-        return Err(format!("`notifications/initialized`: {why}"));
+    if method == "initialize" {
+        initialized(config, client, conn, book, answer.1, &result).await?;
     }
     let capabilities = result.get("capabilities").cloned().unwrap_or_default();
     let mut listed = Vec::new();
     let index = lock(book).index;
-    for (n, call) in plan::lists(&capabilities, index).iter().enumerate() {
+    let lists =
+        super::for_revision(plan::lists(&capabilities, index), config.revision).unwrap_or_default();
+    for (n, call) in lists.iter().enumerate() {
         let id = n as u64 + 1;
         let frame = call.frame(id);
         // A list unanswered is a finding like any other, not the end of
@@ -545,6 +582,52 @@ async fn open(
     plan::only(mix, &config.only)
 }
 
+/// The rest of a 2025-03-26 to 2025-11-25 handshake: the session id and the
+/// negotiated version on every later request, then
+/// `notifications/initialized`.
+async fn initialized(
+    config: &Config,
+    client: &mut Client,
+    conn: &mut Conn,
+    book: &Mutex<Book>,
+    session: Option<String>,
+    result: &serde_json::Value,
+) -> Result<(), String> {
+    if let Some(id) = session {
+        let value = HeaderValue::from_str(&id)
+            .map_err(|_| format!("the Mcp-Session-Id {id:?} is not a header value"))?;
+        client.headers.insert("mcp-session-id", value);
+    }
+    // §Protocol Version Header (2025-06-18 on): the negotiated version on
+    // every later request.
+    let negotiated = result
+        .get("protocolVersion")
+        .and_then(serde_json::Value::as_str)
+        .unwrap_or(config.revision.name())
+        .to_owned();
+    if negotiated
+        .parse::<Revision>()
+        .is_ok_and(|r| r >= Revision::Mcp2025_06_18)
+    {
+        if let Ok(v) = HeaderValue::from_str(&negotiated) {
+            client.headers.insert("mcp-protocol-version", v);
+        }
+    }
+    lock(book).frame(Direction::ClientToServer, super::INITIALIZED);
+    let notified = client
+        .post(
+            conn,
+            Bytes::from_static(super::INITIALIZED),
+            &Stamp::new(),
+            Instant::now() + config.timeout,
+        )
+        .await;
+    match notified.trouble {
+        Some(why) => Err(format!("`notifications/initialized`: {why}")),
+        None => Ok(()),
+    }
+}
+
 /// One request of the handshake or discovery: its answer and the session
 /// id the response carried.
 async fn ask(
@@ -555,13 +638,28 @@ async fn ask(
     (id, method, frame): (u64, &str, &[u8]),
 ) -> Result<(Vec<u8>, Option<String>), String> {
     lock(book).frame(Direction::ClientToServer, frame);
+    let params = serde_json::from_slice::<serde_json::Value>(frame)
+        .ok()
+        .and_then(|mut v| v.get_mut("params").map(serde_json::Value::take));
     let answer = client
         .post(
             conn,
             Bytes::copy_from_slice(frame),
+            &stamp(config.revision, method, params.as_ref()),
             Instant::now() + config.timeout,
         )
         .await;
+    if answer.status == 401 {
+        // MCP basic/authorization §Error Handling: 401, "Authorization
+        // required or token invalid". Not a verdict under load: the run
+        // cannot be made without a token it takes.
+        return Err(match config.bearer {
+            None => format!(
+                "`{method}` was answered HTTP 401: the server is OAuth-protected; load it with --auth (and --auth-issuer URL of the `wirecheck auth-server` it trusts)"
+            ),
+            Some(_) => format!("`{method}` was answered HTTP 401: the server refused --auth's token"),
+        });
+    }
     let mut book = lock(book);
     for f in &answer.frames {
         book.frame(Direction::ServerToClient, f);
@@ -586,7 +684,7 @@ async fn worker(
     client: &Client,
     book: &Mutex<Book>,
     shared: &Shared,
-    calls: &[Call],
+    (calls, stamps): (&[Call], &[Stamp]),
     next: &Mutex<Ids>,
     index: usize,
 ) {
@@ -604,14 +702,17 @@ async fn worker(
         let sent = Instant::now();
         // The body shares the frame's bytes: no copy.
         let answer = client
-            .post(&mut conn, frame.clone(), sent + config.timeout)
+            .post(&mut conn, frame.clone(), &stamps[at], sent + config.timeout)
             .await;
         let took = sent.elapsed();
         if shared.stopped() && answer.trouble.is_some() {
             return; // cut by Ctrl-C, not by the peer
         }
         let timed_out = judge_post(config, book, shared, (call, at), id, &frame, &answer, took);
-        if timed_out {
+        // 2026-07-28 §Cancellation: "Closing the SSE response stream MUST be
+        // treated by the server as cancellation", and the POST cut at its
+        // deadline closed its connection; no notification is expected.
+        if timed_out && config.revision < Revision::Mcp2026_07_28 {
             // MCP basic/lifecycle §Timeouts: the sender SHOULD cancel it.
             let cancel = super::cancelled(id);
             lock(book).frame(Direction::ClientToServer, &cancel);
@@ -619,6 +720,7 @@ async fn worker(
                 .post(
                     &mut conn,
                     Bytes::from(cancel),
+                    &Stamp::new(),
                     Instant::now() + config.timeout,
                 )
                 .await;
@@ -765,6 +867,43 @@ mod tests {
         let (rules, timed_out, _) = judged(&silent, Duration::from_secs(1));
         assert_eq!(rules, [super::super::judge::UNANSWERED]);
         assert!(timed_out, "cancelled once its time ran out");
+    }
+
+    /// 2026-07-28 §Standard Request Headers: `Mcp-Method` on every
+    /// request, `Mcp-Name` from `params.name` (or `params.uri` for
+    /// resources/read) on the three named methods, Base64 when not plain
+    /// ASCII; nothing before 2026-07-28.
+    #[test]
+    fn a_2026_request_is_stamped_with_its_method_and_name() {
+        let shown = |revision, method, params: serde_json::Value| {
+            stamp(revision, method, Some(&params))
+                .into_iter()
+                .map(|(n, v)| format!("{n}: {}", v.to_str().unwrap()))
+                .collect::<Vec<_>>()
+        };
+        let modern = Revision::Mcp2026_07_28;
+        assert_eq!(
+            shown(
+                modern,
+                "resources/read",
+                serde_json::json!({"uri": "file:///a"})
+            ),
+            ["mcp-method: resources/read", "mcp-name: file:///a"]
+        );
+        assert_eq!(
+            shown(modern, "prompts/get", serde_json::json!({"name": "café"})),
+            ["mcp-method: prompts/get", "mcp-name: =?base64?Y2Fmw6k=?="]
+        );
+        assert_eq!(
+            shown(modern, "tools/list", serde_json::json!({"name": "x"})),
+            ["mcp-method: tools/list"]
+        );
+        assert!(shown(
+            Revision::Mcp2025_11_25,
+            "prompts/get",
+            serde_json::json!({"name": "a"})
+        )
+        .is_empty());
     }
 
     #[test]

@@ -52,8 +52,8 @@ pub use stats::Stats;
 pub struct Config {
     /// The peer.
     pub target: Target,
-    /// The revision every session opens with (2024-11-05 to 2025-11-25:
-    /// the ones with an `initialize` handshake).
+    /// The revision every session opens with: `initialize` (2024-11-05 to
+    /// 2025-11-25), or `server/discover` and no session (2026-07-28).
     pub revision: Revision,
     /// Sessions at once.
     pub sessions: usize,
@@ -77,6 +77,9 @@ pub struct Config {
     /// Only these methods of the mix are sent under load (all when empty):
     /// `ping` alone is the workload an HTTP load tool can send too.
     pub only: Vec<String>,
+    /// The access token every HTTP request carries as `Authorization:
+    /// Bearer` (`--auth`).
+    pub bearer: Option<String>,
 }
 
 /// A finding a run looks for, and stops sending at once it shows: its rule
@@ -741,6 +744,7 @@ mod tests {
             limits: crate::transport::Limits::default(),
             stop_at: None,
             only: Vec::new(),
+            bearer: None,
         }
     }
 

@@ -65,34 +65,52 @@ pub fn trial(base: &Config, sessions: usize, concurrency: usize, f: &Finding) ->
     }
 }
 
-/// The finding of `rule` on `method` as a run of `config` shows it, if it
-/// does within [`TRIES`] runs (or before `until`, or Ctrl-C).
+/// What up to [`TRIES`] runs of one size made of a finding.
+#[derive(Debug)]
+pub enum Trial {
+    /// A run showed it: its example.
+    Shown(Box<Finding>),
+    /// Every run was made, whole, and none showed it.
+    NotShown,
+    /// A run could not be made (why): no session opened or one ended
+    /// early without showing it, the time ran out, or Ctrl-C. Nothing
+    /// observed is not "no longer shows".
+    Unmade(String),
+}
+
+/// The finding of `rule` on `method` as runs of `config` show it: the first
+/// of up to [`TRIES`] runs that shows it, or whether they were all made.
 pub async fn shows(
     config: &Config,
     (rule, method): (&str, &str),
     until: Instant,
     stop: &Arc<AtomicBool>,
     runs: &mut usize,
-) -> Option<Finding> {
+) -> Trial {
     for _ in 0..TRIES {
-        if Instant::now() >= until || stop.load(std::sync::atomic::Ordering::Relaxed) {
-            return None;
+        if stop.load(std::sync::atomic::Ordering::Relaxed) {
+            return Trial::Unmade(crate::interrupt::INTERRUPTED.into());
+        }
+        if Instant::now() >= until {
+            return Trial::Unmade("the time for it ran out".into());
         }
         *runs += 1;
         let mut quiet = |_, _, _| {};
         let run = super::run(config, Arc::clone(stop), &mut quiet);
-        let Ok((_, findings, _)) = tokio::time::timeout_at(until, run).await else {
-            return None;
+        let Ok((_, findings, trouble)) = tokio::time::timeout_at(until, run).await else {
+            return Trial::Unmade("the time for it ran out".into());
         };
-        let found = findings
+        if let Some(f) = findings
             .iter()
             .find(|f| f.rule == rule && f.method == method)
-            .cloned();
-        if found.is_some() {
-            return found;
+        {
+            return Trial::Shown(Box::new(f.clone()));
+        }
+        if let Some(why) = trouble {
+            return Trial::Unmade(why);
         }
     }
-    None
+    Trial::NotShown
 }
 
 /// One search: a run's size, and what is known of it.
@@ -116,12 +134,14 @@ impl Search<'_> {
             let (sessions, concurrency) = size(mid);
             let config = trial(self.base, sessions, concurrency, self.like);
             let like = (self.like.rule.as_str(), self.like.method.as_str());
+            // A size whose runs could not be made is not known to show
+            // it: the search keeps the larger size it knows does.
             match shows(&config, like, self.until, self.stop, &mut self.runs).await {
-                Some(f) => {
-                    self.best = f;
+                Trial::Shown(f) => {
+                    self.best = *f;
                     high = mid;
                 }
-                None => low = mid + 1,
+                Trial::NotShown | Trial::Unmade(_) => low = mid + 1,
             }
         }
         high

@@ -97,15 +97,23 @@ pub fn listening(mut command: Command) -> Listening {
         .spawn()
         .expect("the server starts");
     let stderr = child.stderr.take().expect("stderr is piped");
-    let mut line = String::new();
-    std::io::BufReader::new(stderr)
-        .read_line(&mut line)
-        .expect("the server prints its address");
-    let base = line
-        .trim()
-        .strip_prefix("listening on ")
-        .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
-        .to_owned();
+    let mut reader = std::io::BufReader::new(stderr);
+    // `serve --auth` names its authorization server first.
+    let mut seen = Vec::new();
+    let base = loop {
+        let mut line = String::new();
+        reader
+            .read_line(&mut line)
+            .expect("the server prints its address");
+        if let Some(base) = line.trim().strip_prefix("listening on ") {
+            break base.to_owned();
+        }
+        assert!(
+            !line.is_empty() && seen.len() < 4,
+            "no `listening on` line: {seen:?}"
+        );
+        seen.push(line);
+    };
     Listening {
         child,
         url: format!("{base}/mcp"),
