@@ -459,6 +459,23 @@ fn a_transcript_without_a_frame_cannot_be_judged() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("no frame to judge"));
 }
 
+/// A load of nothing (no request, no time, no wait) would judge nothing and
+/// report every check not observed with exit 0: refused as a usage error
+/// that names the flag.
+#[test]
+fn a_load_of_nothing_is_refused() {
+    for (flag, value) in [
+        ("--requests", "0"),
+        ("--duration", "0s"),
+        ("--timeout", "0ms"),
+    ] {
+        let out = wirecheck(&["load", flag, value], b"");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{flag} {value}: {stderr}");
+        assert!(stderr.contains(flag), "{flag}: {stderr}");
+    }
+}
+
 /// An ambiguity is said once per run with how often it was met: the same
 /// count in the grouped view, the long form and the run document (the long
 /// form counted each record twice).

@@ -47,15 +47,16 @@ pub struct Args {
     pub concurrency: usize,
     /// How long requests are sent (`10s`, `1m`); default 10s unless
     /// --requests is given.
-    #[arg(long, value_parser = super::run::duration, value_name = "DURATION")]
+    #[arg(long, value_parser = super::run::positive_duration, value_name = "DURATION")]
     pub duration: Option<Duration>,
-    /// How many requests in all, across sessions.
-    #[arg(long, value_name = "N")]
+    /// How many requests in all, across sessions (at least 1: a load of
+    /// none would judge nothing).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub requests: Option<u64>,
     /// The longest wait for one answer; a request unanswered by then is
     /// cancelled and reported as not observed (no sentence bounds a
     /// server's time, so silence is never a verdict).
-    #[arg(long, default_value = "5s", value_parser = super::run::duration, value_name = "DURATION")]
+    #[arg(long, default_value = "5s", value_parser = super::run::positive_duration, value_name = "DURATION")]
     pub timeout: Duration,
     /// A tool that may be called under load (repeatable, called with empty
     /// arguments); no other is ever called.

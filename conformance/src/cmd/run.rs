@@ -242,6 +242,15 @@ pub(crate) fn duration(s: &str) -> Result<Duration, String> {
     Ok(d)
 }
 
+/// [`duration`], more than zero: a budget or a wait of nothing would judge
+/// nothing.
+pub(crate) fn positive_duration(s: &str) -> Result<Duration, String> {
+    match duration(s)? {
+        Duration::ZERO => Err(format!("`{s}`: must be more than zero")),
+        d => Ok(d),
+    }
+}
+
 /// The longest duration any option takes.
 const MAX_DURATION: Duration = Duration::from_secs(30 * 86_400);
 
@@ -621,6 +630,9 @@ mod tests {
         assert!(duration("10000000000000000000s").is_err());
         assert!(duration("43200m").is_ok());
         assert!(duration("43201m").is_err());
+        assert_eq!(duration("0s"), Ok(Duration::ZERO));
+        assert!(positive_duration("0ms").is_err());
+        assert_eq!(positive_duration("1ms"), Ok(Duration::from_millis(1)));
     }
 
     /// A baseline entry no check of an interrupted run matched is not said
