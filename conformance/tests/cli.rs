@@ -459,21 +459,59 @@ fn a_transcript_without_a_frame_cannot_be_judged() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("no frame to judge"));
 }
 
-/// A load of nothing (no request, no time, no wait) would judge nothing and
-/// report every check not observed with exit 0: refused as a usage error
-/// that names the flag.
+/// A load or a fuzz run of nothing (no request, no time, no wait) would
+/// judge nothing and report nothing broken with exit 0: refused as a usage
+/// error that names the flag.
 #[test]
-fn a_load_of_nothing_is_refused() {
-    for (flag, value) in [
-        ("--requests", "0"),
-        ("--duration", "0s"),
-        ("--timeout", "0ms"),
-    ] {
-        let out = wirecheck(&["load", flag, value], b"");
+fn a_load_or_fuzz_run_of_nothing_is_refused() {
+    let cases = [
+        ("load", "--requests", "0"),
+        ("load", "--duration", "0s"),
+        ("load", "--timeout", "0ms"),
+        ("fuzz", "--frames", "0"),
+        ("fuzz", "--duration", "0s"),
+        ("fuzz", "--timeout", "0s"),
+    ];
+    for (command, flag, value) in cases {
+        let out = wirecheck(&[command, flag, value], b"");
         let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{flag} {value}: {stderr}");
-        assert!(stderr.contains(flag), "{flag}: {stderr}");
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{command} {flag} {value}: {stderr}"
+        );
+        assert!(stderr.contains(flag), "{command} {flag}: {stderr}");
     }
+}
+
+/// A fuzz run whose time ran out before its first frame sent nothing, so
+/// nothing held: its whole-run record is not observed, never a pass.
+#[test]
+fn a_fuzz_run_that_sent_no_frame_is_not_observed() {
+    let dir = Scratch::new("fuzz-no-frame");
+    let doc = dir.0.join("fuzz.json");
+    let out = wirecheck(
+        &["fuzz", "--duration", "1ms", "--out", doc.to_str().unwrap()],
+        b"",
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report = wirecheck::report::document::from_slice(&std::fs::read(&doc).unwrap())
+        .expect("the run document reads back");
+    let whole = report
+        .records
+        .iter()
+        .find(|r| r.place.vector.as_deref() == Some("fuzz/2025-11-25"))
+        .expect("the whole run's record");
+    assert!(
+        matches!(whole.outcome, harness::Outcome::NotObserved { .. }),
+        "{:?}",
+        whole.outcome
+    );
 }
 
 /// An ambiguity is said once per run with how often it was met: the same

@@ -36,21 +36,21 @@ pub struct Args {
     /// Same seed, same frames.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// Stop after this many frames.
-    #[arg(long, value_name = "N")]
+    /// Stop after this many frames (at least 1).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub frames: Option<u64>,
     /// The whole run's time (`60s`, `10m`), confirming and shrinking
     /// findings included: once something is found, the fuzzing stops a
     /// third of it early (at most --minimize-budget) to leave that time for
     /// them, and a finding the time runs out on is reported unminimized,
     /// saying so. With neither budget, 10s.
-    #[arg(long, value_parser = super::run::duration, value_name = "DURATION")]
+    #[arg(long, value_parser = super::run::positive_duration, value_name = "DURATION")]
     pub duration: Option<Duration>,
     /// A tool the fuzzer may call (repeatable); no other is ever called.
     #[arg(long = "allow-tool", value_name = "NAME")]
     pub allow_tool: Vec<String>,
     /// The longest wait for any one answer.
-    #[arg(long, default_value = "2s", value_parser = super::run::duration, value_name = "DURATION")]
+    #[arg(long, default_value = "2s", value_parser = super::run::positive_duration, value_name = "DURATION")]
     pub timeout: Duration,
     /// Where findings go. Default: `corpus/peers/<name>/` when run from a
     /// wirecheck checkout (its `corpus/peers` folder exists: findings grow the
@@ -376,6 +376,12 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
     }
     if let Some(why) = &stats.ended_early {
         let why = format!("fuzzing ended early after {} frames: {why}", stats.frames);
+        report
+            .records
+            .push(whole_run(Outcome::NotObserved { why: why.clone() }, why));
+    } else if findings.is_empty() && stats.frames == 0 {
+        // Nothing was sent, so nothing held: never a pass.
+        let why = "no frame was sent in the time given".to_owned();
         report
             .records
             .push(whole_run(Outcome::NotObserved { why: why.clone() }, why));
