@@ -514,6 +514,38 @@ fn a_fuzz_run_that_sent_no_frame_is_not_observed() {
     );
 }
 
+/// `serve --judge` judges a client from what it sent: a client that sent
+/// nothing (standard input closed at once; over HTTP, no session before the
+/// signal) was not judged, so the run could not be made (exit 2), where it
+/// reported every scenario not applicable and exited 0.
+#[test]
+fn serve_judge_with_no_client_could_not_run() {
+    let out = wirecheck(&["serve", "--judge"], b"");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("the client sent nothing"), "{stderr}");
+
+    let mut serve = std::process::Command::new(env!("CARGO_BIN_EXE_wirecheck"));
+    serve.args(["serve", "--http", "127.0.0.1:0", "--judge"]);
+    let mut child = serve
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut err = std::io::BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    std::io::BufRead::read_line(&mut err, &mut line).unwrap();
+    assert!(line.starts_with("listening on "), "{line}");
+    let pid = nix::unistd::Pid::from_raw(i32::try_from(child.id()).unwrap());
+    nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGINT).unwrap();
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut err, &mut rest).unwrap();
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(2), "{rest}");
+    assert!(rest.contains("no client opened a session"), "{rest}");
+}
+
 /// An ambiguity is said once per run with how often it was met: the same
 /// count in the grouped view, the long form and the run document (the long
 /// form counted each record twice).

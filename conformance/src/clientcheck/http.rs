@@ -54,19 +54,28 @@ pub async fn serve(
 }
 
 /// Resolves at the first SIGINT (Ctrl-C) or SIGTERM; the client may still
-/// be running, so it is not known to be gone.
-pub async fn signalled() -> Stop {
-    let terminate = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut signal) => {
-                signal.recv().await;
+/// be running, so it is not known to be gone. The handlers are installed
+/// when this is called, not when the future is first polled: call it before
+/// saying where the server listens, so a signal sent as soon as that is
+/// read ends the run with its report instead of killing the process. Must
+/// be called inside a Tokio runtime.
+pub fn signalled() -> impl std::future::Future<Output = Stop> {
+    use tokio::signal::unix::{signal, SignalKind};
+    let interrupt = signal(SignalKind::interrupt()).ok();
+    let terminate = signal(SignalKind::terminate()).ok();
+    async move {
+        let received = |s: Option<tokio::signal::unix::Signal>| async move {
+            match s {
+                Some(mut s) => {
+                    s.recv().await;
+                }
+                None => std::future::pending::<()>().await,
             }
-            Err(_) => std::future::pending::<()>().await,
+        };
+        tokio::select! {
+            () = received(interrupt) => {}
+            () = received(terminate) => {}
         }
-    };
-    tokio::select! {
-        _ = tokio::signal::ctrl_c() => {}
-        () = terminate => {}
+        Stop::Told { closed: false }
     }
-    Stop::Told { closed: false }
 }

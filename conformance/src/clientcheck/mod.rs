@@ -72,6 +72,8 @@ pub struct Director {
     cursors: cursors::Cursors,
     /// The transport is one ordered stream each way (stdio), not HTTP.
     ordered: bool,
+    /// Whether the client sent anything at all.
+    heard: bool,
 }
 
 impl Director {
@@ -97,6 +99,7 @@ impl Director {
             plays: scenarios::Plays::new(selected),
             cursors: cursors::Cursors::default(),
             ordered: true,
+            heard: false,
         }
     }
 
@@ -123,6 +126,7 @@ impl Director {
     /// Handles one frame from the client (without its newline), `t` seconds
     /// from the start, and returns the frames to send it, in order.
     pub fn handle(&mut self, frame: &[u8], t: Option<f64>) -> Vec<Vec<u8>> {
+        self.heard = true;
         self.observe(Direction::ClientToServer, frame, t);
         let lifted = harness::lift(frame).ok();
         let message = match &lifted {
@@ -152,9 +156,17 @@ impl Director {
 
     /// The answer to a line over the transport's bound, judged as sent.
     pub fn too_long(&mut self, len: usize, max: usize, t: Option<f64>) -> Vec<u8> {
+        self.heard = true;
         let frame = self.peer.too_long_frame(len, max);
         self.observe(Direction::ServerToClient, &frame, t);
         frame
+    }
+
+    /// Whether the client sent anything at all (a line over the bound
+    /// counts): a client that sent nothing gave nothing to judge.
+    #[must_use]
+    pub fn heard(&self) -> bool {
+        self.heard
     }
 
     /// The client closed its end: the peer's teardown frames, judged as sent.

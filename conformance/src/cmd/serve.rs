@@ -214,11 +214,16 @@ fn judged(serve: Serve, args: &Args) -> Exit {
     let mut output = stdout.lock();
     let served = clientcheck::stdio::serve(&mut director, &mut input, &mut output, args.max_frame);
     let revision = director.revision();
-    let mut report = clientcheck::report(
-        director.finish(true),
-        Kind::Stdio,
-        served.err().map(|e| format!("serving stopped: {e}")),
-    );
+    // Nothing observed is never a verdict: a client that sent nothing was
+    // not judged.
+    let error = match served {
+        Err(e) => Some(format!("serving stopped: {e}")),
+        Ok(()) if !director.heard() => {
+            Some("the client sent nothing on standard input: nothing to judge".to_owned())
+        }
+        Ok(()) => None,
+    };
+    let mut report = clientcheck::report(director.finish(true), Kind::Stdio, error);
     // The judge's revision, also when no record names one.
     report.profile = revision.map(|revision| harness::Profile {
         revision,
@@ -255,9 +260,9 @@ fn judged_http(serve: Serve, args: &Args) -> Exit {
             } else {
                 None
             };
+            let stop = clientcheck::http::signalled();
             eprintln!("listening on http://{}", server.addr);
-            let (mut records, ended) =
-                clientcheck::http::serve(server, clientcheck::http::signalled(), true).await;
+            let (mut records, ended) = clientcheck::http::serve(server, stop, true).await;
             if let Some(judged) = auth {
                 let revision =
                     crate::clientcheck::auth::revision(args.revision, &records, Some(&judged));
@@ -267,6 +272,13 @@ fn judged_http(serve: Serve, args: &Args) -> Exit {
         })
     });
     let report = match served {
+        // Every session judged leaves a record per scenario at least: none
+        // means no client opened one, and nothing was judged.
+        Ok((records, Ok(_))) if records.is_empty() => clientcheck::report(
+            records,
+            Kind::STREAMABLE_HTTP,
+            Some("no client opened a session before the end: nothing to judge".to_owned()),
+        ),
         Ok((records, ended)) => clientcheck::report(records, Kind::STREAMABLE_HTTP, ended.err()),
         Err(e) => {
             eprintln!("wirecheck serve: {e}");
@@ -283,6 +295,9 @@ fn written(report: &Report, args: &Args) -> Exit {
             eprintln!("wirecheck serve: {e}");
             return Exit::Trouble;
         }
+    }
+    if let Some(why) = &report.error {
+        eprintln!("wirecheck serve --judge: {why}");
     }
     eprintln!(
         "wirecheck serve --judge: {}",

@@ -131,9 +131,11 @@ fn counts(report: &Report) -> String {
             tally.count("not-applicable"),
             tally.count("not-observed")
         ),
+        // A finding is a rule broken: the scenarios' passes and what was not
+        // applicable are records, not findings.
         Command::Check | Command::Proxy | Command::RunClient => format!(
             "{} findings: {} breaking a MUST, {} breaking only SHOULD-level rules{}, {} not observed",
-            tally.total(),
+            tally.count("fail") + tally.count("warning"),
             tally.count("fail"),
             tally.count("warning"),
             if report.strict { " (--strict: these fail too)" } else { "" },
@@ -217,6 +219,32 @@ mod tests {
         assert!(line(&refused).starts_with(
             r#"{"line":1,"violations":[{"rule":"json.frame-too-large","level":"MUST","#
         ));
+    }
+
+    /// A judged client's summary counts the rules broken as findings, not
+    /// every record: scenarios passed or not applicable are none.
+    #[test]
+    fn a_client_summary_counts_only_broken_rules_as_findings() {
+        let mut report = Report::new(Command::RunClient);
+        for outcome in [
+            Outcome::Pass,
+            Outcome::NotApplicable { why: "n/a".into() },
+            Outcome::Fail,
+            Outcome::Warning,
+            Outcome::NotObserved {
+                why: "unseen".into(),
+            },
+        ] {
+            report.records.push(Record::new(
+                Place::default(),
+                Subject::Frame(Vec::new()),
+                outcome,
+            ));
+        }
+        assert_eq!(
+            summary(&report),
+            "2 findings: 1 breaking a MUST, 1 breaking only SHOULD-level rules, 1 not observed"
+        );
     }
 
     #[test]
