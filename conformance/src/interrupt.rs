@@ -57,3 +57,30 @@ pub fn on_ctrl_c(then: impl FnOnce() + Send + 'static) -> Result<(), String> {
         .recv()
         .map_err(|_| "the Ctrl-C thread ended before it listened".to_owned())?
 }
+
+/// Resolves at the first SIGINT (Ctrl-C) or SIGTERM, for the servers that
+/// run until told (`serve --http --judge`, `proxy --listen`). Both handlers
+/// are installed when this is called, not when the future is first polled:
+/// called before the server says where it listens, a signal sent as soon as
+/// that is read ends the run with its report instead of the default action
+/// (the process killed, the report lost). Must be called inside a Tokio
+/// runtime; a stream that cannot be made never resolves (the other still
+/// does).
+pub fn sigint_or_sigterm() -> impl std::future::Future<Output = ()> {
+    let interrupt = signal(SignalKind::interrupt()).ok();
+    let terminate = signal(SignalKind::terminate()).ok();
+    async move {
+        let received = |s: Option<tokio::signal::unix::Signal>| async move {
+            match s {
+                Some(mut s) => {
+                    s.recv().await;
+                }
+                None => std::future::pending::<()>().await,
+            }
+        };
+        tokio::select! {
+            () = received(interrupt) => {}
+            () = received(terminate) => {}
+        }
+    }
+}

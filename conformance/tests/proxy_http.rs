@@ -731,6 +731,22 @@ fn an_upstream_that_is_down_is_a_502_with_the_reason() {
     );
 }
 
+/// The signal handlers are installed before `listening on` is printed: a
+/// Ctrl-C sent as soon as that line is read ends the proxy with its report
+/// (an exit code), never the default action (killed, the report lost).
+#[test]
+fn a_ctrl_c_right_after_listening_on_ends_the_proxy_with_its_report() {
+    let upstream = serve();
+    for _ in 0..5 {
+        let through = proxy(&format!("{}/mcp", upstream.base), &[]);
+        let (status, err) = through.stop();
+        assert!(
+            status.code().is_some(),
+            "it exits, it is not killed: {status} {err}"
+        );
+    }
+}
+
 #[test]
 fn a_non_loopback_listen_address_is_refused_without_allow_remote() {
     let out = Command::new(wirecheck())

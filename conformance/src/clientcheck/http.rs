@@ -55,27 +55,11 @@ pub async fn serve(
 
 /// Resolves at the first SIGINT (Ctrl-C) or SIGTERM; the client may still
 /// be running, so it is not known to be gone. The handlers are installed
-/// when this is called, not when the future is first polled: call it before
-/// saying where the server listens, so a signal sent as soon as that is
-/// read ends the run with its report instead of killing the process. Must
-/// be called inside a Tokio runtime.
+/// as this is called ([`crate::interrupt::sigint_or_sigterm`]).
 pub fn signalled() -> impl std::future::Future<Output = Stop> {
-    use tokio::signal::unix::{signal, SignalKind};
-    let interrupt = signal(SignalKind::interrupt()).ok();
-    let terminate = signal(SignalKind::terminate()).ok();
+    let signal = crate::interrupt::sigint_or_sigterm();
     async move {
-        let received = |s: Option<tokio::signal::unix::Signal>| async move {
-            match s {
-                Some(mut s) => {
-                    s.recv().await;
-                }
-                None => std::future::pending::<()>().await,
-            }
-        };
-        tokio::select! {
-            () = received(interrupt) => {}
-            () = received(terminate) => {}
-        }
+        signal.await;
         Stop::Told { closed: false }
     }
 }

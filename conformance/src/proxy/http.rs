@@ -170,6 +170,9 @@ pub fn http(options: &HttpOptions, mut observe: impl FnMut(Observed)) -> Result<
                 endpoints: Mutex::default(),
                 start: Instant::now(),
             });
+            // Installed before the address is told, so a signal sent as
+            // soon as it is read ends the proxy with its report.
+            let stop = crate::interrupt::sigint_or_sigterm();
             let _ = tx.send(Observed::Listening(addr)).await;
             drop(tx);
             let router = Router::new().fallback(forward).with_state(app);
@@ -181,7 +184,7 @@ pub fn http(options: &HttpOptions, mut observe: impl FnMut(Observed)) -> Result<
             });
             tokio::select! {
                 served = axum::serve(listener, router) => served.map_err(|e| format!("serving: {e}")),
-                () = stop_signal() => Ok(()),
+                () = stop => Ok(()),
             }
         })
         // The runtime is dropped here, and with it every connection's task
@@ -193,23 +196,6 @@ pub fn http(options: &HttpOptions, mut observe: impl FnMut(Observed)) -> Result<
     server
         .join()
         .map_err(|_| "the proxy's server thread panicked".to_owned())?
-}
-
-/// SIGINT (Ctrl-C) or SIGTERM.
-async fn stop_signal() {
-    use tokio::signal::unix::{signal, SignalKind};
-    let term = async {
-        match signal(SignalKind::terminate()) {
-            Ok(mut s) => {
-                s.recv().await;
-            }
-            Err(_) => std::future::pending::<()>().await,
-        }
-    };
-    tokio::select! {
-        _ = tokio::signal::ctrl_c() => {}
-        () = term => {}
-    }
 }
 
 /// Hop-by-hop headers, which a proxy does not forward (RFC 9110 §7.6.1: "a
