@@ -592,3 +592,84 @@ fn one_error_for_a_batch_of_invalid_elements_warns_at_the_arrays_should() {
         );
     }
 }
+
+/// A server silent to a malformed call breaks JSON-RPC 2.0 §5's "the Server
+/// MUST reply with a Response"; the finding says which rule the frame broke
+/// (the sender's fault), so a report shows why an error was the answer.
+#[test]
+fn silence_to_a_malformed_call_names_the_rule_its_frame_breaks() {
+    for id in [
+        "jsonrpc-2.0/request/frame-string",
+        "mcp/2025-06-18/malformed/version-missing",
+    ] {
+        let v = vector(id);
+        let Some(vectors::Basis::MandatedBy { rule, .. }) = &v.basis else {
+            panic!("{id}: the answer is mandated");
+        };
+        let j = judge::reply(&v, &Observed::Silence(Silence::TimedOut));
+        let said = j
+            .violations()
+            .find(|v| v.rule.as_str() == "jsonrpc.response.required")
+            .unwrap_or_else(|| panic!("{id}: {:?}", rules(&j)));
+        assert!(
+            said.message
+                .contains(&format!("the frame breaks {rule} (the sender's fault)")),
+            "{id}: {}",
+            said.message
+        );
+    }
+}
+
+/// JSON-RPC 2.0 §7's rpc call Batch answered with the first call's result
+/// alone: the other calls go unanswered (§5: "When a rpc call is made, the
+/// Server MUST reply with a Response"), so the reply departs from the answer
+/// the probe's MUST mandates and fails; it is no batch of one whose array
+/// alone is missing (§6's SHOULD).
+#[test]
+fn one_result_for_the_batch_of_section_7_fails() {
+    let v = vector("jsonrpc-2.0/examples/batch-mixed");
+    let j = judge::reply(&v, &frames(&[r#"{"jsonrpc":"2.0","result":7,"id":"1"}"#]));
+    assert_eq!(
+        j.outcome,
+        Outcome::Fail,
+        "{:?} {:?}",
+        rules(&j),
+        j.mismatches
+    );
+    assert!(!j.mismatches.is_empty(), "{:?}", rules(&j));
+    assert!(
+        !rules(&j).contains(&"jsonrpc.batch.respond-array"),
+        "{:?}",
+        rules(&j)
+    );
+}
+
+/// An array mixing a request and a response under MCP 2025-03-26 (basic/
+/// transports: an array of requests or one of responses, not both), answered
+/// by a per-element array or an error: the request's result sent alone is
+/// that array's one response without the array, which JSON-RPC 2.0 §6 asks
+/// for at SHOULD ("The Server should respond with an Array containing the
+/// corresponding Response objects"): a warning under
+/// `jsonrpc.batch.respond-array`, though the answer is a convention.
+#[test]
+fn the_one_result_of_an_array_offered_among_alternatives_warns_at_the_arrays_should() {
+    let v = vector("mcp/2025-03-26/batch/batch-mixed-requests-and-responses");
+    assert!(matches!(v.answer, Some(vectors::Answer::AnyOf(_))));
+    let j = judge::reply(
+        &v,
+        &frames(&[r#"{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}"#]),
+    );
+    assert_eq!(
+        j.outcome,
+        Outcome::Warning,
+        "{:?} {:?}",
+        rules(&j),
+        j.mismatches
+    );
+    assert!(
+        rules(&j).contains(&"jsonrpc.batch.respond-array"),
+        "{:?}",
+        rules(&j)
+    );
+    assert!(j.mismatches.is_empty(), "{:?}", j.mismatches);
+}

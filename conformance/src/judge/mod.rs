@@ -1146,4 +1146,95 @@ mod tests {
         let answered = reply(&v, &frames(&[r#"{"jsonrpc":"2.0","id":4,"result":{}}"#]));
         assert_eq!(answered.outcome, Outcome::Fail);
     }
+
+    /// JSON-RPC 2.0 §5: "When a rpc call is made, the Server MUST reply
+    /// with a Response". A call met with silence breaks that sentence once:
+    /// where the answer rests on a codec rule at MUST but the frame still
+    /// lifts, the exchange rules already report `jsonrpc.response.required`,
+    /// and the judge's own finding for a silent malformed call does not say
+    /// it a second time.
+    #[test]
+    fn a_silent_call_breaks_the_response_rule_once() {
+        let v = with_basis(
+            REQUEST,
+            error(&[-32600]),
+            Basis::MandatedBy {
+                rule: RuleId::FrameType,
+                level: Level::Must,
+            },
+        );
+        assert!(codec_must(&v) && lift(&v.frame).is_ok());
+        let j = reply(&v, &Observed::Silence(Silence::TimedOut));
+        assert_eq!(j.outcome, Outcome::Fail);
+        assert_eq!(rules(&j), ["jsonrpc.response.required"]);
+        assert!(j.mismatches.is_empty(), "{:?}", j.mismatches);
+    }
+
+    /// An empty array is no batch whose one response may come alone
+    /// (JSON-RPC 2.0 §6: the Server "MUST NOT return an empty Array"): a
+    /// lone error with another code than the answer's other alternative
+    /// departs from the answer at its basis' level (MUST: a failure), not
+    /// from §6's SHOULD on the array.
+    #[test]
+    fn an_empty_array_in_the_answer_is_no_batch_of_one() {
+        let v = with_basis(
+            REQUEST,
+            Answer::AnyOf(vec![Answer::Batch(Vec::new()), error(&[-32601])]),
+            mandated(Level::Must),
+        );
+        let j = reply(
+            &v,
+            &frames(&[r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"m"}}"#]),
+        );
+        assert_eq!(j.outcome, Outcome::Fail, "{:?}", rules(&j));
+        assert!(
+            !rules(&j).contains(&"jsonrpc.batch.respond-array"),
+            "{:?}",
+            rules(&j)
+        );
+        assert!(
+            j.mismatches[0].starts_with("fits none of the accepted answers"),
+            "{:?}",
+            j.mismatches
+        );
+    }
+
+    /// A batch of two calls, answered per call or refused with an array of
+    /// one -32600: the refusal sent alone is §6's array missing (JSON-RPC 2.0
+    /// §6: "The Server should respond with an Array", a warning), but one
+    /// result sent alone leaves the other call unanswered (§5: "When a rpc
+    /// call is made, the Server MUST reply with a Response"), a departure
+    /// from the answer at its MUST.
+    #[test]
+    fn one_result_for_a_batch_of_two_calls_is_no_batch_of_one_sent_bare() {
+        let v = with_basis(
+            r#"[{"jsonrpc":"2.0","id":1,"method":"x"},{"jsonrpc":"2.0","id":2,"method":"x"}]"#,
+            Answer::AnyOf(vec![
+                Answer::Batch(vec![result("1"), result("2")]),
+                Answer::Batch(vec![Answer::Error {
+                    codes: vec![-32600],
+                    id: Some("null".into()),
+                    data_required: Vec::new(),
+                }]),
+            ]),
+            mandated(Level::Must),
+        );
+        let refused = reply(
+            &v,
+            &frames(&[r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"m"}}"#]),
+        );
+        assert_eq!(refused.outcome, Outcome::Warning, "{:?}", rules(&refused));
+        assert!(
+            rules(&refused).contains(&"jsonrpc.batch.respond-array"),
+            "{:?}",
+            rules(&refused)
+        );
+        let one = reply(&v, &frames(&[r#"{"jsonrpc":"2.0","id":1,"result":{}}"#]));
+        assert_eq!(one.outcome, Outcome::Fail, "{:?}", rules(&one));
+        assert!(
+            one.mismatches[0].starts_with("fits none of the accepted answers"),
+            "{:?}",
+            one.mismatches
+        );
+    }
 }
