@@ -112,8 +112,7 @@ impl<'a> Target<'a> {
 /// sessions still play, and a probe that reads the sessions too
 /// (`listening`'s event ids) waits for them here, after its own requests.
 /// A probe that reads a stream for a fixed window ([`Run::Listens`]) starts
-/// only once the sessions of the whole run have closed ([`everyone_closed`](Self::everyone_closed)),
-/// or reads it beside them until then ([`Run::ListensBeside`]).
+/// only once the sessions of the whole run have closed ([`everyone_closed`](Self::everyone_closed)).
 #[derive(Clone)]
 pub(super) struct SessionsClosed {
     traces: watch::Receiver<Option<Arc<Vec<Trace>>>>,
@@ -140,10 +139,7 @@ pub(super) fn sessions_close(run: Option<RunSessions>) -> (SessionsClose, Sessio
 /// what it had sent no one (`mcp.http.get-no-response` not observed on a
 /// loaded machine, where it passed with the sessions over). So those wait
 /// until every revision's sessions have closed, as they did when each ran
-/// after its own revision's sessions, one revision after another, or
-/// (the GET-stream probe, [`Run::ListensBeside`]) open their stream beside
-/// them, with the GET answered within the answer timeout, and read it
-/// until they have closed and the window has passed, whichever is later.
+/// after its own revision's sessions, one revision after another.
 #[derive(Clone)]
 pub(super) struct RunSessions(watch::Receiver<usize>);
 
@@ -269,15 +265,9 @@ enum Run {
     /// Makes requests of its own and reads a stream for a fixed window:
     /// only once every session of the run has closed ([`RunSessions`]).
     Listens(Requests),
-    /// Makes requests of its own at once, beside the sessions, and reads a
-    /// stream for a fixed window that lasts until every session of the run
-    /// has closed, if that is later: what the window sees can only grow
-    /// with the server's load, never shrink.
-    ListensBeside(Requests),
 }
 
-/// A [`Run::Requests`] (or, after `listens`, a [`Run::Listens`]; after
-/// `beside`, a [`Run::ListensBeside`]) from the
+/// A [`Run::Requests`] (or, after `listens`, a [`Run::Listens`]) from the
 /// body of an async closure over the judge, the target and the sessions'
 /// traces once closed.
 macro_rules! requests {
@@ -286,9 +276,6 @@ macro_rules! requests {
     };
     (listens |$judge:ident, $target:ident, $sessions:ident| $body:expr) => {
         Run::Listens(requests!(@fn |$judge, $target, $sessions| $body))
-    };
-    (beside |$judge:ident, $target:ident, $sessions:ident| $body:expr) => {
-        Run::ListensBeside(requests!(@fn |$judge, $target, $sessions| $body))
     };
     (@fn |$judge:ident, $target:ident, $sessions:ident| $body:expr) => {{
         fn run<'a>(
@@ -372,7 +359,7 @@ const PROBES: &[Probe] = &[
             RuleId::McpHttpGet405,
         ],
         run: requests!(
-            beside | j,
+            listens | j,
             t,
             sessions | {
                 j.get_stream(j.revision, t, sessions).await;
@@ -573,7 +560,7 @@ pub(super) async fn judge(
     let requested = futures::future::join_all(entries.iter().map(|probe| async {
         let run = match probe.run {
             Run::Reads(_) => return None,
-            Run::Requests(run) | Run::ListensBeside(run) => run,
+            Run::Requests(run) => run,
             Run::Listens(run) => {
                 sessions.everyone_closed().await;
                 run
@@ -596,14 +583,11 @@ pub(super) async fn judge(
         let before = judge.records.len();
         match (&probe.run, requested) {
             (Run::Reads(read), _) => read(&mut judge, &evidence),
-            (
-                Run::Requests(_) | Run::Listens(_) | Run::ListensBeside(_),
-                Some((records, probed)),
-            ) => {
+            (Run::Requests(_) | Run::Listens(_), Some((records, probed))) => {
                 judge.records.extend(records);
                 evidence.probed.extend(probed);
             }
-            (Run::Requests(_) | Run::Listens(_) | Run::ListensBeside(_), None) => {}
+            (Run::Requests(_) | Run::Listens(_), None) => {}
         }
         // An exchange shown for a record the probe did not file goes no further.
         judge.shown.clear();

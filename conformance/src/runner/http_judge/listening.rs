@@ -36,8 +36,7 @@ impl Judge {
             RuleId::McpHttpReplaySameStream,
         ];
         let listen = target.driver.answer_timeout.min(GET_LISTEN);
-        let closed = sessions.everyone_closed();
-        let (mut driver, first) = match listened(revision, target, listen, closed).await {
+        let (mut driver, first) = match listened(revision, target, listen).await {
             Ok(opened) => opened,
             Err(why) => {
                 for rule in stream_rules.into_iter().chain([RuleId::McpHttpGet405]) {
@@ -177,11 +176,8 @@ impl Judge {
     }
 }
 
-/// A fresh session's GET stream, read for `listen` from `initialized` on
-/// and until `also` has resolved (the run's sessions closed) if that is
-/// later, and the session's driver. The GET is answered within the answer
-/// timeout, as any request: beside the sessions a busy server may be slow
-/// to take it, and the window only starts once it has. The stream is opened between the `initialize` answer and
+/// A fresh session's GET stream, read for `listen`, and the session's
+/// driver. The stream is opened between the `initialize` answer and
 /// `notifications/initialized`, and `initialized` is sent once the server
 /// has answered the GET: what the server sends when it hears `initialized`
 /// (server-everything: `notifications/tools/list_changed`, once its
@@ -197,25 +193,14 @@ async fn listened(
     revision: Revision,
     target: &Target<'_>,
     listen: std::time::Duration,
-    also: impl std::future::Future<Output = ()>,
 ) -> Result<(Driver<Wire>, Result<GetStream, String>), String> {
     let failed = |e: crate::driver::HandshakeError| format!("the probe's handshake failed: {e}");
     let mut driver = connected(target, None)?;
     let handshake = driver.handshake_answered(revision).await.map_err(failed)?;
-    // The GET is answered within the answer timeout, as any request; the
-    // window starts once `initialized` is sent and lasts `listen`, and until
-    // `also` (the run's sessions closed) if that is later.
-    let answer_timeout = target.driver.answer_timeout;
-    let opened = streamable(&mut driver)
-        .open_get_stream(None, answer_timeout)
-        .await;
+    let opened = streamable(&mut driver).open_get_stream(None, listen).await;
     driver.confirm_handshake(&handshake).await.map_err(failed)?;
-    let window = async {
-        tokio::time::sleep(listen).await;
-        also.await;
-    };
     let first = match opened {
-        Ok(open) => Ok(open.read_within(window).await),
+        Ok(open) => Ok(open.read().await),
         Err(why) => Err(why),
     };
     Ok((driver, first))

@@ -298,14 +298,6 @@ impl OpenGet {
     /// events came, or the server ended it; a refusal's body is kept for
     /// the record instead.
     pub async fn read(self) -> GetStream {
-        let deadline = self.deadline;
-        self.read_within(tokio::time::sleep_until(deadline)).await
-    }
-
-    /// [`read`](Self::read), the stream read until `window` resolves in
-    /// place of the `listen` window (a refusal's body is still read within
-    /// `listen`).
-    pub async fn read_within(self, window: impl std::future::Future<Output = ()>) -> GetStream {
         let OpenGet {
             response,
             shared,
@@ -359,10 +351,7 @@ impl OpenGet {
                 events.len() < MAX_GET_EVENTS
             },
         );
-        tokio::select! {
-            _ = read => {}
-            () = window => {}
-        }
+        let _ = tokio::time::timeout_at(deadline, read).await;
         stream
     }
 }
