@@ -484,6 +484,19 @@ fn a_load_or_fuzz_run_of_nothing_is_refused() {
     }
 }
 
+/// A load whose time ran out while its sessions opened sent nothing under
+/// load, so nothing was judged: it could not run (exit 2), said.
+#[test]
+fn a_load_that_sent_nothing_could_not_run() {
+    let out = wirecheck(&["load", "--duration", "1ms"], b"");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("no request was sent under load"),
+        "{stderr}"
+    );
+}
+
 /// A fuzz run whose time ran out before its first frame sent nothing, so
 /// nothing held: its whole-run record is not observed, never a pass.
 #[test]

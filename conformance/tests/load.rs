@@ -460,6 +460,27 @@ fn a_load_finding_replayed_where_no_load_could_be_made_could_not_run() {
     let stderr = String::from_utf8_lossy(&refused.stderr);
     assert_eq!(refused.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("load it with --auth"), "{stderr}");
+    // A finding about a request the replay never got answered (here: a
+    // method the saved `--only` leaves out of the mix) is not "no longer
+    // shows" either.
+    let elsewhere = scratch("replay-unasked");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    let mut unasked = saved.clone();
+    unasked["method"] = "prompts/get".into();
+    unasked["only"] = serde_json::json!(["tools/list"]);
+    std::fs::write(
+        elsewhere.join("load.2025-11-25.0000000000000002.json"),
+        unasked.to_string(),
+    )
+    .unwrap();
+    let never = wirecheck(&["replay", elsewhere.to_str().unwrap(), "--format", "json"]);
+    let stderr = String::from_utf8_lossy(&never.stderr);
+    assert_eq!(never.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("no `prompts/get` request was answered"),
+        "{stderr}"
+    );
+    let _ = std::fs::remove_dir_all(&elsewhere);
     let loaded = wirecheck(&[
         "replay",
         d,

@@ -233,6 +233,18 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
         }
     };
     let (stats, findings, trouble) = runtime.block_on(load::run(&config, stop, &mut progress));
+    if stats.sent == 0 && !stats.interrupted && trouble.is_none() {
+        // The budget runs from before the handshake: one spent opening the
+        // sessions sent nothing under load, and nothing was judged.
+        return Err(format!(
+            "no request was sent under load: the sessions' opening took all of {}; give --duration or --requests more",
+            match (config.duration, config.requests) {
+                (Some(d), _) => format!("--duration {d:?}"),
+                (None, Some(n)) => format!("--requests {n}"),
+                (None, None) => "the budget".into(),
+            }
+        ));
+    }
     if !quiet {
         eprint!("{}", summary(&stats, &config, transport));
     }

@@ -97,7 +97,7 @@ pub async fn shows(
         *runs += 1;
         let mut quiet = |_, _, _| {};
         let run = super::run(config, Arc::clone(stop), &mut quiet);
-        let Ok((_, findings, trouble)) = tokio::time::timeout_at(until, run).await else {
+        let Ok((stats, findings, trouble)) = tokio::time::timeout_at(until, run).await else {
             return Trial::Unmade("the time for it ran out".into());
         };
         if let Some(f) = findings
@@ -109,8 +109,28 @@ pub async fn shows(
         if let Some(why) = trouble {
             return Trial::Unmade(why);
         }
+        if stats.interrupted || stop.load(std::sync::atomic::Ordering::Relaxed) {
+            return Trial::Unmade(crate::interrupt::INTERRUPTED.into());
+        }
+        // Not shown is a verdict only where the request it is about was
+        // answered: a method that left the mix, or that now goes unanswered
+        // (another finding), says nothing of this one.
+        if !answered(&stats, method) {
+            return Trial::Unmade(format!(
+                "no `{method}` request was answered in run {runs}: whether the finding still shows is unknown"
+            ));
+        }
     }
     Trial::NotShown
+}
+
+/// Whether a run answered a request of `method` at least once; for a
+/// finding of the whole session (`session`, `any`), any request.
+fn answered(stats: &super::Stats, method: &str) -> bool {
+    match method {
+        "session" | "any" => stats.answered > 0,
+        method => stats.latency.get(method).is_some_and(|l| l.count() > 0),
+    }
 }
 
 /// One search: a run's size, and what is known of it.
