@@ -1,12 +1,16 @@
-//! Ctrl-C (SIGINT) for the commands that read or forward until their input
+//! Ctrl-C (SIGINT), and SIGTERM for the servers that run until told.
+//!
+//! [`on_ctrl_c`] is for the commands that read or forward until their input
 //! ends, off any async runtime: `wirecheck check` (a transcript on standard
 //! input may never end) and `wirecheck proxy` over stdio. They are told on a
 //! thread of their own, then finish judging what they saw, report it and
 //! exit 2, as `wirecheck run` does when its `tokio::signal::ctrl_c` fires.
+//! [`sigint_or_sigterm`] is for the servers inside a runtime (`serve --http
+//! --judge`, `proxy --listen`).
 //!
 //! The signal is tokio's, as `run`'s and `fuzz`'s are (on Unix `ctrl_c` is
-//! this same SIGINT stream): one mechanism in the binary. Its stream is made
-//! before [`on_ctrl_c`] returns, so a Ctrl-C after that is never the default
+//! this same SIGINT stream): one mechanism in the binary. Each stream is made
+//! before its function returns, so a signal after that is never the default
 //! action (the process ended with no report).
 
 use tokio::signal::unix::{signal, SignalKind};
@@ -64,12 +68,21 @@ pub fn on_ctrl_c(then: impl FnOnce() + Send + 'static) -> Result<(), String> {
 /// called before the server says where it listens, a signal sent as soon as
 /// that is read ends the run with its report instead of the default action
 /// (the process killed, the report lost). Must be called inside a Tokio
-/// runtime; a stream that cannot be made never resolves (the other still
-/// does).
-pub fn sigint_or_sigterm() -> impl std::future::Future<Output = ()> {
-    let interrupt = signal(SignalKind::interrupt()).ok();
-    let terminate = signal(SignalKind::terminate()).ok();
-    async move {
+/// runtime.
+///
+/// # Errors
+/// Neither stream can be made: the server could not be stopped cleanly, and
+/// says so rather than run without (one that cannot be made leaves the
+/// other).
+pub fn sigint_or_sigterm() -> Result<impl std::future::Future<Output = ()>, String> {
+    let (interrupt, terminate) = match (
+        signal(SignalKind::interrupt()),
+        signal(SignalKind::terminate()),
+    ) {
+        (Err(e), Err(_)) => return Err(format!("cannot listen for Ctrl-C or SIGTERM: {e}")),
+        (interrupt, terminate) => (interrupt.ok(), terminate.ok()),
+    };
+    Ok(async move {
         let received = |s: Option<tokio::signal::unix::Signal>| async move {
             match s {
                 Some(mut s) => {
@@ -82,5 +95,5 @@ pub fn sigint_or_sigterm() -> impl std::future::Future<Output = ()> {
             () = received(interrupt) => {}
             () = received(terminate) => {}
         }
-    }
+    })
 }

@@ -538,25 +538,37 @@ fn serve_judge_with_no_client_could_not_run() {
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("the client sent nothing"), "{stderr}");
 
-    let mut serve = std::process::Command::new(env!("CARGO_BIN_EXE_wirecheck"));
-    serve.args(["serve", "--http", "127.0.0.1:0", "--judge"]);
-    let mut child = serve
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut err = std::io::BufReader::new(child.stderr.take().unwrap());
-    let mut line = String::new();
-    std::io::BufRead::read_line(&mut err, &mut line).unwrap();
-    assert!(line.starts_with("listening on "), "{line}");
-    let pid = nix::unistd::Pid::from_raw(i32::try_from(child.id()).unwrap());
-    nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGINT).unwrap();
-    let mut rest = String::new();
-    std::io::Read::read_to_string(&mut err, &mut rest).unwrap();
-    let status = child.wait().unwrap();
-    assert_eq!(status.code(), Some(2), "{rest}");
-    assert!(rest.contains("no client opened a session"), "{rest}");
+    // Over HTTP, with and without authorization (whose records, not
+    // observed, are there whether or not a client came): SIGINT as soon as
+    // the address is said.
+    for extra in [&[][..], &["--auth"][..]] {
+        let mut serve = std::process::Command::new(env!("CARGO_BIN_EXE_wirecheck"));
+        serve.args(["serve", "--http", "127.0.0.1:0", "--judge"]);
+        serve.args(extra);
+        let mut child = serve
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut err = std::io::BufReader::new(child.stderr.take().unwrap());
+        let mut line = String::new();
+        while !line.starts_with("listening on ") {
+            line.clear();
+            let read = std::io::BufRead::read_line(&mut err, &mut line).unwrap();
+            assert!(read > 0, "{extra:?}: no `listening on` line");
+        }
+        let pid = nix::unistd::Pid::from_raw(i32::try_from(child.id()).unwrap());
+        nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGINT).unwrap();
+        let mut rest = String::new();
+        std::io::Read::read_to_string(&mut err, &mut rest).unwrap();
+        let status = child.wait().unwrap();
+        assert_eq!(status.code(), Some(2), "{extra:?}: {rest}");
+        assert!(
+            rest.contains("the client never opened a session"),
+            "{extra:?}: {rest}"
+        );
+    }
 }
 
 /// An ambiguity is said once per run with how often it was met: the same

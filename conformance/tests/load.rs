@@ -357,6 +357,10 @@ fn revision_2026_07_28_loads_without_sessions_or_ping() {
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(0), "{peer:?}: {stderr}");
         assert!(answered(&out) > 0, "{stderr}");
+        // Every answer a result: the reference peer refuses a request whose
+        // headers are missing or do not match its `_meta` with an error
+        // (-32020) that still answers it.
+        assert!(stderr.contains("; 0 errors,"), "{peer:?}: {stderr}");
         assert!(!stderr.contains("\nping "), "no ping sent: {stderr}");
         let records = records(&out);
         assert!(broken(&records).is_empty(), "{peer:?}: {records:?}");

@@ -53,13 +53,24 @@ pub async fn serve(
     (judge.finish(closed), ended)
 }
 
+/// Why a judged run over HTTP judged nothing: no client opened a session
+/// with the judged peer at `url` (every session judged leaves a record per
+/// scenario at least, so none means none was opened).
+#[must_use]
+pub fn no_session(url: &str) -> String {
+    format!("the client never opened a session with the judged peer at {url}: nothing to judge")
+}
+
 /// Resolves at the first SIGINT (Ctrl-C) or SIGTERM; the client may still
 /// be running, so it is not known to be gone. The handlers are installed
 /// as this is called ([`crate::interrupt::sigint_or_sigterm`]).
-pub fn signalled() -> impl std::future::Future<Output = Stop> {
-    let signal = crate::interrupt::sigint_or_sigterm();
-    async move {
+///
+/// # Errors
+/// As [`crate::interrupt::sigint_or_sigterm`]'s.
+pub fn signalled() -> Result<impl std::future::Future<Output = Stop>, String> {
+    let signal = crate::interrupt::sigint_or_sigterm()?;
+    Ok(async move {
         signal.await;
         Stop::Told { closed: false }
-    }
+    })
 }

@@ -32,8 +32,9 @@ pub struct Args {
     /// SHOULD-level breaches count too.
     #[arg(long)]
     pub strict: bool,
-    /// With --auth, `load` findings are played with a token (fuzz findings
-    /// are not: `fuzz` loads no protected server).
+    /// With --auth, `load` findings are played with a token; a folder that
+    /// holds fuzz findings is refused with --auth (`fuzz` fuzzes no
+    /// protected server).
     #[command(flatten)]
     pub auth: super::load::AuthArgs,
     /// Where the report goes.

@@ -230,11 +230,14 @@ fn judged_http(args: &Args) -> Result<Report, String> {
             let _ = bound.send(server.addr);
             let told = async { stopped.await.unwrap_or(Stop::Told { closed: true }) };
             let (mut records, ended) = judged::serve(server, told, false).await;
+            // Before the authorization records, which are there (not
+            // observed) whether or not a client came.
+            let opened = !records.is_empty();
             if let Some(judged) = auth {
                 let revision = crate::clientcheck::auth::revision(fixed, &records, Some(&judged));
                 records.extend(judged.records(revision));
             }
-            Ok::<_, String>((records, ended))
+            Ok::<_, String>((records, opened, ended))
         })
     });
     let joined = |peer: std::thread::JoinHandle<_>| {
@@ -250,13 +253,11 @@ fn judged_http(args: &Args) -> Result<Report, String> {
     let ran = run_client(&args.client, &format!("http://{addr}/mcp"), args.timeout);
     // The client is gone (exited, or killed at the timeout).
     let _ = stop.send(Stop::Told { closed: true });
-    let (records, ended) = joined(peer)?;
+    let (records, opened, ended) = joined(peer)?;
     let error = match (&ran, ended) {
         (Err(e), _) => Some(e.clone()),
         (Ok(_), Err(e)) => Some(e),
-        (Ok(_), Ok(_)) if records.is_empty() => Some(format!(
-            "the client never opened a session with the judged peer at http://{addr}/mcp"
-        )),
+        (Ok(_), Ok(_)) if !opened => Some(judged::no_session(&format!("http://{addr}/mcp"))),
         (Ok(_), Ok(_)) => None,
     };
     let mut report = crate::clientcheck::report(records, Kind::STREAMABLE_HTTP, error);

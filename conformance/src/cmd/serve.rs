@@ -251,6 +251,9 @@ fn judged_http(serve: Serve, args: &Args) -> Exit {
                 crate::peer::http::Server::bind_judged(addr, config, selected(&args.scenario))
                     .await
                     .map_err(|e| format!("--http {addr}: {e}"))?;
+            // Before anything is said on stderr: a signal sent as soon as a
+            // line is read ends the run with its report.
+            let stop = clientcheck::http::signalled()?;
             let auth = if args.auth {
                 let (judged, issuing) =
                     crate::clientcheck::auth::protect(&mut server, args.auth_scenario).await?;
@@ -260,26 +263,29 @@ fn judged_http(serve: Serve, args: &Args) -> Exit {
             } else {
                 None
             };
-            let stop = clientcheck::http::signalled();
             eprintln!("listening on http://{}", server.addr);
+            let url = format!("http://{}/mcp", server.addr);
             let (mut records, ended) = clientcheck::http::serve(server, stop, true).await;
+            // Before the authorization records, which are there (not
+            // observed) whether or not a client came.
+            let opened = !records.is_empty();
             if let Some(judged) = auth {
                 let revision =
                     crate::clientcheck::auth::revision(args.revision, &records, Some(&judged));
                 records.extend(judged.records(revision));
             }
-            Ok((records, ended))
+            // Where no client came, if none did.
+            let unvisited = (!opened).then_some(url);
+            Ok((records, unvisited, ended))
         })
     });
     let report = match served {
-        // Every session judged leaves a record per scenario at least: none
-        // means no client opened one, and nothing was judged.
-        Ok((records, Ok(_))) if records.is_empty() => clientcheck::report(
+        Ok((records, Some(url), Ok(_))) => clientcheck::report(
             records,
             Kind::STREAMABLE_HTTP,
-            Some("no client opened a session before the end: nothing to judge".to_owned()),
+            Some(clientcheck::http::no_session(&url)),
         ),
-        Ok((records, ended)) => clientcheck::report(records, Kind::STREAMABLE_HTTP, ended.err()),
+        Ok((records, _, ended)) => clientcheck::report(records, Kind::STREAMABLE_HTTP, ended.err()),
         Err(e) => {
             eprintln!("wirecheck serve: {e}");
             return Exit::Trouble;

@@ -9,10 +9,10 @@
 //! bytes; a stream is left once its response came, so a stream held open
 //! costs one connection, never the run.
 //!
-//! Under 2026-07-28 there is no session: each connection opens with
-//! `server/discover`, and every POST carries the request metadata headers
-//! (basic/transports/streamable-http §Request Metadata). With `--auth`
-//! every request carries the run's token.
+//! Under 2026-07-28 there is no MCP session: each load session opens with
+//! `server/discover` (no `Mcp-Session-Id`), and every POST carries the
+//! request metadata headers (basic/transports/streamable-http §Request
+//! Metadata). With `--auth` every request carries the run's token.
 
 use std::sync::Mutex;
 use std::time::Duration;
@@ -32,6 +32,7 @@ use super::plan::{self, Call};
 use super::{Book, Config, Findings, Ids, Shared, Stats};
 use crate::sse::{Splitter, SseEvent};
 use crate::sync::lock;
+use crate::transport::http::standard_headers;
 
 /// What one POST brought back.
 #[derive(Debug, Default)]
@@ -135,27 +136,16 @@ struct Client {
 /// `Mcp-Method` and `Mcp-Name`; none before that revision.
 type Stamp = Vec<(HeaderName, HeaderValue)>;
 
-/// 2026-07-28 basic/transports/streamable-http §Standard Request Headers
-/// ("REQUIRED for compliance"): `Mcp-Method` from `method` on all requests,
-/// `Mcp-Name` from `params.name` or `params.uri` on `tools/call`,
-/// `resources/read` and `prompts/get`, in the Base64 sentinel form when the
-/// value is not plain ASCII (§Value Encoding, MUST).
+/// The request metadata headers of a request of `method` with `params`
+/// under `revision` ([`standard_headers`]): none before 2026-07-28.
 fn stamp(revision: Revision, method: &str, params: Option<&serde_json::Value>) -> Stamp {
     if revision < Revision::Mcp2026_07_28 {
         return Stamp::new();
     }
-    let value = |v: &str| HeaderValue::from_str(&crate::transport::http::header_safe(v)).ok();
-    let mut stamp = Stamp::new();
-    if let Some(v) = value(method) {
-        stamp.push((HeaderName::from_static("mcp-method"), v));
-    }
-    if matches!(method, "tools/call" | "resources/read" | "prompts/get") {
-        let name = params.and_then(|p| p.get("name").or_else(|| p.get("uri")));
-        if let Some(v) = name.and_then(serde_json::Value::as_str).and_then(value) {
-            stamp.push((HeaderName::from_static("mcp-name"), v));
-        }
-    }
-    stamp
+    let name = params
+        .and_then(|p| p.get("name").or_else(|| p.get("uri")))
+        .and_then(serde_json::Value::as_str);
+    standard_headers(method, name)
 }
 
 /// A request slot's connection, kept open from one of its requests to the
@@ -544,7 +534,7 @@ async fn open(
         );
     }
     let answer = ask(config, (client, conn), book, shared, (0, method, &opening)).await?;
-    let result = super::handshake_result(&answer.0)?;
+    let result = super::handshake_result(method, &answer.0)?;
     if method == "initialize" {
         initialized(config, client, conn, book, answer.1, &result).await?;
     }

@@ -652,23 +652,24 @@ pub fn initialize(revision: Revision) -> Vec<u8> {
 /// `notifications/initialized`.
 pub const INITIALIZED: &[u8] = br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
 
-/// The result of an `initialize` answer, or why there is none.
+/// The result of the answer to the opening request `method` (`initialize`,
+/// or 2026-07-28's `server/discover`), or why there is none.
 ///
 /// # Errors
 /// The answer is an error, or its result is not an object.
-pub fn handshake_result(answer: &[u8]) -> Result<serde_json::Value, String> {
+pub fn handshake_result(method: &str, answer: &[u8]) -> Result<serde_json::Value, String> {
     let value: serde_json::Value = serde_json::from_slice(answer).map_err(|e| {
         format!(
-            "the `initialize` answer is not JSON ({e}): {}",
+            "the `{method}` answer is not JSON ({e}): {}",
             crate::report::text::printable(&answer[..answer.len().min(200)])
         )
     })?;
     if let Some(error) = value.get("error") {
-        return Err(format!("`initialize` was refused: {error}"));
+        return Err(format!("`{method}` was refused: {error}"));
     }
     match value.get("result") {
         Some(r) if r.is_object() => Ok(r.clone()),
-        _ => Err("the `initialize` answer has no result object".into()),
+        _ => Err(format!("the `{method}` answer has no result object")),
     }
 }
 

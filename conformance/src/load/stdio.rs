@@ -129,7 +129,7 @@ async fn open(
 ) -> Result<Vec<Call>, String> {
     let (method, init) = super::opening(config.revision);
     let answer = ask(config, peer, book, shared, (0, method, &init)).await?;
-    let result = super::handshake_result(&answer)?;
+    let result = super::handshake_result(method, &answer)?;
     if method == "initialize" {
         book.frame(Direction::ClientToServer, super::INITIALIZED);
         peer.send(super::INITIALIZED)

@@ -172,7 +172,7 @@ pub fn http(options: &HttpOptions, mut observe: impl FnMut(Observed)) -> Result<
             });
             // Installed before the address is told, so a signal sent as
             // soon as it is read ends the proxy with its report.
-            let stop = crate::interrupt::sigint_or_sigterm();
+            let stop = crate::interrupt::sigint_or_sigterm()?;
             let _ = tx.send(Observed::Listening(addr)).await;
             drop(tx);
             let router = Router::new().fallback(forward).with_state(app);

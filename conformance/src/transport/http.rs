@@ -39,7 +39,8 @@ pub use post::SSE_ENDED_UNANSWERED;
 pub use session_id::session_id_concerns;
 pub use sse::SsePeer;
 pub use streamable::{
-    header_safe, GetStream, OpenGet, StreamEvent, StreamableHttpPeer, MAX_GET_EVENTS,
+    header_safe, standard_headers, GetStream, OpenGet, StreamEvent, StreamableHttpPeer,
+    MAX_GET_EVENTS,
 };
 
 /// Why a client transport could not be set up.

@@ -224,19 +224,9 @@ impl StreamableHttpPeer {
         if let Some(version) = version.and_then(|v| HeaderValue::from_str(v).ok()) {
             headers.insert("mcp-protocol-version", version);
         }
-        if outline.meta_version.is_some() {
-            // 2026-07-28 §Standard Request Headers: `Mcp-Method` on every
-            // request, `Mcp-Name` on tools/call, resources/read, prompts/get.
-            if let Some(method) = outline.method.as_deref() {
-                if let Ok(value) = HeaderValue::from_str(&header_safe(method)) {
-                    headers.insert("mcp-method", value);
-                }
-                let named = matches!(method, "tools/call" | "resources/read" | "prompts/get");
-                if let (true, Some(name)) = (named, outline.name.as_deref()) {
-                    if let Ok(value) = HeaderValue::from_str(&header_safe(name)) {
-                        headers.insert("mcp-name", value);
-                    }
-                }
+        if let (Some(_), Some(method)) = (&outline.meta_version, outline.method.as_deref()) {
+            for (name, value) in standard_headers(method, outline.name.as_deref()) {
+                headers.insert(name, value);
             }
         }
         drop(session);
@@ -378,6 +368,26 @@ pub struct StreamEvent {
     pub id: Option<String>,
     /// The event's data: a JSON-RPC message, for the codec to judge.
     pub data: Vec<u8>,
+}
+
+/// 2026-07-28 basic/transports/streamable-http §Standard Request Headers
+/// ("REQUIRED for compliance"): `Mcp-Method` from the request's `method`,
+/// and on `tools/call`, `resources/read` and `prompts/get` `Mcp-Name` from
+/// its `name` (`params.name`, or `params.uri`), each in the Base64 sentinel
+/// form where the value is not plain ASCII (§Value Encoding, MUST).
+#[must_use]
+pub fn standard_headers(method: &str, name: Option<&str>) -> Vec<(HeaderName, HeaderValue)> {
+    let value = |v: &str| HeaderValue::from_str(&header_safe(v)).ok();
+    let mut headers = Vec::new();
+    if let Some(v) = value(method) {
+        headers.push((HeaderName::from_static("mcp-method"), v));
+    }
+    if matches!(method, "tools/call" | "resources/read" | "prompts/get") {
+        if let Some(v) = name.and_then(value) {
+            headers.push((HeaderName::from_static("mcp-name"), v));
+        }
+    }
+    headers
 }
 
 /// 2026-07-28 §Value Encoding: a value that is not plain visible ASCII (or
