@@ -459,9 +459,9 @@ fn a_transcript_without_a_frame_cannot_be_judged() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("no frame to judge"));
 }
 
-/// A load or a fuzz run of nothing (no request, no time, no wait) would
-/// judge nothing and report nothing broken with exit 0: refused as a usage
-/// error that names the flag.
+/// A load or a fuzz run of nothing (no request, no time, no wait), or a run
+/// whose every wait is none, would judge nothing (or hold a server to an
+/// answer in no time): refused as a usage error that names the flag.
 #[test]
 fn a_load_or_fuzz_run_of_nothing_is_refused() {
     let cases = [
@@ -471,6 +471,9 @@ fn a_load_or_fuzz_run_of_nothing_is_refused() {
         ("fuzz", "--frames", "0"),
         ("fuzz", "--duration", "0s"),
         ("fuzz", "--timeout", "0s"),
+        ("run", "--timeout", "0s"),
+        ("run", "--startup-timeout", "0ms"),
+        ("diff", "--timeout", "0s"),
     ];
     for (command, flag, value) in cases {
         let out = wirecheck(&[command, flag, value], b"");

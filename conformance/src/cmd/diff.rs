@@ -37,7 +37,7 @@ pub struct Args {
     #[arg(long, default_value_t = 1000, value_name = "N")]
     pub frames: u64,
     /// The longest wait for any one answer.
-    #[arg(long, default_value = "2s", value_parser = super::run::duration, value_name = "DURATION")]
+    #[arg(long, default_value = "2s", value_parser = super::run::positive_duration, value_name = "DURATION")]
     pub timeout: Duration,
     /// Where the report goes.
     #[command(flatten)]

@@ -27,7 +27,7 @@ pub struct Args {
     #[arg(long = "allow-tool", value_name = "NAME")]
     pub allow_tool: Vec<String>,
     /// The longest wait for any one answer.
-    #[arg(long, default_value = "2s", value_parser = super::run::duration, value_name = "DURATION")]
+    #[arg(long, default_value = "2s", value_parser = super::run::positive_duration, value_name = "DURATION")]
     pub timeout: Duration,
     /// SHOULD-level breaches count too.
     #[arg(long)]

@@ -71,13 +71,13 @@ pub struct Args {
     #[arg(long, value_name = "DIR")]
     vectors: Option<PathBuf>,
     /// The longest wait for any one answer (`5s`, `500ms`).
-    #[arg(long, default_value = "5s", value_parser = duration, value_name = "DURATION")]
+    #[arg(long, default_value = "5s", value_parser = positive_duration, value_name = "DURATION")]
     timeout: Duration,
     /// The longest wait for a fresh server process's first answer (`30s`):
     /// start-up (an SDK importing on a loaded machine) is not silence. A
     /// process that says nothing within it did not start: the run could not
     /// be made (exit 2). The report notes a start slower than `--timeout`.
-    #[arg(long, default_value = "30s", value_parser = duration, value_name = "DURATION")]
+    #[arg(long, default_value = "30s", value_parser = positive_duration, value_name = "DURATION")]
     startup_timeout: Duration,
     /// How long to keep listening after the liveness ping is answered. A
     /// well-formed request the server dispatches is waited for up to

@@ -62,7 +62,7 @@ pub struct Args {
     #[arg(long, value_name = "NAME|all", value_parser = super::serve::scenario_names())]
     scenario: Vec<ScenarioChoice>,
     /// How long the client may run before it is killed (`60s`).
-    #[arg(long, default_value = "60s", value_parser = super::run::duration, value_name = "DURATION")]
+    #[arg(long, default_value = "60s", value_parser = super::run::positive_duration, value_name = "DURATION")]
     timeout: Duration,
     /// SHOULD-level findings fail the run.
     #[arg(long)]
