@@ -2,6 +2,8 @@
 //! peer again: which still break (a regression suite for the peer's own CI).
 
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 use harness::Outcome;
@@ -61,7 +63,7 @@ pub fn run(args: &Args) -> Report {
 fn replay_load(
     args: &Args,
     target: &crate::livefuzz::Target,
-    runtime: &tokio::runtime::Runtime,
+    (runtime, stop): (&tokio::runtime::Runtime, &Arc<AtomicBool>),
     report: &mut Report,
 ) -> Result<(), String> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(&args.dir)
@@ -102,11 +104,10 @@ fn replay_load(
             ..base
         };
         let config = saved.config(&base)?;
-        let stop = std::sync::Arc::default();
         let until = tokio::time::Instant::now() + Duration::from_secs(3600);
         let mut runs = 0;
         let like = (saved.rule.as_str(), saved.method.as_str());
-        let shown = runtime.block_on(load::shrink::shows(&config, like, until, &stop, &mut runs));
+        let shown = runtime.block_on(load::shrink::shows(&config, like, until, stop, &mut runs));
         let size = format!(
             "{} session(s) × {} in flight",
             config.sessions, config.concurrency
@@ -169,8 +170,14 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
         .enable_all()
         .build()
         .map_err(|e| format!("cannot start the async runtime: {e}"))?;
-    replay_load(args, &target, &runtime, report)?;
+    // Ctrl-C ends the replay as could not run (each finding replayed so far
+    // keeps its record), never as "no longer shows".
+    let stop = super::fuzz::ctrl_c(&runtime);
+    replay_load(args, &target, (&runtime, &stop), report)?;
     for path in files {
+        if stop.load(Ordering::Relaxed) {
+            return Err(crate::interrupt::INTERRUPTED.to_owned());
+        }
         let file = Some(path.display().to_string());
         let Some((kind, revision)) = store::parse_name(&path) else {
             return Err(format!(
