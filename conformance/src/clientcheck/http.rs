@@ -61,6 +61,18 @@ pub fn no_session(url: &str) -> String {
     format!("the client never opened a session with the judged peer at {url}: nothing to judge")
 }
 
+/// Whether any of `records` judged something: a verdict (pass, fail,
+/// warning), not only what was not observed or did not apply.
+#[must_use]
+pub fn judged_anything(records: &[crate::report::Record]) -> bool {
+    records.iter().any(|r| {
+        !matches!(
+            r.outcome,
+            harness::Outcome::NotObserved { .. } | harness::Outcome::NotApplicable { .. }
+        )
+    })
+}
+
 /// Resolves at the first SIGINT (Ctrl-C) or SIGTERM; the client may still
 /// be running, so it is not known to be gone. The handlers are installed
 /// as this is called ([`crate::interrupt::sigint_or_sigterm`]).

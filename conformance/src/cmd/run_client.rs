@@ -230,12 +230,16 @@ fn judged_http(args: &Args) -> Result<Report, String> {
             let _ = bound.send(server.addr);
             let told = async { stopped.await.unwrap_or(Stop::Told { closed: true }) };
             let (mut records, ended) = judged::serve(server, told, false).await;
-            // Before the authorization records, which are there (not
-            // observed) whether or not a client came.
-            let opened = !records.is_empty();
+            // The authorization records are there whether or not a client
+            // came (not observed when it did not): a client that opened no
+            // MCP session was still judged if its OAuth flow was seen (one
+            // that refuses a bad `iss` never opens one).
+            let mut opened = !records.is_empty();
             if let Some(judged) = auth {
                 let revision = crate::clientcheck::auth::revision(fixed, &records, Some(&judged));
-                records.extend(judged.records(revision));
+                let authorization = judged.records(revision);
+                opened |= crate::clientcheck::http::judged_anything(&authorization);
+                records.extend(authorization);
             }
             Ok::<_, String>((records, opened, ended))
         })

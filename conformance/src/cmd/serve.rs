@@ -266,13 +266,17 @@ fn judged_http(serve: Serve, args: &Args) -> Exit {
             eprintln!("listening on http://{}", server.addr);
             let url = format!("http://{}/mcp", server.addr);
             let (mut records, ended) = clientcheck::http::serve(server, stop, true).await;
-            // Before the authorization records, which are there (not
-            // observed) whether or not a client came.
-            let opened = !records.is_empty();
+            // The authorization records are there whether or not a client
+            // came (not observed when it did not): a client that opened no
+            // MCP session was still judged if its OAuth flow was seen (one
+            // that refuses a bad `iss` never opens one).
+            let mut opened = !records.is_empty();
             if let Some(judged) = auth {
                 let revision =
                     crate::clientcheck::auth::revision(args.revision, &records, Some(&judged));
-                records.extend(judged.records(revision));
+                let authorization = judged.records(revision);
+                opened |= clientcheck::http::judged_anything(&authorization);
+                records.extend(authorization);
             }
             // Where no client came, if none did.
             let unvisited = (!opened).then_some(url);
