@@ -628,14 +628,13 @@ async fn ask(
     (id, method, frame): (u64, &str, &[u8]),
 ) -> Result<(Vec<u8>, Option<String>), String> {
     lock(book).frame(Direction::ClientToServer, frame);
-    let params = serde_json::from_slice::<serde_json::Value>(frame)
-        .ok()
-        .and_then(|mut v| v.get_mut("params").map(serde_json::Value::take));
+    // The opening and the lists: none of them a named method (`Mcp-Name` is
+    // for tools/call, resources/read and prompts/get), so no params to read.
     let answer = client
         .post(
             conn,
             Bytes::copy_from_slice(frame),
-            &stamp(config.revision, method, params.as_ref()),
+            &stamp(config.revision, method, None),
             Instant::now() + config.timeout,
         )
         .await;
