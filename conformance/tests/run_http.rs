@@ -588,7 +588,11 @@ fn a_batch_answered_one_response_per_sse_event_is_judged_as_a_whole() {
 /// - `response`: a fresh GET stream carries a JSON-RPC response;
 /// - `dup`: the GET stream's event ids repeat (`a`, `b`, `a`);
 /// - `foreign`: `ping` is answered on an SSE stream (event id `p1`), and a
-///   GET resumed at its own first event id replays that POST's response.
+///   GET resumed at its own first event id replays that POST's response;
+/// - `store`: as server-everything's event store, one log of the events of
+///   every stream, a `ping` answered on an SSE stream of its own, and a
+///   resumed GET replaying every event after its id, whichever stream it
+///   was on; the GET stream stays open.
 async fn resumption(
     axum::extract::Path(mode): axum::extract::Path<String>,
     method: axum::http::Method,
@@ -609,6 +613,9 @@ async fn resumption(
     };
     let ping_answer = r#"{"jsonrpc":"2.0","id":"x","result":{}}"#.to_owned();
     let ping = r#"{"jsonrpc":"2.0","id":"server-ping","method":"ping"}"#.to_owned();
+    if mode == "store" {
+        return event_store(&method, &headers, &body);
+    }
     if method == axum::http::Method::GET {
         let resuming = headers.contains_key("last-event-id");
         return match (mode.as_str(), resuming) {
@@ -655,6 +662,89 @@ async fn resumption(
         answer,
     )
         .into_response()
+}
+
+/// The `store` mode of [`resumption`]: every event of every stream of a
+/// session in one log, replayed after a `Last-Event-ID` whichever stream it
+/// was on (each session its own log, as each session's sends its own).
+fn event_store(method: &axum::http::Method, headers: &HeaderMap, body: &str) -> Response {
+    type Logs = std::collections::BTreeMap<String, Vec<(String, String)>>;
+    static LOGS: std::sync::Mutex<Logs> = std::sync::Mutex::new(Logs::new());
+    static EVENTS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let session = headers
+        .get("mcp-session-id")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default()
+        .to_owned();
+    let stored = |data: String| {
+        let n = EVENTS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let id = format!("e{n}");
+        let mut logs = LOGS.lock().unwrap();
+        let log = logs.entry(session.clone()).or_default();
+        log.push((id.clone(), data.clone()));
+        format!("id: {id}\nevent: message\ndata: {data}\n\n")
+    };
+    let sse = |events: String, stay_open: bool| {
+        let first = futures_util::stream::iter([Ok::<_, std::convert::Infallible>(events)]);
+        let body = if stay_open {
+            axum::body::Body::from_stream(futures_util::StreamExt::chain(
+                first,
+                futures_util::stream::pending(),
+            ))
+        } else {
+            axum::body::Body::from_stream(first)
+        };
+        (
+            StatusCode::OK,
+            [(header::CONTENT_TYPE, "text/event-stream")],
+            body,
+        )
+            .into_response()
+    };
+    if method == axum::http::Method::GET {
+        let last = headers.get("last-event-id").and_then(|v| v.to_str().ok());
+        let Some(last) = last else {
+            let changed = r#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#;
+            return sse(stored(changed.to_owned()), true);
+        };
+        let logs = LOGS.lock().unwrap();
+        let after = logs
+            .get(&session)
+            .into_iter()
+            .flatten()
+            .skip_while(|(id, _)| id != last)
+            .skip(1);
+        let replay: String = after
+            .map(|(id, data)| format!("id: {id}\nevent: message\ndata: {data}\n\n"))
+            .collect();
+        return sse(replay, true);
+    }
+    let frame: Value = serde_json::from_str(body).unwrap_or(Value::Null);
+    let Some(id) = frame.get("id") else {
+        return StatusCode::ACCEPTED.into_response();
+    };
+    if frame["method"] == "initialize" {
+        let result = serde_json::json!({
+            "protocolVersion": "2025-11-25",
+            "capabilities": {"tools": {"listChanged": true}},
+            "serverInfo": {"name": "store", "version": "0"}
+        });
+        let n = EVENTS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        return (
+            StatusCode::OK,
+            [
+                (header::CONTENT_TYPE, "application/json".to_owned()),
+                (
+                    header::HeaderName::from_static("mcp-session-id"),
+                    format!("store-session-{n}"),
+                ),
+            ],
+            serde_json::json!({"jsonrpc": "2.0", "id": id, "result": result}).to_string(),
+        )
+            .into_response();
+    }
+    let answer = serde_json::json!({"jsonrpc": "2.0", "id": id, "result": {}}).to_string();
+    sse(stored(answer), false)
 }
 
 /// The outcome of `rule`'s record in a 2025-11-25 run against the
@@ -720,6 +810,22 @@ fn a_replay_of_another_streams_message_fails() {
     // replay repeating `p1` is a replay, not a second id.
     let (verdict, record) = resumption_verdict("foreign", "event-id-unique");
     assert_eq!(verdict, "pass", "{record}");
+}
+
+/// A server whose event store replays every stream's events after the
+/// resumed id (server-everything's) is caught: the GET-stream probe's
+/// session sends a `ping` after the stream's first event, whose answer, on
+/// the ping's own stream, is then replayed on the resumed GET. (Before the
+/// probe sent its ping, nothing came after that event but the stream's own,
+/// and the rule was not observed.)
+#[test]
+fn a_replay_of_every_streams_events_after_the_id_fails() {
+    let (verdict, record) = resumption_verdict("store", "replay-same-stream");
+    assert_eq!(verdict, "fail", "{record}");
+    assert!(
+        record.to_string().contains("a message of another stream"),
+        "{record}"
+    );
 }
 
 #[test]
@@ -1606,6 +1712,13 @@ struct Listened {
     gets_during_slow: usize,
     /// The most sessions initialized while one slow `ping` was answered.
     sessions_during_slow: usize,
+    /// How long the server takes to act on `notifications/initialized`
+    /// (to send `list_changed`), when it is slow to: it handles each
+    /// session's messages in order, so a request of the session sent
+    /// after `initialized` is answered only then.
+    initialized_takes: Option<Duration>,
+    /// Each session acting on `initialized`, held until it has.
+    busy: std::collections::BTreeMap<String, std::sync::Arc<tokio::sync::Mutex<()>>>,
 }
 
 type Listening = std::sync::Arc<std::sync::Mutex<Listened>>;
@@ -1638,7 +1751,8 @@ impl Drop for OpenStream {
 /// server-everything, sends `notifications/tools/list_changed` when it hears
 /// `notifications/initialized`, on the session's GET stream if one is open
 /// then (else never). It takes [`GET_TAKES`] to open a GET stream (a resumed
-/// one is refused 405) and [`SLOW_PING`] to answer a vector's `ping`, and
+/// one is refused 405), [`SLOW_PING`] to answer a vector's `ping`, and
+/// [`Listened::initialized_takes`] to act on `initialized` when set, and
 /// counts what was open at once.
 async fn listener(
     axum::extract::State(seen): axum::extract::State<Listening>,
@@ -1688,14 +1802,34 @@ async fn listener(
     let frame: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
     let Some(id) = frame.get("id") else {
         if frame["method"] == "notifications/initialized" {
-            if let Some(stream) = seen.lock().unwrap().streams.get(&session) {
-                let changed = r#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#;
-                let _ = stream.send(format!("event: message\ndata: {changed}\n\n"));
+            let changed = r#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#;
+            let event = format!("event: message\ndata: {changed}\n\n");
+            let mut s = seen.lock().unwrap();
+            let stream = s.streams.get(&session).cloned();
+            match (s.initialized_takes, stream) {
+                (Some(takes), Some(stream)) => {
+                    let busy = std::sync::Arc::new(tokio::sync::Mutex::new(()));
+                    let held = std::sync::Arc::clone(&busy).try_lock_owned().unwrap();
+                    s.busy.insert(session.clone(), busy);
+                    tokio::spawn(async move {
+                        tokio::time::sleep(takes).await;
+                        let _ = stream.send(event);
+                        drop(held);
+                    });
+                }
+                (None, Some(stream)) => {
+                    let _ = stream.send(event);
+                }
+                (_, None) => {}
             }
         }
         return StatusCode::ACCEPTED.into_response();
     };
     let answer = |result: Value| serde_json::json!({"jsonrpc": "2.0", "id": id, "result": result});
+    let busy = seen.lock().unwrap().busy.get(&session).cloned();
+    if let Some(busy) = busy {
+        drop(busy.lock().await);
+    }
     match frame["method"].as_str() {
         Some("initialize") => {
             let version = frame["params"]["protocolVersion"].clone();
@@ -1763,7 +1897,16 @@ async fn listener(
 /// `vectors` (paths under `conformance/vectors/mcp/`) and `args`; the
 /// records, and what the listener saw.
 fn run_listened(name: &str, vectors: &[&str], args: &[&str]) -> (Vec<Value>, Listening, String) {
-    let seen = Listening::default();
+    run_listened_with(name, vectors, args, Listening::default())
+}
+
+/// [`run_listened`] against a [`listener`] that starts from `seen`.
+fn run_listened_with(
+    name: &str,
+    vectors: &[&str],
+    args: &[&str],
+    seen: Listening,
+) -> (Vec<Value>, Listening, String) {
     let app = Router::new()
         .route("/mcp", axum::routing::any(listener))
         .with_state(std::sync::Arc::clone(&seen));
@@ -1826,14 +1969,14 @@ fn revisions_over_streamable_http_are_played_at_once() {
     );
 }
 
-/// The transport judge's probes that are answered within the answer
-/// timeout make their requests while the revision's sessions still play
-/// (sessions were initialized while a vector's `ping` was being answered,
-/// slowly); those that read a GET stream for a fixed window wait until the
-/// sessions closed (no GET stream was opened meanwhile): beside the
-/// sessions' traffic a server's pace is not the one the window was set for.
+/// The transport judge's probes make their requests while the revision's
+/// sessions still play (sessions were initialized while a vector's `ping`
+/// was being answered, slowly), those that read a GET stream too: the
+/// GET-stream probe's stream and the broadcast probe's two were opened
+/// meanwhile, and `get-no-response` still read what the server sent on
+/// `initialized`.
 #[test]
-fn the_transport_judge_probes_beside_the_sessions_but_listens_after_them() {
+fn the_transport_judge_probes_and_listens_beside_the_sessions() {
     let (records, seen, shown) = run_listened(
         "beside",
         &["2025-11-25/ping/y_ping.json"],
@@ -1842,14 +1985,41 @@ fn the_transport_judge_probes_beside_the_sessions_but_listens_after_them() {
     let found = by_vector(&records, "mcp/2025-11-25/ping/ping");
     assert_eq!(found.len(), 1, "{shown}");
     assert_eq!(outcome(found[0]), "pass", "{}", found[0]);
+    let get = by_vector(&records, "run/2025-11-25/http/get-no-response");
+    assert_eq!(get.len(), 1, "{shown}");
+    assert_eq!(outcome(get[0]), "pass", "{}", get[0]);
     let seen = seen.lock().unwrap();
     assert!(
         seen.sessions_during_slow >= 1,
         "no session initialized while the vector's ping was answered"
     );
-    assert_eq!(
-        seen.gets_during_slow, 0,
-        "a GET stream opened beside the sessions"
+    assert!(
+        seen.gets_during_slow >= 3,
+        "{} GET streams opened beside the sessions, not the three of the listening probes",
+        seen.gets_during_slow
     );
-    assert!(seen.gets >= 1, "the GET-stream probes never ran");
+}
+
+/// The GET stream is read until a `ping` sent after `initialized` was
+/// answered, however long that takes: a server that handles a session's
+/// messages in order and takes longer than the second the stream is read
+/// for to act on `initialized` (as a server slowed by the run's sessions
+/// does) still has what it sent then on the stream read. (With a fixed
+/// window of one second from the GET, it was not observed.)
+#[test]
+fn the_get_stream_is_read_until_the_server_has_acted_on_initialized() {
+    let seen = Listening::default();
+    seen.lock().unwrap().initialized_takes = Some(Duration::from_millis(1600));
+    let (records, _, shown) =
+        run_listened_with("slow-initialized", &[], &["--revision", "2025-11-25"], seen);
+    let found = by_vector(&records, "run/2025-11-25/http/get-no-response");
+    assert_eq!(found.len(), 1, "{shown}");
+    assert_eq!(outcome(found[0]), "pass", "{}", found[0]);
+    assert!(
+        found[0]
+            .to_string()
+            .contains("1 messages read from the GET stream"),
+        "{}",
+        found[0]
+    );
 }

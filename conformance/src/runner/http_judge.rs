@@ -111,57 +111,23 @@ impl<'a> Target<'a> {
 /// has closed: the transport judge's probes make their requests while the
 /// sessions still play, and a probe that reads the sessions too
 /// (`listening`'s event ids) waits for them here, after its own requests.
-/// A probe that reads a stream for a fixed window ([`Run::Listens`]) starts
-/// only once the sessions of the whole run have closed ([`everyone_closed`](Self::everyone_closed)).
+/// A probe that reads a stream for a window reads it beside the sessions
+/// too: each window lasts until a liveness answer on its own session came
+/// (`answered_ping`), so a server slowed by the sessions' traffic makes it
+/// longer, never cuts what it sees.
 #[derive(Clone)]
 pub(super) struct SessionsClosed {
     traces: watch::Receiver<Option<Arc<Vec<Trace>>>>,
-    /// The other revisions' sessions, when revisions are played at once.
-    run: Option<RunSessions>,
 }
 
 /// The sending end of [`SessionsClosed`]: [`SessionsClose::closed`] hands
 /// the traces over; dropped unsent, the probes read no session.
 pub(super) struct SessionsClose(watch::Sender<Option<Arc<Vec<Trace>>>>);
 
-/// A [`SessionsClose`] and the [`SessionsClosed`] it hands over to, whose
-/// fixed-window probes also wait for `run`'s sessions.
-pub(super) fn sessions_close(run: Option<RunSessions>) -> (SessionsClose, SessionsClosed) {
+/// A [`SessionsClose`] and the [`SessionsClosed`] it hands over to.
+pub(super) fn sessions_close() -> (SessionsClose, SessionsClosed) {
     let (tx, rx) = watch::channel(None);
-    (SessionsClose(tx), SessionsClosed { traces: rx, run })
-}
-
-/// How many of the run's revisions played at once still have sessions
-/// playing. A probe that reads a stream for a fixed window (a GET stream
-/// for [`GET_LISTEN`]) measures the server's pace too: beside hundreds of
-/// probes of the sessions a single-threaded server took more than the
-/// window to answer the GET, or to hear `notifications/initialized`, and
-/// what it had sent no one (`mcp.http.get-no-response` not observed on a
-/// loaded machine, where it passed with the sessions over). So those wait
-/// until every revision's sessions have closed, as they did when each ran
-/// after its own revision's sessions, one revision after another.
-#[derive(Clone)]
-pub(super) struct RunSessions(watch::Receiver<usize>);
-
-/// A revision's sessions still playing: dropped once they closed (or the
-/// revision ended without any).
-pub(super) struct StillPlaying(Arc<watch::Sender<usize>>);
-
-impl Drop for StillPlaying {
-    fn drop(&mut self) {
-        self.0.send_modify(|n| *n = n.saturating_sub(1));
-    }
-}
-
-/// The [`RunSessions`] of `revisions` revisions played at once, and one
-/// [`StillPlaying`] for each.
-pub(super) fn run_sessions(revisions: usize) -> (RunSessions, Vec<StillPlaying>) {
-    let (tx, rx) = watch::channel(revisions);
-    let tx = Arc::new(tx);
-    let playing = (0..revisions)
-        .map(|_| StillPlaying(Arc::clone(&tx)))
-        .collect();
-    (RunSessions(rx), playing)
+    (SessionsClose(tx), SessionsClosed { traces: rx })
 }
 
 impl SessionsClose {
@@ -177,17 +143,6 @@ impl SessionsClosed {
         let mut rx = self.traces.clone();
         let closed = rx.wait_for(Option::is_some).await;
         closed.ok().and_then(|t| t.clone()).unwrap_or_default()
-    }
-
-    /// Once the revision's sessions, and those of every revision played
-    /// beside it, have closed.
-    async fn everyone_closed(&self) {
-        self.traces().await;
-        if let Some(RunSessions(run)) = &self.run {
-            let mut run = run.clone();
-            // A sender gone means no revision plays any more.
-            let _ = run.wait_for(|playing| *playing == 0).await;
-        }
     }
 }
 
@@ -260,22 +215,17 @@ type Requests =
 enum Run {
     /// Reads what the run's exchanges showed (and the probes' so far).
     Reads(fn(&mut Judge, &Evidence<'_>)),
-    /// Makes requests of its own, each answered within the answer timeout.
+    /// Makes requests of its own, each answered within the answer timeout
+    /// (a stream read until a liveness answer came, and for a moment).
     Requests(Requests),
-    /// Makes requests of its own and reads a stream for a fixed window:
-    /// only once every session of the run has closed ([`RunSessions`]).
-    Listens(Requests),
 }
 
-/// A [`Run::Requests`] (or, after `listens`, a [`Run::Listens`]) from the
+/// A [`Run::Requests`] from the
 /// body of an async closure over the judge, the target and the sessions'
 /// traces once closed.
 macro_rules! requests {
     (|$judge:ident, $target:ident, $sessions:ident| $body:expr) => {
         Run::Requests(requests!(@fn |$judge, $target, $sessions| $body))
-    };
-    (listens |$judge:ident, $target:ident, $sessions:ident| $body:expr) => {
-        Run::Listens(requests!(@fn |$judge, $target, $sessions| $body))
     };
     (@fn |$judge:ident, $target:ident, $sessions:ident| $body:expr) => {{
         fn run<'a>(
@@ -358,14 +308,10 @@ const PROBES: &[Probe] = &[
             RuleId::McpHttpReplaySameStream,
             RuleId::McpHttpGet405,
         ],
-        run: requests!(
-            listens | j,
-            t,
-            sessions | {
-                j.get_stream(j.revision, t, sessions).await;
-                Vec::new()
-            }
-        ),
+        run: requests!(|j, t, sessions| {
+            j.get_stream(j.revision, t, sessions).await;
+            Vec::new()
+        }),
     },
     Probe {
         kind: HttpKind::Streamable,
@@ -379,14 +325,10 @@ const PROBES: &[Probe] = &[
         // A second GET refused otherwise than with 405 is filed under its
         // own vector of get-stream-or-405.
         rules: &[RuleId::McpHttpNoBroadcast, RuleId::McpHttpGetStreamOr405],
-        run: requests!(
-            listens | j,
-            t,
-            _e | {
-                multiple_connections::broadcast(j, j.revision, t).await;
-                Vec::new()
-            }
-        ),
+        run: requests!(|j, t, _e| {
+            multiple_connections::broadcast(j, j.revision, t).await;
+            Vec::new()
+        }),
     },
     Probe {
         kind: HttpKind::Streamable,
@@ -538,11 +480,9 @@ const PROBES: &[Probe] = &[
 ///
 /// The entries that make requests of their own run first, at once, each on
 /// a judge of its own (each probe its own fresh session, as the sessions
-/// are: nothing one sends reaches another's): those answered within the
-/// answer timeout while the revision's sessions still play, those that
-/// read a stream for a fixed window once every session of the run has
-/// closed ([`RunSessions`] says why); the entries that read the sessions'
-/// exchanges run once `sessions` has them. The records are then taken in the table's order,
+/// are: nothing one sends reaches another's) while the revision's sessions
+/// still play; the entries that read the sessions' exchanges run once
+/// `sessions` has them. The records are then taken in the table's order,
 /// each entry's as it filed them, so they are the records and the order of
 /// the entries run one after another.
 pub(super) async fn judge(
@@ -561,10 +501,6 @@ pub(super) async fn judge(
         let run = match probe.run {
             Run::Reads(_) => return None,
             Run::Requests(run) => run,
-            Run::Listens(run) => {
-                sessions.everyone_closed().await;
-                run
-            }
         };
         let mut own = Judge::new(revision, kind);
         let probed = run(&mut own, &target, sessions).await;
@@ -583,11 +519,11 @@ pub(super) async fn judge(
         let before = judge.records.len();
         match (&probe.run, requested) {
             (Run::Reads(read), _) => read(&mut judge, &evidence),
-            (Run::Requests(_) | Run::Listens(_), Some((records, probed))) => {
+            (Run::Requests(_), Some((records, probed))) => {
                 judge.records.extend(records);
                 evidence.probed.extend(probed);
             }
-            (Run::Requests(_) | Run::Listens(_), None) => {}
+            (Run::Requests(_), None) => {}
         }
         // An exchange shown for a record the probe did not file goes no further.
         judge.shown.clear();
@@ -891,6 +827,19 @@ pub(super) async fn handshaken(
         }
         Err(e) => Err(format!("the probe's handshake failed: {e}")),
     }
+}
+
+/// A liveness answer on `driver`'s session: a [`ping`] sent now, and
+/// answered (or refused, or timed out). A server that handles a session's
+/// messages in order has handled everything the session sent before it,
+/// whatever its load: a stream window that lasts until then grows with the
+/// server's pace, where a fixed one would measure it.
+pub(super) async fn answered_ping(
+    driver: &mut Driver<Wire>,
+    revision: Revision,
+    target: &Target<'_>,
+) {
+    let _ = ping(driver, revision, target).await;
 }
 
 /// The exchange of a `ping` sent on `driver`'s session as it stands.

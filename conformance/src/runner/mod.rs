@@ -131,8 +131,6 @@ pub async fn run(
         done: 0,
         total: 0,
         experiments: Arc::default(),
-        run_sessions: None,
-        still_playing: None,
     };
     if config.jsonrpc {
         let probes = probes_of(vectors, Revision::JsonRpc2);
@@ -224,8 +222,8 @@ pub async fn run(
 /// the revision's own, as the sessions of one revision already are beside
 /// each other. What one revision plays reaches no session of another, so
 /// its verdicts cannot depend on another's; most of a revision's time is
-/// waiting (the transport judge's GET streams are read for a fixed
-/// window), which then overlaps. Over stdio a revision may judge an
+/// waiting (the transport judge's GET streams are read for a moment),
+/// which then overlaps. Over stdio a revision may judge an
 /// opening frame another revision played ([`plan::opening_experiment`]),
 /// and its processes cost CPU, not waits: kept one after another.
 fn revisions_at_once(config: &Config) -> bool {
@@ -260,12 +258,6 @@ struct Runner<'c, 'p, 'q> {
     /// each later revision that sends the same frame to the same fresh
     /// process ([`plan::opening_experiment`]).
     experiments: Arc<Experiments>,
-    /// With revisions played at once: whether every revision's sessions
-    /// have closed, which the transport judge's fixed-window probes wait for
-    /// ([`http_judge::RunSessions`]), and this revision's part of it,
-    /// dropped once its sessions closed.
-    run_sessions: Option<http_judge::RunSessions>,
-    still_playing: Option<http_judge::StillPlaying>,
 }
 
 /// What a revision played on a runner of its own left to take
@@ -487,50 +479,42 @@ impl Runner<'_, '_, '_> {
         let config = self.config;
         let experiments = Arc::clone(&self.experiments);
         let experiments = &experiments;
-        let (run_sessions, playing) = http_judge::run_sessions(revisions.len());
-        let run_sessions = &run_sessions;
         // Each record is told to `progress` as soon as its revision judged
         // it, whichever revision that is, so a run interrupted with Ctrl-C
         // still reports what was judged so far (`cmd::run`); the run's
         // records are kept in revision order all the same.
         let told = RefCell::new((&mut *self.progress, self.done, self.total));
         let told = &told;
-        let jobs = revisions
-            .iter()
-            .zip(playing)
-            .map(|(revision, playing)| async move {
-                let probes = probes_of(vectors, *revision);
-                let mut tell = |_: usize, _: usize, record: &Record| {
-                    let mut told = told.borrow_mut();
-                    let (progress, done, total) = &mut *told;
-                    *done += 1;
-                    progress(*done, *total, record);
-                };
-                let mut alone = Runner {
-                    config,
-                    records: Vec::new(),
-                    progress: &mut tell,
-                    done: 0,
-                    total: 0,
-                    experiments: Arc::clone(experiments),
-                    run_sessions: Some(run_sessions.clone()),
-                    still_playing: Some(playing),
-                };
-                let result = match open_first(config, *revision).await {
-                    Ok(opened) => alone.revision_opened(*revision, &probes, opened).await,
-                    Err(e) => Err(e),
-                };
-                let played = Alone {
-                    records: alone.records,
-                    total: alone.total,
-                    done: alone.done,
-                };
-                Ok::<_, RunError>((*revision, result, played))
-            });
+        let jobs = revisions.iter().map(|revision| async move {
+            let probes = probes_of(vectors, *revision);
+            let mut tell = |_: usize, _: usize, record: &Record| {
+                let mut told = told.borrow_mut();
+                let (progress, done, total) = &mut *told;
+                *done += 1;
+                progress(*done, *total, record);
+            };
+            let mut alone = Runner {
+                config,
+                records: Vec::new(),
+                progress: &mut tell,
+                done: 0,
+                total: 0,
+                experiments: Arc::clone(experiments),
+            };
+            let result = match open_first(config, *revision).await {
+                Ok(opened) => alone.revision_opened(*revision, &probes, opened).await,
+                Err(e) => Err(e),
+            };
+            let played = Alone {
+                records: alone.records,
+                total: alone.total,
+                done: alone.done,
+            };
+            Ok::<_, RunError>((*revision, result, played))
+        });
         let mut failed = None;
-        // All at once, never fewer: a revision not started would hold its
-        // `StillPlaying`, and the others' fixed-window probes would wait
-        // for it for ever.
+        // All at once: each revision plays sessions of its own, and none
+        // waits for another's.
         pool::in_order(jobs, revisions.len(), |(revision, result, played)| {
             if failed.is_some() {
                 return;
@@ -715,10 +699,9 @@ impl Runner<'_, '_, '_> {
         let sessions = jobs.into_iter().enumerate().map(|(n, (session, reuse))| {
             peers.at(n + 1).session(revision, session, playable, reuse)
         });
-        // The transport judge's probes answered within the timeout make
-        // their requests beside the sessions (each its own fresh session);
-        // its fixed-window probes, and what it reads of the sessions, wait
-        // until they all closed ([`http_judge::judge`]).
+        // The transport judge's probes make their requests beside the
+        // sessions (each its own fresh session); what they read of the
+        // sessions waits until those all closed ([`http_judge::judge`]).
         let http = match (peers.url, &self.config.peer) {
             (
                 Some(url),
@@ -726,7 +709,7 @@ impl Runner<'_, '_, '_> {
             ) => Some((url, *kind)),
             _ => None,
         };
-        let (close, closed) = http_judge::sessions_close(self.run_sessions.clone());
+        let (close, closed) = http_judge::sessions_close();
         let config = self.config;
         let judging = async {
             match http {
@@ -750,7 +733,6 @@ impl Runner<'_, '_, '_> {
             if http.is_some() {
                 close.closed(std::mem::take(&mut *lock(&gathered.traces)));
             }
-            self.still_playing = None;
             played
         };
         let (played, transport_records) = tokio::join!(playing, judging);

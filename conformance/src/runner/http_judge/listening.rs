@@ -10,12 +10,13 @@ use harness::Revision;
 
 use super::resumability::resume;
 use super::{
-    answer_pings, connected, essence, handshaken, is_response, server_frames, snippet, streamable,
-    Judge, SessionsClosed, Target, GET_LISTEN,
+    answer_pings, answered_ping, connected, essence, handshaken, is_response, server_frames,
+    snippet, streamable, Judge, SessionsClosed, Target, GET_LISTEN,
 };
 use crate::driver::Driver;
 use crate::runner::wire::Wire;
 use crate::transport::http::GetStream;
+use crate::transport::Transport as _;
 
 impl Judge {
     /// The GET stream and resumption (2025-03-26 to 2025-11-25 §Listening for
@@ -155,7 +156,7 @@ impl Judge {
             .flat_map(|f| f.event_ids.clone())
             .collect();
         let resumed = if sse {
-            Some(resume(&mut driver, &first, listen).await)
+            Some(resume(&mut driver, revision, target, &first, listen).await)
         } else {
             None
         };
@@ -176,8 +177,15 @@ impl Judge {
     }
 }
 
-/// A fresh session's GET stream, read for `listen`, and the session's
-/// driver. The stream is opened between the `initialize` answer and
+/// A fresh session's GET stream and the session's driver. The GET is
+/// answered within the answer timeout, as any request (beside the run's
+/// sessions a busy server may be slow to take it), and the stream is read
+/// for `listen` from `notifications/initialized` on, and until a `ping`
+/// sent once `initialized` was accepted is answered, if that is later
+/// ([`answered_ping`]): what the server sends on hearing `initialized`, a
+/// server that handles a session's messages in order has sent by then,
+/// however loaded, so the window grows with the server's pace and never
+/// cuts what a fixed one saw. The stream is opened between the `initialize` answer and
 /// `notifications/initialized`, and `initialized` is sent once the server
 /// has answered the GET: what the server sends when it hears `initialized`
 /// (server-everything: `notifications/tools/list_changed`, once its
@@ -197,10 +205,25 @@ async fn listened(
     let failed = |e: crate::driver::HandshakeError| format!("the probe's handshake failed: {e}");
     let mut driver = connected(target, None)?;
     let handshake = driver.handshake_answered(revision).await.map_err(failed)?;
-    let opened = streamable(&mut driver).open_get_stream(None, listen).await;
+    let opened = streamable(&mut driver)
+        .open_get_stream(None, target.driver.answer_timeout)
+        .await;
     driver.confirm_handshake(&handshake).await.map_err(failed)?;
+    // The ping that ends the window goes out once `initialized` was taken.
+    if let Some(initialized) = driver.transport().sent_exchange() {
+        let within = target.driver.answer_timeout;
+        streamable(&mut driver).answered(initialized, within).await;
+    }
     let first = match opened {
-        Ok(open) => Ok(open.read().await),
+        Ok(open) => {
+            let window = async {
+                tokio::join!(
+                    tokio::time::sleep(listen),
+                    answered_ping(&mut driver, revision, target)
+                );
+            };
+            Ok(open.read_within(window).await)
+        }
         Err(why) => Err(why),
     };
     Ok((driver, first))

@@ -13,7 +13,6 @@
 //! no other refusal of the second GET (a 409, say) is one the page allows.
 
 use std::collections::BTreeMap;
-use std::time::Duration;
 
 use eventsource_stream::Eventsource as _;
 use futures_util::StreamExt as _;
@@ -22,21 +21,20 @@ use harness::Revision;
 use serde_json::Value;
 use tokio::time::Instant;
 
-use super::{answer_pings, essence, handshaken, snippet, streamable, Judge, Target, GET_LISTEN};
+use super::{
+    answer_pings, essence, handshaken, is_response, snippet, streamable, Judge, Target, GET_LISTEN,
+};
 use crate::transport::http::{GetStream, OpenGet, StreamEvent, MAX_GET_EVENTS};
 
 /// The `ping` the probe POSTs while both GET streams are open.
 const PING_ID: &str = "wirecheck-broadcast-ping";
-
-/// How long after opening the GET streams the `ping` goes out, so that both
-/// are open when the server handles it.
-const POST_DELAY: Duration = Duration::from_millis(100);
 
 /// `mcp.http.no-broadcast`: two GET streams and a POST's, at once.
 pub(super) async fn broadcast(judge: &mut Judge, revision: Revision, target: &Target<'_>) {
     let url = target.url;
     let rule = RuleId::McpHttpNoBroadcast;
     let listen = target.driver.answer_timeout.min(GET_LISTEN);
+    let answer_timeout = target.driver.answer_timeout;
     let mut driver = match handshaken(revision, target, None).await {
         Ok(d) => d,
         Err(why) => return judge.not_observed(rule, why),
@@ -49,27 +47,38 @@ pub(super) async fn broadcast(judge: &mut Judge, revision: Revision, target: &Ta
         .filter(|_| revision >= Revision::Mcp2025_06_18);
     let session = peer.session_id();
     let peer = &*peer;
+    // Each GET is answered within the answer timeout, as any request. The
+    // second goes out once the first has its stream (its headers came), so
+    // it asks while that stream is open, whichever server: sent at once, a
+    // server that allows one stream (a 409 to the other) could let both
+    // through its check before either was registered, and the refusal came
+    // and went between runs. The `ping` goes out once both were answered, so
+    // both are open when the server handles it; the streams are read for
+    // `listen` from then, and until the ping's own stream has its answer if
+    // that is later (a server slowed by the run's sessions makes the window
+    // longer, never shorter).
+    let one = peer.open_get_stream(None, answer_timeout).await;
+    let two = peer.open_get_stream(None, answer_timeout).await;
+    let (answered, done) = tokio::sync::watch::channel(false);
     let post = async {
-        tokio::time::sleep(POST_DELAY).await;
-        post_ping(target, url, session.as_deref(), version.as_deref(), listen).await
+        let posted = post_ping(target, url, session.as_deref(), version.as_deref()).await;
+        let _ = answered.send(true);
+        posted
     };
-    // The second GET goes out once the first has its stream (its headers
-    // came), so it asks while that stream is open, whichever server: sent
-    // at once, a server that allows one stream (a 409 to the other) could
-    // let both through its check before either was registered, and the
-    // refusal came and went between runs.
-    let gets = async {
-        let one = peer.open_get_stream(None, listen).await;
-        let two = peer.open_get_stream(None, listen).await;
-        let read = |opened: Result<OpenGet, String>| async move {
+    let read = |opened: Result<OpenGet, String>| {
+        let mut done = done.clone();
+        async move {
+            let window = async {
+                tokio::time::sleep(listen).await;
+                let _ = done.wait_for(|answered| *answered).await;
+            };
             match opened {
-                Ok(open) => Ok(open.read().await),
+                Ok(open) => Ok(open.read_within(window).await),
                 Err(why) => Err(why),
             }
-        };
-        tokio::join!(read(one), read(two))
+        }
     };
-    let ((one, two), posted) = tokio::join!(gets, post);
+    let (one, two, posted) = tokio::join!(read(one), read(two), post);
     let mut streams: Vec<(String, Vec<Vec<u8>>)> = Vec::new();
     let mut notes = Vec::new();
     for (name, got) in [("GET stream 1", &one), ("GET stream 2", &two)] {
@@ -263,15 +272,16 @@ fn identity(value: &Value) -> Option<String> {
     None
 }
 
-/// POSTs a `ping` on the session and reads what comes back within `listen`:
-/// one JSON body, or the data of each event of an SSE stream.
+/// POSTs a `ping` on the session and reads what comes back within the
+/// answer timeout: one JSON body, or the data of each event of an SSE
+/// stream until the ping's answer came or the stream ended.
 async fn post_ping(
     target: &Target<'_>,
     url: &str,
     session: Option<&str>,
     version: Option<&str>,
-    listen: Duration,
 ) -> Result<Vec<Vec<u8>>, String> {
+    let listen = target.driver.answer_timeout;
     let body = format!(r#"{{"jsonrpc":"2.0","id":"{PING_ID}","method":"ping"}}"#);
     let mut request = target
         .client()
@@ -309,7 +319,13 @@ async fn post_ping(
     let mut frames = Vec::new();
     while frames.len() < MAX_GET_EVENTS {
         match tokio::time::timeout_at(deadline, events.next()).await {
-            Ok(Some(Ok(event))) if !event.data.is_empty() => frames.push(event.data.into_bytes()),
+            Ok(Some(Ok(event))) if !event.data.is_empty() => {
+                let answer = is_response(event.data.as_bytes());
+                frames.push(event.data.into_bytes());
+                if answer {
+                    break;
+                }
+            }
             Ok(Some(Ok(_))) => {}
             _ => break,
         }

@@ -6,8 +6,9 @@
 use std::time::Duration;
 
 use harness::rules::RuleId;
+use harness::Revision;
 
-use super::{essence, is_response, snippet, streamable, Judge};
+use super::{answered_ping, essence, is_response, snippet, streamable, Judge, Target};
 use crate::driver::Driver;
 use crate::runner::wire::Wire;
 use crate::transport::http::GetStream;
@@ -98,17 +99,37 @@ pub(super) enum Resumed {
 }
 
 /// Resumes the GET stream `first` at its first event id on `driver`'s
-/// session, reading the answer for `listen`; judged by [`Judge::replay`].
+/// session, its GET answered within the answer timeout; judged by
+/// [`Judge::replay`]. The replay is what the server holds when it takes
+/// the GET ("replay messages that would have been sent after the last
+/// event ID", §Resumability and Redelivery), so the stream is read until
+/// a `ping` sent once the GET was answered is answered, or for `listen`
+/// if that is sooner: the server has taken the GET by then, and what it
+/// sends later is no replay.
 pub(super) async fn resume(
     driver: &mut Driver<Wire>,
+    revision: Revision,
+    target: &Target<'_>,
     first: &GetStream,
     listen: Duration,
 ) -> Resumed {
     let Some(last) = first.events.iter().find_map(|e| e.id.clone()) else {
         return Resumed::NoEventId;
     };
-    match streamable(driver).get_stream(Some(&last), listen).await {
-        Ok(stream) => Resumed::Got { last, stream },
+    let opened = streamable(driver)
+        .open_get_stream(Some(&last), target.driver.answer_timeout)
+        .await;
+    match opened {
+        Ok(open) => {
+            let window = async {
+                tokio::select! {
+                    () = tokio::time::sleep(listen) => {}
+                    () = answered_ping(driver, revision, target) => {}
+                }
+            };
+            let stream = open.read_within(window).await;
+            Resumed::Got { last, stream }
+        }
         Err(why) => Resumed::Failed(why),
     }
 }

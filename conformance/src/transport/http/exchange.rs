@@ -209,6 +209,8 @@ pub(crate) struct Shared {
     pub facts: Mutex<Vec<HttpFact>>,
     pub findings: Mutex<Vec<HttpFinding>>,
     pub dropped: AtomicU64,
+    /// Woken each time a fact is recorded (a response's headers came).
+    pub recorded: tokio::sync::Notify,
 }
 
 impl Shared {
@@ -429,10 +431,13 @@ pub(crate) fn record(
         error_codes: Vec::new(),
         exhibit: sent,
     });
+    let index = facts.len() - 1;
+    drop(facts);
+    shared.recorded.notify_waiters();
     Recorded {
         status,
         content_type,
-        index: facts.len() - 1,
+        index,
     }
 }
 

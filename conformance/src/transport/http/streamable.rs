@@ -181,6 +181,30 @@ impl StreamableHttpPeer {
         })
     }
 
+    /// Waits until the server answered the exchange `exchange` (its
+    /// response's headers came), for at most `within`; whether it did. Two
+    /// POSTs of one session are two requests the server may take in either
+    /// order: a request that must come after a notification waits for the
+    /// notification's answer first.
+    pub async fn answered(&self, exchange: u64, within: std::time::Duration) -> bool {
+        let shared = self.queue.shared();
+        let deadline = Instant::now() + within;
+        loop {
+            let recorded = shared.recorded.notified();
+            tokio::pin!(recorded);
+            recorded.as_mut().enable();
+            if lock(&shared.facts)
+                .iter()
+                .any(|f| f.exchange == Some(exchange))
+            {
+                return true;
+            }
+            if tokio::time::timeout_at(deadline, recorded).await.is_err() {
+                return false;
+            }
+        }
+    }
+
     /// Every HTTP exchange so far.
     #[must_use]
     pub fn http_facts(&self) -> Vec<HttpFact> {
@@ -288,6 +312,15 @@ impl OpenGet {
     /// events came, or the server ended it; a refusal's body is kept for
     /// the record instead.
     pub async fn read(self) -> GetStream {
+        let deadline = self.deadline;
+        self.read_within(tokio::time::sleep_until(deadline)).await
+    }
+
+    /// [`read`](Self::read), the stream read until `window` resolves in
+    /// place of the `listen` window (a refusal's body is still read within
+    /// `listen`): a window a liveness answer ends, which a server's pace
+    /// makes longer, never shorter.
+    pub async fn read_within(self, window: impl std::future::Future<Output = ()>) -> GetStream {
         let OpenGet {
             response,
             shared,
@@ -341,7 +374,10 @@ impl OpenGet {
                 events.len() < MAX_GET_EVENTS
             },
         );
-        let _ = tokio::time::timeout_at(deadline, read).await;
+        tokio::select! {
+            _ = read => {}
+            () = window => {}
+        }
         stream
     }
 }
