@@ -374,14 +374,18 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
             stats.rss_samples
         );
     }
+    if findings.is_empty() && stats.frames == 0 {
+        // Nothing was sent, so nothing was fuzzed: no verdict at all, as a
+        // load that sent no request (exit 2), never "0 findings" and exit 0.
+        let why = match (&stats.ended_early, stats.interrupted) {
+            (Some(why), _) => format!("the peer could not be fuzzed: {why}"),
+            (None, true) => "interrupted (Ctrl-C) before any was sent".to_owned(),
+            (None, false) => "the time given ran out first (the peer's start took all of it); give --duration more".to_owned(),
+        };
+        return Err(format!("no frame was sent: {why}"));
+    }
     if let Some(why) = &stats.ended_early {
         let why = format!("fuzzing ended early after {} frames: {why}", stats.frames);
-        report
-            .records
-            .push(whole_run(Outcome::NotObserved { why: why.clone() }, why));
-    } else if findings.is_empty() && stats.frames == 0 {
-        // Nothing was sent, so nothing held: never a pass.
-        let why = "no frame was sent in the time given".to_owned();
         report
             .records
             .push(whole_run(Outcome::NotObserved { why: why.clone() }, why));
