@@ -649,3 +649,39 @@ fn duration_is_the_whole_runs_time_minimizing_included() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `fuzz`'s JSON lines are records of the record schema, and the whole
+/// run's record (no single rule) says its outcome: without it a pass and a
+/// run that observed nothing read the same to a script.
+#[test]
+fn fuzz_json_lines_match_the_record_schema_and_say_the_whole_runs_outcome() {
+    let dir = std::env::temp_dir().join(format!("wirecheck-fuzz-lines-{}", std::process::id()));
+    let out = wirecheck(&[
+        "fuzz",
+        "--frames",
+        "20",
+        "--seed",
+        "1",
+        "--format",
+        "json",
+        "--out-dir",
+        dir.to_str().unwrap(),
+    ]);
+    let _ = std::fs::remove_dir_all(&dir);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    let validator = jsonschema::validator_for(&schema("record.schema.json")).unwrap();
+    let lines: Vec<serde_json::Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    for line in &lines {
+        let errors: Vec<String> = validator.iter_errors(line).map(|e| e.to_string()).collect();
+        assert!(errors.is_empty(), "{line}: {errors:#?}");
+    }
+    let whole = lines
+        .iter()
+        .find(|l| l["vector"] == "fuzz/2025-11-25")
+        .unwrap_or_else(|| panic!("no whole-run record: {stdout}"));
+    assert_eq!(whole["outcome"]["outcome"], "pass", "{whole}");
+}

@@ -52,6 +52,11 @@ pub fn write_record(record: &Record, out: &mut Vec<u8>) -> io::Result<()> {
         members.json("level", &check.level)?;
         members.json("spec", &check.spec)?;
         members.json("outcome", &record.outcome)?;
+    } else if run_level(record) {
+        // A record of a whole run, or of one check that names no single
+        // rule (`fuzz/<revision>`, its memory growth): its outcome is all
+        // that tells a pass from one that observed nothing.
+        members.json("outcome", &record.outcome)?;
     }
     // A record that judged rules shows them (a refusal among them, as its
     // rule); one that only lifted shows what it made, or why it could not.
@@ -71,6 +76,18 @@ pub fn write_record(record: &Record, out: &mut Vec<u8>) -> io::Result<()> {
     }
     out_close(members.out, members.first);
     Ok(())
+}
+
+/// Whether `record` is a run-level record with no rule: it names a vector
+/// (a run's, not a file's line) and carries none of a per-frame command's
+/// results (`ok`, `refused`, `violations`).
+fn run_level(record: &Record) -> bool {
+    record.check.is_none()
+        && record.place.vector.is_some()
+        && record.place.line.is_none()
+        && record.violations.is_none()
+        && record.refusal.is_none()
+        && !matches!(record.payload, Some(Payload::Lowered(_)))
 }
 
 fn out_close(out: &mut Vec<u8>, empty: bool) {
