@@ -585,6 +585,7 @@ fn a_batch_answered_one_response_per_sse_event_is_judged_as_a_whole() {
 /// A 2025-11-25 Streamable HTTP server that breaks one GET-stream or
 /// resumption rule, chosen by the first path segment:
 /// - `html`: GET answered 200 with an HTML page (neither SSE nor 405);
+/// - `busy`: every GET answered 503 Service Unavailable;
 /// - `response`: a fresh GET stream carries a JSON-RPC response;
 /// - `dup`: the GET stream's event ids repeat (`a`, `b`, `a`);
 /// - `foreign`: `ping` is answered on an SSE stream (event id `p1`), and a
@@ -625,6 +626,7 @@ async fn resumption(
                 "<html></html>",
             )
                 .into_response(),
+            ("busy", _) => (StatusCode::SERVICE_UNAVAILABLE, "busy").into_response(),
             ("response", _) => sse(&[("r1", ping_answer)]),
             ("dup", _) => sse(&[("a", ping.clone()), ("b", ping.clone()), ("a", ping)]),
             ("foreign", true) => sse(&[("p1", ping_answer)]),
@@ -784,6 +786,22 @@ fn a_get_answered_with_neither_sse_nor_405_fails() {
     // Nothing to judge on a stream that is not one.
     let (verdict, record) = resumption_verdict("html", "get-no-response");
     assert_eq!(verdict, "not-applicable", "{record}");
+}
+
+/// A GET answered 503 (or 429) shows nothing of what the server offers:
+/// with the GET probes beside the run's sessions a busy server may say so,
+/// and no verdict rests on that, where it failed the MUST of a stream or
+/// 405, and the broadcast probe's second GET likewise.
+#[test]
+fn a_get_answered_busy_is_not_observed_never_failed() {
+    for rule in ["get-stream-or-405", "get-no-response", "replay-same-stream"] {
+        let (verdict, record) = resumption_verdict("busy", rule);
+        assert_eq!(verdict, "not-observed", "{record}");
+        assert!(
+            record.to_string().contains("the server was busy"),
+            "{record}"
+        );
+    }
 }
 
 #[test]

@@ -59,9 +59,11 @@ pub struct Args {
     #[arg(long, default_value = "all", value_name = "R|auto|all")]
     revision: String,
     /// Over Streamable HTTP, how many revisions play at once (default: all).
-    /// Each opens up to about nine MCP sessions at a time, so a five-revision
-    /// run up to about 45; for a server that caps its sessions, `1` plays the
-    /// revisions one after another (the same checks and verdicts, slower).
+    /// Each opens up to about eleven MCP sessions at a time (three of them
+    /// holding a GET stream for about a second), so a five-revision run up
+    /// to about 55; for a server that caps its sessions or has few workers,
+    /// `1` plays the revisions one after another (the same checks and
+    /// verdicts, slower).
     #[arg(long, value_name = "N")]
     parallel_revisions: Option<std::num::NonZeroUsize>,
     /// `jsonrpc-2.0` for a plain JSON-RPC 2.0 server (no handshake).

@@ -47,7 +47,7 @@ pub struct Config {
     /// `--auth`: the server is an OAuth-protected resource (Streamable HTTP).
     pub auth: Option<Auth>,
     /// `--parallel-revisions N`: over Streamable HTTP, how many revisions
-    /// play at once (`None`: all of them). Each opens up to about nine MCP
+    /// play at once (`None`: all of them). Each opens up to about eleven MCP
     /// sessions at a time; a server that caps its sessions needs fewer.
     pub parallel_revisions: Option<std::num::NonZeroUsize>,
 }

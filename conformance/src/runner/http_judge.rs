@@ -737,8 +737,22 @@ pub(super) fn essence(content_type: Option<&str>) -> String {
 /// 2026-07-28 schema `HeaderMismatchError`.
 pub(super) const HEADER_MISMATCH: i64 = -32020;
 
-/// How long a GET stream is read before the probe moves on.
+/// How long a GET stream is read at least (the first window, and the
+/// broadcast probe's), and a resumed one at most.
 pub(super) const GET_LISTEN: Duration = Duration::from_secs(1);
+
+/// Why a GET answered `status` shows nothing of what the server offers:
+/// 429 Too Many Requests and 503 Service Unavailable say it was busy
+/// (RFC 9110 §15.6.4, RFC 6585 §4), which a probe beside the run's
+/// sessions may meet. Neither is a stream or a 405, but no conformance
+/// verdict rests on a server's refusal to be loaded: not observed.
+pub(super) fn busy(status: u16) -> Option<String> {
+    matches!(status, 429 | 503).then(|| {
+        format!(
+            "answered {status}: the server was busy, so what it offers was not seen (--parallel-revisions 1 plays one revision at a time)"
+        )
+    })
+}
 
 /// Whether `data` holds a JSON-RPC response (or a batch with one). A routing
 /// guess; the codec judges the bytes.
@@ -830,16 +844,19 @@ pub(super) async fn handshaken(
 }
 
 /// A liveness answer on `driver`'s session: a [`ping`] sent now, and
-/// answered (or refused, or timed out). A server that handles a session's
-/// messages in order has handled everything the session sent before it,
-/// whatever its load: a stream window that lasts until then grows with the
-/// server's pace, where a fixed one would measure it.
+/// answered (or refused, or timed out), then the run's `--grace`. A server
+/// that handles a session's messages in order has handled everything the
+/// session sent before it, whatever its load, so a stream window that lasts
+/// until then grows with the server's pace, where a fixed one would measure
+/// it. The grace is for a message it wrote on another connection before
+/// the answer: nothing orders two connections.
 pub(super) async fn answered_ping(
     driver: &mut Driver<Wire>,
     revision: Revision,
     target: &Target<'_>,
 ) {
     let _ = ping(driver, revision, target).await;
+    tokio::time::sleep(target.driver.grace).await;
 }
 
 /// The exchange of a `ping` sent on `driver`'s session as it stands.

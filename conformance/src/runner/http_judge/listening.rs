@@ -10,7 +10,7 @@ use harness::Revision;
 
 use super::resumability::resume;
 use super::{
-    answer_pings, answered_ping, connected, essence, handshaken, is_response, server_frames,
+    answer_pings, answered_ping, busy, connected, essence, handshaken, is_response, server_frames,
     snippet, streamable, Judge, SessionsClosed, Target, GET_LISTEN,
 };
 use crate::driver::Driver;
@@ -70,6 +70,10 @@ impl Judge {
                     ),
                 ),
                 (None, Err(why)) => self.not_observed(RuleId::McpHttpGet405, why.clone()),
+                (None, Ok(g)) if busy(g.status).is_some() => {
+                    let why = busy(g.status).unwrap_or_default();
+                    self.not_observed(RuleId::McpHttpGet405, why);
+                }
                 (None, Ok(g)) => {
                     let broken = if g.status == 405 {
                         Vec::new()
@@ -100,6 +104,14 @@ impl Judge {
                 return;
             }
         };
+        if let Some(why) = busy(first.status) {
+            for rule in stream_rules {
+                self.not_observed(rule, format!("the GET stream: {why}"));
+            }
+            let (wire, _) = driver.into_parts();
+            wire.close(target.shutdown_grace).await;
+            return;
+        }
         let sse = essence(first.content_type.as_deref()) == "text/event-stream";
         let shown = format!(
             "GET answered {} with {}",
@@ -177,15 +189,9 @@ impl Judge {
     }
 }
 
-/// A fresh session's GET stream and the session's driver. The GET is
-/// answered within the answer timeout, as any request (beside the run's
-/// sessions a busy server may be slow to take it), and the stream is read
-/// for `listen` from `notifications/initialized` on, and until a `ping`
-/// sent once `initialized` was accepted is answered, if that is later
-/// ([`answered_ping`]): what the server sends on hearing `initialized`, a
-/// server that handles a session's messages in order has sent by then,
-/// however loaded, so the window grows with the server's pace and never
-/// cuts what a fixed one saw. The stream is opened between the `initialize` answer and
+/// A fresh session's GET stream and the session's driver.
+///
+/// The stream is opened between the `initialize` answer and
 /// `notifications/initialized`, and `initialized` is sent once the server
 /// has answered the GET: what the server sends when it hears `initialized`
 /// (server-everything: `notifications/tools/list_changed`, once its
@@ -197,6 +203,14 @@ impl Judge {
 /// GET stream before `initialized`, and a GET is no request, which
 /// basic/lifecycle asks the client to hold back until the `initialize`
 /// answer only.
+///
+/// The GET is answered within the answer timeout, as any request (beside
+/// the run's sessions a busy server may be slow to take it). The stream is
+/// read for `listen` from the moment the server answered the `initialized`
+/// POST, and until a `ping` sent then is answered and the grace passed, if
+/// that is later ([`answered_ping`]): a server that handles a session's
+/// messages in order has written what `initialized` made it send by then,
+/// however loaded, so the window grows with the server's pace.
 async fn listened(
     revision: Revision,
     target: &Target<'_>,

@@ -22,7 +22,8 @@ use serde_json::Value;
 use tokio::time::Instant;
 
 use super::{
-    answer_pings, essence, handshaken, is_response, snippet, streamable, Judge, Target, GET_LISTEN,
+    answer_pings, busy, essence, handshaken, is_response, snippet, streamable, Judge, Target,
+    GET_LISTEN,
 };
 use crate::transport::http::{GetStream, OpenGet, StreamEvent, MAX_GET_EVENTS};
 
@@ -35,6 +36,7 @@ pub(super) async fn broadcast(judge: &mut Judge, revision: Revision, target: &Ta
     let rule = RuleId::McpHttpNoBroadcast;
     let listen = target.driver.answer_timeout.min(GET_LISTEN);
     let answer_timeout = target.driver.answer_timeout;
+    let grace = target.driver.grace;
     let mut driver = match handshaken(revision, target, None).await {
         Ok(d) => d,
         Err(why) => return judge.not_observed(rule, why),
@@ -54,9 +56,9 @@ pub(super) async fn broadcast(judge: &mut Judge, revision: Revision, target: &Ta
     // through its check before either was registered, and the refusal came
     // and went between runs. The `ping` goes out once both were answered, so
     // both are open when the server handles it; the streams are read for
-    // `listen` from then, and until the ping's own stream has its answer if
-    // that is later (a server slowed by the run's sessions makes the window
-    // longer, never shorter).
+    // `listen` from then, and until the ping's own stream has its answer
+    // and the run's `--grace` has passed, if that is later (a server slowed
+    // by the run's sessions makes the window longer).
     let one = peer.open_get_stream(None, answer_timeout).await;
     let two = peer.open_get_stream(None, answer_timeout).await;
     let (answered, done) = tokio::sync::watch::channel(false);
@@ -68,9 +70,14 @@ pub(super) async fn broadcast(judge: &mut Judge, revision: Revision, target: &Ta
     let read = |opened: Result<OpenGet, String>| {
         let mut done = done.clone();
         async move {
-            let window = async {
-                tokio::time::sleep(listen).await;
+            // The ping's answer, then the grace for what the server wrote
+            // on a GET stream before it (nothing orders two connections).
+            let answered = async {
                 let _ = done.wait_for(|answered| *answered).await;
+                tokio::time::sleep(grace).await;
+            };
+            let window = async {
+                tokio::join!(tokio::time::sleep(listen), answered);
             };
             match opened {
                 Ok(open) => Ok(open.read_within(window).await),
@@ -157,8 +164,9 @@ fn second_get_refused(
     one: &Result<GetStream, String>,
     two: &Result<GetStream, String>,
 ) -> Option<u16> {
+    // A busy server's 429 or 503 is no refusal of the second stream.
     let refusal = |got: &Result<GetStream, String>| match got {
-        Ok(g) if !is_sse(g) && g.status != 405 => Some(g.status),
+        Ok(g) if !is_sse(g) && g.status != 405 && busy(g.status).is_none() => Some(g.status),
         _ => None,
     };
     let streamed = |got: &Result<GetStream, String>| got.as_ref().is_ok_and(is_sse);
@@ -256,7 +264,7 @@ impl Seen {
 /// What makes a server message one message: a request's id, a progress
 /// notification's token and value. `None` for anything else (responses
 /// included: they belong to their request's stream, another rule's).
-fn identity(value: &Value) -> Option<String> {
+pub(super) fn identity(value: &Value) -> Option<String> {
     let method = value.get("method")?.as_str()?;
     if let Some(id) = value.get("id") {
         return Some(format!("request {id}"));
@@ -373,6 +381,9 @@ mod tests {
         assert_eq!(second_get_refused(&sse, &sse), None);
         assert_eq!(second_get_refused(&conflict, &conflict), None);
         assert_eq!(second_get_refused(&sse, &Err("reset".into())), None);
+        // A busy server's 429 or 503 refuses no stream in particular.
+        assert_eq!(second_get_refused(&sse, &get(503, "text/plain")), None);
+        assert_eq!(second_get_refused(&get(429, "text/plain"), &sse), None);
     }
 
     #[test]

@@ -122,36 +122,17 @@ impl StreamableHttpPeer {
 
     /// Opens the GET stream of the session as it stands (2025-11-25
     /// §Listening for Messages from the Server), resuming after
-    /// `last_event_id` when given (§Resumability and Redelivery 2), and reads
-    /// it for at most `listen` and [`MAX_GET_EVENTS`] events. A stream still
-    /// open then is dropped: a GET stream may rightly stay open, so that is
-    /// no finding. The exchange is recorded as a `GET` fact with its event ids.
+    /// `last_event_id` when given (§Resumability and Redelivery 2), up to the
+    /// response's headers, which come within `within`: the server has taken
+    /// the stream, and nothing of it is read yet ([`OpenGet::read_within`]
+    /// reads it). The exchange is recorded as a `GET` fact with its event ids.
     ///
     /// # Errors
-    /// No response came (the connection failed, or `listen` passed first).
-    pub async fn get_stream(
-        &self,
-        last_event_id: Option<&str>,
-        listen: std::time::Duration,
-    ) -> Result<GetStream, String> {
-        Ok(self
-            .open_get_stream(last_event_id, listen)
-            .await?
-            .read()
-            .await)
-    }
-
-    /// [`get_stream`](Self::get_stream) up to the response's headers: the
-    /// server has taken the stream, and nothing of it is read yet. The
-    /// `listen` window runs from the request, whatever is done before
-    /// [`OpenGet::read`].
-    ///
-    /// # Errors
-    /// As [`get_stream`](Self::get_stream)'s.
+    /// No response came (the connection failed, or `within` passed first).
     pub async fn open_get_stream(
         &self,
         last_event_id: Option<&str>,
-        listen: std::time::Duration,
+        within: std::time::Duration,
     ) -> Result<OpenGet, String> {
         let mut headers = self.headers(&Outline::default());
         headers.remove("content-type");
@@ -160,11 +141,11 @@ impl StreamableHttpPeer {
         if let Some(id) = last_event_id.and_then(|id| HeaderValue::from_str(id).ok()) {
             headers.insert("last-event-id", id);
         }
-        let deadline = Instant::now() + listen;
+        let deadline = Instant::now() + within;
         let exhibit = super::exchange::Exhibit::of_request(&headers, None);
         let sent = self.client.get(&self.url).headers(headers).send();
         let response = match tokio::time::timeout_at(deadline, sent).await {
-            Err(_) => return Err(format!("no response headers within {listen:?}")),
+            Err(_) => return Err(format!("no response headers within {within:?}")),
             Ok(Err(e)) => return Err(super::exchange::error_chain(&e)),
             Ok(Ok(response)) => response,
         };
@@ -302,24 +283,18 @@ pub struct OpenGet {
     response: reqwest::Response,
     shared: Arc<super::exchange::Shared>,
     recorded: super::exchange::Recorded,
-    /// The end of the `listen` window, counted from the request.
+    /// The end of the wait for the response's headers, counted from the
+    /// request: a refusal's body is read until then.
     deadline: Instant,
     max_frame: usize,
 }
 
 impl OpenGet {
-    /// Reads the stream until the `listen` window ends, [`MAX_GET_EVENTS`]
-    /// events came, or the server ended it; a refusal's body is kept for
-    /// the record instead.
-    pub async fn read(self) -> GetStream {
-        let deadline = self.deadline;
-        self.read_within(tokio::time::sleep_until(deadline)).await
-    }
-
-    /// [`read`](Self::read), the stream read until `window` resolves in
-    /// place of the `listen` window (a refusal's body is still read within
-    /// `listen`): a window a liveness answer ends, which a server's pace
-    /// makes longer, never shorter.
+    /// Reads the stream until `window` resolves (the caller's: a moment,
+    /// and until a liveness answer came), [`MAX_GET_EVENTS`] events came, or
+    /// the server ended it; a refusal's body is kept for the record instead,
+    /// read until the headers' deadline. What had arrived when the window
+    /// ends is read first, never dropped for it.
     pub async fn read_within(self, window: impl std::future::Future<Output = ()>) -> GetStream {
         let OpenGet {
             response,
@@ -374,7 +349,12 @@ impl OpenGet {
                 events.len() < MAX_GET_EVENTS
             },
         );
+        // Biased, the stream first: when its data and the window's end are
+        // ready in the same poll, the data is read (unbiased, a coin decided,
+        // and a message the server sent as it answered the window's ping was
+        // lost half the time).
         tokio::select! {
+            biased;
             _ = read => {}
             () = window => {}
         }
@@ -382,7 +362,7 @@ impl OpenGet {
     }
 }
 
-/// The most events [`StreamableHttpPeer::get_stream`] reads from one stream.
+/// The most events [`OpenGet::read_within`] reads from one stream.
 pub const MAX_GET_EVENTS: usize = 64;
 
 /// What one GET of the MCP endpoint showed.
