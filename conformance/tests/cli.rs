@@ -468,6 +468,8 @@ fn a_load_or_fuzz_run_of_nothing_is_refused() {
         ("load", "--requests", "0"),
         ("load", "--duration", "0s"),
         ("load", "--timeout", "0ms"),
+        ("load", "--sessions", "0"),
+        ("load", "--concurrency", "0"),
         ("fuzz", "--frames", "0"),
         ("fuzz", "--duration", "0s"),
         ("fuzz", "--timeout", "0s"),
@@ -498,6 +500,29 @@ fn a_load_that_sent_nothing_could_not_run() {
         stderr.contains("no request was sent under load"),
         "{stderr}"
     );
+}
+
+/// A load of a server it could not reach judged nothing: could not run
+/// (exit 2), said on standard output as that, where it listed six checks
+/// not observed and a tally of them (`wirecheck load: 6 not-observed`).
+#[test]
+fn a_load_of_nothing_reachable_says_it_could_not_run() {
+    let out = wirecheck(
+        &[
+            "load",
+            "--http",
+            "http://127.0.0.1:9/mcp",
+            "--duration",
+            "2s",
+        ],
+        b"",
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stdout.contains("could not run (exit 2)"), "{stdout}");
+    assert!(!stdout.contains("NOT-OBSERVED"), "{stdout}");
+    assert!(stderr.contains("Connection refused"), "{stderr}");
 }
 
 /// A fuzz run whose time ran out before its first frame fuzzed nothing: it

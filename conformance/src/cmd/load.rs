@@ -39,14 +39,16 @@ pub struct Args {
     /// HTTP its request headers) on every request, no session and no `ping`.
     #[arg(long, default_value = "2025-11-25", value_name = "R")]
     pub revision: String,
-    /// Sessions at once (processes over stdio, MCP sessions over HTTP).
-    #[arg(long, default_value_t = 4, value_name = "S")]
+    /// Sessions at once (processes over stdio, MCP sessions over HTTP; at
+    /// least 1).
+    #[arg(long, default_value_t = 4, value_name = "S", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     pub sessions: usize,
-    /// Requests in flight per session.
-    #[arg(long, default_value_t = 8, value_name = "C")]
+    /// Requests in flight per session (at least 1).
+    #[arg(long, default_value_t = 8, value_name = "C", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     pub concurrency: usize,
-    /// How long requests are sent (`10s`, `1m`); default 10s unless
-    /// --requests is given.
+    /// How long the load lasts (`10s`, `1m`), opening the sessions
+    /// included: requests are sent for what is left of it; default 10s
+    /// unless --requests is given.
     #[arg(long, value_parser = super::run::positive_duration, value_name = "DURATION")]
     pub duration: Option<Duration>,
     /// How many requests in all, across sessions (at least 1: a load of
@@ -174,8 +176,8 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
     let mut config = Config {
         target,
         revision,
-        sessions: args.sessions.max(1),
-        concurrency: args.concurrency.max(1),
+        sessions: args.sessions,
+        concurrency: args.concurrency,
         duration: args.duration.or(if args.requests.is_none() {
             Some(Duration::from_secs(10))
         } else {
@@ -245,7 +247,9 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
             }
         ));
     }
-    if !quiet {
+    // With nothing answered and a reason, the reason is all there is to say.
+    let unmade = trouble.is_some() && stats.answered == 0;
+    if !quiet && !unmade {
         eprint!("{}", summary(&stats, &config, transport));
     }
     let mut saved = Vec::new();
@@ -261,6 +265,14 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
                 quiet,
             ));
         }
+    }
+    if let Some(why) = trouble
+        .as_ref()
+        .filter(|_| stats.answered == 0 && findings.is_empty())
+    {
+        // Nothing was answered, so nothing was judged: the run could not be
+        // made, said as that alone, never as checks not observed.
+        return Err(why.clone());
     }
     records(report, &config, &stats, &findings, transport);
     for (f, note) in saved {
@@ -441,8 +453,10 @@ fn records(
                 rule.info().level,
                 rule.info().cite(config.revision).to_owned(),
             ),
+            // The sentence it would judge is JSON-RPC 2.0 §5's MUST, as its
+            // findings say ([`judge::check`]); it is never a verdict.
             CheckId::Other(_) => (
-                harness::rules::Level::Should,
+                harness::rules::Level::Must,
                 judge::unanswered_spec(config.revision),
             ),
         };

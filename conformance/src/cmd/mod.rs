@@ -69,7 +69,7 @@ pub fn stream_to(
     };
     let mut sink = Stream::new(header, out, lines, keep);
     let read = produce(&mut sink);
-    let (mut report, written) = sink.finish();
+    let (mut report, written) = sink.finish_as(read.is_err());
     report.error = read.err();
     finish(&report, output, written)
 }

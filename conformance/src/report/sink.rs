@@ -84,10 +84,17 @@ impl<W: Write> Stream<W> {
     /// Flushes the output; the report holds the kept records and counts the
     /// rest in [`Report::dropped`]. The first write error, if any, is returned
     /// beside it: once the output fails, nothing more is written to it.
-    pub fn finish(mut self) -> (Report, io::Result<()>) {
+    pub fn finish(self) -> (Report, io::Result<()>) {
+        self.finish_as(false)
+    }
+
+    /// [`finish`](Self::finish) of a command that could not be made
+    /// (`unmade`): with nothing judged, its tally says so, never "nothing
+    /// to judge" (the error itself is said on standard error).
+    pub fn finish_as(mut self, unmade: bool) -> (Report, io::Result<()>) {
         if self.error.is_none() {
             if let Lines::Terminal { colour } = self.lines {
-                let tally = terminal::closing(&self.report, colour);
+                let tally = terminal::closing_of(&self.report, colour, unmade);
                 self.write(tally.as_bytes());
             }
         }

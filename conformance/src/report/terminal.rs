@@ -449,6 +449,13 @@ pub fn record_lines(record: &Record, colour: bool) -> String {
 /// The closing tally (every record, kept or not), and the error if any.
 #[must_use]
 pub fn closing(report: &Report, colour: bool) -> String {
+    closing_of(report, colour, report.error.is_some())
+}
+
+/// [`closing`] of a run that could not be made (`unmade`) though `report`
+/// holds no error: its error is said elsewhere, on standard error.
+#[must_use]
+pub fn closing_of(report: &Report, colour: bool, unmade: bool) -> String {
     let paint = Paint(colour);
     let mut out = String::new();
     for line in report.ambiguity_lines() {
@@ -462,7 +469,9 @@ pub fn closing(report: &Report, colour: bool) -> String {
     for (name, count) in tally.rows().filter(|(_, n)| *n > 0) {
         let _ = write!(out, " {count} {name}");
     }
-    if tally.total() == 0 {
+    if tally.total() == 0 && unmade {
+        out.push_str(" could not run (exit 2)");
+    } else if tally.total() == 0 {
         out.push_str(" nothing to judge");
     }
     if matches!(

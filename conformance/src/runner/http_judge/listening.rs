@@ -172,6 +172,7 @@ impl Judge {
         } else {
             None
         };
+        let facts = driver.transport().http_facts();
         let (wire, _) = driver.into_parts();
         wire.close(target.shutdown_grace).await;
         // Event ids over every stream of each session: the suite's sessions
@@ -184,7 +185,7 @@ impl Judge {
         ids.push(own_ids);
         self.event_ids(&ids);
         if let Some(resumed) = resumed {
-            self.replay(resumed, &posted);
+            self.replay(resumed, &posted, &facts);
         }
     }
 }

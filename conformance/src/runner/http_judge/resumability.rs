@@ -14,6 +14,7 @@ use crate::driver::Driver;
 use crate::runner::wire::Wire;
 use crate::transcript::{Entry, Frame};
 use crate::transport::http::GetStream;
+use crate::transport::http::HttpFact;
 
 impl Judge {
     /// `mcp.http.event-id-unique` over each session's event ids.
@@ -51,7 +52,11 @@ impl Judge {
     /// or token and value, as the broadcast probe tells one message). Other
     /// notifications identical to one a POST answer delivered may be two
     /// messages, so they are noted, never judged.
-    pub(super) fn replay(&mut self, resumed: Resumed, posted: &[Vec<u8>]) {
+    ///
+    /// `facts` are the session's HTTP exchanges: a failure shows the POST
+    /// that first delivered the message (found by its event id) and the
+    /// resumed GET, with `Last-Event-ID`.
+    pub(super) fn replay(&mut self, resumed: Resumed, posted: &[Vec<u8>], facts: &[HttpFact]) {
         let rule = RuleId::McpHttpReplaySameStream;
         let (last, resumed, live) = match resumed {
             Resumed::NoEventId => {
@@ -101,12 +106,33 @@ impl Judge {
                 .as_ref()
                 .and_then(identity)
                 .is_some_and(|key| posted.iter().any(|(k, _)| *k == key));
-            if is_response(&event.data) || delivered {
-                broken.push(format!(
-                    "replayed after {last:?} a message of another stream: {}",
-                    snippet(&event.data)
-                ));
+            if !(is_response(&event.data) || delivered) {
+                if notes.len() < 4 {
+                    notes.push(format!("replayed: {}", snippet(&event.data)));
+                }
+                continue;
             }
+            // Where it went first: the POST whose stream carried its event id.
+            let origin = event.id.as_ref().and_then(|id| {
+                facts
+                    .iter()
+                    .find(|f| f.method == "POST" && f.event_ids.contains(id))
+            });
+            let first = match (origin, &event.id) {
+                (Some(_), Some(id)) => format!(
+                    " (its event id {id:?} was first sent on a POST's stream, the POST shown)"
+                ),
+                _ => String::new(),
+            };
+            if broken.is_empty() {
+                if let Some(post) = origin {
+                    self.exhibit([post]);
+                }
+            }
+            broken.push(format!(
+                "replayed after {last:?} on the resumed GET stream a message of another stream{first}: {}",
+                snippet(&event.data)
+            ));
         }
         if replayed == 0 {
             let mut why = format!("nothing was replayed after {last:?}");
@@ -118,10 +144,26 @@ impl Judge {
         }
         notes.insert(
             0,
-            format!("resumed after {last:?}: {replayed} messages replayed"),
+            format!(
+                "resumed after {last:?}: {replayed} {} replayed",
+                plural(replayed, "message", "messages")
+            ),
         );
         broken.truncate(8);
+        if !broken.is_empty() {
+            // The resumed GET, with its Last-Event-ID, beside the POST.
+            self.exhibit(facts.iter().rev().find(|f| f.method == "GET"));
+        }
         self.verdict(rule, broken, notes);
+    }
+}
+
+/// `one` for 1, else `many`.
+fn plural(n: usize, one: &'static str, many: &'static str) -> &'static str {
+    if n == 1 {
+        one
+    } else {
+        many
     }
 }
 
@@ -233,7 +275,7 @@ mod tests {
             live: live.to_vec(),
         };
         let posted: Vec<Vec<u8>> = posted.iter().map(|p| p.as_bytes().to_vec()).collect();
-        judge.replay(resumed, &posted);
+        judge.replay(resumed, &posted, &[]);
         assert_eq!(judge.records.len(), 1);
         let record = &judge.records[0];
         (record.outcome.clone(), format!("{record:?}"))
