@@ -135,6 +135,22 @@ fn the_planted_bugs_are_found_minimized_and_replayed() {
         String::from_utf8_lossy(&big[0]).contains("9007199254740993"),
         "{big:?}"
     );
+    // Each finding's words are said of the frame it reports: the id its note
+    // quotes is the minimized frame's (shrinking may change the id, and the
+    // note once kept the one found before it).
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    for line in stdout.lines().filter(|l| l.contains("id-not-echoed")) {
+        let record: serde_json::Value = serde_json::from_str(line).unwrap();
+        let note = record["notes"][0].as_str().unwrap();
+        let id = note
+            .strip_prefix("the error response to id ")
+            .and_then(|rest| rest.split(' ').next())
+            .unwrap_or_else(|| panic!("{note}"));
+        let file = record["file"].as_str().unwrap();
+        let frames = store::load_frames(Path::new(file)).unwrap();
+        let last = String::from_utf8_lossy(frames.last().unwrap()).into_owned();
+        assert!(last.contains(&format!("\"id\":{id}")), "{note} / {last}");
+    }
 
     // Replayed against the same peer, every one still breaks.
     let out = wirecheck(&[

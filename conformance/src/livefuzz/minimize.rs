@@ -15,7 +15,7 @@
 
 use harness::fuzzing::mutate_json;
 
-use super::invariant::{expect, shape, Expect};
+use super::invariant::{expect, shape, Breach, Expect};
 use super::peer::{Live, Waits};
 use super::{Candidate, Config};
 use crate::transcript::Entry;
@@ -29,6 +29,10 @@ pub struct Minimized {
     pub frames: Vec<Vec<u8>>,
     /// The wire log of the confirming run.
     pub log: Vec<Entry>,
+    /// What the confirming run's last frame broke, in its words: the
+    /// finding's, said of the frames reported (shrinking changes the frame,
+    /// its id among what it may change).
+    pub breach: Breach,
     /// Peer restarts spent.
     pub attempts: usize,
     /// The time ran out while shrinking: the frames break it, but may not be
@@ -64,7 +68,7 @@ async fn reproduces(
     frames: &[Vec<u8>],
     target: &Candidate,
     budget: &mut Budget,
-) -> Option<Vec<Entry>> {
+) -> Option<(Vec<Entry>, Breach)> {
     if budget.left == 0 || tokio::time::Instant::now() >= budget.until {
         budget.timed_out |= budget.left > 0;
         budget.left = 0;
@@ -81,8 +85,13 @@ async fn reproduces(
     }
 }
 
-/// One attempt of [`reproduces`]: a fresh peer, `frames`, the verdict.
-async fn attempt(config: &Config, frames: &[Vec<u8>], target: &Candidate) -> Option<Vec<Entry>> {
+/// One attempt of [`reproduces`]: a fresh peer, `frames`, the verdict (the
+/// log, and the breach the last frame made).
+async fn attempt(
+    config: &Config,
+    frames: &[Vec<u8>],
+    target: &Candidate,
+) -> Option<(Vec<Entry>, Breach)> {
     let waits = Waits {
         answer_timeout: config.timeout,
         grace: config.confirm_grace,
@@ -103,11 +112,11 @@ async fn attempt(config: &Config, frames: &[Vec<u8>], target: &Candidate) -> Opt
     let report = live.exchange(last, expect(last) != Expect::Nothing).await;
     let hit = live
         .judge(last, &report, config.revision, config.strict)
-        .iter()
-        .any(|b| b.kind == target.breach.kind && b.rule == target.breach.rule)
-        && shape(last, config.revision) == target.shape;
+        .into_iter()
+        .find(|b| b.kind == target.breach.kind && b.rule == target.breach.rule)
+        .filter(|_| shape(last, config.revision) == target.shape);
     let log = live.stop().await;
-    hit.then_some(log)
+    hit.map(|breach| (log, breach))
 }
 
 /// Confirms `candidate` against fresh peers and shrinks it, all before
@@ -194,9 +203,11 @@ async fn confirm_and_shrink(
             log = Some(l);
         }
     }
+    let (log, breach) = log?;
     Some(Minimized {
         frames,
-        log: log?,
+        log,
+        breach,
         attempts: ATTEMPTS - budget.left,
         cut_short: budget.timed_out,
     })

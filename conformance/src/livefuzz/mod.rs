@@ -489,7 +489,7 @@ pub async fn fuzz(
         match minimized {
             Some(Minimizing::Tried(minimize::Minimizing::Confirmed(m))) => {
                 findings.push(Finding {
-                    breach: candidate.breach,
+                    breach: m.breach,
                     shape: candidate.shape,
                     key,
                     frames: m.frames,
