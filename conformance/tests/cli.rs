@@ -525,6 +525,22 @@ fn a_load_of_nothing_reachable_says_it_could_not_run() {
     assert!(stderr.contains("Connection refused"), "{stderr}");
 }
 
+/// A fuzz run whose server could not be reached says what HTTP said, as
+/// `run` does: it said only "handshake request failed: no answer within the
+/// timeout", the refused connection lost.
+#[test]
+fn a_fuzz_run_that_reaches_nothing_says_what_http_said() {
+    let out = wirecheck(
+        &["fuzz", "--http", "http://127.0.0.1:9/mcp", "--frames", "5"],
+        b"",
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("Connection refused"), "{stderr}");
+    assert!(stdout.contains("could not run (exit 2)"), "{stdout}");
+}
+
 /// A fuzz run whose time ran out before its first frame fuzzed nothing: it
 /// could not be made (exit 2, saying why), as a load that sent no request.
 /// It exited 0 with its whole-run record not observed, which a CI job reads

@@ -129,8 +129,17 @@ impl Live {
                 Link::Http(Driver::new(transport, config))
             }
         };
-        with_driver!(&mut link, d => d.handshake(revision).await.map(|_| ()))
-            .map_err(|e| format!("{revision}: {e}"))?;
+        if let Err(e) = with_driver!(&mut link, d => d.handshake(revision).await.map(|_| ())) {
+            // Over HTTP, what the server said instead (a refused connection,
+            // an HTML 501), as `run` says it.
+            let said = match &link {
+                Link::Http(driver) => {
+                    crate::transport::http::why_unanswered(&driver.transport().http_findings())
+                }
+                Link::Stdio(_) => String::new(),
+            };
+            return Err(format!("{revision}: {e}{said}"));
+        }
         if let Link::Http(driver) = &mut link {
             // `notifications/initialized` is a POST of its own, and POSTs run
             // at once: the first fuzzed frame could reach the server before

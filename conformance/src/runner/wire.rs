@@ -6,9 +6,7 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
-use crate::transport::http::{
-    FindingKind, HttpFact, HttpFinding, JsonRpcHttpPeer, SsePeer, StreamableHttpPeer,
-};
+use crate::transport::http::{HttpFact, HttpFinding, JsonRpcHttpPeer, SsePeer, StreamableHttpPeer};
 use crate::transport::stdio::{EndedBy, StdioPeer};
 use crate::transport::HttpKind;
 use crate::transport::{Event, Kind, SendError, Transport};
@@ -113,31 +111,7 @@ impl Wire {
             }
             return out;
         }
-        let findings = self.http_findings();
-        let worst = [
-            FindingKind::Connect,
-            FindingKind::ErrorStatus,
-            FindingKind::WrongContentType,
-            FindingKind::Redirect,
-            FindingKind::NoAnswer,
-            FindingKind::TimedOut,
-        ]
-        .iter()
-        .find_map(|kind| findings.iter().find(|f| f.kind == *kind));
-        match worst {
-            Some(f) if f.kind == FindingKind::Connect => {
-                format!(
-                    "; no HTTP response: {}",
-                    crate::report::text::printable_str(&f.detail)
-                )
-            }
-            // The detail names the status and content type itself.
-            Some(f) => {
-                let detail: String = f.detail.chars().take(200).collect();
-                format!("; {}", crate::report::text::printable_str(&detail))
-            }
-            None => String::new(),
-        }
+        crate::transport::http::why_unanswered(&self.http_findings())
     }
 
     /// Ends the connection: a process is stopped (within `grace`, twice); a

@@ -43,6 +43,37 @@ pub use streamable::{
     MAX_GET_EVENTS,
 };
 
+/// What HTTP said instead of an answer, for a "could not run" line: the
+/// connection that failed, or the status, content type and a body excerpt
+/// of what answered instead of JSON-RPC (`; …`). Empty when it said nothing.
+#[must_use]
+pub fn why_unanswered(findings: &[HttpFinding]) -> String {
+    let worst = [
+        FindingKind::Connect,
+        FindingKind::ErrorStatus,
+        FindingKind::WrongContentType,
+        FindingKind::Redirect,
+        FindingKind::NoAnswer,
+        FindingKind::TimedOut,
+    ]
+    .iter()
+    .find_map(|kind| findings.iter().find(|f| f.kind == *kind));
+    match worst {
+        Some(f) if f.kind == FindingKind::Connect => {
+            format!(
+                "; no HTTP response: {}",
+                crate::report::text::printable_str(&f.detail)
+            )
+        }
+        // The detail names the status and content type itself.
+        Some(f) => {
+            let detail: String = f.detail.chars().take(200).collect();
+            format!("; {}", crate::report::text::printable_str(&detail))
+        }
+        None => String::new(),
+    }
+}
+
 /// Why a client transport could not be set up.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ConnectError {
