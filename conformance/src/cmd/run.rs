@@ -72,8 +72,10 @@ pub struct Args {
     /// Another set of vectors on disk instead of the built-in ones.
     #[arg(long, value_name = "DIR")]
     vectors: Option<PathBuf>,
-    /// The longest wait for any one answer (`5s`, `500ms`).
-    #[arg(long, default_value = "5s", value_parser = positive_duration, value_name = "DURATION")]
+    /// The longest wait for any one answer (`5s`, `500ms`; at least
+    /// 100ms). A request unanswered by then is judged unanswered (a MUST
+    /// broken), so keep it well above the server's slowest answer.
+    #[arg(long, default_value = "5s", value_parser = answer_timeout, value_name = "DURATION")]
     timeout: Duration,
     /// The longest wait for a fresh server process's first answer (`30s`):
     /// start-up (an SDK importing on a loaded machine) is not silence. A
@@ -249,6 +251,22 @@ pub(crate) fn duration(s: &str) -> Result<Duration, String> {
 pub(crate) fn positive_duration(s: &str) -> Result<Duration, String> {
     match duration(s)? {
         Duration::ZERO => Err(format!("`{s}`: must be more than zero")),
+        d => Ok(d),
+    }
+}
+
+/// The shortest `--timeout` a run takes: below it the clock, not the
+/// server, decides whether an answer counts (against the reference peer,
+/// `--timeout 1ms` failed hundreds of MUSTs it keeps).
+const MIN_ANSWER_TIMEOUT: Duration = Duration::from_millis(100);
+
+/// A `--timeout` for answers a run judges: at least [`MIN_ANSWER_TIMEOUT`].
+pub(crate) fn answer_timeout(s: &str) -> Result<Duration, String> {
+    match positive_duration(s)? {
+        d if d < MIN_ANSWER_TIMEOUT => Err(format!(
+            "`{s}`: at least {}ms: a shorter wait judges the clock, not the server (an answer it has not had time to send counts as missing, a MUST broken)",
+            MIN_ANSWER_TIMEOUT.as_millis()
+        )),
         d => Ok(d),
     }
 }

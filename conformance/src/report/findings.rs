@@ -30,10 +30,10 @@ pub fn findings(record: &Record) -> Vec<String> {
     match (&record.violations, &record.refusal) {
         (Some(violations), _) => lines.extend(violations.iter().map(|v| {
             format!(
-                "{} {} at `{}`: {} ({})",
+                "{} {}{}: {} ({})",
                 v.level.name(),
                 printable_str(rule_id(v)),
-                printable_str(&v.pointer),
+                super::text::at_pointer(&v.pointer),
                 printable_str(&v.message),
                 printable_str(v.spec)
             )

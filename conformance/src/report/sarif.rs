@@ -237,10 +237,10 @@ fn findings<'a>(record: &'a Record, level: &'static str) -> Vec<Finding<'a>> {
                 "warning"
             },
             message: with_reason(format!(
-                "{} {} at `{}`: {}",
+                "{} {}{}: {}",
                 v.level.name(),
                 printable_str(rule_id(v)),
-                printable_str(&v.pointer),
+                super::text::at_pointer(&v.pointer),
                 printable_str(&v.message)
             )),
             pointer: Some(&v.pointer),

@@ -248,11 +248,7 @@ fn group_lines(group: &Group<'_>, paint: &Paint) -> String {
     // is the heading's, nor an empty pointer.
     for v in first.violations.iter().flatten() {
         let rule = super::rule_id(v);
-        let at = if v.pointer.is_empty() {
-            String::new()
-        } else {
-            format!(" at `{}`", printable_str(&v.pointer))
-        };
+        let at = super::text::at_pointer(&v.pointer);
         if rule == group.rule {
             let _ = writeln!(out, "    {}{at}", printable_str(&v.message));
         } else {
@@ -398,10 +394,10 @@ pub fn repeated_lines(group: &super::Repeated, colour: bool) -> String {
     );
     let _ = writeln!(
         out,
-        "    {} {} at `{}`: {} ({})",
+        "    {} {}{}: {} ({})",
         v.level.name(),
         printable_str(super::rule_id(v)),
-        printable_str(&v.pointer),
+        super::text::at_pointer(&v.pointer),
         printable_str(&v.message),
         printable_str(v.spec)
     );

@@ -25,6 +25,17 @@ pub fn printable(bytes: &[u8]) -> String {
     out
 }
 
+/// ` at `POINTER`` where a violation names a place in the frame; nothing
+/// for an empty pointer (the frame as a whole), never "at ``".
+#[must_use]
+pub fn at_pointer(pointer: &str) -> String {
+    if pointer.is_empty() {
+        String::new()
+    } else {
+        format!(" at `{}`", printable_str(pointer))
+    }
+}
+
 /// [`printable`] of a `str` (a message, a file name): the same escapes.
 #[must_use]
 pub fn printable_str(s: &str) -> String {

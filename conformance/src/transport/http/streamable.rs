@@ -432,7 +432,7 @@ pub fn header_safe(value: &str) -> String {
 pub(crate) fn client(url: &str, options: &HttpOptions) -> Result<Client, ConnectError> {
     if !url.starts_with("http://") {
         return Err(ConnectError::BadUrl(format!(
-            "`{url}`: only http:// is supported (loopback peers; no TLS)"
+            "`{url}`: only plain http:// is supported (no TLS; serve the endpoint over http:// on a host you can reach, loopback or not)"
         )));
     }
     Client::builder()
