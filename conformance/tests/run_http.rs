@@ -1656,6 +1656,24 @@ fn a_server_that_never_speaks_json_rpc_could_not_be_run() {
         show(&out)
     );
     assert!(records.iter().all(|r| outcome(r) != "pass"), "{records:#?}");
+
+    // A server that refuses every POST with an error page says what it said
+    // (it said "it sent nothing at all", the 501 lost).
+    async fn refused() -> Response {
+        (
+            StatusCode::NOT_IMPLEMENTED,
+            [(header::CONTENT_TYPE, "text/html")],
+            "<html><body>Unsupported method</body></html>",
+        )
+            .into_response()
+    }
+    let addr = listen(Router::new().route("/", post(refused)));
+    let url = format!("http://{addr}/");
+    let (out, _, _) = run(&["--http", &url, "--profile", "jsonrpc-2.0"]);
+    assert_eq!(out.status.code(), Some(2), "{}", show(&out));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("HTTP 501"), "{stderr}");
+    assert!(!stderr.contains("it sent nothing at all"), "{stderr}");
 }
 
 /// Forwards one HTTP/1.1 request per client connection to `upstream`, the

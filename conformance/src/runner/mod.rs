@@ -730,16 +730,25 @@ impl Runner<'_, '_, '_> {
                 }
             })
             .await;
+            // What HTTP said instead of answers, for a run that may prove
+            // unmade (a plain JSON-RPC peer that never answered), before
+            // the traces go to the transport judge.
+            let said = crate::transport::http::why_unanswered(
+                &lock(&gathered.traces)
+                    .iter()
+                    .flat_map(|t| t.findings.iter().cloned())
+                    .collect::<Vec<_>>(),
+            );
             if http.is_some() {
                 close.closed(std::mem::take(&mut *lock(&gathered.traces)));
             }
-            played
+            (played, said)
         };
-        let (played, transport_records) = tokio::join!(playing, judging);
+        let ((played, said), transport_records) = tokio::join!(playing, judging);
         played?;
         let logs = gathered.take_logs();
         if revision == Revision::JsonRpc2 {
-            if let Some(why) = no_jsonrpc_answer(&logs) {
+            if let Some(why) = no_jsonrpc_answer(&logs, &said) {
                 return Err(RunError::NoJsonRpc(why));
             }
         }
@@ -954,7 +963,9 @@ impl Runner<'_, '_, '_> {
 /// Why a plain JSON-RPC run could not be made: the peer sent no frame that
 /// is a JSON-RPC response in any session (issue 27, false finding 13: an HTML
 /// page on every POST drew "13 pass 125 fail"). `None` once one response came.
-fn no_jsonrpc_answer(logs: &[Vec<Entry>]) -> Option<String> {
+/// `said` is what HTTP said instead (`; HTTP 501 with text/html …`), if
+/// anything.
+fn no_jsonrpc_answer(logs: &[Vec<Entry>], said: &str) -> Option<String> {
     let frames: Vec<&[u8]> = logs
         .iter()
         .flat_map(|log| crate::driver::server_frames(log))
@@ -977,6 +988,7 @@ fn no_jsonrpc_answer(logs: &[Vec<Entry>]) -> Option<String> {
         return None;
     }
     Some(match frames.first() {
+        None if !said.is_empty() => format!("it sent no frame{said}"),
         None => "it sent nothing at all".into(),
         Some(first) => {
             let text = String::from_utf8_lossy(first);
@@ -1065,9 +1077,9 @@ mod tests {
             })]]
         };
         assert_eq!(
-            no_jsonrpc_answer(&log(br#"{"id":1,"result":19,"error":null}"#)),
+            no_jsonrpc_answer(&log(br#"{"id":1,"result":19,"error":null}"#), ""),
             None
         );
-        assert!(no_jsonrpc_answer(&log(b"<html><body>hi</body></html>")).is_some());
+        assert!(no_jsonrpc_answer(&log(b"<html><body>hi</body></html>"), "").is_some());
     }
 }
