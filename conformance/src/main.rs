@@ -10,7 +10,7 @@ use wirecheck::cmd::{
 
 /// Conformance and fuzzing harness for JSON-RPC 2.0 and the Model Context Protocol.
 ///
-/// Exit codes: 0 clean, 1 findings (a frame refused, a rule broken), 2 a usage error or a run that could not be made (input unreadable, a peer that cannot be reached).
+/// Exit codes: 0 clean, 1 findings (a frame refused, a rule broken), 2 a usage error, or a run that could not be made or was not whole (input unreadable, a peer that cannot be reached, Ctrl-C).
 #[derive(Parser)]
 #[command(name = "wirecheck", version)]
 struct Cli {

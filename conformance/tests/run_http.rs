@@ -2027,7 +2027,7 @@ fn get_stream_read_one_message(records: &[Value], shown: &str) {
     assert!(
         found[0]
             .to_string()
-            .contains("1 messages read from the GET stream"),
+            .contains("1 message read from the GET stream"),
         "{}",
         found[0]
     );

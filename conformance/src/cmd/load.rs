@@ -248,7 +248,7 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
         ));
     }
     // With nothing answered and a reason, the reason is all there is to say.
-    let unmade = trouble.is_some() && stats.answered == 0;
+    let unmade = trouble.is_some() && stats.answered == 0 && findings.is_empty();
     if !quiet && !unmade {
         eprint!("{}", summary(&stats, &config, transport));
     }
@@ -266,10 +266,7 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
             ));
         }
     }
-    if let Some(why) = trouble
-        .as_ref()
-        .filter(|_| stats.answered == 0 && findings.is_empty())
-    {
+    if let Some(why) = trouble.as_ref().filter(|_| unmade) {
         // Nothing was answered, so nothing was judged: the run could not be
         // made, said as that alone, never as checks not observed.
         return Err(why.clone());

@@ -582,8 +582,8 @@ impl Judging {
             Subject::Frame(Vec::new()),
             Outcome::NotObserved { why: why.clone() },
         );
-        // The JSON view shows an outcome only beside a rule; the notes carry
-        // it for every view.
+        // The notes carry the why for every view, as every record without
+        // a rule does.
         record.notes.push(why);
         record.notes.push("raise --max-frame to judge it".into());
         sink.accept(record);

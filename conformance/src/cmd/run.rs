@@ -638,6 +638,17 @@ enum PeerChoice {
 mod tests {
     use super::*;
 
+    /// `--timeout` takes 100ms and more: below it the clock decides.
+    #[test]
+    fn an_answer_timeout_is_at_least_100ms() {
+        assert_eq!(answer_timeout("100ms"), Ok(Duration::from_millis(100)));
+        assert_eq!(answer_timeout("5s"), Ok(Duration::from_secs(5)));
+        assert!(answer_timeout("99ms")
+            .unwrap_err()
+            .contains("at least 100ms"));
+        assert!(answer_timeout("0s").is_err());
+    }
+
     #[test]
     fn durations_parse_with_their_units() {
         assert_eq!(duration("5s"), Ok(Duration::from_secs(5)));

@@ -221,7 +221,11 @@ pub fn judge(frame: &[u8], report: &ProbeReport, revision: Revision, strict: boo
                     Kind::PeerFrame,
                     v.rule,
                     revision,
-                    format!("{} at {}", v.message, v.pointer),
+                    format!(
+                        "{}{}",
+                        v.message,
+                        crate::report::text::at_pointer(&v.pointer)
+                    ),
                 ));
             }
         }
@@ -377,7 +381,11 @@ pub fn judge(frame: &[u8], report: &ProbeReport, revision: Revision, strict: boo
                     kind,
                     v.rule,
                     revision,
-                    format!("{} at {}", v.message, v.pointer),
+                    format!(
+                        "{}{}",
+                        v.message,
+                        crate::report::text::at_pointer(&v.pointer)
+                    ),
                 ));
             }
         }

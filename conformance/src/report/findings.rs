@@ -39,10 +39,10 @@ pub fn findings(record: &Record) -> Vec<String> {
             )
         })),
         (None, Some(r)) => lines.push(format!(
-            "refused {} {} at `{}` (line {}, column {}): {} ({})",
+            "refused {} {}{} (line {}, column {}): {} ({})",
             r.code,
             r.rule,
-            printable_str(&r.pointer),
+            super::text::at_pointer(&r.pointer),
             r.line,
             r.column,
             printable_str(&r.message),

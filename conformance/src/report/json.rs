@@ -54,8 +54,9 @@ pub fn write_record(record: &Record, out: &mut Vec<u8>) -> io::Result<()> {
         members.json("outcome", &record.outcome)?;
     } else if run_level(record) {
         // A record of a whole run, or of one check that names no single
-        // rule (`fuzz/<revision>`, its memory growth): its outcome is all
-        // that tells a pass from one that observed nothing.
+        // rule (`fuzz/<revision>`, its memory growth, a conversation cut
+        // short): its outcome is all that tells a pass from one that
+        // observed nothing.
         members.json("outcome", &record.outcome)?;
     }
     // A record that judged rules shows them (a refusal among them, as its
@@ -69,8 +70,8 @@ pub fn write_record(record: &Record, out: &mut Vec<u8>) -> io::Result<()> {
     } else if let Some(refusal) = &record.refusal {
         members.json("refused", refusal)?;
     }
-    // Only `run` and `check` records carry notes: the per-frame commands'
-    // lines are unchanged.
+    // The per-frame commands' records carry no notes: their lines are
+    // unchanged.
     if !record.notes.is_empty() {
         members.json("notes", &record.notes)?;
     }
@@ -78,13 +79,12 @@ pub fn write_record(record: &Record, out: &mut Vec<u8>) -> io::Result<()> {
     Ok(())
 }
 
-/// Whether `record` is a run-level record with no rule: it names a vector
-/// (a run's, not a file's line) and carries none of a per-frame command's
-/// results (`ok`, `refused`, `violations`).
+/// Whether `record` is a record with no rule that carries none of a
+/// per-frame command's results (`ok`, `refused`, `violations`): a whole
+/// run's (`fuzz/<revision>`), or a conversation cut short (`check`,
+/// `proxy`). Its outcome is all it says of itself.
 fn run_level(record: &Record) -> bool {
     record.check.is_none()
-        && record.place.vector.is_some()
-        && record.place.line.is_none()
         && record.violations.is_none()
         && record.refusal.is_none()
         && !matches!(record.payload, Some(Payload::Lowered(_)))
@@ -286,7 +286,9 @@ mod tests {
             line(&record),
             r#"{"vector":"mcp/2025-06-18/ping","frame":0,"rule":"mcp.tools.x","level":"SHOULD","spec":"MCP 2025-06-18 server/tools","outcome":{"outcome":"not-applicable","why":"no tools"}}"#
         );
+        // A record with no rule and no per-frame result still says its
+        // outcome (a whole run's, a conversation cut short).
         let empty = Record::new(Place::default(), Subject::TooLong { len: 0 }, Outcome::Pass);
-        assert_eq!(line(&empty), "{}");
+        assert_eq!(line(&empty), r#"{"outcome":{"outcome":"pass"}}"#);
     }
 }

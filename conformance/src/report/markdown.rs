@@ -148,10 +148,14 @@ fn repeated_section(report: &Report) -> String {
             .collect();
         let _ = writeln!(
             out,
-            "- {} {} at `{}`: {} ({}) — {} checks: {}",
+            "- {} {}{}: {} ({}) — {} checks: {}",
             v.level.name(),
             escape(super::rule_id(v)),
-            escape(&printable_str(&v.pointer)),
+            if v.pointer.is_empty() {
+                String::new()
+            } else {
+                format!(" at `{}`", escape(&printable_str(&v.pointer)))
+            },
             escape(&printable_str(&v.message)),
             escape(v.spec),
             g.places.len(),

@@ -252,10 +252,10 @@ fn findings<'a>(record: &'a Record, level: &'static str) -> Vec<Finding<'a>> {
                 rule: r.rule.as_str().to_owned(),
                 level,
                 message: with_reason(format!(
-                    "refused {} {} at `{}`: {}",
+                    "refused {} {}{}: {}",
                     r.code,
                     r.rule,
-                    printable_str(&r.pointer),
+                    super::text::at_pointer(&r.pointer),
                     printable_str(&r.message)
                 )),
                 pointer: Some(&r.pointer),

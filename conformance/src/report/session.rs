@@ -101,8 +101,8 @@ pub fn interrupted(file: &str, frames: usize) -> Record {
         Subject::Frame(Vec::new()),
         Outcome::NotObserved { why: why.clone() },
     );
-    // The JSON view shows an outcome only beside a rule; the note carries
-    // it for every view.
+    // The note carries the why for every view (the JSON view's `outcome`
+    // is the outcome's alone).
     record.notes.push(why);
     record
 }

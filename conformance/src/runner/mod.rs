@@ -733,12 +733,16 @@ impl Runner<'_, '_, '_> {
             // What HTTP said instead of answers, for a run that may prove
             // unmade (a plain JSON-RPC peer that never answered), before
             // the traces go to the transport judge.
-            let said = crate::transport::http::why_unanswered(
-                &lock(&gathered.traces)
-                    .iter()
-                    .flat_map(|t| t.findings.iter().cloned())
-                    .collect::<Vec<_>>(),
-            );
+            let said = if revision == Revision::JsonRpc2 {
+                crate::transport::http::why_unanswered(
+                    &lock(&gathered.traces)
+                        .iter()
+                        .flat_map(|t| t.findings.iter().cloned())
+                        .collect::<Vec<_>>(),
+                )
+            } else {
+                String::new()
+            };
             if http.is_some() {
                 close.closed(std::mem::take(&mut *lock(&gathered.traces)));
             }

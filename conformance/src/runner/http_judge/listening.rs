@@ -147,9 +147,10 @@ impl Judge {
                     "the GET stream carried no message in the time read".into(),
                 );
             } else {
+                let read = first.events.len();
                 let notes = vec![format!(
-                    "{} messages read from the GET stream",
-                    first.events.len()
+                    "{read} {} read from the GET stream",
+                    super::resumability::plural(read, "message", "messages")
                 )];
                 self.exhibit(&get);
                 self.verdict(RuleId::McpHttpGetNoResponse, responses, notes);

@@ -88,6 +88,8 @@ impl Judge {
         let mut broken = Vec::new();
         let mut notes = Vec::new();
         let mut replayed = 0usize;
+        // The POST shown with the record, once one is found.
+        let mut exhibited: Option<&HttpFact> = None;
         for event in &resumed.events {
             let value = serde_json::from_slice::<Value>(&event.data).ok();
             let answers_live = value
@@ -112,23 +114,35 @@ impl Judge {
                 }
                 continue;
             }
-            // Where it went first: the POST whose stream carried its event id.
+            // Where it went first: the one POST whose stream carried its
+            // event id (ids repeated across streams, which
+            // `mcp.http.event-id-unique` judges, name no stream).
             let origin = event.id.as_ref().and_then(|id| {
-                facts
+                let mut carried = facts
                     .iter()
-                    .find(|f| f.method == "POST" && f.event_ids.contains(id))
+                    .filter(|f| f.method == "POST" && f.event_ids.contains(id));
+                match (carried.next(), carried.next()) {
+                    (Some(post), None) => Some(post),
+                    _ => None,
+                }
             });
-            let first = match (origin, &event.id) {
-                (Some(_), Some(id)) => format!(
-                    " (its event id {id:?} was first sent on a POST's stream, the POST shown)"
-                ),
-                _ => String::new(),
-            };
-            if broken.is_empty() {
+            if exhibited.is_none() {
                 if let Some(post) = origin {
                     self.exhibit([post]);
+                    exhibited = Some(post);
                 }
             }
+            let first = match (origin, &event.id) {
+                (Some(post), Some(id)) => {
+                    let shown = if exhibited.is_some_and(|e| std::ptr::eq(e, post)) {
+                        ", the POST shown"
+                    } else {
+                        ""
+                    };
+                    format!(" (its event id {id:?} was first sent on a POST's stream{shown})")
+                }
+                _ => String::new(),
+            };
             broken.push(format!(
                 "replayed after {last:?} on the resumed GET stream a message of another stream{first}: {}",
                 snippet(&event.data)
@@ -159,7 +173,7 @@ impl Judge {
 }
 
 /// `one` for 1, else `many`.
-fn plural(n: usize, one: &'static str, many: &'static str) -> &'static str {
+pub(super) fn plural(n: usize, one: &'static str, many: &'static str) -> &'static str {
     if n == 1 {
         one
     } else {
