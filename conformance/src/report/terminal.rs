@@ -469,6 +469,10 @@ pub fn closing_of(report: &Report, colour: bool, unmade: bool) -> String {
         out.push_str(" could not run (exit 2)");
     } else if tally.total() == 0 {
         out.push_str(" nothing to judge");
+    } else if unmade {
+        // Records, then an error (Ctrl-C, a write that failed): the tally
+        // is of what was judged before it, and says so where it is read.
+        out.push_str(" (not whole, exit 2: what was judged before it stopped)");
     }
     if matches!(
         report.command,
@@ -578,6 +582,25 @@ mod tests {
         let stdout_at = text.find("stdio.stdout-text").expect("listed");
         let other_at = text.find("jsonrpc.response.required").expect("listed");
         assert!(stdout_at < other_at, "{text}");
+    }
+
+    /// The closing tally of a command that could not be made says so:
+    /// "could not run" with nothing judged, "not whole" with records (a
+    /// Ctrl-C after some), never a tally that reads as a whole run.
+    #[test]
+    fn an_unmade_commands_tally_says_so() {
+        let mut report = Report::new(Command::Check);
+        assert!(closing_of(&report, false, false).contains("nothing to judge"));
+        assert!(closing_of(&report, false, true).contains("could not run (exit 2)"));
+        report.records.push(Record::new(
+            Place::default(),
+            Subject::Frame(b"{}".to_vec()),
+            Outcome::Pass,
+        ));
+        assert!(!closing_of(&report, false, false).contains("not whole"));
+        let cut = closing_of(&report, false, true);
+        assert!(cut.contains("1 pass"), "{cut}");
+        assert!(cut.contains("not whole, exit 2"), "{cut}");
     }
 
     fn hostile() -> Report {
