@@ -753,6 +753,17 @@ fn event_store(method: &axum::http::Method, headers: &HeaderMap, body: &str) -> 
 /// resumption fixture in `mode`, with no vectors (only the handshake and the
 /// transport judge run).
 fn resumption_verdict(mode: &str, rule: &str) -> (String, Value) {
+    let (out, records, _) = resumption_run(mode);
+    let id = format!("run/2025-11-25/http/{rule}");
+    let found = by_vector(&records, &id);
+    assert_eq!(found.len(), 1, "{id}: {}", show(&out));
+    (outcome(found[0]).to_owned(), found[0].clone())
+}
+
+/// A 2025-11-25 run against the resumption fixture in `mode`, with no
+/// vectors: its output, its JSON-lines records, and its `--out` document
+/// (which keeps the HTTP exchanges each record rests on).
+fn resumption_run(mode: &str) -> (std::process::Output, Vec<Value>, Value) {
     let app = Router::new().route("/{mode}/mcp", axum::routing::any(resumption));
     let addr = listen(app);
     let dir = std::env::temp_dir().join(format!(
@@ -761,6 +772,7 @@ fn resumption_verdict(mode: &str, rule: &str) -> (String, Value) {
     ));
     std::fs::create_dir_all(dir.join("mcp")).unwrap();
     std::fs::create_dir_all(dir.join("jsonrpc-2.0")).unwrap();
+    let doc = dir.join("report.json");
     let url = format!("http://{addr}/{mode}/mcp");
     let (out, records, _) = run(&[
         "--http",
@@ -771,12 +783,15 @@ fn resumption_verdict(mode: &str, rule: &str) -> (String, Value) {
         "2s",
         "--vectors",
         dir.to_str().unwrap(),
+        "--out",
+        doc.to_str().unwrap(),
     ]);
+    let document: Value = std::fs::read(&doc)
+        .ok()
+        .and_then(|bytes| serde_json::from_slice(&bytes).ok())
+        .unwrap_or(Value::Null);
     std::fs::remove_dir_all(&dir).ok();
-    let id = format!("run/2025-11-25/http/{rule}");
-    let found = by_vector(&records, &id);
-    assert_eq!(found.len(), 1, "{id}: {}", show(&out));
-    (outcome(found[0]).to_owned(), found[0].clone())
+    (out, records, document)
 }
 
 #[test]
@@ -838,36 +853,20 @@ fn a_replay_of_another_streams_message_fails() {
 /// and the rule was not observed.)
 #[test]
 fn a_replay_of_every_streams_events_after_the_id_fails() {
-    let (verdict, record) = resumption_verdict("store", "replay-same-stream");
-    assert_eq!(verdict, "fail", "{record}");
+    let (out, records, document) = resumption_run("store");
+    let found = by_vector(&records, "run/2025-11-25/http/replay-same-stream");
+    assert_eq!(found.len(), 1, "{}", show(&out));
+    let record = found[0];
+    assert_eq!(outcome(record), "fail", "{record}");
     assert!(
         record.to_string().contains("a message of another stream"),
         "{record}"
     );
     // The record shows what a server author needs: the POST whose stream
     // first carried the message, and the resumed GET with Last-Event-ID.
-    let app = Router::new().route("/{mode}/mcp", axum::routing::any(resumption));
-    let addr = listen(app);
-    let dir = std::env::temp_dir().join(format!("wirecheck-run-http-store-{}", std::process::id()));
-    std::fs::create_dir_all(dir.join("mcp")).unwrap();
-    std::fs::create_dir_all(dir.join("jsonrpc-2.0")).unwrap();
-    let doc = dir.join("report.json");
-    let url = format!("http://{addr}/store/mcp");
-    let (out, _, _) = run(&[
-        "--http",
-        &url,
-        "--revision",
-        "2025-11-25",
-        "--vectors",
-        dir.to_str().unwrap(),
-        "--out",
-        doc.to_str().unwrap(),
-    ]);
-    let document: Value = serde_json::from_slice(&std::fs::read(&doc).unwrap()).unwrap();
-    std::fs::remove_dir_all(&dir).ok();
     let replay = document["records"]
         .as_array()
-        .unwrap()
+        .unwrap_or_else(|| panic!("no run document: {}", show(&out)))
         .iter()
         .find(|r| r["vector"] == "run/2025-11-25/http/replay-same-stream")
         .unwrap_or_else(|| panic!("no replay record: {}", show(&out)));
@@ -1639,15 +1638,14 @@ fn a_2026_server_that_takes_spoiled_mcp_param_headers_fails_and_one_comparing_st
 /// (exit 2) and awards no pass (it drew "13 pass 125 fail").
 #[test]
 fn a_server_that_never_speaks_json_rpc_could_not_be_run() {
-    async fn html() -> Response {
-        (
-            [(header::CONTENT_TYPE, "text/html")],
-            "<html><body>It works!</body></html>",
-        )
-            .into_response()
+    /// A server that answers every POST with `status` and an HTML page.
+    fn html(status: StatusCode, page: &'static str) -> String {
+        let answer = move || async move {
+            (status, [(header::CONTENT_TYPE, "text/html")], page).into_response()
+        };
+        format!("http://{}/", listen(Router::new().route("/", post(answer))))
     }
-    let addr = listen(Router::new().route("/", post(html)));
-    let url = format!("http://{addr}/");
+    let url = html(StatusCode::OK, "<html><body>It works!</body></html>");
     let (out, records, _) = run(&["--http", &url, "--profile", "jsonrpc-2.0"]);
     assert_eq!(out.status.code(), Some(2), "{}", show(&out));
     assert!(
@@ -1659,16 +1657,10 @@ fn a_server_that_never_speaks_json_rpc_could_not_be_run() {
 
     // A server that refuses every POST with an error page says what it said
     // (it said "it sent nothing at all", the 501 lost).
-    async fn refused() -> Response {
-        (
-            StatusCode::NOT_IMPLEMENTED,
-            [(header::CONTENT_TYPE, "text/html")],
-            "<html><body>Unsupported method</body></html>",
-        )
-            .into_response()
-    }
-    let addr = listen(Router::new().route("/", post(refused)));
-    let url = format!("http://{addr}/");
+    let url = html(
+        StatusCode::NOT_IMPLEMENTED,
+        "<html><body>Unsupported method</body></html>",
+    );
     let (out, _, _) = run(&["--http", &url, "--profile", "jsonrpc-2.0"]);
     assert_eq!(out.status.code(), Some(2), "{}", show(&out));
     let stderr = String::from_utf8_lossy(&out.stderr);

@@ -767,6 +767,15 @@ pub(super) fn is_response(data: &[u8]) -> bool {
     }
 }
 
+/// `one` for 1, else `many`: "1 message", "2 messages".
+pub(super) fn plural(n: usize, one: &'static str, many: &'static str) -> &'static str {
+    if n == 1 {
+        one
+    } else {
+        many
+    }
+}
+
 /// The first bytes of a message, for a report.
 pub(super) fn snippet(data: &[u8]) -> String {
     let text = String::from_utf8_lossy(&data[..data.len().min(160)]).into_owned();

@@ -10,8 +10,8 @@ use harness::Revision;
 
 use super::resumability::resume;
 use super::{
-    answer_pings, answered_ping, busy, connected, essence, handshaken, is_response, server_frames,
-    snippet, streamable, Judge, SessionsClosed, Target, GET_LISTEN,
+    answer_pings, answered_ping, busy, connected, essence, handshaken, is_response, plural,
+    server_frames, snippet, streamable, Judge, SessionsClosed, Target, GET_LISTEN,
 };
 use crate::driver::Driver;
 use crate::runner::wire::Wire;
@@ -150,7 +150,7 @@ impl Judge {
                 let read = first.events.len();
                 let notes = vec![format!(
                     "{read} {} read from the GET stream",
-                    super::resumability::plural(read, "message", "messages")
+                    plural(read, "message", "messages")
                 )];
                 self.exhibit(&get);
                 self.verdict(RuleId::McpHttpGetNoResponse, responses, notes);

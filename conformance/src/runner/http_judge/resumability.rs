@@ -9,7 +9,7 @@ use harness::rules::RuleId;
 use harness::{Direction, Revision};
 use serde_json::Value;
 
-use super::{answered_ping, essence, is_response, snippet, streamable, Judge, Target};
+use super::{answered_ping, essence, is_response, plural, snippet, streamable, Judge, Target};
 use crate::driver::Driver;
 use crate::runner::wire::Wire;
 use crate::transcript::{Entry, Frame};
@@ -169,15 +169,6 @@ impl Judge {
             self.exhibit(facts.iter().rev().find(|f| f.method == "GET"));
         }
         self.verdict(rule, broken, notes);
-    }
-}
-
-/// `one` for 1, else `many`.
-pub(super) fn plural(n: usize, one: &'static str, many: &'static str) -> &'static str {
-    if n == 1 {
-        one
-    } else {
-        many
     }
 }
 
