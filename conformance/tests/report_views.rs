@@ -638,8 +638,19 @@ fn junit_stays_well_formed_over_hostile_records() {
                 _ => {}
             }
         }
-        assert_eq!(cases, report.records.len());
+        assert_eq!(cases, junit_case_count(&report));
     }
+}
+
+/// A rule-by-rule report's JUnit cases: a case per defect, one per check
+/// folded into none; a per-frame report's, one per record.
+fn junit_case_count(report: &Report) -> usize {
+    if !report.command.judges_rules() {
+        return report.records.len();
+    }
+    let defects = wirecheck::report::defects(report);
+    let folded: usize = defects.iter().map(|d| d.checks.len()).sum();
+    report.records.len() - folded + defects.len()
 }
 
 /// A `<failure>` or `<skipped>`: its element, `type` and `message`.
@@ -684,57 +695,57 @@ fn junit_cases(xml: &str) -> Vec<(String, Option<Status>, String)> {
     cases
 }
 
-/// A warning is seen without failing the build: a `<skipped type="warning">`
-/// case whose message starts `warning:` (CI dashboards count and list
-/// skipped cases; a passing case's output nobody opens), its findings in
-/// `<system-out>` too. Under `--strict` it is a `<failure>`.
+/// A defect that warns is seen without failing the build: a `<skipped
+/// type="warning">` case whose message starts `warning:` and quotes the
+/// sentence (CI dashboards count and list skipped cases; a passing case's
+/// output nobody opens), its story and its checks in `<system-out>`. Under
+/// `--strict` it is a `<failure>`. Each defect is one case, however many
+/// checks show it.
 #[test]
 fn junit_shows_a_warning_as_skipped_and_fails_it_only_when_strict() {
     let mut report = run_report();
     let xml = junit::render(&report).unwrap();
     let cases = junit_cases(&xml);
-    assert_eq!(cases.len(), report.records.len());
-    let mut warnings = 0;
-    for (record, (name, status, out)) in report.records.iter().zip(&cases) {
-        match record.outcome {
-            Outcome::Warning => {
-                warnings += 1;
-                let (tag, ty, message) = status.as_ref().expect("a warning is not a plain pass");
-                assert_eq!(
-                    (tag.as_str(), ty.as_str()),
-                    ("skipped", "warning"),
-                    "{name}"
-                );
-                assert!(
-                    message.starts_with("warning: SHOULD mcp.lifecycle.rule-2"),
-                    "{name}: {message}"
-                );
-                assert!(out.contains("jsonrpc.response.id-echo"), "{name}: {out}");
-            }
-            Outcome::Pass => assert!(status.is_none(), "{name}"),
-            Outcome::Fail | Outcome::Stale { .. } => {
-                assert_eq!(status.as_ref().unwrap().0, "failure", "{name}");
-            }
-            _ => assert_eq!(status.as_ref().unwrap().0, "skipped", "{name}"),
-        }
-    }
-    assert_eq!(warnings, 2);
-    // The suite counts: failures only for what fails the run.
-    assert!(xml.contains("failures=\"4\""), "{xml}");
+    assert_eq!(cases.len(), junit_case_count(&report));
+    let defect_case = |cases: &[(String, Option<Status>, String)], rule: &str| {
+        cases
+            .iter()
+            .find(|(name, _, _)| name.starts_with(&format!("defect {rule}/")))
+            .cloned()
+            .unwrap_or_else(|| panic!("no case for {rule}: {cases:#?}"))
+    };
+    let (name, status, out) = defect_case(&cases, "mcp.lifecycle.rule-2");
+    let (tag, ty, message) = status.expect("a warning is not a plain pass");
+    assert_eq!(
+        (tag.as_str(), ty.as_str()),
+        ("skipped", "warning"),
+        "{name}"
+    );
+    assert!(
+        message.starts_with("warning: SHOULD mcp.lifecycle.rule-2"),
+        "{name}: {message}"
+    );
+    assert!(message.ends_with("(2 checks)"), "{name}: {message}");
+    assert!(out.contains("jsonrpc.response.id-echo"), "{name}: {out}");
+    assert!(out.contains("checks:"), "{name}: {out}");
+    let (_, status, _) = defect_case(&cases, "mcp.lifecycle.rule-1");
+    assert_eq!(status.unwrap().0, "failure");
+    let (_, status, _) = defect_case(&cases, "mcp.lifecycle.rule-5");
+    assert_eq!(status.unwrap().1, "known-failure");
+    // The suite counts: failures only for what fails the run (one failing
+    // defect and the two stale entries).
+    assert!(xml.contains("failures=\"3\""), "{xml}");
 
     report.strict = true;
     let xml = junit::render(&report).unwrap();
-    for (record, (name, status, _)) in report.records.iter().zip(junit_cases(&xml)) {
-        if matches!(record.outcome, Outcome::Warning) {
-            let (tag, ty, _) = status.expect("a strict warning fails");
-            assert_eq!(
-                (tag.as_str(), ty.as_str()),
-                ("failure", "warning"),
-                "{name}"
-            );
-        }
-    }
-    assert!(xml.contains("failures=\"6\""), "{xml}");
+    let (name, status, _) = defect_case(&junit_cases(&xml), "mcp.lifecycle.rule-2");
+    let (tag, ty, _) = status.expect("a strict warning fails");
+    assert_eq!(
+        (tag.as_str(), ty.as_str()),
+        ("failure", "warning"),
+        "{name}"
+    );
+    assert!(xml.contains("failures=\"4\""), "{xml}");
 }
 
 #[test]
@@ -802,7 +813,14 @@ fn wirecheck_report_renders_documents_side_by_side() {
     assert_eq!(log["runs"].as_array().unwrap().len(), 2);
     let stdout = String::from_utf8(out.stdout).unwrap();
     assert!(
-        stdout.starts_with("a.json: 14 checks: 2 passed, 2 failed"),
+        stdout.contains("\na.json: 14 checks: 2 passed, 2 failed"),
+        "{stdout}"
+    );
+    // Each document's defects first, as `run` shows them.
+    assert!(
+        stdout.starts_with(
+            "== a.json\n2 defects: 1 MUST, 1 SHOULD; 4 checks; 1 known defect (baseline)\n"
+        ),
         "{stdout}"
     );
 

@@ -26,6 +26,15 @@ pub struct Args {
     /// Write SARIF 2.1.0 to FILE, one run per document.
     #[arg(long, value_name = "FILE")]
     sarif: Option<PathBuf>,
+    /// Write JUnit XML to FILE: a test suite per document, a test case per defect.
+    #[arg(long, value_name = "FILE")]
+    junit: Option<PathBuf>,
+    /// On the terminal, every check as judged rather than each defect once.
+    #[arg(long, short)]
+    verbose: bool,
+    /// Print only each document's tally line, not its defects.
+    #[arg(long, short)]
+    quiet: bool,
 }
 
 /// Reads the documents and writes the views asked for.
@@ -72,7 +81,26 @@ pub fn run(args: &Args) -> Exit {
         out.push(b'\n');
         out
     });
+    write(&args.junit, &|| {
+        let reports: Vec<&Report> = labelled.iter().map(|(_, r)| *r).collect();
+        crate::report::junit::render_many(&reports)
+            .unwrap_or_else(|e| format!("<!-- {e} -->"))
+            .into_bytes()
+    });
+    let colour = crate::report::terminal::colour_wanted(
+        std::io::IsTerminal::is_terminal(&std::io::stdout()),
+        std::env::var_os("NO_COLOR").as_deref(),
+    );
     for (label, report) in &runs {
+        if !args.quiet {
+            let view = if args.verbose {
+                crate::report::terminal::render(report, colour)
+            } else {
+                crate::report::terminal::to_fix(report, colour)
+            };
+            println!("== {}", crate::report::text::printable_str(label));
+            print!("{view}");
+        }
         println!(
             "{}: {}",
             crate::report::text::printable_str(label),

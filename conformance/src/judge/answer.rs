@@ -126,17 +126,29 @@ pub fn observed_fits(
 ) -> Result<(), Vec<String>> {
     let problems = match (answer, reply) {
         (Answer::AnyOf(items), _) => {
-            let mut all = Vec::new();
+            // Alternatives nest (an answer widened to accept an echoed id
+            // holds the original's own alternatives): each departure is
+            // said once, under one heading.
+            const NONE_FITS: &str = "fits none of the accepted answers: ";
+            let mut all: Vec<String> = Vec::new();
             for item in items {
                 match observed_fits(item, reply, own) {
                     Ok(()) => return Ok(()),
-                    Err(p) => all.push(p.join(", ")),
+                    Err(p) => {
+                        let joined = p.join(", ");
+                        let inner = joined.strip_prefix(NONE_FITS).unwrap_or(&joined);
+                        for part in inner.split(" | ") {
+                            if !all.iter().any(|a| a == part) {
+                                all.push(part.to_owned());
+                            }
+                        }
+                    }
                 }
             }
-            vec![format!(
-                "fits none of the accepted answers: {}",
-                all.join(" | ")
-            )]
+            match all.as_slice() {
+                [one] => vec![one.clone()],
+                _ => vec![format!("{NONE_FITS}{}", all.join(" | "))],
+            }
         }
         (
             Answer::Stream {

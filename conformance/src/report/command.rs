@@ -32,6 +32,17 @@ pub enum Command {
 }
 
 impl Command {
+    /// Whether its records are checks of rules, many to a peer, that fold
+    /// into the peer's defects (`run`, `check`, `proxy`, `run-client`),
+    /// rather than one record per frame or finding.
+    #[must_use]
+    pub fn judges_rules(self) -> bool {
+        matches!(
+            self,
+            Command::Run | Command::Check | Command::Proxy | Command::RunClient
+        )
+    }
+
     /// The subcommand's name, as the user types it.
     #[must_use]
     pub fn name(self) -> &'static str {

@@ -14,8 +14,28 @@ use super::{findings, Outcome, Record, Report, Subject};
 /// How many characters of a frame a test case carries.
 const PREVIEW_CHARS: usize = 2000;
 
+/// Several reports as one JUnit XML document, a test suite each.
+pub fn render_many(reports: &[&Report]) -> Result<String, quick_junit::SerializeError> {
+    let mut junit = quick_junit::Report::new("wirecheck report");
+    for report in reports {
+        junit.add_test_suite(suite(report));
+    }
+    junit.to_string()
+}
+
 /// The report as a JUnit XML document.
 pub fn render(report: &Report) -> Result<String, quick_junit::SerializeError> {
+    let name = format!("wirecheck {}", report.command.name());
+    let mut junit = quick_junit::Report::new(name.as_str());
+    junit.add_test_suite(suite(report));
+    junit.to_string()
+}
+
+/// One report's suite. A rule-by-rule command's checks that found a defect
+/// of the peer are one test case per defect (the folded checks named in
+/// its output); every other check is a case of its own. A per-frame
+/// command's frames are a case each.
+fn suite(report: &Report) -> TestSuite {
     let name = format!("wirecheck {}", report.command.name());
     let mut suite = TestSuite::new(name.as_str());
     if let Some(profile) = report.profile {
@@ -23,15 +43,81 @@ pub fn render(report: &Report) -> Result<String, quick_junit::SerializeError> {
         suite.add_property(Property::new("from", profile.direction.sender()));
     }
     suite.add_property(Property::new("strict", report.strict.to_string()));
-    for record in &report.records {
-        suite.add_test_case(case(report, record));
+    let by_defect = report.command.judges_rules();
+    let defects = if by_defect {
+        super::defects(report)
+    } else {
+        Vec::new()
+    };
+    let folded: std::collections::HashSet<usize> = defects
+        .iter()
+        .flat_map(|d| d.checks.iter().copied())
+        .collect();
+    for (i, record) in report.records.iter().enumerate() {
+        if !folded.contains(&i) {
+            suite.add_test_case(case(report, record));
+        }
+    }
+    for defect in &defects {
+        suite.add_test_case(defect_case(report, defect));
     }
     if let Some(error) = &report.error {
         suite.set_system_err(printable_str(error));
     }
-    let mut junit = quick_junit::Report::new(name.as_str());
-    junit.add_test_suite(suite);
-    junit.to_string()
+    suite
+}
+
+/// One defect as a test case: failed when it fails the run, else skipped
+/// with its kind (`warning`, `known-failure`), as a check's would be.
+fn defect_case(report: &Report, defect: &super::Defect) -> TestCase {
+    let text = super::terminal::defect_block(report, defect, false);
+    let message = format!(
+        "{} {}: {}{}",
+        defect.weight.name(),
+        printable_str(defect.rule.as_str()),
+        defect.sentence().unwrap_or_default(),
+        match defect.checks.len() {
+            1 => " (1 check)".to_owned(),
+            n => format!(" ({n} checks)"),
+        }
+    );
+    let fails = match defect.standing {
+        super::Standing::Fail => true,
+        super::Standing::Warning => report.strict,
+        super::Standing::Known => false,
+    };
+    let status = if fails {
+        let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
+        status.set_type(match defect.standing {
+            super::Standing::Fail => "fail",
+            _ => "warning",
+        });
+        status.set_message(message);
+        status.set_description(text.clone());
+        status
+    } else {
+        let mut status = TestCaseStatus::skipped();
+        let (kind, lead) = match defect.standing {
+            super::Standing::Known => ("known-failure", "known"),
+            _ => ("warning", "warning"),
+        };
+        status.set_type(kind);
+        status.set_message(format!("{lead}: {message}"));
+        status.set_description(text.clone());
+        status
+    };
+    let mut case = TestCase::new(
+        format!("defect {}", printable_str(&defect.fingerprint())),
+        status,
+    );
+    case.set_classname(format!("wirecheck.{}", report.command.name()));
+    let checks: Vec<String> = defect
+        .checks
+        .iter()
+        .map(|&i| name(&report.records[i]))
+        .collect();
+    case.set_system_out(format!("{text}checks:\n  {}\n", checks.join("\n  ")));
+    case
 }
 
 fn case(report: &Report, record: &Record) -> TestCase {

@@ -12,6 +12,7 @@
 // or a view names it `report::Record`, whatever file holds it.
 mod check; // what a record checked: a rule, or a check no rule names
 mod command; // the command a report is of, and its exit code
+mod defect; // the peer's defects, each once, with every check that shows it
 mod findings; // what a record found, in the words every view shares
 mod model; // the report as a whole, and its exit code
 mod record; // the judgement of one subject and its parts
@@ -32,6 +33,7 @@ pub mod text;
 
 pub use check::{Check, CheckId};
 pub use command::{Command, Exit};
+pub use defect::{breach, defects, Defect, Shape, Standing, Weight};
 pub use findings::{findings, repeated, repeats_reason, rule_id, Repeated};
 pub use harness::rules::{Level, Violation};
 pub use harness::Outcome;

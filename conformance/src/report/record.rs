@@ -245,6 +245,37 @@ impl Record {
         }
     }
 
+    /// The frames the peer sent in answer to the probe, in order: its wire
+    /// log's frames from the peer, less its own requests and notifications
+    /// (a `list_changed` it sent meanwhile answers nothing), the answers to
+    /// the runner's own later requests (the liveness request after a probe)
+    /// and, over stdio under MCP, the text a server wrote between messages
+    /// (judged on its own as `stdio.stdout-text`).
+    #[must_use]
+    pub fn answers(&self) -> Vec<&Frame> {
+        let id = |frame: &[u8]| {
+            serde_json::from_slice::<serde_json::Value>(frame)
+                .ok()
+                .and_then(|v| v.get("id").cloned())
+        };
+        let followups: Vec<serde_json::Value> = self
+            .wire
+            .iter()
+            .filter(|w| w.from == harness::Direction::ClientToServer)
+            .skip(1)
+            .filter_map(|w| id(&w.bytes))
+            .collect();
+        let stdio_mcp = self.place.transport.as_deref() == Some("stdio")
+            && self.place.revision.is_some_and(Revision::is_mcp);
+        self.wire
+            .iter()
+            .filter(|w| w.from == harness::Direction::ServerToClient)
+            .filter(|w| id(&w.bytes).is_none_or(|i| !followups.contains(&i)))
+            .filter(|w| !(stdio_mcp && crate::lines::is_stdout_text(&w.bytes)))
+            .filter(|w| !peer_initiated(&w.bytes))
+            .collect()
+    }
+
     /// The record of one catalogue `rule` judged on a transport rather than
     /// on a frame (the runner's transport judge, the HTTP client judge): at
     /// `vector`, with each of `broken` as a violation at the rule's level and
@@ -288,6 +319,17 @@ impl Record {
                 .collect(),
         );
         record
+    }
+}
+
+/// Whether a frame is wholly the peer's own: a request or notification
+/// (an object with `method`), or a batch of them.
+fn peer_initiated(bytes: &[u8]) -> bool {
+    let own = |v: &serde_json::Value| v.get("method").is_some();
+    match serde_json::from_slice::<serde_json::Value>(bytes) {
+        Ok(serde_json::Value::Array(items)) => !items.is_empty() && items.iter().all(own),
+        Ok(v) => own(&v),
+        Err(_) => false,
     }
 }
 

@@ -54,21 +54,41 @@ pub fn render(report: &Report, colour: bool) -> String {
     out
 }
 
-/// `wirecheck run`'s view for a person: what to fix first. The checks that
-/// did not pass, grouped by outcome and rule (one defect seen under five
-/// revisions is one entry with its count), most severe first: each entry
-/// says the level and the sentence's citation once, what was wrong, and one
-/// example with the probe sent and what the server answered (bounded); then
-/// the not-applicable checks counted by reason, the run, and the tally.
+/// `wirecheck run`'s view for a person: the peer's defects, each once.
+///
+/// A headline counts them by how binding their sentences are, then each
+/// defect, most severe first: the rule the peer broke, its level (or
+/// "convention" where the text names the answer without a keyword), the
+/// sentence verbatim and where it is written, what the peer answered, what
+/// to change where the text says, one example with the probe sent and the
+/// answer got (bounded), and the other probes that show it. Defects the
+/// baseline knows are one line each. Then what is not a defect of the peer:
+/// stale baseline entries and checks not observed, grouped by rule; the
+/// not-applicable checks counted by reason; the run; and the tally.
 /// `--verbose` keeps the long form ([`render`]), every check as judged.
 #[must_use]
 pub fn to_fix(report: &Report, colour: bool) -> String {
     let paint = Paint(colour);
+    let defects = super::defects(report);
+    let mut out = String::new();
+    out.push_str(&headline(report, &defects));
+    let (known, open): (Vec<&super::Defect>, Vec<&super::Defect>) = defects
+        .iter()
+        .partition(|d| d.standing == super::Standing::Known);
+    for defect in &open {
+        out.push_str(&defect_lines(report, defect, &paint));
+    }
+    for defect in &known {
+        out.push_str(&known_line(report, defect, &paint));
+    }
     let mut groups: Vec<Group<'_>> = Vec::new();
     let mut inapplicable: Vec<(String, usize)> = Vec::new();
     for record in &report.records {
         match &record.outcome {
-            super::Outcome::Pass => {}
+            super::Outcome::Pass
+            | super::Outcome::Fail
+            | super::Outcome::Warning
+            | super::Outcome::KnownFailure { .. } => {}
             super::Outcome::NotApplicable { why } => {
                 let reason = reason_shape(why);
                 match inapplicable.iter_mut().find(|(r, _)| *r == reason) {
@@ -90,25 +110,13 @@ pub fn to_fix(report: &Report, colour: bool) -> String {
             }
         }
     }
-    // Most severe first; within a severity, a stdio server's text on stdout
-    // first (it explains answers that look broken elsewhere: the newcomer's
-    // first screen says it), then the rule seen most often.
-    let leads = |g: &Group<'_>| g.rule != super::STDOUT_TEXT_CHECK;
     groups.sort_by(|a, b| {
-        (
-            a.rank,
-            leads(a),
-            std::cmp::Reverse(a.records.len()),
-            &a.rule,
-        )
-            .cmp(&(
-                b.rank,
-                leads(b),
-                std::cmp::Reverse(b.records.len()),
-                &b.rule,
-            ))
+        (a.rank, std::cmp::Reverse(a.records.len()), &a.rule).cmp(&(
+            b.rank,
+            std::cmp::Reverse(b.records.len()),
+            &b.rule,
+        ))
     });
-    let mut out = String::new();
     for group in &groups {
         out.push_str(&group_lines(group, &paint));
     }
@@ -138,6 +146,240 @@ pub fn to_fix(report: &Report, colour: bool) -> String {
         }
     }
     out.push_str(&closing(report, colour));
+    out
+}
+
+/// `3 defects: 1 MUST, 1 SHOULD, 1 convention; 122 checks` (and how many
+/// the baseline knows), or that none was found in how many checks.
+#[must_use]
+pub fn headline(report: &Report, defects: &[super::Defect]) -> String {
+    let open: Vec<&super::Defect> = defects
+        .iter()
+        .filter(|d| d.standing != super::Standing::Known)
+        .collect();
+    let checks: usize = open.iter().map(|d| d.checks.len()).sum();
+    let known = defects.len() - open.len();
+    let mut parts: Vec<String> = Vec::new();
+    for (label, weights) in [
+        ("MUST", &[super::Weight::Must, super::Weight::MustNot][..]),
+        (
+            "SHOULD",
+            &[super::Weight::Should, super::Weight::ShouldNot][..],
+        ),
+        ("convention", &[super::Weight::Convention][..]),
+        ("ambiguous", &[super::Weight::Ambiguous][..]),
+    ] {
+        let n = open.iter().filter(|d| weights.contains(&d.weight)).count();
+        if n > 0 {
+            let plural = if n > 1 && label == "convention" {
+                "s"
+            } else {
+                ""
+            };
+            parts.push(format!("{n} {label}{plural}"));
+        }
+    }
+    let known = if known == 0 {
+        String::new()
+    } else {
+        format!(
+            "; {known} known {} (baseline)",
+            if known == 1 { "defect" } else { "defects" }
+        )
+    };
+    if open.is_empty() {
+        if report.tally().total() == 0 {
+            return String::new();
+        }
+        return format!("no defect found{known}\n");
+    }
+    format!(
+        "{} {}: {}; {checks} {}{known}\n",
+        open.len(),
+        if open.len() == 1 { "defect" } else { "defects" },
+        parts.join(", "),
+        if checks == 1 { "check" } else { "checks" }
+    )
+}
+
+/// `under 2024-11-05, 2025-03-26 over stdio`.
+fn where_held(defect: &super::Defect) -> String {
+    let mut out = String::new();
+    if !defect.revisions.is_empty() {
+        let names: Vec<&str> = defect.revisions.iter().map(|r| r.name()).collect();
+        let _ = write!(out, " under {}", names.join(", "));
+    }
+    if !defect.transports.is_empty() {
+        let _ = write!(
+            out,
+            " over {}",
+            printable_str(&defect.transports.join(", "))
+        );
+    }
+    out
+}
+
+/// One defect as text, as the first screen shows it (for the views that
+/// carry a defect's whole story: JUnit's output, Markdown).
+#[must_use]
+pub fn defect_block(report: &Report, defect: &super::Defect, colour: bool) -> String {
+    defect_lines(report, defect, &Paint(colour))
+}
+
+/// One defect: its heading, sentence, answer, fix, example and the other
+/// probes that show it.
+fn defect_lines(report: &Report, defect: &super::Defect, paint: &Paint) -> String {
+    let mut out = String::new();
+    let count = defect.checks.len();
+    let code = match defect.standing {
+        super::Standing::Fail => "31",
+        super::Standing::Warning => "33",
+        super::Standing::Known => "2",
+    };
+    let _ = writeln!(
+        out,
+        "{} {}: {count} check{}{}",
+        paint.sgr(code, &format!("{:<14}", defect.standing.label())),
+        printable_str(if defect.rule.as_str().is_empty() {
+            "(no rule)"
+        } else {
+            defect.rule.as_str()
+        }),
+        if count == 1 { "" } else { "s" },
+        where_held(defect)
+    );
+    let cite = defect.cite(report);
+    let weight = match defect.weight {
+        super::Weight::Convention => "convention (no RFC 2119 keyword in the text)".to_owned(),
+        super::Weight::Ambiguous => {
+            "MUST, where the texts are ambiguous: a warning, never a failure".to_owned()
+        }
+        w => w.name().to_owned(),
+    };
+    let _ = writeln!(out, "    {weight}: {}", printable_str(&cite));
+    if let Some(sentence) = defect.sentence() {
+        let _ = writeln!(out, "    \"{sentence}\"");
+    }
+    let example = &report.records[defect.checks[0]];
+    // What was wrong in the example, in the breach's own words; the other
+    // rules it broke follow as `also`.
+    let mut said = false;
+    for v in example.violations.iter().flatten() {
+        let at = super::text::at_pointer(&v.pointer);
+        if defect.rule == v.rule.as_str() && !said {
+            let _ = writeln!(out, "    {}{at}", printable_str(&v.message));
+            said = true;
+        } else if defect.rule != v.rule.as_str() {
+            let _ = writeln!(
+                out,
+                "    also {} {}{at}: {}",
+                v.level.name(),
+                printable_str(super::rule_id(v)),
+                printable_str(&v.message),
+            );
+        }
+    }
+    if let Some(why) = example.outcome.reason() {
+        let _ = writeln!(out, "    {}", printable_str(why));
+    }
+    for note in example
+        .notes
+        .iter()
+        .filter(|n| !n.starts_with(super::ID_REWRITE_NOTE) && !super::repeats_reason(example, n))
+    {
+        let _ = writeln!(out, "    note: {}", printable_str(note));
+    }
+    if let Some(fix) = defect.fix() {
+        let _ = writeln!(out, "    fix: {}", printable_str(&fix));
+    }
+    out.push_str(&example_lines(example));
+    let others = defect.other_probes(report);
+    if !others.is_empty() {
+        let named: Vec<String> = others
+            .iter()
+            .take(OTHERS_NAMED)
+            .map(|v| printable_str(v))
+            .collect();
+        let rest = others.len().saturating_sub(OTHERS_NAMED);
+        let _ = writeln!(
+            out,
+            "    also: {}{}",
+            named.join(", "),
+            if rest > 0 {
+                format!(" and {rest} more (--verbose lists each)")
+            } else {
+                String::new()
+            }
+        );
+    }
+    let also = defect.also_shown_by(report);
+    if !also.is_empty() {
+        let _ = writeln!(
+            out,
+            "    the same defect, as other checks see it: {}",
+            printable_str(&also.join(", "))
+        );
+    }
+    out
+}
+
+/// A defect the baseline knows: one line, with the first line of its reason.
+fn known_line(report: &Report, defect: &super::Defect, paint: &Paint) -> String {
+    let count = defect.checks.len();
+    let reason = report.records[defect.checks[0]]
+        .outcome
+        .reason()
+        .unwrap_or_default();
+    let reason: String = reason.chars().take(100).collect();
+    format!(
+        "{} {} ({}): {count} check{}{} — {}\n",
+        paint.sgr("2", &format!("{:<14}", "KNOWN")),
+        printable_str(defect.rule.as_str()),
+        defect.weight.name(),
+        if count == 1 { "" } else { "s" },
+        where_held(defect),
+        printable_str(&reason)
+    )
+}
+
+/// `e.g. place`, then `sent:` and `got:` from the example's wire log, or
+/// its HTTP exchange, or the frame the check is about.
+fn example_lines(first: &Record) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "    e.g. {}", where_(&first.place));
+    let sent = first
+        .wire
+        .iter()
+        .find(|w| w.from == harness::Direction::ClientToServer);
+    match (sent, &first.subject) {
+        (Some(w), _) => {
+            let _ = writeln!(out, "    sent: {}", preview(&w.bytes, PREVIEW_CHARS));
+        }
+        (None, Subject::Frame(bytes)) if !bytes.is_empty() => {
+            let _ = writeln!(out, "    frame: {}", preview(bytes, PREVIEW_CHARS));
+        }
+        _ => {}
+    }
+    if !first.wire.is_empty() {
+        let answers = first.answers();
+        match answers.first() {
+            None => {
+                let _ = writeln!(out, "    got:  nothing");
+            }
+            Some(w) => {
+                let more = if answers.len() > 1 {
+                    format!(" (and {} more frames)", answers.len() - 1)
+                } else {
+                    String::new()
+                };
+                let _ = writeln!(out, "    got:  {}{more}", preview(&w.bytes, PREVIEW_CHARS));
+            }
+        }
+    } else if let Some(x) = first.http.first() {
+        let line = |text: String| preview(text.as_bytes(), PREVIEW_CHARS);
+        let _ = writeln!(out, "    sent: {}", line(x.request_line()));
+        let _ = writeln!(out, "    got:  {}", line(x.response_line()));
+    }
     out
 }
 
@@ -279,68 +521,7 @@ fn group_lines(group: &Group<'_>, paint: &Paint) -> String {
     {
         let _ = writeln!(out, "    note: {}", printable_str(note));
     }
-    let _ = writeln!(out, "    e.g. {}", where_(&first.place));
-    // `sent:` and `got:` only from the exchange's wire log; a record without
-    // one (a session finding, a run-level check) shows its subject as what
-    // it is: the frame the finding is about, whoever sent it.
-    let sent = first
-        .wire
-        .iter()
-        .find(|w| w.from == harness::Direction::ClientToServer);
-    match (sent, &first.subject) {
-        (Some(w), _) => {
-            let _ = writeln!(out, "    sent: {}", preview(&w.bytes, PREVIEW_CHARS));
-        }
-        (None, Subject::Frame(bytes)) if !bytes.is_empty() => {
-            let _ = writeln!(out, "    frame: {}", preview(bytes, PREVIEW_CHARS));
-        }
-        _ => {}
-    }
-    if !first.wire.is_empty() {
-        // The runner's own later requests (the liveness request after a
-        // probe) and their answers are not the server's answer to the probe.
-        let id = |frame: &[u8]| {
-            serde_json::from_slice::<serde_json::Value>(frame)
-                .ok()
-                .and_then(|v| v.get("id").cloned())
-        };
-        let followups: Vec<serde_json::Value> = first
-            .wire
-            .iter()
-            .filter(|w| w.from == harness::Direction::ClientToServer)
-            .skip(1)
-            .filter_map(|w| id(&w.bytes))
-            .collect();
-        // Over stdio under MCP, text the server wrote between messages is
-        // set aside as the judge set it aside (`stdio.stdout-text`).
-        let stdio_mcp = first.place.transport.as_deref() == Some("stdio")
-            && first.place.revision.is_some_and(harness::Revision::is_mcp);
-        let answers: Vec<&crate::transcript::Frame> = first
-            .wire
-            .iter()
-            .filter(|w| w.from == harness::Direction::ServerToClient)
-            .filter(|w| id(&w.bytes).is_none_or(|i| !followups.contains(&i)))
-            .filter(|w| !(stdio_mcp && crate::lines::is_stdout_text(&w.bytes)))
-            .collect();
-        match answers.first() {
-            None => {
-                let _ = writeln!(out, "    got:  nothing");
-            }
-            Some(w) => {
-                let more = if answers.len() > 1 {
-                    format!(" (and {} more frames)", answers.len() - 1)
-                } else {
-                    String::new()
-                };
-                let _ = writeln!(out, "    got:  {}{more}", preview(&w.bytes, PREVIEW_CHARS));
-            }
-        }
-    } else if let Some(x) = first.http.first() {
-        // A transport record: the HTTP exchange is what was sent and got.
-        let line = |text: String| preview(text.as_bytes(), PREVIEW_CHARS);
-        let _ = writeln!(out, "    sent: {}", line(x.request_line()));
-        let _ = writeln!(out, "    got:  {}", line(x.response_line()));
-    }
+    out.push_str(&example_lines(first));
     // Each other vector once, and not the example's again (a session rule
     // broken in three sessions names one vector three times).
     let mut others: Vec<String> = Vec::new();

@@ -46,6 +46,53 @@ impl RuleInfo {
         self.revisions.contains(revision)
     }
 
+    /// The specification's own words: [`RuleInfo::quote`] without the
+    /// catalogue's commentary, which follows the sentence in parentheses
+    /// (`… Request Object. (Same value means same JSON type …)`). What a
+    /// report quotes to a reader as the sentence broken.
+    #[must_use]
+    pub fn sentence(&self) -> &'static str {
+        let quote = self.quote;
+        // Commentary opens right after a sentence's end, or with one of the
+        // catalogue's own openings wherever it stands.
+        let after_end = [". (", ".\" (", "? (", ".) (", ".` ("]
+            .iter()
+            .filter_map(|m| quote.find(m).map(|i| i + m.len() - 2))
+            .min();
+        let marked = [
+            " (No keyword",
+            " (No RFC 2119",
+            " (Lowercase",
+            " (no keyword",
+        ]
+        .iter()
+        .filter_map(|m| quote.find(m))
+        .min();
+        let cut = match (after_end, marked) {
+            (Some(a), Some(b)) => a.min(b),
+            (a, b) => a.or(b).unwrap_or(quote.len()),
+        };
+        quote[..cut].trim_end()
+    }
+
+    /// Whether the text states the answer without an RFC 2119 keyword (the
+    /// JSON-RPC 2.0 §5.1 code table, the tools page's list of protocol
+    /// errors, a lowercase "should"): a reading reported as a convention,
+    /// never as a SHOULD, whatever level the verdict weighs it at. The
+    /// catalogue says so in the rule's commentary.
+    #[must_use]
+    pub fn keyword_free(&self) -> bool {
+        let commentary = &self.quote[self.sentence().len()..];
+        [
+            "No keyword",
+            "no keyword",
+            "No RFC 2119 keyword",
+            "Lowercase \"should\"",
+        ]
+        .iter()
+        .any(|m| commentary.contains(m))
+    }
+
     /// The reference as `revision` words it, with the revision named: `MCP
     /// 2025-06-18 basic/index §Messages › Requests`, `MCP 2024-11-05
     /// basic/messages §Requests`; JSON-RPC 2.0 and RFC references are returned as
@@ -1117,5 +1164,48 @@ mod tests {
         assert!(
             R1_R3.contains(Revision::Mcp2025_06_18) && !R1_R3.contains(Revision::Mcp2025_11_25)
         );
+    }
+}
+
+#[cfg(test)]
+mod sentence_tests {
+    use super::*;
+
+    /// The sentence a report quotes is the text's, without the catalogue's
+    /// commentary after it.
+    #[test]
+    fn the_sentence_leaves_the_commentary_out() {
+        let echo = RuleId::JsonrpcResponseIdEcho.info();
+        assert_eq!(
+            echo.sentence(),
+            "The Server MUST reply with the same value in the Response object if included. … It MUST be the same as the value of the id member in the Request Object."
+        );
+        let required = RuleId::JsonrpcResponseRequired.info();
+        assert_eq!(required.sentence(), required.quote);
+        let table = RuleId::JsonrpcErrorCodeMeaning.info();
+        assert!(
+            table.sentence().ends_with("Internal JSON-RPC error."),
+            "{}",
+            table.sentence()
+        );
+        for rule in RuleId::ALL {
+            assert!(!rule.info().sentence().is_empty(), "{rule}");
+        }
+    }
+
+    /// The readings without a keyword are exactly those the catalogue says
+    /// have none; every other rule carries its keyword.
+    #[test]
+    fn keyword_free_readings_are_the_ones_the_catalogue_marks() {
+        let free: Vec<&str> = RuleId::ALL
+            .into_iter()
+            .filter(|r| r.info().keyword_free())
+            .map(RuleId::as_str)
+            .collect();
+        assert!(free.contains(&"jsonrpc.error.code-meaning"), "{free:?}");
+        assert!(free.contains(&"jsonrpc.batch.respond-array"), "{free:?}");
+        assert!(free.contains(&"mcp.tools.unknown-tool-error"), "{free:?}");
+        assert!(!free.contains(&"jsonrpc.response.required"), "{free:?}");
+        assert!(!free.contains(&"jsonrpc.kind-missing"), "{free:?}");
     }
 }
