@@ -285,17 +285,31 @@ fn sarif_is_valid_and_names_every_finding_s_rule() {
         let run = &log["runs"][0];
         let rules = run["tool"]["driver"]["rules"].as_array().unwrap();
         let results = run["results"].as_array().unwrap();
+        // A result per defect of the peer's (a rule-by-rule command's),
+        // one at least per other failing record.
+        let defects = if report.command.judges_rules() {
+            wirecheck::report::defects(&report)
+        } else {
+            Vec::new()
+        };
+        let open: Vec<_> = defects
+            .iter()
+            .filter(|d| d.standing != wirecheck::report::Standing::Known)
+            .collect();
+        let folded: Vec<usize> = defects.iter().flat_map(|d| d.checks.clone()).collect();
         let failing = report
             .records
             .iter()
-            .filter(|r| {
-                matches!(
-                    r.outcome,
-                    Outcome::Fail | Outcome::Warning | Outcome::Stale { .. }
-                )
+            .enumerate()
+            .filter(|(i, r)| {
+                !folded.contains(i)
+                    && matches!(
+                        r.outcome,
+                        Outcome::Fail | Outcome::Warning | Outcome::Stale { .. }
+                    )
             })
             .count();
-        assert!(results.len() >= failing && failing > 0);
+        assert!(results.len() >= failing + open.len() && failing + open.len() > 0);
         for result in results {
             let i = usize::try_from(result["ruleIndex"].as_u64().unwrap()).unwrap();
             assert_eq!(
@@ -318,13 +332,18 @@ fn sarif_is_valid_and_names_every_finding_s_rule() {
         .iter()
         .map(|r| r["level"].as_str().unwrap())
         .collect();
-    // Two revisions each of: fail (error), warning (warning), stale (error).
-    assert_eq!(
-        levels,
-        ["error", "error", "warning", "warning", "error", "error"]
-    );
+    // A defect each for the fail (error) and the warning (warning), seen
+    // under two revisions each; a result per stale entry (error).
+    assert_eq!(levels, ["error", "warning", "error", "error"]);
     let first = &run["results"][0];
-    assert_eq!(first["ruleId"], "jsonrpc.response.id-echo");
+    assert_eq!(first["ruleId"], "mcp.lifecycle.rule-1");
+    assert!(
+        first["message"]["text"]
+            .as_str()
+            .unwrap()
+            .contains("2 checks show it"),
+        "{first}"
+    );
     assert_eq!(
         first["locations"][0]["logicalLocations"][1]["name"],
         "frame 1"
@@ -369,8 +388,10 @@ fn results(log: &Value) -> Vec<Value> {
 }
 
 fn fingerprint(result: &Value) -> &str {
-    result["partialFingerprints"]["wirecheckFinding/v1"]
+    let prints = &result["partialFingerprints"];
+    prints["wirecheckDefect/v1"]
         .as_str()
+        .or_else(|| prints["wirecheckFinding/v1"].as_str())
         .unwrap()
 }
 
@@ -422,8 +443,10 @@ fn sarif_results_are_located_and_fingerprinted_for_code_scanning() {
         .unwrap()
         .contains("Not a file"));
 
-    // A built-in vector: its file in this repository, which exists; a
-    // run-level subject (no vector file): its id, under the subject base.
+    // A defect seen over two transports and by the session judge is one
+    // result, located in the user's repository: the file they name, else
+    // their baseline, else (no file) its fingerprint under the subject base;
+    // never wirecheck's own vector files.
     let mut report = Report::new(Command::Run);
     for (vector, transport) in [
         ("jsonrpc-2.0/request/id-integer", "stdio"),
@@ -447,25 +470,38 @@ fn sarif_results_are_located_and_fingerprinted_for_code_scanning() {
         ));
         report.records.push(record);
     }
-    let log = sarif::render(&report);
-    assert_valid(&validator, &log);
-    let results = results(&log);
-    let artifact = &results[0]["locations"][0]["physicalLocation"]["artifactLocation"];
-    assert_eq!(
-        artifact["uri"],
-        "conformance/vectors/jsonrpc-2.0/request/y_id-integer.json"
-    );
-    assert!(artifact.get("uriBaseId").is_none());
-    let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    assert!(repo.join(artifact["uri"].as_str().unwrap()).is_file());
-    let artifact = &results[2]["locations"][0]["physicalLocation"]["artifactLocation"];
-    assert_eq!(
-        artifact["uri"],
-        "run/2025-11-25/session/session.response.duplicate"
-    );
+    let located = |report: &Report| {
+        let log = sarif::render(report);
+        assert_valid(&validator, &log);
+        let results = results(&log);
+        assert_eq!(results.len(), 1, "{results:#?}");
+        assert_code_scanning_result(&results[0]);
+        let artifact = results[0]["locations"][0]["physicalLocation"]["artifactLocation"].clone();
+        assert!(
+            !artifact.to_string().contains("conformance/vectors"),
+            "{artifact}"
+        );
+        artifact
+    };
+    let artifact = located(&report);
+    assert_eq!(artifact["uri"], "jsonrpc.response.id-echo/unreadable");
     assert_eq!(artifact["uriBaseId"], "WIRECHECK_SUBJECT");
-    // The same vector over another transport is another finding.
-    assert_ne!(fingerprint(&results[0]), fingerprint(&results[1]));
+    let mut info = run_report().run.unwrap();
+    info.argv = [
+        "wirecheck",
+        "run",
+        "--expected-failures",
+        ".wirecheck/baseline.json",
+    ]
+    .map(String::from)
+    .to_vec();
+    report.run = Some(info.clone());
+    let artifact = located(&report);
+    assert_eq!(artifact["uri"], ".wirecheck/baseline.json");
+    assert!(artifact.get("uriBaseId").is_none());
+    info.argv.push("--sarif-location=src/server.ts".into());
+    report.run = Some(info);
+    assert_eq!(located(&report)["uri"], "src/server.ts");
 
     // Stable: another run of the same findings (other frames, times, order)
     // fingerprints each the same.
@@ -473,7 +509,9 @@ fn sarif_results_are_located_and_fingerprinted_for_code_scanning() {
     again.records.reverse();
     for record in &mut again.records {
         record.subject = Subject::Frame(b"other bytes".to_vec());
-        record.wire.clear();
+        for frame in &mut record.wire {
+            frame.t = Some(9.0);
+        }
     }
     if let Some(info) = &mut again.run {
         info.started = "2026-12-02T09:00:00Z".into();

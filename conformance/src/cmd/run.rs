@@ -185,9 +185,15 @@ pub struct ReportFiles {
     /// again).
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
-    /// Also write a SARIF 2.1.0 log to FILE (for code-scanning dashboards).
+    /// Also write a SARIF 2.1.0 log to FILE (for code-scanning dashboards):
+    /// a result per defect, located in --sarif-location, else the baseline.
     #[arg(long, value_name = "FILE")]
     pub sarif: Option<PathBuf>,
+    /// The file of your repository SARIF results point at (your server's
+    /// entry point, its manifest), so code scanning shows each defect there;
+    /// by default the --expected-failures baseline, else no file.
+    #[arg(long, value_name = "PATH", requires = "sarif")]
+    pub sarif_location: Option<PathBuf>,
     /// Also write one self-contained HTML page to FILE: the rules × revisions
     /// matrix, each cell linking to its findings and their wire logs.
     #[arg(long, value_name = "FILE")]

@@ -27,7 +27,13 @@ use super::{
 };
 
 /// The document format's version: bumped when a member changes meaning.
-pub const FORMAT: u32 = 1;
+/// 2 adds `defects`, the peer's defects each once with the records that show
+/// it; a document of format 1 (records only) is still read, its defects
+/// found again from its records.
+pub const FORMAT: u32 = 2;
+
+/// The oldest format this wirecheck reads.
+const OLDEST_FORMAT: u32 = 1;
 
 /// The report as a run document, pretty-printed JSON ending in a newline.
 #[must_use]
@@ -71,7 +77,55 @@ struct Doc {
     /// Run-level ambiguities met, each once ([`Report::ambiguities`]).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     ambiguities: Vec<AmbiguityDoc>,
+    /// The peer's defects, each once (a rule-by-rule command's): derived
+    /// from the records, so written for readers and not read back.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    defects: Vec<DefectDoc>,
     records: Vec<RecordDoc>,
+}
+
+/// One defect as the document carries it ([`super::Defect`]).
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DefectDoc {
+    fingerprint: String,
+    rule: String,
+    level: String,
+    standing: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    answer: Option<String>,
+    spec: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    sentence: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    fix: Option<String>,
+    revisions: Vec<String>,
+    transports: Vec<String>,
+    /// Indexes into `records`, the example first.
+    records: Vec<usize>,
+}
+
+impl DefectDoc {
+    fn of(report: &Report, d: &super::Defect) -> Self {
+        DefectDoc {
+            fingerprint: d.fingerprint(),
+            rule: d.rule.to_string(),
+            level: d.weight.name().into(),
+            standing: match d.standing {
+                super::Standing::Fail => "fail",
+                super::Standing::Warning => "warning",
+                super::Standing::Known => "known-failure",
+            }
+            .into(),
+            answer: d.shape.describe(),
+            spec: d.cite(report),
+            sentence: d.sentence().map(str::to_owned),
+            fix: d.fix(),
+            revisions: d.revisions.iter().map(|r| r.name().to_owned()).collect(),
+            transports: d.transports.clone(),
+            records: d.checks.clone(),
+        }
+    }
 }
 
 #[derive(Serialize, Deserialize)]
@@ -363,6 +417,14 @@ impl From<&Report> for Doc {
                     note: rule.run_level_ambiguity().unwrap_or_default().into(),
                 })
                 .collect(),
+            defects: if report.command.judges_rules() {
+                super::defects(report)
+                    .iter()
+                    .map(|d| DefectDoc::of(report, d))
+                    .collect()
+            } else {
+                Vec::new()
+            },
             records: report.records.iter().map(RecordDoc::from).collect(),
         }
     }
@@ -453,9 +515,9 @@ impl From<&Record> for RecordDoc {
 
 impl Doc {
     fn into_report(self) -> Result<Report, String> {
-        if self.format != FORMAT {
+        if !(OLDEST_FORMAT..=FORMAT).contains(&self.format) {
             return Err(format!(
-                "format {} (this wirecheck reads {FORMAT})",
+                "format {} (this wirecheck reads {OLDEST_FORMAT} to {FORMAT})",
                 self.format
             ));
         }

@@ -2,16 +2,20 @@
 //! (OASIS SARIF 2.1.0, §3.13 `sarifLog`, §3.14 `run`, §3.27 `result`).
 //!
 //! One `run`; `tool.driver.rules` lists every rule a record names (and
-//! `wirecheck.unnamed`, the rule of a finding whose record names none), with its
-//! spec citation as `fullDescription` and `help` text (no `helpUri`: the
-//! citations are revision, page and section, not addresses); one `result` per
-//! failing or warning record and rule broken, `error` or `warning`. Each
-//! result's location is logical (§3.33: the vector id or transcript file, the
-//! line, the frame index) and physical (§3.29), because GitHub code scanning
-//! shows only a result with `physicalLocation.artifactLocation.uri`; see
-//! [`physical`] for which file that is. Each result carries
-//! `partialFingerprints` (§3.27.17), so the same finding on two runs is the
-//! same alert; see [`fingerprint`].
+//! `wirecheck.unnamed`, the rule of a finding whose record names none), with
+//! its citation and sentence as `fullDescription` and `help` text (a
+//! `helpUri` into the rule reference when the build knows where it is
+//! published). A rule-by-rule command (`run`, `check`, `proxy`,
+//! `run-client`) writes one `result` per defect of the peer
+//! ([`super::defects`]), `error` or `warning`, its message quoting the
+//! sentence broken; every other failing record (a stale baseline entry; a
+//! per-frame command's frames) one per rule broken. Each result's location
+//! is logical (§3.33: the vector id or transcript file, the line, the frame
+//! index) and physical (§3.29), because GitHub code scanning shows only a
+//! result with `physicalLocation.artifactLocation.uri`: a file of the
+//! user's ([`defect_location`], [`physical`]), never wirecheck's own. Each
+//! result carries `partialFingerprints` (§3.27.17), so the same defect on
+//! two runs is the same alert.
 //!
 //! serde_json writes the document, so any string stays valid JSON; peer text
 //! still goes through [`printable`](super::text::printable), because
@@ -76,7 +80,32 @@ pub fn render_many(reports: &[&Report]) -> Value {
 fn run(report: &Report) -> Value {
     let mut rules: BTreeMap<String, RuleRow> = BTreeMap::new();
     let mut found: Vec<(&Record, Finding<'_>)> = Vec::new();
-    for record in &report.records {
+    // A rule-by-rule command's failing checks are the peer's defects: a
+    // result each, never one per check.
+    let defects: Vec<super::Defect> = if report.command.judges_rules() {
+        super::defects(report)
+            .into_iter()
+            .filter(|d| d.standing != super::Standing::Known)
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let folded: std::collections::HashSet<usize> = defects
+        .iter()
+        .flat_map(|d| d.checks.iter().copied())
+        .collect();
+    for d in &defects {
+        let info = d.info();
+        rules.entry(d.rule.to_string()).or_insert(RuleRow {
+            level: info.map_or(Level::Must, |i| i.level),
+            spec: d.cite(report),
+            about: None,
+        });
+    }
+    for (i, record) in report.records.iter().enumerate() {
+        if folded.contains(&i) {
+            continue;
+        }
         for (rule, level, spec) in named_rules(record) {
             rules.entry(rule).or_insert(RuleRow {
                 level,
@@ -112,14 +141,25 @@ fn run(report: &Report) -> Value {
         .iter()
         .map(|(id, row)| {
             let spec = printable_str(&row.spec);
-            let (full, help) = match row.about {
-                Some(about) => (about.to_owned(), about.to_owned()),
-                None => (
+            let sentence = id
+                .parse::<harness::rules::RuleId>()
+                .ok()
+                .map(|r| r.info().sentence());
+            let (full, help) = match (row.about, sentence) {
+                (Some(about), _) => (about.to_owned(), about.to_owned()),
+                (None, Some(sentence)) => (
+                    format!("{} ({spec}): \"{sentence}\"", row.level.name()),
+                    format!(
+                        "Specified at {spec}, level {}: \"{sentence}\" The rule reference (conformance/book/rule-reference.md) says how wirecheck checks it.",
+                        row.level.name()
+                    ),
+                ),
+                (None, None) => (
                     format!("{} ({spec})", row.level.name()),
                     format!("Specified at {spec}, level {}.", row.level.name()),
                 ),
             };
-            json!({
+            let mut descriptor = json!({
                 "id": printable_str(id),
                 "shortDescription": { "text": format!("{} {}", row.level.name(), printable_str(id)) },
                 "fullDescription": { "text": full },
@@ -127,47 +167,47 @@ fn run(report: &Report) -> Value {
                 "defaultConfiguration": {
                     "level": if row.level.is_mandatory() { "error" } else { "warning" }
                 }
-            })
+            });
+            if let (Some(uri), Some(_)) = (help_uri(id), sentence) {
+                descriptor["helpUri"] = json!(uri);
+            }
+            descriptor
         })
         .collect();
     // `--vectors DIR` plays vectors from elsewhere: the built-in files
     // would name another file than the one played.
-    let vectors_on_disk = report.run.as_ref().is_some_and(|info| {
-        info.argv
-            .iter()
-            .any(|a| a == "--vectors" || a.starts_with("--vectors="))
-    });
-    let results: Vec<Value> = found
+    let mut results: Vec<Value> = defects
         .iter()
-        .map(|(record, f)| {
-            let mut result = json!({
-                "ruleId": printable_str(&f.rule),
-                "level": f.level,
-                "message": { "text": f.message },
-                "locations": [{
-                    "physicalLocation": physical(record, vectors_on_disk),
-                    "logicalLocations": logical(record),
-                }],
-                "partialFingerprints": {
-                    FINGERPRINT: fingerprint(report, record, f),
-                },
-                "properties": {
-                    "outcome": record.outcome.name(),
-                    "frame": match &record.subject {
-                        Subject::Frame(bytes) => preview(bytes, PREVIEW_CHARS),
-                        Subject::TooLong { len } => format!("({len} bytes, not read)"),
-                    },
-                }
-            });
-            if let Some(i) = index.get(f.rule.as_str()) {
-                result["ruleIndex"] = json!(i);
-            }
-            if let Some(pointer) = f.pointer {
-                result["properties"]["pointer"] = json!(printable_str(pointer));
-            }
-            result
-        })
+        .map(|d| defect_result(report, d, index.get(d.rule.as_str()).copied()))
         .collect();
+    results.extend(found.iter().map(|(record, f)| {
+        let mut result = json!({
+            "ruleId": printable_str(&f.rule),
+            "level": f.level,
+            "message": { "text": f.message },
+            "locations": [{
+                "physicalLocation": physical(record),
+                "logicalLocations": logical(record),
+            }],
+            "partialFingerprints": {
+                FINGERPRINT: fingerprint(report, record, f),
+            },
+            "properties": {
+                "outcome": record.outcome.name(),
+                "frame": match &record.subject {
+                    Subject::Frame(bytes) => preview(bytes, PREVIEW_CHARS),
+                    Subject::TooLong { len } => format!("({len} bytes, not read)"),
+                },
+            }
+        });
+        if let Some(i) = index.get(f.rule.as_str()) {
+            result["ruleIndex"] = json!(i);
+        }
+        if let Some(pointer) = f.pointer {
+            result["properties"]["pointer"] = json!(printable_str(pointer));
+        }
+        result
+    }));
     let mut run = json!({
         "tool": { "driver": {
             "name": "wirecheck",
@@ -291,42 +331,25 @@ const SUBJECT_BASE_TEXT: &str = "Not a file: the subject wirecheck judged, by it
     session, the HTTP exchanges). `wirecheck run --transcripts DIR` writes each \
     session to a file, and its findings then name that file.";
 
-/// Where the vectors of this crate are, from a repository's root.
-const VECTORS_DIR: &str = "conformance/vectors";
-
 /// The `partialFingerprints` key: wirecheck's own, versioned (§3.27.17).
 const FINGERPRINT: &str = "wirecheckFinding/v1";
 
-/// Where a record is, as a SARIF physical location: the artifact the finding
-/// is about. A run judges a live server, not a source file, so the honest
-/// choices, in order:
-///
-/// 1. the file the record was read from or names (`place.file`): the
-///    transcript `--transcripts DIR` wrote for the session, the transcript
-///    `check` judged, or the baseline whose entry went stale; with the
-///    record's line as the region;
-/// 2. the golden vector played (`place.vector`), as its file in wirecheck's
-///    repository (`conformance/vectors/<path>`), when it is one of the vectors
-///    built into this binary and the run did not play others (`--vectors`):
-///    the frame sent and the answer expected are written there;
-/// 3. otherwise (a run-level check such as `run/<revision>/session/<rule>`,
-///    standard input) the subject's id under the `WIRECHECK_SUBJECT` base,
-///    which `originalUriBaseIds` says is no file, rather than a path that
-///    pretends to be one.
-///
-/// The region is the record's line when it has one, else line 1: the finding
-/// is about the whole artifact.
-fn physical(record: &Record, vectors_on_disk: bool) -> Value {
+/// The `partialFingerprints` key of a defect's result: its fingerprint
+/// (rule and shape of answer), the same on every run that shows it.
+const DEFECT_FINGERPRINT: &str = "wirecheckDefect/v1";
+
+/// Where a record is, as a SARIF physical location: a file of the user's
+/// when the record names one (the transcript `--transcripts DIR` wrote for
+/// the session, the transcript `check` judged, the baseline whose entry
+/// went stale), with the record's line as the region; else the subject's
+/// id under the `WIRECHECK_SUBJECT` base, which `originalUriBaseIds` says is
+/// no file. Never wirecheck's own vector files: a reader's code scanning
+/// would locate their server's defect in a repository they do not have.
+fn physical(record: &Record) -> Value {
     let p = &record.place;
-    let vector_file = p
-        .vector
-        .as_deref()
-        .filter(|_| !vectors_on_disk)
-        .and_then(crate::vectors::embedded_path);
-    let artifact = match (&p.file, vector_file) {
-        (Some(file), _) => json!({ "uri": file_uri(file) }),
-        (None, Some(rel)) => json!({ "uri": encode(&format!("{VECTORS_DIR}/{rel}")) }),
-        (None, None) => json!({
+    let artifact = match &p.file {
+        Some(file) => json!({ "uri": file_uri(file) }),
+        None => json!({
             "uri": encode(&subject(record)),
             "uriBaseId": SUBJECT_BASE,
         }),
@@ -336,6 +359,134 @@ fn physical(record: &Record, vectors_on_disk: bool) -> Value {
         "artifactLocation": artifact,
         "region": { "startLine": line.unwrap_or(1).max(1) },
     })
+}
+
+/// The value of `flag` on the run's command line (`--flag V`, `--flag=V`).
+fn argv_value<'a>(report: &'a Report, flag: &str) -> Option<&'a str> {
+    let argv = &report.run.as_ref()?.argv;
+    argv.iter().enumerate().find_map(|(i, a)| {
+        if a == flag {
+            argv.get(i + 1).map(String::as_str)
+        } else {
+            a.strip_prefix(flag)?.strip_prefix('=')
+        }
+    })
+}
+
+/// Where a defect's result is located: in the user's repository, as code
+/// scanning needs a file: the file they named (`--sarif-location`), else
+/// the file one of its checks was read from (a transcript), else their
+/// baseline (`--expected-failures`); with none, the defect's fingerprint
+/// under the `WIRECHECK_SUBJECT` base (no file).
+fn defect_location(report: &Report, defect: &super::Defect) -> Value {
+    let read_from = defect
+        .checks
+        .iter()
+        .map(|&i| &report.records[i].place)
+        .find(|p| p.file.is_some());
+    let named = argv_value(report, "--sarif-location").map(str::to_owned);
+    let file = named
+        .clone()
+        .or_else(|| read_from.and_then(|p| p.file.clone()))
+        .or_else(|| argv_value(report, "--expected-failures").map(str::to_owned));
+    let artifact = match &file {
+        Some(file) => json!({ "uri": file_uri(file) }),
+        None => json!({ "uri": encode(&defect.fingerprint()), "uriBaseId": SUBJECT_BASE }),
+    };
+    let line = match (&named, read_from) {
+        (None, Some(p)) => p.line,
+        _ => None,
+    };
+    json!({
+        "artifactLocation": artifact,
+        "region": { "startLine": line.unwrap_or(1).max(1) },
+    })
+}
+
+/// The rule reference's entry for `rule`, when this build knows where the
+/// book is published (the package's `repository`).
+fn help_uri(rule: &str) -> Option<String> {
+    let repository = option_env!("CARGO_PKG_REPOSITORY").filter(|r| !r.is_empty())?;
+    let anchor: String = rule
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '-')
+        .collect();
+    Some(format!(
+        "{}/blob/main/conformance/book/rule-reference.md#{anchor}",
+        repository.trim_end_matches('/')
+    ))
+}
+
+/// One defect as a result: the sentence broken in the message, what the
+/// peer answered and where, what to change; located in the user's
+/// repository; fingerprinted by the defect, so one defect is one alert
+/// across runs whichever probes showed it.
+fn defect_result(report: &Report, defect: &super::Defect, rule_index: Option<usize>) -> Value {
+    let example = &report.records[defect.checks[0]];
+    let mut message = format!(
+        "{} {}",
+        defect.weight.name(),
+        printable_str(defect.rule.as_str())
+    );
+    if let Some(sentence) = defect.sentence() {
+        message.push_str(&format!(": \"{sentence}\""));
+    }
+    message.push_str(&format!(" ({})", printable_str(&defect.cite(report))));
+    let n = defect.checks.len();
+    message.push_str(&format!(
+        ". {} check{} show{} it",
+        n,
+        if n == 1 { "" } else { "s" },
+        if n == 1 { "s" } else { "" }
+    ));
+    if let Some(answer) = defect.shape.describe() {
+        message.push_str(&format!(", the server answering {answer}"));
+    }
+    if !defect.revisions.is_empty() {
+        let names: Vec<&str> = defect.revisions.iter().map(|r| r.name()).collect();
+        message.push_str(&format!(" under {}", names.join(", ")));
+    }
+    message.push_str(&format!("; e.g. {}", printable_str(&subject(example))));
+    let violations = example.violations.iter().flatten();
+    if let Some(v) = violations
+        .clone()
+        .find(|v| defect.rule == v.rule.as_str())
+        .or_else(|| example.violations.iter().flatten().next())
+    {
+        message.push_str(&format!(": {}", printable_str(&v.message)));
+    }
+    if let Some(fix) = defect.fix() {
+        message.push_str(&format!(". Fix: {}", printable_str(&fix)));
+    }
+    message.push('.');
+    let probes: Vec<String> = defect
+        .checks
+        .iter()
+        .map(|&i| printable_str(&subject(&report.records[i])))
+        .collect();
+    let mut result = json!({
+        "ruleId": printable_str(defect.rule.as_str()),
+        "level": if defect.standing == super::Standing::Fail { "error" } else { "warning" },
+        "message": { "text": message },
+        "locations": [{
+            "physicalLocation": defect_location(report, defect),
+            "logicalLocations": logical(example),
+        }],
+        "partialFingerprints": { DEFECT_FINGERPRINT: printable_str(&defect.fingerprint()) },
+        "properties": {
+            "defect": printable_str(&defect.fingerprint()),
+            "level": defect.weight.name(),
+            "checks": probes,
+            "frame": match &example.subject {
+                Subject::Frame(bytes) => preview(bytes, PREVIEW_CHARS),
+                Subject::TooLong { len } => format!("({len} bytes, not read)"),
+            },
+        }
+    });
+    if let Some(i) = rule_index {
+        result["ruleIndex"] = json!(i);
+    }
+    result
 }
 
 /// The record's subject, by name: its vector id, its file, or standard input.
