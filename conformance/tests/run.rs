@@ -571,6 +571,13 @@ fn a_written_baseline_lists_every_failure_and_reads_back() {
         })
         .collect();
     assert!(failing.len() > 1, "{failing:?}");
+    // It says what it wrote, and that the reasons are still to be read.
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains(&format!("wrote {} entries (", failing.len()))
+            && said.contains(&format!("{} with the reason TODO", failing.len())),
+        "{said}"
+    );
     let text = std::fs::read_to_string(&written).expect("the baseline is written");
     let baseline = wirecheck::baseline::Baseline::parse(&text, &written).expect("it reads back");
     let ids: Vec<&str> = baseline.entries.iter().map(|e| e.id.as_str()).collect();
@@ -618,6 +625,9 @@ fn a_written_baseline_lists_every_failure_and_reads_back() {
         "{}",
         String::from_utf8_lossy(&out.stdout)
     );
+    // A baseline still holding TODO reasons is loaded with a warning.
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("still have a TODO reason"), "{said}");
     let records = parsed(&out);
     assert!(!records
         .iter()
@@ -635,9 +645,10 @@ fn a_written_baseline_lists_every_failure_and_reads_back() {
 }
 
 /// A live run's SARIF, as GitHub code scanning takes it: every result has a
-/// file to show (a session finding the transcript `--transcripts` wrote, a
-/// vector's finding the vector's file in this repository) and fingerprints
-/// that a second run of the same server repeats exactly.
+/// file to show (a defect a session showed, the transcript `--transcripts`
+/// wrote; one no file shows, its fingerprint under a base that says it is
+/// no file; never wirecheck's own vector files) and fingerprints that a
+/// second run of the same server repeats exactly.
 #[test]
 fn a_runs_sarif_locates_every_result_and_fingerprints_it_stably() {
     let dir = std::env::temp_dir().join(format!("wirecheck-run-sarif-{}", std::process::id()));
@@ -664,6 +675,15 @@ fn a_runs_sarif_locates_every_result_and_fingerprints_it_stably() {
         for result in &results {
             let artifact = &result["locations"][0]["physicalLocation"]["artifactLocation"];
             let uri = artifact["uri"].as_str().expect("every result has a uri");
+            assert!(
+                !uri.contains("conformance/vectors"),
+                "never wirecheck's own files: {uri}"
+            );
+            if artifact["uriBaseId"] == "WIRECHECK_SUBJECT" {
+                // A defect no file of the user's shows: said to be no file.
+                assert!(fingerprint(result).is_some(), "{result}");
+                continue;
+            }
             let file = match uri.strip_prefix("file://") {
                 Some(path) => std::path::PathBuf::from(path),
                 None => repo.join(uri),
@@ -673,18 +693,27 @@ fn a_runs_sarif_locates_every_result_and_fingerprints_it_stably() {
                 session_files += 1;
                 assert!(file.starts_with(&transcripts), "{uri}");
             }
-            assert!(result["partialFingerprints"]["wirecheckFinding/v1"].is_string());
+            assert!(fingerprint(result).is_some(), "{result}");
         }
         assert!(session_files > 0, "a session finding names its transcript");
         let prints: std::collections::BTreeSet<String> = results
             .iter()
-            .map(|r| r["partialFingerprints"]["wirecheckFinding/v1"].to_string())
+            .map(|r| fingerprint(r).unwrap_or_default().to_owned())
             .collect();
         assert_eq!(prints.len(), results.len(), "one alert per finding");
         runs.push(prints);
     }
     std::fs::remove_dir_all(&dir).unwrap();
     assert_eq!(runs[0], runs[1], "the same findings, the same alerts");
+}
+
+/// A SARIF result's fingerprint: its defect's, or (a record no defect
+/// holds, such as a stale entry) its finding's.
+fn fingerprint(result: &Value) -> Option<&str> {
+    let prints = &result["partialFingerprints"];
+    prints["wirecheckDefect/v1"]
+        .as_str()
+        .or_else(|| prints["wirecheckFinding/v1"].as_str())
 }
 
 #[test]

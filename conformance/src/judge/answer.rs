@@ -4,10 +4,16 @@
 //! suit the vector's own frame (a promise the vector makes about itself), and
 //! does the reply a peer sent match it (the live question).
 
-use harness::ir::describe;
 use harness::{Frame, Message};
 
 use crate::vectors::Answer;
+
+/// A frame as a reader knows it: its JSON text as lowered (never the IR's
+/// own shape), the start of it when long.
+fn describe(frame: &Frame<'_>) -> String {
+    let text = harness::lower_to_vec(frame);
+    crate::report::text::preview(&text, 160)
+}
 
 /// Every error code an answer names, batch members included.
 #[must_use]
@@ -188,8 +194,7 @@ fn stream_fits(notification: &str, meta_required: &[String], own: &[Frame<'_>]) 
     let Some(Frame::Single(Message::Notification(n))) = own.first() else {
         return vec![format!(
             "expected {notification} first, got {}",
-            own.first()
-                .map_or_else(|| "nothing".to_owned(), |f| describe(f).to_string())
+            own.first().map_or_else(|| "nothing".to_owned(), describe)
         )];
     };
     if n.method.decoded() != notification {

@@ -352,13 +352,18 @@ impl Defect {
         others
     }
 
-    /// The checks of other rules that show it too (a session judge's
-    /// record of the same answer), each rule once.
+    /// The session judge's checks of other rules that show it too (its
+    /// record of the same answer), each rule once. A probe's own rule is
+    /// never listed: it names what the probe sent, not what the peer did.
     #[must_use]
     pub fn also_shown_by(&self, report: &Report) -> Vec<String> {
         let mut rules: Vec<String> = Vec::new();
         for &i in &self.checks {
-            if let Some(check) = &report.records[i].check {
+            let record = &report.records[i];
+            if !record.wire.is_empty() || !record.http.is_empty() {
+                continue;
+            }
+            if let Some(check) = &record.check {
                 if check.rule != self.rule && !rules.iter().any(|r| *r == check.rule.as_str()) {
                     rules.push(check.rule.to_string());
                 }
