@@ -26,20 +26,29 @@ use std::path::{Path, PathBuf};
 use harness::Outcome;
 use serde::{Deserialize, Serialize};
 
-use crate::report::Record;
-
 /// The baselines folder of this crate.
 #[must_use]
 pub fn default_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("baselines")
 }
 
-/// One expected failure.
+/// One expected failure: of one subject (`id`), or of one defect of the
+/// peer's (`defect`, its fingerprint: the rule the peer broke and the shape
+/// of its answer, stable across revisions and renamed probes).
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Entry {
-    /// The subject's id, or a pattern where `*` is one whole path segment.
+    /// The subject's id, or a pattern where `*` is one whole path segment;
+    /// empty for a defect's entry.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub id: String,
+    /// The defect's fingerprint (`jsonrpc.response.required/no-reply`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub defect: Option<String>,
+    /// The revisions a defect held under when written: a run judging none
+    /// of them cannot show it, so the entry is stale only where one was.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub revisions: Vec<String>,
     /// The part of the subject the entry covers (`frame`, `reply`); all when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub part: Option<String>,
@@ -51,6 +60,9 @@ impl Entry {
     /// Whether the entry covers `part` of subject `id`.
     #[must_use]
     pub fn covers(&self, id: &str, part: Option<&str>) -> bool {
+        if self.defect.is_some() {
+            return false;
+        }
         let part_ok = match (&self.part, part) {
             (None, _) => true,
             (Some(mine), Some(theirs)) => mine == theirs,
@@ -124,11 +136,44 @@ impl Baseline {
             // Entry by entry, so an error names the entry at fault.
             let entry: Entry =
                 serde_json::from_value(value).map_err(|e| error(Some(i), e.to_string()))?;
+            let named = entry.defect.as_deref().unwrap_or(&entry.id);
             if entry.reason.trim().is_empty() {
-                return Err(error(
-                    Some(i),
-                    format!("`{}` has an empty `reason`", entry.id),
-                ));
+                return Err(error(Some(i), format!("`{named}` has an empty `reason`")));
+            }
+            match (&entry.defect, entry.id.is_empty()) {
+                (Some(_), false) => {
+                    return Err(error(
+                        Some(i),
+                        format!(
+                            "`{named}` names both an `id` and a `defect`: one entry, one of them"
+                        ),
+                    ))
+                }
+                (None, true) => {
+                    return Err(error(
+                        Some(i),
+                        "an entry names an `id` or a `defect`".into(),
+                    ))
+                }
+                (Some(fingerprint), true) => {
+                    if fingerprint.trim().is_empty() || entry.part.is_some() {
+                        return Err(error(
+                            Some(i),
+                            format!(
+                                "`{named}`: a defect's entry is its fingerprint, without `part`"
+                            ),
+                        ));
+                    }
+                    if let Some(j) = entries.iter().position(|e| e.defect == entry.defect) {
+                        return Err(error(
+                            Some(i),
+                            format!("`{named}` is listed twice (entry {j} too)"),
+                        ));
+                    }
+                    entries.push(entry);
+                    continue;
+                }
+                (None, false) => {}
             }
             if entry
                 .id
@@ -193,103 +238,98 @@ impl Baseline {
         let ids: Vec<I::Item> = ids.into_iter().collect();
         self.entries
             .iter()
+            .filter(|e| e.defect.is_none())
             .filter(|e| !ids.iter().any(|id| matches_pattern(&e.id, id.as_ref())))
             .collect()
     }
+
+    /// The entry of the defect with `fingerprint`, if one lists it.
+    #[must_use]
+    pub fn defect(&self, fingerprint: &str) -> Option<&Entry> {
+        self.entries
+            .iter()
+            .find(|e| e.defect.as_deref() == Some(fingerprint))
+    }
+
+    /// The defects' entries that match none of `found` (fingerprints) though
+    /// the run judged a revision they held under (`judged`): stale.
+    #[must_use]
+    pub fn unmatched_defects(&self, found: &[String], judged: &[&str]) -> Vec<&Entry> {
+        self.entries
+            .iter()
+            .filter(|e| {
+                e.defect.as_ref().is_some_and(|d| !found.contains(d))
+                    && (e.revisions.is_empty()
+                        || e.revisions.iter().any(|r| judged.contains(&r.as_str())))
+            })
+            .collect()
+    }
+}
+
+/// A baseline of the peer's defects in `report` (`wirecheck run
+/// --write-baseline`): an entry per defect that fails the run or that the
+/// baseline already knew, keyed by its fingerprint, with the revisions it
+/// held under, sorted. A new defect's reason is [`TODO`] with its rule,
+/// level, citation and sentence, to be replaced once read against the text;
+/// a known one keeps the reasons its baseline gave.
+#[must_use]
+pub fn from_defects(report: &crate::report::Report) -> Vec<Entry> {
+    use crate::report::Standing;
+    let mut entries: Vec<Entry> = Vec::new();
+    for d in crate::report::defects(report) {
+        if d.standing == Standing::Warning {
+            continue;
+        }
+        let mut reasons: Vec<String> = Vec::new();
+        for &i in &d.checks {
+            if let Outcome::KnownFailure { reason } = &report.records[i].outcome {
+                if !reasons.contains(reason) {
+                    reasons.push(reason.clone());
+                }
+            }
+        }
+        if d.standing == Standing::Fail || reasons.is_empty() {
+            let sentence = d
+                .sentence()
+                .map(|s| format!(": \"{s}\""))
+                .unwrap_or_default();
+            reasons.push(format!(
+                "{TODO} (rule {}, {}, {}{sentence})",
+                d.rule,
+                d.weight.name(),
+                d.cite(report)
+            ));
+        }
+        let fingerprint = d.fingerprint();
+        match entries
+            .iter_mut()
+            .find(|e| e.defect.as_deref() == Some(&fingerprint))
+        {
+            // A known and a new failure of one defect: one entry.
+            Some(e) => {
+                for r in reasons {
+                    if !e.reason.contains(&r) {
+                        e.reason.push_str(&format!(" | {r}"));
+                    }
+                }
+            }
+            None => entries.push(Entry {
+                id: String::new(),
+                defect: Some(fingerprint),
+                revisions: d.revisions.iter().map(|r| r.name().to_owned()).collect(),
+                part: None,
+                reason: reasons.join(" | "),
+            }),
+        }
+    }
+    entries.sort_by(|a, b| a.defect.cmp(&b.defect));
+    entries
 }
 
 /// What `wirecheck run --write-baseline` writes where a reason belongs: a
 /// placeholder no one can mistake for a reason, naming where to look.
 pub const TODO: &str =
     "TODO: read this failure against the spec text; quote the sentence it breaks";
-
-/// A baseline of the failures among `records` (`wirecheck run
-/// --write-baseline`): an entry per subject id (the id [`Baseline::apply`]
-/// matches, `place.vector`), sorted and listed once. A failure's reason is
-/// [`TODO`] and the rules it breaks (rule, level, citation), to be replaced by
-/// the sentence the server breaks once checked by hand; a known failure keeps
-/// the reason its baseline gave. Stale records are left out (their subject
-/// passes or is gone), as is every other outcome.
-///
-/// Also returns how many failures name no subject id: no entry can list them.
-#[must_use]
-pub fn from_records(records: &[Record]) -> (Vec<Entry>, usize) {
-    use std::collections::BTreeMap;
-    // id -> (known reasons, rules broken), each listed once in order met.
-    let mut by_id: BTreeMap<&str, (Vec<String>, Vec<String>)> = BTreeMap::new();
-    let mut unlisted = 0;
-    for record in records {
-        let known = match &record.outcome {
-            Outcome::Fail => None,
-            Outcome::KnownFailure { reason } => Some(reason),
-            _ => continue,
-        };
-        let Some(id) = record.place.vector.as_deref() else {
-            unlisted += 1;
-            continue;
-        };
-        let (reasons, rules) = by_id.entry(id).or_default();
-        let push = |list: &mut Vec<String>, item: String| {
-            if !list.contains(&item) {
-                list.push(item);
-            }
-        };
-        match known {
-            Some(reason) => push(reasons, reason.clone()),
-            None => {
-                for rule in broken(record) {
-                    push(rules, rule);
-                }
-            }
-        }
-    }
-    let entries = by_id
-        .into_iter()
-        .map(|(id, (reasons, rules))| {
-            let mut parts = reasons;
-            if !rules.is_empty() || parts.is_empty() {
-                let cite = if rules.is_empty() {
-                    String::new()
-                } else {
-                    format!(" ({})", rules.join("; "))
-                };
-                parts.push(format!("{TODO}{cite}"));
-            }
-            Entry {
-                id: id.to_owned(),
-                part: None,
-                reason: parts.join(" | "),
-            }
-        })
-        .collect();
-    (entries, unlisted)
-}
-
-/// The rules a failing record breaks, as `rule R, LEVEL, citation`: its
-/// check's, else its mandatory violations', else its refusal's.
-fn broken(record: &Record) -> Vec<String> {
-    let say = |rule: &str, level: harness::rules::Level, spec: &str| {
-        format!("rule {rule}, {}, {spec}", level.name())
-    };
-    if let Some(c) = &record.check {
-        return vec![say(c.rule.as_str(), c.level, &c.spec)];
-    }
-    let violations: Vec<String> = record
-        .violations
-        .iter()
-        .flatten()
-        .filter(|v| v.level.is_mandatory())
-        .map(|v| say(v.rule.as_str(), v.level, v.spec))
-        .collect();
-    if !violations.is_empty() {
-        return violations;
-    }
-    record
-        .refusal
-        .iter()
-        .map(|r| say(r.rule.as_str(), r.rule.info().level, r.spec))
-        .collect()
-}
 
 /// `entries` as a baseline file: a JSON list, one entry a line, that
 /// [`Baseline::parse`] reads back.
@@ -321,73 +361,154 @@ mod tests {
         Baseline::parse(text, Path::new("b.json"))
     }
 
-    /// A written baseline: failures and known failures, once per id, sorted;
-    /// a new failure's reason the TODO with its rules, a known one's kept;
-    /// passes, warnings and stale records left out; a failure with no id counted.
+    /// A written baseline: an entry per defect that fails the run or was
+    /// known, keyed by its fingerprint with its revisions, sorted; a new
+    /// defect's reason the TODO with its rule, level, citation and
+    /// sentence, a known one's kept; warnings, passes and stale records left
+    /// out. It reads back as written.
     #[test]
-    fn a_baseline_is_written_from_the_failures_of_a_run() {
-        use crate::report::{Check, Place, Record, Subject};
-        use harness::rules::Level;
-        let record = |id: Option<&str>, outcome: Outcome, rule: &str, level: Level| {
+    fn a_baseline_is_written_from_the_defects_of_a_run() {
+        use crate::report::{Check, Command, Place, Record, Report, Subject};
+        use harness::rules::RuleId;
+        use harness::Revision;
+        let record = |id: &str, revision: Revision, outcome: Outcome, rule: RuleId| {
             let mut r = Record::new(
                 Place {
-                    vector: id.map(str::to_owned),
+                    vector: Some(id.to_owned()),
+                    revision: Some(revision),
                     ..Place::default()
                 },
                 Subject::Frame(Vec::new()),
                 outcome,
             );
             r.check = Some(Check {
-                rule: crate::report::CheckId::parse(rule),
-                level,
+                rule: rule.into(),
+                level: rule.info().level,
                 spec: "JSON-RPC 2.0 §5".into(),
             });
             r
         };
-        let records = [
-            record(Some("v/b"), Outcome::Fail, "r.one", Level::Must),
-            record(Some("v/a"), Outcome::Warning, "r.warn", Level::Should),
-            record(Some("v/b"), Outcome::Fail, "r.two", Level::Must),
-            record(Some("v/b"), Outcome::Fail, "r.one", Level::Must),
+        let mut report = Report::new(Command::Run);
+        report.records = vec![
             record(
-                Some("v/a/known"),
+                "v/b",
+                Revision::Mcp2025_06_18,
+                Outcome::Fail,
+                RuleId::JsonrpcResponseRequired,
+            ),
+            record(
+                "v/c",
+                Revision::Mcp2025_11_25,
+                Outcome::Fail,
+                RuleId::JsonrpcResponseRequired,
+            ),
+            record(
+                "v/a",
+                Revision::Mcp2025_11_25,
+                Outcome::Warning,
+                RuleId::JsonrpcErrorCodeMeaning,
+            ),
+            record(
+                "v/k",
+                Revision::Mcp2025_11_25,
                 Outcome::KnownFailure {
                     reason: "checked".into(),
                 },
-                "r.one",
-                Level::Must,
+                RuleId::JsonrpcResponseIdEcho,
             ),
-            record(Some("v/c"), Outcome::Pass, "r.one", Level::Must),
             record(
-                Some("v/d"),
+                "v/p",
+                Revision::Mcp2025_11_25,
+                Outcome::Pass,
+                RuleId::JsonrpcResponseIdEcho,
+            ),
+            record(
+                "v/s",
+                Revision::Mcp2025_11_25,
                 Outcome::Stale {
                     reason: "gone".into(),
                 },
-                "r.one",
-                Level::Must,
+                RuleId::JsonrpcResponseIdEcho,
             ),
-            record(None, Outcome::Fail, "r.one", Level::Must),
         ];
-        let (entries, unlisted) = from_records(&records);
-        assert_eq!(unlisted, 1);
-        let got: Vec<(&str, &str)> = entries
+        let entries = from_defects(&report);
+        let got: Vec<(Option<&str>, &[String], &str)> = entries
             .iter()
-            .map(|e| (e.id.as_str(), e.reason.as_str()))
+            .map(|e| {
+                (
+                    e.defect.as_deref(),
+                    e.revisions.as_slice(),
+                    e.reason.as_str(),
+                )
+            })
             .collect();
+        let required = RuleId::JsonrpcResponseRequired.info().sentence();
         assert_eq!(
             got,
             [
-                ("v/a/known", "checked"),
+                (Some("jsonrpc.response.id-echo/-"), &["2025-11-25".to_owned()][..], "checked"),
                 (
-                    "v/b",
-                    "TODO: read this failure against the spec text; quote the sentence it \
-                     breaks (rule r.one, MUST, JSON-RPC 2.0 §5; rule r.two, MUST, JSON-RPC 2.0 §5)"
+                    Some("jsonrpc.response.required/-"),
+                    &["2025-06-18".to_owned(), "2025-11-25".to_owned()][..],
+                    &*format!(
+                        "{TODO} (rule jsonrpc.response.required, MUST, JSON-RPC 2.0 §5: \"{required}\")"
+                    )
                 ),
             ]
         );
+        assert!(entries.iter().all(|e| e.id.is_empty()));
         let text = to_text(&entries);
         assert_eq!(parse(&text).unwrap().entries, entries);
         assert_eq!(parse(&to_text(&[])).unwrap().entries, []);
+    }
+
+    /// A defect's entry is its fingerprint alone: never with an id or a
+    /// part, never twice; it covers no subject by id, and is stale only
+    /// where the run judged a revision it held under.
+    #[test]
+    fn a_defect_entry_is_read_and_matched_by_fingerprint() {
+        let b = parse(
+            r#"[{"defect": "jsonrpc.response.required/no-reply", "revisions": ["2025-03-26"], "reason": "r"},
+                {"id": "mcp/*/x", "reason": "s"}]"#,
+        )
+        .unwrap();
+        assert_eq!(
+            b.defect("jsonrpc.response.required/no-reply")
+                .map(|e| e.reason.as_str()),
+            Some("r")
+        );
+        assert!(b.find("jsonrpc.response.required/no-reply", None).is_none());
+        assert_eq!(
+            b.unmatched(["mcp/2025-03-26/x"]).len(),
+            0,
+            "defect entries are not ids"
+        );
+        assert_eq!(
+            b.unmatched_defects(&[], &["2025-11-25"]).len(),
+            0,
+            "not judged where it held"
+        );
+        assert_eq!(b.unmatched_defects(&[], &["2025-03-26"]).len(), 1);
+        let found = ["jsonrpc.response.required/no-reply".to_owned()];
+        assert_eq!(b.unmatched_defects(&found, &["2025-03-26"]).len(), 0);
+        for (text, error) in [
+            (
+                r#"[{"id": "a", "defect": "r/x", "reason": "r"}]"#,
+                "names both an `id` and a `defect`",
+            ),
+            (r#"[{"reason": "r"}]"#, "names an `id` or a `defect`"),
+            (
+                r#"[{"defect": "r/x", "part": "reply", "reason": "r"}]"#,
+                "without `part`",
+            ),
+            (
+                r#"[{"defect": "r/x", "reason": "r"}, {"defect": "r/x", "reason": "q"}]"#,
+                "listed twice",
+            ),
+        ] {
+            let e = parse(text).unwrap_err().to_string();
+            assert!(e.contains(error), "{text}: {e}");
+        }
     }
 
     #[test]

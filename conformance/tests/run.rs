@@ -544,11 +544,12 @@ fn a_baseline_turns_listed_failures_known_and_a_passing_entry_stale() {
     assert_eq!(outcome(entry[0]), "stale");
 }
 
-/// `--write-baseline F` lists every failure of the run, one entry per
-/// subject id, sorted, each reason a TODO naming the rule, level and citation;
-/// a second run with `--expected-failures F` passes (exit 0), every former
-/// failure now a known failure. Written again from that run, the baseline
-/// keeps its reasons: the same file.
+/// `--write-baseline F` lists every defect of the run that fails it, one
+/// entry per defect (its fingerprint and revisions), each reason a TODO
+/// naming the rule, level, citation and sentence; a second run with
+/// `--expected-failures F` passes (exit 0), every former failure now a
+/// known failure. Written again from that run, the baseline keeps its
+/// reasons: the same file.
 #[test]
 fn a_written_baseline_lists_every_failure_and_reads_back() {
     let dir = std::env::temp_dir().join(format!("wirecheck-write-baseline-{}", std::process::id()));
@@ -571,42 +572,42 @@ fn a_written_baseline_lists_every_failure_and_reads_back() {
         })
         .collect();
     assert!(failing.len() > 1, "{failing:?}");
-    // It says what it wrote, and that the reasons are still to be read.
-    let said = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        said.contains(&format!("wrote {} entries (", failing.len()))
-            && said.contains(&format!("{} with the reason TODO", failing.len())),
-        "{said}"
-    );
     let text = std::fs::read_to_string(&written).expect("the baseline is written");
     let baseline = wirecheck::baseline::Baseline::parse(&text, &written).expect("it reads back");
-    let ids: Vec<&str> = baseline.entries.iter().map(|e| e.id.as_str()).collect();
-    assert_eq!(
-        ids,
-        failing.iter().map(String::as_str).collect::<Vec<_>>(),
-        "one entry per failing subject, sorted"
+    // It says what it wrote, and that the reasons are still to be read.
+    let said = String::from_utf8_lossy(&out.stderr);
+    let n = baseline.entries.len();
+    assert!(
+        said.contains(&format!("wrote {n} entries, one per defect"))
+            && said.contains(&format!("{n} with the reason TODO")),
+        "{said}"
     );
+    assert!(
+        n > 1 && n < failing.len(),
+        "fewer defects than failing checks: {text}"
+    );
+    let prints: Vec<&str> = baseline
+        .entries
+        .iter()
+        .map(|e| e.defect.as_deref().expect("a defect's entry"))
+        .collect();
+    let mut sorted = prints.clone();
+    sorted.sort_unstable();
+    sorted.dedup();
+    assert_eq!(prints, sorted, "one entry per defect, sorted");
     for entry in &baseline.entries {
-        assert!(entry.part.is_none());
+        assert!(entry.id.is_empty() && entry.part.is_none());
+        assert_eq!(entry.revisions, ["2025-11-25"], "{entry:?}");
         assert!(
             entry.reason.starts_with(wirecheck::baseline::TODO),
             "{entry:?}"
         );
-        let record = records
-            .iter()
-            .find(|r| r["vector"] == entry.id.as_str() && outcome(r) == "fail")
-            .unwrap();
-        // Where to look: the rule, its level, its citation.
-        if let Some(rule) = record["rule"].as_str() {
-            assert!(
-                entry.reason.contains(&format!("rule {rule}, ")),
-                "{entry:?}"
-            );
-        }
+        let rule = entry.defect.as_deref().unwrap().split('/').next().unwrap();
         assert!(
-            entry.reason.contains(", MUST, ") || entry.reason.contains(", SHOULD, "),
+            entry.reason.contains(&format!("rule {rule}, ")),
             "{entry:?}"
         );
+        assert!(entry.reason.contains(", MUST, "), "{entry:?}");
     }
 
     let again = dir.join("again.json");

@@ -95,11 +95,13 @@ pub struct Args {
     /// A baseline of known failures, each with its reason.
     #[arg(long, value_name = "FILE")]
     expected_failures: Option<PathBuf>,
-    /// Write every failure of this run to FILE as a baseline that
-    /// `--expected-failures` reads (one entry per subject id, sorted; known
-    /// failures keep their reason, stale entries are left out). Each new
-    /// entry's reason is a TODO naming the rule, level and spec citation:
-    /// replace it by the sentence the server breaks, once checked by hand.
+    /// Write the defects that fail this run to FILE as a baseline that
+    /// `--expected-failures` reads: one entry per defect, keyed by its
+    /// fingerprint (the rule the server broke and the shape of its answer,
+    /// stable across revisions and renamed probes) with the revisions it
+    /// held under, sorted; known defects keep their reason. Each new
+    /// entry's reason is a TODO naming the rule, level, citation and
+    /// sentence: replace it by why, once read against the text by hand.
     #[arg(long, value_name = "FILE")]
     write_baseline: Option<PathBuf>,
     /// A tool the runner may call (repeatable); never one the user did not name.
@@ -162,32 +164,20 @@ impl Args {
     pub fn write_files(&self, report: &crate::report::Report) -> Result<(), String> {
         self.files.write(report)?;
         if let (Some(path), None) = (&self.write_baseline, &report.error) {
-            let (entries, unlisted) = crate::baseline::from_records(&report.records);
-            if unlisted > 0 {
-                eprintln!(
-                    "wirecheck run: {unlisted} failures name no subject id; \
-                     {} cannot list them",
-                    path.display()
-                );
-            }
+            let entries = crate::baseline::from_defects(report);
             super::write_file(path, crate::baseline::to_text(&entries).as_bytes())?;
             let todo = entries
                 .iter()
                 .filter(|e| e.reason.starts_with("TODO"))
                 .count();
-            let defects = crate::report::defects(report)
-                .iter()
-                .filter(|d| d.standing != crate::report::Standing::Warning)
-                .count();
             eprintln!(
-                "wirecheck run: wrote {} {} ({defects} {}) to {}{}",
+                "wirecheck run: wrote {} {}, one per defect, to {}{}",
                 entries.len(),
                 if entries.len() == 1 {
                     "entry"
                 } else {
                     "entries"
                 },
-                if defects == 1 { "defect" } else { "defects" },
                 path.display(),
                 if todo > 0 {
                     format!(", {todo} with the reason TODO: read each against its sentence")
@@ -699,6 +689,27 @@ fn progress_bar() -> Option<indicatif::ProgressBar> {
 /// Each record through the baseline, then a stale record for every entry
 /// that matched no subject of this run.
 fn apply(baseline: &Baseline, records: &mut Vec<Record>, whole: bool) {
+    // By defect first, on the checks as judged: every check of a listed
+    // defect is known (or stale, where the defect now only warns), whichever
+    // probes showed it.
+    let judged = Report {
+        records: std::mem::take(records),
+        ..Report::new(Command::Run)
+    };
+    let defects = crate::report::defects(&judged);
+    *records = judged.records;
+    for d in &defects {
+        let Some(entry) = baseline.defect(&d.fingerprint()) else {
+            continue;
+        };
+        for &i in &d.checks {
+            let reason = entry.reason.clone();
+            records[i].outcome = match records[i].outcome {
+                Outcome::Fail => Outcome::KnownFailure { reason },
+                _ => Outcome::Stale { reason },
+            };
+        }
+    }
     for record in records.iter_mut() {
         if let Some(id) = &record.place.vector {
             record.outcome = baseline.apply(id, None, record.outcome.clone());
@@ -731,6 +742,41 @@ fn apply(baseline: &Baseline, records: &mut Vec<Record>, whole: bool) {
         })
         .collect();
     records.extend(stale);
+    let found: Vec<String> = defects
+        .iter()
+        .map(crate::report::Defect::fingerprint)
+        .collect();
+    let mut revisions: Vec<&str> = records
+        .iter()
+        .filter_map(|r| r.place.revision.map(Revision::name))
+        .collect();
+    revisions.dedup();
+    let gone: Vec<Record> = baseline
+        .unmatched_defects(&found, &revisions)
+        .into_iter()
+        .map(|entry| {
+            Record::new(
+                Place {
+                    vector: entry.defect.clone(),
+                    file: Some(baseline.path.display().to_string()),
+                    ..Place::default()
+                },
+                Subject::Frame(Vec::new()),
+                Outcome::Stale {
+                    reason: format!(
+                        "the run shows no such defect (under {}): {}",
+                        if entry.revisions.is_empty() {
+                            "any revision".to_owned()
+                        } else {
+                            entry.revisions.join(", ")
+                        },
+                        entry.reason
+                    ),
+                },
+            )
+        })
+        .collect();
+    records.extend(gone);
 }
 
 /// Whose tools may be called without `--allow-tool`: only the reference
