@@ -794,6 +794,9 @@ fn markdown_compares_runs_rule_by_rule() {
     assert!(md.contains("| rule | a.json | b.json |"), "{md}");
     assert!(md.contains("| mcp.lifecycle.rule-1 | fail |  |"), "{md}");
     assert!(md.contains("| json.frame-too-large |  | fail |"), "{md}");
+    // The runs compared by defect too: a row per defect, its checks counted.
+    assert!(md.contains("| defect | a.json | b.json |"), "{md}");
+    assert!(md.contains("| fail (2 checks) |  |"), "{md}");
     assert!(!md.contains("<img") && !md.contains("<script"), "{md}");
 }
 

@@ -134,8 +134,13 @@ impl<'a> Grid<'a> {
     }
 }
 
-/// The rules a record is about: its check's, else those it broke.
+/// The rules a record is about: for a check that found a defect, the rule
+/// the peer broke ([`super::breach`]), never the rule the probe's frame
+/// broke on purpose; else its check's, else those it broke.
 pub(super) fn rules_of(record: &Record) -> Vec<String> {
+    if let Some((rule, _)) = super::breach(record).filter(|_| record.check.is_some()) {
+        return vec![rule.to_string()];
+    }
     if let Some(check) = &record.check {
         return vec![check.rule.to_string()];
     }
@@ -220,7 +225,7 @@ fn page(title: &str, head: &str, grid: &Grid<'_>) -> String {
                 Some(worst) => {
                     let name = worst.outcome.name();
                     let count = if cell.len() > 1 {
-                        format!(" ({})", cell.len())
+                        format!(" ({} checks)", cell.len())
                     } else {
                         String::new()
                     };
@@ -295,6 +300,44 @@ fn describe(out: &mut String, report: &Report) {
         );
     }
     out.push_str("</p>");
+    if report.command.judges_rules() {
+        defects_table(out, report);
+    }
+}
+
+/// The peer's defects, each once, above the matrix: its standing, rule,
+/// level, "1 defect / 7 checks", the sentence and what to change.
+fn defects_table(out: &mut String, report: &Report) {
+    let defects = super::defects(report);
+    if defects.is_empty() {
+        return;
+    }
+    let headline = super::terminal::headline(report, &defects);
+    let _ = writeln!(
+        out,
+        "<h2>Defects</h2><p>{}</p><table class=\"defects\"><tr><th>defect</th><th>level</th><th>checks</th><th>sentence</th><th>fix</th></tr>",
+        escape(headline.trim_end())
+    );
+    for d in &defects {
+        let class = match d.standing {
+            super::Standing::Fail => "fail",
+            super::Standing::Warning => "warning",
+            super::Standing::Known => "known-failure",
+        };
+        let n = d.checks.len();
+        let _ = writeln!(
+            out,
+            "<tr><td class=\"c {class}\">{} <code>{}</code></td><td>{}</td><td>1 defect / {n} check{}</td><td>{}<br>“{}”</td><td>{}</td></tr>",
+            d.standing.label(),
+            escape(&printable_str(d.rule.as_str())),
+            escape(d.weight.name()),
+            if n == 1 { "" } else { "s" },
+            escape(&printable_str(&d.cite(report))),
+            escape(d.sentence().unwrap_or_default()),
+            escape(&printable_str(&d.fix().unwrap_or_default())),
+        );
+    }
+    out.push_str("</table>\n");
 }
 
 fn tally_text(report: &Report) -> String {

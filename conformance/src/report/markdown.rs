@@ -44,13 +44,40 @@ pub fn render(report: &Report) -> String {
         let _ = writeln!(out, "| {name} | {count} |");
     }
     let _ = writeln!(out, "| **total** | **{}** |", tally.total());
-    out.push_str(&repeated_section(report));
+    // A rule-by-rule command's failing checks are the peer's defects, each
+    // told once; the records left are those no defect holds (stale entries).
+    let defects = if report.command.judges_rules() {
+        super::defects(report)
+    } else {
+        Vec::new()
+    };
+    if report.command.judges_rules() {
+        out.push_str(&defects_section(report, &defects));
+    } else {
+        out.push_str(&repeated_section(report));
+    }
+    let folded: std::collections::HashSet<usize> = defects
+        .iter()
+        .flat_map(|d| d.checks.iter().copied())
+        .collect();
     // Counted from the tally, not the kept records: a streamed report keeps
     // only the first MAX_LISTED failing ones.
-    let failing_count = tally.failing(report.strict);
-    let failing: Vec<&Record> = report.failing().collect();
+    let failing: Vec<&Record> = report
+        .records
+        .iter()
+        .enumerate()
+        .filter(|(i, r)| !folded.contains(i) && r.outcome.fails_run(report.strict))
+        .map(|(_, r)| r)
+        .collect();
+    let failing_count = if report.command.judges_rules() {
+        failing.len()
+    } else {
+        tally.failing(report.strict)
+    };
     if failing_count == 0 {
-        out.push_str("\nNo record fails the run.\n");
+        if defects.is_empty() {
+            out.push_str("\nNo record fails the run.\n");
+        }
         return out;
     }
     let _ = writeln!(out, "\n## Failing records ({failing_count})\n");
@@ -108,6 +135,7 @@ pub fn render_many(runs: &[(String, &Report)]) -> String {
             }
         }
     }
+    out.push_str(&defects_compared(runs));
     out.push_str("\n| rule |");
     for (label, _) in runs {
         let _ = write!(out, " {} |", escape(&printable_str(label)));
@@ -121,6 +149,119 @@ pub fn render_many(runs: &[(String, &Report)]) -> String {
             let _ = write!(out, " {} |", cell.map_or("", |o| o.name()));
         }
         out.push('\n');
+    }
+    out
+}
+
+/// The runs compared by defect: a row per defect fingerprint, a cell per
+/// run with its standing and how many checks show it; a defect shown by
+/// other probes in another run is the same row, never a blank cell.
+fn defects_compared(runs: &[(String, &Report)]) -> String {
+    use std::collections::BTreeMap;
+    let mut rows: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for (col, (_, report)) in runs.iter().enumerate() {
+        if !report.command.judges_rules() {
+            continue;
+        }
+        for d in super::defects(report) {
+            let cells = rows
+                .entry(d.fingerprint())
+                .or_insert_with(|| vec![String::new(); runs.len()]);
+            let n = d.checks.len();
+            cells[col] = format!(
+                "{} ({n} check{})",
+                d.standing.label().to_lowercase(),
+                if n == 1 { "" } else { "s" }
+            );
+        }
+    }
+    if rows.is_empty() {
+        return String::new();
+    }
+    let mut out = String::from("\n| defect |");
+    for (label, _) in runs {
+        let _ = write!(out, " {} |", escape(&printable_str(label)));
+    }
+    out.push_str("\n| --- |");
+    out.push_str(&" --- |".repeat(runs.len()));
+    out.push('\n');
+    for (fingerprint, cells) in &rows {
+        let _ = write!(out, "| {} |", escape(&printable_str(fingerprint)));
+        for cell in cells {
+            let _ = write!(out, " {cell} |");
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// The peer's defects, each once: the headline, then per defect its
+/// standing, rule, level, count and where it held, the sentence quoted,
+/// what to change, and its smallest example; "1 defect / 7 checks", never a
+/// count of checks read as failures.
+fn defects_section(report: &Report, defects: &[super::Defect]) -> String {
+    if defects.is_empty() {
+        return String::new();
+    }
+    let headline = super::terminal::headline(report, defects);
+    let mut out = format!("\n## Defects\n\n{}\n", escape(headline.trim_end()));
+    for d in defects {
+        let n = d.checks.len();
+        let revisions: Vec<&str> = d.revisions.iter().map(|r| r.name()).collect();
+        let _ = writeln!(
+            out,
+            "\n### {} `{}` ({}): 1 defect / {n} check{}{}\n",
+            d.standing.label(),
+            escape(&printable_str(d.rule.as_str())),
+            d.weight.name(),
+            if n == 1 { "" } else { "s" },
+            if revisions.is_empty() {
+                String::new()
+            } else {
+                format!(" under {}", revisions.join(", "))
+            }
+        );
+        let _ = writeln!(out, "{}\n", escape(&printable_str(&d.cite(report))));
+        if let Some(sentence) = d.sentence() {
+            let _ = writeln!(out, "> {}\n", escape(sentence));
+        }
+        if let Some(fix) = d.fix() {
+            let _ = writeln!(out, "Fix: {}\n", escape(&printable_str(&fix)));
+        }
+        let example = &report.records[d.checks[0]];
+        if let Some(v) = example
+            .violations
+            .iter()
+            .flatten()
+            .find(|v| d.rule == v.rule.as_str())
+        {
+            let _ = writeln!(out, "- {}", escape(&printable_str(&v.message)));
+        }
+        let _ = writeln!(out, "- e.g. {}", escape(&place(example)));
+        if let Some(sent) = example
+            .wire
+            .iter()
+            .find(|w| w.from == harness::Direction::ClientToServer)
+        {
+            let _ = writeln!(
+                out,
+                "  - sent: {}",
+                escape(&super::text::preview(&sent.bytes, 200))
+            );
+            let got = example.answers().first().map_or_else(
+                || "nothing".to_owned(),
+                |w| super::text::preview(&w.bytes, 200),
+            );
+            let _ = writeln!(out, "  - got: {}", escape(&got));
+        }
+        let others = d.other_probes(report);
+        if !others.is_empty() {
+            let _ = writeln!(
+                out,
+                "- also: {}",
+                escape(&printable_str(&others.join(", ")))
+            );
+        }
     }
     out
 }
@@ -205,8 +346,8 @@ mod tests {
     use super::super::{Command, Outcome, Place, Record, Refusal, Report, Subject};
     use super::*;
 
-    /// False finding 12: one defect in many checks is named once, with its
-    /// count and places.
+    /// One defect in many checks is named once, with its sentence, its
+    /// count and the other probes that show it.
     #[test]
     fn a_finding_seen_in_several_checks_is_listed_once_with_its_count() {
         use harness::rules::{RuleId, Violation};
@@ -230,9 +371,14 @@ mod tests {
             report.records.push(record);
         }
         let md = render(&report);
-        assert!(md.contains("## Findings seen in several checks"), "{md}");
+        assert!(md.contains("## Defects"), "{md}");
+        assert!(md.contains("1 defect: 1 SHOULD; 2 checks"), "{md}");
+        assert!(md.contains("1 defect / 2 checks"), "{md}");
+        assert!(!md.contains("## Failing records"), "{md}");
         assert_eq!(md.matches("no serverInfo").count(), 1, "{md}");
-        assert!(md.contains("— 2 checks: mcp/x/a; mcp/x/b"), "{md}");
+        let sentence = RuleId::McpR5MetaServerInfo.info().sentence();
+        assert!(md.contains(&format!("> {}", escape(sentence))), "{md}");
+        assert!(md.contains("- also: mcp/x/b"), "{md}");
     }
 
     #[test]
