@@ -44,6 +44,7 @@ fn findings(matrix: &Matrix) -> (BTreeSet<Key>, BTreeSet<(String, String, String
                     level,
                     vector,
                     message: _,
+                    defect: _,
                 } in &cell.findings
                 {
                     keys.insert((
@@ -155,6 +156,7 @@ mod tests {
 
     fn finding(rule: &str) -> Finding {
         Finding {
+            defect: None,
             outcome: "fail".into(),
             rule: rule.into(),
             level: "MUST".into(),

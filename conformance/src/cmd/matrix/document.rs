@@ -121,6 +121,10 @@ pub struct Finding {
     pub vector: String,
     /// What was wrong, one line.
     pub message: String,
+    /// The defect it shows (`rule/answer-shape`, the run document's
+    /// fingerprint), where the record is a check of the peer's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub defect: Option<String>,
 }
 
 /// The short fuzz of one server.
@@ -216,12 +220,18 @@ pub fn revision_order(revision: &str) -> (u8, String) {
 
 fn finding(record: &crate::report::Record) -> Finding {
     let first = record.violations.as_ref().and_then(|v| v.first());
-    let (rule, level) = match (first, &record.check, &record.refusal) {
-        (Some(v), _, _) => (rule_id(v).to_string(), v.level.name().to_string()),
-        (None, Some(check), _) => (check.rule.to_string(), check.level.name().to_string()),
-        (None, None, Some(r)) => (r.rule.as_str().to_string(), "MUST".to_string()),
-        (None, None, None) => (String::new(), String::new()),
+    // The rule the peer broke, as the run's defects name it; a record no
+    // defect holds (a stale entry) by its own.
+    let breach = crate::report::breach(record);
+    let (rule, level) = match (&breach, first, &record.check, &record.refusal) {
+        (Some((rule, level)), ..) => (rule.to_string(), level.name().to_string()),
+        (None, Some(v), _, _) => (rule_id(v).to_string(), v.level.name().to_string()),
+        (None, None, Some(check), _) => (check.rule.to_string(), check.level.name().to_string()),
+        (None, None, None, Some(r)) => (r.rule.as_str().to_string(), "MUST".to_string()),
+        (None, None, None, None) => (String::new(), String::new()),
     };
+    let defect =
+        breach.map(|(rule, _)| format!("{rule}/{}", crate::report::Shape::of(record).slug()));
     let message = first.map_or_else(
         || {
             record
@@ -238,6 +248,7 @@ fn finding(record: &crate::report::Record) -> Finding {
         level,
         vector: record.place.vector.clone().unwrap_or_default(),
         message,
+        defect,
     }
 }
 
