@@ -300,6 +300,50 @@ fn diff_groups_the_planted_disagreements_by_kind() {
     assert!(has("diff/one-drops/", "notification"), "{groups:#?}");
     assert!(has("diff/", "integer-past-2^53"), "{groups:#?}");
     assert!(!has("diff/one-dies/", ""), "neither peer dies: {groups:#?}");
+    // Each side judged: the fixture's dropped malformed JSON is an answer
+    // the text does not allow, said with the sentence it breaks, the
+    // reference peer's one it does; peers are named short, with a legend.
+    let records: Vec<serde_json::Value> = stdout
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .filter(|v: &serde_json::Value| v["vector"].is_string())
+        .collect();
+    let dropped = records
+        .iter()
+        .find(|r| {
+            let v = r["vector"].as_str().unwrap();
+            v.starts_with("diff/one-drops/one-allowed/") && v.contains("refused:json.syntax")
+        })
+        .unwrap_or_else(|| panic!("{records:#?}"));
+    let notes: Vec<&str> = dropped["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|n| n.as_str())
+        .collect();
+    let required = harness::rules::RuleId::JsonrpcResponseRequired
+        .info()
+        .sentence();
+    assert!(
+        notes
+            .iter()
+            .any(|n| n.starts_with("A's answer breaks") && n.contains(required)),
+        "{notes:#?}"
+    );
+    assert!(
+        notes.contains(&"B's answer is one the text allows"),
+        "{notes:#?}"
+    );
+    assert!(
+        notes.iter().any(|n| n.starts_with("A said: ")),
+        "{notes:#?}"
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("A = ") && stderr.contains("B = wirecheck serve"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("one-allowed: "), "{stderr}");
 }
 
 /// A peer that crashes and cannot be started again ends the run early with

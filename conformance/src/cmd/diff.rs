@@ -8,16 +8,19 @@ use harness::{lift, Message, Outcome};
 
 use super::OutputArgs;
 use crate::driver::{Class, ProbeReport};
-use crate::livefuzz::invariant::{expect, shape, Expect};
+use crate::livefuzz::invariant::{expect, judge, shape, Breach, Expect};
 use crate::livefuzz::peer::{Live, Target, Waits};
 use crate::livefuzz::source::Source;
 use crate::report::{Command, Place, Record, Report, Subject};
 
 /// Send the same frames to each peer (`--stdio` and `--http` repeated, stdio
 /// peers first; with one, the reference peer is the second) and report where
-/// they disagree: one errors
-/// where another answers, codes differ, one drops, ids differ. Exit 0 when
-/// all agree, 1 when any disagree, 2 when a peer cannot be run.
+/// they disagree (one errors where another answers, codes differ, one
+/// drops, ids differ), each side judged: whether the text allows both
+/// answers, one (the other breaking the sentence quoted) or neither. Peers
+/// are named A, B, … (the legend on standard error). Exit 0 when every
+/// answer is one the text allows (they may still disagree), 1 when a
+/// disagreement shows a peer breaking a MUST, 2 when a peer cannot be run.
 #[derive(Debug, Clone, clap::Args)]
 #[command(mut_arg("format", |a| a.default_value("terminal")))]
 pub struct Args {
@@ -87,9 +90,59 @@ fn said(report: &ProbeReport) -> Said {
     }
 }
 
-/// One kind of disagreement on one shape of frame: how many frames, the
-/// first frame, and each peer's frames back to it.
-type Group = (u64, Vec<u8>, Vec<Vec<Vec<u8>>>);
+/// One kind of disagreement on one shape of frame, with one reading of the
+/// text: how many frames, the first frame, each peer's frames back to it,
+/// and what each peer broke.
+type Group = (u64, Vec<u8>, Vec<Vec<Vec<u8>>>, Vec<Vec<Breach>>);
+
+/// The short name of the `i`th peer: `A`, `B`, … (`P27` past `Z`).
+fn short(i: usize) -> String {
+    u8::try_from(i).ok().filter(|i| *i < 26).map_or_else(
+        || format!("P{}", i + 1),
+        |i| char::from(b'A' + i).to_string(),
+    )
+}
+
+/// Which answers the text allows, by what each peer broke: a MUST broken
+/// is an answer the text does not allow.
+fn reading(breaches: &[Vec<Breach>]) -> &'static str {
+    let allowed = breaches
+        .iter()
+        .filter(|b| !b.iter().any(|b| b.level.is_mandatory()))
+        .count();
+    match allowed {
+        n if n == breaches.len() => "both-allowed",
+        0 => "neither-allowed",
+        _ => "one-allowed",
+    }
+}
+
+/// What a peer's answer breaks, in words: each rule once with its level,
+/// citation and sentence, or that the text allows it.
+fn judged(name: &str, breaches: &[Breach]) -> String {
+    let mut said: Vec<String> = Vec::new();
+    for b in breaches {
+        let rule = b.rule.map_or("", |r| r.as_str());
+        if said.iter().any(|s| s.contains(&format!(" {rule} "))) {
+            continue;
+        }
+        let sentence = b
+            .rule
+            .map(|r| format!(": \"{}\"", r.info().sentence()))
+            .unwrap_or_default();
+        said.push(format!(
+            "breaks {rule} ({}, {}){sentence} ({})",
+            b.level.name(),
+            b.spec,
+            b.detail
+        ));
+    }
+    if said.is_empty() {
+        format!("{name}'s answer is one the text allows")
+    } else {
+        format!("{name}'s answer {}", said.join("; "))
+    }
+}
 
 /// How two answers disagree, if they do.
 fn disagreement(a: &Said, b: &Said) -> Option<&'static str> {
@@ -175,10 +228,12 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
             let expects = expect(&frame) != Expect::Nothing;
             let mut saids = Vec::new();
             let mut raws = Vec::new();
+            let mut breaches: Vec<Vec<Breach>> = Vec::new();
             for (i, slot) in peers.iter_mut().enumerate() {
                 let Some(live) = slot.as_mut() else {
                     saids.push(Said::Dead);
                     raws.push(Vec::new());
+                    breaches.push(Vec::new());
                     continue;
                 };
                 let probe = live.exchange(&frame, expects).await;
@@ -199,13 +254,20 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
                         .map(|r| r.bytes.clone())
                         .collect(),
                 );
+                // Each side judged as `fuzz` judges an answer.
+                breaches.push(if s == Said::Dead {
+                    Vec::new()
+                } else {
+                    judge(&frame, &probe, revision, false)
+                });
                 saids.push(s);
             }
             for other in &saids[1..] {
                 if let Some(kind) = disagreement(&saids[0], other) {
+                    let read = reading(&breaches);
                     let entry = groups
-                        .entry((kind.to_owned(), shape(&frame, revision)))
-                        .or_insert_with(|| (0, frame.clone(), raws.clone()));
+                        .entry((format!("{kind}/{read}"), shape(&frame, revision)))
+                        .or_insert_with(|| (0, frame.clone(), raws.clone(), breaches.clone()));
                     entry.0 += 1;
                     break;
                 }
@@ -219,7 +281,27 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
     let mut kinds: Vec<&str> = commands.iter().map(|(_, t)| t.transport()).collect();
     kinds.dedup();
     let transports = kinds.join("+");
-    for ((kind, shape), (count, frame, raws)) in groups {
+    let legend: Vec<String> = commands
+        .iter()
+        .enumerate()
+        .map(|(i, (name, _))| format!("{} = {}", short(i), name))
+        .collect();
+    let mut readings: BTreeMap<&'static str, (usize, u64)> = BTreeMap::new();
+    for ((kind, shape), (count, frame, raws, broken)) in groups {
+        let read = reading(&broken);
+        let entry = readings.entry(read).or_default();
+        entry.0 += 1;
+        entry.1 += count;
+        // A disagreement where the text allows every answer is no failure
+        // of either peer; where a peer breaks a sentence, that sentence's
+        // level decides.
+        let outcome = if broken.iter().flatten().any(|b| b.level.is_mandatory()) {
+            Outcome::Fail
+        } else if broken.iter().flatten().next().is_some() {
+            Outcome::Warning
+        } else {
+            Outcome::Pass
+        };
         let mut record = Record::new(
             Place {
                 vector: Some(format!("diff/{kind}/{shape}")),
@@ -228,16 +310,25 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
                 ..Place::default()
             },
             Subject::Frame(frame),
-            Outcome::Fail,
+            outcome,
         );
-        record.notes.push(format!("{count} frame(s) of this shape"));
-        for ((name, _), frames) in commands.iter().zip(&raws) {
+        record.notes.push(format!(
+            "{count} frame{} of this shape; {}",
+            if count == 1 { "" } else { "s" },
+            match read {
+                "both-allowed" => "the text allows each answer",
+                "one-allowed" => "the text allows only some of the answers",
+                _ => "the text allows none of the answers",
+            }
+        ));
+        for (i, frames) in raws.iter().enumerate() {
             let said: Vec<String> = frames
                 .iter()
-                .map(|f| String::from_utf8_lossy(f).into_owned())
+                .map(|f| crate::report::text::preview(f, 200))
                 .collect();
             record.notes.push(format!(
-                "{name}: {}",
+                "{} said: {}",
+                short(i),
                 if said.is_empty() {
                     "(nothing)".to_owned()
                 } else {
@@ -245,8 +336,26 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
                 }
             ));
         }
+        for (i, b) in broken.iter().enumerate() {
+            record.notes.push(judged(&short(i), b));
+        }
         report.records.push(record);
     }
+    let disagreements: u64 = readings.values().map(|(_, n)| n).sum();
+    let said: Vec<String> = readings
+        .iter()
+        .map(|(read, (groups, frames))| format!("{read}: {frames} frames in {groups} groups"))
+        .collect();
+    eprintln!(
+        "wirecheck diff: {}; {} frames, {disagreements} disagreements{}",
+        legend.join(", "),
+        args.frames,
+        if said.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", said.join("; "))
+        }
+    );
     if report.records.is_empty() {
         let mut pass = Record::new(
             Place {
