@@ -262,6 +262,41 @@ pub fn breach(record: &Record) -> Option<(CheckId, Level)> {
     Some((CheckId::Other(String::new()), Level::Must))
 }
 
+/// The rule a defect is filed under for `rule`: the sentence that the
+/// catalogue says other rules restate (JSON-RPC 2.0's "id MUST be the same",
+/// which MCP restates per revision as `mcp.base.response-id-match`, then
+/// `mcp.base.error-response-id`), so one defect seen under several
+/// revisions is one, whichever revision's wording each check cites.
+#[must_use]
+pub fn family(rule: &CheckId) -> CheckId {
+    use std::sync::OnceLock;
+    static RESTATED: OnceLock<Vec<(RuleId, RuleId)>> = OnceLock::new();
+    let restated = RESTATED.get_or_init(|| {
+        let mut pairs = Vec::new();
+        for head in RuleId::ALL {
+            let quote = head.info().quote;
+            let Some(at) = quote.find("restates it: ") else {
+                continue;
+            };
+            let list = &quote[at + "restates it: ".len()..];
+            let list = &list[..list.find(')').unwrap_or(list.len())];
+            for id in list.split(',') {
+                if let Ok(other) = id.trim().trim_end_matches('.').parse::<RuleId>() {
+                    pairs.push((other, head));
+                }
+            }
+        }
+        pairs
+    });
+    match rule.rule() {
+        Some(r) => restated
+            .iter()
+            .find(|(other, _)| *other == r)
+            .map_or_else(|| rule.clone(), |(_, head)| CheckId::Rule(*head)),
+        None => rule.clone(),
+    }
+}
+
 /// Whether the probe was a batch of objects (requests, notifications).
 fn is_batch_of_objects(record: &Record) -> bool {
     let Some(sent) = record
@@ -299,6 +334,9 @@ pub struct Defect {
     /// The error codes the probes expected, where the answer was an error
     /// with another code (`-32602 (Invalid params)`).
     pub expected_codes: Option<String>,
+    /// The rules the checks cited that restate [`Defect::rule`] in a
+    /// revision's own words ([`family`]), each once.
+    pub restated: Vec<CheckId>,
 }
 
 impl Defect {
@@ -464,9 +502,10 @@ pub fn defects(report: &Report) -> Vec<Defect> {
         let Some(standing) = Standing::of(&record.outcome) else {
             continue;
         };
-        let Some((rule, level)) = breach(record) else {
+        let Some((cited, level)) = breach(record) else {
             continue;
         };
+        let rule = family(&cited);
         let keyword_free = rule.rule().is_some_and(|r| r.info().keyword_free());
         let weight = Weight::of(level, keyword_free, standing == Standing::Warning);
         let shape = Shape::of(record);
@@ -485,10 +524,14 @@ pub fn defects(report: &Report) -> Vec<Defect> {
                     revisions: Vec::new(),
                     transports: Vec::new(),
                     expected_codes: None,
+                    restated: Vec::new(),
                 });
                 found.last_mut().expect("just pushed")
             }
         };
+        if cited != defect.rule && !defect.restated.contains(&cited) {
+            defect.restated.push(cited);
+        }
         defect.checks.push(i);
         if let Some(r) = record.place.revision {
             if !defect.revisions.contains(&r) {
@@ -594,6 +637,11 @@ fn fold_session_records(report: &Report, found: &mut Vec<Defect>) {
                 for r in merged.revisions {
                     if !into.revisions.contains(&r) {
                         into.revisions.push(r);
+                    }
+                }
+                for r in merged.restated {
+                    if !into.restated.contains(&r) {
+                        into.restated.push(r);
                     }
                 }
                 for t in merged.transports {
@@ -790,6 +838,41 @@ mod tests {
         let d = &defects(&report)[0];
         assert_eq!(d.rule, RuleId::JsonrpcResponseIdRequired.as_str());
         assert!(d.sentence().unwrap().ends_with("it MUST be Null."));
+    }
+
+    /// One defect under several revisions is one, though each revision's
+    /// check cites the rule in its own words: filed under the sentence they
+    /// restate, the restatements named.
+    #[test]
+    fn restatements_of_one_sentence_across_revisions_are_one_defect() {
+        let mut report = Report::new(Command::Run);
+        for (revision, rule) in [
+            (Revision::Mcp2025_06_18, RuleId::McpBaseResponseIdMatch),
+            (Revision::Mcp2025_11_25, RuleId::McpBaseErrorResponseId),
+        ] {
+            report.records.push(probe(
+                &format!("mcp/{revision}/exchange/id-rounded"),
+                revision,
+                rule,
+                r#"{"jsonrpc":"2.0","id":9007199254740993,"method":"tools/list"}"#,
+                Some(r#"{"jsonrpc":"2.0","id":9007199254740992,"error":{"code":-32601,"message":"m"}}"#),
+            ));
+        }
+        let defects = defects(&report);
+        assert_eq!(defects.len(), 1, "{defects:#?}");
+        assert_eq!(defects[0].rule, RuleId::JsonrpcResponseIdEcho.as_str());
+        assert_eq!(defects[0].fingerprint(), "jsonrpc.response.id-echo/error");
+        assert_eq!(
+            defects[0].restated,
+            [
+                CheckId::Rule(RuleId::McpBaseResponseIdMatch),
+                CheckId::Rule(RuleId::McpBaseErrorResponseId)
+            ]
+        );
+        assert_eq!(
+            family(&CheckId::Rule(RuleId::McpPingRespond)),
+            CheckId::Rule(RuleId::McpPingRespond)
+        );
     }
 
     /// The session judge's record of an answer a probe already showed

@@ -260,6 +260,14 @@ fn defect_lines(report: &Report, defect: &super::Defect, paint: &Paint) -> Strin
     if let Some(sentence) = defect.sentence() {
         let _ = writeln!(out, "    \"{sentence}\"");
     }
+    if !defect.restated.is_empty() {
+        let named: Vec<&str> = defect.restated.iter().map(super::CheckId::as_str).collect();
+        let _ = writeln!(
+            out,
+            "    restated, in the revisions' own words, by {}",
+            printable_str(&named.join(", "))
+        );
+    }
     let example = &report.records[defect.checks[0]];
     // What was wrong in the example, in the breach's own words; the other
     // rules it broke follow as `also`.

@@ -230,8 +230,13 @@ fn finding(record: &crate::report::Record) -> Finding {
         (None, None, None, Some(r)) => (r.rule.as_str().to_string(), "MUST".to_string()),
         (None, None, None, None) => (String::new(), String::new()),
     };
-    let defect =
-        breach.map(|(rule, _)| format!("{rule}/{}", crate::report::Shape::of(record).slug()));
+    let defect = breach.map(|(rule, _)| {
+        format!(
+            "{}/{}",
+            crate::report::family(&rule),
+            crate::report::Shape::of(record).slug()
+        )
+    });
     let message = first.map_or_else(
         || {
             record
