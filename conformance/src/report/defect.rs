@@ -347,6 +347,12 @@ impl Defect {
         format!("{}/{}", self.rule, self.shape.slug())
     }
 
+    /// Whether `rule` is the defect's, in any revision's words.
+    #[must_use]
+    pub fn is_of(&self, rule: RuleId) -> bool {
+        family(&CheckId::Rule(rule)) == self.rule
+    }
+
     /// The rule's facts, when the defect names a catalogue rule.
     #[must_use]
     pub fn info(&self) -> Option<&'static harness::rules::RuleInfo> {

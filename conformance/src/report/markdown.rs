@@ -233,7 +233,7 @@ fn defects_section(report: &Report, defects: &[super::Defect]) -> String {
             .violations
             .iter()
             .flatten()
-            .find(|v| d.rule == v.rule.as_str())
+            .find(|v| d.is_of(v.rule))
         {
             let _ = writeln!(out, "- {}", escape(&printable_str(&v.message)));
         }

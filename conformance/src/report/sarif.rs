@@ -450,7 +450,7 @@ fn defect_result(report: &Report, defect: &super::Defect, rule_index: Option<usi
     let violations = example.violations.iter().flatten();
     if let Some(v) = violations
         .clone()
-        .find(|v| defect.rule == v.rule.as_str())
+        .find(|v| defect.is_of(v.rule))
         .or_else(|| example.violations.iter().flatten().next())
     {
         message.push_str(&format!(": {}", printable_str(&v.message)));

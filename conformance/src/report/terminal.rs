@@ -274,10 +274,10 @@ fn defect_lines(report: &Report, defect: &super::Defect, paint: &Paint) -> Strin
     let mut said = false;
     for v in example.violations.iter().flatten() {
         let at = super::text::at_pointer(&v.pointer);
-        if defect.rule == v.rule.as_str() && !said {
+        if defect.is_of(v.rule) && !said {
             let _ = writeln!(out, "    {}{at}", printable_str(&v.message));
             said = true;
-        } else if defect.rule != v.rule.as_str() {
+        } else if !defect.is_of(v.rule) {
             let _ = writeln!(
                 out,
                 "    also {} {}{at}: {}",
