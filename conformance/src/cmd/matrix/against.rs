@@ -1,7 +1,10 @@
 //! `--against OLD.json`: what changed since an earlier matrix. A finding is
-//! new when the same server, transport, revision, rule and vector had none
-//! before; fixed when it had one and the cell ran again without it. A cell
-//! that could not run now fixes nothing: it is listed apart.
+//! new when the same server, transport, revision and vector had no finding of
+//! its outcome before; fixed when it had one and the cell ran again without
+//! it. The rule a finding is filed under is said, never part of its identity:
+//! a check filed under another rule (the server's breach rather than the
+//! probe's rule) is the same finding. A cell that could not run now fixes
+//! nothing: it is listed apart.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -24,8 +27,10 @@ pub struct Changes {
     pub lost: Vec<String>,
 }
 
-fn findings(matrix: &Matrix) -> (BTreeSet<Key>, BTreeSet<(String, String, String)>) {
-    let mut keys = BTreeSet::new();
+/// Each finding by its identity (server, transport, revision, outcome,
+/// vector), with how it is said (the level and rule in the 4th place).
+fn identified(matrix: &Matrix) -> (BTreeMap<Key, Key>, BTreeSet<(String, String, String)>) {
+    let mut keys = BTreeMap::new();
     let mut ran = BTreeSet::new();
     for server in &matrix.servers {
         for run in &server.runs {
@@ -39,7 +44,7 @@ fn findings(matrix: &Matrix) -> (BTreeSet<Key>, BTreeSet<(String, String, String
                     cell.revision.clone(),
                 ));
                 for Finding {
-                    outcome: _,
+                    outcome,
                     rule,
                     level,
                     vector,
@@ -47,13 +52,16 @@ fn findings(matrix: &Matrix) -> (BTreeSet<Key>, BTreeSet<(String, String, String
                     defect: _,
                 } in &cell.findings
                 {
-                    keys.insert((
-                        server.name.clone(),
-                        run.transport.clone(),
-                        cell.revision.clone(),
-                        format!("{level} {rule}"),
-                        vector.clone(),
-                    ));
+                    let at = |what: String| {
+                        (
+                            server.name.clone(),
+                            run.transport.clone(),
+                            cell.revision.clone(),
+                            what,
+                            vector.clone(),
+                        )
+                    };
+                    keys.insert(at(outcome.clone()), at(format!("{level} {rule}")));
                 }
             }
         }
@@ -64,17 +72,21 @@ fn findings(matrix: &Matrix) -> (BTreeSet<Key>, BTreeSet<(String, String, String
 /// Compares `new` with `old`.
 #[must_use]
 pub fn compare(old: &Matrix, new: &Matrix) -> Changes {
-    let (old_keys, old_ran) = findings(old);
-    let (new_keys, new_ran) = findings(new);
+    let (old_keys, old_ran) = identified(old);
+    let (new_keys, new_ran) = identified(new);
     let cell = |k: &Key| (k.0.clone(), k.1.clone(), k.2.clone());
     let mut changes = Changes {
         // Never seen before, in whatever cell: new (even where the old cell
         // could not run, since nobody saw it there).
-        new: new_keys.difference(&old_keys).cloned().collect(),
+        new: new_keys
+            .iter()
+            .filter(|(id, _)| !old_keys.contains_key(*id))
+            .map(|(_, said)| said.clone())
+            .collect(),
         fixed: old_keys
-            .difference(&new_keys)
-            .filter(|k| new_ran.contains(&cell(k)))
-            .cloned()
+            .iter()
+            .filter(|(id, _)| !new_keys.contains_key(*id) && new_ran.contains(&cell(id)))
+            .map(|(_, said)| said.clone())
             .collect(),
         ..Changes::default()
     };
@@ -160,7 +172,7 @@ mod tests {
             outcome: "fail".into(),
             rule: rule.into(),
             level: "MUST".into(),
-            vector: "v".into(),
+            vector: format!("v/{}", rule.split('.').next().unwrap_or(rule)),
             message: String::new(),
         }
     }
@@ -203,6 +215,23 @@ mod tests {
                 fuzz: None,
             }],
         }
+    }
+
+    /// A check filed under another rule since (the server's breach rather
+    /// than the probe's rule) is the same finding: neither new nor fixed.
+    #[test]
+    fn a_finding_filed_under_another_rule_is_the_same_finding() {
+        let old = matrix("1.0.0", "fail", &["a.probe-rule"]);
+        let new = matrix("1.0.0", "fail", &["a.server-rule"]);
+        let changes = compare(&old, &new);
+        assert!(
+            changes.new.is_empty() && changes.fixed.is_empty(),
+            "{changes:?}"
+        );
+        assert_eq!(
+            changes.markdown("old.json"),
+            "## Since old.json\n\nNothing changed.\n"
+        );
     }
 
     #[test]
