@@ -14,6 +14,9 @@ use super::document::{Finding, Matrix};
 /// Where a finding was, and which.
 type Key = (String, String, String, String, String);
 
+/// A cell that ran: server, transport, revision.
+type Ran = BTreeSet<(String, String, String)>;
+
 /// The changes between two matrices.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct Changes {
@@ -29,7 +32,7 @@ pub struct Changes {
 
 /// Each finding by its identity (server, transport, revision, outcome,
 /// vector), with how it is said (the level and rule in the 4th place).
-fn identified(matrix: &Matrix) -> (BTreeMap<Key, Key>, BTreeSet<(String, String, String)>) {
+fn identified(matrix: &Matrix) -> (BTreeMap<Key, Key>, Ran) {
     let mut keys = BTreeMap::new();
     let mut ran = BTreeSet::new();
     for server in &matrix.servers {
