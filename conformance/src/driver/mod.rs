@@ -30,7 +30,8 @@ use harness::{Direction, Id, Raw, Revision};
 use tokio::time::Instant;
 
 pub use answers::{Answered, Handshake, HandshakeError, RequestError};
-use probe::{classify, dispatched, opens_stream};
+pub(crate) use probe::classify;
+use probe::{dispatched, opens_stream};
 pub use probe::{
     liveness_rule, request_ids, Class, Live, Liveness, ProbeReport, Received, Wants, STREAM_OPENING,
 };
