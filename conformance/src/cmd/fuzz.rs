@@ -62,7 +62,8 @@ pub struct Args {
     /// SHOULD-level breaches are findings too.
     #[arg(long)]
     pub strict: bool,
-    /// Report breaches as found, without confirming or shrinking them.
+    /// Confirm each finding on a fresh peer without shrinking it: its frames
+    /// are reported as sent.
     #[arg(long)]
     pub no_minimize: bool,
     /// The most time spent confirming and shrinking findings, all together,
@@ -208,21 +209,27 @@ fn plan(config: &Config) -> String {
         let fuzzing = livefuzz::fuzzing_time(d, true, true, config.minimize_budget);
         secs(d.saturating_sub(fuzzing))
     };
-    match (config.duration, config.frames, config.minimize) {
-        (Some(d), frames, true) => format!(
-            "{}{} in all: fuzzing, and once something is found the last {} of it confirming and shrinking findings",
+    // Every finding is confirmed on a fresh peer before it counts; only the
+    // shrinking is left out by --no-minimize.
+    let what = if config.minimize {
+        "confirming and shrinking findings"
+    } else {
+        "confirming findings"
+    };
+    match (config.duration, config.frames) {
+        (Some(d), frames) => format!(
+            "{}{} in all: fuzzing, and once something is found the last {} of it {what}",
             secs(d),
-            frames.map_or_else(String::new, |n| format!(" (or {n} frames, then confirming)")),
+            frames.map_or_else(String::new, |n| format!(
+                " (or {n} frames, then confirming)"
+            )),
             minimizing(d)
         ),
-        (Some(d), Some(n), false) => format!("fuzzing for {} or {n} frames", secs(d)),
-        (Some(d), None, false) => format!("fuzzing for {}", secs(d)),
-        (None, Some(n), true) => format!(
-            "{n} frames, then up to {} confirming and shrinking findings",
+        (None, Some(n)) => format!(
+            "{n} frames, then up to {} {what}",
             secs(config.minimize_budget)
         ),
-        (None, Some(n), false) => format!("{n} frames"),
-        (None, None, _) => "fuzzing until interrupted".into(),
+        (None, None) => "fuzzing until interrupted".into(),
     }
 }
 
@@ -307,7 +314,7 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
     let (findings, stats) = runtime.block_on(livefuzz::fuzz(&config, &stop, &mut progress))?;
     eprintln!(
         "wirecheck fuzz: {} frames in {:.1}s ({:.0} frames/s over {transport}, {} job(s), window {}, {} windows sent again frame by frame), {} restarts, {} breaches, \
-         {} findings ({} dropped: not reproduced on a fresh peer; {} reported unminimized: the time ran out first), minimizing took {:.1}s{}",
+         {} distinct ones replayed on fresh peers ({} suspected: not shown again, or not replayed in time; {} confirmed but not fully shrunk: the time ran out), confirming and shrinking took {:.1}s{}",
         stats.frames,
         stats.fuzz_time.as_secs_f64(),
         stats.rate(),
@@ -317,8 +324,8 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
         stats.restarts,
         stats.breaches,
         findings.len(),
-        stats.unconfirmed,
-        stats.unminimized,
+        stats.suspected,
+        stats.unshrunk,
         stats.minimize_time.as_secs_f64(),
         if stats.interrupted {
             " (interrupted)"
@@ -332,6 +339,7 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
             stats.frames
         );
     }
+    eprintln!("wirecheck fuzz: {}", closing(&findings));
     for finding in &findings {
         let name = store::file_name(finding.breach.kind, revision, &finding.key);
         let path = crate::transcript::save(&out_dir, &name, &saved(finding))?;
@@ -401,6 +409,34 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
     Ok(())
 }
 
+/// The run's closing line: the findings that count (confirmed on a fresh
+/// peer, or a crash, hang or memory growth that happened), the defects they
+/// fold into (one invariant and rule broken, one shape of answer:
+/// [`livefuzz::invariant::defect`]), and the suspected ones left uncounted.
+#[must_use]
+pub fn closing(findings: &[Finding]) -> String {
+    let counted: Vec<&Finding> = findings.iter().filter(|f| f.counts()).collect();
+    let defects: std::collections::BTreeSet<&str> =
+        counted.iter().map(|f| f.defect.as_str()).collect();
+    let suspected = findings.len() - counted.len();
+    let plural =
+        |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    format!(
+        "{}, {}{}",
+        plural(counted.len(), "finding", "findings"),
+        plural(defects.len(), "defect", "defects"),
+        if suspected == 0 {
+            String::new()
+        } else {
+            format!(
+                " ({} not counted: no fresh peer showed {} again)",
+                plural(suspected, "suspected finding", "suspected findings"),
+                if suspected == 1 { "it" } else { "them" }
+            )
+        }
+    )
+}
+
 /// What a finding's file holds: the wire log of the run that confirmed it,
 /// or, for one no fresh peer confirmed (found unconfirmed, or the time ran
 /// out first), the frames it was found with as the client's, so that no
@@ -431,10 +467,14 @@ pub fn record(
     file: Option<String>,
 ) -> Record {
     let breach = &finding.breach;
-    let outcome = if breach.level.is_mandatory() {
-        Outcome::Fail
-    } else {
-        Outcome::Warning
+    let outcome = match &finding.confirmation {
+        // Listed, with why, and never counted: not the exit code, not the
+        // findings of the closing tally.
+        Confirmation::Suspected(why) => Outcome::NotObserved {
+            why: format!("suspected, not counted: {why}"),
+        },
+        _ if breach.level.is_mandatory() => Outcome::Fail,
+        _ => Outcome::Warning,
     };
     let mut record = Record::new(
         Place {
@@ -471,12 +511,21 @@ pub fn record(
             "confirmed on a fresh peer; {} frame(s), not fully minimized: the time ran out while shrinking",
             finding.frames.len()
         ),
-        Confirmation::AsFound => "not confirmed on a fresh peer".to_owned(),
-        Confirmation::Unminimized(why) => format!(
-            "unminimized ({} frame(s) as sent) and not confirmed on a fresh peer: {why}",
+        Confirmation::Unshrunk(why) => format!(
+            "confirmed on a fresh peer; {} frame(s) as sent, not shrunk: {why}",
+            finding.frames.len()
+        ),
+        Confirmation::AsFound(why) => format!("counted as it happened: {why}"),
+        Confirmation::Suspected(_) => format!(
+            "{} frame(s) as sent in the fuzz session; `wirecheck replay` plays them again",
             finding.frames.len()
         ),
     });
+    if finding.counts() && !finding.defect.is_empty() {
+        record
+            .notes
+            .push(format!("defect: {}", finding.defect.replace('|', " · ")));
+    }
     record.wire = crate::driver::wire_frames(&finding.log);
     record
 }
@@ -530,7 +579,8 @@ mod tests {
             key: "k".into(),
             frames: frames.clone(),
             log: Vec::new(),
-            confirmation: Confirmation::Unminimized("the time ran out".into()),
+            defect: "crash|-|died".into(),
+            confirmation: Confirmation::Suspected("the time ran out".into()),
             index: 0,
         };
         let dir = std::env::temp_dir().join(format!("wirecheck-saved-{}", std::process::id()));
@@ -538,6 +588,95 @@ mod tests {
             crate::transcript::save(&dir, "crash.2025-06-18.0.jsonl", &saved(&finding)).unwrap();
         assert_eq!(store::load_frames(&path).unwrap(), frames);
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    fn finding(
+        kind: livefuzz::invariant::Kind,
+        defect: &str,
+        confirmation: Confirmation,
+    ) -> Finding {
+        Finding {
+            breach: livefuzz::invariant::Breach {
+                kind,
+                rule: Some(harness::rules::RuleId::JsonrpcResponseRequired),
+                level: harness::rules::Level::Must,
+                spec: "JSON-RPC 2.0 §5".into(),
+                detail: "d".into(),
+            },
+            shape: "request:other:integer".into(),
+            key: format!("{}|{defect}", kind.name()),
+            defect: defect.into(),
+            frames: vec![b"{}".to_vec()],
+            log: Vec::new(),
+            confirmation,
+            index: 0,
+        }
+    }
+
+    /// A finding no fresh peer showed again is listed as suspected, with
+    /// why, and never counted: not in the exit code, not in the closing
+    /// line's findings or defects. A crash that happened counts unconfirmed.
+    #[test]
+    fn a_suspected_finding_is_listed_but_never_counted() {
+        use livefuzz::invariant::Kind;
+        let suspected = finding(
+            Kind::AnsweredTwice,
+            "answered-twice|x|success:id-integer success:id-integer",
+            Confirmation::Suspected("no fresh peer showed it again".into()),
+        );
+        let record = record(&suspected, Revision::Mcp2025_11_25, "stdio", None);
+        assert!(
+            matches!(&record.outcome, Outcome::NotObserved { why } if why.contains("suspected, not counted: no fresh peer showed it again")),
+            "{:?}",
+            record.outcome
+        );
+        let mut report = Report::new(Command::Fuzz);
+        report.records.push(record);
+        assert_eq!(report.exit_code(), crate::report::Exit::Clean);
+        let crash = finding(
+            Kind::Crash,
+            "crash|-|died",
+            Confirmation::AsFound("no fresh peer showed it again".into()),
+        );
+        report.records.push(super::record(
+            &crash,
+            Revision::Mcp2025_11_25,
+            "stdio",
+            None,
+        ));
+        assert_eq!(report.exit_code(), crate::report::Exit::Findings);
+    }
+
+    /// Findings fold into defects: one invariant and rule broken, one shape
+    /// of answer, whatever the frames that showed it.
+    #[test]
+    fn the_closing_line_counts_findings_and_defects() {
+        use livefuzz::invariant::Kind;
+        let unanswered = "unanswered|jsonrpc.response.required|no answer";
+        let findings = vec![
+            finding(Kind::Unanswered, unanswered, Confirmation::Minimized),
+            finding(Kind::Unanswered, unanswered, Confirmation::CutShort),
+            finding(
+                Kind::Unanswered,
+                unanswered,
+                Confirmation::Unshrunk("--no-minimize".into()),
+            ),
+            finding(
+                Kind::SilentDrop,
+                "silent-drop|jsonrpc.response.required|no answer",
+                Confirmation::Minimized,
+            ),
+            finding(
+                Kind::AnsweredTwice,
+                "answered-twice|x|y",
+                Confirmation::Suspected("no fresh peer showed it again".into()),
+            ),
+        ];
+        assert_eq!(
+            closing(&findings),
+            "4 findings, 2 defects (1 suspected finding not counted: no fresh peer showed it again)"
+        );
+        assert_eq!(closing(&findings[..1]), "1 finding, 1 defect");
     }
 
     /// Issue 30 (first hour): findings were written into the current

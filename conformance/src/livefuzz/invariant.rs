@@ -472,6 +472,63 @@ pub fn shape(frame: &[u8], revision: Revision) -> String {
     }
 }
 
+/// The shape of what the peer answered in `report`, for folding findings
+/// into defects: `no answer`, a peer that died or hung, or each answer's
+/// kind and id kind (`error:id-null`, `success:id-integer`, a batch's in
+/// brackets). Two frames of different shapes answered alike are one defect.
+#[must_use]
+pub fn answer_shape(report: &ProbeReport) -> String {
+    match &report.live {
+        Live::Answered(_) => {}
+        Live::Unresponsive => return "unresponsive".into(),
+        Live::Closed { .. } | Live::SendFailed(_) => return "died".into(),
+    }
+    let one = |m: &Message<'_>| {
+        let id = match m.id() {
+            None => "none",
+            Some(harness::Id::Null) => "null",
+            Some(harness::Id::String(_)) => "string",
+            Some(harness::Id::Number(n)) => number_shape(n),
+        };
+        format!("{}:id-{id}", m.kind().name())
+    };
+    let answers: Vec<String> = report
+        .frames
+        .iter()
+        .filter(|r| {
+            matches!(
+                r.class,
+                Class::ProbeAnswer | Class::NullIdError | Class::Stray
+            )
+        })
+        .map(|r| match lift(&r.bytes) {
+            Ok(harness::Frame::Single(m)) => one(&m),
+            Ok(harness::Frame::Batch(ms)) => format!(
+                "batch[{}]",
+                ms.iter().map(&one).collect::<Vec<_>>().join(",")
+            ),
+            Err(_) => "unreadable".into(),
+        })
+        .collect();
+    if answers.is_empty() {
+        "no answer".into()
+    } else {
+        answers.join(" ")
+    }
+}
+
+/// A finding's defect: the invariant and rule it breaks and the shape of
+/// the peer's answer. Findings of one defect differ only in the frame that
+/// showed it.
+#[must_use]
+pub fn defect(breach: &Breach, answer: &str) -> String {
+    format!(
+        "{}|{}|{answer}",
+        breach.kind.name(),
+        breach.rule.map_or("-", |r| r.as_str())
+    )
+}
+
 fn number_shape(n: &str) -> &'static str {
     let digits = n.trim_start_matches('-');
     if n.contains(['.', 'e', 'E']) {
