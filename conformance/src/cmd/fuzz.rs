@@ -19,11 +19,15 @@ use crate::transport::Limits;
 /// under the revision, invalid frames answered with an error, the peer alive
 /// after each (and over HTTP, no 5xx, reset or cut stream).
 ///
-/// Findings are de-duplicated, confirmed and minimized against fresh peers,
-/// and saved as transcripts under `--out-dir` (`wirecheck replay` plays them
-/// again). `--duration` is the whole run's time, confirming and shrinking
-/// included. Exit codes as `run`: 0 nothing found, 1 findings, 2 the run
-/// could not be made.
+/// No request id is sent twice in a session. Findings are de-duplicated and
+/// replayed on a fresh peer before they count: one no fresh peer shows again
+/// is listed as suspected and never counted (a crash or hang counts: it
+/// happened). Confirmed findings are minimized, folded into defects (one
+/// rule broken, one shape of answer), and every finding is saved as a
+/// transcript under `--out-dir` (`wirecheck replay` plays them again).
+/// `--duration` is the whole run's time, confirming and shrinking included.
+/// Exit codes as `run`: 0 nothing counted, 1 findings, 2 the run could not
+/// be made.
 #[derive(Debug, Clone, clap::Args)]
 #[command(mut_arg("format", |a| a.default_value("terminal")))]
 pub struct Args {
@@ -418,20 +422,40 @@ pub fn closing(findings: &[Finding]) -> String {
     let counted: Vec<&Finding> = findings.iter().filter(|f| f.counts()).collect();
     let defects: std::collections::BTreeSet<&str> =
         counted.iter().map(|f| f.defect.as_str()).collect();
-    let suspected = findings.len() - counted.len();
     let plural =
         |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    let (mut replayed, mut untried) = (0, 0);
+    for f in findings {
+        if let Confirmation::Suspected { replayed: r, .. } = f.confirmation {
+            if r {
+                replayed += 1;
+            } else {
+                untried += 1;
+            }
+        }
+    }
+    let mut why = Vec::new();
+    if replayed > 0 {
+        why.push(format!("{replayed} not shown again on a fresh peer"));
+    }
+    if untried > 0 {
+        why.push(format!("{untried} not replayed in time"));
+    }
     format!(
         "{}, {}{}",
         plural(counted.len(), "finding", "findings"),
         plural(defects.len(), "defect", "defects"),
-        if suspected == 0 {
+        if why.is_empty() {
             String::new()
         } else {
             format!(
-                " ({} not counted: no fresh peer showed {} again)",
-                plural(suspected, "suspected finding", "suspected findings"),
-                if suspected == 1 { "it" } else { "them" }
+                " ({} not counted: {})",
+                plural(
+                    replayed + untried,
+                    "suspected finding",
+                    "suspected findings"
+                ),
+                why.join(", ")
             )
         }
     )
@@ -470,7 +494,7 @@ pub fn record(
     let outcome = match &finding.confirmation {
         // Listed, with why, and never counted: not the exit code, not the
         // findings of the closing tally.
-        Confirmation::Suspected(why) => Outcome::NotObserved {
+        Confirmation::Suspected { why, .. } => Outcome::NotObserved {
             why: format!("suspected, not counted: {why}"),
         },
         _ if breach.level.is_mandatory() => Outcome::Fail,
@@ -516,7 +540,7 @@ pub fn record(
             finding.frames.len()
         ),
         Confirmation::AsFound(why) => format!("counted as it happened: {why}"),
-        Confirmation::Suspected(_) => format!(
+        Confirmation::Suspected { .. } => format!(
             "{} frame(s) as sent in the fuzz session; `wirecheck replay` plays them again",
             finding.frames.len()
         ),
@@ -580,7 +604,10 @@ mod tests {
             frames: frames.clone(),
             log: Vec::new(),
             defect: "crash|-|died".into(),
-            confirmation: Confirmation::Suspected("the time ran out".into()),
+            confirmation: Confirmation::Suspected {
+                why: "the time ran out".into(),
+                replayed: false,
+            },
             index: 0,
         };
         let dir = std::env::temp_dir().join(format!("wirecheck-saved-{}", std::process::id()));
@@ -622,7 +649,10 @@ mod tests {
         let suspected = finding(
             Kind::AnsweredTwice,
             "answered-twice|x|success:id-integer success:id-integer",
-            Confirmation::Suspected("no fresh peer showed it again".into()),
+            Confirmation::Suspected {
+                why: "no fresh peer showed it again".into(),
+                replayed: true,
+            },
         );
         let record = record(&suspected, Revision::Mcp2025_11_25, "stdio", None);
         assert!(
@@ -669,12 +699,23 @@ mod tests {
             finding(
                 Kind::AnsweredTwice,
                 "answered-twice|x|y",
-                Confirmation::Suspected("no fresh peer showed it again".into()),
+                Confirmation::Suspected {
+                    why: "no fresh peer showed it again".into(),
+                    replayed: true,
+                },
+            ),
+            finding(
+                Kind::IdNotEchoed,
+                "id-not-echoed|x|y",
+                Confirmation::Suspected {
+                    why: "the time ran out".into(),
+                    replayed: false,
+                },
             ),
         ];
         assert_eq!(
             closing(&findings),
-            "4 findings, 2 defects (1 suspected finding not counted: no fresh peer showed it again)"
+            "4 findings, 2 defects (2 suspected findings not counted: 1 not shown again on a fresh peer, 1 not replayed in time)"
         );
         assert_eq!(closing(&findings[..1]), "1 finding, 1 defect");
     }

@@ -132,11 +132,17 @@ pub enum Confirmation {
     /// It happened, and is counted whether or not a fresh peer repeats it:
     /// a crash or a hang (for the reason given), the peer's memory growth.
     AsFound(String),
-    /// Suspected, never counted: no fresh peer showed it again, or none
-    /// could be tried in time, for the reason given. A breach seen once in
-    /// a fuzz session may be the session's own doing (an answer late past
-    /// the loop's short grace), so it counts only once it is shown again.
-    Suspected(String),
+    /// Suspected, never counted: no fresh peer showed it again (`replayed`),
+    /// or none could replay it in time (Ctrl-C, the time ran out), for the
+    /// reason given. A breach seen once in a fuzz session may be the
+    /// session's own doing (an answer late past the loop's short grace), so
+    /// it counts only once it is shown again.
+    Suspected {
+        /// Why, in words.
+        why: String,
+        /// Whether a fresh peer replayed it (and did not show it again).
+        replayed: bool,
+    },
 }
 
 impl Finding {
@@ -188,6 +194,9 @@ pub struct Stats {
     /// Windows probed again frame by frame (ambiguous, a peer that died, or
     /// a breach not seen before).
     pub rechecks: u64,
+    /// The longest a peer took to start and open its session in this run:
+    /// what a confirmation on a fresh peer is given at least.
+    pub slowest_start: Duration,
     /// Why the fuzzing stopped before its budget, when it did: a fresh peer
     /// that would not start or open a session. What was found until then is
     /// still confirmed, saved and reported.
@@ -224,8 +233,31 @@ pub const PER_FINDING: Duration = Duration::from_secs(10);
 
 /// The least time a finding's confirmation is given while there is that much
 /// left: a fresh peer must start, take the handshake and the frames, and be
-/// listened to (a Node server starts in about a third of a second).
+/// listened to (a Node server starts in about a third of a second). A peer
+/// seen to start slower in this run gets twice its slowest start and half a
+/// second more ([`confirm_share`]).
 const SHARE_AT_LEAST: Duration = Duration::from_secs(1);
+
+/// The least time worth giving an attempt on fresh peers, for a peer that
+/// took up to `slowest_start` to start and open its session.
+fn attempt_floor(slowest_start: Duration) -> Duration {
+    SHARE_AT_LEAST.max(slowest_start * 2 + Duration::from_millis(500))
+}
+
+/// The time the confirmation of the next of `remaining` findings is given
+/// when `left` is left: an equal share, at most [`PER_FINDING`], but never
+/// less than one confirmation takes (two starts of a peer that took up to
+/// `slowest_start` to start and open its session in this run, and the
+/// frames): with little time the first findings are confirmed and the rest
+/// said to be suspected, rather than none confirmed (equal shares of one
+/// second each left a Python server, two seconds to start on a loaded
+/// machine, with no finding confirmed at all).
+#[must_use]
+pub fn confirm_share(left: Duration, remaining: usize, slowest_start: Duration) -> Duration {
+    let floor = attempt_floor(slowest_start);
+    (left / u32::try_from(remaining.max(1)).unwrap_or(u32::MAX))
+        .clamp(floor.min(left).min(PER_FINDING), PER_FINDING)
+}
 
 /// The part of `--duration` kept for confirming and shrinking once the
 /// fuzzing has found something: a third (issue 30: `--duration 20s` used to
@@ -411,6 +443,7 @@ fn merge_stats<'a>(all: impl Iterator<Item = &'a Stats>) -> Stats {
         total.restarts += s.restarts;
         total.breaches += s.breaches;
         total.rechecks += s.rechecks;
+        total.slowest_start = total.slowest_start.max(s.slowest_start);
         total.interrupted |= s.interrupted;
         total.rss_samples += s.rss_samples;
         if total.ended_early.is_none() {
@@ -484,28 +517,29 @@ pub async fn fuzz(
     let mut confirmed: Vec<(Candidate, minimize::Minimized)> = Vec::new();
     for (n, candidate) in candidates.into_iter().enumerate() {
         let left = until.saturating_duration_since(Instant::now());
-        // An equal share of what is left, but never less than a confirmation
-        // takes: with little time, the first findings are confirmed and the
-        // rest said to be suspected, rather than none confirmed.
-        let share = (left / u32::try_from(total - n).unwrap_or(u32::MAX))
-            .clamp(SHARE_AT_LEAST.min(left), PER_FINDING);
+        let share = confirm_share(left, total - n, stats.slowest_start);
         let tried = if stop.load(Ordering::Relaxed) {
             None
         } else {
             Some(minimize::confirm(config, &candidate, Instant::now() + share).await)
         };
-        let why = match tried {
+        let (why, replayed) = match tried {
             Some(minimize::Minimizing::Confirmed(m)) => {
                 confirmed.push((candidate, m));
                 continue;
             }
-            Some(minimize::Minimizing::NotReproduced) => {
-                "no fresh peer showed it again (its frame replayed alone, and after the frames sent before it)"
-            }
-            Some(minimize::Minimizing::OutOfTime) => {
-                "the time (--duration or --minimize-budget) ran out before a fresh peer could replay it"
-            }
-            None => "interrupted (Ctrl-C) before it was replayed on a fresh peer",
+            Some(minimize::Minimizing::NotReproduced) => (
+                "no fresh peer showed it again (its frame replayed alone, and after the frames sent before it)",
+                true,
+            ),
+            Some(minimize::Minimizing::OutOfTime) => (
+                "the time (--duration or --minimize-budget) ran out before a fresh peer could replay it",
+                false,
+            ),
+            None => (
+                "interrupted (Ctrl-C) before it was replayed on a fresh peer",
+                false,
+            ),
         };
         // A crash or hang happened, whether or not it comes back; anything
         // else seen once may be the fuzz session's own doing (an answer
@@ -514,7 +548,10 @@ pub async fn fuzz(
             Confirmation::AsFound(why.to_owned())
         } else {
             stats.suspected += 1;
-            Confirmation::Suspected(why.to_owned())
+            Confirmation::Suspected {
+                why: why.to_owned(),
+                replayed,
+            }
         };
         findings.push(as_found(candidate, confirmation));
     }
@@ -530,7 +567,7 @@ pub async fn fuzz(
                 found,
                 Confirmation::Unshrunk("interrupted (Ctrl-C) before it was shrunk".into()),
             )
-        } else if share.is_zero() {
+        } else if share < attempt_floor(stats.slowest_start) {
             stats.unshrunk += 1;
             (
                 found,
@@ -615,7 +652,9 @@ async fn fuzz_job(
         answer_timeout: config.timeout,
         grace: Duration::ZERO,
     };
+    let starting = Instant::now();
     let mut live = Live::start(&config.target, config.revision, &waits, config.limits).await?;
+    let slowest_start = starting.elapsed();
     let jobs = config.jobs.max(1) as u64;
     let mut source = Dealt {
         source: Source::new(
@@ -630,7 +669,10 @@ async fn fuzz_job(
         next: 0,
     };
     let budget = config.frames.map(|n| source.share(n));
-    let mut stats = Stats::default();
+    let mut stats = Stats {
+        slowest_start,
+        ..Stats::default()
+    };
     let mut seen: BTreeSet<String> = BTreeSet::new();
     let mut candidates: Vec<Candidate> = Vec::new();
     let mut before: Vec<Vec<u8>> = Vec::new();
@@ -763,7 +805,10 @@ async fn fuzz_job(
         if restart || session_frames >= SESSION_FRAMES {
             // The fresh peer first: if none will start, the old one is still
             // there to be stopped, and the run ends with what it found.
-            match start_again(config, &waits).await {
+            let starting = Instant::now();
+            let fresh = start_again(config, &waits).await;
+            stats.slowest_start = stats.slowest_start.max(starting.elapsed());
+            match fresh {
                 Ok(fresh) => std::mem::replace(&mut live, fresh).stop().await,
                 Err(e) => {
                     stats.ended_early = Some(e);
@@ -973,6 +1018,25 @@ mod tests {
         assert_eq!(fuzzing_time(s(30), true, true, s(60)), s(20));
         assert_eq!(fuzzing_time(s(30), true, true, s(4)), s(26));
         assert_eq!(fuzzing_time(s(30), false, true, s(60)), s(30));
+    }
+
+    /// Each confirmation gets an equal share of what is left, but at least
+    /// what two starts of the peer take: a Python server that took 1.5 s to
+    /// start got 1 s shares (119 findings in 20 s), and no finding of it was
+    /// ever confirmed.
+    #[test]
+    fn a_confirmation_gets_the_time_a_fresh_peer_takes() {
+        let ms = Duration::from_millis;
+        let s = Duration::from_secs;
+        assert_eq!(confirm_share(s(20), 119, ms(1500)), ms(3500));
+        assert_eq!(confirm_share(s(20), 119, ms(200)), s(1));
+        assert_eq!(confirm_share(s(20), 4, ms(200)), s(5));
+        assert_eq!(confirm_share(s(60), 2, s(1)), s(10), "at most PER_FINDING");
+        assert_eq!(
+            confirm_share(ms(700), 119, ms(1500)),
+            ms(700),
+            "never past the end"
+        );
     }
 
     /// Confirming and shrinking end at `--minimize-budget` after they
