@@ -23,7 +23,7 @@ use tokio::time::Instant;
 
 use super::ids::OwnIds;
 use super::invariant::{self, expect, Breach, Expect, Kind};
-use super::window::Observed;
+use super::window::{Bucket, Observed};
 use crate::driver::{
     Class, Driver, DriverConfig, Live as Verdict, Liveness, ProbeReport, Received, Wants,
 };
@@ -73,7 +73,7 @@ pub struct Live {
     /// The requests sent in this session still owed an answer, newest last:
     /// an answer that comes for one later is that request's, never the
     /// answer of whatever frame was sent meanwhile.
-    owed: Vec<Id<'static>>,
+    owed: Vec<(Bucket, Id<'static>)>,
     answer_timeout: Duration,
     /// HTTP findings of the transport already turned into breaches.
     http_seen: usize,
@@ -224,7 +224,7 @@ impl Live {
             .collect();
         for id in crate::driver::request_ids(frame) {
             if !matches!(id, Id::Null) && !answered.iter().any(|a| a.matches(&id)) {
-                self.owed.push(id);
+                self.owed.push((Bucket::of(&id), id));
             }
         }
         let excess = self.owed.len().saturating_sub(OWED_KEPT);
@@ -241,7 +241,12 @@ impl Live {
         if matches!(id, Id::Null) {
             return false;
         }
-        let Some(at) = self.owed.iter().position(|o| o.matches(id)) else {
+        let bucket = Bucket::of(id);
+        let Some(at) = self
+            .owed
+            .iter()
+            .position(|(b, o)| *b == bucket && o.matches(id))
+        else {
             return false;
         };
         self.owed.remove(at);
@@ -327,7 +332,7 @@ impl Live {
         for frame in frames {
             for id in crate::driver::request_ids(frame) {
                 if !matches!(id, Id::Null) && !answered.iter().any(|a| a.matches(&id)) {
-                    self.owed.push(id);
+                    self.owed.push((Bucket::of(&id), id));
                 }
             }
         }
