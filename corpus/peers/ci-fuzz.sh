@@ -8,8 +8,9 @@
 #   findings are expected (exit 1), but the run must finish, write its
 #   report, and the report must hold the silent drops it is known for
 #   (conformance/book/fuzzing.md, "Fuzzing a live peer"). Findings are not minimized here
-#   (--no-minimize): confirming each on a fresh Node process would not fit
-#   the budget, and only their kinds are checked.
+#   (--no-minimize): each is confirmed on a fresh Node process but not shrunk,
+#   which would not fit the budget; those the budget leaves unconfirmed are
+#   still records (suspected, not counted), and only their kinds are checked.
 #
 # WIRECHECK names the binary (default: this checkout's release build). Reports
 # and transcripts go to a scratch folder, never into the tree.

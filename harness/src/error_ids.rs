@@ -159,6 +159,43 @@ pub fn readable_request_ids(bytes: &[u8]) -> Vec<Read<'static>> {
     }
 }
 
+/// Where the request ids of [`readable_request_ids`] are written in `bytes`:
+/// each id's byte range and the id, in frame order, so a caller can give a
+/// request a new id without touching anything else of the frame. Empty when
+/// `bytes` is not UTF-8 (a lenient reading's offsets are not the frame's).
+#[must_use]
+pub fn request_id_spans(bytes: &[u8]) -> Vec<(std::ops::Range<usize>, Id<'static>)> {
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        return Vec::new();
+    };
+    let Some(value) = parse_deep(text) else {
+        return Vec::new();
+    };
+    let base = text.as_ptr() as usize;
+    let mut out = Vec::new();
+    let mut spans_of = |object: &Raw<'_>| {
+        if !request_like(object) {
+            return;
+        }
+        for (key, value) in object.members() {
+            if key.decoded() != "id" {
+                continue;
+            }
+            let Some(id) = id_of(&value) else { continue };
+            let start = (value.as_str().as_ptr() as usize).wrapping_sub(base);
+            let end = start + value.as_str().len();
+            if text.get(start..end) == Some(value.as_str()) {
+                out.push((start..end, id.into_owned()));
+            }
+        }
+    };
+    match value.kind() {
+        ValueKind::Array => value.elements().for_each(|e| spans_of(&e)),
+        _ => spans_of(&value),
+    }
+    out
+}
+
 /// The id a receiver reads in a single (non-batch) frame: its first `id`
 /// member, [`Read::Absent`] when it has none or is no object or no JSON.
 #[must_use]
@@ -303,6 +340,16 @@ mod tests {
         assert!(ids(r#"{"jsonrpc":"2.0","id":1,"result":{}}"#).is_empty());
         assert!(ids(r#"{"jsonrpc":"2.0","method":"n"}"#).is_empty());
         assert!(ids(r#"{"jsonrpc":"2.0","id":1,"method":"x",}"#).is_empty());
+    }
+
+    #[test]
+    fn request_ids_are_found_where_they_are_written() {
+        let frame = r#"[{"jsonrpc":"2.0","id":"a\"b","method":"x"},{"id":1,"result":{}},{"id" : 7.0 ,"method":"y","id":[]}]"#;
+        let spans = request_id_spans(frame.as_bytes());
+        let texts: Vec<&str> = spans.iter().map(|(r, _)| &frame[r.clone()]).collect();
+        assert_eq!(texts, [r#""a\"b""#, "7.0"]);
+        assert!(spans[1].1.matches(&Id::int(7)));
+        assert!(request_id_spans(b"{\"id\":1,\"method\":\"\xff\"}").is_empty());
     }
 
     #[test]

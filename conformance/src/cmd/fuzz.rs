@@ -19,11 +19,15 @@ use crate::transport::Limits;
 /// under the revision, invalid frames answered with an error, the peer alive
 /// after each (and over HTTP, no 5xx, reset or cut stream).
 ///
-/// Findings are de-duplicated, confirmed and minimized against fresh peers,
-/// and saved as transcripts under `--out-dir` (`wirecheck replay` plays them
-/// again). `--duration` is the whole run's time, confirming and shrinking
-/// included. Exit codes as `run`: 0 nothing found, 1 findings, 2 the run
-/// could not be made.
+/// No request id is sent twice in a session. Findings are de-duplicated and
+/// replayed on a fresh peer before they count: one no fresh peer shows again
+/// is listed as suspected and never counted (a crash or hang counts: it
+/// happened). Confirmed findings are minimized, folded into defects (one
+/// rule broken, one shape of answer), and every finding is saved as a
+/// transcript under `--out-dir` (`wirecheck replay` plays them again).
+/// `--duration` is the whole run's time, confirming and shrinking included.
+/// Exit codes as `run`: 0 nothing counted, 1 findings, 2 the run could not
+/// be made.
 #[derive(Debug, Clone, clap::Args)]
 #[command(mut_arg("format", |a| a.default_value("terminal")))]
 pub struct Args {
@@ -62,7 +66,8 @@ pub struct Args {
     /// SHOULD-level breaches are findings too.
     #[arg(long)]
     pub strict: bool,
-    /// Report breaches as found, without confirming or shrinking them.
+    /// Confirm each finding on a fresh peer without shrinking it: its frames
+    /// are reported as sent.
     #[arg(long)]
     pub no_minimize: bool,
     /// The most time spent confirming and shrinking findings, all together,
@@ -208,21 +213,27 @@ fn plan(config: &Config) -> String {
         let fuzzing = livefuzz::fuzzing_time(d, true, true, config.minimize_budget);
         secs(d.saturating_sub(fuzzing))
     };
-    match (config.duration, config.frames, config.minimize) {
-        (Some(d), frames, true) => format!(
-            "{}{} in all: fuzzing, and once something is found the last {} of it confirming and shrinking findings",
+    // Every finding is confirmed on a fresh peer before it counts; only the
+    // shrinking is left out by --no-minimize.
+    let what = if config.minimize {
+        "confirming and shrinking findings"
+    } else {
+        "confirming findings"
+    };
+    match (config.duration, config.frames) {
+        (Some(d), frames) => format!(
+            "{}{} in all: fuzzing, and once something is found the last {} of it {what}",
             secs(d),
-            frames.map_or_else(String::new, |n| format!(" (or {n} frames, then confirming)")),
+            frames.map_or_else(String::new, |n| format!(
+                " (or {n} frames, then confirming)"
+            )),
             minimizing(d)
         ),
-        (Some(d), Some(n), false) => format!("fuzzing for {} or {n} frames", secs(d)),
-        (Some(d), None, false) => format!("fuzzing for {}", secs(d)),
-        (None, Some(n), true) => format!(
-            "{n} frames, then up to {} confirming and shrinking findings",
+        (None, Some(n)) => format!(
+            "{n} frames, then up to {} {what}",
             secs(config.minimize_budget)
         ),
-        (None, Some(n), false) => format!("{n} frames"),
-        (None, None, _) => "fuzzing until interrupted".into(),
+        (None, None) => "fuzzing until interrupted".into(),
     }
 }
 
@@ -307,7 +318,7 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
     let (findings, stats) = runtime.block_on(livefuzz::fuzz(&config, &stop, &mut progress))?;
     eprintln!(
         "wirecheck fuzz: {} frames in {:.1}s ({:.0} frames/s over {transport}, {} job(s), window {}, {} windows sent again frame by frame), {} restarts, {} breaches, \
-         {} findings ({} dropped: not reproduced on a fresh peer; {} reported unminimized: the time ran out first), minimizing took {:.1}s{}",
+         {} distinct ones replayed on fresh peers ({} suspected: not shown again, or not replayed in time; {} confirmed but not fully shrunk: the time ran out), confirming and shrinking took {:.1}s{}",
         stats.frames,
         stats.fuzz_time.as_secs_f64(),
         stats.rate(),
@@ -317,8 +328,8 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
         stats.restarts,
         stats.breaches,
         findings.len(),
-        stats.unconfirmed,
-        stats.unminimized,
+        stats.suspected,
+        stats.unshrunk,
         stats.minimize_time.as_secs_f64(),
         if stats.interrupted {
             " (interrupted)"
@@ -332,6 +343,7 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
             stats.frames
         );
     }
+    eprintln!("wirecheck fuzz: {}", closing(&findings));
     for finding in &findings {
         let name = store::file_name(finding.breach.kind, revision, &finding.key);
         let path = crate::transcript::save(&out_dir, &name, &saved(finding))?;
@@ -401,6 +413,54 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
     Ok(())
 }
 
+/// The run's closing line: the findings that count (confirmed on a fresh
+/// peer, or a crash, hang or memory growth that happened), the defects they
+/// fold into (one invariant and rule broken, one shape of answer:
+/// [`livefuzz::invariant::defect`]), and the suspected ones left uncounted.
+#[must_use]
+pub fn closing(findings: &[Finding]) -> String {
+    let counted: Vec<&Finding> = findings.iter().filter(|f| f.counts()).collect();
+    let defects: std::collections::BTreeSet<&str> =
+        counted.iter().map(|f| f.defect.as_str()).collect();
+    let plural =
+        |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    let (mut replayed, mut untried) = (0, 0);
+    for f in findings {
+        if let Confirmation::Suspected { replayed: r, .. } = f.confirmation {
+            if r {
+                replayed += 1;
+            } else {
+                untried += 1;
+            }
+        }
+    }
+    let mut why = Vec::new();
+    if replayed > 0 {
+        why.push(format!("{replayed} not shown again on a fresh peer"));
+    }
+    if untried > 0 {
+        why.push(format!("{untried} not replayed in time"));
+    }
+    format!(
+        "{}, {}{}",
+        plural(counted.len(), "finding", "findings"),
+        plural(defects.len(), "defect", "defects"),
+        if why.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " ({} not counted: {})",
+                plural(
+                    replayed + untried,
+                    "suspected finding",
+                    "suspected findings"
+                ),
+                why.join(", ")
+            )
+        }
+    )
+}
+
 /// What a finding's file holds: the wire log of the run that confirmed it,
 /// or, for one no fresh peer confirmed (found unconfirmed, or the time ran
 /// out first), the frames it was found with as the client's, so that no
@@ -431,10 +491,14 @@ pub fn record(
     file: Option<String>,
 ) -> Record {
     let breach = &finding.breach;
-    let outcome = if breach.level.is_mandatory() {
-        Outcome::Fail
-    } else {
-        Outcome::Warning
+    let outcome = match &finding.confirmation {
+        // Listed, with why, and never counted: not the exit code, not the
+        // findings of the closing tally.
+        Confirmation::Suspected { why, .. } => Outcome::NotObserved {
+            why: format!("suspected, not counted: {why}"),
+        },
+        _ if breach.level.is_mandatory() => Outcome::Fail,
+        _ => Outcome::Warning,
     };
     let mut record = Record::new(
         Place {
@@ -471,12 +535,21 @@ pub fn record(
             "confirmed on a fresh peer; {} frame(s), not fully minimized: the time ran out while shrinking",
             finding.frames.len()
         ),
-        Confirmation::AsFound => "not confirmed on a fresh peer".to_owned(),
-        Confirmation::Unminimized(why) => format!(
-            "unminimized ({} frame(s) as sent) and not confirmed on a fresh peer: {why}",
+        Confirmation::Unshrunk(why) => format!(
+            "confirmed on a fresh peer; {} frame(s) as sent, not shrunk: {why}",
+            finding.frames.len()
+        ),
+        Confirmation::AsFound(why) => format!("counted as it happened: {why}"),
+        Confirmation::Suspected { .. } => format!(
+            "{} frame(s) as sent in the fuzz session; `wirecheck replay` plays them again",
             finding.frames.len()
         ),
     });
+    if finding.counts() && !finding.defect.is_empty() {
+        record
+            .notes
+            .push(format!("defect: {}", finding.defect.replace('|', " · ")));
+    }
     record.wire = crate::driver::wire_frames(&finding.log);
     record
 }
@@ -530,7 +603,11 @@ mod tests {
             key: "k".into(),
             frames: frames.clone(),
             log: Vec::new(),
-            confirmation: Confirmation::Unminimized("the time ran out".into()),
+            defect: "crash|-|died".into(),
+            confirmation: Confirmation::Suspected {
+                why: "the time ran out".into(),
+                replayed: false,
+            },
             index: 0,
         };
         let dir = std::env::temp_dir().join(format!("wirecheck-saved-{}", std::process::id()));
@@ -538,6 +615,109 @@ mod tests {
             crate::transcript::save(&dir, "crash.2025-06-18.0.jsonl", &saved(&finding)).unwrap();
         assert_eq!(store::load_frames(&path).unwrap(), frames);
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    fn finding(
+        kind: livefuzz::invariant::Kind,
+        defect: &str,
+        confirmation: Confirmation,
+    ) -> Finding {
+        Finding {
+            breach: livefuzz::invariant::Breach {
+                kind,
+                rule: Some(harness::rules::RuleId::JsonrpcResponseRequired),
+                level: harness::rules::Level::Must,
+                spec: "JSON-RPC 2.0 §5".into(),
+                detail: "d".into(),
+            },
+            shape: "request:other:integer".into(),
+            key: format!("{}|{defect}", kind.name()),
+            defect: defect.into(),
+            frames: vec![b"{}".to_vec()],
+            log: Vec::new(),
+            confirmation,
+            index: 0,
+        }
+    }
+
+    /// A finding no fresh peer showed again is listed as suspected, with
+    /// why, and never counted: not in the exit code, not in the closing
+    /// line's findings or defects. A crash that happened counts unconfirmed.
+    #[test]
+    fn a_suspected_finding_is_listed_but_never_counted() {
+        use livefuzz::invariant::Kind;
+        let suspected = finding(
+            Kind::AnsweredTwice,
+            "answered-twice|x|success:id-integer success:id-integer",
+            Confirmation::Suspected {
+                why: "no fresh peer showed it again".into(),
+                replayed: true,
+            },
+        );
+        let record = record(&suspected, Revision::Mcp2025_11_25, "stdio", None);
+        assert!(
+            matches!(&record.outcome, Outcome::NotObserved { why } if why.contains("suspected, not counted: no fresh peer showed it again")),
+            "{:?}",
+            record.outcome
+        );
+        let mut report = Report::new(Command::Fuzz);
+        report.records.push(record);
+        assert_eq!(report.exit_code(), crate::report::Exit::Clean);
+        let crash = finding(
+            Kind::Crash,
+            "crash|-|died",
+            Confirmation::AsFound("no fresh peer showed it again".into()),
+        );
+        report.records.push(super::record(
+            &crash,
+            Revision::Mcp2025_11_25,
+            "stdio",
+            None,
+        ));
+        assert_eq!(report.exit_code(), crate::report::Exit::Findings);
+    }
+
+    /// Findings fold into defects: one invariant and rule broken, one shape
+    /// of answer, whatever the frames that showed it.
+    #[test]
+    fn the_closing_line_counts_findings_and_defects() {
+        use livefuzz::invariant::Kind;
+        let unanswered = "unanswered|jsonrpc.response.required|no answer";
+        let findings = vec![
+            finding(Kind::Unanswered, unanswered, Confirmation::Minimized),
+            finding(Kind::Unanswered, unanswered, Confirmation::CutShort),
+            finding(
+                Kind::Unanswered,
+                unanswered,
+                Confirmation::Unshrunk("--no-minimize".into()),
+            ),
+            finding(
+                Kind::SilentDrop,
+                "silent-drop|jsonrpc.response.required|no answer",
+                Confirmation::Minimized,
+            ),
+            finding(
+                Kind::AnsweredTwice,
+                "answered-twice|x|y",
+                Confirmation::Suspected {
+                    why: "no fresh peer showed it again".into(),
+                    replayed: true,
+                },
+            ),
+            finding(
+                Kind::IdNotEchoed,
+                "id-not-echoed|x|y",
+                Confirmation::Suspected {
+                    why: "the time ran out".into(),
+                    replayed: false,
+                },
+            ),
+        ];
+        assert_eq!(
+            closing(&findings),
+            "4 findings, 2 defects (2 suspected findings not counted: 1 not shown again on a fresh peer, 1 not replayed in time)"
+        );
+        assert_eq!(closing(&findings[..1]), "1 finding, 1 defect");
     }
 
     /// Issue 30 (first hour): findings were written into the current

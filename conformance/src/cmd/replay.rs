@@ -211,6 +211,7 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
                 );
                 let finding = Finding {
                     key: livefuzz::key(&breach, &shape),
+                    defect: livefuzz::invariant::defect(&breach, ""),
                     breach,
                     shape,
                     frames,

@@ -19,6 +19,7 @@
 //! bytes never crossed whole); the probe that met it reports it.
 
 mod answers;
+mod ids;
 mod probe;
 #[cfg(test)]
 mod tests;
@@ -30,7 +31,9 @@ use harness::{Direction, Id, Raw, Revision};
 use tokio::time::Instant;
 
 pub use answers::{Answered, Handshake, HandshakeError, RequestError};
-use probe::{classify, dispatched, opens_stream};
+pub use ids::{Bucket, IdHistory};
+pub(crate) use probe::classify;
+use probe::{dispatched, opens_stream};
 pub use probe::{
     liveness_rule, request_ids, Class, Live, Liveness, ProbeReport, Received, Wants, STREAM_OPENING,
 };
@@ -111,7 +114,7 @@ pub struct Driver<T> {
     config: DriverConfig,
     started: Instant,
     /// Every id sent this session, allocated or inside a probe: none is reused.
-    used: Vec<Id<'static>>,
+    used: IdHistory,
     next: i64,
     log: Vec<Entry>,
     log_frames: usize,
@@ -140,7 +143,7 @@ impl<T: Transport> Driver<T> {
         Driver {
             transport,
             started: Instant::now(),
-            used: Vec::new(),
+            used: IdHistory::default(),
             next: config.first_id,
             log: Vec::new(),
             log_frames: 0,
@@ -216,8 +219,7 @@ impl<T: Transport> Driver<T> {
         loop {
             let id = Id::int(self.next);
             self.next += 1;
-            if !self.used.iter().any(|u| u.matches(&id)) {
-                self.used.push(id.clone());
+            if !self.used.insert(&id) {
                 return id;
             }
         }
@@ -497,10 +499,12 @@ impl<T: Transport> Driver<T> {
         let may_come_late = wants == Wants::Reply && dispatched(frame);
         let reused_ids = probe_ids
             .iter()
-            .filter(|id| self.used.iter().any(|u| u.matches(id)))
+            .filter(|id| self.used.contains(id))
             .cloned()
             .collect();
-        self.used.extend(probe_ids.iter().cloned());
+        for id in &probe_ids {
+            self.used.insert(id);
+        }
         let start = Instant::now();
         let dropped_before = self.transport.dropped();
         let liveness_id = self.fresh_id();

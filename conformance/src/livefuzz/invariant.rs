@@ -216,6 +216,14 @@ pub fn judge(frame: &[u8], report: &ProbeReport, revision: Revision, strict: boo
             }
         }
         for v in rules::validate(&received.bytes, profile) {
+            // A rule no conforming peer can keep (the texts contradict each
+            // other: an Invalid Request's error MUST carry `"id": null`, which
+            // no MCP schema allows) weighs on no exchange, as in `run`'s
+            // judge ([`crate::judge::Judgement::weighed`]): the one decision
+            // is the rule's own, `RuleId::run_level_ambiguity`.
+            if v.rule.run_level_ambiguity().is_some() {
+                continue;
+            }
             if counts(v.level, strict) {
                 out.push(Breach::of_rule(
                     Kind::PeerFrame,
@@ -464,6 +472,63 @@ pub fn shape(frame: &[u8], revision: Revision) -> String {
     }
 }
 
+/// The shape of what the peer answered in `report`, for folding findings
+/// into defects: `no answer`, a peer that died or hung, or each answer's
+/// kind and id kind (`error:id-null`, `success:id-integer`, a batch's in
+/// brackets). Two frames of different shapes answered alike are one defect.
+#[must_use]
+pub fn answer_shape(report: &ProbeReport) -> String {
+    match &report.live {
+        Live::Answered(_) => {}
+        Live::Unresponsive => return "unresponsive".into(),
+        Live::Closed { .. } | Live::SendFailed(_) => return "died".into(),
+    }
+    let one = |m: &Message<'_>| {
+        let id = match m.id() {
+            None => "none",
+            Some(harness::Id::Null) => "null",
+            Some(harness::Id::String(_)) => "string",
+            Some(harness::Id::Number(n)) => number_shape(n),
+        };
+        format!("{}:id-{id}", m.kind().name())
+    };
+    let answers: Vec<String> = report
+        .frames
+        .iter()
+        .filter(|r| {
+            matches!(
+                r.class,
+                Class::ProbeAnswer | Class::NullIdError | Class::Stray
+            )
+        })
+        .map(|r| match lift(&r.bytes) {
+            Ok(harness::Frame::Single(m)) => one(&m),
+            Ok(harness::Frame::Batch(ms)) => format!(
+                "batch[{}]",
+                ms.iter().map(&one).collect::<Vec<_>>().join(",")
+            ),
+            Err(_) => "unreadable".into(),
+        })
+        .collect();
+    if answers.is_empty() {
+        "no answer".into()
+    } else {
+        answers.join(" ")
+    }
+}
+
+/// A finding's defect: the invariant and rule it breaks and the shape of
+/// the peer's answer. Findings of one defect differ only in the frame that
+/// showed it.
+#[must_use]
+pub fn defect(breach: &Breach, answer: &str) -> String {
+    format!(
+        "{}|{}|{answer}",
+        breach.kind.name(),
+        breach.rule.map_or("-", |r| r.as_str())
+    )
+}
+
 fn number_shape(n: &str) -> &'static str {
     let digits = n.trim_start_matches('-');
     if n.contains(['.', 'e', 'E']) {
@@ -511,6 +576,97 @@ mod tests {
     }
 
     const R5: Revision = Revision::Mcp2026_07_28;
+
+    /// The ids an error answering `answer`'s frame could carry: what the
+    /// vector pins, `null`, and the frame's readable id.
+    fn error_answers(answer: &crate::vectors::Answer, ids: &mut Vec<String>) -> bool {
+        use crate::vectors::Answer;
+        match answer {
+            Answer::Error {
+                id, data_required, ..
+            } if data_required.is_empty() => {
+                ids.extend(id.clone());
+                true
+            }
+            Answer::AnyOf(items) => {
+                let mut any = false;
+                for a in items {
+                    any |= error_answers(a, ids);
+                }
+                any
+            }
+            _ => false,
+        }
+    }
+
+    /// `fuzz` judges with `run`'s stances: wherever `run` passes a golden
+    /// vector's frame answered by an error (its id the pinned one, `null`, or
+    /// the frame's readable id; its code any of JSON-RPC 2.0's), with or
+    /// without `--strict`, the fuzz invariants find nothing. JSON-RPC 2.0
+    /// §5: "If there was an error in detecting the id in the Request object
+    /// (e.g. Parse error/Invalid Request), it MUST be Null." No MCP schema
+    /// allows that null (ambiguity A2): `run` weighs it on no exchange, and
+    /// `fuzz --strict` used to count it on every Invalid Request answered
+    /// with `"id": null`, against the reference peer too.
+    #[test]
+    fn fuzz_and_run_take_one_stance_on_an_errors_id() {
+        for strict in [false, true] {
+            one_stance(strict);
+        }
+    }
+
+    fn one_stance(strict: bool) {
+        use crate::judge::{reply_with, Observed, Strictness};
+        let strictness = if strict {
+            Strictness::Strict
+        } else {
+            Strictness::Default
+        };
+        let (vectors, _) = crate::vectors::embedded();
+        let mut diverge = Vec::new();
+        let mut checked = 0;
+        for v in vectors.iter().filter(|v| {
+            v.profile.direction == Direction::ClientToServer && v.profile.revision.is_mcp()
+        }) {
+            let Some(answer) = &v.answer else { continue };
+            let mut ids = vec!["null".to_owned()];
+            if !error_answers(answer, &mut ids) {
+                continue;
+            }
+            if let harness::error_ids::Read::Id(id) = harness::error_ids::read_single(&v.frame) {
+                ids.push(id.raw().to_owned());
+            }
+            let probe_ids = crate::driver::request_ids(&v.frame);
+            for id in &ids {
+                for code in [-32700, -32600, -32601, -32602, -32603] {
+                    let bytes = format!(
+                        r#"{{"jsonrpc":"2.0","id":{id},"error":{{"code":{code},"message":"m"}}}}"#
+                    );
+                    let run = reply_with(
+                        v,
+                        &Observed::Frames(vec![bytes.clone().into_bytes()]),
+                        strictness,
+                    );
+                    if run.outcome != harness::Outcome::Pass {
+                        continue;
+                    }
+                    checked += 1;
+                    let mut got = report(&[&bytes]);
+                    got.frames[0].class =
+                        crate::driver::classify(bytes.as_bytes(), &probe_ids, None);
+                    for b in judge(&v.frame, &got, v.profile.revision, strict) {
+                        diverge.push(format!("{}: {bytes}: {} {:?}", v.id, b.kind.name(), b.rule));
+                    }
+                }
+            }
+        }
+        assert!(checked > 50, "{checked}");
+        assert!(
+            diverge.is_empty(),
+            "run passes (strict: {strict}), fuzz finds:\n{}",
+            diverge.join("\n")
+        );
+    }
 
     #[test]
     fn a_2026_initialize_answered_as_legacy_owes_no_2026_result_fields() {

@@ -5,8 +5,9 @@
 //! itself is shrunk by the structural mutator, keeping a shorter candidate
 //! whenever it still breaks the same invariant with the same shape. Every step
 //! is a new peer process (restarted as the minimizer needs), listened to with a
-//! longer grace than the fuzz loop uses, so a finding the peer does not
-//! reproduce is dropped rather than reported.
+//! longer grace than the fuzz loop uses. Every finding is first confirmed
+//! ([`confirm`]): one the peer does not reproduce is only suspected, never
+//! counted; the confirmed ones are then shrunk ([`shrink`]).
 //!
 //! The time given is a hard end: an attempt still running when it comes is
 //! dropped (its peer killed), so confirming and shrinking end within the
@@ -42,7 +43,7 @@ pub struct Minimized {
 
 /// How confirming a finding went.
 pub enum Minimizing {
-    /// A fresh peer broke it again (shrunk as far as the time allowed).
+    /// A fresh peer broke it again.
     Confirmed(Minimized),
     /// No fresh peer broke it again.
     NotReproduced,
@@ -101,14 +102,19 @@ async fn attempt(
         .ok()?;
     let (last, before) = frames.split_last()?;
     for frame in before {
-        let report = live.exchange(frame, expect(frame) != Expect::Nothing).await;
+        // A shrunk frame may have taken an id of the prefix: sent fresh.
+        let frame = live.own_ids(frame)?;
+        let report = live
+            .exchange(&frame, expect(&frame) != Expect::Nothing)
+            .await;
         // The prefix's own HTTP findings are read here, not blamed on `last`.
-        let _ = live.judge(frame, &report, config.revision, config.strict);
+        let _ = live.judge(&frame, &report, config.revision, config.strict);
         if !matches!(report.live, crate::driver::Live::Answered(_)) {
             live.stop().await;
             return None;
         }
     }
+    let last = &live.own_ids(last)?;
     let report = live.exchange(last, expect(last) != Expect::Nothing).await;
     let hit = live
         .judge(last, &report, config.revision, config.strict)
@@ -119,74 +125,110 @@ async fn attempt(
     hit.map(|breach| (log, breach))
 }
 
-/// Confirms `candidate` against fresh peers and shrinks it, all before
-/// `until`.
-pub async fn minimize(
+/// Replays `candidate` on fresh peers before `until`: its breaking frame
+/// alone, then with the frames sent before it in its session. A breach no
+/// fresh peer shows again is not counted as the peer's
+/// ([`Minimizing::NotReproduced`]).
+pub async fn confirm(
     config: &Config,
     candidate: &Candidate,
     until: tokio::time::Instant,
 ) -> Minimizing {
     let mut budget = Budget {
-        left: ATTEMPTS,
+        left: 2,
         until,
         timed_out: false,
     };
-    match confirm_and_shrink(config, candidate, &mut budget).await {
-        Some(minimized) => Minimizing::Confirmed(minimized),
+    let alone = vec![candidate.frame.clone()];
+    let mut found = reproduces(config, &alone, candidate, &mut budget)
+        .await
+        .map(|hit| (alone, hit));
+    if found.is_none() && !candidate.before.is_empty() {
+        let mut with_prefix = candidate.before.clone();
+        with_prefix.push(candidate.frame.clone());
+        found = reproduces(config, &with_prefix, candidate, &mut budget)
+            .await
+            .map(|hit| (with_prefix, hit));
+    }
+    match found {
+        Some((frames, (log, breach))) => Minimizing::Confirmed(Minimized {
+            frames,
+            log,
+            breach,
+            attempts: 2 - budget.left,
+            cut_short: false,
+        }),
         None if budget.timed_out => Minimizing::OutOfTime,
         None => Minimizing::NotReproduced,
     }
 }
 
-/// [`minimize`]'s search; `None` when no fresh peer broke it again within
-/// `budget`.
-async fn confirm_and_shrink(
+/// Shrinks a confirmed finding before `until`: the frames before the
+/// breaking one (ddmin), then the breaking frame itself; what it shrinks to
+/// still breaks `candidate`'s invariant with its shape on a fresh peer.
+pub async fn shrink(
     config: &Config,
     candidate: &Candidate,
-    budget: &mut Budget,
-) -> Option<Minimized> {
-    let frame = candidate.frame.clone();
-    let mut frames = vec![frame.clone()];
-    let mut log = reproduces(config, &frames, candidate, budget).await;
-    if log.is_none() {
-        // It needed what came before: shrink that prefix (ddmin).
-        let mut with_prefix = candidate.before.clone();
-        with_prefix.push(frame.clone());
-        log = reproduces(config, &with_prefix, candidate, budget).await;
-        log.as_ref()?;
-        let mut prefix = candidate.before.clone();
-        let mut n = 2usize;
-        while !prefix.is_empty() && budget.left > 0 {
-            let chunk = prefix.len().div_ceil(n);
-            let mut reduced = false;
-            for start in (0..prefix.len()).step_by(chunk.max(1)) {
-                let mut trial: Vec<Vec<u8>> = prefix[..start].to_vec();
-                trial.extend_from_slice(&prefix[(start + chunk).min(prefix.len())..]);
-                let mut seq = trial.clone();
-                seq.push(frame.clone());
-                if let Some(l) = reproduces(config, &seq, candidate, budget).await {
-                    prefix = trial;
-                    log = Some(l);
-                    n = (n - 1).max(2);
-                    reduced = true;
-                    break;
-                }
-            }
-            if !reduced {
-                if chunk <= 1 {
-                    break;
-                }
-                n = (n * 2).min(prefix.len());
+    confirmed: Minimized,
+    until: tokio::time::Instant,
+) -> Minimized {
+    let mut budget = Budget {
+        left: ATTEMPTS,
+        until,
+        timed_out: false,
+    };
+    let Minimized {
+        mut frames,
+        log,
+        breach,
+        attempts,
+        ..
+    } = confirmed;
+    let mut log = (log, breach);
+    let Some(frame) = frames.pop() else {
+        return Minimized {
+            frames,
+            log: log.0,
+            breach: log.1,
+            attempts,
+            cut_short: false,
+        };
+    };
+    // It needed what came before: shrink that prefix (ddmin).
+    let mut prefix = frames;
+    let mut n = 2usize;
+    while !prefix.is_empty() && budget.left > 0 {
+        let chunk = prefix.len().div_ceil(n);
+        let mut reduced = false;
+        for start in (0..prefix.len()).step_by(chunk.max(1)) {
+            let mut trial: Vec<Vec<u8>> = prefix[..start].to_vec();
+            trial.extend_from_slice(&prefix[(start + chunk).min(prefix.len())..]);
+            let mut seq = trial.clone();
+            seq.push(frame.clone());
+            if let Some(l) = reproduces(config, &seq, candidate, &mut budget).await {
+                prefix = trial;
+                log = l;
+                n = (n - 1).max(2);
+                reduced = true;
+                break;
             }
         }
-        frames = prefix;
-        frames.push(frame);
+        if !reduced {
+            if chunk <= 1 {
+                break;
+            }
+            n = (n * 2).min(prefix.len());
+        }
     }
+    let mut frames = prefix;
+    frames.push(frame);
     // Shrink the breaking frame itself: shorter mutants that still break it.
     let mut seed = 0u64;
     while budget.left > 0 && seed < 200 {
         seed += 1;
-        let last = frames.last()?.clone();
+        let Some(last) = frames.last().cloned() else {
+            break;
+        };
         let Some(mutant) = mutate_json(&last, seed) else {
             continue;
         };
@@ -197,18 +239,19 @@ async fn confirm_and_shrink(
             continue;
         }
         let mut trial = frames.clone();
-        *trial.last_mut()? = mutant;
-        if let Some(l) = reproduces(config, &trial, candidate, budget).await {
+        if let Some(end) = trial.last_mut() {
+            *end = mutant;
+        }
+        if let Some(l) = reproduces(config, &trial, candidate, &mut budget).await {
             frames = trial;
-            log = Some(l);
+            log = l;
         }
     }
-    let (log, breach) = log?;
-    Some(Minimized {
+    Minimized {
         frames,
-        log,
-        breach,
-        attempts: ATTEMPTS - budget.left,
+        log: log.0,
+        breach: log.1,
+        attempts: attempts + ATTEMPTS - budget.left,
         cut_short: budget.timed_out,
-    })
+    }
 }

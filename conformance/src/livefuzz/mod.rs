@@ -1,10 +1,13 @@
 //! The live fuzzer behind `wirecheck fuzz`, `replay` and `diff`: frames a
-//! peer was never meant to get, sent one at a time inside a live session, each
-//! answer judged by invariants that hold whatever the input
-//! ([`invariant`]); every finding de-duplicated by the invariant and the
-//! frame's shape, confirmed and minimized against fresh peers ([`minimize`]),
-//! and saved as a transcript ([`store`]) a replay can play again.
+//! peer was never meant to get, sent one at a time inside a live session
+//! (no request id sent twice in it: [`ids`]), each answer judged by
+//! invariants that hold whatever the input ([`invariant`]); every finding
+//! de-duplicated by the invariant and the frame's shape, replayed on a fresh
+//! peer before it counts (one no fresh peer shows again is only suspected)
+//! and shrunk ([`minimize`]), folded into defects, and saved as a transcript
+//! ([`store`]) a replay can play again.
 
+pub mod ids;
 pub mod invariant;
 pub mod memory;
 pub mod minimize;
@@ -88,6 +91,9 @@ pub struct Candidate {
     pub before: Vec<Vec<u8>>,
     /// Which frame of the run it was (0-based).
     pub index: u64,
+    /// Its defect ([`invariant::defect`]): the invariant, the rule and the
+    /// shape of the peer's answer.
+    pub defect: String,
 }
 
 /// A finding, ready for the report and the store.
@@ -99,6 +105,9 @@ pub struct Finding {
     pub shape: String,
     /// The de-duplication key: kind, rule, shape.
     pub key: String,
+    /// The defect it shows ([`invariant::defect`]): findings of one defect
+    /// differ only in the frame that showed it.
+    pub defect: String,
     /// The frames that break it, last one breaking.
     pub frames: Vec<Vec<u8>>,
     /// The wire log of the confirming run (or of the fuzz session).
@@ -117,12 +126,23 @@ pub enum Confirmation {
     /// A fresh peer broke it again; the time ran out while shrinking, so
     /// its frames may not be the fewest or shortest.
     CutShort,
-    /// Reported as found: `--no-minimize`, or a crash or hang that no fresh
-    /// peer repeated (it happened).
-    AsFound,
-    /// Neither confirmed nor shrunk, for the reason given (the time ran
-    /// out first, or Ctrl-C): reported with the frames as sent.
-    Unminimized(String),
+    /// A fresh peer broke it again; not shrunk, for the reason given
+    /// (`--no-minimize`, or no time was left for it): its frames as sent.
+    Unshrunk(String),
+    /// It happened, and is counted whether or not a fresh peer repeats it:
+    /// a crash or a hang (for the reason given), the peer's memory growth.
+    AsFound(String),
+    /// Suspected, never counted: no fresh peer showed it again (`replayed`),
+    /// or none could replay it in time (Ctrl-C, the time ran out), for the
+    /// reason given. A breach seen once in a fuzz session may be the
+    /// session's own doing (an answer late past the loop's short grace), so
+    /// it counts only once it is shown again.
+    Suspected {
+        /// Why, in words.
+        why: String,
+        /// Whether a fresh peer replayed it (and did not show it again).
+        replayed: bool,
+    },
 }
 
 impl Finding {
@@ -131,8 +151,16 @@ impl Finding {
     pub fn confirmed(&self) -> bool {
         matches!(
             self.confirmation,
-            Confirmation::Minimized | Confirmation::CutShort
+            Confirmation::Minimized | Confirmation::CutShort | Confirmation::Unshrunk(_)
         )
+    }
+
+    /// Whether it counts (the exit code, the summary, the defects): it was
+    /// confirmed on a fresh peer, or it is a crash, a hang or a memory
+    /// growth, which happened whether or not it comes back.
+    #[must_use]
+    pub fn counts(&self) -> bool {
+        self.confirmed() || matches!(self.confirmation, Confirmation::AsFound(_))
     }
 }
 
@@ -147,11 +175,12 @@ pub struct Stats {
     pub minimize_time: Duration,
     /// Peers started again after a crash or hang.
     pub restarts: u64,
-    /// Breaches that no fresh peer reproduced: dropped.
-    pub unconfirmed: u64,
-    /// Findings the time ran out on before they were confirmed: reported
-    /// with their frames as sent, saying so.
-    pub unminimized: u64,
+    /// Findings a fresh peer did not show again, or that the time ran out
+    /// on before one could: reported as suspected, never counted.
+    pub suspected: u64,
+    /// Confirmed findings the time ran out on before they were shrunk, or
+    /// while they were.
+    pub unshrunk: u64,
     /// Breaches seen, before de-duplication.
     pub breaches: u64,
     /// Resident memory at the first and the last sample, KiB (the lowest
@@ -165,6 +194,9 @@ pub struct Stats {
     /// Windows probed again frame by frame (ambiguous, a peer that died, or
     /// a breach not seen before).
     pub rechecks: u64,
+    /// The longest a peer took to start and open its session in this run:
+    /// what a confirmation on a fresh peer is given at least.
+    pub slowest_start: Duration,
     /// Why the fuzzing stopped before its budget, when it did: a fresh peer
     /// that would not start or open a session. What was found until then is
     /// still confirmed, saved and reported.
@@ -201,8 +233,31 @@ pub const PER_FINDING: Duration = Duration::from_secs(10);
 
 /// The least time a finding's confirmation is given while there is that much
 /// left: a fresh peer must start, take the handshake and the frames, and be
-/// listened to (a Node server starts in about a third of a second).
+/// listened to (a Node server starts in about a third of a second). A peer
+/// seen to start slower in this run gets twice its slowest start and half a
+/// second more ([`confirm_share`]).
 const SHARE_AT_LEAST: Duration = Duration::from_secs(1);
+
+/// The least time worth giving an attempt on fresh peers, for a peer that
+/// took up to `slowest_start` to start and open its session.
+fn attempt_floor(slowest_start: Duration) -> Duration {
+    SHARE_AT_LEAST.max(slowest_start * 2 + Duration::from_millis(500))
+}
+
+/// The time the confirmation of the next of `remaining` findings is given
+/// when `left` is left: an equal share, at most [`PER_FINDING`], but never
+/// less than one confirmation takes (two starts of a peer that took up to
+/// `slowest_start` to start and open its session in this run, and the
+/// frames): with little time the first findings are confirmed and the rest
+/// said to be suspected, rather than none confirmed (equal shares of one
+/// second each left a Python server, two seconds to start on a loaded
+/// machine, with no finding confirmed at all).
+#[must_use]
+pub fn confirm_share(left: Duration, remaining: usize, slowest_start: Duration) -> Duration {
+    let floor = attempt_floor(slowest_start);
+    (left / u32::try_from(remaining.max(1)).unwrap_or(u32::MAX))
+        .clamp(floor.min(left).min(PER_FINDING), PER_FINDING)
+}
 
 /// The part of `--duration` kept for confirming and shrinking once the
 /// fuzzing has found something: a third (issue 30: `--duration 20s` used to
@@ -236,9 +291,9 @@ pub fn minimizing_ends(
 }
 
 /// Frames per session before the peer is started afresh: a long session
-/// reuses the generator's small ids more and more (MCP forbids reuse, and a
-/// peer may start refusing them), and a fresh one costs a handshake. The
-/// id history itself is O(1) per frame ([`window::IdHistory`]).
+/// gives more and more of the generator's ids fresh spellings ([`ids`]: MCP
+/// forbids reuse), and a fresh one costs a handshake. The id history itself
+/// is O(1) per frame ([`window::IdHistory`]).
 const SESSION_FRAMES: u64 = 5000;
 
 /// How many earlier frames a candidate keeps for the minimizer.
@@ -388,6 +443,7 @@ fn merge_stats<'a>(all: impl Iterator<Item = &'a Stats>) -> Stats {
         total.restarts += s.restarts;
         total.breaches += s.breaches;
         total.rechecks += s.rechecks;
+        total.slowest_start = total.slowest_start.max(s.slowest_start);
         total.interrupted |= s.interrupted;
         total.rss_samples += s.rss_samples;
         if total.ended_early.is_none() {
@@ -454,88 +510,94 @@ pub async fn fuzz(
     let mut findings = Vec::new();
     let minimizing = Instant::now();
     let until = minimizing_ends(started, config.duration, minimizing, config.minimize_budget);
+    // Every candidate is replayed on a fresh peer before it counts: first
+    // all of them (a confirmation is a peer start or two), then what time
+    // is left shrinks the confirmed ones.
     let total = candidates.len();
+    let mut confirmed: Vec<(Candidate, minimize::Minimized)> = Vec::new();
     for (n, candidate) in candidates.into_iter().enumerate() {
-        let key = key(&candidate.breach, &candidate.shape);
         let left = until.saturating_duration_since(Instant::now());
-        // An equal share of what is left, but never less than a confirmation
-        // takes: with little time, the first findings are confirmed and
-        // shrunk and the rest reported as found, rather than none confirmed.
-        let share = (left / u32::try_from(total - n).unwrap_or(u32::MAX))
-            .clamp(SHARE_AT_LEAST.min(left), PER_FINDING);
-        let minimized = if !config.minimize {
+        let share = confirm_share(left, total - n, stats.slowest_start);
+        let tried = if stop.load(Ordering::Relaxed) {
             None
-        } else if stop.load(Ordering::Relaxed) {
-            Some(Minimizing::Interrupted)
         } else {
-            Some(Minimizing::Tried(
-                minimize::minimize(config, &candidate, Instant::now() + share).await,
-            ))
+            Some(minimize::confirm(config, &candidate, Instant::now() + share).await)
         };
-        // Reported with the frames as sent, when it is not confirmed.
-        let as_found = |candidate: Candidate, confirmation: Confirmation| {
-            let mut frames = candidate.before;
-            frames.push(candidate.frame);
-            Finding {
-                breach: candidate.breach,
-                shape: candidate.shape,
-                key: key.clone(),
-                frames,
-                log: Vec::new(),
-                confirmation,
-                index: candidate.index,
+        let (why, replayed) = match tried {
+            Some(minimize::Minimizing::Confirmed(m)) => {
+                confirmed.push((candidate, m));
+                continue;
+            }
+            Some(minimize::Minimizing::NotReproduced) => (
+                "no fresh peer showed it again (its frame replayed alone, and after the frames sent before it)",
+                true,
+            ),
+            Some(minimize::Minimizing::OutOfTime) => (
+                "the time (--duration or --minimize-budget) ran out before a fresh peer could replay it",
+                false,
+            ),
+            None => (
+                "interrupted (Ctrl-C) before it was replayed on a fresh peer",
+                false,
+            ),
+        };
+        // A crash or hang happened, whether or not it comes back; anything
+        // else seen once may be the fuzz session's own doing (an answer
+        // later than its short grace), and counts only once shown again.
+        let confirmation = if matches!(candidate.breach.kind, Kind::Crash | Kind::Hang) {
+            Confirmation::AsFound(why.to_owned())
+        } else {
+            stats.suspected += 1;
+            Confirmation::Suspected {
+                why: why.to_owned(),
+                replayed,
             }
         };
-        match minimized {
-            Some(Minimizing::Tried(minimize::Minimizing::Confirmed(m))) => {
-                findings.push(Finding {
-                    breach: m.breach,
-                    shape: candidate.shape,
-                    key,
-                    frames: m.frames,
-                    log: m.log,
-                    confirmation: if m.cut_short {
-                        Confirmation::CutShort
-                    } else {
-                        Confirmation::Minimized
-                    },
-                    index: candidate.index,
-                });
-            }
-            // It was seen; only the time to confirm it ran out: reported,
-            // saying so, rather than lost.
-            Some(Minimizing::Tried(minimize::Minimizing::OutOfTime)) => {
-                stats.unminimized += 1;
-                findings.push(as_found(
-                    candidate,
-                    Confirmation::Unminimized(
-                        "the time (--duration or --minimize-budget) ran out before a fresh peer broke it again".into(),
-                    ),
-                ));
-            }
-            Some(Minimizing::Interrupted) => {
-                stats.unminimized += 1;
-                findings.push(as_found(
-                    candidate,
-                    Confirmation::Unminimized(
-                        "interrupted (Ctrl-C) before it was tried on a fresh peer".into(),
-                    ),
-                ));
-            }
-            // A crash or hang is reported even when it does not come back:
-            // it happened; anything else unconfirmed may be the fuzz loop's
-            // short grace, and is dropped.
-            None => findings.push(as_found(candidate, Confirmation::AsFound)),
-            Some(Minimizing::Tried(minimize::Minimizing::NotReproduced))
-                if matches!(candidate.breach.kind, Kind::Crash | Kind::Hang) =>
-            {
-                findings.push(as_found(candidate, Confirmation::AsFound));
-            }
-            Some(Minimizing::Tried(minimize::Minimizing::NotReproduced)) => {
-                stats.unconfirmed += 1;
-            }
-        }
+        findings.push(as_found(candidate, confirmation));
     }
+    let total = confirmed.len();
+    for (n, (candidate, found)) in confirmed.into_iter().enumerate() {
+        let left = until.saturating_duration_since(Instant::now());
+        let share = (left / u32::try_from(total - n).unwrap_or(u32::MAX)).min(PER_FINDING);
+        let (found, confirmation) = if !config.minimize {
+            (found, Confirmation::Unshrunk("--no-minimize".into()))
+        } else if stop.load(Ordering::Relaxed) {
+            stats.unshrunk += 1;
+            (
+                found,
+                Confirmation::Unshrunk("interrupted (Ctrl-C) before it was shrunk".into()),
+            )
+        } else if share < attempt_floor(stats.slowest_start) {
+            stats.unshrunk += 1;
+            (
+                found,
+                Confirmation::Unshrunk(
+                    "the time (--duration or --minimize-budget) ran out before it was shrunk"
+                        .into(),
+                ),
+            )
+        } else {
+            let shrunk = minimize::shrink(config, &candidate, found, Instant::now() + share).await;
+            let confirmation = if shrunk.cut_short {
+                stats.unshrunk += 1;
+                Confirmation::CutShort
+            } else {
+                Confirmation::Minimized
+            };
+            (shrunk, confirmation)
+        };
+        findings.push(Finding {
+            breach: found.breach,
+            key: key(&candidate.breach, &candidate.shape),
+            defect: candidate.defect,
+            shape: candidate.shape,
+            frames: found.frames,
+            log: found.log,
+            confirmation,
+            index: candidate.index,
+        });
+    }
+    findings.sort_by_key(|f| f.index);
     if let Some(growth) = growths
         .into_iter()
         .max_by(|a, b| a.slope_kib_per_s.total_cmp(&b.slope_kib_per_s))
@@ -550,9 +612,10 @@ pub async fn fuzz(
             },
             shape: String::new(),
             key: "memory-growth".into(),
+            defect: "memory-growth".into(),
             frames: Vec::new(),
             log: Vec::new(),
-            confirmation: Confirmation::AsFound,
+            confirmation: Confirmation::AsFound("the resident memory kept growing".into()),
             index: stats.frames,
         });
     }
@@ -560,12 +623,21 @@ pub async fn fuzz(
     Ok((findings, stats))
 }
 
-/// What became of a candidate's confirmation.
-enum Minimizing {
-    /// It was tried on fresh peers.
-    Tried(minimize::Minimizing),
-    /// Ctrl-C came first.
-    Interrupted,
+/// A finding no fresh peer confirmed, reported with the frames as sent.
+fn as_found(candidate: Candidate, confirmation: Confirmation) -> Finding {
+    let key = key(&candidate.breach, &candidate.shape);
+    let mut frames = candidate.before;
+    frames.push(candidate.frame);
+    Finding {
+        breach: candidate.breach,
+        shape: candidate.shape,
+        key,
+        defect: candidate.defect,
+        frames,
+        log: Vec::new(),
+        confirmation,
+        index: candidate.index,
+    }
 }
 
 /// One job of a run: its own peer, its share of the frame stream, its
@@ -580,7 +652,9 @@ async fn fuzz_job(
         answer_timeout: config.timeout,
         grace: Duration::ZERO,
     };
+    let starting = Instant::now();
     let mut live = Live::start(&config.target, config.revision, &waits, config.limits).await?;
+    let slowest_start = starting.elapsed();
     let jobs = config.jobs.max(1) as u64;
     let mut source = Dealt {
         source: Source::new(
@@ -595,7 +669,10 @@ async fn fuzz_job(
         next: 0,
     };
     let budget = config.frames.map(|n| source.share(n));
-    let mut stats = Stats::default();
+    let mut stats = Stats {
+        slowest_start,
+        ..Stats::default()
+    };
     let mut seen: BTreeSet<String> = BTreeSet::new();
     let mut candidates: Vec<Candidate> = Vec::new();
     let mut before: Vec<Vec<u8>> = Vec::new();
@@ -611,15 +688,11 @@ async fn fuzz_job(
             break;
         }
         // `--duration` is the whole run's: once anything is found, the
-        // fuzzing leaves the end of it for confirming and shrinking.
-        let fuzzing = config.duration.map(|d| {
-            fuzzing_time(
-                d,
-                config.minimize,
-                board.found.get(),
-                config.minimize_budget,
-            )
-        });
+        // fuzzing leaves the end of it for confirming (always: a finding
+        // counts once a fresh peer shows it again) and shrinking.
+        let fuzzing = config
+            .duration
+            .map(|d| fuzzing_time(d, true, board.found.get(), config.minimize_budget));
         if budget.is_some_and(|n| stats.frames >= n)
             || fuzzing.is_some_and(|d| board.started.elapsed() >= d)
         {
@@ -635,7 +708,18 @@ async fn fuzz_job(
         let mut indices: Vec<u64> = Vec::with_capacity(n);
         let mut ids = window::IdHistory::default();
         while batch.len() < n {
-            let (index, frame) = held.take().unwrap_or_else(|| source.next_frame());
+            let (index, frame) = match held.take() {
+                Some(held) => held,
+                None => {
+                    let (index, frame) = source.next_frame();
+                    // No request id is sent twice in a session: a second
+                    // use gets a fresh id of its kind ([`ids`]).
+                    let Some(frame) = live.own_ids(&frame) else {
+                        continue;
+                    };
+                    (index, frame)
+                }
+            };
             let carried = crate::driver::request_ids(&frame);
             if !batch.is_empty() && carried.iter().any(|id| ids.contains(id)) {
                 held = Some((index, frame));
@@ -663,6 +747,7 @@ async fn fuzz_job(
                 if seen.insert(key(&breach, &shape)) {
                     board.found.set(true);
                     candidates.push(Candidate {
+                        defect: invariant::defect(&breach, "died"),
                         breach,
                         frame,
                         shape,
@@ -682,7 +767,7 @@ async fn fuzz_job(
             session_frames = 0;
         }
         let mut restart = false;
-        for ((frame, index), (report, breaches)) in batch.into_iter().zip(indices).zip(reports) {
+        for ((frame, report, breaches), index) in reports.into_iter().zip(indices) {
             stats.frames += 1;
             session_frames += 1;
             for received in &report.frames {
@@ -703,6 +788,7 @@ async fn fuzz_job(
                 if seen.insert(key) {
                     board.found.set(true);
                     candidates.push(Candidate {
+                        defect: invariant::defect(&breach, &invariant::answer_shape(&report)),
                         breach,
                         frame: frame.clone(),
                         shape,
@@ -719,7 +805,10 @@ async fn fuzz_job(
         if restart || session_frames >= SESSION_FRAMES {
             // The fresh peer first: if none will start, the old one is still
             // there to be stopped, and the run ends with what it found.
-            match start_again(config, &waits).await {
+            let starting = Instant::now();
+            let fresh = start_again(config, &waits).await;
+            stats.slowest_start = stats.slowest_start.max(starting.elapsed());
+            match fresh {
                 Ok(fresh) => std::mem::replace(&mut live, fresh).stop().await,
                 Err(e) => {
                     stats.ended_early = Some(e);
@@ -764,10 +853,10 @@ async fn fuzz_job(
 /// alive, or whose verdicts hold a breach not seen before is probed again
 /// frame by frame, each frame with its own ping, and those reports are the
 /// ones judged: a window only speeds up what is already known, it never
-/// decides a new finding. A live peer is probed again in the same session
-/// (the frames' ids are then reused: a peer may refuse them, and every
-/// finding is confirmed on a fresh peer before it is reported); a dead one
-/// is replaced first.
+/// decides a new finding. A live peer is probed again in the same session,
+/// each frame under fresh request ids ([`ids`]: an answer to the window's
+/// sending is then no answer to the probe's), and the frames returned are
+/// the ones sent; a dead one is replaced first.
 async fn exchange(
     live: &mut Live,
     batch: &[Vec<u8>],
@@ -780,13 +869,13 @@ async fn exchange(
     // otherwise): the session judge alone decides it.
     let judged = |frame: &[u8], report: ProbeReport| {
         let breaches = judge(frame, &report, config.revision, config.strict);
-        (report, breaches)
+        (frame.to_vec(), report, breaches)
     };
     if batch.len() == 1 {
         let frame = &batch[0];
         let report = live.exchange(frame, expect(frame) != Expect::Nothing).await;
         let breaches = live.judge(frame, &report, config.revision, config.strict);
-        return Ok((vec![(report, breaches)], None));
+        return Ok((vec![(frame.clone(), report, breaches)], None));
     }
     let (liveness_id, observed) = live.window(batch).await;
     let verdict = observed.live.clone();
@@ -797,7 +886,7 @@ async fn exchange(
             .zip(reports)
             .map(|(frame, report)| judged(frame, report))
             .collect();
-        let known = batch.iter().zip(&reports).all(|(frame, (_, breaches))| {
+        let known = reports.iter().all(|(frame, _, breaches)| {
             breaches
                 .iter()
                 .all(|b| seen.contains(&key(b, &shape(frame, config.revision))))
@@ -815,14 +904,20 @@ async fn exchange(
     let target = fresh.as_mut().unwrap_or(live);
     let mut reports: Vec<Judged> = Vec::with_capacity(batch.len());
     for frame in batch {
+        // The window sent it already: in the same session it goes again
+        // under a fresh id, so an answer to the first sending is not taken
+        // for a second answer, or for this one.
+        let Some(frame) = target.own_ids(frame) else {
+            break;
+        };
         let report = target
-            .exchange(frame, expect(frame) != Expect::Nothing)
+            .exchange(&frame, expect(&frame) != Expect::Nothing)
             .await;
         // Judged at once: over HTTP what the transport saw since the last
         // probe is this frame's.
-        let breaches = target.judge(frame, &report, config.revision, config.strict);
+        let breaches = target.judge(&frame, &report, config.revision, config.strict);
         let dead = !matches!(report.live, crate::driver::Live::Answered(_));
-        reports.push((report, breaches));
+        reports.push((frame, report, breaches));
         if dead {
             // The rest of the window goes to the next session; what the
             // dead peer did is reported on this frame.
@@ -831,9 +926,8 @@ async fn exchange(
     }
     // A window whose peer died, when no frame kills a fresh one: it still
     // happened (a crash or hang is reported unconfirmed), on the last frame.
-    let judged_last = reports.len().checked_sub(1).map(|i| &batch[i]);
-    if let (false, Some(verdict), Some((last, breaches)), Some(frame)) =
-        (alive, verdict, reports.last_mut(), judged_last)
+    if let (false, Some(verdict), Some((frame, last, breaches))) =
+        (alive, verdict, reports.last_mut())
     {
         if matches!(last.live, crate::driver::Live::Answered(_)) {
             last.live = verdict;
@@ -848,8 +942,9 @@ async fn exchange(
     Ok((reports, fresh))
 }
 
-/// One frame's report and what it breaks.
-type Judged = (ProbeReport, Vec<Breach>);
+/// One frame as it was sent (its ids made fresh when it was sent again),
+/// its report, and what it breaks.
+type Judged = (Vec<u8>, ProbeReport, Vec<Breach>);
 
 /// A finding's de-duplication key.
 #[must_use]
@@ -890,9 +985,15 @@ pub async fn replay(
     let mut live = Live::start(&config.target, config.revision, &waits, config.limits).await?;
     let mut found = Vec::new();
     for frame in frames {
-        let report = live.exchange(frame, expect(frame) != Expect::Nothing).await;
+        // Sent as saved unless that would reuse an id of this session.
+        let Some(frame) = live.own_ids(frame) else {
+            break;
+        };
+        let report = live
+            .exchange(&frame, expect(&frame) != Expect::Nothing)
+            .await;
         found.extend(
-            live.judge(frame, &report, config.revision, config.strict)
+            live.judge(&frame, &report, config.revision, config.strict)
                 .into_iter()
                 .filter(|b| b.kind == kind),
         );
@@ -917,6 +1018,25 @@ mod tests {
         assert_eq!(fuzzing_time(s(30), true, true, s(60)), s(20));
         assert_eq!(fuzzing_time(s(30), true, true, s(4)), s(26));
         assert_eq!(fuzzing_time(s(30), false, true, s(60)), s(30));
+    }
+
+    /// Each confirmation gets an equal share of what is left, but at least
+    /// what two starts of the peer take: a Python server that took 1.5 s to
+    /// start got 1 s shares (119 findings in 20 s), and no finding of it was
+    /// ever confirmed.
+    #[test]
+    fn a_confirmation_gets_the_time_a_fresh_peer_takes() {
+        let ms = Duration::from_millis;
+        let s = Duration::from_secs;
+        assert_eq!(confirm_share(s(20), 119, ms(1500)), ms(3500));
+        assert_eq!(confirm_share(s(20), 119, ms(200)), s(1));
+        assert_eq!(confirm_share(s(20), 4, ms(200)), s(5));
+        assert_eq!(confirm_share(s(60), 2, s(1)), s(10), "at most PER_FINDING");
+        assert_eq!(
+            confirm_share(ms(700), 119, ms(1500)),
+            ms(700),
+            "never past the end"
+        );
     }
 
     /// Confirming and shrinking end at `--minimize-budget` after they

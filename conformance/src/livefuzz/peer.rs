@@ -21,8 +21,9 @@ use harness::Revision;
 
 use tokio::time::Instant;
 
+use super::ids::OwnIds;
 use super::invariant::{self, expect, Breach, Expect, Kind};
-use super::window::{IdHistory, Observed};
+use super::window::{Bucket, Observed};
 use crate::driver::{
     Class, Driver, DriverConfig, Live as Verdict, Liveness, ProbeReport, Received, Wants,
 };
@@ -66,8 +67,13 @@ macro_rules! with_driver {
 /// A running peer with an open session.
 pub struct Live {
     link: Link,
-    /// Every request id a window sent, so no ping of ours reuses one.
-    history: IdHistory,
+    /// Every request id this session sent, so no frame and no ping of ours
+    /// reuses one ([`OwnIds`]).
+    ids: OwnIds,
+    /// The requests sent in this session still owed an answer, newest last:
+    /// an answer that comes for one later is that request's, never the
+    /// answer of whatever frame was sent meanwhile.
+    owed: Vec<(Bucket, Id<'static>)>,
     answer_timeout: Duration,
     /// HTTP findings of the transport already turned into breaches.
     http_seen: usize,
@@ -159,7 +165,8 @@ impl Live {
         }
         let mut live = Live {
             link,
-            history: IdHistory::default(),
+            ids: OwnIds::default(),
+            owed: Vec::new(),
             answer_timeout: waits.answer_timeout,
             http_seen: 0,
             facts_seen: 0,
@@ -186,7 +193,64 @@ impl Live {
         } else {
             Wants::NoReply
         };
-        with_driver!(&mut self.link, d => d.probe_with(frame, wants, true).await)
+        let mut report = with_driver!(&mut self.link, d => d.probe_with(frame, wants, true).await);
+        // A late answer to an earlier frame's request is that request's: it
+        // is no answer of this frame's under a wrong id.
+        for received in &mut report.frames {
+            if received.class == Class::Stray && self.late_answer(&received.bytes) {
+                received.class = Class::OtherExchange;
+            }
+        }
+        self.owe(frame, &report);
+        report
+    }
+
+    /// `frame` as this session may send it: no request id it carries was
+    /// sent in this session before ([`OwnIds::fresh`]); `None` when one
+    /// would be and cannot be changed. Every frame the fuzzer sends goes
+    /// through here first.
+    pub fn own_ids(&mut self, frame: &[u8]) -> Option<Vec<u8>> {
+        self.ids.fresh(frame)
+    }
+
+    /// Records the requests of `frame` that `report` holds no answer to:
+    /// an answer to one that comes later is late, not another frame's.
+    fn owe(&mut self, frame: &[u8], report: &ProbeReport) {
+        let answered: Vec<Id<'static>> = report
+            .frames
+            .iter()
+            .filter(|r| r.class == Class::ProbeAnswer)
+            .flat_map(|r| answer_ids(&r.bytes))
+            .collect();
+        for id in crate::driver::request_ids(frame) {
+            if !matches!(id, Id::Null) && !answered.iter().any(|a| a.matches(&id)) {
+                self.owed.push((Bucket::of(&id), id));
+            }
+        }
+        let excess = self.owed.len().saturating_sub(OWED_KEPT);
+        self.owed.drain(..excess);
+    }
+
+    /// Whether `bytes` is a single response to a request still owed an
+    /// answer (then it is owed no more).
+    fn late_answer(&mut self, bytes: &[u8]) -> bool {
+        let ids = answer_ids(bytes);
+        let [id] = ids.as_slice() else {
+            return false;
+        };
+        if matches!(id, Id::Null) {
+            return false;
+        }
+        let bucket = Bucket::of(id);
+        let Some(at) = self
+            .owed
+            .iter()
+            .position(|(b, o)| *b == bucket && o.matches(id))
+        else {
+            return false;
+        };
+        self.owed.remove(at);
+        true
     }
 
     /// The invariants the exchange `report` of `frame` breaks: the session
@@ -243,13 +307,37 @@ impl Live {
     pub async fn window(&mut self, frames: &[Vec<u8>]) -> (Id<'static>, Observed) {
         for frame in frames {
             for id in crate::driver::request_ids(frame) {
-                self.history.insert(&id);
+                self.ids.insert(&id);
             }
         }
         let timeout = self.answer_timeout;
-        let history = &self.history;
+        let ids = &self.ids;
         let (id, mut observed) =
-            with_driver!(&mut self.link, d => window_on(d, history, timeout, frames).await);
+            with_driver!(&mut self.link, d => window_on(d, ids, timeout, frames).await);
+        // A late answer to a request of an earlier window is that request's.
+        for received in &mut observed.frames {
+            if self.late_answer(&received.bytes) {
+                received.class = Class::OtherExchange;
+            }
+        }
+        // What the window's requests were not answered with yet, they are
+        // owed: an answer that comes later (while the window is sent again
+        // frame by frame, say) is theirs.
+        let answered: Vec<Id<'static>> = observed
+            .frames
+            .iter()
+            .filter(|r| r.class != Class::OtherExchange)
+            .flat_map(|r| answer_ids(&r.bytes))
+            .collect();
+        for frame in frames {
+            for id in crate::driver::request_ids(frame) {
+                if !matches!(id, Id::Null) && !answered.iter().any(|a| a.matches(&id)) {
+                    self.owed.push((Bucket::of(&id), id));
+                }
+            }
+        }
+        let excess = self.owed.len().saturating_sub(OWED_KEPT);
+        self.owed.drain(..excess);
         if self.is_http() {
             let findings = self.http_findings().len();
             let facts = self.http_facts();
@@ -346,16 +434,32 @@ impl Live {
     }
 }
 
+/// How many requests owed an answer a session remembers.
+const OWED_KEPT: usize = 256;
+
+/// The ids of the responses in `bytes` (one, or a batch's).
+fn answer_ids(bytes: &[u8]) -> Vec<Id<'static>> {
+    let Ok(frame) = harness::lift(bytes) else {
+        return Vec::new();
+    };
+    frame
+        .messages()
+        .iter()
+        .filter(|m| matches!(m, harness::Message::Success(_) | harness::Message::Error(_)))
+        .filter_map(|m| m.id().cloned().map(Id::into_owned))
+        .collect()
+}
+
 /// The window of [`Live::window`] on one driver.
 async fn window_on<T: Transport>(
     driver: &mut Driver<T>,
-    history: &IdHistory,
+    ids: &OwnIds,
     answer_timeout: Duration,
     frames: &[Vec<u8>],
 ) -> (Id<'static>, Observed) {
     let (liveness_id, ping) = loop {
         let (id, ping) = driver.liveness_request();
-        if !history.contains(&id) {
+        if !ids.contains(&id) {
             break (id, ping);
         }
     };
