@@ -236,7 +236,11 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
                     breaches.push(Vec::new());
                     continue;
                 };
-                let probe = live.exchange(&frame, expects).await;
+                // No request id sent twice in a session (as `fuzz` sends):
+                // a reused id would make the peer's answers look crossed.
+                // Each session holds the same frames, so each rewrites alike.
+                let sent = live.own_ids(&frame).unwrap_or_else(|| frame.clone());
+                let probe = live.exchange(&sent, expects).await;
                 let s = said(&probe);
                 if s == Said::Dead {
                     if let Some(dead) = slot.take() {
@@ -258,7 +262,7 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
                 breaches.push(if s == Said::Dead {
                     Vec::new()
                 } else {
-                    judge(&frame, &probe, revision, false)
+                    judge(&sent, &probe, revision, false)
                 });
                 saids.push(s);
             }
