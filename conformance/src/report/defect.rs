@@ -227,6 +227,23 @@ pub fn breach(record: &Record) -> Option<(CheckId, Level)> {
         }
         return Some((RuleId::JsonrpcResponseRequired.into(), Level::Must));
     }
+    // A batch the probe made invalid on purpose (an element that is no
+    // Request), answered by one object where its valid calls were owed
+    // responses of their own: the calls went unanswered (§5), whatever rule
+    // the invalid element broke.
+    let probe_rule = record
+        .check
+        .as_ref()
+        .and_then(|c| c.rule.rule())
+        .is_some_and(|r| r.codec().is_some());
+    if probe_rule
+        && is_batch(record)
+        && matches!(shape, Shape::Error(_) | Shape::ErrorOther | Shape::Result)
+        && !violations.iter().any(|v| v.level.is_mandatory())
+        && record.outcome != Outcome::Warning
+    {
+        return Some((RuleId::JsonrpcResponseRequired.into(), Level::Must));
+    }
     // A sender's rule found on the peer's own answer: an id no request may
     // carry, echoed back in an error, where JSON-RPC 2.0 §5 wants null for
     // an Invalid Request.
@@ -295,6 +312,20 @@ pub fn family(rule: &CheckId) -> CheckId {
             .map_or_else(|| rule.clone(), |(_, head)| CheckId::Rule(*head)),
         None => rule.clone(),
     }
+}
+
+/// Whether the probe was a non-empty array (a batch, valid or not).
+fn is_batch(record: &Record) -> bool {
+    record
+        .wire
+        .iter()
+        .find(|w| w.from == harness::Direction::ClientToServer)
+        .is_some_and(|sent| {
+            matches!(
+                serde_json::from_slice::<serde_json::Value>(&sent.bytes),
+                Ok(serde_json::Value::Array(items)) if !items.is_empty()
+            )
+        })
 }
 
 /// Whether the probe was a batch of objects (requests, notifications).
@@ -422,7 +453,8 @@ impl Defect {
         let rule = self.rule.rule()?;
         let code = |c: i64| format!("{c} ({})", code_name(c));
         Some(match (rule, &self.shape) {
-            (RuleId::JsonrpcResponseRequired, _) => "answer every frame that carries an `id` (a malformed one too: with an error whose `id` is the request's, or null when it cannot be read); stay silent only for notifications".into(),
+            (RuleId::JsonrpcResponseRequired, Shape::NoReply) => "answer every frame that carries an `id` (a malformed one too: with an error whose `id` is the request's, or null when it cannot be read); stay silent only for notifications".into(),
+            (RuleId::JsonrpcResponseRequired, _) => "answer a batch with an array holding a response for each call it carries (an error for each element that is no valid Request), not one object for the whole batch".into(),
             (RuleId::McpBatchMustReceive, _) => "accept a JSON-RPC batch (an array of requests and notifications) and answer it with an array of the responses".into(),
             (RuleId::JsonrpcResponseIdEcho | RuleId::SessionResponseUnknownId, _) => "echo each request's `id` exactly as received (same JSON type and digits: read numbers past 2^53 without rounding them)".into(),
             (RuleId::JsonrpcResponseIdRequired, _) => "answer an Invalid Request whose `id` cannot be used with `\"id\": null`".into(),
@@ -825,6 +857,27 @@ mod tests {
                 "mcp.batch.must-receive/no-reply"
             ]
         );
+    }
+
+    /// A batch made invalid on purpose by one element, answered with one
+    /// error for the whole: the valid call in it went unanswered (§5), the
+    /// server's breach, never the rule the invalid element broke.
+    #[test]
+    fn a_batch_answered_by_one_object_leaves_its_calls_unanswered() {
+        let mut report = Report::new(Command::Run);
+        report.records.push(probe(
+            "jsonrpc-2.0/batch/element-not-object",
+            Revision::JsonRpc2,
+            RuleId::FrameType,
+            r#"[{"jsonrpc":"2.0","id":1,"method":"a"},2]"#,
+            Some(r#"{"jsonrpc":"2.0","error":{"code":-32600,"message":"m"},"id":null}"#),
+        ));
+        let d = &defects(&report)[0];
+        assert_eq!(d.fingerprint(), "jsonrpc.response.required/error");
+        assert!(d
+            .fix()
+            .unwrap()
+            .contains("an array holding a response for each call"));
     }
 
     /// A sender's rule found on the server's own answer (an array id echoed
