@@ -616,6 +616,27 @@ pub fn defects(report: &Report) -> Vec<Defect> {
     found
 }
 
+/// The defects of a rule-by-rule command's report ([`defects`]); none for
+/// a per-frame command's, whose records are one per frame or finding.
+#[must_use]
+pub fn defects_of(report: &Report) -> Vec<Defect> {
+    if report.command.judges_rules() {
+        defects(report)
+    } else {
+        Vec::new()
+    }
+}
+
+/// The records (indexes into `Report::records`) that `defects` hold: a
+/// view shows them through their defect, never one by one as well.
+#[must_use]
+pub fn held(defects: &[Defect]) -> std::collections::HashSet<usize> {
+    defects
+        .iter()
+        .flat_map(|d| d.checks.iter().copied())
+        .collect()
+}
+
 /// A session judge's record whose frame is an answer a probe of another
 /// defect got (an id rounded past 2^53 is "not echoed" to the probe and
 /// "an id no request carried" to the session judge): one defect, so the

@@ -43,16 +43,8 @@ fn suite(report: &Report) -> TestSuite {
         suite.add_property(Property::new("from", profile.direction.sender()));
     }
     suite.add_property(Property::new("strict", report.strict.to_string()));
-    let by_defect = report.command.judges_rules();
-    let defects = if by_defect {
-        super::defects(report)
-    } else {
-        Vec::new()
-    };
-    let folded: std::collections::HashSet<usize> = defects
-        .iter()
-        .flat_map(|d| d.checks.iter().copied())
-        .collect();
+    let defects = super::defects_of(report);
+    let folded = super::held(&defects);
     for (i, record) in report.records.iter().enumerate() {
         if !folded.contains(&i) {
             suite.add_test_case(case(report, record));

@@ -46,20 +46,13 @@ pub fn render(report: &Report) -> String {
     let _ = writeln!(out, "| **total** | **{}** |", tally.total());
     // A rule-by-rule command's failing checks are the peer's defects, each
     // told once; the records left are those no defect holds (stale entries).
-    let defects = if report.command.judges_rules() {
-        super::defects(report)
-    } else {
-        Vec::new()
-    };
+    let defects = super::defects_of(report);
     if report.command.judges_rules() {
         out.push_str(&defects_section(report, &defects));
     } else {
         out.push_str(&repeated_section(report));
     }
-    let folded: std::collections::HashSet<usize> = defects
-        .iter()
-        .flat_map(|d| d.checks.iter().copied())
-        .collect();
+    let folded = super::held(&defects);
     // Counted from the tally, not the kept records: a streamed report keeps
     // only the first MAX_LISTED failing ones.
     let failing: Vec<&Record> = report

@@ -33,7 +33,7 @@ pub mod text;
 
 pub use check::{Check, CheckId};
 pub use command::{Command, Exit};
-pub use defect::{breach, defects, family, Defect, Shape, Standing, Weight};
+pub use defect::{breach, defects, defects_of, family, held, Defect, Shape, Standing, Weight};
 pub use findings::{findings, repeated, repeats_reason, rule_id, Repeated};
 pub use harness::rules::{Level, Violation};
 pub use harness::Outcome;

@@ -82,18 +82,11 @@ fn run(report: &Report) -> Value {
     let mut found: Vec<(&Record, Finding<'_>)> = Vec::new();
     // A rule-by-rule command's failing checks are the peer's defects: a
     // result each, never one per check.
-    let defects: Vec<super::Defect> = if report.command.judges_rules() {
-        super::defects(report)
-            .into_iter()
-            .filter(|d| d.standing != super::Standing::Known)
-            .collect()
-    } else {
-        Vec::new()
-    };
-    let folded: std::collections::HashSet<usize> = defects
-        .iter()
-        .flat_map(|d| d.checks.iter().copied())
+    let defects: Vec<super::Defect> = super::defects_of(report)
+        .into_iter()
+        .filter(|d| d.standing != super::Standing::Known)
         .collect();
+    let folded = super::held(&defects);
     for d in &defects {
         let info = d.info();
         rules.entry(d.rule.to_string()).or_insert(RuleRow {

@@ -302,24 +302,7 @@ fn defect_lines(report: &Report, defect: &super::Defect, paint: &Paint) -> Strin
     }
     out.push_str(&example_lines(example));
     let others = defect.other_probes(report);
-    if !others.is_empty() {
-        let named: Vec<String> = others
-            .iter()
-            .take(OTHERS_NAMED)
-            .map(|v| printable_str(v))
-            .collect();
-        let rest = others.len().saturating_sub(OTHERS_NAMED);
-        let _ = writeln!(
-            out,
-            "    also: {}{}",
-            named.join(", "),
-            if rest > 0 {
-                format!(" and {rest} more (--verbose lists each)")
-            } else {
-                String::new()
-            }
-        );
-    }
+    out.push_str(&also_line(&others));
     let also = defect.also_shown_by(report);
     if !also.is_empty() {
         let _ = writeln!(
@@ -329,6 +312,29 @@ fn defect_lines(report: &Report, defect: &super::Defect, paint: &Paint) -> Strin
         );
     }
     out
+}
+
+/// `    also: a, b, c, d and 7 more (--verbose lists each)`: the other probes
+/// that show it, the first few named; nothing when there are none.
+fn also_line<S: AsRef<str>>(others: &[S]) -> String {
+    if others.is_empty() {
+        return String::new();
+    }
+    let named: Vec<String> = others
+        .iter()
+        .take(OTHERS_NAMED)
+        .map(|v| printable_str(v.as_ref()))
+        .collect();
+    let rest = others.len().saturating_sub(OTHERS_NAMED);
+    format!(
+        "    also: {}{}\n",
+        named.join(", "),
+        if rest > 0 {
+            format!(" and {rest} more (--verbose lists each)")
+        } else {
+            String::new()
+        }
+    )
 }
 
 /// A defect the baseline knows: one line, with the first line of its reason.
@@ -541,24 +547,7 @@ fn group_lines(group: &Group<'_>, paint: &Paint) -> String {
             others.push(vector);
         }
     }
-    if !others.is_empty() {
-        let named: Vec<String> = others
-            .iter()
-            .take(OTHERS_NAMED)
-            .map(|v| printable_str(v))
-            .collect();
-        let rest = others.len().saturating_sub(OTHERS_NAMED);
-        let _ = writeln!(
-            out,
-            "    also: {}{}",
-            named.join(", "),
-            if rest > 0 {
-                format!(" and {rest} more (--verbose lists each)")
-            } else {
-                String::new()
-            }
-        );
-    }
+    out.push_str(&also_line(&others));
     out
 }
 
