@@ -63,14 +63,7 @@ fn said(report: &ProbeReport) -> Said {
         return Said::Dead;
     }
     let answers: Vec<(Option<i64>, String)> = report
-        .frames
-        .iter()
-        .filter(|r| {
-            matches!(
-                r.class,
-                Class::ProbeAnswer | Class::NullIdError | Class::Stray
-            )
-        })
+        .answers()
         .filter_map(|r| {
             let lifted = lift(&r.bytes).ok()?;
             let m = lifted.messages().first()?.clone().into_owned();

@@ -628,23 +628,13 @@ impl<T: Transport> Driver<T> {
             // peer's still open (late answers to ours are told apart), so it
             // is its answer under a wrong id (a JavaScript server rounding
             // an id past 2^53), which the judge reads as such.
-            let late_answer = may_come_late
-                && answered_at.is_some()
-                && matches!(
-                    class,
-                    Class::ProbeAnswer | Class::NullIdError | Class::Stray
-                );
+            let late_answer = may_come_late && answered_at.is_some() && class.may_answer();
             if liveness {
                 answered_at = Some(Instant::now());
                 report.live = Live::Answered(ping_sent.elapsed());
                 // A stray response before it is the probe's answer under a
                 // wrong id (see `late_answer` below).
-                let replied = report.frames.iter().any(|r| {
-                    matches!(
-                        r.class,
-                        Class::ProbeAnswer | Class::NullIdError | Class::Stray
-                    )
-                });
+                let replied = report.answers().next().is_some();
                 deadline = if may_come_late && !replied {
                     // The peer is live; its handler may still be at work.
                     (Instant::now() + self.config.answer_timeout).min(ping_sent + answer_timeout)

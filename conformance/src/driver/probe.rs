@@ -171,7 +171,23 @@ pub struct ProbeReport {
     pub exchange: Option<u64>,
 }
 
+impl Class {
+    /// Whether a frame of this class may be the probe's answer: one under
+    /// its id, an error for a frame whose id could not be read, or a
+    /// response under a wrong id (a JavaScript server rounding an id past
+    /// 2^53), which the judges read as such.
+    #[must_use]
+    pub fn may_answer(&self) -> bool {
+        matches!(self, Class::ProbeAnswer | Class::NullIdError | Class::Stray)
+    }
+}
+
 impl ProbeReport {
+    /// The frames that may be the probe's answer ([`Class::may_answer`]).
+    pub fn answers(&self) -> impl Iterator<Item = &Received> {
+        self.frames.iter().filter(|r| r.class.may_answer())
+    }
+
     /// The frames of one class.
     pub fn of(&self, class: &Class) -> impl Iterator<Item = &Received> {
         let class = class.clone();

@@ -493,14 +493,7 @@ pub fn answer_shape(report: &ProbeReport) -> String {
         format!("{}:id-{id}", m.kind().name())
     };
     let answers: Vec<String> = report
-        .frames
-        .iter()
-        .filter(|r| {
-            matches!(
-                r.class,
-                Class::ProbeAnswer | Class::NullIdError | Class::Stray
-            )
-        })
+        .answers()
         .map(|r| match lift(&r.bytes) {
             Ok(harness::Frame::Single(m)) => one(&m),
             Ok(harness::Frame::Batch(ms)) => format!(
