@@ -191,7 +191,11 @@ pub fn headline(report: &Report, defects: &[super::Defect]) -> String {
         if report.tally().total() == 0 {
             return String::new();
         }
-        return format!("no defect found{known}\n");
+        let passed = report.tally().count("pass");
+        return format!(
+            "no defect found: {passed} {} passed{known}\n",
+            if passed == 1 { "check" } else { "checks" }
+        );
     }
     format!(
         "{} {}: {}; {checks} {}{known}\n",
