@@ -472,17 +472,13 @@ impl Defect {
     }
 }
 
-/// The name JSON-RPC 2.0 §5.1 (or MCP) gives a code.
+/// The name JSON-RPC 2.0 §5.1 (or an MCP revision) gives a code, from the
+/// one table of known codes.
 fn code_name(code: i64) -> &'static str {
-    match code {
-        -32700 => "Parse error",
-        -32600 => "Invalid Request",
-        -32601 => "Method not found",
-        -32602 => "Invalid params",
-        -32603 => "Internal error",
-        -32002 => "Resource not found",
-        _ => "a server error",
-    }
+    harness::codes::KNOWN_CODES
+        .iter()
+        .find(|k| k.code == code)
+        .map_or("a server error", |k| k.name)
 }
 
 /// The codes a record says were expected (`expected one of [-32602]`,
