@@ -97,3 +97,20 @@ pub fn sigint_or_sigterm() -> Result<impl std::future::Future<Output = ()>, Stri
         }
     })
 }
+
+/// A flag Ctrl-C sets, for the live commands inside a runtime (`fuzz`,
+/// `diff`, `replay`, `load`): each checks it between steps, so the run ends
+/// cleanly and still reports what it saw.
+pub fn stop_flag(
+    runtime: &tokio::runtime::Runtime,
+) -> std::sync::Arc<std::sync::atomic::AtomicBool> {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let stop = std::sync::Arc::new(AtomicBool::new(false));
+    let flag = std::sync::Arc::clone(&stop);
+    runtime.spawn(async move {
+        if tokio::signal::ctrl_c().await.is_ok() {
+            flag.store(true, Ordering::Relaxed);
+        }
+    });
+    stop
+}

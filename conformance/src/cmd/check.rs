@@ -36,8 +36,8 @@ use crate::watch::{self, Watch};
 pub struct Args {
     /// The revision (an MCP revision or jsonrpc-2.0), or `auto` to read it from
     /// `initialize` or the per-request `_meta` (plain JSON-RPC 2.0 when neither names one).
-    #[arg(long, value_name = "R|auto", default_value = "auto")]
-    revision: String,
+    #[arg(long, value_name = "R|auto", default_value = "auto", value_parser = super::args::revision_or_auto())]
+    revision: super::args::ReadRevision,
     /// Fail (exit 1) on SHOULD-level findings too.
     #[arg(long)]
     strict: bool,
@@ -100,13 +100,7 @@ pub fn run(args: &Args) -> super::Exit {
 /// the first unreadable file or malformed line: a transcript that cannot be
 /// read cannot be judged, and the error names the file and line.
 fn judge_all(args: &Args, sink: &mut dyn Sink) -> Result<(), String> {
-    let fixed = match args.revision.as_str() {
-        "auto" => None,
-        name => Some(
-            name.parse::<Revision>()
-                .map_err(|e| format!("--revision: {e}, or auto"))?,
-        ),
-    };
+    let fixed = args.revision.fixed();
     let entries = read_all(args.transcripts.clone(), args.max_line)?;
     for path in &args.transcripts {
         judge_one(path, fixed, args, &entries, sink)?;

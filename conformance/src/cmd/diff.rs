@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use harness::{lift, Message, Outcome};
+use harness::{lift, Message, Outcome, Revision};
 
 use super::OutputArgs;
 use crate::driver::{Class, ProbeReport};
@@ -31,8 +31,8 @@ pub struct Args {
     #[arg(long, value_name = "URL")]
     pub http: Vec<String>,
     /// The revision the sessions open with.
-    #[arg(long, default_value = "2025-11-25", value_name = "R")]
-    pub revision: String,
+    #[arg(long, default_value = "2025-11-25", value_name = "R", value_parser = super::args::mcp_revision())]
+    pub revision: Revision,
     /// Same seed, same frames.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
@@ -40,7 +40,7 @@ pub struct Args {
     #[arg(long, default_value_t = 1000, value_name = "N")]
     pub frames: u64,
     /// The longest wait for any one answer.
-    #[arg(long, default_value = "2s", value_parser = super::run::positive_duration, value_name = "DURATION")]
+    #[arg(long, default_value = "2s", value_parser = super::args::positive_duration, value_name = "DURATION")]
     pub timeout: Duration,
     /// Where the report goes.
     #[command(flatten)]
@@ -170,7 +170,7 @@ pub fn run(args: &Args) -> Report {
 }
 
 fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
-    let revision = super::fuzz::revision(&args.revision)?;
+    let revision = args.revision;
     let mut commands = Vec::new();
     for line in &args.stdio {
         commands.push((
@@ -187,7 +187,7 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
             Target::Stdio(super::args::peer_command(None)?),
         ));
     }
-    let config = super::fuzz::config(
+    let config = crate::livefuzz::Config::new(
         commands[0].1.clone(),
         revision,
         args.timeout,
@@ -198,7 +198,7 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
         .enable_all()
         .build()
         .map_err(|e| format!("cannot start the async runtime: {e}"))?;
-    let stop = super::fuzz::ctrl_c(&runtime);
+    let stop = crate::interrupt::stop_flag(&runtime);
     let waits = Waits {
         answer_timeout: args.timeout,
         // Peers are compared, so each gets time to say all it will say.

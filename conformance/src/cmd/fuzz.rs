@@ -2,17 +2,14 @@
 //! by invariants that hold whatever the input ([`crate::livefuzz`]).
 
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 use std::time::Duration;
 
 use harness::{Outcome, Revision};
 
 use super::{OutputArgs, PeerArgs};
 use crate::livefuzz::{self, store, Config, Confirmation, Finding, Stats, Target};
-use crate::report::{Check, Command, Place, Record, Report, Subject};
+use crate::report::{Command, Place, Record, Report, Subject};
 use crate::transport::stdio::PeerCommand;
-use crate::transport::Limits;
 
 /// Fuzz a live peer over stdio or Streamable HTTP: every request answered once
 /// with its id exactly, no notification answered, every frame it sends valid
@@ -35,8 +32,8 @@ pub struct Args {
     #[command(flatten)]
     pub peer: PeerArgs,
     /// The revision the sessions open with.
-    #[arg(long, default_value = "2025-11-25", value_name = "R")]
-    pub revision: String,
+    #[arg(long, default_value = "2025-11-25", value_name = "R", value_parser = super::args::mcp_revision())]
+    pub revision: Revision,
     /// Same seed, same frames.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
@@ -48,13 +45,13 @@ pub struct Args {
     /// third of it early (at most --minimize-budget) to leave that time for
     /// them, and a finding the time runs out on is reported unminimized,
     /// saying so. With neither budget, 10s.
-    #[arg(long, value_parser = super::run::positive_duration, value_name = "DURATION")]
+    #[arg(long, value_parser = super::args::positive_duration, value_name = "DURATION")]
     pub duration: Option<Duration>,
     /// A tool the fuzzer may call (repeatable); no other is ever called.
     #[arg(long = "allow-tool", value_name = "NAME")]
     pub allow_tool: Vec<String>,
     /// The longest wait for any one answer.
-    #[arg(long, default_value = "2s", value_parser = super::run::positive_duration, value_name = "DURATION")]
+    #[arg(long, default_value = "2s", value_parser = super::args::positive_duration, value_name = "DURATION")]
     pub timeout: Duration,
     /// Where findings go. Default: `corpus/peers/<name>/` when run from a
     /// wirecheck checkout (its `corpus/peers` folder exists: findings grow the
@@ -73,7 +70,7 @@ pub struct Args {
     /// The most time spent confirming and shrinking findings, all together,
     /// after fuzzing; always inside `--duration` when one is given.
     /// Default 60s.
-    #[arg(long, value_parser = super::run::duration, value_name = "DURATION")]
+    #[arg(long, value_parser = super::args::duration, value_name = "DURATION")]
     pub minimize_budget: Option<Duration>,
     /// Frames sent back to back before one liveness ping; a window whose
     /// answers cannot be told apart, or that breaks something new, is sent
@@ -90,7 +87,7 @@ pub struct Args {
     pub no_echo: bool,
     /// The run document, SARIF and HTML files, as `run` writes them.
     #[command(flatten)]
-    pub files: super::run::ReportFiles,
+    pub files: super::args::ReportFiles,
     /// Where the report goes.
     #[command(flatten)]
     pub output: OutputArgs,
@@ -145,64 +142,6 @@ pub fn peer_name(command: &PeerCommand) -> String {
             }
         })
         .collect()
-}
-
-pub(crate) fn revision(name: &str) -> Result<Revision, String> {
-    name.parse::<Revision>()
-        .ok()
-        .filter(|r| r.is_mcp())
-        .ok_or_else(|| {
-            format!(
-                "--revision `{name}` is not an MCP revision; one of {}",
-                super::args::revision_names()
-            )
-        })
-}
-
-pub(crate) fn config(
-    target: Target,
-    revision: Revision,
-    timeout: Duration,
-    strict: bool,
-    tools: Vec<String>,
-) -> Result<Config, String> {
-    let (vectors, errors) = crate::vectors::embedded();
-    if let Some(e) = errors.first() {
-        return Err(format!("the built-in vectors do not load: {e}"));
-    }
-    Ok(Config {
-        target,
-        revision,
-        seed: 0,
-        frames: None,
-        duration: None,
-        tools,
-        timeout,
-        confirm_grace: Duration::from_millis(100),
-        strict,
-        limits: Limits {
-            write_timeout: timeout,
-            ..Limits::default()
-        },
-        minimize: true,
-        minimize_budget: Duration::from_secs(60),
-        vectors,
-        window: 1,
-        jobs: 1,
-        echo: true,
-    })
-}
-
-/// A stop flag set by Ctrl-C, so the run ends cleanly and still reports.
-pub(crate) fn ctrl_c(runtime: &tokio::runtime::Runtime) -> Arc<AtomicBool> {
-    let stop = Arc::new(AtomicBool::new(false));
-    let flag = Arc::clone(&stop);
-    runtime.spawn(async move {
-        if tokio::signal::ctrl_c().await.is_ok() {
-            flag.store(true, Ordering::Relaxed);
-        }
-    });
-    stop
 }
 
 /// What the run will do, said before it starts: how long in all, and how
@@ -267,7 +206,7 @@ fn default_out_dir(cwd: &std::path::Path, temp: &std::path::Path, name: &str) ->
 fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
     let target = args.peer.target()?;
     let transport = target.transport();
-    let revision = revision(&args.revision)?;
+    let revision = args.revision;
     let out_dir = args.out_dir.clone().unwrap_or_else(|| {
         default_out_dir(
             std::path::Path::new("."),
@@ -280,7 +219,7 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
         // The reference peer's tools stay inside it.
         tools.extend(crate::peer::tool_names().into_iter().map(String::from));
     }
-    let mut config = config(target, revision, args.timeout, args.strict, tools)?;
+    let mut config = Config::new(target, revision, args.timeout, args.strict, tools)?;
     config.jobs = args.jobs.max(1);
     config.echo = !args.no_echo;
     config.seed = args.seed;
@@ -304,7 +243,7 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
         .enable_all()
         .build()
         .map_err(|e| format!("cannot start the async runtime: {e}"))?;
-    let stop = ctrl_c(&runtime);
+    let stop = crate::interrupt::stop_flag(&runtime);
     let quiet = args.output.quiet;
     let mut progress = |stats: &Stats, findings: usize| {
         if !quiet {
@@ -347,12 +286,9 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
     for finding in &findings {
         let name = store::file_name(finding.breach.kind, revision, &finding.key);
         let path = crate::transcript::save(&out_dir, &name, &saved(finding))?;
-        report.records.push(record(
-            finding,
-            revision,
-            transport,
-            Some(path.display().to_string()),
-        ));
+        report
+            .records
+            .push(finding.record(revision, transport, Some(path.display().to_string())));
     }
     // One record for the run as a whole when no finding stands for it: a run
     // cut short is not a clean bill, so it says what it could not reach.
@@ -482,78 +418,6 @@ fn saved(finding: &Finding) -> Vec<crate::transcript::Entry> {
         .collect()
 }
 
-/// One finding as a report record.
-#[must_use]
-pub fn record(
-    finding: &Finding,
-    revision: Revision,
-    transport: &str,
-    file: Option<String>,
-) -> Record {
-    let breach = &finding.breach;
-    let outcome = match &finding.confirmation {
-        // Listed, with why, and never counted: not the exit code, not the
-        // findings of the closing tally.
-        Confirmation::Suspected { why, .. } => Outcome::NotObserved {
-            why: format!("suspected, not counted: {why}"),
-        },
-        _ if breach.level.is_mandatory() => Outcome::Fail,
-        _ => Outcome::Warning,
-    };
-    let mut record = Record::new(
-        Place {
-            file,
-            vector: Some(format!("fuzz/{}/{}", breach.kind.name(), finding.shape)),
-            frame: Some(usize::try_from(finding.index).unwrap_or(usize::MAX)),
-            revision: Some(revision),
-            transport: Some(transport.into()),
-            line: None,
-        },
-        Subject::Frame(finding.frames.last().cloned().unwrap_or_default()),
-        outcome,
-    );
-    record.check = Some(Check {
-        rule: breach.rule.map_or_else(
-            || crate::report::CheckId::Other(breach.kind.name().to_owned()),
-            crate::report::CheckId::Rule,
-        ),
-        level: breach.level,
-        spec: breach.spec.clone(),
-    });
-    record.notes.push(breach.detail.clone());
-    if let Some(rule) = breach.rule {
-        record
-            .notes
-            .push(format!("spec: \"{}\"", rule.info().quote));
-    }
-    record.notes.push(match &finding.confirmation {
-        Confirmation::Minimized => format!(
-            "confirmed on a fresh peer; {} frame(s) after minimizing",
-            finding.frames.len()
-        ),
-        Confirmation::CutShort => format!(
-            "confirmed on a fresh peer; {} frame(s), not fully minimized: the time ran out while shrinking",
-            finding.frames.len()
-        ),
-        Confirmation::Unshrunk(why) => format!(
-            "confirmed on a fresh peer; {} frame(s) as sent, not shrunk: {why}",
-            finding.frames.len()
-        ),
-        Confirmation::AsFound(why) => format!("counted as it happened: {why}"),
-        Confirmation::Suspected { .. } => format!(
-            "{} frame(s) as sent in the fuzz session; `wirecheck replay` plays them again",
-            finding.frames.len()
-        ),
-    });
-    if finding.counts() && !finding.defect.is_empty() {
-        record
-            .notes
-            .push(format!("defect: {}", finding.defect.replace('|', " · ")));
-    }
-    record.wire = crate::driver::wire_frames(&finding.log);
-    record
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -563,7 +427,7 @@ mod tests {
     /// the plan said at the start says so.
     #[test]
     fn the_plan_says_the_duration_is_the_whole_run() {
-        let mut config = config(
+        let mut config = Config::new(
             Target::streamable("http://127.0.0.1:1/mcp"),
             Revision::Mcp2025_06_18,
             Duration::from_secs(2),
@@ -654,7 +518,7 @@ mod tests {
                 replayed: true,
             },
         );
-        let record = record(&suspected, Revision::Mcp2025_11_25, "stdio", None);
+        let record = suspected.record(Revision::Mcp2025_11_25, "stdio", None);
         assert!(
             matches!(&record.outcome, Outcome::NotObserved { why } if why.contains("suspected, not counted: no fresh peer showed it again")),
             "{:?}",
@@ -668,12 +532,9 @@ mod tests {
             "crash|-|died",
             Confirmation::AsFound("no fresh peer showed it again".into()),
         );
-        report.records.push(super::record(
-            &crash,
-            Revision::Mcp2025_11_25,
-            "stdio",
-            None,
-        ));
+        report
+            .records
+            .push(crash.record(Revision::Mcp2025_11_25, "stdio", None));
         assert_eq!(report.exit_code(), crate::report::Exit::Findings);
     }
 

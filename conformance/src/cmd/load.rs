@@ -6,6 +6,7 @@ use std::time::Duration;
 use harness::rules::RuleId;
 use harness::{Outcome, Revision};
 
+use super::args::AuthArgs;
 use super::{OutputArgs, PeerArgs};
 use crate::livefuzz::Target;
 use crate::load::{self, judge, Config, Findings, Stats};
@@ -37,8 +38,8 @@ pub struct Args {
     /// The revision every session opens with: 2024-11-05 to 2025-11-25 with
     /// `initialize`; 2026-07-28 with `server/discover`, its `_meta` (and over
     /// HTTP its request headers) on every request, no session and no `ping`.
-    #[arg(long, default_value = "2025-11-25", value_name = "R")]
-    pub revision: String,
+    #[arg(long, default_value = "2025-11-25", value_name = "R", value_parser = super::args::mcp_revision())]
+    pub revision: Revision,
     /// Sessions at once (processes over stdio, MCP sessions over HTTP; at
     /// least 1).
     #[arg(long, default_value_t = 4, value_name = "S", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
@@ -49,7 +50,7 @@ pub struct Args {
     /// How long the load lasts (`10s`, `1m`), opening the sessions
     /// included: requests are sent for what is left of it; default 10s
     /// unless --requests is given.
-    #[arg(long, value_parser = super::run::positive_duration, value_name = "DURATION")]
+    #[arg(long, value_parser = super::args::positive_duration, value_name = "DURATION")]
     pub duration: Option<Duration>,
     /// How many requests in all, across sessions (at least 1: a load of
     /// none would judge nothing).
@@ -58,7 +59,7 @@ pub struct Args {
     /// The longest wait for one answer; a request unanswered by then is
     /// cancelled and reported as not observed (no sentence bounds a
     /// server's time, so silence is never a verdict).
-    #[arg(long, default_value = "5s", value_parser = super::run::positive_duration, value_name = "DURATION")]
+    #[arg(long, default_value = "5s", value_parser = super::args::positive_duration, value_name = "DURATION")]
     pub timeout: Duration,
     /// A tool that may be called under load (repeatable, called with empty
     /// arguments); no other is ever called.
@@ -87,7 +88,7 @@ pub struct Args {
     #[arg(long, value_name = "DIR")]
     pub out_dir: Option<std::path::PathBuf>,
     /// The most time spent showing findings again (with --out-dir).
-    #[arg(long, default_value = "60s", value_parser = super::run::duration, value_name = "DURATION")]
+    #[arg(long, default_value = "60s", value_parser = super::args::duration, value_name = "DURATION")]
     pub minimize_within: Duration,
     /// The largest frame (or HTTP body) read from the peer, in bytes.
     #[arg(long, default_value_t = Limits::default().max_frame, value_name = "BYTES")]
@@ -97,58 +98,10 @@ pub struct Args {
     pub auth: AuthArgs,
     /// The run document, SARIF and HTML files, as `run` writes them.
     #[command(flatten)]
-    pub files: super::run::ReportFiles,
+    pub files: super::args::ReportFiles,
     /// Where the report goes.
     #[command(flatten)]
     pub output: OutputArgs,
-}
-
-/// The token a load of an OAuth-protected server carries (`load`, and
-/// `replay` of what it saved).
-#[derive(Debug, Clone, Default, clap::Args)]
-pub struct AuthArgs {
-    /// The server at --http URL is an OAuth-protected resource: every
-    /// request carries a valid token as `Authorization: Bearer`, minted by
-    /// wirecheck's own authorization server (the one the server's Protected
-    /// Resource Metadata names, or --auth-issuer), which the server must
-    /// trust (`wirecheck auth-server`). The server is not judged as a
-    /// resource server here: `wirecheck run --auth` does that.
-    #[arg(long, requires = "http")]
-    pub auth: bool,
-    /// With --auth, the issuer URL of the `wirecheck auth-server` the server
-    /// trusts, instead of the one its Protected Resource Metadata names.
-    #[arg(long, value_name = "URL", requires = "auth")]
-    pub auth_issuer: Option<String>,
-}
-
-impl AuthArgs {
-    /// The valid token of a run against `target` under `revision`, when
-    /// --auth asks for one (found and minted as `run --auth` does).
-    ///
-    /// # Errors
-    /// The server names no authorization server, or one that is not
-    /// wirecheck's or not on this machine.
-    pub fn bearer(
-        &self,
-        runtime: &tokio::runtime::Runtime,
-        target: &Target,
-        revision: Revision,
-        timeout: Duration,
-    ) -> Result<Option<String>, String> {
-        let Target::Http { url, .. } = target else {
-            return Ok(None);
-        };
-        if !self.auth {
-            return Ok(None);
-        }
-        let ready = runtime.block_on(crate::auth::client::prepare(
-            url,
-            self.auth_issuer.as_deref(),
-            revision,
-            timeout,
-        ))?;
-        Ok(Some(ready.tokens.valid))
-    }
 }
 
 /// Runs the load as `args` asks and reports what it judged.
@@ -162,14 +115,10 @@ pub fn run(args: &Args) -> Report {
     report
 }
 
-fn revision(name: &str) -> Result<Revision, String> {
-    super::fuzz::revision(name)
-}
-
 fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
     let target = args.peer.target()?;
     let transport = target.transport();
-    let revision = revision(&args.revision)?;
+    let revision = args.revision;
     if matches!(target, Target::Http { .. }) && revision == Revision::Mcp2024_11_05 {
         return Err("--http speaks Streamable HTTP, which starts with 2025-03-26".into());
     }
@@ -223,7 +172,7 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
     config.bearer = args
         .auth
         .bearer(&runtime, &config.target, revision, args.timeout)?;
-    let stop = super::fuzz::ctrl_c(&runtime);
+    let stop = crate::interrupt::stop_flag(&runtime);
     let mut progress = |answered: u64, findings: u64, elapsed: Duration| {
         if !quiet {
             #[allow(clippy::cast_precision_loss)]
@@ -255,7 +204,7 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
     let mut saved = Vec::new();
     if let Some(dir) = &args.out_dir {
         if !stats.interrupted && trouble.is_none() {
-            let stop = super::fuzz::ctrl_c(&runtime);
+            let stop = crate::interrupt::stop_flag(&runtime);
             saved = runtime.block_on(minimize(
                 &config,
                 &findings,
@@ -287,7 +236,7 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
             judge: false,
             ..config.clone()
         };
-        let stop = super::fuzz::ctrl_c(&runtime);
+        let stop = crate::interrupt::stop_flag(&runtime);
         let (plain, _, _) = runtime.block_on(load::run(&unjudged, stop, &mut |_, _, _| {}));
         if !quiet {
             eprint!("{}", summary(&plain, &unjudged, transport));

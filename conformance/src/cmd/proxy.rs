@@ -65,8 +65,8 @@ pub struct Args {
     /// The revision (an MCP revision or jsonrpc-2.0), or `auto` to read it
     /// from the conversation's `initialize` (plain JSON-RPC 2.0 when the first
     /// 64 frames name none).
-    #[arg(long, value_name = "R|auto", default_value = "auto")]
-    revision: String,
+    #[arg(long, value_name = "R|auto", default_value = "auto", value_parser = super::args::revision_or_auto())]
+    revision: super::args::ReadRevision,
     /// Fail (exit 1) on SHOULD-level findings too.
     #[arg(long)]
     strict: bool,
@@ -89,7 +89,7 @@ pub struct Args {
     max_frame: usize,
     /// After the host closes the server's input, how long the server has to
     /// exit before it gets SIGTERM, then SIGKILL (stdio only).
-    #[arg(long, default_value = "5s", value_parser = super::run::duration, value_name = "DURATION")]
+    #[arg(long, default_value = "5s", value_parser = super::args::duration, value_name = "DURATION")]
     shutdown_grace: Duration,
     /// Be an HTTP reverse proxy listening on IP:PORT (port 0 picks one; the
     /// address is printed as `listening on http://IP:PORT`). Loopback only
@@ -125,16 +125,7 @@ pub struct Args {
 
 /// Runs `wirecheck proxy`.
 pub fn run(args: &Args) -> super::Exit {
-    let fixed = match args.revision.as_str() {
-        "auto" => None,
-        name => match name.parse::<Revision>() {
-            Ok(r) => Some(r),
-            Err(e) => {
-                eprintln!("wirecheck proxy: --revision: {e}, or auto");
-                return super::Exit::Trouble;
-            }
-        },
-    };
+    let fixed = args.revision.fixed();
     // A bad address or URL is a usage error before anything is opened.
     let http = match (&args.listen, &args.upstream) {
         (Some(listen), Some(upstream)) => {

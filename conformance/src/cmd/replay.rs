@@ -29,7 +29,7 @@ pub struct Args {
     #[arg(long = "allow-tool", value_name = "NAME")]
     pub allow_tool: Vec<String>,
     /// The longest wait for any one answer.
-    #[arg(long, default_value = "2s", value_parser = super::run::positive_duration, value_name = "DURATION")]
+    #[arg(long, default_value = "2s", value_parser = super::args::positive_duration, value_name = "DURATION")]
     pub timeout: Duration,
     /// SHOULD-level breaches count too.
     #[arg(long)]
@@ -38,7 +38,7 @@ pub struct Args {
     /// holds fuzz findings is refused with --auth (`fuzz` fuzzes no
     /// protected server).
     #[command(flatten)]
-    pub auth: super::load::AuthArgs,
+    pub auth: super::args::AuthArgs,
     /// Where the report goes.
     #[command(flatten)]
     pub output: OutputArgs,
@@ -172,7 +172,7 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
         .map_err(|e| format!("cannot start the async runtime: {e}"))?;
     // Ctrl-C ends the replay as could not run (each finding replayed so far
     // keeps its record), never as "no longer shows".
-    let stop = super::fuzz::ctrl_c(&runtime);
+    let stop = crate::interrupt::stop_flag(&runtime);
     replay_load(args, &target, (&runtime, &stop), report)?;
     for path in files {
         if stop.load(Ordering::Relaxed) {
@@ -186,7 +186,7 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
             ));
         };
         let frames = store::load_frames(&path)?;
-        let config = super::fuzz::config(
+        let config = crate::livefuzz::Config::new(
             target.clone(),
             revision,
             args.timeout,
@@ -219,7 +219,7 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
                     confirmation: livefuzz::Confirmation::Minimized,
                     index: 0,
                 };
-                let mut record = super::fuzz::record(&finding, revision, transport, file);
+                let mut record = finding.record(revision, transport, file);
                 record.notes.push("still breaks".into());
                 report.records.push(record);
             }

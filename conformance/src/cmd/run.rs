@@ -5,6 +5,9 @@ use std::time::Duration;
 
 use harness::{Outcome, Profile, Revision};
 
+use super::args::{
+    answer_timeout, duration, positive_duration, ProfileName, ReportFiles, RevisionChoice,
+};
 use super::OutputArgs;
 use crate::baseline::Baseline;
 use crate::driver::{DriverConfig, Liveness};
@@ -56,8 +59,8 @@ pub struct Args {
     transport: Option<HttpKind>,
     /// A revision (`2025-06-18`), `auto` (what the peer answers) or `all`
     /// (every revision the peer accepts; a declined one is not applicable).
-    #[arg(long, default_value = "all", value_name = "R|auto|all")]
-    revision: String,
+    #[arg(long, default_value = "all", value_name = "R|auto|all", value_parser = super::args::revision_choice())]
+    revision: RevisionChoice,
     /// Over Streamable HTTP, how many revisions play at once (default: all).
     /// Each opens up to about eleven MCP sessions at a time (three of them
     /// holding a GET stream for about a second), so a five-revision run up
@@ -67,8 +70,8 @@ pub struct Args {
     #[arg(long, value_name = "N")]
     parallel_revisions: Option<std::num::NonZeroUsize>,
     /// `jsonrpc-2.0` for a plain JSON-RPC 2.0 server (no handshake).
-    #[arg(long, value_name = "PROFILE")]
-    profile: Option<String>,
+    #[arg(long, value_enum, value_name = "PROFILE")]
+    profile: Option<ProfileName>,
     /// Another set of vectors on disk instead of the built-in ones.
     #[arg(long, value_name = "DIR")]
     vectors: Option<PathBuf>,
@@ -190,109 +193,9 @@ impl Args {
     }
 }
 
-/// The files a report is written to besides standard output, the same for
-/// `run` and `fuzz`: the run document, SARIF and HTML.
-#[derive(Debug, Clone, Default, clap::Args)]
-pub struct ReportFiles {
-    /// Also write the whole report as one JSON document to FILE (the source
-    /// of truth: schemas/report.schema.json; `wirecheck report` renders it
-    /// again).
-    #[arg(long, value_name = "FILE")]
-    pub out: Option<PathBuf>,
-    /// Also write a SARIF 2.1.0 log to FILE (for code-scanning dashboards):
-    /// a result per defect, located in --sarif-location, else the baseline.
-    #[arg(long, value_name = "FILE")]
-    pub sarif: Option<PathBuf>,
-    /// The file of your repository SARIF results point at (your server's
-    /// entry point, its manifest), so code scanning shows each defect there;
-    /// by default the --expected-failures baseline, else no file.
-    #[arg(long, value_name = "PATH", requires = "sarif")]
-    pub sarif_location: Option<PathBuf>,
-    /// Also write one self-contained HTML page to FILE: the rules × revisions
-    /// matrix, each cell linking to its findings and their wire logs.
-    #[arg(long, value_name = "FILE")]
-    pub html: Option<PathBuf>,
-}
-
-impl ReportFiles {
-    /// Writes `report` to each file asked for.
-    ///
-    /// # Errors
-    /// A file that cannot be written, named.
-    pub fn write(&self, report: &crate::report::Report) -> Result<(), String> {
-        if let Some(path) = &self.out {
-            super::write_json(report, path)?;
-        }
-        if let Some(path) = &self.sarif {
-            let mut log = serde_json::to_vec_pretty(&crate::report::sarif::render(report))
-                .map_err(|e| format!("cannot render SARIF: {e}"))?;
-            log.push(b'\n');
-            super::write_file(path, &log)?;
-        }
-        if let Some(path) = &self.html {
-            super::write_file(path, crate::report::html::render(report).as_bytes())?;
-        }
-        Ok(())
-    }
-}
-
 fn boxed(s: &str) -> Result<Box<str>, std::convert::Infallible> {
     Ok(s.into())
 }
-
-/// `5s`, `50ms`, `1.5s`, `2m`.
-pub(crate) fn duration(s: &str) -> Result<Duration, String> {
-    let (number, unit) = s
-        .find(|c: char| c.is_ascii_alphabetic())
-        .map_or((s, "s"), |i| s.split_at(i));
-    let n: f64 = number
-        .parse()
-        .map_err(|_| format!("`{s}` is not a duration such as 5s or 50ms"))?;
-    let secs = match unit {
-        "ms" => n / 1000.0,
-        "s" => n,
-        "m" => n * 60.0,
-        _ => return Err(format!("`{s}`: the unit is ms, s or m")),
-    };
-    let d = Duration::try_from_secs_f64(secs).map_err(|e| format!("`{s}`: {e}"))?;
-    // Every wait and budget is added to a clock reading, which a duration of
-    // centuries would overflow (a panic, where bad input gets an error).
-    if d > MAX_DURATION {
-        return Err(format!(
-            "`{s}`: longer than {} days, the most any wait or budget may be",
-            MAX_DURATION.as_secs() / 86_400
-        ));
-    }
-    Ok(d)
-}
-
-/// [`duration`], more than zero: a budget or a wait of nothing would judge
-/// nothing.
-pub(crate) fn positive_duration(s: &str) -> Result<Duration, String> {
-    match duration(s)? {
-        Duration::ZERO => Err(format!("`{s}`: must be more than zero")),
-        d => Ok(d),
-    }
-}
-
-/// The shortest `--timeout` a run takes: below it the clock, not the
-/// server, decides whether an answer counts (against the reference peer,
-/// `--timeout 1ms` failed hundreds of MUSTs it keeps).
-const MIN_ANSWER_TIMEOUT: Duration = Duration::from_millis(100);
-
-/// A `--timeout` for answers a run judges: at least [`MIN_ANSWER_TIMEOUT`].
-pub(crate) fn answer_timeout(s: &str) -> Result<Duration, String> {
-    match positive_duration(s)? {
-        d if d < MIN_ANSWER_TIMEOUT => Err(format!(
-            "`{s}`: at least {}ms: a shorter wait judges the clock, not the server (an answer it has not had time to send counts as missing, a MUST broken)",
-            MIN_ANSWER_TIMEOUT.as_millis()
-        )),
-        d => Ok(d),
-    }
-}
-
-/// The longest duration any option takes.
-const MAX_DURATION: Duration = Duration::from_secs(30 * 86_400);
 
 /// Runs the suite as `args` asks. The report names the run it is
 /// ([`RunInfo`]): what was judged and how, whatever came of it.
@@ -321,7 +224,7 @@ pub fn run(args: &Args) -> Report {
             .into_iter()
             .collect(),
         // Plain JSON-RPC 2.0 has no revisions to ask for.
-        asked: (args.profile.as_deref() != Some("jsonrpc-2.0")).then(|| args.revision.clone()),
+        asked: (!jsonrpc(args)).then(|| args.revision.name().to_owned()),
         vectors_digest: match &args.vectors {
             Some(dir) => vectors::dir_digest(dir).ok(),
             None => Some(vectors::embedded_digest()),
@@ -352,7 +255,7 @@ fn transport(args: &Args) -> Kind {
     }
     Kind::Http(match args.transport {
         Some(kind) => kind,
-        None if args.profile.as_deref() == Some("jsonrpc-2.0") => HttpKind::JsonRpc,
+        None if jsonrpc(args) => HttpKind::JsonRpc,
         None => HttpKind::Streamable,
     })
 }
@@ -418,7 +321,7 @@ fn judge(args: &Args) -> Report {
     if let Some(baseline) = &baseline {
         apply(baseline, &mut report.records, report.error.is_none());
     }
-    if args.profile.is_some() {
+    if jsonrpc(args) {
         report.profile = Some(Profile {
             revision: Revision::JsonRpc2,
             direction: harness::Direction::ClientToServer,
@@ -427,26 +330,17 @@ fn judge(args: &Args) -> Report {
     report
 }
 
+/// Whether the run is of a plain JSON-RPC 2.0 server (`--profile jsonrpc-2.0`).
+fn jsonrpc(args: &Args) -> bool {
+    args.profile == Some(ProfileName::JsonRpc2)
+}
+
 fn prepare(args: &Args) -> Result<(Config, Vec<vectors::Vector>), String> {
-    let jsonrpc = match args.profile.as_deref() {
-        None => false,
-        Some("jsonrpc-2.0") => true,
-        Some(other) => return Err(format!("--profile `{other}`: only jsonrpc-2.0 is known")),
-    };
-    let revisions = match args.revision.as_str() {
-        "all" => Revisions::All,
-        "auto" => Revisions::Auto,
-        name => Revisions::Given(
-            name.parse::<Revision>()
-                .ok()
-                .filter(|r| r.is_mcp())
-                .ok_or_else(|| {
-                    format!(
-                        "--revision `{name}` is not an MCP revision; one of {}, auto or all",
-                        super::args::revision_names()
-                    )
-                })?,
-        ),
+    let jsonrpc = jsonrpc(args);
+    let revisions = match args.revision {
+        RevisionChoice::All => Revisions::All,
+        RevisionChoice::Auto => Revisions::Auto,
+        RevisionChoice::Given(r) => Revisions::Given(r),
     };
     let peer_choice = if args.stdio.is_some() || args.http.is_some() {
         PeerChoice::Command
@@ -789,34 +683,6 @@ enum PeerChoice {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// `--timeout` takes 100ms and more: below it the clock decides.
-    #[test]
-    fn an_answer_timeout_is_at_least_100ms() {
-        assert_eq!(answer_timeout("100ms"), Ok(Duration::from_millis(100)));
-        assert_eq!(answer_timeout("5s"), Ok(Duration::from_secs(5)));
-        assert!(answer_timeout("99ms")
-            .unwrap_err()
-            .contains("at least 100ms"));
-        assert!(answer_timeout("0s").is_err());
-    }
-
-    #[test]
-    fn durations_parse_with_their_units() {
-        assert_eq!(duration("5s"), Ok(Duration::from_secs(5)));
-        assert_eq!(duration("50ms"), Ok(Duration::from_millis(50)));
-        assert_eq!(duration("2"), Ok(Duration::from_secs(2)));
-        assert_eq!(duration("1.5s"), Ok(Duration::from_millis(1500)));
-        assert!(duration("5h").is_err());
-        assert!(duration("fast").is_err());
-        // Bounded, so adding it to a clock reading cannot overflow.
-        assert!(duration("10000000000000000000s").is_err());
-        assert!(duration("43200m").is_ok());
-        assert!(duration("43201m").is_err());
-        assert_eq!(duration("0s"), Ok(Duration::ZERO));
-        assert!(positive_duration("0ms").is_err());
-        assert_eq!(positive_duration("1ms"), Ok(Duration::from_millis(1)));
-    }
 
     /// A baseline entry no check of an interrupted run matched is not said
     /// stale: the run may never have played its probe.

@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 use harness::{Outcome, Revision};
 
 use super::args::OutputArgs;
-use super::serve::ScenarioChoice;
+use super::args::ScenarioChoice;
 use super::Exit;
 use crate::report::{Command, Place, Record, Report, Subject};
 use crate::transport::Kind;
@@ -59,10 +59,10 @@ pub struct Args {
     #[arg(long, value_name = "R")]
     revision: Option<Revision>,
     /// The scenarios to play (a name, repeated, or `all`; see `serve --judge`).
-    #[arg(long, value_name = "NAME|all", value_parser = super::serve::scenario_names())]
+    #[arg(long, value_name = "NAME|all", value_parser = super::args::scenario_names())]
     scenario: Vec<ScenarioChoice>,
     /// How long the client may run before it is killed (`60s`).
-    #[arg(long, default_value = "60s", value_parser = super::run::positive_duration, value_name = "DURATION")]
+    #[arg(long, default_value = "60s", value_parser = super::args::positive_duration, value_name = "DURATION")]
     timeout: Duration,
     /// SHOULD-level findings fail the run.
     #[arg(long)]
@@ -198,13 +198,13 @@ fn client_ended(report: &mut Report, status: &str, transport: &str) {
 fn judged_http(args: &Args) -> Result<Report, String> {
     use crate::clientcheck::http::{self as judged, Stop};
     use crate::peer::http::{Config, Server};
-    let serve = super::serve::choose(None, args.revision)?;
+    let serve = super::args::served(None, args.revision)?;
     let config = Config {
         serve,
         max_frame: harness::Limits::DEFAULT_MAX_FRAME_BYTES,
         allow_remote: false,
     };
-    let scenarios = super::serve::selected(&args.scenario);
+    let scenarios = super::args::selected(&args.scenario);
     let (auth, auth_scenario, fixed) = (args.auth, args.auth_scenario, args.revision);
     let (bound, addr) = std::sync::mpsc::channel();
     let (stop, stopped) = tokio::sync::oneshot::channel::<Stop>();

@@ -3,8 +3,9 @@
 
 use harness::Revision;
 
+use super::args::{scenario_names, selected, ScenarioChoice};
 use super::Exit;
-use crate::clientcheck::{self, Director, Scenario};
+use crate::clientcheck::{self, Director};
 use crate::peer::{stdio, Peer, Serve};
 use crate::report::Report;
 use crate::transport::Kind;
@@ -33,8 +34,8 @@ use crate::transport::Kind;
 #[derive(clap::Args)]
 pub struct Args {
     /// `jsonrpc-2.0` or `mcp` (the default).
-    #[arg(long, value_name = "PROFILE")]
-    pub profile: Option<String>,
+    #[arg(long, value_enum, value_name = "PROFILE")]
+    pub profile: Option<super::args::ProfileName>,
     /// The MCP revision to serve exactly, instead of negotiating it.
     #[arg(long, value_name = "R")]
     pub revision: Option<Revision>,
@@ -96,42 +97,9 @@ pub struct Args {
     pub auth_defect: Option<crate::auth::resource::Defect>,
 }
 
-/// A `--scenario` value: one scenario or all of them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ScenarioChoice {
-    /// Every scenario.
-    All,
-    /// This one.
-    One(Scenario),
-}
-
-pub(crate) fn scenario_names() -> impl clap::builder::TypedValueParser<Value = ScenarioChoice> {
-    use clap::builder::TypedValueParser as _;
-    let mut names = vec!["all"];
-    names.extend(Scenario::ALL.iter().map(|s| s.name()));
-    clap::builder::PossibleValuesParser::new(names).map(|name| {
-        Scenario::ALL
-            .into_iter()
-            .find(|s| s.name() == name)
-            .map_or(ScenarioChoice::All, ScenarioChoice::One)
-    })
-}
-
-/// The scenarios `choices` select: all when none or `all` is named.
-#[must_use]
-pub fn selected(choices: &[ScenarioChoice]) -> Vec<Scenario> {
-    if choices.is_empty() || choices.contains(&ScenarioChoice::All) {
-        return Scenario::ALL.to_vec();
-    }
-    Scenario::ALL
-        .into_iter()
-        .filter(|s| choices.contains(&ScenarioChoice::One(*s)))
-        .collect()
-}
-
 /// Runs `wirecheck serve` with its arguments.
 pub fn run(args: &Args) -> Exit {
-    match choose(args.profile.as_deref(), args.revision) {
+    match super::args::served(args.profile, args.revision) {
         Ok(Serve::JsonRpc) if args.judge && args.http.is_some() => {
             // The JSON-RPC service over HTTP keeps no sessions to judge.
             eprintln!(
@@ -168,24 +136,6 @@ pub fn run(args: &Args) -> Exit {
             eprintln!("wirecheck serve: {e}");
             Exit::Trouble
         }
-    }
-}
-
-/// What `--profile` and `--revision` select: `--profile jsonrpc-2.0` (or
-/// `--revision jsonrpc-2.0`) for plain JSON-RPC 2.0, `--revision R` for MCP at
-/// exactly R, neither for MCP with the revision negotiated.
-pub fn choose(profile: Option<&str>, revision: Option<Revision>) -> Result<Serve, String> {
-    match (profile, revision) {
-        (Some("jsonrpc-2.0"), None | Some(Revision::JsonRpc2))
-        | (None, Some(Revision::JsonRpc2)) => Ok(Serve::JsonRpc),
-        (Some("jsonrpc-2.0"), Some(r)) => Err(format!(
-            "--profile jsonrpc-2.0 has no MCP revision; drop --revision {r}"
-        )),
-        (Some("mcp") | None, None) => Ok(Serve::Negotiate),
-        (Some("mcp") | None, Some(r)) => Ok(Serve::Mcp(r)),
-        (Some(other), _) => Err(format!(
-            "unknown profile `{other}`; expected `jsonrpc-2.0` or `mcp`"
-        )),
     }
 }
 
@@ -314,21 +264,4 @@ fn written(report: &Report, args: &Args) -> Exit {
         crate::report::json::summary(report)
     );
     report.exit_code()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn profile_and_revision() {
-        assert_eq!(choose(None, None), Ok(Serve::Negotiate));
-        assert_eq!(choose(Some("jsonrpc-2.0"), None), Ok(Serve::JsonRpc));
-        assert_eq!(
-            choose(None, Some(Revision::Mcp2025_03_26)),
-            Ok(Serve::Mcp(Revision::Mcp2025_03_26))
-        );
-        assert!(choose(Some("jsonrpc-2.0"), Some(Revision::Mcp2025_03_26)).is_err());
-        assert!(choose(Some("grpc"), None).is_err());
-    }
 }

@@ -12,6 +12,7 @@ pub mod invariant;
 pub mod memory;
 pub mod minimize;
 pub mod peer;
+mod record;
 pub mod source;
 pub mod store;
 pub mod window;
@@ -76,6 +77,47 @@ pub struct Config {
     /// Mutate frames the peer sent too; off, the frames are a function of
     /// the seed alone, the same whatever [`jobs`](Self::jobs) is.
     pub echo: bool,
+}
+
+impl Config {
+    /// A run against `target` under `revision` with the defaults `fuzz`, `diff`
+    /// and `replay` start from: the built-in vectors, one session, minimizing on.
+    ///
+    /// # Errors
+    /// The built-in vectors do not load.
+    pub fn new(
+        target: Target,
+        revision: Revision,
+        timeout: Duration,
+        strict: bool,
+        tools: Vec<String>,
+    ) -> Result<Config, String> {
+        let (vectors, errors) = crate::vectors::embedded();
+        if let Some(e) = errors.first() {
+            return Err(format!("the built-in vectors do not load: {e}"));
+        }
+        Ok(Config {
+            target,
+            revision,
+            seed: 0,
+            frames: None,
+            duration: None,
+            tools,
+            timeout,
+            confirm_grace: Duration::from_millis(100),
+            strict,
+            limits: Limits {
+                write_timeout: timeout,
+                ..Limits::default()
+            },
+            minimize: true,
+            minimize_budget: Duration::from_secs(60),
+            vectors,
+            window: 1,
+            jobs: 1,
+            echo: true,
+        })
+    }
 }
 
 /// A breach seen while fuzzing, before it is confirmed.

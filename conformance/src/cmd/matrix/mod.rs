@@ -43,11 +43,11 @@ pub struct Args {
     #[arg(long, value_name = "N")]
     jobs: Option<usize>,
     /// The bound on each run (a fuzz gets its budget on top).
-    #[arg(long, default_value = "300s", value_parser = super::run::duration, value_name = "DURATION")]
+    #[arg(long, default_value = "300s", value_parser = super::args::duration, value_name = "DURATION")]
     timeout: Duration,
     /// The longest wait for any one answer (`wirecheck run --timeout`, at
     /// least 100ms).
-    #[arg(long, default_value = "5s", value_parser = super::run::answer_timeout, value_name = "DURATION")]
+    #[arg(long, default_value = "5s", value_parser = super::args::answer_timeout, value_name = "DURATION")]
     answer_timeout: Duration,
     /// Only this server (repeatable).
     #[arg(long = "server", value_name = "NAME")]

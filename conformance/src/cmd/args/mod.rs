@@ -1,5 +1,24 @@
-//! Arguments every frame-reading command shares, and the one parser of a
-//! sender (`client` / `server`) into [`harness::Direction`].
+//! The arguments commands share, parsed in one place so that no command
+//! imports another: where frames come from and where the report goes, the
+//! live peer, durations, revisions and profiles, the report files, a bearer
+//! token, client scenarios, and the one parser of a sender (`client` /
+//! `server`) into [`harness::Direction`].
+
+mod auth;
+mod durations;
+mod files;
+mod revision;
+mod scenario;
+
+pub use auth::AuthArgs;
+pub(crate) use durations::{answer_timeout, duration, positive_duration};
+pub use files::ReportFiles;
+pub use revision::{
+    mcp_revision, revision_choice, revision_or_auto, served, ProfileName, ReadRevision,
+    RevisionChoice,
+};
+pub(crate) use scenario::scenario_names;
+pub use scenario::{selected, ScenarioChoice};
 
 use std::path::PathBuf;
 
@@ -7,8 +26,8 @@ use clap::builder::{PossibleValuesParser, TypedValueParser};
 use harness::Direction;
 
 use crate::lines::Inputs;
-use crate::livefuzz::Target;
 use crate::transport::stdio::PeerCommand;
+use crate::transport::Target;
 
 /// Where the frames come from.
 #[derive(Debug, Clone, clap::Args)]
@@ -118,14 +137,6 @@ pub enum Format {
 #[must_use]
 pub fn sender() -> impl TypedValueParser<Value = Direction> {
     PossibleValuesParser::new(["client", "server"]).try_map(|s| s.parse::<Direction>())
-}
-
-/// The MCP revisions a `--revision` may name, comma-separated, for the error
-/// that refuses another.
-pub(crate) fn revision_names() -> String {
-    harness::Revision::MCP
-        .map(harness::Revision::name)
-        .join(", ")
 }
 
 #[cfg(test)]
