@@ -98,7 +98,10 @@ impl View<'_> {
     }
 
     /// `(index, parameters, verifier matched, issued)` of each token request.
-    #[allow(clippy::type_complexity)]
+    #[expect(
+        clippy::type_complexity,
+        reason = "a token request's facts as the judge reads them, in one place"
+    )]
     fn tokens(&self) -> Vec<(usize, &BTreeMap<String, String>, Option<bool>, Option<&str>)> {
         self.events
             .iter()
@@ -124,7 +127,10 @@ impl View<'_> {
 
     /// `(index, method, path, query, authorization)` of the requests to the
     /// MCP server from `from` on.
-    #[allow(clippy::type_complexity)]
+    #[expect(
+        clippy::type_complexity,
+        reason = "a request's `resource` facts as the judge reads them, in one place"
+    )]
     fn resource_from(&self, from: usize) -> Vec<(usize, &str, &str, Option<&str>, Option<&str>)> {
         self.events
             .iter()

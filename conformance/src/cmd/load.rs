@@ -175,7 +175,6 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
     let stop = crate::interrupt::stop_flag(&runtime);
     let mut progress = |answered: u64, findings: u64, elapsed: Duration| {
         if !quiet {
-            #[allow(clippy::cast_precision_loss)]
             let rate = answered as f64 / elapsed.as_secs_f64().max(1e-9);
             eprintln!(
                 "wirecheck load: {answered} answers in {:.0}s ({rate:.0}/s), {findings} breaches",

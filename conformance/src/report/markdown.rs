@@ -315,9 +315,13 @@ fn place(record: &Record) -> String {
     s
 }
 
-/// Text safe inside a Markdown list item or table cell: HTML's three
-/// specials as entities, Markdown's punctuation behind a backslash.
-fn escape(text: &str) -> String {
+/// Text safe inside a Markdown list item or table cell, the one Markdown
+/// escaper of every view: [`printable`](super::text::printable) first (no
+/// control character, no line break ends the item or the row), then HTML's
+/// three specials as entities and Markdown's punctuation behind a backslash.
+#[must_use]
+pub fn escape(text: &str) -> String {
+    let text = printable_str(text);
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {

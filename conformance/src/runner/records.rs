@@ -15,7 +15,10 @@ use crate::vectors::{Basis, Vector};
 
 /// The record of `vector`'s answer: the verdict `seen` decided, else the
 /// judge's, with the notes on how the answer was read.
-#[allow(clippy::too_many_arguments)]
+#[expect(
+    clippy::too_many_arguments,
+    reason = "each a fact of the probe's exchange, named at the call"
+)]
 pub(super) fn answer_record(
     vector: &Vector,
     revision: Revision,

@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 
 use super::document::{Cell, Matrix, Run, ServerRow};
 use crate::report::html::escape;
+use crate::report::markdown::escape as md_escape;
 
 /// A cell's tally in a few words: `561 pass, 2 fail, 15 warn, 20 n/a`.
 #[must_use]
@@ -94,14 +95,21 @@ pub fn markdown(matrix: &Matrix, changes: Option<&str>) -> String {
                 match cell_of(run, revision) {
                     None => md.push_str(" |"),
                     Some(cell) => {
-                        let mut text = format!("**{}** {}", cell.status, tally_words(cell));
+                        // The markup is ours; only what the servers and
+                        // their documents supplied is escaped.
+                        let _ = write!(
+                            md,
+                            " **{}** {}",
+                            md_escape(&cell.status),
+                            md_escape(&tally_words(cell))
+                        );
                         if let Some(w) = worst_words(cell) {
-                            let _ = write!(text, "<br>{w}");
+                            let _ = write!(md, "<br>{}", md_escape(&w));
                         }
                         if let Some(doc) = &run.document {
-                            let _ = write!(text, " [run]({doc})");
+                            let _ = write!(md, " [run]({})", md_escape(doc));
                         }
-                        let _ = write!(md, " {} |", md_escape_keep_links(&text));
+                        md.push_str(" |");
                     }
                 }
             }
@@ -146,18 +154,6 @@ pub fn markdown(matrix: &Matrix, changes: Option<&str>) -> String {
         let _ = writeln!(md, "\n{changes}");
     }
     md
-}
-
-fn md_escape(text: &str) -> String {
-    crate::report::text::printable_str(text)
-        .replace('|', "\\|")
-        .replace('<', "&lt;")
-        .replace('\n', " ")
-}
-
-/// Escapes a cell whose `<br>` and links are ours.
-fn md_escape_keep_links(text: &str) -> String {
-    md_escape(text).replace("&lt;br>", "<br>")
 }
 
 const STYLE: &str = "body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#222}\
