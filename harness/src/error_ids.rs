@@ -473,7 +473,7 @@ mod tests {
             .collect()
     }
 
-    /// Issue 27, false findings 1 and 2 in the session judge: an Invalid
+    /// Two false findings of the session judge on real servers: an Invalid
     /// Request's error echoing its readable id answers it, so a later valid
     /// request with another id is no duplicate and no unknown id; a repeated
     /// `id` member may be answered under either.

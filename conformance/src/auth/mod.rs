@@ -1,4 +1,4 @@
-//! Authorization (issue 31), the resource-server side, offline: a local
+//! Authorization, the resource-server side, offline: a local
 //! OAuth authorization server ([`server`], keys and tokens in [`issuer`]),
 //! the protected reference peer's token checks ([`resource`]), and what
 //! `wirecheck run --http URL --auth` prepares before its sessions

@@ -1,4 +1,4 @@
-//! Judging a client (issue 17): the reference peer run for a client under
+//! Judging a client: the reference peer run for a client under
 //! test, every frame both ways fed to the session judge, and scenarios that
 //! make the peer do what a plain server seldom does (send list-changed
 //! notifications, progress, log messages, requests of its own, errors) so the

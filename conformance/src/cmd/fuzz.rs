@@ -422,9 +422,8 @@ fn saved(finding: &Finding) -> Vec<crate::transcript::Entry> {
 mod tests {
     use super::*;
 
-    /// Issue 30 (first hour): `--duration 20s` ran 81 s, a minute of
-    /// shrinking on top, then 40 s; the duration is now the whole run's, and
-    /// the plan said at the start says so.
+    /// `--duration` is the whole run's, shrinking included (`--duration 20s`
+    /// once ran 81 s), and the plan said at the start says so.
     #[test]
     fn the_plan_says_the_duration_is_the_whole_run() {
         let mut config = Config::new(
@@ -581,9 +580,8 @@ mod tests {
         assert_eq!(closing(&findings[..1]), "1 finding, 1 defect");
     }
 
-    /// Issue 30 (first hour): findings were written into the current
-    /// folder's `corpus/peers/` unasked; only a wirecheck checkout's corpus
-    /// gets them by default.
+    /// Findings are not written into the current folder's `corpus/peers/`
+    /// unasked; only a wirecheck checkout's corpus gets them by default.
     #[test]
     fn findings_go_to_the_corpus_only_in_a_checkout() {
         let root = std::env::temp_dir().join(format!("wirecheck-outdir-{}", std::process::id()));

@@ -529,7 +529,7 @@ impl Judging {
     ) {
         let bytes = watch::bytes(entry);
         // The body of an HTTP error status may be an error without `id`
-        // (issue 27, false finding 16): the one allowance every judge asks.
+        // (seen on a real server): the one allowance every judge asks.
         let refused = self
             .refusals
             .front()

@@ -73,8 +73,7 @@ pub struct DriverConfig {
     pub answer_timeout: Duration,
     /// The longest wait for a fresh process's first answer (`--startup-timeout`):
     /// a server that imports its SDK on a loaded machine may take seconds
-    /// before it reads its first line, and that time is start-up, not silence
-    /// (issue 27, false finding 3). Used instead of `answer_timeout` while
+    /// before it reads its first line, and that time is start-up, not silence. Used instead of `answer_timeout` while
     /// the peer has sent nothing yet, when it is the longer of the two.
     pub startup_timeout: Duration,
     /// How long to keep listening after the liveness answer arrived.

@@ -35,9 +35,9 @@ pub use audit::{audit, Audit};
 use crate::vectors::{Answer, Basis, Vector, Verdict};
 
 /// The rules among `verdicts`' violations that are run-level ambiguities
-/// ([`RuleId::run_level_ambiguity`](harness::rules::RuleId::run_level_ambiguity)), each once (issue 27, false
-/// finding 4: ambiguity A2's `"id": null` warned on every exchange, though no
-/// conforming server can avoid it).
+/// ([`RuleId::run_level_ambiguity`](harness::rules::RuleId::run_level_ambiguity)), each once
+/// (ambiguity A2's `"id": null` would otherwise warn on every exchange, though
+/// no conforming server can avoid it).
 fn ambiguities_among(verdicts: &[FrameVerdict]) -> Vec<harness::rules::RuleId> {
     let mut found = Vec::new();
     for v in verdicts.iter().flat_map(|f| &f.violations) {
@@ -53,7 +53,7 @@ fn ambiguities_among(verdicts: &[FrameVerdict]) -> Vec<harness::rules::RuleId> {
 /// [`harness::error_ids::error_may_carry`] (the one place that decides which
 /// ids an error may carry) allows it: JSON-RPC 2.0 §5 asks for null only "if
 /// there was an error in detecting the id", so echoing a readable id of an
-/// Invalid Request is as conformant as null (issue 27, false finding 2).
+/// Invalid Request is as conformant as null.
 /// Batches are left as they are: their elements' errors pin their own ids.
 #[must_use]
 pub fn echo_allowed(answer: &Answer, frame: &[u8], revision: Revision) -> Answer {
@@ -797,7 +797,7 @@ mod tests {
         j.violations().map(|v| v.rule.as_str()).collect()
     }
 
-    /// Issue 27, false finding 2: an Invalid Request whose id is readable
+    /// An Invalid Request whose id is readable
     /// may be answered with that id or with null (JSON-RPC 2.0 §5), never
     /// with another id; a frame with no readable id only with null.
     #[test]
@@ -832,7 +832,7 @@ mod tests {
         assert_eq!(echoed.outcome, Outcome::Fail);
     }
 
-    /// Issue 27, false finding 4: ambiguity A2 (an error with `"id": null`,
+    /// Ambiguity A2 (an error with `"id": null`,
     /// which no MCP schema allows, for a frame whose id could not be read)
     /// weighs on no verdict; the judgement names it, for the run to say once.
     #[test]
@@ -1071,8 +1071,8 @@ mod tests {
             "]".repeat(600)
         );
         // Even where the answer is mandated the codec cannot read the reply:
-        // no failure, and no pass either (review of issue 27: what the reply
-        // says was never compared with the answer, so it was not observed).
+        // no failure, and no pass either (what the reply says was never
+        // compared with the answer, so it was not observed).
         let must = with_basis(REQUEST, result("1"), mandated(Level::Must));
         let j = reply(&must, &frames(&[&deep]));
         assert!(

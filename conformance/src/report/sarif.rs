@@ -620,7 +620,7 @@ mod tests {
     }
 
     /// A refusal's rule is listed at the level the rule carries: a duplicate
-    /// member name breaks RFC 8259's SHOULD, never a MUST (issue 27, levels).
+    /// member name breaks RFC 8259's SHOULD, never a MUST.
     #[test]
     fn a_refusals_rule_keeps_its_own_level() {
         let mut record = Record::new(Place::default(), Subject::Frame(Vec::new()), Outcome::Pass);

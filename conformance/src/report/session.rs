@@ -138,7 +138,7 @@ mod tests {
         finding("f", Revision::Mcp2025_06_18, &f, Vec::new()).outcome
     }
 
-    /// Review of issue 27's false finding 9: `check`, `proxy` and client
+    /// `check`, `proxy` and client
     /// judging weigh a finding by its level as `run` does; a MAY (a codec
     /// limit, `jsonrpc.method-with-response`) is no warning.
     #[test]

@@ -185,7 +185,7 @@ pub fn legacy_refusal(wire: &Wire, revision: Revision, answers: &[Vec<u8>]) -> O
 mod tests {
     use super::*;
 
-    /// Issue 27, false finding 11: -32020 stands in for the expected error
+    /// A false finding on a real server: -32020 stands in for the expected error
     /// only where the body truly mismatched its header (no `_meta` version)
     /// and the POST was answered 400, decided before judging.
     #[test]

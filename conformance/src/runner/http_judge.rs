@@ -961,7 +961,7 @@ mod tests {
         assert_eq!(j.records[1].http.len(), 1);
     }
 
-    /// Issue 27, false finding 11: a transport check that saw nothing of
+    /// A transport check that saw nothing of
     /// what its rule is about is not observed, never a pass.
     #[test]
     fn transport_checks_without_evidence_are_not_observed() {

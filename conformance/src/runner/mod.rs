@@ -336,7 +336,7 @@ impl Runner<'_, '_, '_> {
         self.records.push(record);
     }
 
-    /// Plain JSON-RPC 2.0 (issue 27, divergence 5): a request whose id was
+    /// Plain JSON-RPC 2.0: a request whose id was
     /// used by a request already answered is still a request. JSON-RPC 2.0
     /// forbids no such reuse (§4 asks only for a String, Number or Null id;
     /// MCP's "MUST NOT have been previously used" is MCP's own), and §5 "When
@@ -965,8 +965,8 @@ impl Runner<'_, '_, '_> {
 }
 
 /// Why a plain JSON-RPC run could not be made: the peer sent no frame that
-/// is a JSON-RPC response in any session (issue 27, false finding 13: an HTML
-/// page on every POST drew "13 pass 125 fail"). `None` once one response came.
+/// is a JSON-RPC response in any session (an HTML page on every POST once
+/// drew "13 pass 125 fail"). `None` once one response came.
 /// `said` is what HTTP said instead (`; HTTP 501 with text/html …`), if
 /// anything.
 fn no_jsonrpc_answer(logs: &[Vec<Entry>], said: &str) -> Option<String> {
@@ -1007,7 +1007,7 @@ fn no_jsonrpc_answer(logs: &[Vec<Entry>], said: &str) -> Option<String> {
 
 /// Why a fresh process's handshake failing is no verdict on it: it said
 /// nothing at all within the start-up timeout, so it never finished
-/// starting (issue 27: a start-up that never completes is "could not run").
+/// starting: a start-up that never completes is "could not run".
 fn never_started(driver: &Driver<Wire>, e: &HandshakeError, config: &Config) -> Option<String> {
     use crate::driver::RequestError;
     let timed_out = matches!(e, HandshakeError::Request(RequestError::TimedOut));
@@ -1068,7 +1068,7 @@ fn stdio_unfit(vector: &Vector) -> Option<String> {
 mod tests {
     use super::*;
 
-    /// Review of issue 27's false finding 13: a JSON-RPC 1.0-style answer
+    /// A JSON-RPC 1.0-style answer
     /// (no `jsonrpc`) is a response the codec refuses, still an answer to
     /// judge; an HTML page is none, and the run is not made.
     #[test]

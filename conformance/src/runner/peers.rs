@@ -35,8 +35,8 @@ pub(super) struct Session {
 
 /// The least a stdio process is given to exit on EOF where the revision
 /// judges it: a Python SDK server exits in 0.11 to 0.17 s by hand, but was
-/// seen still running after 500 ms on a loaded 2-core machine (issue 28's
-/// zoo, mcp-server-time and mcp-server-git).
+/// seen still running after 500 ms on a loaded 2-core machine (the zoo's
+/// mcp-server-time and mcp-server-git).
 pub(super) const EXIT_ON_EOF_GRACE: Duration = Duration::from_secs(2);
 
 /// Starting, ending and probing peer processes: shared by sessions that run

@@ -632,7 +632,7 @@ mod tests {
         assert!(about_ids(id_vector));
     }
 
-    /// Issue 27, false finding 1: under `--profile jsonrpc-2.0` twelve
+    /// A false finding on a real server: under `--profile jsonrpc-2.0` twelve
     /// requests carried `"id":1` in one session (invalid frames were not
     /// counted as uses), and the session judge failed the server for
     /// answering id 1 again. No id a server can read repeats in a session,
@@ -796,7 +796,7 @@ mod tests {
         replayed
     }
 
-    /// Issue 32: an opening frame several revisions send byte for byte to
+    /// An opening frame several revisions send byte for byte to
     /// a fresh process of the same program is one experiment, played once
     /// and judged under each (a process that has received nothing cannot
     /// know the revision). Not for the reference peer, told its revision on

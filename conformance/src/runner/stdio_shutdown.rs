@@ -26,7 +26,7 @@ pub fn stdio_shutdown(revision: Revision, traces: &[Trace], grace: Duration) -> 
         return None;
     }
     // A process that never said a word may have been starting still: the
-    // time it took to exit is start-up, not a slow exit (issue 27).
+    // time it took to exit is start-up, not a slow exit.
     let starting = traces
         .iter()
         .filter(|t| t.stdio_ended_by.is_some() && t.stdio_never_heard)

@@ -356,12 +356,12 @@ rule_table! {
         JsonrpcParamsByName = "jsonrpc.params.by-name", Must, "JSON-RPC 2.0 §4.2",
           "by-name: params MUST be an Object, with member names that match the Server expected parameter names. … The names MUST match exactly, including case, to the method's expected parameters.",
           JSONRPC, Unchecked("needs the server's parameter names, which no frame carries; MCP methods are checked against their schema by mcp.schema.request-params");
-        // Closing the gap (issue 14): a §5.1 sentence no quote carried.
+        // Closing the gap: a §5.1 sentence no quote carried.
         JsonrpcErrorMessageSingleSentence = "jsonrpc.error.message-single-sentence", Should, "JSON-RPC 2.0 §5.1",
           "The message SHOULD be limited to a concise single sentence. (Checked on what is certainly not one sentence: a line break, or a stop followed by a space and a capital. MCP's error responses are JSON-RPC's: every revision.)",
           ALL, Frame;
 
-        // Issue 27, divergence 1: a code whose defined meaning is not the error's.
+        // A code whose defined meaning is not the error's.
         JsonrpcErrorCodeMeaning = "jsonrpc.error.code-meaning", Should, "JSON-RPC 2.0 §5.1",
           "-32700 Parse error: Invalid JSON was received by the server. An error occurred on the server while parsing the JSON text. -32600 Invalid Request: The JSON sent is not a valid Request object. -32601 Method not found: The method does not exist / is not available. -32602 Invalid params: Invalid method parameter(s). -32603 Internal error: Internal JSON-RPC error. (The table defines each code's meaning and carries no keyword, and no sentence makes a receiver use it: a code whose defined meaning is not the error's (-32700 for valid JSON, -32602 for a method that does not exist, -32603 for params a request lacks) misstates the error, reported at SHOULD, a warning, never a failure. Checked on the exchange for -32700 answering a request that lifts, which is valid JSON by construction; and by the golden vectors whose answer is the code the table defines for their fault.)",
           ALL, Reply;
@@ -590,7 +590,7 @@ rule_table! {
           "The server MUST NOT emit `notifications/message` for a request that does not include this field.",
           R5, Session;
 
-        // ---- Closing the gap (issue 14): sentences of conformance/spec/mapping.json -----
+        // ---- Closing the gap: sentences of conformance/spec/mapping.json -----
         McpR5SubscriptionIdNotifications = "mcp.r5.subscription-id-notifications", Must, "MCP basic/index §_meta",
           "On notifications delivered via a `subscriptions/listen` stream, the server MUST include `io.modelcontextprotocol/subscriptionId` in `_meta` so the client can correlate the notification with the originating subscription request. (Checked on the notifications that 2026-07-28 delivers only on such a stream: the list-changed notifications and `notifications/resources/updated`, server/tools, server/prompts, server/resources §List Changed Notification.)",
           R5, Frame;
@@ -838,7 +838,7 @@ rule_table! {
         JsonRpcHttpEmptyArrayBody = "jsonrpc.http.empty-array-body", MustNot, "JSON-RPC 2.0 §6",
           "If there are no Response objects contained within the Response array as it is to be sent to the client, the server MUST NOT return an empty Array and should return nothing at all.",
           JSONRPC, Transport;
-        // Authorization (issue 31): the server as an OAuth resource server,
+        // Authorization: the server as an OAuth resource server,
         // probed by `wirecheck run --http URL --auth` with tokens from
         // wirecheck's own authorization server (conformance/src/auth/,
         // conformance/src/runner/http_judge/authorization.rs). Only a
@@ -921,7 +921,7 @@ rule_table! {
         McpAuthDynamicRegistration = "mcp.auth.dynamic-registration", Should, "MCP basic/authorization §Authorization Flow › Overview | §Authorization Flow › Dynamic Client Registration",
           "MCP auth implementations SHOULD support the OAuth 2.0 Dynamic Client Registration Protocol (RFC7591). (§Dynamic Client Registration: \"MCP clients and servers SHOULD support the OAuth 2.0 Dynamic Client Registration Protocol to allow MCP clients to obtain OAuth client IDs without user interaction.\") (Probed at the metadata's `registration_endpoint`, or at `/register` of the authorization base URL when no metadata was found, with a POST of client metadata RFC 7591 §2 makes invalid (`redirect_uris` a string, not an array), so that no client is registered: RFC 7591 §3.2.2's error response, 400 with a JSON object holding a string `error`, passes, as does a 2xx registering the client after all (`client_id`). Metadata naming no `registration_endpoint`, or another answer (404), is a warning. Not observed when the endpoint asks for an initial access token (401 or 403, RFC 7591 §3 allows it), answers 5xx, or is at a host wirecheck does not contact.)",
           R2, Transport;
-        // Authorization, the client side (issue 31): the client's OAuth flow
+        // Authorization, the client side: the client's OAuth flow
         // as `serve --http --judge --auth` sees it, the reference peer a
         // protected resource and wirecheck's authorization server the one it
         // is sent to, both recording every request (conformance/src/auth/
@@ -968,7 +968,7 @@ rule_table! {
         McpAuthClientRetryLimit = "mcp.auth.client-retry-limit", Should, "MCP basic/authorization §Scope Challenge Handling › Step-Up Authorization Flow | 2026-07-28: MCP basic/authorization/index §Scope Challenge Handling › Step-Up Authorization Flow",
           "Clients SHOULD implement retry limits and SHOULD track scope upgrade attempts to avoid repeated failures for the same resource and operation combination. (Step 4 of the flow: \"Retry the original request with the new authorization no more than a few times\".) (The judged peer answers `tools/call` with 403 `insufficient_scope` naming `wirecheck:step-up` until the token holds it; under `--auth-scenario step-up-refused` the authorization server never grants it. wirecheck reads \"a few\" as at most five: the same operation (method and tool) refused more than five times breaks it. Not observed when nothing was refused for insufficient scope.)",
           R4_R5, Transport;
-        // Server-side sentences of issue 14 (conformance/spec/mapping.json).
+        // Server-side sentences (conformance/spec/mapping.json).
         McpListsChangedNotification = "mcp.lists.changed-notification", Should, "MCP server/tools, server/prompts, server/resources §List Changed Notification",
           "When the list of available tools changes, servers that declared the `listChanged` capability SHOULD send a notification (the same for prompts and resources; 2026-07-28: \"to clients that have opened a `subscriptions/listen` stream with `toolsListChanged: true`\"). (Checked by the session judge: two complete answers (no `nextCursor`) to `tools/list`, `prompts/list` or `resources/list` with a different set of names (URIs for resources), after the server declared that feature's `listChanged`, and no `notifications/…/list_changed` from the server between them; 2026-07-28 only while an acknowledged subscription asking for that list's changes was open throughout, since the set may also vary with each request's authorization.)",
           MCP, Session;
@@ -1029,7 +1029,7 @@ rule_table! {
         McpR5StdioExitOnEof = "mcp.r5.stdio.exit-on-eof", Should, "MCP basic/transports/stdio §Shutdown",
           "Servers SHOULD exit promptly when their standard input is closed or reads return end-of-file. (Judged by the live runner over stdio on every session's process: its input is closed at the session's end, and one still running after the runner's shutdown grace (500 ms) is signalled, which breaks it.)",
           R5, Transport;
-        // Issue 14, 2025-11-25 tasks and task progress (conformance/spec/mapping.json).
+        // 2025-11-25 tasks and task progress (conformance/spec/mapping.json).
         McpProgressTaskTokenLifetime = "mcp.progress.task-token-lifetime", Must, "MCP basic/utilities/progress §Behavior Requirements 3",
           "For task-augmented requests, the `progressToken` provided in the original request MUST continue to be used for progress notifications throughout the task's lifetime, even after the `CreateTaskResult` has been returned. The progress token remains valid and associated with the task until the task reaches a terminal status. … Progress notifications for tasks MUST stop after the task reaches a terminal status (`completed`, `failed`, or `cancelled`) (Checked by the session judge: the token of a task-augmented request answered with a `CreateTaskResult` stays active for that task (so its progress is not mcp.progress.active-token-only's) until a `tasks/get`, `tasks/cancel` or `notifications/tasks/status` shows the task terminal; progress on that token after it is this rule's. Progress on another token is mcp.progress.active-token-only's.)",
           R4, Session;
@@ -1066,7 +1066,7 @@ rule_table! {
         McpTasksPollInterval = "mcp.tasks.poll-interval", Should, "MCP basic/utilities/tasks §Getting Tasks",
           "Requestors poll for task completion by sending `tasks/get` requests. Requestors SHOULD respect the `pollInterval` provided in responses when determining polling frequency. (Checked by the session judge when the capture has times: a `tasks/get` for a task sent sooner after the previous `tasks/get` answer for it than that answer's `pollInterval`, the task then not terminal. Either side may be the requestor.)",
           R4, Session;
-        // Issue 14, the stream sentences: multiple connections, the priming event, 2026-07-28 subscription teardown.
+        // The stream sentences: multiple connections, the priming event, 2026-07-28 subscription teardown.
         McpHttpNoBroadcast = "mcp.http.no-broadcast", MustNot, "MCP basic/transports §Streamable HTTP › Multiple Connections 2",
           "The server MUST send each of its JSON-RPC messages on only one of the connected streams; that is, it MUST NOT broadcast the same message across multiple streams. (Probed: a fresh session holds two GET streams open at once (§Multiple Connections 1: the client MAY) while it POSTs a `ping` whose answer may stream; a server request (its id) or a progress notification (its token and value, which MUST increase) seen on two of them is one message broadcast. An identical notification of any other kind on two streams may be two messages, so it is noted, not judged. Nothing seen on two streams, or fewer than two streams open, is not observed; a second GET answered neither with a stream nor 405 is mcp.http.get-stream-or-405's.)",
           R2_R4, Transport;
@@ -1077,7 +1077,7 @@ rule_table! {
           "A server MUST send `notifications/cancelled` referencing a `subscriptions/listen` request ID when it tears down that subscription stream … The server tears it down (e.g., during shutdown) — it SHOULD send a successful `subscriptions/listen` response to signal a graceful end (The two pages name different signals for the same teardown: ambiguity recorded in conformance/sessions/2026-07-28/subscriptions/y_teardown-cancelled-then-answered.json. wirecheck accepts either, and both, cancellation first. Checked by the session judge: an acknowledged subscription the server ends with a JSON-RPC error, without a `notifications/cancelled` for it first, carries neither signal. A stream that closes with a subscription open is a transport close (§Cancellation: \"The underlying transport closes\"), which the wire cannot tell from a silent teardown: not observed.)",
           R5, Session;
 
-        // Issue 14, the "both" sentences left (conformance/spec/mapping.json).
+        // The "both" sentences left (conformance/spec/mapping.json).
         McpSamplingToolChoiceNone = "mcp.sampling.tool-choice-none", MustNot, "MCP client/sampling §Tool Choice Modes; schema `ToolChoice.mode`",
           "`CreateMessageRequest.params.toolChoice` controls the tool use ability of the model: … `{mode: \"none\"}`: Model MUST NOT use any tools (Binds the client's sampler. Checked on the exchange: a `sampling/createMessage` whose `toolChoice.mode` is `none` answered with a `tool_use` content block.)",
           R4, Reply;
@@ -1099,7 +1099,7 @@ rule_table! {
         McpToolsNameCaseSensitive = "mcp.tools.name-case-sensitive", Should, "MCP server/tools §Data Types › Tool › Tool Names",
           "Tool names SHOULD be considered case-sensitive. (Checked by the live runner, only for a tool the user allowed (`--allow-tool`, with `--tool-args`), since a server that ignores case runs it: a `tools/call` of the listed name with its ASCII letters' case swapped, when the server lists no tool of that name, answered with a result rather than an error (an unknown tool is a protocol error, server/tools §Error Handling).)",
           R4_R5, Runner;
-        // Issue 14, 2026-07-28 custom and required headers
+        // 2026-07-28 custom and required headers
         // (conformance/spec/mapping.json). The server-side ones are probes
         // of `conformance/src/runner/http_judge/custom_headers.rs`, each a
         // `tools/call` made only for a tool the user allowed; the client-side
@@ -1125,7 +1125,7 @@ rule_table! {
         McpHttpClientSentinelEncoding = "mcp.http.client-sentinel-encoding", Must, "MCP basic/transports/streamable-http §Value Encoding",
           "The prefix `=?base64?` and suffix `?=` indicate that the value is Base64-encoded. These markers are case-sensitive and MUST appear exactly as shown (lowercase). (Judged by `serve --http --judge` on the `Mcp-Name` and `Mcp-Param-*` headers of every session-free (2026-07-28) request a client POSTs: markers in another case (`=?BASE64?`) break it, and so does a header carrying raw bytes outside visible ASCII, space and tab, since \"a name (or resource URI) outside the safe set is carried as: `Mcp-Name: =?base64?{Base64EncodedValue}?=`\". Not observed when no request carried either header.)",
           R5, Transport;
-        // Issue 14, JSON Schema in messages (rules::json_schema, crate::schema_check).
+        // JSON Schema in messages (rules::json_schema, crate::schema_check).
         McpSchemaValid = "mcp.json-schema.valid", Must, "MCP basic/index §JSON Schema Usage › Schema Validation | §Schema Dialect",
           "Schemas MUST be valid according to their declared or default dialect (§Schema Dialect: \"When a schema does not include a `$schema` field, it defaults to JSON Schema 2020-12\". Checked per frame on the schemas a server's request carries: an `elicitation/create`'s `requestedSchema`, the `inputSchema` and `outputSchema` of a `sampling/createMessage`'s `tools`, also as the `inputRequests` of a 2026-07-28 `InputRequiredResult`; each against the bundled meta-schema of its `$schema` dialect (draft-04 to 2020-12), else of 2020-12. A `$schema` naming another dialect is not judged. A `tools/list` answer's schemas are mcp.json-schema.tools-valid's.)",
           R4_R5, Frame;
@@ -1135,7 +1135,7 @@ rule_table! {
         McpSamplingToolResultConform = "mcp.sampling.tool-result-conform", Should, "MCP schema `ToolResultContent.structuredContent`",
           "If the tool defined an outputSchema, this SHOULD conform to that schema. (Checked per frame on a server's `sampling/createMessage`, and those a 2026-07-28 `InputRequiredResult` carries: a `tool_result` block, not `isError`, whose `toolUseId` is the `id` of an earlier `tool_use` block naming one of the request's `tools` that has an `outputSchema`, with a `structuredContent` that breaks it, judged as mcp.tools.output-schema-conform judges a call's. A schema that cannot be read is not judged.)",
           R4_R5, Frame;
-        // Issue 14, the HTTP status of an answer, judged passively on every
+        // The HTTP status of an answer, judged passively on every
         // exchange of the run (runner::http_judge::status_codes).
         McpHttpMissingCapability400 = "mcp.http.missing-capability-400", Must, "MCP basic/index §_meta › Per-request protocol fields; schema `MissingRequiredClientCapabilityError`",
           "If processing a request requires a capability the client did not include in `io.modelcontextprotocol/clientCapabilities`, the server MUST return a `MissingRequiredClientCapabilityError` (`-32021`) whose `data.requiredCapabilities` lists the missing capabilities. On HTTP, the response status MUST be `400 Bad Request`. (Judged on every Streamable HTTP exchange of the run's sessions and of the transport judge's validation probes: a response carrying a -32021 answer with any status but 400 breaks it, also an SSE stream, whose status was sent before the error was. Not observed when no answer was -32021: no request the runner may send makes a server need an undeclared capability on purpose. The error's shape is mcp.error.code.missing-client-capability's.)",
