@@ -401,10 +401,6 @@ async fn token(State(app): State<Arc<App>>, body: String) -> Response {
 /// Redeems a code: the response, whether the verifier matched the code's
 /// challenge (`None`: no known code, or no verifier), and the token issued
 /// with the scope granted.
-#[expect(
-    clippy::type_complexity,
-    reason = "the response, whether the verifier matched, and the token with its scope: read once by the one caller"
-)]
 fn redeem(app: &App, form: TokenForm) -> (Response, Option<bool>, Option<(String, String)>) {
     let refused = |matched, error: &str, why: &str| {
         (

@@ -44,14 +44,15 @@ use harness::{Outcome, Revision};
 use reqwest::header::{HeaderName, HeaderValue};
 use tokio::sync::watch;
 
+use super::filer::{Filer, Seen};
 use super::fixtures::Allowed;
 use super::trace::Trace;
 use super::wire::Wire;
 use super::Config;
 use crate::driver::{Driver, DriverConfig};
-use crate::report::{Check, CheckId, HttpExchange, Place, Record, Subject};
+use crate::report::{Check, CheckId, Place, Record, Subject};
 use crate::transport::http::{FindingKind, GetStream, HttpFact, HttpFinding, StreamableHttpPeer};
-use crate::transport::{HttpKind, Limits};
+use crate::transport::{HttpKind, Kind, Limits};
 
 /// A finding as one line of a record's notes.
 #[must_use]
@@ -180,7 +181,7 @@ pub(super) struct Probe {
 }
 
 /// In which revisions a [`Probe`] runs. Whatever runs, a record is filed
-/// only for a rule of the revision ([`Judge::verdict`]).
+/// only for a rule of the revision ([`Filer::verdict`]).
 #[derive(Debug, Clone, Copy)]
 enum Applies {
     /// Under every revision its transport is played.
@@ -209,12 +210,12 @@ impl Applies {
 /// revision's sessions and the other such probes ([`judge`]), so it reads
 /// nothing another entry filed; the sessions only once they closed.
 type Requests =
-    for<'a> fn(&'a mut Judge, &'a Target<'a>, &'a SessionsClosed) -> BoxFuture<'a, Vec<HttpFact>>;
+    for<'a> fn(&'a mut Filer, &'a Target<'a>, &'a SessionsClosed) -> BoxFuture<'a, Vec<HttpFact>>;
 
 /// What a [`Probe`] does.
 enum Run {
     /// Reads what the run's exchanges showed (and the probes' so far).
-    Reads(fn(&mut Judge, &Evidence<'_>)),
+    Reads(fn(&mut Filer, &Evidence<'_>)),
     /// Makes requests of its own, each answered within the answer timeout
     /// (a stream read until a liveness answer came, and for a moment).
     Requests(Requests),
@@ -229,7 +230,7 @@ macro_rules! requests {
     };
     (@fn |$judge:ident, $target:ident, $sessions:ident| $body:expr) => {{
         fn run<'a>(
-            $judge: &'a mut Judge,
+            $judge: &'a mut Filer,
             $target: &'a Target<'a>,
             $sessions: &'a SessionsClosed,
         ) -> BoxFuture<'a, Vec<HttpFact>> {
@@ -502,13 +503,13 @@ pub(super) async fn judge(
             Run::Reads(_) => return None,
             Run::Requests(run) => run,
         };
-        let mut own = Judge::new(revision, kind);
+        let mut own = Filer::new(revision, Kind::Http(kind));
         let probed = run(&mut own, &target, sessions).await;
         Some((own.records, probed))
     }))
     .await;
     let traces = sessions.traces().await;
-    let mut judge = Judge::new(revision, kind);
+    let mut judge = Filer::new(revision, Kind::Http(kind));
     let mut evidence = Evidence {
         traces: &traces,
         sessions: traces.iter().flat_map(|t| &t.facts).collect(),
@@ -537,190 +538,56 @@ pub(super) async fn judge(
             "a transport probe filed a record for a rule its table entry does not name"
         );
     }
-    judge.exchanges(&evidence.findings);
+    exchanges(&mut judge, &evidence.findings);
     judge.records
 }
 
-/// The records of the transport judge as it files them.
-pub(super) struct Judge {
-    pub(super) revision: Revision,
-    kind: HttpKind,
-    pub(super) records: Vec<Record>,
-    /// The exchanges the next record rests on ([`Judge::exhibit`]).
-    pub(super) shown: Vec<HttpExchange>,
-}
-
-/// The most exchanges one record shows: enough to see the defect, never the
-/// whole run.
-const MAX_SHOWN: usize = 3;
-
-/// What a report shows of `fact`.
-pub(super) fn exchange_of(fact: &HttpFact) -> HttpExchange {
-    let response_headers = fact
-        .content_type
+/// What HTTP did wrong that no rule above covers (a redirect, an HTML
+/// error page, a cut body): notes for a person to read beside a pass,
+/// never a warning, since no sentence binds it (the zoo's hand-check
+/// found it warned under a MUST label) and the vectors it cost an answer
+/// are judged in their own records.
+fn exchanges(judge: &mut Filer, findings: &[&HttpFinding]) {
+    let named = [
+        FindingKind::UnexpectedBody,
+        FindingKind::WrongContentType,
+        FindingKind::SessionIdNotVisibleAscii,
+        FindingKind::UnexpectedEventType,
+        FindingKind::NullBody,
+        FindingKind::EmptyBatchBody,
+        // A request without an answer fails its vector's record.
+        FindingKind::NoAnswer,
+    ];
+    let rest: Vec<String> = findings
         .iter()
-        .map(|ct| ("content-type".to_owned(), ct.clone()))
-        .chain(fact.headers.iter().cloned())
+        .filter(|f| !named.contains(&f.kind))
+        .map(|f| describe(f))
         .collect();
-    HttpExchange {
-        method: fact.method.clone(),
-        url: fact.url.clone(),
-        request_headers: fact.exhibit.request_headers.clone(),
-        request_body: fact.exhibit.request_body.clone(),
-        status: fact.status,
-        response_headers,
-        response_body: fact.exhibit.response_body.clone(),
+    if rest.is_empty() {
+        return;
     }
-}
-
-/// What a probe saw: the status, or why there was none.
-type Status = Result<u16, String>;
-
-/// What a probe's request got: its exchange, or why there was none.
-pub(super) type Seen = Result<HttpFact, String>;
-
-impl Judge {
-    /// A judge of `revision` over `kind` with no record yet.
-    pub(super) fn new(revision: Revision, kind: HttpKind) -> Judge {
-        Judge {
-            revision,
-            kind,
-            records: Vec::new(),
-            shown: Vec::new(),
-        }
+    let mut record = Record::new(
+        Place {
+            vector: Some(format!("run/{}/http/exchanges", judge.revision)),
+            revision: Some(judge.revision),
+            transport: Some(judge.kind.name().into()),
+            ..Place::default()
+        },
+        Subject::Frame(Vec::new()),
+        Outcome::Pass,
+    );
+    record.check = Some(Check {
+        rule: CheckId::Other(CHECK_EXCHANGES.into()),
+        level: harness::rules::Level::May,
+        spec: "not a rule: HTTP trouble no transport sentence names, for a person to read".into(),
+    });
+    record.violations = Some(Vec::new());
+    let total = rest.len();
+    record.notes = rest.into_iter().take(40).collect();
+    if total > 40 {
+        record.notes.push(format!("… {} more", total - 40));
     }
-
-    /// Shows `facts` (the first [`MAX_SHOWN`]) with the next record filed:
-    /// the exchanges its verdict rests on.
-    pub(super) fn exhibit<'f>(&mut self, facts: impl IntoIterator<Item = &'f HttpFact>) {
-        let room = MAX_SHOWN.saturating_sub(self.shown.len());
-        self.shown
-            .extend(facts.into_iter().take(room).map(exchange_of));
-    }
-
-    /// Shows `exchange` with the next record filed (one a probe made
-    /// outside a transport, so no fact holds it).
-    pub(super) fn show(&mut self, exchange: HttpExchange) {
-        if self.shown.len() < MAX_SHOWN {
-            self.shown.push(exchange);
-        }
-    }
-
-    /// The status of what a probe's request got, its exchange shown with the
-    /// next record filed.
-    pub(super) fn status(&mut self, seen: Seen) -> Status {
-        seen.map(|fact| {
-            self.exhibit([&fact]);
-            fact.status
-        })
-    }
-
-    fn record(
-        &mut self,
-        rule: RuleId,
-        outcome: Outcome,
-        violations: Vec<String>,
-        notes: Vec<String>,
-    ) {
-        let suffix = rule
-            .as_str()
-            .rsplit_once('.')
-            .map_or(rule.as_str(), |(_, s)| s);
-        let mut record = Record::of_transport_rule(
-            format!("run/{}/http/{suffix}", self.revision),
-            self.revision,
-            self.kind.name(),
-            rule,
-            outcome,
-            violations,
-        );
-        record.notes = notes;
-        record.http = std::mem::take(&mut self.shown);
-        self.records.push(record);
-    }
-
-    /// Pass when nothing broke the rule, else a failure at its level (a
-    /// SHOULD fails as a warning, as the library judge does).
-    pub(super) fn verdict(&mut self, rule: RuleId, broken: Vec<String>, notes: Vec<String>) {
-        if !rule.info().revisions.contains(self.revision) {
-            // The exchange shown for this record is no later record's.
-            self.shown.clear();
-            return;
-        }
-        let outcome = if broken.is_empty() {
-            Outcome::Pass
-        } else if rule.info().level.is_mandatory() {
-            Outcome::Fail
-        } else {
-            Outcome::Warning
-        };
-        self.record(rule, outcome, broken, notes);
-    }
-
-    pub(super) fn not_applicable(&mut self, rule: RuleId, why: String) {
-        if rule.info().revisions.contains(self.revision) {
-            self.record(rule, Outcome::NotApplicable { why }, Vec::new(), Vec::new());
-        } else {
-            self.shown.clear();
-        }
-    }
-
-    pub(super) fn not_observed(&mut self, rule: RuleId, why: String) {
-        if rule.info().revisions.contains(self.revision) {
-            self.record(rule, Outcome::NotObserved { why }, Vec::new(), Vec::new());
-        } else {
-            self.shown.clear();
-        }
-    }
-
-    /// What HTTP did wrong that no rule above covers (a redirect, an HTML
-    /// error page, a cut body): notes for a person to read beside a pass,
-    /// never a warning, since no sentence binds it (the zoo's hand-check
-    /// found it warned under a MUST label) and the vectors it cost an answer
-    /// are judged in their own records.
-    fn exchanges(&mut self, findings: &[&HttpFinding]) {
-        let named = [
-            FindingKind::UnexpectedBody,
-            FindingKind::WrongContentType,
-            FindingKind::SessionIdNotVisibleAscii,
-            FindingKind::UnexpectedEventType,
-            FindingKind::NullBody,
-            FindingKind::EmptyBatchBody,
-            // A request without an answer fails its vector's record.
-            FindingKind::NoAnswer,
-        ];
-        let rest: Vec<String> = findings
-            .iter()
-            .filter(|f| !named.contains(&f.kind))
-            .map(|f| describe(f))
-            .collect();
-        if rest.is_empty() {
-            return;
-        }
-        let mut record = Record::new(
-            Place {
-                vector: Some(format!("run/{}/http/exchanges", self.revision)),
-                revision: Some(self.revision),
-                transport: Some(self.kind.name().into()),
-                ..Place::default()
-            },
-            Subject::Frame(Vec::new()),
-            Outcome::Pass,
-        );
-        record.check = Some(Check {
-            rule: CheckId::Other(CHECK_EXCHANGES.into()),
-            level: harness::rules::Level::May,
-            spec: "not a rule: HTTP trouble no transport sentence names, for a person to read"
-                .into(),
-        });
-        record.violations = Some(Vec::new());
-        let total = rest.len();
-        record.notes = rest.into_iter().take(40).collect();
-        if total > 40 {
-            record.notes.push(format!("… {} more", total - 40));
-        }
-        self.records.push(record);
-    }
+    judge.records.push(record);
 }
 
 /// Not a rule: HTTP trouble the transport rules do not name.
@@ -925,7 +792,7 @@ mod tests {
     }
 
     /// The outcome of `rule`'s record among `judge`'s.
-    fn outcome_of(judge: &Judge, rule: RuleId) -> Outcome {
+    fn outcome_of(judge: &Filer, rule: RuleId) -> Outcome {
         let records: Vec<&Record> = judge
             .records
             .iter()
@@ -935,10 +802,10 @@ mod tests {
         records[0].outcome.clone()
     }
 
-    fn judge_of(revision: Revision, kind: HttpKind) -> Judge {
-        Judge {
+    fn judge_of(revision: Revision, kind: HttpKind) -> Filer {
+        Filer {
             revision,
-            kind,
+            kind: Kind::Http(kind),
             records: Vec::new(),
             shown: Vec::new(),
         }
@@ -1045,7 +912,7 @@ mod tests {
     }
 
     fn ends_verdict(facts: &[HttpFact]) -> Outcome {
-        let mut judge = Judge::new(Revision::Mcp2025_11_25, HttpKind::Streamable);
+        let mut judge = Filer::new(Revision::Mcp2025_11_25, Kind::Http(HttpKind::Streamable));
         let facts: Vec<&HttpFact> = facts.iter().collect();
         judge.sse_ends_after_response(&facts);
         assert_eq!(judge.records.len(), 1);

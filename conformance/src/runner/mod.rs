@@ -22,6 +22,7 @@
 pub mod batch;
 pub mod case_probe;
 mod config;
+mod filer;
 pub mod fixtures;
 pub mod http_answers;
 pub mod http_judge;

@@ -1,17 +1,17 @@
 //! The stdio shutdown check (2026-07-28 basic/transports/stdio §Shutdown):
 //! not an HTTP probe, but judged from the same [`Trace`]s once a revision's
-//! sessions closed, and filed with the transport judge's verdict rule.
+//! sessions closed, and filed by the transport checks' one [`Filer`].
 
 use std::time::Duration;
 
 use harness::rules::RuleId;
 use harness::Revision;
 
-use super::http_judge::Judge;
+use super::filer::Filer;
 use super::trace::Trace;
 use crate::report::Record;
 use crate::transport::stdio::EndedBy;
-use crate::transport::{HttpKind, Kind};
+use crate::transport::Kind;
 
 /// 2026-07-28 basic/transports/stdio §Shutdown, SHOULD: "Servers SHOULD exit
 /// promptly when their standard input is closed or reads return
@@ -39,7 +39,7 @@ pub fn stdio_shutdown(revision: Revision, traces: &[Trace], grace: Duration) -> 
     if ended.is_empty() {
         return None;
     }
-    let mut judge = Judge::new(revision, HttpKind::Streamable);
+    let mut judge = Filer::new(revision, Kind::Stdio);
     let signalled = ended.iter().filter(|e| **e != EndedBy::Exited).count();
     let broken = if signalled == 0 {
         Vec::new()
@@ -60,10 +60,7 @@ pub fn stdio_shutdown(revision: Revision, traces: &[Trace], grace: Duration) -> 
         ));
     }
     judge.verdict(rule, broken, seen);
-    let mut record = judge.records.pop()?;
-    record.place.vector = Some(format!("run/{revision}/stdio/exit-on-eof"));
-    record.place.transport = Some(Kind::Stdio.name().into());
-    Some(record)
+    judge.records.pop()
 }
 
 #[cfg(test)]

@@ -19,7 +19,7 @@ use harness::rules::RuleId;
 use harness::Revision;
 use serde_json::Value;
 
-use super::{Judge, Target};
+use super::{Filer, Target};
 use crate::auth::client::{
     get_json, may_reach, mint_token, post_opening, strings, well_known, Answer, INSUFFICIENT_SCOPE,
 };
@@ -52,7 +52,7 @@ fn names_the_server(resource: &str, url: &str, at_root: bool) -> bool {
         || (at_root && origin(url).is_some_and(|o| same_resource(resource, &o)))
 }
 
-impl Judge {
+impl Filer {
     /// Every authorization probe of one revision.
     pub(super) async fn authorization(&mut self, revision: Revision, target: &Target<'_>) {
         let Some(ready) = target.auth else { return };

@@ -25,7 +25,7 @@ use harness::Revision;
 use reqwest::header::HeaderValue;
 use serde_json::{json, Value};
 
-use super::{Judge, Target, HEADER_MISMATCH};
+use super::{Filer, Target, HEADER_MISMATCH};
 use crate::opening::discover_meta;
 use crate::report::HttpExchange;
 use crate::runner::fixtures::Allowed;
@@ -121,7 +121,7 @@ const PARAM_RULES: [RuleId; 3] = [
     RuleId::McpHttpParamHeaderIntegerNumeric,
 ];
 
-impl Judge {
+impl Filer {
     /// The custom-header and `_meta` probes of a 2026-07-28 run (the table
     /// runs them in the revisions of `mcp.http.meta-missing-400`).
     pub(super) async fn custom_headers(&mut self, target: &Target<'_>) {

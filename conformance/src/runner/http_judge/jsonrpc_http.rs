@@ -4,10 +4,10 @@
 
 use harness::rules::RuleId;
 
-use super::{describe, Judge};
+use super::{describe, Filer};
 use crate::transport::http::{FindingKind, HttpFact, HttpFinding};
 
-impl Judge {
+impl Filer {
     /// JSON-RPC over HTTP: a response body is never `null` (§4.1) nor `[]`
     /// (§6). Evidence is a response body.
     pub(super) fn jsonrpc_bodies(&mut self, facts: &[&HttpFact], findings: &[&HttpFinding]) {

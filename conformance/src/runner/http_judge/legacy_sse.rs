@@ -6,10 +6,10 @@
 
 use harness::rules::RuleId;
 
-use super::{describe, essence, Judge};
+use super::{describe, essence, Filer};
 use crate::transport::http::{FindingKind, HttpFact, HttpFinding};
 
-impl Judge {
+impl Filer {
     /// 2024-11-05 basic/transports §HTTP with SSE, MUST: server messages
     /// are SSE `message` events. Evidence is an event past `endpoint`.
     pub(super) fn sse_message_events(&mut self, facts: &[&HttpFact], findings: &[&HttpFinding]) {

@@ -11,14 +11,14 @@ use harness::Revision;
 use super::resumability::resume;
 use super::{
     answer_pings, answered_ping, busy, connected, essence, handshaken, is_response, plural,
-    server_frames, snippet, streamable, Judge, SessionsClosed, Target, GET_LISTEN,
+    server_frames, snippet, streamable, Filer, SessionsClosed, Target, GET_LISTEN,
 };
 use crate::driver::Driver;
 use crate::runner::wire::Wire;
 use crate::transport::http::GetStream;
 use crate::transport::Transport as _;
 
-impl Judge {
+impl Filer {
     /// The GET stream and resumption (2025-03-26 to 2025-11-25 §Listening for
     /// Messages from the Server, §Resumability and Redelivery; 2026-07-28: a
     /// GET is answered 405). A fresh session opens the GET stream and reads

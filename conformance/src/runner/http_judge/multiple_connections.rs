@@ -22,7 +22,7 @@ use serde_json::Value;
 use tokio::time::Instant;
 
 use super::{
-    answer_pings, busy, essence, handshaken, is_response, snippet, streamable, Judge, Target,
+    answer_pings, busy, essence, handshaken, is_response, snippet, streamable, Filer, Target,
     GET_LISTEN,
 };
 use crate::transport::http::{GetStream, OpenGet, StreamEvent, MAX_GET_EVENTS};
@@ -31,7 +31,7 @@ use crate::transport::http::{GetStream, OpenGet, StreamEvent, MAX_GET_EVENTS};
 const PING_ID: &str = "wirecheck-broadcast-ping";
 
 /// `mcp.http.no-broadcast`: two GET streams and a POST's, at once.
-pub(super) async fn broadcast(judge: &mut Judge, revision: Revision, target: &Target<'_>) {
+pub(super) async fn broadcast(judge: &mut Filer, revision: Revision, target: &Target<'_>) {
     let url = target.url;
     let rule = RuleId::McpHttpNoBroadcast;
     let listen = target.driver.answer_timeout.min(GET_LISTEN);
@@ -180,7 +180,7 @@ fn second_get_refused(
 /// The second GET refused with `status`, neither a stream nor 405, while
 /// the first got a stream: mcp.http.get-stream-or-405's, filed under its own
 /// vector (the GET probe files that rule's record for one stream).
-fn second_get_refusal(judge: &mut Judge, status: u16) {
+fn second_get_refusal(judge: &mut Filer, status: u16) {
     judge.verdict(
         RuleId::McpHttpGetStreamOr405,
         vec![format!(

@@ -10,7 +10,7 @@ use harness::Revision;
 use reqwest::header::{HeaderName, HeaderValue};
 
 use super::server_validation::{code_text, one_request, Answer};
-use super::{handshaken, ping, streamable, Judge, Target, HEADER_MISMATCH};
+use super::{handshaken, ping, streamable, Filer, Target, HEADER_MISMATCH};
 use crate::transport::http::HttpFact;
 
 /// 2026-07-28 schema `UnsupportedProtocolVersionError`.
@@ -20,7 +20,7 @@ const NO_SUCH_METHOD: &str = "wirecheck/no-such-method";
 /// A protocol version no server supports.
 const BOGUS_VERSION: &str = "1999-01-01";
 
-impl Judge {
+impl Filer {
     /// An unsupported `MCP-Protocol-Version` on a request of a live session.
     pub(super) async fn protocol_version(&mut self, revision: Revision, target: &Target<'_>) {
         let rule = RuleId::McpHttpProtocolVersion400;

@@ -9,14 +9,14 @@ use harness::rules::RuleId;
 use harness::{Direction, Revision};
 use serde_json::Value;
 
-use super::{answered_ping, essence, is_response, plural, snippet, streamable, Judge, Target};
+use super::{answered_ping, essence, is_response, plural, snippet, streamable, Filer, Target};
 use crate::driver::Driver;
 use crate::runner::wire::Wire;
 use crate::transcript::{Entry, Frame};
 use crate::transport::http::GetStream;
 use crate::transport::http::HttpFact;
 
-impl Judge {
+impl Filer {
     /// `mcp.http.event-id-unique` over each session's event ids.
     pub(super) fn event_ids(&mut self, sessions: &[Vec<String>]) {
         let total: usize = sessions.iter().map(Vec::len).sum();
@@ -196,7 +196,7 @@ pub(super) enum Resumed {
 
 /// Resumes the GET stream `first` at its first event id on `driver`'s
 /// session, its GET answered within the answer timeout; judged by
-/// [`Judge::replay`]. What the first stream carried after that id is owed
+/// [`Filer::replay`]. What the first stream carried after that id is owed
 /// again, so while any is, the stream is read for `listen`. Otherwise the
 /// replay is what the server holds when it takes the GET ("replay messages
 /// that would have been sent after the last event ID", §Resumability and
@@ -254,7 +254,7 @@ pub(super) async fn resume(
 mod tests {
     use super::*;
     use crate::transport::http::StreamEvent;
-    use crate::transport::HttpKind;
+    use crate::transport::{HttpKind, Kind};
     use harness::Outcome;
 
     const CHANGED: &str = r#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#;
@@ -262,7 +262,7 @@ mod tests {
 
     /// The outcome of the replay rule's one record, and its text.
     fn replayed(events: &[&str], posted: &[&str], live: &[Value]) -> (Outcome, String) {
-        let mut judge = Judge::new(Revision::Mcp2025_11_25, HttpKind::Streamable);
+        let mut judge = Filer::new(Revision::Mcp2025_11_25, Kind::Http(HttpKind::Streamable));
         let stream = GetStream {
             status: 200,
             content_type: Some("text/event-stream".into()),

@@ -6,26 +6,27 @@
 use harness::rules::RuleId;
 use harness::Revision;
 
-use super::{exchange_of, handshaken, Judge, Target};
+use super::{handshaken, Filer, Target};
 use crate::report::HttpExchange;
+use crate::runner::filer::exchange_of;
 use crate::transport::http::shown_exchange;
-use crate::transport::HttpKind;
+use crate::transport::{HttpKind, Kind};
 
 /// A foreign origin: what a DNS-rebinding page would send.
 const FOREIGN_ORIGIN: &str = "http://wirecheck-foreign-origin.invalid";
 
-impl Judge {
+impl Filer {
     /// The foreign-`Origin` probe: over Streamable HTTP 403 where the revision
     /// names it (2025-11-25 on), any 4xx before (the rule only says
     /// "validate"); over HTTP+SSE the 2024-11-05 page's own sentence, which
     /// names no status, whatever the revision negotiated.
     pub(super) fn origin(&mut self, probe: Result<HttpExchange, String>) {
-        let strict = self.kind == HttpKind::Streamable
+        let strict = self.kind == Kind::Http(HttpKind::Streamable)
             && RuleId::McpHttpOrigin403
                 .info()
                 .revisions
                 .contains(self.revision);
-        let rule = if self.kind == HttpKind::Sse {
+        let rule = if self.kind == Kind::Http(HttpKind::Sse) {
             RuleId::McpHttpSseOriginValidate
         } else if strict {
             RuleId::McpHttpOrigin403

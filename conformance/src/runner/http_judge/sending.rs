@@ -10,10 +10,10 @@
 
 use harness::rules::RuleId;
 
-use super::{describe, essence, snippet, Judge};
+use super::{describe, essence, snippet, Filer};
 use crate::transport::http::{FindingKind, HttpFact, HttpFinding, SSE_ENDED_UNANSWERED};
 
-impl Judge {
+impl Filer {
     /// The rules every Streamable HTTP exchange of the run is held to.
     pub(super) fn streamable_facts(&mut self, facts: &[&HttpFact], findings: &[&HttpFinding]) {
         let posts = facts.iter().filter(|f| f.method == "POST");
@@ -233,7 +233,7 @@ impl Judge {
 
 /// `mcp.http.sse-priming-event` over every POST of the run answered with an
 /// SSE stream whose first event block the transport read.
-pub(super) fn priming(judge: &mut Judge, facts: &[&HttpFact]) {
+pub(super) fn priming(judge: &mut Filer, facts: &[&HttpFact]) {
     let rule = RuleId::McpHttpSsePrimingEvent;
     let streams: Vec<&HttpFact> = facts
         .iter()

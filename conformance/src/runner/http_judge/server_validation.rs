@@ -16,7 +16,7 @@ use base64::Engine as _;
 use harness::{Raw, Revision};
 use reqwest::header::{HeaderName, HeaderValue};
 
-use super::{handshaken, probe_exchange, streamable, Judge, Target, HEADER_MISMATCH};
+use super::{handshaken, probe_exchange, streamable, Filer, Target, HEADER_MISMATCH};
 use crate::transport::http::HttpFact;
 use harness::rules::RuleId;
 
@@ -89,7 +89,7 @@ pub(super) fn code_text(code: Option<i64>) -> String {
     code.map_or_else(|| "no JSON-RPC error".to_owned(), |c| format!("error {c}"))
 }
 
-impl Judge {
+impl Filer {
     /// 2026-07-28 §Server Validation: a `server/discover` whose `Mcp-Method`
     /// header names another method must be refused with 400 and -32020.
     pub(super) async fn header_mismatch(&mut self, revision: Revision, target: &Target<'_>) {

@@ -6,11 +6,11 @@
 use harness::rules::RuleId;
 use harness::Revision;
 
-use super::{describe, handshaken, ping, streamable, Judge, Target};
+use super::{describe, handshaken, ping, streamable, Filer, Target};
 use crate::runner::trace::Trace;
 use crate::transport::http::{session_id_concerns, FindingKind, HttpFinding};
 
-impl Judge {
+impl Filer {
     /// Without the session id: 400 (SHOULD); after DELETE: 404 (MUST).
     pub(super) async fn sessions(&mut self, revision: Revision, target: &Target<'_>) {
         let mut driver = match handshaken(revision, target, None).await {

@@ -20,7 +20,7 @@
 
 use harness::rules::RuleId;
 
-use super::{essence, Judge};
+use super::{essence, Filer};
 use crate::transport::http::HttpFact;
 
 /// Each error code whose answer over HTTP must be `400 Bad Request`, with the
@@ -57,7 +57,7 @@ pub(super) const RULES: &[RuleId] = &[
 ];
 
 /// One record per rule of [`MUST_BE_400`] that applies to the revision.
-pub(super) fn judge(judge: &mut Judge, facts: &[&HttpFact]) {
+pub(super) fn judge(judge: &mut Filer, facts: &[&HttpFact]) {
     for &(code, rule, name) in MUST_BE_400 {
         let (broken, seen) = breaches(facts, code, name);
         if seen == 0 {

@@ -17,7 +17,7 @@ use serde_json::{json, Value};
 use crate::auth::client::{fetch, may_reach, strings, well_known_forms, Fetched};
 use crate::auth::resource::origin;
 use crate::auth::resource::AS_METADATA;
-use crate::runner::http_judge::Judge;
+use crate::runner::filer::Filer;
 
 /// The rules of this module, in the order their records are filed.
 const RULES: [RuleId; 5] = [
@@ -148,7 +148,7 @@ fn missing_members(document: &Value) -> Vec<String> {
         .collect()
 }
 
-impl Judge {
+impl Filer {
     /// Every probe of the server as its own authorization server.
     /// `public`: why the server is not protected, when it answered the
     /// opening request without a token.
