@@ -4,7 +4,7 @@
 //!
 //! Writes `<target>/criterion/wirecheck-facts.json` for `report.py`, prints it,
 //! and fails if `lift` of the 1 MiB frame holds more than 1.1x the frame's size
-//! (issue 5): it borrows, so it should hold a few hundred bytes.
+//! (the codec's zero-copy design): it borrows, so it should hold a few hundred bytes.
 
 use std::path::PathBuf;
 

@@ -6,7 +6,7 @@ nothing and fails if a committed file differs from what it would write (CI runs
 that). Every frame is compact JSON (no whitespace between tokens), so the
 codec's round trip must give it back byte for byte.
 
-The mix (issue 5):
+The mix:
   1. ping.json            a `ping` request, about 40 bytes
   2. tools_call.json      a `tools/call` request with nested arguments and `_meta`, about 400 bytes
   3. tools_list.json      a `tools/list` result of 50 tools with JSON-Schema input schemas, about 30 KB
