@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# cargo-mutants over the judging parts of `conformance` (issue 16): the files whose
+# cargo-mutants over the judging parts of `conformance`: the files whose
 # code decides a verdict or an exit code, and the fast tests that judge them. The one
 # list of both, used by the command in conformance/book/mutation-testing.md, .github/workflows/mutants.yml and
 # .ci/run (which only lists the mutants). The harness is `cargo mutants -p

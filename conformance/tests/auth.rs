@@ -1,9 +1,8 @@
-//! Authorization (issue 31), the server as a resource server, end to end:
-//! the protected reference peer (`serve --http --auth`) passes every
-//! `mcp.auth.*` check of `run --http URL --auth`; each planted defect
-//! (`--auth-defect NAME`) is caught by its own rule and by nothing else; the
-//! local authorization server's code flow (PKCE S256) mints a token for the
-//! resource asked.
+//! Authorization, the server as a resource server, end to end: the protected
+//! reference peer (`serve --http --auth`) passes every `mcp.auth.*` check of
+//! `run --http URL --auth`; each planted defect (`--auth-defect NAME`) is
+//! caught by its own rule and by nothing else; the local authorization server's
+//! code flow (PKCE S256) mints a token for the resource asked.
 
 mod common;
 
@@ -617,9 +616,8 @@ fn an_unprotected_server_is_not_failed_and_nothing_passes_for_it() {
     // A server `--auth` wrongly calls protected: it answers the opening
     // request without a token and serves no metadata. Authorization is
     // OPTIONAL and a server may protect other requests only, so no
-    // authorization sentence is shown broken (the review of issue 31 found
-    // this failed five token MUSTs on a public request); and nothing passes
-    // for want of evidence.
+    // authorization sentence is shown broken (not five token MUSTs failed on
+    // a public request); and nothing passes for want of evidence.
     let (_issuing, issuer) = auth_server();
     let mut child = Command::new(env!("CARGO_BIN_EXE_wirecheck"))
         .args(["serve", "--http", "127.0.0.1:0", "--revision", "2025-06-18"])

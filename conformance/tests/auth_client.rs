@@ -1,5 +1,5 @@
-//! Authorization (issue 31), the client side, end to end: a small OAuth
-//! client written here against the judged protected peer (`serve --http
+//! Authorization, the client side, end to end: a small OAuth client written
+//! here against the judged protected peer (`serve --http
 //! --judge --auth`, in process through `wirecheck::clientcheck::auth`, and once
 //! through the command line). Correct, it draws no finding at all; made wrong
 //! in one way each (no PKCE, the challenge's scope ignored, no `resource`,

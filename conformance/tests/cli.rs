@@ -649,7 +649,7 @@ fn an_ambiguity_is_counted_once_in_every_view() {
     }
 }
 
-/// Issue 30 (first hour): `fuzz` writes the same report files as `run`.
+/// `fuzz` writes the same report files as `run`.
 #[test]
 fn fuzz_writes_the_report_files_run_writes() {
     let dir = Scratch::new("fuzz-files");
@@ -688,11 +688,10 @@ fn fuzz_writes_the_report_files_run_writes() {
     assert!(page.starts_with("<!DOCTYPE html>"));
 }
 
-/// Issue 30 (first hour): `check` called the first frame of a transcript
-/// frame 0 where `classify` calls the first line 1. Every place a person
-/// reads counts frames from 1: the record's place, the frames involved and
-/// the judge's own "at event N"; the JSON `frame` stays the 0-based index
-/// the schema documents.
+/// `check` once called the first frame of a transcript frame 0 where `classify`
+/// calls the first line 1. Every place a person reads counts frames from 1: the
+/// record's place, the frames involved and the judge's own "at event N"; the
+/// JSON `frame` stays the 0-based index the schema documents.
 #[test]
 fn check_calls_the_first_frame_1() {
     let dir = Scratch::new("check-frame-numbers");
@@ -747,11 +746,11 @@ fn check_calls_the_first_frame_1() {
     assert_eq!(frames, [0, 3], "the JSON index is 0-based");
 }
 
-/// Issue 30 (first hour): Ctrl-C during `wirecheck check -` (a transcript
-/// on standard input that has not ended) judges what was read, reports it
-/// as a capture that stops there (the ping still owed is not observed, not
-/// a failure) with a record saying the check was cut short, and exits 2.
-/// It used to die of the signal with nothing reported.
+/// Ctrl-C during `wirecheck check -` (a transcript on standard input that has
+/// not ended) judges what was read, reports it as a capture that stops there
+/// (the ping still owed is not observed, not a failure) with a record saying
+/// the check was cut short, and exits 2. It used to die of the signal with
+/// nothing reported.
 #[test]
 fn ctrl_c_ends_check_with_what_was_read() {
     use std::io::Write as _;

@@ -2,9 +2,9 @@
 //! (`peers/conformant/jsonrpc_echo_ids.py`, Python 3 standard library), which
 //! echoes the readable id of an Invalid Request instead of answering null:
 //! `wirecheck run --profile jsonrpc-2.0` must give it zero fails and zero
-//! warnings, over stdio and over HTTP (issue 27, false findings 1 and 2:
-//! before the fix it got 21 fails, 11 of them "answered id N again" from
-//! ids the runner reused within a session, 10 "id 1, expected null").
+//! warnings, over stdio and over HTTP (it once got 21 fails, 11 of them
+//! "answered id N again" from ids the runner reused within a session, 10
+//! "id 1, expected null").
 
 mod common;
 
@@ -108,9 +108,8 @@ fn a_conformant_jsonrpc_server_echoing_readable_ids_is_clean_over_http() {
     assert_clean(code, &records, &stderr);
 }
 
-/// Issue 27, divergence 5: a server that drops a request because its id was
-/// used by a request it already answered fails the live probe; the
-/// conformant server passes it.
+/// A server that drops a request because its id was used by a request it
+/// already answered fails the live probe; the conformant server passes it.
 #[test]
 fn a_server_dropping_a_reused_id_fails_the_reuse_probe() {
     let reuse = |records: &[Value]| {

@@ -1,7 +1,6 @@
 //! A conformant server of our own, written from the spec text in another
 //! style than the reference peer, must get no fail and no warning from
-//! `wirecheck run`, and no finding from a short `wirecheck fuzz` (issue 27,
-//! "Conformant servers of your own, as tests").
+//! `wirecheck run`, and no finding from a short `wirecheck fuzz`.
 //!
 //! The server is `peers/conformant/rich_mcp.py` (Python 3.11, standard library
 //! only): a dual-era MCP server with tools, prompts, resources (subscriptions

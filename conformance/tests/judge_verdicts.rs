@@ -194,9 +194,8 @@ fn a_listen_without_its_filter_may_be_refused_or_kept_open() {
     assert_eq!(silent.outcome, Outcome::Fail, "{:?}", rules(&silent));
 }
 
-/// Divergence 1 of issue 27: a wrong error code where a sentence names the
-/// right one is a warning citing that sentence, never a silent note or a
-/// failure; the right code passes.
+/// A wrong error code where a sentence names the right one is a warning citing
+/// that sentence, never a silent note or a failure; the right code passes.
 #[test]
 fn a_wrong_error_code_where_a_sentence_names_one_warns() {
     let judged = |id: &str, reply: &str| {
@@ -246,9 +245,9 @@ fn a_wrong_error_code_where_a_sentence_names_one_warns() {
     );
 }
 
-/// False finding 9: `{"id":1,"method":"echo","result":{}}` breaks no keyword
-/// (JSON-RPC 2.0 is silent on extra members), so a server that reads it as a
-/// call of `echo` and answers -32601 passes, as one refusing it with -32600.
+/// `{"id":1,"method":"echo","result":{}}` breaks no keyword (JSON-RPC 2.0 is
+/// silent on extra members), so a server that reads it as a call of `echo` and
+/// answers -32601 passes, as one refusing it with -32600.
 #[test]
 fn an_object_with_method_and_result_may_be_read_as_a_call() {
     let v = vector("jsonrpc-2.0/request/method-with-result");
@@ -358,9 +357,9 @@ fn params_accepted_where_a_code_is_named_are_a_convention_not_a_warning() {
     );
 }
 
-/// Review of issue 27: from 2025-03-26 the malformed probes pin no id (an
-/// error may carry the readable id, null, or none), so the one place
-/// (`harness::error_ids`) decides: another id fails.
+/// From 2025-03-26 the malformed probes pin no id (an error may carry the
+/// readable id, null, or none), so the one place (`harness::error_ids`)
+/// decides: another id fails.
 #[test]
 fn an_error_to_a_malformed_frame_carries_its_readable_id_or_null() {
     let v = vector("mcp/2025-06-18/malformed/version-missing");
@@ -527,12 +526,12 @@ fn after_batches_were_removed_every_array_is_held_to_the_same_should() {
     }
 }
 
-/// The zoo's JSON-RPC servers, hand-checked (issue 28): §5.1 names -32602
-/// "Invalid method parameter(s)" as well as -32600 for params that are no
-/// Structured value, so both pass; a parser that reads a byte that is not
-/// UTF-8 as U+FFFD (RFC 8259 §9: it "MAY accept non-JSON forms") answers the
-/// request, and passes; a request with a member JSON-RPC does not define,
-/// refused as an Invalid Request with id null, passes (§5).
+/// The zoo's JSON-RPC servers, hand-checked: §5.1 names -32602 "Invalid method
+/// parameter(s)" as well as -32600 for params that are no Structured value, so
+/// both pass; a parser that reads a byte that is not UTF-8 as U+FFFD (RFC 8259
+/// §9: it "MAY accept non-JSON forms") answers the request, and passes; a
+/// request with a member JSON-RPC does not define, refused as an Invalid
+/// Request with id null, passes (§5).
 #[test]
 fn answers_the_text_allows_beside_the_usual_one_pass() {
     let cases = [

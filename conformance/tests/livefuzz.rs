@@ -91,7 +91,7 @@ fn the_planted_bugs_are_found_minimized_and_replayed() {
         "600",
         // The frames derive from the built-in vectors, so a seed's sequence
         // moves when vectors are added: seed 4 reaches every planted bug
-        // with the 951 vectors of issue 27 (seed 3 no longer drew a big id).
+        // with 951 built-in vectors (seed 3 no longer drew a big id).
         "--seed",
         "4",
         "--out-dir",
@@ -499,7 +499,7 @@ fn http_finds_the_planted_bugs_and_the_http_failure() {
         "600",
         // The frames derive from the built-in vectors, so a seed's sequence
         // moves when vectors are added: seed 4 reaches every planted bug
-        // with the 951 vectors of issue 27 (seed 3 no longer drew a big id).
+        // with 951 built-in vectors (seed 3 no longer drew a big id).
         "--seed",
         "4",
         "--out-dir",
@@ -666,13 +666,13 @@ fn stdio_2026_07_28_kept_findings_of_the_reference_peer_replay_clean() {
     );
 }
 
-/// Issue 30 (first hour): `--duration` is the whole run's time. Against the
-/// fixture peer, whose planted bugs give several findings to confirm and
-/// shrink, `--duration 3s` used to fuzz 3 s and then confirm and shrink for
-/// up to 3 s more (6.4 s measured); now everything fits inside the 3 s, and
-/// the findings the time ran out on are still reported, saying so. The
-/// bound leaves 2.5 s for starting processes and writing files on a loaded
-/// machine, and is below what the old run took.
+/// `--duration` is the whole run's time. Against the fixture peer, whose
+/// planted bugs give several findings to confirm and shrink, `--duration 3s`
+/// used to fuzz 3 s and then confirm and shrink for up to 3 s more (6.4 s
+/// measured); now everything fits inside the 3 s, and the findings the time ran
+/// out on are still reported, saying so. The bound leaves 2.5 s for starting
+/// processes and writing files on a loaded machine, and is below what the old
+/// run took.
 #[test]
 fn duration_is_the_whole_runs_time_minimizing_included() {
     let dir = scratch("duration");

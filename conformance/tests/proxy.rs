@@ -225,12 +225,11 @@ fn a_server_that_ignores_its_closed_input_is_terminated() {
     assert!(start.elapsed() < Duration::from_secs(20));
 }
 
-/// Issue 30 (first hour): Ctrl-C stops `wirecheck proxy -- SERVER` at once:
-/// the server is stopped, what passed is judged as a capture that stops
-/// there (a request still unanswered is not observed, not a failure: the
-/// proxy cut it short, not the server), a record says the conversation was
-/// cut short, the report is written and the exit is 2. It used to die of the
-/// signal with no report.
+/// Ctrl-C stops `wirecheck proxy -- SERVER` at once: the server is stopped,
+/// what passed is judged as a capture that stops there (a request still
+/// unanswered is not observed, not a failure: the proxy cut it short, not the
+/// server), a record says the conversation was cut short, the report is written
+/// and the exit is 2. It used to die of the signal with no report.
 #[test]
 fn ctrl_c_stops_the_proxy_and_reports_what_it_judged() {
     let dir = scratch("ctrl-c");

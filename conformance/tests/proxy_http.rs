@@ -813,14 +813,13 @@ fn wirecheck_run_tallies_the_same_through_the_proxy() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
-/// Issue 27, false finding 16: an HTTP 400 whose body is an error without
-/// `id` is what the transports page allows ("The HTTP response body MAY
-/// comprise a JSON-RPC error response that has no `id`", 2025-11-25
-/// basic/transports §Sending Messages to the Server 4), so the proxy finds
-/// no `jsonrpc.response.id-required` (nor `mcp.base.error-id-absent`) in it,
-/// though the conversation (one POST without a session) names no revision
-/// and is judged as plain JSON-RPC; the same body as a frame of its own
-/// still breaks it.
+/// An HTTP 400 whose body is an error without `id` is what the transports page
+/// allows ("The HTTP response body MAY comprise a JSON-RPC error response that
+/// has no `id`", 2025-11-25 basic/transports §Sending Messages to the
+/// Server 4), so the proxy finds no `jsonrpc.response.id-required` (nor
+/// `mcp.base.error-id-absent`) in it, though the conversation (one POST without
+/// a session) names no revision and is judged as plain JSON-RPC; the same body
+/// as a frame of its own still breaks it.
 #[test]
 fn an_http_refusal_without_id_is_allowed_through_the_proxy() {
     let (upstream, _) = fixture();

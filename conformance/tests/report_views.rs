@@ -917,9 +917,9 @@ fn a_transport_rules_record_names_its_transport() {
     assert_eq!(violations[0].message, "answered 200");
 }
 
-/// Issue 30 (first hour): a saved run says what was tested: the peer and
-/// its transport, the revisions asked and judged, wirecheck's version, the
-/// vectors' digest, when and for how long; the terminal names it too.
+/// A saved run says what was tested: the peer and its transport, the revisions
+/// asked and judged, wirecheck's version, the vectors' digest, when and for how
+/// long; the terminal names it too.
 #[test]
 fn a_saved_run_names_the_run_it_is() {
     let dir = std::env::temp_dir().join(format!("wirecheck-run-identity-{}", std::process::id()));
@@ -988,11 +988,11 @@ fn rfc3339_names_the_utc_second() {
     assert_eq!(at(13_574_563_200), "2400-02-29T00:00:00Z");
 }
 
-/// Issue 30 (first hour): the terminal leads with what to fix. One defect
-/// seen under several revisions is one entry (its count, its revisions, the
-/// rule said once), fails before warnings, the server's answer beside the
-/// probe (not the answer to the runner's own liveness request), and the
-/// not-applicable checks counted by reason.
+/// The terminal leads with what to fix. One defect seen under several revisions
+/// is one entry (its count, its revisions, the rule said once), fails before
+/// warnings, the server's answer beside the probe (not the answer to the
+/// runner's own liveness request), and the not-applicable checks counted by
+/// reason.
 #[test]
 fn the_terminal_groups_what_to_fix_by_rule_most_severe_first() {
     let silent = |vector: &str, revision: Revision| {

@@ -241,8 +241,8 @@ fn a_silently_dropping_peer_is_unanswered_not_passed_in_bounded_time() {
 
 #[test]
 fn a_lenient_peer_is_found_by_the_malformed_unlisted_and_pre_initialize_probes() {
-    // Issue 27 divergences 2, 3, 4, 6: before these probes `run` passed such
-    // a peer on everything it was sent (only `fuzz` saw the drops).
+    // Before these probes `run` passed such a peer on everything it was sent
+    // (only `fuzz` saw the drops).
     let (out, _) = run(&fixture("lenient"), &[]);
     assert_eq!(out.status.code(), Some(1));
     let records = parsed(&out);
@@ -341,8 +341,8 @@ fn a_peer_that_does_not_start_or_never_answers_exits_2() {
     assert!(took < Duration::from_secs(10), "took {took:?}");
 }
 
-/// Issue 30 (first hour): a server that fails to start is "could not run"
-/// with its own words: the tail of its stderr, not only an exit status.
+/// A server that fails to start is "could not run" with its own words: the tail
+/// of its stderr, not only an exit status.
 #[test]
 fn a_peer_that_dies_at_start_is_could_not_run_with_its_stderr_tail() {
     let (out, _) = run(
@@ -372,12 +372,11 @@ fn common_terminal_run(peer: &str) -> (std::process::Output, Duration) {
     (out, started.elapsed())
 }
 
-/// Issue 30 (first hour): a server that logs to stdout breaks MCP
-/// basic/transports §stdio ("MUST NOT write anything to its stdout that is
-/// not a valid MCP message") once, said once with the line quoted; its
-/// answers are judged on the messages alone, not failed one by one as
-/// unparseable replies (the log line taken for a reply to a ping or a
-/// notification was a false finding).
+/// A server that logs to stdout breaks MCP basic/transports §stdio ("MUST NOT
+/// write anything to its stdout that is not a valid MCP message") once, said
+/// once with the line quoted; its answers are judged on the messages alone, not
+/// failed one by one as unparseable replies (the log line taken for a reply to
+/// a ping or a notification was a false finding).
 #[test]
 fn a_server_logging_to_stdout_is_one_finding_quoting_the_line() {
     let serve = env!("CARGO_BIN_EXE_wirecheck");
@@ -437,7 +436,7 @@ const SLOW_START: &str = concat!(
     "/peers/conformant/slow_start.py"
 );
 
-/// Issue 27, false finding 3: a conformant server that takes longer than
+/// A false finding once seen: a conformant server that takes longer than
 /// `--timeout` to answer its first request (an SDK importing on a loaded
 /// machine) was failed for silence ("got no reply", "stopped answering the
 /// liveness ping") or not run at all. Its start-up gets `--startup-timeout`;
@@ -837,9 +836,9 @@ fn the_run_is_written_as_a_document_sarif_and_html() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// Issue 27, false finding 11: a frame that should get no reply passed when
-/// the peer hung on it (the liveness ping unanswered too). Silence from a
-/// peer that is not answering shows nothing: not observed, never a pass.
+/// A frame that should get no reply once passed when the peer hung on it (the
+/// liveness ping unanswered too). Silence from a peer that is not answering
+/// shows nothing: not observed, never a pass.
 #[test]
 fn silence_after_a_notification_that_hung_the_peer_is_not_observed() {
     let peer = format!(
@@ -873,10 +872,9 @@ fn silence_after_a_notification_that_hung_the_peer_is_not_observed() {
     );
 }
 
-/// Issue 27, false finding 4: ambiguity A2 (`"id": null` in an error, which
-/// no MCP schema allows, for a frame whose id could not be read) is said once
-/// per run, in the summary and in the run document's `ambiguities`, and is
-/// never a warning on an exchange.
+/// Ambiguity A2 (`"id": null` in an error, which no MCP schema allows, for a
+/// frame whose id could not be read) is said once per run, in the summary and
+/// in the run document's `ambiguities`, and is never a warning on an exchange.
 #[test]
 fn ambiguity_a2_is_said_once_per_run_not_per_exchange() {
     let dir = std::env::temp_dir().join(format!("wirecheck-run-a2-{}", std::process::id()));
@@ -944,11 +942,10 @@ fn ambiguity_a2_is_said_once_per_run_not_per_exchange() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// Review of issue 27's false finding 3: a process that said nothing after
-/// its first probe may have hung on that probe rather than never started
-/// (plain JSON-RPC has no handshake). A fresh process asked only the
-/// liveness request answers, so the run is made (exit 1, the hang reported),
-/// never "could not run".
+/// A process that said nothing after its first probe may have hung on that
+/// probe rather than never started (plain JSON-RPC has no handshake). A fresh
+/// process asked only the liveness request answers, so the run is made (exit 1,
+/// the hang reported), never "could not run".
 #[test]
 fn a_peer_that_hangs_on_its_first_probe_is_failed_not_could_not_run() {
     let marker = std::env::temp_dir().join(format!("wirecheck-hang-once-{}", std::process::id()));
@@ -1069,12 +1066,12 @@ fn a_live_process_that_drops_its_handshake_fails_the_revision_not_the_run() {
     );
 }
 
-/// Issue 30 (first hour): Ctrl-C prints what was judged so far (and exits 2:
-/// an interrupted run is no verdict), and leaves no peer process behind.
+/// Ctrl-C prints what was judged so far (and exits 2: an interrupted run is no
+/// verdict), and leaves no peer process behind.
 #[test]
 fn ctrl_c_reports_what_was_judged_so_far() {
-    // Over HTTP: over stdio the whole run of the reference peer now takes
-    // less than the 800 ms before the interrupt (issue 32's second half).
+    // Over HTTP: over stdio the whole run of the reference peer now takes less
+    // than the 800 ms before the interrupt.
     let child = std::process::Command::new(env!("CARGO_BIN_EXE_wirecheck"))
         .args(["run", "--revision", "all", "--reference-http"])
         .stdout(std::process::Stdio::piped())
@@ -1120,10 +1117,10 @@ fn counted_peer(
     (dir.clone(), starts, dir.join("transcripts"), peer)
 }
 
-/// Issue 32 (the runner's own speed): over stdio, vectors that would each
-/// get a fresh process for the same bytes share one (`plan::share_twins`).
-/// Every session the judges read is still there (a transcript each, the
-/// shared one once per vector), but fewer processes start than that.
+/// The runner's own speed: over stdio, vectors that would each get a fresh
+/// process for the same bytes share one (`plan::share_twins`). Every session
+/// the judges read is still there (a transcript each, the shared one once per
+/// vector), but fewer processes start than that.
 #[test]
 fn over_stdio_twins_share_one_process_and_every_session_is_still_judged() {
     let (dir, starts, transcripts, peer) = counted_peer("twins", "--revision 2025-06-18");
@@ -1164,13 +1161,13 @@ fn over_stdio_twins_share_one_process_and_every_session_is_still_judged() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Issue 32: an opening frame several revisions send byte for byte
-/// (`tools/list` before `initialize`) to a fresh process of the same
+/// The runner's own speed: an opening frame several revisions send byte for
+/// byte (`tools/list` before `initialize`) to a fresh process of the same
 /// command is played once and judged under each revision
 /// (`plan::opening_experiment`): the four revisions' records carry one
-/// exchange, to the microsecond, where four processes would each have had
-/// their own timing. The reference peer is given as a plain command, so it
-/// is not told the revision (`wirecheck serve` negotiates).
+/// exchange, to the microsecond, where four processes would each have had their
+/// own timing. The reference peer is given as a plain command, so it is not
+/// told the revision (`wirecheck serve` negotiates).
 #[test]
 fn an_opening_frame_several_revisions_send_is_played_once_and_judged_under_each() {
     let (dir, starts, transcripts, peer) = counted_peer("openings", "");

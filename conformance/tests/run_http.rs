@@ -227,8 +227,8 @@ fn http_url_reaches_a_server_already_listening() {
 
 /// A transport record keeps the HTTP exchange its verdict rests on: the run
 /// document's origin record shows the request with the foreign `Origin` and
-/// the 403 the reference peer answered, body and all (issue 30: "HTTP
-/// findings with an empty exchange box").
+/// the 403 the reference peer answered, body and all, never an HTTP finding
+/// with an empty exchange box.
 #[test]
 fn a_transport_record_keeps_the_exchange_it_rests_on() {
     let served = serve(&["--revision", "2025-11-25"]);
@@ -286,8 +286,8 @@ fn a_dual_era_server_passes_when_judged_as_2026_07_28() {
     assert_eq!(outcome(missing[0]), "pass", "{}", missing[0]);
     let initialize = by_vector(&records, "mcp/2026-07-28/lifecycle/initialize-gone");
     assert_eq!(outcome(initialize[0]), "pass", "{}", initialize[0]);
-    // Issue 27, false finding 8: GET 405 is a SHOULD for "a server that
-    // supports only this revision"; a dual-era server is not held to it.
+    // GET 405 is a SHOULD for "a server that supports only this revision"; a
+    // dual-era server is not held to it.
     let get = by_vector(&records, "run/2026-07-28/http/get-405");
     assert_eq!(outcome(get[0]), "not-applicable", "{}", get[0]);
     let warned: Vec<&Value> = records
@@ -365,9 +365,8 @@ async fn hostile(headers: HeaderMap, body: String) -> Response {
     }
 }
 
-/// Issue 30 (first hour): nothing listening, or a web page where the MCP
-/// endpoint should be, is "could not run" naming what HTTP said, not "no
-/// answer within the timeout" alone.
+/// Nothing listening, or a web page where the MCP endpoint should be, is "could
+/// not run" naming what HTTP said, not "no answer within the timeout" alone.
 #[test]
 fn a_url_that_is_not_an_mcp_endpoint_is_could_not_run_naming_why() {
     // A port just freed: nothing listens on it.
@@ -1633,7 +1632,7 @@ fn a_2026_server_that_takes_spoiled_mcp_param_headers_fails_and_one_comparing_st
     assert_eq!(outcomes(&picky)[..3], ["not-observed"; 3], "{picky:?}");
 }
 
-/// Issue 27, false finding 13: a server that answers every POST with an HTML
+/// A false finding once seen: a server that answers every POST with an HTML
 /// page never produced one JSON-RPC response, so the run could not be made
 /// (exit 2) and awards no pass (it drew "13 pass 125 fail").
 #[test]
@@ -1745,7 +1744,7 @@ fn one_request_per_connection(upstream: std::net::SocketAddr) -> std::net::Socke
     rx.recv().expect("the proxy listens")
 }
 
-/// Issue 27, false finding 7: after `subscriptions/listen`'s stream was left
+/// A false finding once seen: after `subscriptions/listen`'s stream was left
 /// open, the runner's next POST went out on a pooled keep-alive connection the
 /// server had given up on, was reset, and the probe failed as "got no
 /// reply"; curl, one connection per request, was answered. A server that

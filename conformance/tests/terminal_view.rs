@@ -1,9 +1,8 @@
-//! The terminal view as a newcomer first meets it (issue 30, "a server
-//! author's first hour"): `wirecheck run`'s grouped "what to fix" view and its
-//! `--verbose` long form, pinned as insta snapshots of what standard output
-//! and standard error show, for a clean run against the built-in reference
-//! peer, a run against a deliberately broken fixture peer, and a peer that
-//! exits before its handshake (could not run).
+//! The terminal view as a server author first meets it: `wirecheck run`'s
+//! grouped "what to fix" view and its `--verbose` long form, pinned as insta
+//! snapshots of what standard output and standard error show, for a clean run
+//! against the built-in reference peer, a run against a deliberately broken
+//! fixture peer, and a peer that exits before its handshake (could not run).
 //!
 //! Only what changes from run to run is blanked (insta filters): the start
 //! time, durations, the `t=` of a frame, the vectors' digest (it moves with

@@ -274,12 +274,11 @@ fn the_codec_keeps_the_refusal_or_lift_the_vector_names() {
     );
 }
 
-/// False finding 10: vectors of near-identical frames must not expect
-/// contradictory answers, or a server is failed by one for what another
-/// accepts. Frames are grouped by profile and sender after one
-/// normalisation, an `initialize` naming a version that is no revision (each
-/// such version is "not supported" alike: 2099-01-01, 1.0.0), and every vector
-/// of a group carries one answer and one set of needs.
+/// Vectors of near-identical frames must not expect contradictory answers, or a
+/// server is failed by one for what another accepts. Frames are grouped by
+/// profile and sender after one normalisation, an `initialize` naming a version
+/// that is no revision (each such version is "not supported" alike: 2099-01-01,
+/// 1.0.0), and every vector of a group carries one answer and one set of needs.
 #[test]
 fn near_identical_frames_expect_one_answer() {
     use std::collections::BTreeMap;
@@ -328,10 +327,10 @@ fn near_identical_frames_expect_one_answer() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
-/// False finding 10: a vector whose frame names the reference peer's prompt
-/// (`code_review`) says so in `needs`, so the runner binds it to a prompt the
-/// peer listed or records it not applicable; it never assumes the reference
-/// peer's prompt (the 2024-11-05 completion vectors once did).
+/// A vector whose frame names the reference peer's prompt (`code_review`) says
+/// so in `needs`, so the runner binds it to a prompt the peer listed or records
+/// it not applicable; it never assumes the reference peer's prompt (the
+/// 2024-11-05 completion vectors once did).
 #[test]
 fn a_frame_naming_the_reference_prompt_needs_it() {
     let (all, errors) = wirecheck::vectors::embedded();

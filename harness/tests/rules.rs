@@ -795,7 +795,7 @@ const CASES: &[Case] = &[
         ),
         "/result/resultType",
     ),
-    // ---- closing the gap (issue 14)
+    // ---- closing the gap: sentences the inventory listed as not yet checked
     f(
         "jsonrpc.error.message-single-sentence",
         "jsonrpc-2.0",
@@ -1708,12 +1708,12 @@ fn book_rule_counts_are_current() {
     );
 }
 
-// ---- issue 27: verdicts no sentence supports ------------------------------------
+// ---- verdicts no sentence supports ----------------------------------------------
 
-/// False finding 5: a 2025-03-26 batch the revision itself makes invalid
-/// (`initialize` inside it, or requests mixed with responses) refused whole
-/// with one error was received and its fault answered; it breaks no rule of
-/// the exchange. A valid batch refused whole still fails `mcp.batch.must-receive`.
+/// A 2025-03-26 batch the revision itself makes invalid (`initialize` inside
+/// it, or requests mixed with responses) refused whole with one error was
+/// received and its fault answered; it breaks no rule of the exchange. A valid
+/// batch refused whole still fails `mcp.batch.must-receive`.
 #[test]
 fn an_invalid_r2_batch_refused_whole_is_no_failure_to_receive() {
     let refusal =
@@ -1755,9 +1755,9 @@ fn a_batch_repeating_an_id_answered_once_per_request_is_paired_one_to_one() {
         .contains(&"jsonrpc.batch.one-response-per-request"));
 }
 
-/// False finding 14: a 2024-11-05 batch answered element by element is what
-/// JSON-RPC 2.0 §6 asks for, and 2024-11-05 says nothing against it: the
-/// server's array draws no `mcp.batch.none-r1`; the client's batch still does.
+/// A 2024-11-05 batch answered element by element is what JSON-RPC 2.0 §6 asks
+/// for, and 2024-11-05 says nothing against it: the server's array draws no
+/// `mcp.batch.none-r1`; the client's batch still does.
 #[test]
 fn a_2024_11_05_batch_answered_per_element_draws_no_warning() {
     let answer = r#"[{"jsonrpc":"2.0","id":1,"result":{}},{"jsonrpc":"2.0","id":2,"result":{}}]"#;
@@ -1774,10 +1774,10 @@ fn a_2024_11_05_batch_answered_per_element_draws_no_warning() {
     assert!(exchange("2024-11-05", "client", request, Some(answer)).is_empty());
 }
 
-/// False finding 9: a codec refusal is reported at the level its text gives,
-/// so a server's reply with a duplicate name warns (RFC 8259 §4, SHOULD), one
-/// nested past the codec's limit is a MAY (RFC 8259 §9: the receiver's own
-/// limit) and an object with `method` and `result` breaks no keyword.
+/// A codec refusal is reported at the level its text gives, so a server's reply
+/// with a duplicate name warns (RFC 8259 §4, SHOULD), one nested past the
+/// codec's limit is a MAY (RFC 8259 §9: the receiver's own limit) and an object
+/// with `method` and `result` breaks no keyword.
 #[test]
 fn codec_refusals_keep_the_texts_level() {
     let level = |text: &str| {
@@ -1805,9 +1805,9 @@ fn codec_refusals_keep_the_texts_level() {
     );
 }
 
-/// False finding 9: only 2026-07-28's schema bounds completion values
-/// (`maxItems: 100`); earlier revisions state the bound without a keyword,
-/// so 101 values are a MAY there, never a MUST NOT.
+/// Only 2026-07-28's schema bounds completion values (`maxItems: 100`); earlier
+/// revisions state the bound without a keyword, so 101 values are a MAY there,
+/// never a MUST NOT.
 #[test]
 fn completion_max_100_is_must_not_only_where_the_schema_says_so() {
     let request = r#"{"jsonrpc":"2.0","id":1,"method":"completion/complete","params":{"ref":{"type":"ref/prompt","name":"p"},"argument":{"name":"a","value":""}}}"#;

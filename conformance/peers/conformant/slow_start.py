@@ -2,8 +2,8 @@
 """A small conformant MCP server over stdio that is slow to start.
 
 It sleeps before it reads its first line, as a Python SDK server does while it
-imports on a loaded machine (issue 27, false finding 3: first answers came
-4-5 s after start), then answers as the spec text asks. Standard library only.
+imports on a loaded machine (first answers have been seen 4-5 s after
+start), then answers as the spec text asks. Standard library only.
 
 Usage: slow_start.py [SECONDS]   (default: $SLOW_START_SECONDS, else 4)
 
