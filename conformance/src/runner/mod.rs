@@ -11,13 +11,16 @@
 //! rest; a peer that never starts, or never completes a handshake under any
 //! revision, is a [`RunError`] (exit 2).
 //!
-//! Its rooms: what a run is given (`config`), starting and probing peers and
-//! the one probe step, send → observe → judge → record (`peers`,
-//! `observe`, `records`), what a peer offers (`learn`, `fixtures`), the
-//! revision's negotiation (`negotiation`), how vectors are spread over
-//! sessions (`plan`), and the judges over a revision's whole conversation:
-//! sessions (`sessions`), HTTP itself (`http_judge`), stdio's shutdown and
-//! stdout (`stdio_shutdown`, `stdout_text`). This file holds the run's loop.
+//! Its rooms: what a run is given (`config`), one revision as named phases
+//! (`revision`: open → learn → plan → play beside the transport probes →
+//! conversation checks), starting and probing peers and the one probe step,
+//! send → observe → judge → record (`peers`, `observe`, `records`), what a
+//! peer offers (`learn`, `fixtures`), the revision's negotiation
+//! (`negotiation`), how vectors are spread over sessions (`plan`), and the
+//! judges over a revision's whole conversation: sessions (`sessions`), HTTP
+//! itself (`http_judge`), stdio's shutdown and stdout (`stdio_shutdown`,
+//! `stdout_text`), their transport verdicts filed by one `filer`. This file
+//! holds the run's loop over revisions.
 
 pub mod batch;
 pub mod case_probe;
@@ -34,6 +37,7 @@ pub mod plan;
 mod pool;
 mod records;
 pub mod reference;
+mod revision;
 pub mod sessions;
 mod stdio_shutdown;
 pub mod stdout_text;
@@ -50,7 +54,6 @@ use harness::{Direction, Outcome, Revision};
 
 use crate::driver::{Class, Driver, Handshake, HandshakeError, Live, Wants};
 use crate::report::{Check, Place, Record, Subject};
-use crate::sync::lock;
 use crate::transcript::Entry;
 pub use crate::transport::HttpKind;
 use crate::transport::{Kind, Target, Transport as _};
@@ -58,9 +61,9 @@ use crate::vectors::Vector;
 pub use config::{Auth, Config, Peer, Revisions, RunError};
 use fixtures::Catalogue;
 use learn::learn;
-use peers::{Experiments, Gathered, Peers, EXIT_ON_EOF_GRACE};
+use peers::{Experiments, Gathered, Peers};
 pub use records::negotiation_id;
-use records::{negotiation_record, vector_record, wire_since};
+use records::{negotiation_record, wire_since};
 pub use wire::Wire;
 
 /// How many sessions (peer processes) of one revision run at once.
@@ -536,268 +539,6 @@ impl Runner<'_, '_, '_> {
         failed.map_or(Ok(()), Err)
     }
 
-    /// Plays one revision's probes.
-    async fn revision(
-        &mut self,
-        revision: Revision,
-        probes: &[&Vector],
-    ) -> Result<Accepted, RunError> {
-        let opened = open_first(self.config, revision).await?;
-        self.revision_opened(revision, probes, opened).await
-    }
-
-    /// [`Runner::revision`] with its first session already opened.
-    async fn revision_opened(
-        &mut self,
-        revision: Revision,
-        probes: &[&Vector],
-        opened: Opened,
-    ) -> Result<Accepted, RunError> {
-        let Opened { endpoint, first } = opened;
-        let gathered = Gathered::default();
-        let experiments = Arc::clone(&self.experiments);
-        let peers = Peers::for_revision(self.config, endpoint.url.as_deref(), &gathered, revision)
-            .sharing(&experiments);
-        let first = match first {
-            Ok(session) => session,
-            Err((mut driver, e)) => {
-                let because = unanswered_because(&mut driver, &e).await;
-                if let Some(why) = never_started(&driver, &e, self.config) {
-                    // A fresh process that answers the liveness request alone
-                    // did start: the handshake request itself went unanswered
-                    // (rust-mcp-filesystem drops `server/discover`), a failure
-                    // of this revision (JSON-RPC 2.0 §5, "the Server MUST reply
-                    // with a Response"), never "could not run" for the others.
-                    if !peers.answers_alone(revision).await? {
-                        peers.close(driver).await;
-                        return Err(RunError::Startup(format!("{revision}: {why}{because}")));
-                    }
-                    self.handshake_failed(revision, &driver, &e);
-                    peers.close(driver).await;
-                    self.done += probes.len();
-                    return Ok(Accepted::No);
-                }
-                let accepted = self.handshake_failed(revision, &driver, &e);
-                peers.close(driver).await;
-                self.done += probes.len();
-                return match accepted {
-                    Some(a) => Ok(a),
-                    None => Err(RunError::Handshake(format!("{revision}: {e}{because}"))),
-                };
-            }
-        };
-        let mut first = Some(first);
-        let slow = first
-            .as_mut()
-            .and_then(|s| s.driver.slow_start())
-            .map(|d| slow_start_note(d, self.config));
-        let accepted = match first.as_ref().and_then(|s| s.handshake.as_ref()) {
-            Some(h) => self.negotiation(revision, h, first.as_ref().map(|s| &s.driver)),
-            None => Accepted::Yes,
-        };
-        // The negotiation record is the first process's first answer.
-        if let (Some(note), Some(record)) = (slow, self.records.last_mut()) {
-            record.notes.push(note);
-        }
-        if accepted != Accepted::Yes {
-            if let Some(s) = first.take() {
-                peers.close(s.driver).await;
-            }
-            self.done += probes.len();
-            return Ok(accepted);
-        }
-        let catalogue = match first.as_mut() {
-            Some(s) => learn(&mut s.driver, s.handshake.as_ref(), self.config).await,
-            None => Catalogue::default(),
-        };
-        // The case probes first: a server that ignores case answers them by
-        // running the tool, so they go before the calls of the tools
-        // themselves, after which a peer may be gone.
-        let mut own = case_probe::probes(revision, &catalogue, &self.config.allowed);
-        if let Some(why) = case_probe::unprobed(revision, &catalogue, &self.config.allowed) {
-            let transport = self.config.peer.transport();
-            let record = vector_record(
-                &case_probe::record_vector(revision),
-                revision,
-                Outcome::NotObserved { why },
-                transport,
-            );
-            self.push(record);
-        }
-        own.extend(fixtures::tool_probes(
-            revision,
-            &catalogue,
-            &self.config.allowed,
-        ));
-        self.total += own.len();
-        let mut as_is: Vec<&Vector> = Vec::new();
-        let mut bound: Vec<Vector> = Vec::new();
-        let transport = self.config.peer.transport();
-        for vector in probes {
-            let unfit = if self.config.peer.kind() == Kind::Stdio {
-                stdio_unfit(vector)
-            } else {
-                None
-            };
-            let fit = match unfit {
-                Some(why) => Err(why),
-                None => fixtures::bind(vector, &catalogue, &self.config.allowed),
-            };
-            match fit {
-                Err(why) => {
-                    let record =
-                        vector_record(vector, revision, Outcome::NotApplicable { why }, transport);
-                    self.push(record);
-                }
-                Ok(None) => as_is.push(*vector),
-                Ok(Some(v)) => bound.push(v),
-            }
-        }
-        let playable: Vec<&Vector> = own.iter().chain(as_is).chain(bound.iter()).collect();
-        // Vectors not about ids get fresh ones, so they need no session of
-        // their own (each is a peer process, the run's main cost).
-        let refreshed = plan::fresh_ids(&playable);
-        let rewritten: BTreeMap<&str, String> = refreshed
-            .iter()
-            .filter_map(|r| {
-                let (old, new) = r.rewritten.as_ref()?;
-                let why = if revision.is_mcp() {
-                    "a request id MUST NOT be reused within a session (MCP basic/index §Requests)"
-                } else {
-                    "an id used twice in a session would make its echo look like an answer given twice"
-                };
-                Some((
-                    r.vector.id.as_str(),
-                    format!(
-                        "{}{new} instead of {old}: the vector is not about ids, and {why}",
-                        crate::report::ID_REWRITE_NOTE
-                    ),
-                ))
-            })
-            .collect();
-        let playable: Vec<&Vector> = refreshed.iter().map(|r| r.vector.as_ref()).collect();
-        // The first session reuses the handshake's process; the rest start
-        // their own. Sessions are independent processes, so up to
-        // `SESSIONS_AT_ONCE` run at the same time (their records kept in
-        // plan order); each waits mostly on its peer, not on a core.
-        let mut first = first.map(|s| s.driver);
-        let mut sessions = plan::pack(&playable);
-        // Over stdio a session of one vector is a fresh process, the same
-        // experiment for twins that send the same frame; over HTTP the
-        // server is one process whose state each session may change, and
-        // each session's exchanges are judged by the transport judge too.
-        if self.config.peer.kind() == Kind::Stdio {
-            sessions = plan::share_twins(sessions, &playable);
-        }
-        let jobs: Vec<(plan::Session, Option<Driver<Wire>>)> = sessions
-            .into_iter()
-            .map(|s| {
-                let reuse = if s.opening { None } else { first.take() };
-                (s, reuse)
-            })
-            .collect();
-        let playable = &playable;
-        let sessions = jobs.into_iter().enumerate().map(|(n, (session, reuse))| {
-            peers.at(n + 1).session(revision, session, playable, reuse)
-        });
-        // The transport judge's probes make their requests beside the
-        // sessions (each its own fresh session); what they read of the
-        // sessions waits until those all closed ([`http_judge::judge`]).
-        let http = match (peers.url, &self.config.peer) {
-            (
-                Some(url),
-                Peer::Given(Target::Http { kind, .. }) | Peer::ReferenceHttp { kind, .. },
-            ) => Some((url, *kind)),
-            _ => None,
-        };
-        let (close, closed) = http_judge::sessions_close();
-        let config = self.config;
-        let judging = async {
-            match http {
-                Some((url, kind)) => http_judge::judge(revision, kind, url, &closed, config).await,
-                None => Vec::new(),
-            }
-        };
-        let playing = async {
-            let played = pool::in_order(sessions, SESSIONS_AT_ONCE, |records| {
-                for mut record in records {
-                    let note = record
-                        .place
-                        .vector
-                        .as_deref()
-                        .and_then(|v| rewritten.get(v));
-                    record.notes.extend(note.cloned());
-                    self.push(record);
-                }
-            })
-            .await;
-            // What HTTP said instead of answers, for a run that may prove
-            // unmade (a plain JSON-RPC peer that never answered), before
-            // the traces go to the transport judge.
-            let said = if revision == Revision::JsonRpc2 {
-                crate::transport::http::why_unanswered(
-                    &lock(&gathered.traces)
-                        .iter()
-                        .flat_map(|t| t.findings.iter().cloned())
-                        .collect::<Vec<_>>(),
-                )
-            } else {
-                String::new()
-            };
-            if http.is_some() {
-                close.closed(std::mem::take(&mut *lock(&gathered.traces)));
-            }
-            (played, said)
-        };
-        let ((played, said), transport_records) = tokio::join!(playing, judging);
-        played?;
-        let logs = gathered.take_logs();
-        if revision == Revision::JsonRpc2 {
-            if let Some(why) = no_jsonrpc_answer(&logs, &said) {
-                return Err(RunError::NoJsonRpc(why));
-            }
-        }
-        self.judge_sessions(revision, &logs)?;
-        if self.config.peer.kind() == Kind::Stdio && revision.is_mcp() {
-            if let Some(record) = stdout_text::record(revision, &logs) {
-                self.total += 1;
-                self.push(record);
-            }
-        }
-        if self.config.peer.kind() == Kind::Stdio {
-            let traces = lock(&gathered.traces);
-            if let Some(record) = stdio_shutdown::stdio_shutdown(
-                revision,
-                &traces,
-                self.config.shutdown_grace.max(EXIT_ON_EOF_GRACE),
-            ) {
-                self.total += 1;
-                self.push(record);
-            }
-        }
-        self.total += transport_records.len();
-        for record in transport_records {
-            self.push(record);
-        }
-        Ok(Accepted::Yes)
-    }
-
-    /// The session judge over every session `revision` played (see
-    /// [`sessions`]), each written as a transcript under `--transcripts`.
-    fn judge_sessions(&mut self, revision: Revision, logs: &[Vec<Entry>]) -> Result<(), RunError> {
-        let dir = self.config.transcripts.as_deref();
-        let transport = self.config.peer.transport();
-        for (n, log) in logs.iter().enumerate() {
-            let judged = sessions::judge_log(revision, n, log, dir, transport)
-                .map_err(RunError::Transcripts)?;
-            self.total += judged.records.len();
-            for record in judged.records {
-                self.push(record);
-            }
-        }
-        Ok(())
-    }
-
     /// The record of a handshake that did not complete: a refusal declines
     /// the revision (some servers answer an unsupported version with an
     /// error, as the spec's own lifecycle example shows); no answer at all is
@@ -1051,18 +792,6 @@ fn slow_start_note(first: Duration, config: &Config) -> String {
 /// `supportedVersions` of a `server/discover` answer.
 fn supported(handshake: &Handshake) -> Vec<String> {
     crate::auth::client::strings(&handshake.result, "supportedVersions")
-}
-
-/// Why `vector`'s frame cannot travel over stdio as it is: the transport is
-/// newline-delimited, and messages "MUST NOT contain embedded newlines" (MCP
-/// 2025-11-25, basic/transports, "stdio"). Re-spacing the frame would change
-/// the bytes under test, so it is not applicable here instead.
-fn stdio_unfit(vector: &Vector) -> Option<String> {
-    vector
-        .frame
-        .iter()
-        .any(|b| *b == b'\n' || *b == b'\r')
-        .then(|| "the frame holds a line break, which newline-delimited stdio cannot carry".into())
 }
 
 #[cfg(test)]

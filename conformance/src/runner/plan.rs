@@ -25,6 +25,7 @@ use harness::{lift, Raw};
 use crate::driver::Wants;
 use crate::lines::is_batch_text;
 use crate::transport::stdio::PeerCommand;
+use crate::transport::Kind;
 use crate::vectors::{Answer, Basis, Vector};
 
 /// The vectors of one session, by index into the slice given to [`pack`].
@@ -39,6 +40,32 @@ pub struct Session {
     /// of a session of their own ([`share_twins`]); empty unless the session
     /// holds exactly one vector.
     pub twins: Vec<usize>,
+}
+
+/// Why `vector`'s frame cannot travel over `kind` as it is (`None` when it
+/// can): stdio is newline-delimited, and messages "MUST NOT contain embedded
+/// newlines" (MCP 2025-11-25, basic/transports, "stdio"). Re-spacing the
+/// frame would change the bytes under test, so it is not applicable there
+/// instead.
+#[must_use]
+pub fn unfit(kind: Kind, vector: &Vector) -> Option<String> {
+    (kind == Kind::Stdio && vector.frame.iter().any(|b| *b == b'\n' || *b == b'\r'))
+        .then(|| "the frame holds a line break, which newline-delimited stdio cannot carry".into())
+}
+
+/// The sessions `vectors` are played in over `kind` ([`pack`]). Over stdio a
+/// session of one vector is a fresh process, the same experiment for twins
+/// that send the same frame ([`share_twins`]); over HTTP the server is one
+/// process whose state each session may change, and each session's
+/// exchanges are judged by the transport judge too.
+#[must_use]
+pub fn sessions(kind: Kind, vectors: &[&Vector]) -> Vec<Session> {
+    let sessions = pack(vectors);
+    if kind == Kind::Stdio {
+        share_twins(sessions, vectors)
+    } else {
+        sessions
+    }
 }
 
 /// Whether a conforming server answers `vector`'s frame (a request, or a
