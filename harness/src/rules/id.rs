@@ -23,7 +23,8 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::catalogue::{RuleId, RuleInfo, INFOS};
+use super::catalogue::{RuleId, INFOS};
+use super::info::RuleInfo;
 
 impl RuleId {
     /// The rule's facts: level, citation, quote, revisions, check.
