@@ -6,19 +6,16 @@ pub mod baseline;
 pub mod clientcheck;
 pub mod cmd;
 pub mod driver;
-pub mod interrupt;
 pub mod judge;
-pub mod lines;
 pub mod livefuzz;
 pub mod load;
-pub mod opening;
 pub mod peer;
 pub mod proxy;
 pub mod report;
 pub mod runner;
 mod sse;
-mod sync;
-pub mod transcript;
 pub mod transport;
 pub mod vectors;
-pub mod watch;
+
+// The ground floor, a crate of its own (its modules keep their paths here).
+pub use ground::{interrupt, lines, opening, sync, transcript, watch};

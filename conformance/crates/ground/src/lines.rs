@@ -1,7 +1,7 @@
 //! Reading newline-delimited frames from a stream without trusting its sender:
 //! a line longer than the bound is drained and reported, never buffered whole.
 //! What becomes of each line is the commands' business, and how it is written
-//! the report views' ([`crate::report`]).
+//! the report views'.
 
 use std::io::{self, BufRead};
 
@@ -15,10 +15,10 @@ pub enum Line {
 }
 
 /// One line being read off a stream, chunk by chunk: the bounded-memory rule
-/// both readers (this one and the async one of [`crate::transport`]) share.
+/// both readers (this one and the transports' async one) share.
 /// A line longer than `max` is counted, never kept.
 #[derive(Debug)]
-pub(crate) struct Accumulator {
+pub struct Accumulator {
     line: Vec<u8>,
     seen: usize,
     too_long: bool,
@@ -26,7 +26,9 @@ pub(crate) struct Accumulator {
 }
 
 impl Accumulator {
-    pub(crate) fn new(max: usize) -> Self {
+    /// A line not yet begun, kept up to `max` bytes.
+    #[must_use]
+    pub fn new(max: usize) -> Self {
         Self {
             line: Vec::new(),
             seen: 0,
@@ -37,7 +39,7 @@ impl Accumulator {
 
     /// Takes what of `available` belongs to this line: how many bytes to
     /// consume, and whether the line ended (its `\n` is consumed, not kept).
-    pub(crate) fn take(&mut self, available: &[u8]) -> (usize, bool) {
+    pub fn take(&mut self, available: &[u8]) -> (usize, bool) {
         let (chunk, done) = match available.iter().position(|&b| b == b'\n') {
             Some(i) => (&available[..i], Some(i + 1)),
             None => (available, None),
@@ -55,11 +57,13 @@ impl Accumulator {
     }
 
     /// Whether the input ended with nothing of a line read (no more lines).
-    pub(crate) fn is_empty(&self) -> bool {
+    pub fn is_empty(&self) -> bool {
         self.seen == 0
     }
 
-    pub(crate) fn finish(self) -> Line {
+    /// The line read: its bytes, or how many were skipped past the bound.
+    #[must_use]
+    pub fn finish(self) -> Line {
         if self.too_long {
             Line::TooLong(self.seen)
         } else {

@@ -8,6 +8,6 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 /// critical section is a map or queue operation, a push, or one
 /// `Peer::handle`), and what it holds (traces, HTTP facts, a session's
 /// state) is still worth judging and reporting.
-pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+pub fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }

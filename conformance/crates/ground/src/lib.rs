@@ -1,0 +1,14 @@
+//! The ground floor of wirecheck's commands, below every live session and
+//! every report: newline-delimited frames read within bounds ([`lines`]), the
+//! one transcript format ([`transcript`]) and a conversation watched from it
+//! ([`watch`]), the opening frame of a conversation ([`opening`]), Ctrl-C
+//! and SIGTERM ([`interrupt`]), and a lock that survives a panicked holder
+//! ([`sync`]). A crate of its own so that nothing here can reach up into the
+//! transports, the judges or the commands: Cargo refuses the arrow.
+
+pub mod interrupt;
+pub mod lines;
+pub mod opening;
+pub mod sync;
+pub mod transcript;
+pub mod watch;
