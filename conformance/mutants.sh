@@ -28,13 +28,13 @@ files=(
     conformance/src/judge/answer.rs
     conformance/src/judge/audit.rs
     conformance/src/clientcheck/cursors.rs
-    conformance/src/report/check.rs
-    conformance/src/report/command.rs
-    conformance/src/report/findings.rs
-    conformance/src/report/model.rs
-    conformance/src/report/record.rs
-    conformance/src/report/run.rs
-    conformance/src/report/tally.rs
+    conformance/crates/report/src/check.rs
+    conformance/crates/report/src/command.rs
+    conformance/crates/report/src/findings.rs
+    conformance/crates/report/src/model.rs
+    conformance/crates/report/src/record.rs
+    conformance/crates/report/src/run.rs
+    conformance/crates/report/src/tally.rs
     conformance/src/runner/sessions.rs
 )
 tests=(
@@ -47,7 +47,9 @@ tests=(
     --test=vector_audit
 )
 
-args=(-p wirecheck)
+# The report model is a crate of its own (wirecheck-report); its mutants are
+# judged by the same tests, all of them wirecheck's (`--test-package`).
+args=(-p wirecheck -p wirecheck-report --test-package wirecheck)
 for f in "${files[@]}"; do args+=(-f "$f"); done
 if [[ " $* " == *" --list "* ]]; then
     exec cargo mutants "${args[@]}" "$@"

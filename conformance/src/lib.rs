@@ -11,7 +11,6 @@ pub mod livefuzz;
 pub mod load;
 pub mod peer;
 pub mod proxy;
-pub mod report;
 pub mod runner;
 mod sse;
 pub mod transport;
@@ -19,3 +18,5 @@ pub mod vectors;
 
 // The ground floor, a crate of its own (its modules keep their paths here).
 pub use ground::{interrupt, lines, opening, sync, transcript, watch};
+// The report model and its views, a crate above the ground floor only.
+pub use report;

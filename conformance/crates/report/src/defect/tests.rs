@@ -2,8 +2,8 @@
 //! folding, and what to change.
 
 use super::*;
-use crate::report::{Check, Command, Place};
-use crate::transcript::Frame;
+use crate::{Check, Command, Place};
+use ground::transcript::Frame;
 use harness::rules::Violation;
 use harness::Direction;
 

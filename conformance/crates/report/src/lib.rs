@@ -6,7 +6,9 @@
 //! and what the command produced. The views ([`json`], [`terminal`], [`junit`],
 //! [`markdown`]) are functions of the report alone, as Autobahn renders its
 //! HTML matrix from its per-case JSON: one source of truth, many views. This
-//! module is pure data; reading and writing files is the commands' business.
+//! crate is pure data; reading and writing files is the commands' business.
+//! A crate of its own, above the ground floor only, so that no view can
+//! reach into the transports, judges or commands: Cargo refuses the arrow.
 
 // The model, one file per part; every item is re-exported below, so a command
 // or a view names it `report::Record`, whatever file holds it.

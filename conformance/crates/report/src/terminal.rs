@@ -846,7 +846,7 @@ mod tests {
                 Outcome::Warning,
             );
             record.check = Some(Check {
-                rule: crate::report::CheckId::parse("mcp.r5.meta.server-info"),
+                rule: crate::CheckId::parse("mcp.r5.meta.server-info"),
                 level: Level::Should,
                 spec: "MCP 2026-07-28 basic/index".into(),
             });

@@ -19,7 +19,7 @@ use std::time::Duration;
 use harness::{Direction, Profile, Revision};
 use serde::{Deserialize, Serialize};
 
-use crate::transcript::Frame;
+use ground::transcript::Frame;
 
 use super::{
     Check, CheckId, Command, HttpExchange, Level, Outcome, Payload, Peer, Place, Record, Refusal,

@@ -590,7 +590,7 @@ fn logical(record: &Record) -> Vec<Value> {
 #[cfg(test)]
 mod tests {
     use super::{named_rules, render, UNNAMED, UNNAMED_ABOUT};
-    use crate::report::{Command, Place, Record, Refusal, Report, Subject};
+    use crate::{Command, Place, Record, Refusal, Report, Subject};
     use harness::rules::{Level, RuleId};
     use harness::Outcome;
 

@@ -6,7 +6,7 @@ use harness::rules::{Level, Violation};
 use harness::{Outcome, Revision};
 
 use super::check::Check;
-use crate::transcript::Frame;
+use ground::transcript::Frame;
 
 /// Where a subject came from. Every member is optional because each command
 /// knows a different part: a transcript has a file and a line, a vector an id
@@ -271,7 +271,7 @@ impl Record {
             .iter()
             .filter(|w| w.from == harness::Direction::ServerToClient)
             .filter(|w| id(&w.bytes).is_none_or(|i| !followups.contains(&i)))
-            .filter(|w| !(stdio_mcp && crate::lines::is_stdout_text(&w.bytes)))
+            .filter(|w| !(stdio_mcp && ground::lines::is_stdout_text(&w.bytes)))
             .filter(|w| !peer_initiated(&w.bytes))
             .collect()
     }
@@ -338,7 +338,7 @@ fn peer_initiated(bytes: &[u8]) -> bool {
 #[cfg(test)]
 mod http_exchange_tests {
     use super::*;
-    use crate::report::{document, html, terminal, Command, Report};
+    use crate::{document, html, terminal, Command, Report};
 
     /// A refused-origin probe as the transport judge files it: a 200 where
     /// 403 was due, with a body holding markup.

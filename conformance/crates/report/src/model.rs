@@ -108,7 +108,7 @@ impl Report {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::record::{Place, Subject};
+    use crate::record::{Place, Subject};
     use harness::Outcome;
 
     fn report_of(outcomes: &[Outcome], strict: bool) -> Report {

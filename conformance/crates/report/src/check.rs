@@ -82,7 +82,7 @@ pub struct Check {
 #[cfg(test)]
 mod check_id_tests {
     use super::*;
-    use crate::report::{document, Command, Outcome, Place, Record, Report, Subject};
+    use crate::{document, Command, Outcome, Place, Record, Report, Subject};
     use harness::rules::RuleId;
 
     /// A record's check is typed: a rule of the catalogue reads back as that

@@ -278,7 +278,7 @@ mod tests {
             },
         );
         record.check = Some(Check {
-            rule: crate::report::CheckId::Other("mcp.tools.x".into()),
+            rule: crate::CheckId::Other("mcp.tools.x".into()),
             level: Level::Should,
             spec: "MCP 2025-06-18 server/tools".into(),
         });

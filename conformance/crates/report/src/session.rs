@@ -91,7 +91,7 @@ pub fn unobserved(file: &str, revision: Revision, u: &Unobserved) -> Record {
 pub fn interrupted(file: &str, frames: usize) -> Record {
     let why = format!(
         "{} after {frames} frame(s): judged up to there; what came after was not read",
-        crate::interrupt::INTERRUPTED
+        ground::interrupt::INTERRUPTED
     );
     let mut record = Record::new(
         Place {
@@ -112,7 +112,7 @@ pub fn interrupted(file: &str, frames: usize) -> Record {
 pub fn interrupted_error(name: &str, frames: usize) -> String {
     format!(
         "{} after {frames} frame(s) of {name}: the report holds what was judged before; it is not whole",
-        crate::interrupt::INTERRUPTED
+        ground::interrupt::INTERRUPTED
     )
 }
 

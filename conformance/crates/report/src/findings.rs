@@ -150,7 +150,7 @@ pub fn rule_id(v: &Violation) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::record::Subject;
+    use crate::record::Subject;
 
     /// A record without a rule carries its reason as a note too (for the JSON
     /// view); a person reads the reason once, and every other note.
