@@ -235,7 +235,7 @@ def derive_basis(path, profile, parsed, answer, refused):
         return conv(C_32601)
     if codes == [-32602]:
         # Missing or invalid params: the code JSON-RPC 2.0 §5.1 defines for them
-        # ("Invalid method parameter(s)"); another code warns (issue 27, divergence 1).
+        # ("Invalid method parameter(s)"); another code warns.
         return must("jsonrpc.error.code-meaning")
     if codes == [-32600]:
         return conv(C_32600)
@@ -1658,7 +1658,7 @@ def mcp(rev):
     vec(f"{O}/n_logging-message-without-level", "notifications/message without level.", nt("notifications/message", {"data": "x"}),
         sender="server", violations=["mcp.schema.request-params"])
 
-    # -- closing the gap (issue 14): sentences of conformance/spec/mapping.json ------------
+    # -- closing the gap: sentences of conformance/spec/mapping.json ------------
     # server/utilities/logging §Error Handling: an unrecognized log level SHOULD get -32602.
     Lg = f"{base}/logging"
     if pre5:
@@ -1811,7 +1811,7 @@ def json_schema(rev):
 
 
 def probes27(rev):
-    """Issue 27's probes of every MCP revision: malformed input (MCP is JSON-RPC, so
+    """The probes of every MCP revision: malformed input (MCP is JSON-RPC, so
     its parse-error and invalid-Request answers hold for every revision's server),
     invalid requests built on frames that would otherwise succeed, a prompt and a
     resource URI the server did not list, a request before `initialize`."""
