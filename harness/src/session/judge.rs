@@ -1,21 +1,35 @@
-//! The judge's core: its state and what each event does to it. Every event
-//! is taken in here ([`Judge::feed`]), each side's requests in flight are kept
-//! here, answers are paired with their requests here, and the stream's end is
-//! decided here. What a protocol feature adds is in its own room, called
-//! through a named hook at the point the core reaches it:
+//! The judge's core: what every conversation has, whatever its revision.
+//! Every event is taken in here ([`Judge::feed`]), each side's requests in
+//! flight and the ids it finished are kept here, answers are paired with their
+//! requests here, and the stream's end is decided here. What a protocol
+//! feature adds is a [`Concern`]: it owns its state, and the core hands it each
+//! request, notification and answer (the answer with its request), each
+//! request the end of the stream left unanswered, and the end of the capture.
 //!
 //! - [`handshake`]: `initialize`, `notifications/initialized`, the capabilities
 //!   declared (and 2026-07-28's `server/discover`);
-//! - [`cancellation`]: cancellation and progress;
+//! - [`lists`]: answers against earlier list answers;
+//! - [`logging`]: the per-request log level (2026-07-28);
 //! - [`elicitation`]: URL-mode elicitation ids (2025-11-25);
 //! - [`tasks`]: tasks (2025-11-25);
-//! - [`lists`]: answers against earlier list answers;
 //! - [`subscriptions`]: `subscriptions/listen` (2026-07-28);
 //! - [`mrtr`]: input-required answers and their retries (2026-07-28);
-//! - [`logging`]: the per-request log level (2026-07-28).
+//! - [`cancellation`]: cancellation and progress.
 //!
-//! Each hook decides in one place whether its feature applies under the
-//! revision judged, and returns early when it does not.
+//! A concern applies under the revisions its rules apply to (the rule
+//! catalogue's, [`Concern::rules`]); a judge holds only the concerns that
+//! apply to its revision ([`Concerns::for_revision`]).
+//!
+//! What more than one concern reads is the core's, and a concern reaches it
+//! through its context ([`Cx`]): the requests in flight (a concern reads the
+//! open request, and marks on it what outlives one event: cancelled, its
+//! progress token, a subscription acknowledged or torn down, a cancellation
+//! read), the capabilities negotiated ([`Negotiated`], written by the
+//! handshake, read by five concerns), and what closed a finished id
+//! ([`Past`], forgotten with the id). Data that lives as long as its request
+//! stays on the request ([`Open`]), so every way a request leaves (answered,
+//! given up, answered by an error with id null) drops it at once, and no
+//! concern keeps a map to clean up per request.
 
 mod cancellation;
 mod elicitation;
@@ -27,11 +41,8 @@ mod subscriptions;
 mod tasks;
 
 use super::key::{History, Key, KeyMap, Past};
-use super::lists::Lists;
-use super::mrtr::Inputs;
 use super::{finding, At, Ending, Event, Finding, Unobserved};
-use elicitation::Elicitations;
-use handshake::Handshake;
+use handshake::Negotiated;
 use std::borrow::Cow;
 
 use crate::ir::{Frame, Id, Message, Raw};
@@ -46,42 +57,238 @@ pub struct Judge {
     /// Whether each direction is one ordered stream (stdio), so an answer to
     /// a request sent after a cancellation shows the cancellation was read.
     ordered: bool,
-    /// Under an unordered judge: the first cancelled request whose later
-    /// messages were therefore not judged.
-    order_unjudged: Option<At>,
     next: u64,
     /// Why and where the stream ended, once it has.
     ended: Option<(&'static str, At)>,
     /// Requests each side sent: `[client's, server's]`.
     sides: [Side; 2],
-    handshake: Handshake,
+    /// The capabilities each side declared, and where.
+    negotiated: Negotiated,
     /// The event index of each sender's latest message when it was a
     /// notification (`[client, server]`): an id-less answer right after one
     /// answers it.
     last_notification: [Option<At>; 2],
-    /// The server's list answers: list changes, tool order, `cacheScope` pages.
-    lists: Lists,
-    /// 2025-11-25: the `elicitationId`s of the server's URL-mode elicitations
-    /// (at most [`elicitation::ELICITATIONS_CAP`]), for `notifications/elicitation/complete`.
-    url_elicitations: Elicitations,
-    /// 2026-07-28: what the server's input-required answers asked for.
-    inputs: Inputs,
-    /// 2025-11-25 task statuses per receiver.
-    tasks: crate::session::tasks::Tasks,
-    /// 2026-07-28: acknowledged subscriptions open when the stream closed,
-    /// with no teardown signal: (the listen, the close). Bounded by what was
-    /// in flight.
-    silent_ends: Vec<(At, At)>,
-    /// A task just created and how long it is sure to live, for the
-    /// sighting that records it.
-    pending_alive: Option<(String, f64)>,
-    /// Checks that applied but could not be made (a schema that cannot be
-    /// read), reported at [`Judge::finish`] as not observed.
-    unjudged: Vec<Unobserved>,
+    /// The protocol features that apply to the revision.
+    concerns: Concerns,
 }
 
-/// Not-judged notes kept; later ones are dropped.
-const UNJUDGED_CAP: usize = 64;
+/// A protocol feature the session judge follows: it owns its state, and judges
+/// what the core hands it. Each hook has a default that does nothing, so a
+/// concern implements only what it sees.
+trait Concern {
+    /// The rules this concern judges: it applies under every revision one of
+    /// them applies to (the catalogue's [`RuleInfo::revisions`](crate::rules::RuleInfo)).
+    fn rules() -> &'static [RuleId]
+    where
+        Self: Sized;
+
+    /// This concern, when one of its rules applies under `revision`.
+    fn for_revision(revision: Revision) -> Option<Self>
+    where
+        Self: Sized + Default,
+    {
+        Self::rules()
+            .iter()
+            .any(|r| r.info().applies_to(revision))
+            .then(Self::default)
+    }
+
+    /// Any message, before the core reads it.
+    fn message(&mut self, _cx: &mut Cx<'_>, _from: Direction, _m: &Message<'_>, _at: At) {}
+    /// A request with an id, after the core checked its id.
+    fn request(&mut self, _cx: &mut Cx<'_>, _r: &Request<'_>) {}
+    /// A notification.
+    fn notification(&mut self, _cx: &mut Cx<'_>, _n: &Notification<'_>) {}
+    /// An answer paired with its request.
+    fn answer(&mut self, _cx: &mut Cx<'_>, _a: &Answer<'_>) {}
+    /// A request the end of the stream (closed, or the wait elapsed) left
+    /// unanswered, taken out of flight at `at`.
+    fn unanswered(&mut self, _cx: &mut Cx<'_>, _open: &Open, _at: At) {}
+    /// The end of the capture: what only the end decides.
+    fn finish(&self, _cx: &End<'_>, _end: &mut Ending) {}
+}
+
+/// The concerns a judge holds: those whose rules apply to its revision,
+/// visited in this order.
+struct Concerns {
+    handshake: Option<handshake::Handshake>,
+    lists: Option<lists::Lists>,
+    logging: Option<logging::Logging>,
+    elicitation: Option<elicitation::Elicitations>,
+    tasks: Option<tasks::Tasks>,
+    subscriptions: Option<subscriptions::Subscriptions>,
+    mrtr: Option<mrtr::Inputs>,
+    cancellation: Option<cancellation::Cancellation>,
+}
+
+impl Concerns {
+    fn for_revision(revision: Revision) -> Self {
+        Self {
+            handshake: Concern::for_revision(revision),
+            lists: Concern::for_revision(revision),
+            logging: Concern::for_revision(revision),
+            elicitation: Concern::for_revision(revision),
+            tasks: Concern::for_revision(revision),
+            subscriptions: Concern::for_revision(revision),
+            mrtr: Concern::for_revision(revision),
+            cancellation: Concern::for_revision(revision),
+        }
+    }
+
+    /// Calls `f` on each concern held, in order.
+    fn each(&mut self, mut f: impl FnMut(&mut dyn Concern)) {
+        let Self {
+            handshake,
+            lists,
+            logging,
+            elicitation,
+            tasks,
+            subscriptions,
+            mrtr,
+            cancellation,
+        } = self;
+        let all: [Option<&mut dyn Concern>; 8] = [
+            handshake.as_mut().map(|c| c as &mut dyn Concern),
+            lists.as_mut().map(|c| c as &mut dyn Concern),
+            logging.as_mut().map(|c| c as &mut dyn Concern),
+            elicitation.as_mut().map(|c| c as &mut dyn Concern),
+            tasks.as_mut().map(|c| c as &mut dyn Concern),
+            subscriptions.as_mut().map(|c| c as &mut dyn Concern),
+            mrtr.as_mut().map(|c| c as &mut dyn Concern),
+            cancellation.as_mut().map(|c| c as &mut dyn Concern),
+        ];
+        for c in all.into_iter().flatten() {
+            f(c);
+        }
+    }
+
+    /// Calls `f` on each concern held, in order, to read it.
+    fn each_ref(&self, mut f: impl FnMut(&dyn Concern)) {
+        let all: [Option<&dyn Concern>; 8] = [
+            self.handshake.as_ref().map(|c| c as &dyn Concern),
+            self.lists.as_ref().map(|c| c as &dyn Concern),
+            self.logging.as_ref().map(|c| c as &dyn Concern),
+            self.elicitation.as_ref().map(|c| c as &dyn Concern),
+            self.tasks.as_ref().map(|c| c as &dyn Concern),
+            self.subscriptions.as_ref().map(|c| c as &dyn Concern),
+            self.mrtr.as_ref().map(|c| c as &dyn Concern),
+            self.cancellation.as_ref().map(|c| c as &dyn Concern),
+        ];
+        for c in all.into_iter().flatten() {
+            f(c);
+        }
+    }
+}
+
+/// What a concern is handed with each hook: the revision, the requests in
+/// flight and the ids finished per side, the capabilities negotiated, and
+/// where its findings go.
+struct Cx<'a> {
+    revision: Revision,
+    /// Whether each direction is one ordered stream (stdio).
+    ordered: bool,
+    /// `[client's, server's]` requests.
+    sides: &'a mut [Side; 2],
+    negotiated: &'a mut Negotiated,
+    /// For an answer: what the finished id was closed by, kept with it in the
+    /// history.
+    closes: Closes,
+    out: Out<'a>,
+}
+
+impl Cx<'_> {
+    /// Whether `rule` applies under the revision judged: a concern's
+    /// behaviour that holds only where one of its rules does.
+    fn applies(&self, rule: RuleId) -> bool {
+        rule.info().applies_to(self.revision)
+    }
+
+    /// The requests `from` a side in flight.
+    fn in_flight(&self, from: Direction) -> &KeyMap<Open> {
+        &self.sides[slot(from)].in_flight
+    }
+}
+
+/// Where a concern's findings go: apart from the rest of [`Cx`], so a
+/// concern may report while it reads the requests in flight.
+struct Out<'a> {
+    revision: Revision,
+    out: &'a mut Vec<Finding>,
+}
+
+impl Out<'_> {
+    /// Rule `id` broken, when it applies under the revision judged.
+    fn flag(&mut self, id: RuleId, message: String, frames: Vec<At>) {
+        self.at(id, String::new(), message, frames);
+    }
+
+    /// Rule `id` broken at `pointer` in the last frame.
+    fn at(&mut self, id: RuleId, pointer: String, message: String, frames: Vec<At>) {
+        self.out
+            .extend(finding(id, self.revision, pointer, message, frames));
+    }
+}
+
+/// What a concern is handed at the end of the capture.
+struct End<'a> {
+    revision: Revision,
+    /// Why and where the stream ended, if it did.
+    ended: Option<(&'static str, At)>,
+    negotiated: &'a Negotiated,
+}
+
+impl End<'_> {
+    /// Whether `rule` applies under the revision judged.
+    fn applies(&self, rule: RuleId) -> bool {
+        rule.info().applies_to(self.revision)
+    }
+}
+
+/// What closed an answered id, kept with it in the history ([`Past`]).
+#[derive(Default, Clone, Copy)]
+struct Closes {
+    /// A 2026-07-28 `InputRequiredResult`: a retry takes a new id.
+    input_required: bool,
+    /// A 2025-11-25 `CreateTaskResult`: the request lives on as a task.
+    task: bool,
+}
+
+/// A request with an id, as the core hands it to each concern.
+struct Request<'a> {
+    from: Direction,
+    method: &'a str,
+    params: Option<&'a Raw<'a>>,
+    id: &'a Id<'a>,
+    key: Key,
+    at: At,
+    /// The id is that of a request of the same side still in flight: this
+    /// one is not followed (the first keeps the id).
+    reused: bool,
+    /// What the side's earlier request with this id came to, if it finished.
+    past: Option<Past>,
+}
+
+/// A notification, as the core hands it to each concern.
+struct Notification<'a> {
+    from: Direction,
+    method: &'a str,
+    params: Option<&'a Raw<'a>>,
+    at: At,
+    /// 2026-07-28: a server notification whose `_meta` names a subscription
+    /// (basic/patterns/subscriptions): it is that subscription's, and judged
+    /// there only.
+    subscription: bool,
+}
+
+/// An answer and the request it answers.
+struct Answer<'a> {
+    /// Who sent the request.
+    asker: Direction,
+    key: Key,
+    open: &'a Open,
+    reply: &'a Message<'a>,
+    at: At,
+}
 
 /// What one side has asked of the other.
 struct Side {
@@ -95,20 +302,23 @@ struct Side {
     /// receiver may read either.
     malformed: Vec<crate::error_ids::Read<'static>>,
     history: History,
-    /// Progress tokens of this side's requests in flight.
+    /// Progress tokens of this side's requests in flight: a token is its
+    /// request's, dropped with it, but outlives it for a task (progress and
+    /// tasks both write it).
     tokens: KeyMap<Token>,
 }
 
-/// A request waiting for its answer.
+/// A request waiting for its answer, and what concerns marked on it.
 struct Open {
     request: Message<'static>,
     at: At,
+    /// Where the sender cancelled it: no answer is owed from here on.
     cancelled: Option<At>,
+    /// Its progress token, in [`Side::tokens`].
     token: Option<Key>,
-    log_level: bool,
-    listen: bool,
     /// For a `subscriptions/listen`: the event at which the server
-    /// acknowledged it.
+    /// acknowledged it (read by subscriptions, and by lists for the changes
+    /// a subscription was owed).
     acknowledged: Option<u64>,
     /// For a `subscriptions/listen`: where the server sent
     /// `notifications/cancelled` for it, the teardown signal of
@@ -121,6 +331,13 @@ struct Open {
     /// (one ordered stream each way); a message for this request after that
     /// did not cross it.
     cancel_read: Option<At>,
+}
+
+impl Open {
+    /// Whether it is a `subscriptions/listen`.
+    fn listen(&self) -> bool {
+        self.request.method().as_deref() == Some("subscriptions/listen")
+    }
 }
 
 /// A progress token in use.
@@ -208,22 +425,14 @@ impl Judge {
             revision,
             frame_rules: true,
             ordered: true,
-            order_unjudged: None,
             next: 0,
             ended: None,
             sides: [Side::new(), Side::new()],
-            handshake: Handshake::default(),
+            negotiated: Negotiated::default(),
             last_notification: [None, None],
-            lists: Lists::default(),
-            url_elicitations: Elicitations::default(),
-            inputs: Inputs::default(),
-            tasks: crate::session::tasks::Tasks::default(),
-            pending_alive: None,
-            silent_ends: Vec::new(),
-            unjudged: Vec::new(),
+            concerns: Concerns::for_revision(revision),
         }
     }
-
     /// A judge of the session rules alone: frames and pairs are not judged by
     /// [`rules::validate_frame`] and [`rules::validate_reply`] (a frame that does
     /// not lift is still its refusal). For callers that judge frames elsewhere,
@@ -286,11 +495,13 @@ impl Judge {
     /// The end of the capture: what only the end can decide.
     #[must_use]
     pub fn finish(self) -> Ending {
-        let mut end = Ending {
-            not_observed: self.unjudged.clone(),
-            ..Ending::default()
+        let mut end = Ending::default();
+        let cx = End {
+            revision: self.revision,
+            ended: self.ended,
+            negotiated: &self.negotiated,
         };
-        self.order_end(&mut end);
+        self.concerns.each_ref(|c| c.finish(&cx, &mut end));
         let mut open: Vec<&Open> = self
             .sides
             .iter()
@@ -309,8 +520,6 @@ impl Judge {
                 ),
             });
         }
-        self.silent_ends_end(&mut end);
-        self.initialized_end(&mut end);
         end
     }
 
@@ -340,7 +549,15 @@ impl Judge {
         open.sort_by_key(|(_, _, o)| o.at.index);
         for (n, key, o) in open {
             self.sides[n].history.insert(key, Past::GaveUp);
-            self.listen_given_up(&o, at);
+            let mut cx = Cx {
+                revision,
+                ordered: self.ordered,
+                sides: &mut self.sides,
+                negotiated: &mut self.negotiated,
+                closes: Closes::default(),
+                out: Out { revision, out },
+            };
+            self.concerns.each(|c| c.unanswered(&mut cx, &o, at));
             if o.cancelled.is_some() || long_lived(revision, &o) {
                 continue;
             }
@@ -349,13 +566,12 @@ impl Judge {
                 o.request.method().unwrap_or_default(),
                 o.request.id().map_or("none", Id::raw)
             );
-            out.extend(finding(
+            self.flag(
                 RuleId::JsonrpcResponseRequired,
-                self.revision,
-                String::new(),
                 message,
                 vec![o.at, at],
-            ));
+                out,
+            );
         }
     }
 
@@ -397,23 +613,24 @@ impl Judge {
     }
 
     fn message(&mut self, from: Direction, m: &Message<'_>, at: At, out: &mut Vec<Finding>) {
-        // Frames before `initialize` are followed for their ids, but not judged
-        // against a handshake that has not begun.
-        let lifecycle = self.lifecycle() && !self.before_initialize(from, m, at, out);
+        let revision = self.revision;
+        let mut cx = Cx {
+            revision,
+            ordered: self.ordered,
+            sides: &mut self.sides,
+            negotiated: &mut self.negotiated,
+            closes: Closes::default(),
+            out: Out { revision, out },
+        };
+        self.concerns.each(|c| c.message(&mut cx, from, m, at));
         match m {
             Message::Request(r) => {
                 self.last_notification[slot(from)] = None;
                 let method = r.method.decoded();
-                if lifecycle {
-                    self.lifecycle_request(from, &method, r.params.as_ref(), at, out);
-                }
                 self.request(from, m, &method, r.params.as_ref(), at, out);
             }
             Message::Notification(n) => {
                 let method = n.method.decoded();
-                if lifecycle {
-                    self.lifecycle_notification(from, &method, at, out);
-                }
                 self.notification(from, &method, n.params.as_ref(), at, out);
                 self.last_notification[slot(from)] = Some(at);
             }
@@ -435,16 +652,16 @@ impl Judge {
     ) {
         let Some(id) = m.id() else { return };
         let key = Key::of(id);
-        self.elicitation_request(from, method, params);
-        self.initialize_sent(from, method, key, at);
         let side = &self.sides[slot(from)];
-        if let Some(prev) = side.in_flight.get(&key) {
+        let reused = side.in_flight.get(&key).map(|prev| prev.at);
+        let past = side.history.get(key);
+        if let Some(prev) = reused {
             let message = format!(
                 "the {} reused id {id} while its request at event {} was still in flight",
                 from.sender(),
-                prev.at.number()
+                prev.number()
             );
-            let frames = vec![prev.at, at];
+            let frames = vec![prev, at];
             for rule in [
                 RuleId::SessionIdReusedInflight,
                 RuleId::McpBaseIdUniqueInflight,
@@ -452,25 +669,8 @@ impl Judge {
             ] {
                 self.flag(rule, message.clone(), frames.clone(), out);
             }
-            // The first request keeps the id: its answer pairs with it.
-            return;
-        }
-        match side.history.get(key) {
-            Some(Past::Answered { input_required, .. }) => {
-                if input_required {
-                    self.retry_reuses_id(method, id, params, at, out);
-                }
-                self.flag(
-                    RuleId::McpBaseIdUniqueSession,
-                    format!(
-                        "the {} reused id {id}, already used in this session",
-                        from.sender()
-                    ),
-                    vec![at],
-                    out,
-                );
-            }
-            Some(Past::GaveUp) => self.flag(
+        } else if past.is_some() {
+            self.flag(
                 RuleId::McpBaseIdUniqueSession,
                 format!(
                     "the {} reused id {id}, already used in this session",
@@ -478,14 +678,41 @@ impl Judge {
                 ),
                 vec![at],
                 out,
-            ),
-            None => {}
+            );
         }
-        self.retry_request(from, method, params, at, out);
-        self.task_request(from, method, params, at, out);
-        let token = self.progress_token_sent(from, method, key, params, at, out);
-        let log_level = self.asks_log_level(params);
+        let revision = self.revision;
+        let r = Request {
+            from,
+            method,
+            params,
+            id,
+            key,
+            at,
+            reused: reused.is_some(),
+            past: if reused.is_some() { None } else { past },
+        };
+        let mut cx = Cx {
+            revision,
+            ordered: self.ordered,
+            sides: &mut self.sides,
+            negotiated: &mut self.negotiated,
+            closes: Closes::default(),
+            out: Out { revision, out },
+        };
+        self.concerns.each(|c| c.request(&mut cx, &r));
+        if reused.is_some() {
+            // The first request keeps the id: its answer pairs with it.
+            return;
+        }
+        let token = meta_member(params, "progressToken").map(|t| Key::of_token(&t));
         let side = &mut self.sides[slot(from)];
+        if let Some(token) = token {
+            side.tokens.entry(token).or_insert(Token {
+                request: key,
+                last: None,
+                task: None,
+            });
+        }
         side.in_flight.insert(
             key,
             Open {
@@ -493,8 +720,6 @@ impl Judge {
                 at,
                 cancelled: None,
                 token,
-                log_level,
-                listen: method == "subscriptions/listen",
                 acknowledged: None,
                 torn_down: None,
                 cancel_read: None,
@@ -510,23 +735,25 @@ impl Judge {
         at: At,
         out: &mut Vec<Finding>,
     ) {
-        if from == Direction::ServerToClient {
-            self.lists.notified(method);
-            if method == "notifications/message" {
-                self.logging_declared(at, out);
-            }
-            if method == "notifications/elicitation/complete" {
-                self.elicitation_complete(params, at, out);
-            }
-        }
-        match method {
-            "notifications/cancelled" => self.cancelled(from, params, at, out),
-            _ if self.on_subscription(from, params) => self.subscription(method, params, at, out),
-            "notifications/progress" => self.progress(from, params, at, out),
-            "notifications/tasks/status" => self.task_status(from, params, at, out),
-            "notifications/message" => self.log_message(from, at, out),
-            _ => {}
-        }
+        let subscription = self.concerns.subscriptions.is_some()
+            && subscriptions::on_subscription(from, params);
+        let n = Notification {
+            from,
+            method,
+            params,
+            at,
+            subscription,
+        };
+        let revision = self.revision;
+        let mut cx = Cx {
+            revision,
+            ordered: self.ordered,
+            sides: &mut self.sides,
+            negotiated: &mut self.negotiated,
+            closes: Closes::default(),
+            out: Out { revision, out },
+        };
+        self.concerns.each(|c| c.notification(&mut cx, &n));
     }
 
     fn response(&mut self, from: Direction, m: &Message<'_>, at: At, out: &mut Vec<Finding>) {
@@ -666,8 +893,8 @@ impl Judge {
         found.map(|i| side.malformed.remove(i)).is_some()
     }
 
-    /// A request and its answer: the exchange rules, the cancellation that came
-    /// before, and what the handshake learns from it.
+    /// A request and its answer: each concern's judgement, then the exchange
+    /// rules, and the id finished.
     fn pair(
         &mut self,
         asker: Direction,
@@ -677,49 +904,45 @@ impl Judge {
         at: At,
         out: &mut Vec<Finding>,
     ) {
-        let is_discover = open.request.method().as_deref() == Some("server/discover");
-        let created_task = self.creates_task(&open, reply);
-        self.task_answer(asker, key, &open, reply, at, out);
-        if asker == Direction::ClientToServer {
-            self.teardown(&open, reply, at, out);
-            self.server_declares(&open, reply, at, out);
-            self.declared_lists(&open, reply, at, out);
-            self.list_answer(&open, reply, at, out);
-            self.answer_against_lists(&open, reply, at, out);
-            self.retry_answer(&open, reply, at, out);
-        }
-        self.url_elicitation_required(asker, reply);
-        // What the cancellation rules read once the request has gone to the
-        // reply rules.
-        let (asked, cancelled, cancel_read) = (open.at, open.cancelled, open.cancel_read);
-        let profile = Profile {
-            revision: self.revision,
-            direction: asker,
+        let revision = self.revision;
+        let mut cx = Cx {
+            revision,
+            ordered: self.ordered,
+            sides: &mut self.sides,
+            negotiated: &mut self.negotiated,
+            closes: Closes::default(),
+            out: Out { revision, out },
         };
+        let answer = Answer {
+            asker,
+            key,
+            open: &open,
+            reply,
+            at,
+        };
+        self.concerns.each(|c| c.answer(&mut cx, &answer));
+        let closes = cx.closes;
         if self.frame_rules {
+            let profile = Profile {
+                revision,
+                direction: asker,
+            };
+            let asked = open.at;
             let request = Frame::Single(open.request);
             let answer = Frame::Single(reply.clone());
             for v in rules::validate_reply(&request, Some(&answer), profile) {
                 out.push(Finding {
                     violation: v,
-                    frames: vec![open.at, at],
+                    frames: vec![asked, at],
                 });
             }
         }
-        self.cancel_answered(asker, asked, cancelled, cancel_read, at, out);
-        let input_required = match reply {
-            Message::Success(s) => {
-                self.handshake_answered(asker, key, is_discover, &s.result, at);
-                self.input_required(&s.result)
-            }
-            _ => false,
-        };
         self.sides[slot(asker)].history.insert(
             key,
             Past::Answered {
                 index: at.index,
-                input_required,
-                task: created_task,
+                input_required: closes.input_required,
+                task: closes.task,
             },
         );
     }
