@@ -735,8 +735,8 @@ impl Judge {
         at: At,
         out: &mut Vec<Finding>,
     ) {
-        let subscription = self.concerns.subscriptions.is_some()
-            && subscriptions::on_subscription(from, params);
+        let subscription =
+            self.concerns.subscriptions.is_some() && subscriptions::on_subscription(from, params);
         let n = Notification {
             from,
             method,

@@ -294,8 +294,11 @@ fn progress(cx: &mut Cx<'_>, from: Direction, params: Option<&Raw<'_>>, at: At) 
             ended.number()
         );
         let ended = *ended;
-        cx.out
-            .flag(RuleId::McpProgressTaskTokenLifetime, message, vec![ended, at]);
+        cx.out.flag(
+            RuleId::McpProgressTaskTokenLifetime,
+            message,
+            vec![ended, at],
+        );
         return;
     }
     if from == Direction::ServerToClient {

@@ -7,8 +7,8 @@
 //!
 //! Only 2025-11-25 has URL mode: this concern applies where its rule does.
 
-use super::{string_member, Answer, Concern, Cx, Direction, Message, Notification, Raw, Request};
 use super::RuleId;
+use super::{string_member, Answer, Concern, Cx, Direction, Message, Notification, Raw, Request};
 
 /// URL-mode elicitation ids remembered; the oldest is dropped first.
 const ELICITATIONS_CAP: usize = 1024;

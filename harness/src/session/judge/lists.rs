@@ -405,13 +405,7 @@ impl Lists {
     /// cursor refused, a prompt that is not listed or lacks a required
     /// argument, a completion without the capability, a tool called against
     /// its task support.
-    fn answer_against_lists(
-        &mut self,
-        cx: &mut Cx<'_>,
-        open: &Open,
-        reply: &Message<'_>,
-        at: At,
-    ) {
+    fn answer_against_lists(&mut self, cx: &mut Cx<'_>, open: &Open, reply: &Message<'_>, at: At) {
         let method = open.request.method().unwrap_or_default();
         let params = open.request.params();
         let code = match reply {
@@ -435,8 +429,7 @@ impl Lists {
             "prompts/get" if !input_required && code != Some(crate::codes::INVALID_PARAMS) => {
                 let name = params.and_then(|p| string_member(p, "name"));
                 let arguments = params.and_then(|p| p.get("arguments").map(Raw::into_owned));
-                let problem =
-                    name.and_then(|name| self.prompt_problem(&name, arguments.as_ref()));
+                let problem = name.and_then(|name| self.prompt_problem(&name, arguments.as_ref()));
                 let (what, listed) = match problem {
                     None => return,
                     Some(PromptProblem::Unknown { name, listed }) => (
@@ -480,13 +473,7 @@ impl Lists {
     /// not judged; a schema that cannot be read (an unknown `$schema`, a
     /// `$ref` that does not resolve: nothing is fetched) leaves the call not
     /// judged, with the reason.
-    fn structured_output(
-        &mut self,
-        cx: &mut Cx<'_>,
-        open: &Open,
-        result: &Raw<'_>,
-        at: At,
-    ) {
+    fn structured_output(&mut self, cx: &mut Cx<'_>, open: &Open, result: &Raw<'_>, at: At) {
         // Before 2025-06-18 there is no `outputSchema` to hold a result to,
         // and a not-judged note must not stand for a rule that does not apply.
         if !cx.applies(RuleId::McpToolsOutputSchemaConform) {
@@ -536,13 +523,7 @@ impl Lists {
     }
 
     /// server/utilities/completion §Error Handling.
-    fn completion_errors(
-        &self,
-        cx: &mut Cx<'_>,
-        open: &Open,
-        code: Option<i64>,
-        at: At,
-    ) {
+    fn completion_errors(&self, cx: &mut Cx<'_>, open: &Open, code: Option<i64>, at: At) {
         let Some((declared_at, answer)) = cx.negotiated.declared_at() else {
             return;
         };
@@ -586,17 +567,10 @@ impl Lists {
     }
 
     /// A list answer against the earlier ones.
-    fn list_answer(
-        &mut self,
-        cx: &mut Cx<'_>,
-        open: &Open,
-        reply: &Message<'_>,
-        at: At,
-    ) {
+    fn list_answer(&mut self, cx: &mut Cx<'_>, open: &Open, reply: &Message<'_>, at: At) {
         let Message::Success(s) = reply else { return };
         let method = open.request.method().unwrap_or_default();
-        let seen = self
-            .answered(&method, open.request.params(), &s.result, at);
+        let seen = self.answered(&method, open.request.params(), &s.result, at);
         for seen in seen {
             match seen {
                 Seen::Changed { kind, since } => {
@@ -670,7 +644,6 @@ fn prompts(items: &Raw<'_>) -> Vec<Prompt> {
         })
         .collect()
 }
-
 
 #[cfg(test)]
 mod tests {

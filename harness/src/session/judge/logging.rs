@@ -17,7 +17,10 @@ pub(super) struct Logging;
 
 impl Concern for Logging {
     fn rules() -> &'static [RuleId] {
-        &[RuleId::McpR5LoggingPerRequest, RuleId::McpR5LoggingCapability]
+        &[
+            RuleId::McpR5LoggingPerRequest,
+            RuleId::McpR5LoggingCapability,
+        ]
     }
 
     /// A `notifications/message` from the server: declared, and asked for.

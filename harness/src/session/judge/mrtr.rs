@@ -96,13 +96,7 @@ pub(super) struct Inputs {
 impl Inputs {
     /// The server answered `method` (with `params`) with an input-required
     /// `result`.
-    fn asked(
-        &mut self,
-        method: &str,
-        params: Option<&Raw<'_>>,
-        result: &Raw<'_>,
-        at: At,
-    ) {
+    fn asked(&mut self, method: &str, params: Option<&Raw<'_>>, result: &Raw<'_>, at: At) {
         let keys: Vec<String> = result
             .get("inputRequests")
             .map(|r| r.members().map(|(k, _)| k.decoded().into_owned()).collect())
@@ -134,11 +128,7 @@ impl Inputs {
     /// For a retry (`params` with `inputResponses`): the keys asked for that
     /// it leaves out, and where they were asked; `None` when it is no retry
     /// of a remembered answer or leaves nothing out.
-    fn missing(
-        &self,
-        method: &str,
-        params: Option<&Raw<'_>>,
-    ) -> Option<(Vec<String>, At)> {
+    fn missing(&self, method: &str, params: Option<&Raw<'_>>) -> Option<(Vec<String>, At)> {
         let (asked, responses) = self.retried(method, params)?;
         let missing: Vec<String> = asked
             .keys
@@ -153,11 +143,7 @@ impl Inputs {
     /// `inputResponses` that were not asked for, and where the asking was;
     /// `None` when it is no retry of a remembered answer, leaves a key out,
     /// or adds none.
-    fn extra(
-        &self,
-        method: &str,
-        params: Option<&Raw<'_>>,
-    ) -> Option<(Vec<String>, At)> {
+    fn extra(&self, method: &str, params: Option<&Raw<'_>>) -> Option<(Vec<String>, At)> {
         let (asked, responses) = self.retried(method, params)?;
         if asked.keys.iter().any(|k| responses.get(k).is_none()) {
             return None;
@@ -217,11 +203,7 @@ impl Inputs {
     /// input-required answer gave to another request: the method it was
     /// given for and where. `None` when the state is unknown (an earlier
     /// connection's, or none) or some answer gave it to this very request.
-    fn state_misused(
-        &self,
-        method: &str,
-        params: Option<&Raw<'_>>,
-    ) -> Option<(String, At)> {
+    fn state_misused(&self, method: &str, params: Option<&Raw<'_>>) -> Option<(String, At)> {
         let state = string(params.and_then(|p| p.get("requestState")))?;
         let mut given = self
             .asked

@@ -146,13 +146,7 @@ impl Statuses {
 
     /// A `tasks/get` for task `id` of `receiver` was answered with a result,
     /// suggesting `poll_ms` between polls when it says so.
-    fn retrieved(
-        &mut self,
-        receiver: Direction,
-        id: &str,
-        poll_ms: Option<f64>,
-        at: At,
-    ) {
+    fn retrieved(&mut self, receiver: Direction, id: &str, poll_ms: Option<f64>, at: At) {
         if let Some(seen) = self.seen[slot(receiver)].get_mut(id) {
             seen.retrieved = Some(at);
             seen.poll = poll_ms
@@ -216,7 +210,6 @@ impl Statuses {
         Some(())
     }
 }
-
 
 /// A tool's `execution.taskSupport`, absent read as its default.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -335,10 +328,8 @@ impl Concern for Tasks {
                     }
                 }
             }
-            Message::Error(_) => {
-                if method == "tasks/cancel" || method == "tasks/result" {
-                    self.task_request_after_end(cx, receiver, open, reply, at);
-                }
+            Message::Error(_) if method == "tasks/cancel" || method == "tasks/result" => {
+                self.task_request_after_end(cx, receiver, open, reply, at);
             }
             _ => {}
         }
@@ -347,7 +338,11 @@ impl Concern for Tasks {
         }
         if method == "tools/list" {
             if let Message::Success(s) = reply {
-                if let Some(items) = s.result.get("tools").filter(|a| a.kind() == ValueKind::Array) {
+                if let Some(items) = s
+                    .result
+                    .get("tools")
+                    .filter(|a| a.kind() == ValueKind::Array)
+                {
                     self.task_support(&items);
                 }
             }
@@ -484,13 +479,7 @@ impl Tasks {
 
     /// basic/utilities/tasks §Capability Negotiation: a task-augmented
     /// request sent by `from` to a receiver that did not declare it.
-    fn task_request_declared(
-        &self,
-        cx: &mut Cx<'_>,
-        from: Direction,
-        method: &str,
-        at: At,
-    ) {
+    fn task_request_declared(&self, cx: &mut Cx<'_>, from: Direction, method: &str, at: At) {
         let receiver = other(from);
         if Self::task_capability(cx, receiver, method) == Some(false) {
             cx.out.flag(
@@ -649,20 +638,15 @@ impl Tasks {
     }
 
     /// 2025-11-25 basic/utilities/tasks §Tool-Level Negotiation.
-    fn tool_task_support(
-        &self,
-        cx: &mut Cx<'_>,
-        open: &Open,
-        code: Option<i64>,
-        at: At,
-    ) {
+    fn tool_task_support(&self, cx: &mut Cx<'_>, open: &Open, code: Option<i64>, at: At) {
         if code == Some(crate::codes::METHOD_NOT_FOUND) {
             return;
         }
         let Some(answered_at) = cx.negotiated.answered else {
             return;
         };
-        let tasks_declared = cx.negotiated
+        let tasks_declared = cx
+            .negotiated
             .server_caps
             .as_ref()
             .and_then(|c| c.get("tasks").map(Raw::into_owned))
