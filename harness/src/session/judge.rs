@@ -266,6 +266,8 @@ struct Request<'a> {
     reused: bool,
     /// What the side's earlier request with this id came to, if it finished.
     past: Option<Past>,
+    /// Its `_meta` `progressToken`, read once.
+    token: Option<Key>,
 }
 
 /// A notification, as the core hands it to each concern.
@@ -680,6 +682,7 @@ impl Judge {
                 out,
             );
         }
+        let token = meta_member(params, "progressToken").map(|t| Key::of_token(&t));
         let revision = self.revision;
         let r = Request {
             from,
@@ -690,6 +693,7 @@ impl Judge {
             at,
             reused: reused.is_some(),
             past: if reused.is_some() { None } else { past },
+            token,
         };
         let mut cx = Cx {
             revision,
@@ -704,7 +708,6 @@ impl Judge {
             // The first request keeps the id: its answer pairs with it.
             return;
         }
-        let token = meta_member(params, "progressToken").map(|t| Key::of_token(&t));
         let side = &mut self.sides[slot(from)];
         if let Some(token) = token {
             side.tokens.entry(token).or_insert(Token {
@@ -953,4 +956,69 @@ fn string_member(value: &Raw<'_>, name: &str) -> Option<String> {
     value
         .get(name)
         .and_then(|v| v.as_string().map(Cow::into_owned))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::CheckedBy;
+
+    /// The session rules the core judges itself: ids, pairing and answers
+    /// owed, whatever the revision.
+    const CORE: &[RuleId] = &[
+        RuleId::JsonrpcResponseRequired,
+        RuleId::JsonrpcNotificationNoReply,
+        RuleId::McpBaseNotificationNoResponse,
+        RuleId::SessionResponseUnknownId,
+        RuleId::SessionResponseDuplicate,
+        RuleId::SessionIdReusedInflight,
+        RuleId::McpBaseIdUniqueInflight,
+        RuleId::McpBaseIdUniqueSession,
+        // Never a finding: the core pairs each answer of a batch by its id.
+        RuleId::SessionBatchAnyOrder,
+    ];
+
+    /// A concern's revisions are its rules': a session rule missing from
+    /// every concern's list would leave its concern out of a judge for a
+    /// revision only that rule applies to, and one listed by two would make
+    /// two concerns claim it.
+    #[test]
+    fn each_session_rule_is_the_core_s_or_one_concern_s() {
+        let concerns: [(&str, &[RuleId]); 8] = [
+            ("handshake", handshake::Handshake::rules()),
+            ("lists", lists::Lists::rules()),
+            ("logging", logging::Logging::rules()),
+            ("elicitation", elicitation::Elicitations::rules()),
+            ("tasks", tasks::Tasks::rules()),
+            ("subscriptions", subscriptions::Subscriptions::rules()),
+            ("mrtr", mrtr::Inputs::rules()),
+            ("cancellation", cancellation::Cancellation::rules()),
+        ];
+        for rule in RuleId::ALL {
+            let owners: Vec<&str> = concerns
+                .iter()
+                .filter(|(_, rules)| rules.contains(&rule))
+                .map(|(name, _)| *name)
+                .chain(CORE.contains(&rule).then_some("core"))
+                .collect();
+            if rule.info().check == CheckedBy::Session {
+                assert_eq!(owners.len(), 1, "{rule}: judged by {owners:?}");
+            } else {
+                assert!(owners.len() <= 1, "{rule}: judged by {owners:?}");
+            }
+        }
+    }
+
+    /// A judge holds the concerns whose rules apply to its revision: the
+    /// handshake's `initialize` and tasks only where their rules are.
+    #[test]
+    fn a_judge_holds_the_concerns_its_revision_has() {
+        let plain = Concerns::for_revision(Revision::JsonRpc2);
+        assert!(plain.handshake.is_none() && plain.cancellation.is_none());
+        let r4 = Concerns::for_revision(Revision::Mcp2025_11_25);
+        assert!(r4.tasks.is_some() && r4.elicitation.is_some() && r4.mrtr.is_none());
+        let r5 = Concerns::for_revision(Revision::Mcp2026_07_28);
+        assert!(r5.tasks.is_none() && r5.subscriptions.is_some() && r5.mrtr.is_some());
+        assert!(r5.logging.is_some() && r5.handshake.is_some());
+    }
 }

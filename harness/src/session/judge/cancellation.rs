@@ -63,10 +63,9 @@ impl Concern for Cancellation {
         if r.reused {
             return;
         }
-        let Some(token) = super::meta_member(r.params, "progressToken") else {
+        let Some(token) = r.token else {
             return;
         };
-        let token = Key::of_token(&token);
         let side = &cx.sides[slot(r.from)];
         if let Some(owner) = side
             .tokens
