@@ -307,6 +307,28 @@ impl Judge {
         end
     }
 
+    /// Hands each concern a context over the core's state: `f` calls one
+    /// hook. Returns what the concerns said closed an answered id.
+    fn each(
+        &mut self,
+        out: &mut Vec<Finding>,
+        mut f: impl FnMut(&mut dyn Concern, &mut Cx<'_>),
+    ) -> Closes {
+        let mut cx = Cx {
+            revision: self.revision,
+            ordered: self.ordered,
+            sides: &mut self.sides,
+            negotiated: &mut self.negotiated,
+            closes: Closes::default(),
+            out: Out {
+                revision: self.revision,
+                out,
+            },
+        };
+        self.concerns.each(|c| f(c, &mut cx));
+        cx.closes
+    }
+
     fn flag(&self, id: RuleId, message: String, frames: Vec<At>, out: &mut Vec<Finding>) {
         out.extend(finding(id, self.revision, String::new(), message, frames));
     }
@@ -333,15 +355,7 @@ impl Judge {
         open.sort_by_key(|(_, _, o)| o.at.index);
         for (n, key, o) in open {
             self.sides[n].history.insert(key, Past::GaveUp);
-            let mut cx = Cx {
-                revision,
-                ordered: self.ordered,
-                sides: &mut self.sides,
-                negotiated: &mut self.negotiated,
-                closes: Closes::default(),
-                out: Out { revision, out },
-            };
-            self.concerns.each(|c| c.unanswered(&mut cx, &o, at));
+            self.each(out, |c, cx| c.unanswered(cx, &o, at));
             if o.cancelled.is_some() || long_lived(revision, &o) {
                 continue;
             }
@@ -397,16 +411,7 @@ impl Judge {
     }
 
     fn message(&mut self, from: Direction, m: &Message<'_>, at: At, out: &mut Vec<Finding>) {
-        let revision = self.revision;
-        let mut cx = Cx {
-            revision,
-            ordered: self.ordered,
-            sides: &mut self.sides,
-            negotiated: &mut self.negotiated,
-            closes: Closes::default(),
-            out: Out { revision, out },
-        };
-        self.concerns.each(|c| c.message(&mut cx, from, m, at));
+        self.each(out, |c, cx| c.message(cx, from, m, at));
         match m {
             Message::Request(r) => {
                 self.last_notification[slot(from)] = None;
@@ -465,7 +470,6 @@ impl Judge {
             );
         }
         let token = meta_member(params, "progressToken").map(|t| Key::of_token(&t));
-        let revision = self.revision;
         let r = Request {
             from,
             method,
@@ -477,15 +481,7 @@ impl Judge {
             past: if reused.is_some() { None } else { past },
             token,
         };
-        let mut cx = Cx {
-            revision,
-            ordered: self.ordered,
-            sides: &mut self.sides,
-            negotiated: &mut self.negotiated,
-            closes: Closes::default(),
-            out: Out { revision, out },
-        };
-        self.concerns.each(|c| c.request(&mut cx, &r));
+        self.each(out, |c, cx| c.request(cx, &r));
         if reused.is_some() {
             // The first request keeps the id: its answer pairs with it.
             return;
@@ -529,16 +525,7 @@ impl Judge {
             at,
             subscription,
         };
-        let revision = self.revision;
-        let mut cx = Cx {
-            revision,
-            ordered: self.ordered,
-            sides: &mut self.sides,
-            negotiated: &mut self.negotiated,
-            closes: Closes::default(),
-            out: Out { revision, out },
-        };
-        self.concerns.each(|c| c.notification(&mut cx, &n));
+        self.each(out, |c, cx| c.notification(cx, &n));
     }
 
     fn response(&mut self, from: Direction, m: &Message<'_>, at: At, out: &mut Vec<Finding>) {
@@ -690,14 +677,6 @@ impl Judge {
         out: &mut Vec<Finding>,
     ) {
         let revision = self.revision;
-        let mut cx = Cx {
-            revision,
-            ordered: self.ordered,
-            sides: &mut self.sides,
-            negotiated: &mut self.negotiated,
-            closes: Closes::default(),
-            out: Out { revision, out },
-        };
         let answer = Answer {
             asker,
             key,
@@ -705,8 +684,7 @@ impl Judge {
             reply,
             at,
         };
-        self.concerns.each(|c| c.answer(&mut cx, &answer));
-        let closes = cx.closes;
+        let closes = self.each(out, |c, cx| c.answer(cx, &answer));
         if self.frame_rules {
             let profile = Profile {
                 revision,
