@@ -17,7 +17,7 @@ use super::{
     Request, RuleId, Unobserved,
 };
 use crate::ir::{Id, JsonStr};
-use crate::ValueKind;
+use crate::{Revision, ValueKind};
 use std::borrow::Cow;
 
 /// What cancellation and progress keep beyond the requests in flight.
@@ -54,6 +54,15 @@ impl Concern for Cancellation {
             RuleId::McpProgressActiveTokenOnly,
             RuleId::McpProgressTaskTokenLifetime,
         ]
+    }
+
+    /// Every revision, not only its rules' (MCP's): a request its sender
+    /// cancelled is owed no answer (`jsonrpc.response.required`, the core's),
+    /// and the judge has always read `notifications/cancelled` so, in a
+    /// plain JSON-RPC 2.0 conversation too. Its own rules stay MCP's: the
+    /// findings they would make there are not reported.
+    fn for_revision(_revision: Revision) -> Option<Self> {
+        Some(Self::default())
     }
 
     /// A request: its progress token, if it carries one, is unique among the

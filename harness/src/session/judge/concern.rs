@@ -287,7 +287,9 @@ mod tests {
     #[test]
     fn a_judge_holds_the_concerns_its_revision_has() {
         let plain = Concerns::for_revision(Revision::JsonRpc2);
-        assert!(plain.handshake.is_none() && plain.cancellation.is_none());
+        assert!(plain.handshake.is_none() && plain.lists.is_none());
+        // Cancellation's own choice (see `Cancellation::for_revision`).
+        assert!(plain.cancellation.is_some());
         let r4 = Concerns::for_revision(Revision::Mcp2025_11_25);
         assert!(r4.tasks.is_some() && r4.elicitation.is_some() && r4.mrtr.is_none());
         let r5 = Concerns::for_revision(Revision::Mcp2026_07_28);
