@@ -74,29 +74,32 @@ impl Concerns {
         }
     }
 
-    /// Calls `f` on each concern held, in order.
+    /// Calls `f` on each concern held, in order: one call per field, so a
+    /// judge pays for the concerns its revision has and builds nothing per
+    /// event.
     pub(super) fn each(&mut self, mut f: impl FnMut(&mut dyn Concern)) {
-        let Self {
-            handshake,
-            lists,
-            logging,
-            elicitation,
-            tasks,
-            subscriptions,
-            mrtr,
-            cancellation,
-        } = self;
-        let all: [Option<&mut dyn Concern>; 8] = [
-            handshake.as_mut().map(|c| c as &mut dyn Concern),
-            lists.as_mut().map(|c| c as &mut dyn Concern),
-            logging.as_mut().map(|c| c as &mut dyn Concern),
-            elicitation.as_mut().map(|c| c as &mut dyn Concern),
-            tasks.as_mut().map(|c| c as &mut dyn Concern),
-            subscriptions.as_mut().map(|c| c as &mut dyn Concern),
-            mrtr.as_mut().map(|c| c as &mut dyn Concern),
-            cancellation.as_mut().map(|c| c as &mut dyn Concern),
-        ];
-        for c in all.into_iter().flatten() {
+        if let Some(c) = &mut self.handshake {
+            f(c);
+        }
+        if let Some(c) = &mut self.lists {
+            f(c);
+        }
+        if let Some(c) = &mut self.logging {
+            f(c);
+        }
+        if let Some(c) = &mut self.elicitation {
+            f(c);
+        }
+        if let Some(c) = &mut self.tasks {
+            f(c);
+        }
+        if let Some(c) = &mut self.subscriptions {
+            f(c);
+        }
+        if let Some(c) = &mut self.mrtr {
+            f(c);
+        }
+        if let Some(c) = &mut self.cancellation {
             f(c);
         }
     }
