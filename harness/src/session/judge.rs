@@ -278,14 +278,14 @@ impl Judge {
 
     /// The end of the capture: what only the end can decide.
     #[must_use]
-    pub fn finish(self) -> Ending {
+    pub fn finish(mut self) -> Ending {
         let mut end = Ending::default();
         let cx = End {
             revision: self.revision,
             ended: self.ended,
             negotiated: &self.negotiated,
         };
-        self.concerns.each_ref(|c| c.finish(&cx, &mut end));
+        self.concerns.each(|c| c.finish(&cx, &mut end));
         let mut open: Vec<&Open> = self
             .sides
             .iter()

@@ -135,7 +135,7 @@ impl Concern for Cancellation {
 
     /// The end of the capture: under an unordered judge, the first cancelled
     /// request whose later messages were not judged.
-    fn finish(&self, _cx: &End<'_>, end: &mut Ending) {
+    fn finish(&mut self, _cx: &End<'_>, end: &mut Ending) {
         if let Some(cancelled) = self.order_unjudged {
             end.not_observed.push(Unobserved {
                 rule: RuleId::McpR5StdioCancelNoFurther,

@@ -44,7 +44,7 @@ pub(super) trait Concern {
     /// unanswered, taken out of flight at `at`.
     fn unanswered(&mut self, _cx: &mut Cx<'_>, _open: &Open, _at: At) {}
     /// The end of the capture: what only the end decides.
-    fn finish(&self, _cx: &End<'_>, _end: &mut Ending) {}
+    fn finish(&mut self, _cx: &End<'_>, _end: &mut Ending) {}
 }
 
 /// The concerns a judge holds: those whose rules apply to its revision,
@@ -100,23 +100,6 @@ impl Concerns {
             f(c);
         }
         if let Some(c) = &mut self.cancellation {
-            f(c);
-        }
-    }
-
-    /// Calls `f` on each concern held, in order, to read it.
-    pub(super) fn each_ref(&self, mut f: impl FnMut(&dyn Concern)) {
-        let all: [Option<&dyn Concern>; 8] = [
-            self.handshake.as_ref().map(|c| c as &dyn Concern),
-            self.lists.as_ref().map(|c| c as &dyn Concern),
-            self.logging.as_ref().map(|c| c as &dyn Concern),
-            self.elicitation.as_ref().map(|c| c as &dyn Concern),
-            self.tasks.as_ref().map(|c| c as &dyn Concern),
-            self.subscriptions.as_ref().map(|c| c as &dyn Concern),
-            self.mrtr.as_ref().map(|c| c as &dyn Concern),
-            self.cancellation.as_ref().map(|c| c as &dyn Concern),
-        ];
-        for c in all.into_iter().flatten() {
             f(c);
         }
     }

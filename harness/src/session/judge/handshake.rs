@@ -159,7 +159,7 @@ impl Concern for Handshake {
 
     /// The end of the capture: a handshake answered but never followed by
     /// `notifications/initialized` (basic/lifecycle §Initialization).
-    fn finish(&self, cx: &End<'_>, end: &mut Ending) {
+    fn finish(&mut self, cx: &End<'_>, end: &mut Ending) {
         let answered = cx.negotiated.answered;
         if cx.applies(RuleId::McpLifecycleInitializedNotification)
             && answered.is_some()

@@ -395,7 +395,7 @@ impl Concern for Lists {
     }
 
     /// The end of the capture: the checks that could not be made.
-    fn finish(&self, _cx: &End<'_>, end: &mut Ending) {
+    fn finish(&mut self, _cx: &End<'_>, end: &mut Ending) {
         end.not_observed.extend(self.unjudged.iter().cloned());
     }
 }

@@ -106,7 +106,7 @@ impl Concern for Subscriptions {
 
     /// The end of the capture: each subscription that ended silently is not
     /// observed, since the wire does not say whether it was torn down.
-    fn finish(&self, _cx: &End<'_>, end: &mut Ending) {
+    fn finish(&mut self, _cx: &End<'_>, end: &mut Ending) {
         for &(listen, closed) in &self.silent_ends {
             end.not_observed.push(Unobserved {
                 rule: RuleId::McpR5SubscriptionTeardownSignalled,
