@@ -1,23 +1,38 @@
-//! The judge's core: its state and what each event does to it. Every event
-//! is taken in here ([`Judge::feed`]), each side's requests in flight are kept
-//! here, answers are paired with their requests here, and the stream's end is
-//! decided here. What a protocol feature adds is in its own room, called
-//! through a named hook at the point the core reaches it:
+//! The judge's core: what every conversation has, whatever its revision.
+//! Every event is taken in here ([`Judge::feed`]), each side's requests in
+//! flight and the ids it finished are kept here, answers are paired with their
+//! requests here, and the stream's end is decided here. What a protocol
+//! feature adds is a [`Concern`]: it owns its state, and the core hands it each
+//! request, notification and answer (the answer with its request), each
+//! request the end of the stream left unanswered, and the end of the capture.
 //!
 //! - [`handshake`]: `initialize`, `notifications/initialized`, the capabilities
 //!   declared (and 2026-07-28's `server/discover`);
-//! - [`cancellation`]: cancellation and progress;
+//! - [`lists`]: answers against earlier list answers;
+//! - [`logging`]: the per-request log level (2026-07-28);
 //! - [`elicitation`]: URL-mode elicitation ids (2025-11-25);
 //! - [`tasks`]: tasks (2025-11-25);
-//! - [`lists`]: answers against earlier list answers;
 //! - [`subscriptions`]: `subscriptions/listen` (2026-07-28);
 //! - [`mrtr`]: input-required answers and their retries (2026-07-28);
-//! - [`logging`]: the per-request log level (2026-07-28).
+//! - [`cancellation`]: cancellation and progress.
 //!
-//! Each hook decides in one place whether its feature applies under the
-//! revision judged, and returns early when it does not.
+//! A concern applies under the revisions its rules apply to (the rule
+//! catalogue's, [`Concern::rules`]); a judge holds only the concerns that
+//! apply to its revision ([`Concerns::for_revision`]).
+//!
+//! What more than one concern reads is the core's, and a concern reaches it
+//! through its context ([`Cx`]): the requests in flight (a concern reads the
+//! open request, and marks on it what outlives one event: cancelled, its
+//! progress token, a subscription acknowledged or torn down, a cancellation
+//! read), the capabilities negotiated ([`Negotiated`], written by the
+//! handshake, read by five concerns), and what closed a finished id
+//! ([`Past`], forgotten with the id). Data that lives as long as its request
+//! stays on the request ([`Open`]), so every way a request leaves (answered,
+//! given up, answered by an error with id null) drops it at once, and no
+//! concern keeps a map to clean up per request.
 
 mod cancellation;
+mod concern;
 mod elicitation;
 mod handshake;
 mod lists;
@@ -27,11 +42,9 @@ mod subscriptions;
 mod tasks;
 
 use super::key::{History, Key, KeyMap, Past};
-use super::lists::Lists;
-use super::mrtr::Inputs;
 use super::{finding, At, Ending, Event, Finding, Unobserved};
-use elicitation::Elicitations;
-use handshake::Handshake;
+use concern::{Answer, Closes, Concern, Concerns, Cx, End, Notification, Out, Request};
+use handshake::Negotiated;
 use std::borrow::Cow;
 
 use crate::ir::{Frame, Id, Message, Raw};
@@ -46,42 +59,20 @@ pub struct Judge {
     /// Whether each direction is one ordered stream (stdio), so an answer to
     /// a request sent after a cancellation shows the cancellation was read.
     ordered: bool,
-    /// Under an unordered judge: the first cancelled request whose later
-    /// messages were therefore not judged.
-    order_unjudged: Option<At>,
     next: u64,
     /// Why and where the stream ended, once it has.
     ended: Option<(&'static str, At)>,
     /// Requests each side sent: `[client's, server's]`.
     sides: [Side; 2],
-    handshake: Handshake,
+    /// The capabilities each side declared, and where.
+    negotiated: Negotiated,
     /// The event index of each sender's latest message when it was a
     /// notification (`[client, server]`): an id-less answer right after one
     /// answers it.
     last_notification: [Option<At>; 2],
-    /// The server's list answers: list changes, tool order, `cacheScope` pages.
-    lists: Lists,
-    /// 2025-11-25: the `elicitationId`s of the server's URL-mode elicitations
-    /// (at most [`elicitation::ELICITATIONS_CAP`]), for `notifications/elicitation/complete`.
-    url_elicitations: Elicitations,
-    /// 2026-07-28: what the server's input-required answers asked for.
-    inputs: Inputs,
-    /// 2025-11-25 task statuses per receiver.
-    tasks: crate::session::tasks::Tasks,
-    /// 2026-07-28: acknowledged subscriptions open when the stream closed,
-    /// with no teardown signal: (the listen, the close). Bounded by what was
-    /// in flight.
-    silent_ends: Vec<(At, At)>,
-    /// A task just created and how long it is sure to live, for the
-    /// sighting that records it.
-    pending_alive: Option<(String, f64)>,
-    /// Checks that applied but could not be made (a schema that cannot be
-    /// read), reported at [`Judge::finish`] as not observed.
-    unjudged: Vec<Unobserved>,
+    /// The protocol features that apply to the revision.
+    concerns: Concerns,
 }
-
-/// Not-judged notes kept; later ones are dropped.
-const UNJUDGED_CAP: usize = 64;
 
 /// What one side has asked of the other.
 struct Side {
@@ -95,20 +86,23 @@ struct Side {
     /// receiver may read either.
     malformed: Vec<crate::error_ids::Read<'static>>,
     history: History,
-    /// Progress tokens of this side's requests in flight.
+    /// Progress tokens of this side's requests in flight: a token is its
+    /// request's, dropped with it, but outlives it for a task (progress and
+    /// tasks both write it).
     tokens: KeyMap<Token>,
 }
 
-/// A request waiting for its answer.
+/// A request waiting for its answer, and what concerns marked on it.
 struct Open {
     request: Message<'static>,
     at: At,
+    /// Where the sender cancelled it: no answer is owed from here on.
     cancelled: Option<At>,
+    /// Its progress token, in [`Side::tokens`].
     token: Option<Key>,
-    log_level: bool,
-    listen: bool,
     /// For a `subscriptions/listen`: the event at which the server
-    /// acknowledged it.
+    /// acknowledged it (read by subscriptions, and by lists for the changes
+    /// a subscription was owed).
     acknowledged: Option<u64>,
     /// For a `subscriptions/listen`: where the server sent
     /// `notifications/cancelled` for it, the teardown signal of
@@ -121,6 +115,13 @@ struct Open {
     /// (one ordered stream each way); a message for this request after that
     /// did not cross it.
     cancel_read: Option<At>,
+}
+
+impl Open {
+    /// Whether it is a `subscriptions/listen`.
+    fn listen(&self) -> bool {
+        self.request.method().as_deref() == Some("subscriptions/listen")
+    }
 }
 
 /// A progress token in use.
@@ -208,22 +209,14 @@ impl Judge {
             revision,
             frame_rules: true,
             ordered: true,
-            order_unjudged: None,
             next: 0,
             ended: None,
             sides: [Side::new(), Side::new()],
-            handshake: Handshake::default(),
+            negotiated: Negotiated::default(),
             last_notification: [None, None],
-            lists: Lists::default(),
-            url_elicitations: Elicitations::default(),
-            inputs: Inputs::default(),
-            tasks: crate::session::tasks::Tasks::default(),
-            pending_alive: None,
-            silent_ends: Vec::new(),
-            unjudged: Vec::new(),
+            concerns: Concerns::for_revision(revision),
         }
     }
-
     /// A judge of the session rules alone: frames and pairs are not judged by
     /// [`rules::validate_frame`] and [`rules::validate_reply`] (a frame that does
     /// not lift is still its refusal). For callers that judge frames elsewhere,
@@ -285,12 +278,14 @@ impl Judge {
 
     /// The end of the capture: what only the end can decide.
     #[must_use]
-    pub fn finish(self) -> Ending {
-        let mut end = Ending {
-            not_observed: self.unjudged.clone(),
-            ..Ending::default()
+    pub fn finish(mut self) -> Ending {
+        let mut end = Ending::default();
+        let cx = End {
+            revision: self.revision,
+            ended: self.ended,
+            negotiated: &self.negotiated,
         };
-        self.order_end(&mut end);
+        self.concerns.each(|c| c.finish(&cx, &mut end));
         let mut open: Vec<&Open> = self
             .sides
             .iter()
@@ -309,9 +304,29 @@ impl Judge {
                 ),
             });
         }
-        self.silent_ends_end(&mut end);
-        self.initialized_end(&mut end);
         end
+    }
+
+    /// Hands each concern a context over the core's state: `f` calls one
+    /// hook. Returns what the concerns said closed an answered id.
+    fn each(
+        &mut self,
+        out: &mut Vec<Finding>,
+        mut f: impl FnMut(&mut dyn Concern, &mut Cx<'_>),
+    ) -> Closes {
+        let mut cx = Cx {
+            revision: self.revision,
+            ordered: self.ordered,
+            sides: &mut self.sides,
+            negotiated: &mut self.negotiated,
+            closes: Closes::default(),
+            out: Out {
+                revision: self.revision,
+                out,
+            },
+        };
+        self.concerns.each(|c| f(c, &mut cx));
+        cx.closes
     }
 
     fn flag(&self, id: RuleId, message: String, frames: Vec<At>, out: &mut Vec<Finding>) {
@@ -340,7 +355,7 @@ impl Judge {
         open.sort_by_key(|(_, _, o)| o.at.index);
         for (n, key, o) in open {
             self.sides[n].history.insert(key, Past::GaveUp);
-            self.listen_given_up(&o, at);
+            self.each(out, |c, cx| c.unanswered(cx, &o, at));
             if o.cancelled.is_some() || long_lived(revision, &o) {
                 continue;
             }
@@ -349,13 +364,12 @@ impl Judge {
                 o.request.method().unwrap_or_default(),
                 o.request.id().map_or("none", Id::raw)
             );
-            out.extend(finding(
+            self.flag(
                 RuleId::JsonrpcResponseRequired,
-                self.revision,
-                String::new(),
                 message,
                 vec![o.at, at],
-            ));
+                out,
+            );
         }
     }
 
@@ -397,23 +411,15 @@ impl Judge {
     }
 
     fn message(&mut self, from: Direction, m: &Message<'_>, at: At, out: &mut Vec<Finding>) {
-        // Frames before `initialize` are followed for their ids, but not judged
-        // against a handshake that has not begun.
-        let lifecycle = self.lifecycle() && !self.before_initialize(from, m, at, out);
+        self.each(out, |c, cx| c.message(cx, from, m, at));
         match m {
             Message::Request(r) => {
                 self.last_notification[slot(from)] = None;
                 let method = r.method.decoded();
-                if lifecycle {
-                    self.lifecycle_request(from, &method, r.params.as_ref(), at, out);
-                }
                 self.request(from, m, &method, r.params.as_ref(), at, out);
             }
             Message::Notification(n) => {
                 let method = n.method.decoded();
-                if lifecycle {
-                    self.lifecycle_notification(from, &method, at, out);
-                }
                 self.notification(from, &method, n.params.as_ref(), at, out);
                 self.last_notification[slot(from)] = Some(at);
             }
@@ -435,16 +441,16 @@ impl Judge {
     ) {
         let Some(id) = m.id() else { return };
         let key = Key::of(id);
-        self.elicitation_request(from, method, params);
-        self.initialize_sent(from, method, key, at);
         let side = &self.sides[slot(from)];
-        if let Some(prev) = side.in_flight.get(&key) {
+        let reused = side.in_flight.get(&key).map(|prev| prev.at);
+        let past = side.history.get(key);
+        if let Some(prev) = reused {
             let message = format!(
                 "the {} reused id {id} while its request at event {} was still in flight",
                 from.sender(),
-                prev.at.number()
+                prev.number()
             );
-            let frames = vec![prev.at, at];
+            let frames = vec![prev, at];
             for rule in [
                 RuleId::SessionIdReusedInflight,
                 RuleId::McpBaseIdUniqueInflight,
@@ -452,25 +458,8 @@ impl Judge {
             ] {
                 self.flag(rule, message.clone(), frames.clone(), out);
             }
-            // The first request keeps the id: its answer pairs with it.
-            return;
-        }
-        match side.history.get(key) {
-            Some(Past::Answered { input_required, .. }) => {
-                if input_required {
-                    self.retry_reuses_id(method, id, params, at, out);
-                }
-                self.flag(
-                    RuleId::McpBaseIdUniqueSession,
-                    format!(
-                        "the {} reused id {id}, already used in this session",
-                        from.sender()
-                    ),
-                    vec![at],
-                    out,
-                );
-            }
-            Some(Past::GaveUp) => self.flag(
+        } else if past.is_some() {
+            self.flag(
                 RuleId::McpBaseIdUniqueSession,
                 format!(
                     "the {} reused id {id}, already used in this session",
@@ -478,14 +467,33 @@ impl Judge {
                 ),
                 vec![at],
                 out,
-            ),
-            None => {}
+            );
         }
-        self.retry_request(from, method, params, at, out);
-        self.task_request(from, method, params, at, out);
-        let token = self.progress_token_sent(from, method, key, params, at, out);
-        let log_level = self.asks_log_level(params);
+        let token = meta_member(params, "progressToken").map(|t| Key::of_token(&t));
+        let r = Request {
+            from,
+            method,
+            params,
+            id,
+            key,
+            at,
+            reused: reused.is_some(),
+            past: if reused.is_some() { None } else { past },
+            token,
+        };
+        self.each(out, |c, cx| c.request(cx, &r));
+        if reused.is_some() {
+            // The first request keeps the id: its answer pairs with it.
+            return;
+        }
         let side = &mut self.sides[slot(from)];
+        if let Some(token) = token {
+            side.tokens.entry(token).or_insert(Token {
+                request: key,
+                last: None,
+                task: None,
+            });
+        }
         side.in_flight.insert(
             key,
             Open {
@@ -493,8 +501,6 @@ impl Judge {
                 at,
                 cancelled: None,
                 token,
-                log_level,
-                listen: method == "subscriptions/listen",
                 acknowledged: None,
                 torn_down: None,
                 cancel_read: None,
@@ -510,23 +516,16 @@ impl Judge {
         at: At,
         out: &mut Vec<Finding>,
     ) {
-        if from == Direction::ServerToClient {
-            self.lists.notified(method);
-            if method == "notifications/message" {
-                self.logging_declared(at, out);
-            }
-            if method == "notifications/elicitation/complete" {
-                self.elicitation_complete(params, at, out);
-            }
-        }
-        match method {
-            "notifications/cancelled" => self.cancelled(from, params, at, out),
-            _ if self.on_subscription(from, params) => self.subscription(method, params, at, out),
-            "notifications/progress" => self.progress(from, params, at, out),
-            "notifications/tasks/status" => self.task_status(from, params, at, out),
-            "notifications/message" => self.log_message(from, at, out),
-            _ => {}
-        }
+        let subscription =
+            self.concerns.subscriptions.is_some() && subscriptions::on_subscription(from, params);
+        let n = Notification {
+            from,
+            method,
+            params,
+            at,
+            subscription,
+        };
+        self.each(out, |c, cx| c.notification(cx, &n));
     }
 
     fn response(&mut self, from: Direction, m: &Message<'_>, at: At, out: &mut Vec<Finding>) {
@@ -666,8 +665,8 @@ impl Judge {
         found.map(|i| side.malformed.remove(i)).is_some()
     }
 
-    /// A request and its answer: the exchange rules, the cancellation that came
-    /// before, and what the handshake learns from it.
+    /// A request and its answer: each concern's judgement, then the exchange
+    /// rules, and the id finished.
     fn pair(
         &mut self,
         asker: Direction,
@@ -677,49 +676,36 @@ impl Judge {
         at: At,
         out: &mut Vec<Finding>,
     ) {
-        let is_discover = open.request.method().as_deref() == Some("server/discover");
-        let created_task = self.creates_task(&open, reply);
-        self.task_answer(asker, key, &open, reply, at, out);
-        if asker == Direction::ClientToServer {
-            self.teardown(&open, reply, at, out);
-            self.server_declares(&open, reply, at, out);
-            self.declared_lists(&open, reply, at, out);
-            self.list_answer(&open, reply, at, out);
-            self.answer_against_lists(&open, reply, at, out);
-            self.retry_answer(&open, reply, at, out);
-        }
-        self.url_elicitation_required(asker, reply);
-        // What the cancellation rules read once the request has gone to the
-        // reply rules.
-        let (asked, cancelled, cancel_read) = (open.at, open.cancelled, open.cancel_read);
-        let profile = Profile {
-            revision: self.revision,
-            direction: asker,
+        let revision = self.revision;
+        let answer = Answer {
+            asker,
+            key,
+            open: &open,
+            reply,
+            at,
         };
+        let closes = self.each(out, |c, cx| c.answer(cx, &answer));
         if self.frame_rules {
+            let profile = Profile {
+                revision,
+                direction: asker,
+            };
+            let asked = open.at;
             let request = Frame::Single(open.request);
             let answer = Frame::Single(reply.clone());
             for v in rules::validate_reply(&request, Some(&answer), profile) {
                 out.push(Finding {
                     violation: v,
-                    frames: vec![open.at, at],
+                    frames: vec![asked, at],
                 });
             }
         }
-        self.cancel_answered(asker, asked, cancelled, cancel_read, at, out);
-        let input_required = match reply {
-            Message::Success(s) => {
-                self.handshake_answered(asker, key, is_discover, &s.result, at);
-                self.input_required(&s.result)
-            }
-            _ => false,
-        };
         self.sides[slot(asker)].history.insert(
             key,
             Past::Answered {
                 index: at.index,
-                input_required,
-                task: created_task,
+                input_required: closes.input_required,
+                task: closes.task,
             },
         );
     }

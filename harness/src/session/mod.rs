@@ -26,9 +26,6 @@
 mod capabilities;
 mod judge;
 mod key;
-mod lists;
-mod mrtr;
-mod tasks;
 
 pub use judge::Judge;
 

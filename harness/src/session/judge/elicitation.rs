@@ -3,16 +3,15 @@
 //! errors carried, and `notifications/elicitation/complete` naming one of
 //! them (client/elicitation §Completion Notifications for URL Mode
 //! Elicitation, §Error Handling). The modes a client declared are the
-//! handshake's ([`Judge::client_features`]).
+//! handshake's.
 //!
-//! Only 2025-11-25 has URL mode: [`Judge::url_elicitation`] says so once, and
-//! every hook here returns early under any other revision.
+//! Only 2025-11-25 has URL mode: this concern applies where its rule does.
 
-use super::{string_member, At, Direction, Finding, Judge, Message, Raw, RuleId};
-use crate::Revision;
+use super::RuleId;
+use super::{string_member, Answer, Concern, Cx, Direction, Message, Notification, Raw, Request};
 
 /// URL-mode elicitation ids remembered; the oldest is dropped first.
-pub(super) const ELICITATIONS_CAP: usize = 1024;
+const ELICITATIONS_CAP: usize = 1024;
 
 /// -32042 (URLElicitationRequiredError), 2025-11-25 client/elicitation §Error Handling.
 const URL_ELICITATION_REQUIRED: i64 = -32042;
@@ -37,57 +36,47 @@ impl Elicitations {
     }
 }
 
-impl Judge {
-    /// Whether the revision judged has URL-mode elicitation (2025-11-25).
-    fn url_elicitation(&self) -> bool {
-        self.revision == Revision::Mcp2025_11_25
+impl Concern for Elicitations {
+    fn rules() -> &'static [RuleId] {
+        &[RuleId::McpElicitationCompleteKnownId]
     }
 
-    /// A request `from` a side: a server's URL-mode `elicitation/create`
-    /// establishes its `elicitationId`.
-    pub(super) fn elicitation_request(
-        &mut self,
-        from: Direction,
-        method: &str,
-        params: Option<&Raw<'_>>,
-    ) {
-        if !self.url_elicitation() {
-            return;
-        }
-        if from == Direction::ServerToClient && method == "elicitation/create" {
+    /// A server's URL-mode `elicitation/create` establishes its
+    /// `elicitationId`.
+    fn request(&mut self, _cx: &mut Cx<'_>, r: &Request<'_>) {
+        if r.from == Direction::ServerToClient && r.method == "elicitation/create" {
+            let params = r.params;
             let url = params.is_some_and(|p| string_member(p, "mode").as_deref() == Some("url"));
             if let Some(eid) = params.and_then(|p| string_member(p, "elicitationId")) {
                 if url {
-                    self.url_elicitations.remember(eid);
+                    self.remember(eid);
                 }
             }
         }
     }
 
-    /// The server's answer to a request of `asker`'s: a -32042
+    /// The server's answer to a request of the client's: a -32042
     /// (URLElicitationRequiredError) establishes the `elicitationId`s its
-    /// `data.elicitations` lists.
-    pub(super) fn url_elicitation_required(&mut self, asker: Direction, reply: &Message<'_>) {
-        if !self.url_elicitation() {
+    /// `data.elicitations` carry.
+    fn answer(&mut self, _cx: &mut Cx<'_>, a: &Answer<'_>) {
+        if a.asker != Direction::ClientToServer {
             return;
         }
-        if asker == Direction::ClientToServer {
-            if let Message::Error(e) = reply {
-                if e.error.code == URL_ELICITATION_REQUIRED {
-                    let ids: Vec<String> = e
-                        .error
-                        .data
-                        .as_ref()
-                        .and_then(|d| d.get("elicitations").map(Raw::into_owned))
-                        .map(|list| {
-                            list.elements()
-                                .filter_map(|el| string_member(&el, "elicitationId"))
-                                .collect()
-                        })
-                        .unwrap_or_default();
-                    for id in ids {
-                        self.url_elicitations.remember(id);
-                    }
+        if let Message::Error(e) = a.reply {
+            if e.error.code == URL_ELICITATION_REQUIRED {
+                let ids: Vec<String> = e
+                    .error
+                    .data
+                    .as_ref()
+                    .and_then(|d| d.get("elicitations").map(Raw::into_owned))
+                    .map(|list| {
+                        list.elements()
+                            .filter_map(|el| string_member(&el, "elicitationId"))
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                for id in ids {
+                    self.remember(id);
                 }
             }
         }
@@ -95,28 +84,20 @@ impl Judge {
 
     /// 2025-11-25 client/elicitation §Completion Notifications for URL Mode
     /// Elicitation: the notification names an elicitation of this session.
-    pub(super) fn elicitation_complete(
-        &self,
-        params: Option<&Raw<'_>>,
-        at: At,
-        out: &mut Vec<Finding>,
-    ) {
-        if !self.url_elicitation() {
+    fn notification(&mut self, cx: &mut Cx<'_>, n: &Notification<'_>) {
+        if n.from != Direction::ServerToClient || n.method != "notifications/elicitation/complete" {
             return;
         }
-        let id = params.and_then(|p| string_member(p, "elicitationId"));
-        let known = id
-            .as_ref()
-            .is_some_and(|id| self.url_elicitations.knows(id));
+        let id = n.params.and_then(|p| string_member(p, "elicitationId"));
+        let known = id.as_ref().is_some_and(|id| self.knows(id));
         if !known {
-            self.flag(
+            cx.out.flag(
                 RuleId::McpElicitationCompleteKnownId,
                 format!(
                     "`notifications/elicitation/complete` names elicitation {}, which no URL-mode elicitation of the server in this session carried",
                     id.map_or_else(|| "(none)".to_owned(), |id| format!("{id:?}"))
                 ),
-                vec![at],
-                out,
+                vec![n.at],
             );
         }
     }

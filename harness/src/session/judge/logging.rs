@@ -2,61 +2,67 @@
 //! (server/utilities/logging: the request's `_meta`
 //! `io.modelcontextprotocol/logLevel`), and declares `logging` in its
 //! `server/discover` answer (§Capabilities). Earlier revisions' `logging`
-//! capability is the handshake's ([`Judge::capability`]).
+//! capability is the handshake's.
+//!
+//! Whether a request asks for log messages is read from the request in flight
+//! itself, so this concern keeps no state.
 
-use super::{meta_member, At, Direction, Finding, Judge, Raw, RuleId};
-use crate::Revision;
+use super::{meta_member, Concern, Cx, Direction, Notification, RuleId};
 
 const PROTOCOL_LOG_LEVEL: &str = "io.modelcontextprotocol/logLevel";
 
-impl Judge {
-    /// Whether the revision judged logs per request (2026-07-28): every hook
-    /// here returns early when it does not.
-    fn logging_per_request(&self) -> bool {
-        self.revision == Revision::Mcp2026_07_28
+/// The per-request log level.
+#[derive(Default)]
+pub(super) struct Logging;
+
+impl Concern for Logging {
+    fn rules() -> &'static [RuleId] {
+        &[
+            RuleId::McpR5LoggingPerRequest,
+            RuleId::McpR5LoggingCapability,
+        ]
     }
 
-    /// Whether a request with `params` asks for the server's log messages
-    /// while it is in flight (2026-07-28).
-    pub(super) fn asks_log_level(&self, params: Option<&Raw<'_>>) -> bool {
-        self.logging_per_request() && meta_member(params, PROTOCOL_LOG_LEVEL).is_some()
-    }
-
-    /// 2026-07-28 server/utilities/logging: a `notifications/message` `from`
-    /// the server while a request in flight asked for log messages.
-    pub(super) fn log_message(&self, from: Direction, at: At, out: &mut Vec<Finding>) {
-        if !self.logging_per_request() || from != Direction::ServerToClient {
+    /// A `notifications/message` from the server: declared, and asked for.
+    fn notification(&mut self, cx: &mut Cx<'_>, n: &Notification<'_>) {
+        if n.from != Direction::ServerToClient || n.method != "notifications/message" {
             return;
         }
-        let asked = self.sides[0].in_flight.values().any(|o| o.log_level);
-        if !asked {
-            self.flag(
-                RuleId::McpR5LoggingPerRequest,
-                "the server sent `notifications/message` while no request in flight carried `io.modelcontextprotocol/logLevel`".into(),
-                vec![at],
-                out,
-            );
+        declared(cx, n);
+        if !n.subscription {
+            asked(cx, n);
         }
     }
+}
 
-    /// 2026-07-28 server/utilities/logging §Capabilities: a server that logs
-    /// declared `logging` in its `server/discover` answer (earlier revisions:
-    /// [`Self::capability`] against `initialize`).
-    pub(super) fn logging_declared(&self, at: At, out: &mut Vec<Finding>) {
-        if !self.logging_per_request() {
-            return;
-        }
-        let Some(discovered) = self.handshake.discovered else {
-            return;
-        };
-        let declared = self.handshake.server_has("logging");
-        if !declared {
-            self.flag(
-                RuleId::McpR5LoggingCapability,
-                "the server sent `notifications/message`, but its `server/discover` answer did not declare `logging`".into(),
-                vec![discovered, at],
-                out,
-            );
-        }
+/// 2026-07-28 server/utilities/logging §Capabilities: a server that logs
+/// declared `logging` in its `server/discover` answer (earlier revisions:
+/// the handshake's capability check against `initialize`).
+fn declared(cx: &mut Cx<'_>, n: &Notification<'_>) {
+    let Some(discovered) = cx.negotiated.discovered else {
+        return;
+    };
+    if !cx.negotiated.server_has("logging") {
+        cx.out.flag(
+            RuleId::McpR5LoggingCapability,
+            "the server sent `notifications/message`, but its `server/discover` answer did not declare `logging`".into(),
+            vec![discovered, n.at],
+        );
+    }
+}
+
+/// 2026-07-28 server/utilities/logging: a `notifications/message` from the
+/// server while a request in flight asked for log messages.
+fn asked(cx: &mut Cx<'_>, n: &Notification<'_>) {
+    let asked = cx
+        .in_flight(Direction::ClientToServer)
+        .values()
+        .any(|o| meta_member(o.request.params(), PROTOCOL_LOG_LEVEL).is_some());
+    if !asked {
+        cx.out.flag(
+            RuleId::McpR5LoggingPerRequest,
+            "the server sent `notifications/message` while no request in flight carried `io.modelcontextprotocol/logLevel`".into(),
+            vec![n.at],
+        );
     }
 }

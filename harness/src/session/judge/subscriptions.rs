@@ -3,94 +3,61 @@
 //! (basic/patterns/subscriptions §Acknowledgment, §Opening a Stream), and how
 //! it ends: torn down with a signal (basic/patterns/cancellation, §Graceful
 //! Closure) or left open when the stream closed.
+//!
+//! A listen's acknowledgment and teardown are marked on the request in flight
+//! ([`Open`]): they live as long as it, and lists reads the acknowledgment
+//! too (a list change is owed to a subscription that asked for it).
 
-use super::{
-    meta_member, slot, At, Direction, Ending, Finding, Judge, Key, Message, Open, Raw, RuleId,
-    Unobserved,
-};
-use crate::session::lists::ListKind;
-use crate::Revision;
+use super::cancellation::cancelled_id;
+use super::{meta_member, Answer, At, Concern, Cx, Direction, End, Ending, Key, Message};
+use super::{Notification, Open, Raw, RuleId, Unobserved};
 
 const SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
 
-impl Judge {
-    /// Whether a notification `from` a side belongs to a subscription: a
-    /// 2026-07-28 server notification whose `_meta` names one.
-    pub(super) fn on_subscription(&self, from: Direction, params: Option<&Raw<'_>>) -> bool {
-        self.revision == Revision::Mcp2026_07_28
-            && from == Direction::ServerToClient
-            && meta_member(params, SUBSCRIPTION_ID).is_some()
+/// Whether a notification `from` a side belongs to a subscription: a server
+/// notification whose `_meta` names one.
+pub(super) fn on_subscription(from: Direction, params: Option<&Raw<'_>>) -> bool {
+    from == Direction::ServerToClient && meta_member(params, SUBSCRIPTION_ID).is_some()
+}
+
+/// What the subscriptions showed.
+#[derive(Default)]
+pub(super) struct Subscriptions {
+    /// Acknowledged subscriptions open when the stream closed, with no
+    /// teardown signal: (the listen, the close). Bounded by what was in
+    /// flight.
+    silent_ends: Vec<(At, At)>,
+}
+
+impl Concern for Subscriptions {
+    fn rules() -> &'static [RuleId] {
+        &[
+            RuleId::McpR5SubscriptionsRequestedOnly,
+            RuleId::McpR5SubscriptionAcknowledgedFirst,
+            RuleId::McpR5SubscriptionTeardownSignalled,
+        ]
     }
 
-    /// A request `o` given up at `at` when the stream ended: an acknowledged
-    /// subscription neither torn down nor cancelled ended with no signal.
-    pub(super) fn listen_given_up(&mut self, o: &Open, at: At) {
-        if o.listen && o.acknowledged.is_some() && o.torn_down.is_none() && o.cancelled.is_none() {
-            self.silent_ends.push((o.at, at));
-        }
-    }
-
-    /// The end of the capture: each subscription that ended silently is not
-    /// observed, since the wire does not say whether it was torn down.
-    pub(super) fn silent_ends_end(&self, end: &mut Ending) {
-        for &(listen, closed) in &self.silent_ends {
-            end.not_observed.push(Unobserved {
-                rule: RuleId::McpR5SubscriptionTeardownSignalled,
-                frames: vec![listen, closed],
-                why: format!("the stream closed with the subscription of event {} open and no teardown signal: a transport close (allowed) or a teardown without one, which the wire does not tell apart", listen.number()),
-            });
-        }
-    }
-
-    /// 2026-07-28 basic/patterns/subscriptions: a server notification carrying
-    /// the id of a `subscriptions/listen` in flight belongs to that
-    /// subscription. Its acknowledgment comes first (§Acknowledgment), and
-    /// nothing the client did not ask for follows (§Opening a Stream).
-    /// A subscription id naming no listen in flight is not judged here: the
-    /// subscription may have begun before the capture.
-    pub(super) fn subscription(
-        &mut self,
-        method: &str,
-        params: Option<&Raw<'_>>,
-        at: At,
-        out: &mut Vec<Finding>,
-    ) {
-        let Some(id) = meta_member(params, SUBSCRIPTION_ID) else {
-            return;
-        };
-        let key = Key::of_token(&id);
-        let Some(open) = self.sides[0].in_flight.get_mut(&key) else {
-            return;
-        };
-        if !open.listen {
-            return;
-        }
-        if method == "notifications/subscriptions/acknowledged" {
-            open.acknowledged = Some(at.index);
-            return;
-        }
-        let (listen_at, acknowledged) = (open.at, open.acknowledged);
-        let filter = open
-            .request
-            .params()
-            .and_then(|p| p.get("notifications").map(Raw::into_owned));
-        if acknowledged.is_none() {
-            self.flag(
-                RuleId::McpR5SubscriptionAcknowledgedFirst,
-                format!("the server sent `{method}` on subscription {id} before acknowledging it"),
-                vec![listen_at, at],
-                out,
-            );
-        }
-        if let Some(asked) = requested(method, params, filter.as_ref()) {
-            if !asked {
-                self.flag(
-                    RuleId::McpR5SubscriptionsRequestedOnly,
-                    format!("the server sent `{method}` on subscription {id}, whose filter did not ask for it"),
-                    vec![listen_at, at],
-                    out,
-                );
+    /// basic/patterns/cancellation: the server's `notifications/cancelled`
+    /// for a `subscriptions/listen` in flight is its teardown signal; any
+    /// other notification naming a subscription is the subscription's.
+    fn notification(&mut self, cx: &mut Cx<'_>, n: &Notification<'_>) {
+        if n.method == "notifications/cancelled" {
+            if n.from == Direction::ServerToClient {
+                let id = n.params.and_then(|p| p.get("requestId"));
+                if let Some(id) = id.as_ref().and_then(cancelled_id) {
+                    let key = Key::of(&id);
+                    if let Some(o) = cx.sides[0].in_flight.get_mut(&key) {
+                        if o.listen() {
+                            o.torn_down.get_or_insert(n.at);
+                        }
+                    }
+                }
             }
+            return;
+        }
+        if n.subscription {
+            subscription(cx, n);
         }
     }
 
@@ -104,48 +71,94 @@ impl Judge {
     /// §Behavior Requirements 5); an error with no cancellation before it is
     /// neither. An answer before the acknowledgment refuses the subscription
     /// rather than ending it.
-    pub(super) fn teardown(
-        &self,
-        open: &Open,
-        reply: &Message<'_>,
-        at: At,
-        out: &mut Vec<Finding>,
-    ) {
+    fn answer(&mut self, cx: &mut Cx<'_>, a: &Answer<'_>) {
+        let open = a.open;
+        if a.asker != Direction::ClientToServer {
+            return;
+        }
         let Some(acknowledged) = open.acknowledged else {
             return;
         };
-        if !open.listen || open.cancelled.is_some() || open.torn_down.is_some() {
+        if !open.listen() || open.cancelled.is_some() || open.torn_down.is_some() {
             return;
         }
-        if let Message::Error(e) = reply {
-            self.flag(
+        if let Message::Error(e) = a.reply {
+            cx.out.flag(
                 RuleId::McpR5SubscriptionTeardownSignalled,
                 format!(
                     "the server ended the subscription acknowledged at event {} with error {}, without `notifications/cancelled` for it (basic/patterns/cancellation, MUST) and without a successful `subscriptions/listen` result (basic/patterns/subscriptions §Graceful Closure, SHOULD)",
                     acknowledged.saturating_add(1),
                     e.error.code
                 ),
-                vec![open.at, at],
-                out,
+                vec![open.at, a.at],
             );
         }
     }
 
-    /// 2026-07-28: whether a `subscriptions/listen` asking for `kind`'s changes
-    /// was acknowledged by `since` and is still open, so the server owed it
-    /// the notification for the whole interval.
-    pub(super) fn subscribed(&self, kind: ListKind, since: At) -> bool {
-        self.sides[slot(Direction::ClientToServer)]
-            .in_flight
-            .values()
-            .filter(|o| o.listen && o.acknowledged.is_some_and(|a| a <= since.index))
-            .any(|o| {
-                o.request
-                    .params()
-                    .and_then(|p| p.get("notifications").map(Raw::into_owned))
-                    .and_then(|f| f.get(kind.filter()).map(Raw::into_owned))
-                    .is_some_and(|v| v.as_str() == "true")
-            })
+    /// A request given up at `at` when the stream ended: an acknowledged
+    /// subscription neither torn down nor cancelled ended with no signal.
+    fn unanswered(&mut self, _cx: &mut Cx<'_>, o: &Open, at: At) {
+        if o.listen() && o.acknowledged.is_some() && o.torn_down.is_none() && o.cancelled.is_none()
+        {
+            self.silent_ends.push((o.at, at));
+        }
+    }
+
+    /// The end of the capture: each subscription that ended silently is not
+    /// observed, since the wire does not say whether it was torn down.
+    fn finish(&mut self, _cx: &End<'_>, end: &mut Ending) {
+        for &(listen, closed) in &self.silent_ends {
+            end.not_observed.push(Unobserved {
+                rule: RuleId::McpR5SubscriptionTeardownSignalled,
+                frames: vec![listen, closed],
+                why: format!("the stream closed with the subscription of event {} open and no teardown signal: a transport close (allowed) or a teardown without one, which the wire does not tell apart", listen.number()),
+            });
+        }
+    }
+}
+
+/// 2026-07-28 basic/patterns/subscriptions: a server notification carrying
+/// the id of a `subscriptions/listen` in flight belongs to that
+/// subscription. Its acknowledgment comes first (§Acknowledgment), and
+/// nothing the client did not ask for follows (§Opening a Stream).
+/// A subscription id naming no listen in flight is not judged here: the
+/// subscription may have begun before the capture.
+fn subscription(cx: &mut Cx<'_>, n: &Notification<'_>) {
+    let (method, params, at) = (n.method, n.params, n.at);
+    let Some(id) = meta_member(params, SUBSCRIPTION_ID) else {
+        return;
+    };
+    let key = Key::of_token(&id);
+    let Some(open) = cx.sides[0].in_flight.get_mut(&key) else {
+        return;
+    };
+    if !open.listen() {
+        return;
+    }
+    if method == "notifications/subscriptions/acknowledged" {
+        open.acknowledged = Some(at.index);
+        return;
+    }
+    let (listen_at, acknowledged) = (open.at, open.acknowledged);
+    let filter = open
+        .request
+        .params()
+        .and_then(|p| p.get("notifications").map(Raw::into_owned));
+    if acknowledged.is_none() {
+        cx.out.flag(
+            RuleId::McpR5SubscriptionAcknowledgedFirst,
+            format!("the server sent `{method}` on subscription {id} before acknowledging it"),
+            vec![listen_at, at],
+        );
+    }
+    if let Some(asked) = requested(method, params, filter.as_ref()) {
+        if !asked {
+            cx.out.flag(
+                RuleId::McpR5SubscriptionsRequestedOnly,
+                format!("the server sent `{method}` on subscription {id}, whose filter did not ask for it"),
+                vec![listen_at, at],
+            );
+        }
     }
 }
 
@@ -174,4 +187,21 @@ fn requested(method: &str, params: Option<&Raw<'_>>, filter: Option<&Raw<'_>>) -
         }
         _ => return None,
     })
+}
+
+/// 2026-07-28: whether a `subscriptions/listen` whose filter asks for
+/// `filter` (a `SubscriptionFilter` member) was acknowledged by `since` and
+/// is still open, so the server owed it the notification for the whole
+/// interval.
+pub(super) fn subscribed(cx: &Cx<'_>, filter: &str, since: At) -> bool {
+    cx.in_flight(Direction::ClientToServer)
+        .values()
+        .filter(|o| o.listen() && o.acknowledged.is_some_and(|a| a <= since.index))
+        .any(|o| {
+            o.request
+                .params()
+                .and_then(|p| p.get("notifications").map(Raw::into_owned))
+                .and_then(|f| f.get(filter).map(Raw::into_owned))
+                .is_some_and(|v| v.as_str() == "true")
+        })
 }

@@ -1,50 +1,268 @@
-//! 2025-11-25 tasks, judged against the statuses [`crate::session::tasks`]
-//! keeps: a task-augmented request and its `CreateTaskResult` against the
-//! receiver's `tasks.requests` capability, a task's status lifecycle and id
-//! (basic/utilities/tasks §Task Status Lifecycle, §Task ID Requirements),
-//! polling, listing, cancelling and results after a task ended, a tool's task
-//! support (§Tool-Level Negotiation), and the progress token a task keeps
-//! (basic/utilities/progress §Behavior Requirements 3).
+//! 2025-11-25 tasks (basic/utilities/tasks): a task-augmented request and
+//! its `CreateTaskResult` against the receiver's `tasks.requests` capability,
+//! a task's status lifecycle and id (§Task Status Lifecycle, §Task ID
+//! Requirements), polling, listing, cancelling and results after a task
+//! ended, a tool's task support (§Tool-Level Negotiation), and the progress
+//! token a task keeps (basic/utilities/progress §Behavior Requirements 3).
+//!
+//! A task's status is seen in the `CreateTaskResult` that created it, in
+//! `tasks/get` and `tasks/cancel` results and in `notifications/tasks/status`;
+//! once one of those shows `completed`, `failed` or `cancelled`, no later one may
+//! show another status. A created task's id must be new among the receiver's
+//! tasks. Where a task first showed a terminal status is kept, so a
+//! `tasks/cancel` or `tasks/result` sent after it can be held to §Task
+//! Cancellation and §Result Retrieval, and so is where a `tasks/result` for it
+//! was answered, so a later non-terminal sighting shows the answer did not
+//! wait for the end. Memory is bounded: past [`CAP`] tasks per receiver, new
+//! ones are not followed, and past [`TOOLS_CAP`] tools, tools listed later
+//! have no task support remembered.
+
+use std::collections::HashMap;
 
 use super::{
-    other, slot, string_member, At, Direction, Finding, Judge, Key, Message, Open, Raw, RuleId,
-    Token,
+    other, slot, string_member, Answer, At, Concern, Cx, Direction, Key, Message, Notification,
+    Open, Raw, Request, RuleId, Token,
 };
-use crate::session::lists::TaskSupport;
-use crate::session::tasks::{terminal, Breach};
-use crate::{Revision, ValueKind};
+use crate::ValueKind;
 
 /// Tokens kept for tasks after their requests were answered, per side.
 const TASK_TOKENS_CAP: usize = 4096;
 
-impl Judge {
-    /// Whether the revision judged has tasks (2025-11-25).
-    pub(super) fn tasks_apply(&self) -> bool {
-        self.revision == Revision::Mcp2025_11_25
+/// Tools whose `execution.taskSupport` is remembered; past this, tools listed
+/// later are not judged (a server with more tools than this is rare).
+const TOOLS_CAP: usize = 4096;
+
+/// Tasks followed per receiver.
+const CAP: usize = 4096;
+
+const TERMINAL: [&str; 3] = ["completed", "failed", "cancelled"];
+
+/// What a new sighting of a task breaks, if anything.
+#[derive(Debug, PartialEq)]
+enum Breach {
+    /// The task left a terminal status: the status and where it was last seen.
+    LeftTerminal { was: String, at: At },
+    /// A task was created with the id of an earlier one, created at `at`.
+    IdReused { at: At },
+    /// A `tasks/result` for the task was answered at `at`, and the task is
+    /// still not terminal.
+    ResultBeforeEnd { at: At },
+}
+
+/// Whether `status` is one a task never leaves.
+fn terminal(status: &str) -> bool {
+    TERMINAL.contains(&status)
+}
+
+/// The tasks each receiver (`[client's, server's]`) has shown.
+#[derive(Default)]
+struct Statuses {
+    seen: [HashMap<String, Seen>; 2],
+}
+
+struct Seen {
+    status: String,
+    at: At,
+    created: Option<At>,
+    /// Where the task first showed a terminal status.
+    terminal_since: Option<(String, At)>,
+    /// Where a `tasks/result` for the task was answered with a result.
+    result_answered: Option<At>,
+    /// Seconds from the capture's start before which the task's ttl cannot
+    /// have run out (infinite for a `null` ttl), when known: created no
+    /// earlier than its request was sent.
+    alive_until: Option<f64>,
+    /// Where a `tasks/get` for it was last answered with a result.
+    retrieved: Option<At>,
+    /// The `pollInterval` (seconds) of the latest non-terminal `tasks/get`
+    /// answer for it, and that answer, when the capture has its time.
+    poll: Option<(f64, At)>,
+}
+
+impl Statuses {
+    /// `receiver` (the side whose task it is) showed task `id` in `status`;
+    /// `created` when the sighting is the `CreateTaskResult`.
+    fn sighting(
+        &mut self,
+        receiver: Direction,
+        id: &str,
+        status: &str,
+        created: bool,
+        at: At,
+    ) -> Option<Breach> {
+        let tasks = &mut self.seen[slot(receiver)];
+        let Some(seen) = tasks.get_mut(id) else {
+            if tasks.len() < CAP {
+                let created = created.then_some(at);
+                tasks.insert(
+                    id.to_owned(),
+                    Seen {
+                        status: status.to_owned(),
+                        at,
+                        created,
+                        terminal_since: terminal(status).then(|| (status.to_owned(), at)),
+                        result_answered: None,
+                        alive_until: None,
+                        retrieved: None,
+                        poll: None,
+                    },
+                );
+            }
+            return None;
+        };
+        if created {
+            if let Some(first) = seen.created {
+                return Some(Breach::IdReused { at: first });
+            }
+        }
+        if TERMINAL.contains(&seen.status.as_str()) && seen.status != status {
+            // The terminal status stays the one to hold later sightings to.
+            return Some(Breach::LeftTerminal {
+                was: seen.status.clone(),
+                at: seen.at,
+            });
+        }
+        seen.status = status.to_owned();
+        seen.at = at;
+        if created {
+            seen.created = Some(at);
+        }
+        if terminal(status) {
+            seen.terminal_since
+                .get_or_insert_with(|| (status.to_owned(), at));
+        } else if let Some(answered) = seen.result_answered.take() {
+            return Some(Breach::ResultBeforeEnd { at: answered });
+        }
+        None
     }
 
-    /// A request `from` a side: a task-augmented one against the receiver's
-    /// capability (basic/utilities/tasks §Capability Negotiation), a
-    /// `tasks/get` against the `pollInterval` of the last answer (§Getting
-    /// Tasks).
-    pub(super) fn task_request(
-        &mut self,
-        from: Direction,
-        method: &str,
-        params: Option<&Raw<'_>>,
-        at: At,
-        out: &mut Vec<Finding>,
-    ) {
-        if !self.tasks_apply() {
+    /// Task `id` of `receiver` cannot expire before `until` (seconds from the
+    /// start; infinite for a `null` ttl).
+    fn alive_until(&mut self, receiver: Direction, id: &str, until: f64) {
+        if let Some(seen) = self.seen[slot(receiver)].get_mut(id) {
+            seen.alive_until = Some(until);
+        }
+    }
+
+    /// A `tasks/get` for task `id` of `receiver` was answered with a result,
+    /// suggesting `poll_ms` between polls when it says so.
+    fn retrieved(&mut self, receiver: Direction, id: &str, poll_ms: Option<f64>, at: At) {
+        if let Some(seen) = self.seen[slot(receiver)].get_mut(id) {
+            seen.retrieved = Some(at);
+            seen.poll = poll_ms
+                .filter(|_| at.time.is_some() && !terminal(&seen.status))
+                .map(|ms| (ms / 1000.0, at));
+        }
+    }
+
+    /// A `tasks/get` for task `id` of `receiver` was sent at `at`: the answer
+    /// whose `pollInterval` (seconds) it came too soon after, if any.
+    fn polled(&mut self, receiver: Direction, id: &str, at: At) -> Option<(At, f64)> {
+        let seen = self.seen[slot(receiver)].get_mut(id)?;
+        let (interval, answered) = seen.poll.take()?;
+        let waited = at.time? - answered.time?;
+        (waited < interval).then_some((answered, interval))
+    }
+
+    /// The tasks of `receiver` that a `tasks/get` retrieved and that cannot
+    /// have expired by `now`, not cancelled (a requestor may not rely on a
+    /// cancelled task being kept), and absent from `listed`: each with where
+    /// it was retrieved.
+    fn missing_from(
+        &self,
+        receiver: Direction,
+        listed: &[String],
+        now: Option<f64>,
+    ) -> Vec<(&str, At)> {
+        let mut missing: Vec<(&str, At)> = self.seen[slot(receiver)]
+            .iter()
+            .filter(|(id, s)| {
+                let alive = match (s.alive_until, now) {
+                    (Some(until), _) if until.is_infinite() => true,
+                    (Some(until), Some(now)) => now < until,
+                    _ => false,
+                };
+                alive && s.status != "cancelled" && !listed.iter().any(|l| l == *id)
+            })
+            .filter_map(|(id, s)| s.retrieved.map(|at| (id.as_str(), at)))
+            .collect();
+        missing.sort_by(|(a, x), (b, y)| (x.index, a).cmp(&(y.index, b)));
+        missing
+    }
+
+    /// The terminal status task `id` of `receiver` first showed, and where,
+    /// if it has shown one.
+    fn terminal_since(&self, receiver: Direction, id: &str) -> Option<(&str, At)> {
+        self.seen[slot(receiver)]
+            .get(id)
+            .and_then(|s| s.terminal_since.as_ref())
+            .map(|(status, at)| (status.as_str(), *at))
+    }
+
+    /// `receiver` answered a `tasks/result` for task `id` with a result at
+    /// `at`; `Some` when the task is known and not yet seen terminal.
+    fn result_answered(&mut self, receiver: Direction, id: &str, at: At) -> Option<()> {
+        let seen = self.seen[slot(receiver)].get_mut(id)?;
+        if seen.terminal_since.is_some() {
+            return None;
+        }
+        seen.result_answered.get_or_insert(at);
+        Some(())
+    }
+}
+
+/// A tool's `execution.taskSupport`, absent read as its default.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum TaskSupport {
+    Forbidden,
+    Optional,
+    Required,
+}
+
+/// What the tasks of a conversation showed.
+#[derive(Default)]
+pub(super) struct Tasks {
+    statuses: Statuses,
+    /// A task just created and how long it is sure to live, for the
+    /// sighting that records it.
+    pending_alive: Option<(String, f64)>,
+    /// Each tool the server's `tools/list` answers listed, with its task
+    /// support (at most [`TOOLS_CAP`]).
+    tools: Vec<(String, TaskSupport)>,
+}
+
+impl Concern for Tasks {
+    fn rules() -> &'static [RuleId] {
+        &[
+            RuleId::McpTasksTerminalFinal,
+            RuleId::McpTasksIdUnique,
+            RuleId::McpTasksToolForbidden,
+            RuleId::McpTasksToolRequired,
+            RuleId::McpTasksCapabilityDeclared,
+            RuleId::McpTasksRequestCapability,
+            RuleId::McpTasksCancelTerminalRejected,
+            RuleId::McpTasksResultBlocks,
+            RuleId::McpTasksResultCompletedSuccess,
+            RuleId::McpTasksListRetrievable,
+            RuleId::McpTasksPollInterval,
+        ]
+    }
+
+    /// A request: a task-augmented one against the receiver's capability
+    /// (§Capability Negotiation), a `tasks/get` against the `pollInterval`
+    /// of the last answer (§Getting Tasks).
+    fn request(&mut self, cx: &mut Cx<'_>, r: &Request<'_>) {
+        if r.reused {
             return;
         }
+        let (from, method, params, at) = (r.from, r.method, r.params, r.at);
         if params.is_some_and(|p| p.get("task").is_some()) {
-            self.task_request_declared(from, method, at, out);
+            self.task_request_declared(cx, from, method, at);
         }
         if method == "tasks/get" {
             if let Some(task) = params.and_then(|p| string_member(p, "taskId")) {
-                if let Some((answered, interval)) = self.tasks.polled(other(from), &task, at) {
-                    self.flag(
+                if let Some((answered, interval)) = self.statuses.polled(other(from), &task, at) {
+                    cx.out.flag(
                         RuleId::McpTasksPollInterval,
                         format!(
                             "the {} polled task `{task}` again sooner than the {interval} s `pollInterval` of the answer at event {}",
@@ -52,93 +270,120 @@ impl Judge {
                             answered.number()
                         ),
                         vec![answered, at],
-                        out,
                     );
                 }
             }
         }
     }
 
-    /// `notifications/tasks/status` `from` a side: a sighting of its task.
-    pub(super) fn task_status(
-        &mut self,
-        from: Direction,
-        params: Option<&Raw<'_>>,
-        at: At,
-        out: &mut Vec<Finding>,
-    ) {
-        if !self.tasks_apply() {
+    /// `notifications/tasks/status` from a side: a sighting of its task.
+    fn notification(&mut self, cx: &mut Cx<'_>, n: &Notification<'_>) {
+        if n.method != "notifications/tasks/status" || n.subscription {
             return;
         }
-        if let Some(task) = params {
-            self.task_sighting(from, task, false, at, out);
+        if let Some(task) = n.params {
+            self.task_sighting(cx, n.from, task, false, n.at);
         }
     }
 
-    /// Whether `reply` is a `CreateTaskResult` for the task-augmented
-    /// request `open`.
-    pub(super) fn creates_task(&self, open: &Open, reply: &Message<'_>) -> bool {
-        self.tasks_apply()
-            && open
-                .request
-                .params()
-                .is_some_and(|p| p.get("task").is_some())
-            && matches!(reply, Message::Success(s) if s.result.get("task").is_some())
-    }
-
-    /// The answer to `asker`'s request `open` (id `key`), from the receiver:
-    /// a task created, shown, listed, cancelled or its result given.
-    pub(super) fn task_answer(
-        &mut self,
-        asker: Direction,
-        key: Key,
-        open: &Open,
-        reply: &Message<'_>,
-        at: At,
-        out: &mut Vec<Finding>,
-    ) {
-        if !self.tasks_apply() {
+    /// The answer to a request, from its receiver: a task created, shown,
+    /// listed, cancelled or its result given; a tool's task support listed,
+    /// or a tool called against it.
+    fn answer(&mut self, cx: &mut Cx<'_>, a: &Answer<'_>) {
+        let (asker, key, open, reply, at) = (a.asker, a.key, a.open, a.reply, a.at);
+        let method = open.request.method().unwrap_or_default();
+        let params = open.request.params();
+        let receiver = other(asker);
+        match reply {
+            Message::Success(s) => {
+                if params.is_some_and(|p| p.get("task").is_some()) {
+                    if let Some(task) = s.result.get("task") {
+                        cx.closes.task = true;
+                        self.task_created(cx, asker, key, open, &method, &task, at);
+                        self.task_sighting(cx, receiver, &task, true, at);
+                        if let Some((id, until)) = self.pending_alive.take() {
+                            self.statuses.alive_until(receiver, &id, until);
+                        }
+                    }
+                } else if method == "tasks/get" || method == "tasks/cancel" {
+                    if method == "tasks/cancel" {
+                        self.task_request_after_end(cx, receiver, open, reply, at);
+                    }
+                    self.task_sighting(cx, receiver, &s.result, false, at);
+                    if method == "tasks/get" {
+                        if let Some(id) = string_member(&s.result, "taskId") {
+                            let poll = s
+                                .result
+                                .get("pollInterval")
+                                .and_then(|p| p.as_str().parse::<f64>().ok());
+                            self.statuses.retrieved(receiver, &id, poll, at);
+                        }
+                    }
+                } else if method == "tasks/list" {
+                    self.task_list(cx, receiver, open, &s.result, at);
+                } else if method == "tasks/result" {
+                    let id = params.and_then(|p| string_member(p, "taskId"));
+                    if let Some(id) = id {
+                        let _ = self.statuses.result_answered(receiver, &id, at);
+                    }
+                }
+            }
+            Message::Error(_) if method == "tasks/cancel" || method == "tasks/result" => {
+                self.task_request_after_end(cx, receiver, open, reply, at);
+            }
+            _ => {}
+        }
+        if asker != Direction::ClientToServer {
             return;
         }
-        if let Message::Success(s) = reply {
-            let params = open.request.params();
-            let method = open.request.method().unwrap_or_default();
-            let receiver = other(asker);
-            if params.as_ref().is_some_and(|p| p.get("task").is_some()) {
-                if let Some(task) = s.result.get("task") {
-                    self.task_created(asker, key, open, &method, &task, at, out);
-                    self.task_sighting(receiver, &task, true, at, out);
-                    if let Some((id, until)) = self.pending_alive.take() {
-                        self.tasks.alive_until(receiver, &id, until);
-                    }
-                }
-            } else if method == "tasks/get" || method == "tasks/cancel" {
-                if method == "tasks/cancel" {
-                    self.task_request_after_end(receiver, open, reply, at, out);
-                }
-                self.task_sighting(receiver, &s.result, false, at, out);
-                if method == "tasks/get" {
-                    if let Some(id) = string_member(&s.result, "taskId") {
-                        let poll = s
-                            .result
-                            .get("pollInterval")
-                            .and_then(|p| p.as_str().parse::<f64>().ok());
-                        self.tasks.retrieved(receiver, &id, poll, at);
-                    }
-                }
-            } else if method == "tasks/list" {
-                self.task_list(receiver, open, &s.result, at, out);
-            } else if method == "tasks/result" {
-                let id = params.as_ref().and_then(|p| string_member(p, "taskId"));
-                if let Some(id) = id {
-                    let _ = self.tasks.result_answered(receiver, &id, at);
+        if method == "tools/list" {
+            if let Message::Success(s) = reply {
+                if let Some(items) = s
+                    .result
+                    .get("tools")
+                    .filter(|a| a.kind() == ValueKind::Array)
+                {
+                    self.task_support(&items);
                 }
             }
         }
-        if let Message::Error(_) = reply {
-            let method = open.request.method().unwrap_or_default();
-            if method == "tasks/cancel" || method == "tasks/result" {
-                self.task_request_after_end(other(asker), open, reply, at, out);
+        if method == "tools/call" {
+            let code = match reply {
+                Message::Error(e) => Some(e.error.code),
+                _ => None,
+            };
+            self.tool_task_support(cx, open, code, at);
+        }
+    }
+}
+
+impl Tasks {
+    /// A listed tool's task support; `None` for a tool no list named.
+    fn tool_tasks(&self, name: &str) -> Option<TaskSupport> {
+        self.tools.iter().find(|(n, _)| n == name).map(|(_, t)| *t)
+    }
+
+    /// The task support of each tool of a `tools/list` answer's `tools`.
+    fn task_support(&mut self, items: &Raw<'_>) {
+        for tool in items.elements() {
+            let Some(name) = string_member(&tool, "name") else {
+                continue;
+            };
+            let support = match tool
+                .get("execution")
+                .and_then(|e| string_member(&e, "taskSupport"))
+                .as_deref()
+            {
+                Some("required") => TaskSupport::Required,
+                Some("optional") => TaskSupport::Optional,
+                // Absent and "forbidden" alike (§Tool-Level Negotiation:
+                // "This is the default behavior"); an unknown value too.
+                _ => TaskSupport::Forbidden,
+            };
+            if let Some(entry) = self.tools.iter_mut().find(|(n, _)| *n == name) {
+                entry.1 = support;
+            } else if self.tools.len() < TOOLS_CAP {
+                self.tools.push((name, support));
             }
         }
     }
@@ -146,13 +391,13 @@ impl Judge {
     /// A `Task` the `receiver` showed (basic/utilities/tasks §Task Status
     /// Lifecycle, §Task ID Requirements); one without a string `taskId` and
     /// `status` is the schema rules' concern.
-    pub(super) fn task_sighting(
+    fn task_sighting(
         &mut self,
+        cx: &mut Cx<'_>,
         receiver: Direction,
         task: &Raw<'_>,
         created: bool,
         at: At,
-        out: &mut Vec<Finding>,
     ) {
         let text = |name: &str| {
             task.get(name)
@@ -161,20 +406,19 @@ impl Judge {
         let (Some(id), Some(status)) = (text("taskId"), text("status")) else {
             return;
         };
-        if super::tasks::terminal(&status) {
-            self.task_tokens_end(receiver, &id, at);
+        if terminal(&status) {
+            Self::task_tokens_end(cx, receiver, &id, at);
         }
-        match self.tasks.sighting(receiver, &id, &status, created, at) {
-            Some(super::tasks::Breach::LeftTerminal { was, at: then }) => self.flag(
+        match self.statuses.sighting(receiver, &id, &status, created, at) {
+            Some(Breach::LeftTerminal { was, at: then }) => cx.out.flag(
                 RuleId::McpTasksTerminalFinal,
                 format!(
                     "task `{id}` was `{was}` at event {} and is now `{status}`",
                     then.number()
                 ),
                 vec![then, at],
-                out,
             ),
-            Some(super::tasks::Breach::ResultBeforeEnd { at: then }) => self.flag(
+            Some(Breach::ResultBeforeEnd { at: then }) => cx.out.flag(
                 RuleId::McpTasksResultBlocks,
                 format!(
                     "the {} answered `tasks/result` for task `{id}` at event {} and now shows it `{status}`",
@@ -182,9 +426,8 @@ impl Judge {
                     then.number()
                 ),
                 vec![then, at],
-                out,
             ),
-            Some(super::tasks::Breach::IdReused { at: then }) => self.flag(
+            Some(Breach::IdReused { at: then }) => cx.out.flag(
                 RuleId::McpTasksIdUnique,
                 format!(
                     "the {} created task `{id}` again; it created it at event {}",
@@ -192,7 +435,6 @@ impl Judge {
                     then.number()
                 ),
                 vec![then, at],
-                out,
             ),
             None => {}
         }
@@ -200,8 +442,8 @@ impl Judge {
 
     /// basic/utilities/progress §Behavior Requirements 3: once `receiver`'s
     /// task `id` is terminal, its token (kept by the asker) is spent.
-    pub(super) fn task_tokens_end(&mut self, receiver: Direction, id: &str, at: At) {
-        for token in self.sides[slot(other(receiver))].tokens.values_mut() {
+    fn task_tokens_end(cx: &mut Cx<'_>, receiver: Direction, id: &str, at: At) {
+        for token in cx.sides[slot(other(receiver))].tokens.values_mut() {
             if let Some((task, ended @ None)) = &mut token.task {
                 if task == id {
                     *ended = Some(at);
@@ -214,11 +456,11 @@ impl Judge {
     /// by its receiver (basic/utilities/tasks §Server Capabilities, §Client
     /// Capabilities); `None` when the receiver's capabilities are not known
     /// yet, `Some(false)` when they lack it.
-    pub(super) fn task_capability(&self, receiver: Direction, method: &str) -> Option<bool> {
-        self.handshake.answered?;
+    fn task_capability(cx: &Cx<'_>, receiver: Direction, method: &str) -> Option<bool> {
+        cx.negotiated.answered?;
         let caps = match receiver {
-            Direction::ServerToClient => self.handshake.server_caps.as_ref(),
-            Direction::ClientToServer => self.handshake.client_caps.as_ref(),
+            Direction::ServerToClient => cx.negotiated.server_caps.as_ref(),
+            Direction::ClientToServer => cx.negotiated.client_caps.as_ref(),
         };
         let path: &[&str] = match (receiver, method) {
             (Direction::ServerToClient, "tools/call") => &["tools", "call"],
@@ -237,16 +479,10 @@ impl Judge {
 
     /// basic/utilities/tasks §Capability Negotiation: a task-augmented
     /// request sent by `from` to a receiver that did not declare it.
-    pub(super) fn task_request_declared(
-        &self,
-        from: Direction,
-        method: &str,
-        at: At,
-        out: &mut Vec<Finding>,
-    ) {
+    fn task_request_declared(&self, cx: &mut Cx<'_>, from: Direction, method: &str, at: At) {
         let receiver = other(from);
-        if self.task_capability(receiver, method) == Some(false) {
-            self.flag(
+        if Self::task_capability(cx, receiver, method) == Some(false) {
+            cx.out.flag(
                 RuleId::McpTasksRequestCapability,
                 format!(
                     "the {} sent `{method}` as a task; the {}'s `initialize` capabilities lack `tasks.requests` for it",
@@ -254,7 +490,6 @@ impl Judge {
                     receiver.sender()
                 ),
                 vec![at],
-                out,
             );
         }
     }
@@ -267,26 +502,25 @@ impl Judge {
         clippy::too_many_arguments,
         reason = "one call site; the pair's parts, kept apart to avoid cloning the request"
     )]
-    pub(super) fn task_created(
+    fn task_created(
         &mut self,
+        cx: &mut Cx<'_>,
         asker: Direction,
         key: Key,
         open: &Open,
         method: &str,
         task: &Raw<'_>,
         at: At,
-        out: &mut Vec<Finding>,
     ) {
         let receiver = other(asker);
-        if self.task_capability(receiver, method) == Some(false) {
-            self.flag(
+        if Self::task_capability(cx, receiver, method) == Some(false) {
+            cx.out.flag(
                 RuleId::McpTasksCapabilityDeclared,
                 format!(
                     "the {} answered `{method}` with a `CreateTaskResult`; its `initialize` capabilities lack `tasks.requests` for it",
                     receiver.sender()
                 ),
                 vec![open.at, at],
-                out,
             );
         }
         let Some(id) = string_member(task, "taskId") else {
@@ -309,7 +543,7 @@ impl Judge {
         let Some(token) = open.token else {
             return;
         };
-        let side = &mut self.sides[slot(asker)];
+        let side = &mut cx.sides[slot(asker)];
         let kept = side.tokens.values().filter(|t| t.task.is_some()).count();
         if kept < TASK_TOKENS_CAP {
             side.tokens.entry(token).or_insert(Token {
@@ -323,13 +557,13 @@ impl Judge {
     /// basic/utilities/tasks §Task Listing 2, 4: a `tasks/list` answer that
     /// starts the listing (no `cursor`) and ends it (no `nextCursor`) holds
     /// every task a `tasks/get` retrieved that cannot have expired.
-    pub(super) fn task_list(
+    fn task_list(
         &self,
+        cx: &mut Cx<'_>,
         receiver: Direction,
         open: &Open,
         result: &Raw<'_>,
         at: At,
-        out: &mut Vec<Finding>,
     ) {
         let first = open
             .request
@@ -345,8 +579,8 @@ impl Judge {
             .elements()
             .filter_map(|t| string_member(&t, "taskId"))
             .collect();
-        for (id, retrieved) in self.tasks.missing_from(receiver, &listed, at.time) {
-            self.flag(
+        for (id, retrieved) in self.statuses.missing_from(receiver, &listed, at.time) {
+            cx.out.flag(
                 RuleId::McpTasksListRetrievable,
                 format!(
                     "the {}'s complete `tasks/list` answer omits task `{id}`, which `tasks/get` retrieved at event {} and whose ttl cannot have run out",
@@ -354,7 +588,6 @@ impl Judge {
                     retrieved.number()
                 ),
                 vec![retrieved, open.at, at],
-                out,
             );
         }
     }
@@ -362,20 +595,20 @@ impl Judge {
     /// A `tasks/cancel` or `tasks/result` sent after the receiver showed the
     /// task terminal (basic/utilities/tasks §Task Cancellation 1, §Task
     /// Execution Errors).
-    pub(super) fn task_request_after_end(
+    fn task_request_after_end(
         &self,
+        cx: &mut Cx<'_>,
         receiver: Direction,
         open: &Open,
         reply: &Message<'_>,
         at: At,
-        out: &mut Vec<Finding>,
     ) {
         let method = open.request.method().unwrap_or_default();
         let params = open.request.params();
         let Some(id) = params.as_ref().and_then(|p| string_member(p, "taskId")) else {
             return;
         };
-        let Some((status, since)) = self.tasks.terminal_since(receiver, &id) else {
+        let Some((status, since)) = self.statuses.terminal_since(receiver, &id) else {
             return;
         };
         if since.index >= open.at.index {
@@ -387,44 +620,33 @@ impl Judge {
         };
         if method == "tasks/cancel" && code != Some(crate::codes::INVALID_PARAMS) {
             let answered = code.map_or_else(|| "a result".to_owned(), |c| format!("error {c}"));
-            self.flag(
+            cx.out.flag(
                 RuleId::McpTasksCancelTerminalRejected,
                 format!("`tasks/cancel` of task `{id}`, `{status}` since event {}, was answered with {answered}, not -32602", since.number()),
                 vec![since, open.at, at],
-                out,
             );
         }
         if method == "tasks/result" && status == "completed" {
             if let Some(code) = code {
-                self.flag(
+                cx.out.flag(
                     RuleId::McpTasksResultCompletedSuccess,
                     format!("`tasks/result` of task `{id}`, `completed` since event {}, was answered with error {code}", since.number()),
                     vec![since, open.at, at],
-                    out,
                 );
             }
         }
     }
 
     /// 2025-11-25 basic/utilities/tasks §Tool-Level Negotiation.
-    pub(super) fn tool_task_support(
-        &self,
-        open: &Open,
-        code: Option<i64>,
-        at: At,
-        out: &mut Vec<Finding>,
-    ) {
-        if !self.tasks_apply() {
-            return;
-        }
+    fn tool_task_support(&self, cx: &mut Cx<'_>, open: &Open, code: Option<i64>, at: At) {
         if code == Some(crate::codes::METHOD_NOT_FOUND) {
             return;
         }
-        let Some(answered_at) = self.handshake.answered else {
+        let Some(answered_at) = cx.negotiated.answered else {
             return;
         };
-        let tasks_declared = self
-            .handshake
+        let tasks_declared = cx
+            .negotiated
             .server_caps
             .as_ref()
             .and_then(|c| c.get("tasks").map(Raw::into_owned))
@@ -440,20 +662,157 @@ impl Judge {
         };
         let as_task = params.is_some_and(|p| p.get("task").is_some());
         let answered = code.map_or_else(|| "a result".to_owned(), |c| format!("error {c}"));
-        match (self.lists.tool_tasks(&name), as_task) {
-            (Some(TaskSupport::Forbidden), true) => self.flag(
+        match (self.tool_tasks(&name), as_task) {
+            (Some(TaskSupport::Forbidden), true) => cx.out.flag(
                 RuleId::McpTasksToolForbidden,
                 format!("`tools/call` of {name:?} as a task, which its `tools/list` entry does not allow, was answered with {answered}, not -32601"),
                 vec![answered_at, open.at, at],
-                out,
             ),
-            (Some(TaskSupport::Required), false) => self.flag(
+            (Some(TaskSupport::Required), false) => cx.out.flag(
                 RuleId::McpTasksToolRequired,
                 format!("`tools/call` of {name:?} without a task, which its `tools/list` entry requires, was answered with {answered}, not -32601"),
                 vec![answered_at, open.at, at],
-                out,
             ),
             _ => {}
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(index: u64) -> At {
+        At { index, time: None }
+    }
+
+    #[test]
+    fn terminal_is_final_and_ids_are_new() {
+        let mut t = Statuses::default();
+        let s = Direction::ServerToClient;
+        assert_eq!(t.sighting(s, "a", "working", true, at(1)), None);
+        assert_eq!(t.sighting(s, "a", "input_required", false, at(2)), None);
+        assert_eq!(t.sighting(s, "a", "completed", false, at(3)), None);
+        assert_eq!(t.sighting(s, "a", "completed", false, at(4)), None);
+        assert_eq!(
+            t.sighting(s, "a", "working", false, at(5)),
+            Some(Breach::LeftTerminal {
+                was: "completed".into(),
+                at: at(4)
+            })
+        );
+        assert_eq!(
+            t.sighting(s, "a", "working", true, at(6)),
+            Some(Breach::IdReused { at: at(1) })
+        );
+        assert_eq!(
+            t.terminal_since(s, "a")
+                .map(|(st, at)| (st.to_owned(), at.index)),
+            Some(("completed".to_owned(), 3))
+        );
+        // The other side's tasks are its own.
+        assert_eq!(
+            t.sighting(Direction::ClientToServer, "a", "working", true, at(7)),
+            None
+        );
+    }
+
+    #[test]
+    fn a_result_answered_before_the_end_is_caught_by_a_later_status() {
+        let mut t = Statuses::default();
+        let s = Direction::ServerToClient;
+        assert_eq!(t.sighting(s, "b", "working", true, at(1)), None);
+        assert_eq!(t.result_answered(s, "b", at(2)), Some(()));
+        assert_eq!(
+            t.sighting(s, "b", "working", false, at(3)),
+            Some(Breach::ResultBeforeEnd { at: at(2) })
+        );
+        assert_eq!(t.sighting(s, "b", "completed", false, at(4)), None);
+        // Once terminal, an answer is what the spec asks for.
+        assert_eq!(t.result_answered(s, "b", at(5)), None);
+        assert_eq!(t.result_answered(s, "unknown", at(6)), None);
+    }
+
+    #[test]
+    fn a_poll_sooner_than_the_interval_is_caught() {
+        let mut t = Statuses::default();
+        let s = Direction::ServerToClient;
+        let timed = |index, time| At {
+            index,
+            time: Some(time),
+        };
+        t.sighting(s, "p", "working", true, timed(1, 0.0));
+        t.sighting(s, "p", "working", false, timed(2, 1.0));
+        t.retrieved(s, "p", Some(5000.0), timed(2, 1.0));
+        assert_eq!(t.polled(s, "p", timed(3, 7.0)), None);
+        t.retrieved(s, "p", Some(5000.0), timed(4, 7.5));
+        assert_eq!(t.polled(s, "p", timed(5, 8.0)), Some((timed(4, 7.5), 5.0)));
+        // Without times, nothing can be told.
+        t.retrieved(s, "p", Some(5000.0), at(6));
+        assert_eq!(t.polled(s, "p", at(7)), None);
+    }
+
+    #[test]
+    fn only_retrieved_live_uncancelled_tasks_must_be_listed() {
+        let mut t = Statuses::default();
+        let s = Direction::ServerToClient;
+        for (id, status) in [
+            ("live", "working"),
+            ("old", "working"),
+            ("gone", "cancelled"),
+        ] {
+            t.sighting(s, id, "working", true, at(1));
+            t.sighting(s, id, status, false, at(2));
+            t.retrieved(s, id, None, at(2));
+        }
+        t.alive_until(s, "live", f64::INFINITY);
+        t.alive_until(s, "old", 5.0);
+        t.alive_until(s, "gone", f64::INFINITY);
+        let missing = |now| {
+            t.missing_from(s, &[], now)
+                .into_iter()
+                .map(|(id, _)| id.to_owned())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(missing(Some(1.0)), ["live", "old"]);
+        // Past its ttl, or with no time to tell, "old" may have expired.
+        assert_eq!(missing(Some(9.0)), ["live"]);
+        assert_eq!(missing(None), ["live"]);
+        assert!(t.missing_from(s, &["live".to_owned()], None).is_empty());
+    }
+
+    /// The bound the module promises: past `CAP` tasks per receiver a new task
+    /// is not followed (so its later sightings are not judged), while those
+    /// already followed still are.
+    #[test]
+    fn past_cap_tasks_new_ones_are_not_followed() {
+        let mut t = Statuses::default();
+        let s = Direction::ServerToClient;
+        for n in 0..CAP {
+            assert_eq!(
+                t.sighting(s, &n.to_string(), "completed", true, at(1)),
+                None
+            );
+        }
+        assert_eq!(t.sighting(s, "late", "completed", true, at(2)), None);
+        assert_eq!(t.sighting(s, "late", "working", false, at(3)), None);
+        assert!(t.terminal_since(s, "late").is_none());
+        assert!(matches!(
+            t.sighting(s, "0", "working", false, at(4)),
+            Some(Breach::LeftTerminal { .. })
+        ));
+    }
+
+    #[test]
+    fn task_support_remembered() {
+        let raw = |text: &str| Raw::from_value(&serde_json::from_str(text).unwrap());
+        let mut tasks = super::Tasks::default();
+        let page = raw(
+            r#"{"tools":[{"name":"a","execution":{"taskSupport":"required"}},{"name":"b"}],"nextCursor":"c2"}"#,
+        );
+        tasks.task_support(&page.get("tools").unwrap());
+        assert_eq!(tasks.tool_tasks("a"), Some(TaskSupport::Required));
+        assert_eq!(tasks.tool_tasks("b"), Some(TaskSupport::Forbidden));
+        assert_eq!(tasks.tool_tasks("c"), None);
     }
 }
