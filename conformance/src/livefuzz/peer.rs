@@ -21,7 +21,7 @@ use harness::Revision;
 
 use tokio::time::Instant;
 
-use super::ids::OwnIds;
+use super::ids::{OwnIds, FIRST_ID};
 use super::invariant::{self, expect, Breach, Expect, Kind};
 use super::window::{Bucket, Observed};
 use crate::driver::{
@@ -30,12 +30,7 @@ use crate::driver::{
 use crate::transcript::Entry;
 use crate::transport::http::{FindingKind, HttpFact, HttpOptions, StreamableHttpPeer};
 use crate::transport::stdio::StdioPeer;
-pub use crate::transport::Target;
-use crate::transport::{Event, Kind as TransportKind, Limits, Transport};
-
-/// The first id the driver allocates: far above the ids fuzzed frames carry and
-/// below 2^53, so no peer rounds it (as `wirecheck run` does).
-pub const FIRST_ID: i64 = 1 << 40;
+use crate::transport::{Event, Kind as TransportKind, Limits, Target, Transport};
 
 /// How a session waits.
 #[derive(Debug, Clone)]
