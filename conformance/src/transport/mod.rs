@@ -19,6 +19,7 @@ use tokio::time::Instant;
 pub mod http;
 mod kind;
 pub mod lines;
+pub mod process;
 pub mod stdio;
 mod target;
 
