@@ -32,6 +32,7 @@ use super::plan::{self, Call};
 use super::{Book, Config, Findings, Ids, Shared, Stats};
 use crate::sse::{Splitter, SseEvent};
 use crate::sync::lock;
+use crate::transport::error::error_chain;
 use crate::transport::http::standard_headers;
 
 /// What one POST brought back.
@@ -453,17 +454,6 @@ fn is_response(frame: &[u8]) -> bool {
     harness::lift(frame)
         .ok()
         .is_some_and(|f| super::response_id(&f).is_some())
-}
-
-fn error_chain(e: &dyn std::error::Error) -> String {
-    let mut out = e.to_string();
-    let mut source = e.source();
-    while let Some(s) = source {
-        out.push_str(": ");
-        out.push_str(&s.to_string());
-        source = s.source();
-    }
-    out
 }
 
 /// Runs session `index` against the endpoint at `url`.

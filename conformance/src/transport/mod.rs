@@ -17,6 +17,7 @@ use std::time::Duration;
 use tokio::time::Instant;
 
 pub mod http;
+pub(crate) mod error;
 mod kind;
 pub mod lines;
 pub mod process;

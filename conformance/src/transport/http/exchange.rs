@@ -16,6 +16,7 @@ use tokio::task::JoinHandle;
 use tokio::time::{timeout_at, Instant};
 
 use crate::sync::lock;
+use crate::transport::error::error_chain;
 use crate::transport::{Event, Limits};
 
 /// Bounds the HTTP transports add to [`Limits`].
@@ -568,18 +569,6 @@ pub(crate) async fn read_bounded(
             }
         }
     }
-}
-
-/// An error with its causes, which is where reqwest puts the useful part.
-pub(crate) fn error_chain(error: &dyn std::error::Error) -> String {
-    let mut text = error.to_string();
-    let mut source = error.source();
-    while let Some(cause) = source {
-        text.push_str(": ");
-        text.push_str(&cause.to_string());
-        source = cause.source();
-    }
-    text
 }
 
 /// What a report shows of an exchange a probe made with its own client

@@ -108,7 +108,7 @@ impl StreamableHttpPeer {
         let response = request
             .send()
             .await
-            .map_err(|e| super::exchange::error_chain(&e))?;
+            .map_err(|e| crate::transport::error::error_chain(&e))?;
         let shared = self.queue.shared();
         let status = super::exchange::record(
             shared, "DELETE", &self.url, exhibit, &response, false, false, None,
@@ -146,7 +146,7 @@ impl StreamableHttpPeer {
         let sent = self.client.get(&self.url).headers(headers).send();
         let response = match tokio::time::timeout_at(deadline, sent).await {
             Err(_) => return Err(format!("no response headers within {within:?}")),
-            Ok(Err(e)) => return Err(super::exchange::error_chain(&e)),
+            Ok(Err(e)) => return Err(crate::transport::error::error_chain(&e)),
             Ok(Ok(response)) => response,
         };
         let shared = Arc::clone(&self.queue.sink().shared);
