@@ -30,9 +30,9 @@ use tokio::time::{Instant, Sleep};
 
 use super::plan::{self, Call};
 use super::{Book, Config, Findings, Ids, Shared, Stats};
-use crate::sse::{Splitter, SseEvent};
 use crate::sync::lock;
 use crate::transport::error::error_chain;
+use crate::transport::event_stream::{Splitter, SseEvent};
 use crate::transport::http::standard_headers;
 
 /// What one POST brought back.

@@ -51,9 +51,9 @@ use tokio::net::TcpListener;
 use tokio::sync::mpsc;
 
 use super::Seen;
-use crate::sse::Splitter;
 use crate::sync::lock;
 use crate::transport::error::error_chain;
+use crate::transport::event_stream::Splitter;
 
 /// The session header of Streamable HTTP (2025-03-26 on, basic/transports
 /// §Session Management).

@@ -16,8 +16,9 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
-pub mod http;
 pub(crate) mod error;
+pub(crate) mod event_stream;
+pub mod http;
 mod kind;
 pub mod lines;
 pub mod process;

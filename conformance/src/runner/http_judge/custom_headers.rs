@@ -29,7 +29,7 @@ use super::{Filer, Target, HEADER_MISMATCH};
 use crate::opening::discover_meta;
 use crate::report::HttpExchange;
 use crate::runner::fixtures::Allowed;
-use crate::sse::{Splitter, SseEvent};
+use crate::transport::event_stream::{Splitter, SseEvent};
 use crate::transport::http::{header_safe, shown_exchange};
 
 /// The one revision with custom headers (basic/transports §Custom Headers).

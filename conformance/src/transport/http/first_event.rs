@@ -3,7 +3,7 @@
 //! 2025-11-25 basic/transports §Sending Messages to the Server 6: a server
 //! that initiates an SSE stream "SHOULD immediately send an SSE event
 //! consisting of an event ID and an empty `data` field". An SSE parser that
-//! follows the HTML standard (as `eventsource-stream` does) dispatches no
+//! follows the HTML standard (as [`crate::transport::event_stream`] does) dispatches no
 //! event whose data is empty and carries the last id forward to the next
 //! event, so neither what the parser hands over nor the ids it reports can
 //! show that event. This reads the first event block from the bytes

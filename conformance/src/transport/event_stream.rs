@@ -1,16 +1,20 @@
 //! Server-sent events cut from a byte stream chunk by chunk, with a bound: the
-//! one hand-written SSE reader, for the HTTP proxy's judging copy (the
-//! forwarded bytes never pass through here), `load`'s answers and the custom
-//! header probes' answers. (`transport::http::first_event` reads the raw
-//! fields of a stream's first block, which no dispatched event shows.)
+//! one SSE parser, for the HTTP transports' response streams (through
+//! [`super::http::events`], which adds their byte bound and text rules), the
+//! HTTP proxy's judging copy (the forwarded bytes never pass through here),
+//! `load`'s answers and the custom header probes' answers.
+//! (`transport::http::first_event` reads the raw fields of a stream's first
+//! block, which no dispatched event shows.)
 //!
 //! The rules are the WHATWG HTML Living Standard's §9.2.6 "Interpreting an
 //! event stream": a line ends at CRLF, LF or CR; `field:value` loses one
 //! space after the colon; a line starting with `:` is a comment; `data`
-//! lines are joined with LF; a blank line dispatches the event, and an event
-//! with an empty data buffer is not dispatched. `eventsource-stream`, which
-//! the runner uses, keeps any line however long; here a field value past the
-//! bound is counted, not kept, so an endless event costs nothing.
+//! lines are joined with LF; `id` sets the last event ID, which every later
+//! event carries until another `id` (one holding NUL is ignored); a blank
+//! line dispatches the event, and an event with an empty data buffer is not
+//! dispatched. A field value past the bound is counted, not kept, so an
+//! endless event costs nothing (the `eventsource-stream` crate, which the
+//! transports once used, kept any line however long).
 
 /// One dispatched event.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -19,6 +23,8 @@ pub(crate) struct SseEvent {
     pub(crate) name: String,
     /// The joined `data`, or its length when it went past the bound.
     pub(crate) data: Result<Vec<u8>, usize>,
+    /// The last event ID when the event was dispatched (empty: none yet).
+    pub(crate) id: String,
     /// Where in the chunk just fed the event's dispatching blank line ended.
     pub(crate) end: usize,
 }
@@ -45,6 +51,8 @@ pub(crate) struct Splitter {
     data_len: usize,
     has_data: bool,
     name: String,
+    /// The last event ID buffer: not reset by a dispatch.
+    last_id: String,
 }
 
 impl Splitter {
@@ -58,6 +66,7 @@ impl Splitter {
             data_len: 0,
             has_data: false,
             name: String::new(),
+            last_id: String::new(),
         }
     }
 
@@ -124,6 +133,9 @@ impl Splitter {
                 }
             }
             b"event" => self.name = String::from_utf8_lossy(value).into_owned(),
+            b"id" if value_len == value.len() && !value.contains(&0) => {
+                self.last_id = String::from_utf8_lossy(value).into_owned();
+            }
             _ => {}
         }
         None
@@ -149,6 +161,7 @@ impl Splitter {
             } else {
                 Err(len)
             },
+            id: self.last_id.clone(),
             end: 0,
         })
     }
@@ -207,6 +220,17 @@ mod tests {
                 (String::new(), Ok(b"ok".to_vec()))
             ]
         );
+    }
+
+    #[test]
+    fn the_last_event_id_carries_forward_and_a_nul_one_is_ignored() {
+        let mut s = Splitter::new(64);
+        let ids: Vec<String> = s
+            .feed(b"id: 1\ndata: a\n\ndata: b\n\nid: x\0y\ndata: c\n\nid\ndata: d\n\n")
+            .into_iter()
+            .map(|e| e.id)
+            .collect();
+        assert_eq!(ids, ["1", "1", "1", ""]);
     }
 
     #[test]
