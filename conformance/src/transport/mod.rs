@@ -24,6 +24,7 @@ pub mod lines;
 pub mod process;
 pub mod stdio;
 mod target;
+pub mod wire;
 
 pub use kind::{HttpKind, Kind};
 pub use target::Target;

@@ -345,7 +345,7 @@ impl Filer {
 /// transport learns the tools' `x-mcp-header` parameters and mirrors them on
 /// the session's `tools/call`s, as a client must.
 pub(super) async fn learn_tools(
-    driver: &mut crate::driver::Driver<crate::runner::wire::Wire>,
+    driver: &mut crate::driver::Driver<crate::transport::wire::Wire>,
     timeout: Duration,
 ) {
     let mut cursor: Option<Value> = None;
