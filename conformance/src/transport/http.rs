@@ -27,6 +27,7 @@ mod exchange;
 mod first_event;
 mod jsonrpc;
 pub(crate) mod mirror;
+pub(crate) mod pipelined;
 mod post;
 mod session_id;
 mod sse;
