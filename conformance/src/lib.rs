@@ -12,7 +12,6 @@ pub mod load;
 pub mod peer;
 pub mod proxy;
 pub mod runner;
-mod sse;
 pub mod transport;
 pub mod vectors;
 

@@ -9,9 +9,10 @@ use harness::{lift, Message, Outcome, Revision};
 use super::OutputArgs;
 use crate::driver::{Class, ProbeReport};
 use crate::livefuzz::invariant::{expect, judge, shape, Breach, Expect};
-use crate::livefuzz::peer::{Live, Target, Waits};
+use crate::livefuzz::peer::{Live, Waits};
 use crate::livefuzz::source::Source;
 use crate::report::{Command, Place, Record, Report, Subject};
+use crate::transport::Target;
 
 /// Send the same frames to each peer (`--stdio` and `--http` repeated, stdio
 /// peers first; with one, the reference peer is the second) and report where

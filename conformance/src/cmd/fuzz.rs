@@ -7,9 +7,10 @@ use std::time::Duration;
 use harness::{Outcome, Revision};
 
 use super::{OutputArgs, PeerArgs};
-use crate::livefuzz::{self, store, Config, Confirmation, Finding, Stats, Target};
+use crate::livefuzz::{self, store, Config, Confirmation, Finding, Stats};
 use crate::report::{Command, Place, Record, Report, Subject};
 use crate::transport::stdio::PeerCommand;
+use crate::transport::Target;
 
 /// Fuzz a live peer over stdio or Streamable HTTP: every request answered once
 /// with its id exactly, no notification answered, every frame it sends valid

@@ -8,10 +8,9 @@ use harness::{Outcome, Revision};
 
 use super::args::AuthArgs;
 use super::{OutputArgs, PeerArgs};
-use crate::livefuzz::Target;
 use crate::load::{self, judge, Config, Findings, Stats};
 use crate::report::{Check, CheckId, Command, Place, Record, Report, Subject};
-use crate::transport::Limits;
+use crate::transport::{Limits, Target};
 
 /// Load a live peer with concurrent sessions and judge every answer: that it
 /// answers its own request (id), exactly once, with the result shape of its

@@ -62,7 +62,7 @@ pub fn run(args: &Args) -> Report {
 /// (concurrency defects come and go) passes.
 fn replay_load(
     args: &Args,
-    target: &crate::livefuzz::Target,
+    target: &crate::transport::Target,
     (runtime, stop): (&tokio::runtime::Runtime, &Arc<AtomicBool>),
     report: &mut Report,
 ) -> Result<(), String> {

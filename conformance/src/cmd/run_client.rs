@@ -24,6 +24,7 @@ use super::args::OutputArgs;
 use super::args::ScenarioChoice;
 use super::Exit;
 use crate::report::{Command, Place, Record, Report, Subject};
+use crate::transport::process::Supervised;
 use crate::transport::Kind;
 
 /// `--transport`'s words, [`Kind::short_name`]'s: `stdio` or `http`.
@@ -274,33 +275,22 @@ fn judged_http(args: &Args) -> Result<Report, String> {
 /// Runs the client in its own process group with `target` as its last
 /// argument, waits at most `timeout`, and returns how it ended.
 fn run_client(client: &[String], target: &str, timeout: Duration) -> Result<String, String> {
-    use std::os::unix::process::CommandExt as _;
     let (program, rest) = client.split_first().ok_or("no client command after `--`")?;
-    let mut child = Process::new(program)
-        .args(rest)
-        .arg(target)
-        .stdin(Stdio::null())
-        .process_group(0)
-        .spawn()
-        .map_err(|e| format!("cannot start `{program}`: {e}"))?;
-    let start = Instant::now();
-    loop {
-        if let Some(status) = child.try_wait().map_err(|e| e.to_string())? {
-            return Ok(status.to_string());
-        }
-        if start.elapsed() > timeout {
-            if let Ok(pid) = i32::try_from(child.id()) {
-                let _ = nix::sys::signal::killpg(
-                    nix::unistd::Pid::from_raw(pid),
-                    nix::sys::signal::Signal::SIGKILL,
-                );
-            }
-            let _ = child.wait();
-            return Err(format!(
+    let mut child = Supervised::spawn(
+        Process::new(program)
+            .args(rest)
+            .arg(target)
+            .stdin(Stdio::null()),
+    )
+    .map_err(|e| format!("cannot start `{program}`: {e}"))?;
+    match child.wait_for(timeout).map_err(|e| e.to_string())? {
+        Some(status) => Ok(status.to_string()),
+        None => {
+            child.kill();
+            Err(format!(
                 "the client ran past --timeout {timeout:?} and was killed"
-            ));
+            ))
         }
-        std::thread::sleep(Duration::from_millis(20));
     }
 }
 

@@ -19,8 +19,13 @@
 use harness::error_ids::request_id_spans;
 use harness::Id;
 
-use super::peer::FIRST_ID;
 use super::window::IdHistory;
+
+/// The first id the driver allocates: far above the ids fuzzed frames carry and
+/// below 2^53, so no peer rounds it (as `wirecheck run` does). It lives with
+/// the ids a session sends, so the session ([`super::peer`]) depends on this
+/// module and not the other way round.
+pub const FIRST_ID: i64 = 1 << 40;
 
 /// How far past [`FIRST_ID`] the driver's own ids (handshake, pings) may
 /// go in one session: fuzzed ids in that range are given fresh ones too.

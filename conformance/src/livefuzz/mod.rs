@@ -28,10 +28,9 @@ use tokio::time::Instant;
 
 use crate::driver::{Class, ProbeReport};
 use crate::transcript::Entry;
-use crate::transport::Limits;
+use crate::transport::{Limits, Target};
 use crate::vectors::Vector;
 use invariant::{expect, judge, shape, Breach, Expect, Kind};
-pub use peer::Target;
 use peer::{Live, Waits};
 use source::Source;
 use window::Attribution;

@@ -21,21 +21,16 @@ use harness::Revision;
 
 use tokio::time::Instant;
 
-use super::ids::OwnIds;
+use super::ids::{OwnIds, FIRST_ID};
 use super::invariant::{self, expect, Breach, Expect, Kind};
 use super::window::{Bucket, Observed};
 use crate::driver::{
     Class, Driver, DriverConfig, Live as Verdict, Liveness, ProbeReport, Received, Wants,
 };
 use crate::transcript::Entry;
-use crate::transport::http::{FindingKind, HttpFact, HttpOptions, StreamableHttpPeer};
-use crate::transport::stdio::StdioPeer;
-pub use crate::transport::Target;
-use crate::transport::{Event, Kind as TransportKind, Limits, Transport};
-
-/// The first id the driver allocates: far above the ids fuzzed frames carry and
-/// below 2^53, so no peer rounds it (as `wirecheck run` does).
-pub const FIRST_ID: i64 = 1 << 40;
+use crate::transport::http::{FindingKind, HttpFact, HttpOptions};
+use crate::transport::wire::Wire;
+use crate::transport::{Event, Limits, Target, Transport};
 
 /// How a session waits.
 #[derive(Debug, Clone)]
@@ -48,25 +43,10 @@ pub struct Waits {
     pub grace: Duration,
 }
 
-/// The session's driver, over whichever transport the target takes.
-enum Link {
-    Stdio(Driver<StdioPeer>),
-    Http(Driver<StreamableHttpPeer>),
-}
-
-/// Runs `$body` with `$d` bound to the link's driver, whatever its transport.
-macro_rules! with_driver {
-    ($link:expr, $d:ident => $body:expr) => {
-        match $link {
-            Link::Stdio($d) => $body,
-            Link::Http($d) => $body,
-        }
-    };
-}
-
 /// A running peer with an open session.
 pub struct Live {
-    link: Link,
+    /// The session's driver, over whichever transport the target takes.
+    driver: Driver<Wire>,
     /// Every request id this session sent, so no frame and no ping of ours
     /// reuses one ([`OwnIds`]).
     ids: OwnIds,
@@ -84,14 +64,7 @@ pub struct Live {
 impl std::fmt::Debug for Live {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Live")
-            .field(
-                "transport",
-                &match self.link {
-                    Link::Stdio(_) => TransportKind::Stdio,
-                    Link::Http(_) => TransportKind::STREAMABLE_HTTP,
-                }
-                .name(),
-            )
+            .field("transport", &self.driver.transport().name())
             .finish_non_exhaustive()
     }
 }
@@ -118,35 +91,24 @@ impl Live {
             max_log_frames: 4096,
             ..DriverConfig::default()
         };
-        let mut link = match target {
-            Target::Stdio(command) => {
-                let transport = StdioPeer::spawn(command, limits).map_err(|e| e.to_string())?;
-                Link::Stdio(Driver::new(transport, config))
-            }
-            Target::Http { url, .. } => {
-                // An exchange outliving the answer timeout is abandoned (and
-                // reported as timed out), so a hung POST cannot hold a window.
-                let options = HttpOptions {
-                    request_timeout: waits.answer_timeout + Duration::from_millis(500),
-                    ..HttpOptions::default()
-                };
-                let transport = StreamableHttpPeer::with_options(url, limits, options)
-                    .map_err(|e| e.to_string())?;
-                Link::Http(Driver::new(transport, config))
-            }
+        // An exchange outliving the answer timeout is abandoned (and
+        // reported as timed out), so a hung POST cannot hold a window.
+        let options = HttpOptions {
+            request_timeout: waits.answer_timeout + Duration::from_millis(500),
+            ..HttpOptions::default()
         };
-        if let Err(e) = with_driver!(&mut link, d => d.handshake(revision).await.map(|_| ())) {
+        let wire = Wire::open(target, limits, options).await?;
+        let mut driver = Driver::new(wire, config);
+        if let Err(e) = driver.handshake(revision).await {
             // Over HTTP, what the server said instead (a refused connection,
             // an HTML 501), as `run` says it.
-            let said = match &link {
-                Link::Http(driver) => {
-                    crate::transport::http::why_unanswered(&driver.transport().http_findings())
-                }
-                Link::Stdio(_) => String::new(),
+            let said = match driver.transport() {
+                Wire::Stdio(_) => String::new(),
+                http => crate::transport::http::why_unanswered(&http.http_findings()),
             };
             return Err(format!("{revision}: {e}{said}"));
         }
-        if let Link::Http(driver) = &mut link {
+        if !matches!(driver.transport(), Wire::Stdio(_)) {
             // `notifications/initialized` is a POST of its own, and POSTs run
             // at once: the first fuzzed frame could reach the server before
             // it and find the session not yet initialized (2025-11-25
@@ -164,7 +126,7 @@ impl Live {
             }
         }
         let mut live = Live {
-            link,
+            driver,
             ids: OwnIds::default(),
             owed: Vec::new(),
             answer_timeout: waits.answer_timeout,
@@ -180,7 +142,7 @@ impl Live {
     /// Whether the session is over HTTP.
     #[must_use]
     pub fn is_http(&self) -> bool {
-        matches!(self.link, Link::Http(_))
+        !matches!(self.driver.transport(), Wire::Stdio(_))
     }
 
     /// Sends `frame` and a ping, and returns what came back until the
@@ -193,7 +155,7 @@ impl Live {
         } else {
             Wants::NoReply
         };
-        let mut report = with_driver!(&mut self.link, d => d.probe_with(frame, wants, true).await);
+        let mut report = self.driver.probe_with(frame, wants, true).await;
         // A late answer to an earlier frame's request is that request's: it
         // is no answer of this frame's under a wrong id.
         for received in &mut report.frames {
@@ -280,17 +242,11 @@ impl Live {
     }
 
     fn http_findings(&self) -> Vec<crate::transport::http::HttpFinding> {
-        match &self.link {
-            Link::Http(d) => d.transport().http_findings(),
-            Link::Stdio(_) => Vec::new(),
-        }
+        self.driver.transport().http_findings()
     }
 
     fn http_facts(&self) -> Vec<HttpFact> {
-        match &self.link {
-            Link::Http(d) => d.transport().http_facts(),
-            Link::Stdio(_) => Vec::new(),
-        }
+        self.driver.transport().http_facts()
     }
 
     /// Sends `frames` back to back, then one liveness ping, and returns the
@@ -312,8 +268,7 @@ impl Live {
         }
         let timeout = self.answer_timeout;
         let ids = &self.ids;
-        let (id, mut observed) =
-            with_driver!(&mut self.link, d => window_on(d, ids, timeout, frames).await);
+        let (id, mut observed) = window_on(&mut self.driver, ids, timeout, frames).await;
         // A late answer to a request of an earlier window is that request's.
         for received in &mut observed.frames {
             if self.late_answer(&received.bytes) {
@@ -373,9 +328,10 @@ impl Live {
         let params = format!(r#"{{"requestId":{raw_id},"reason":"wirecheck: timed out"}}"#);
         if let Ok(raw) = Raw::parse(&params) {
             let raw = raw.into_owned();
-            let _ = with_driver!(&mut self.link, d => {
-                d.notify("notifications/cancelled", Some(raw)).await
-            });
+            let _ = self
+                .driver
+                .notify("notifications/cancelled", Some(raw))
+                .await;
         }
     }
 
@@ -383,10 +339,7 @@ impl Live {
     /// `None` over HTTP, where the peer is no child of this run.
     #[must_use]
     pub fn rss_kib(&self) -> Option<u64> {
-        let Link::Stdio(driver) = &self.link else {
-            return None;
-        };
-        let pid = driver.transport().pid()?;
+        let pid = self.pid()?;
         let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
         status
             .lines()
@@ -398,16 +351,16 @@ impl Live {
     /// process, whose memory is a new series.
     #[must_use]
     pub fn pid(&self) -> Option<u32> {
-        match &self.link {
-            Link::Stdio(driver) => driver.transport().pid(),
-            Link::Http(_) => None,
+        match self.driver.transport() {
+            Wire::Stdio(peer) => peer.pid(),
+            _ => None,
         }
     }
 
     /// The wire log since the session opened (handshake included).
     #[must_use]
     pub fn log(&self) -> &[Entry] {
-        with_driver!(&self.link, d => d.log())
+        self.driver.log()
     }
 
     /// Ends the session: a child is stopped (close its input, SIGTERM,
@@ -415,22 +368,11 @@ impl Live {
     /// (2025-11-25 basic/transports §Session Management 5: a client that no
     /// longer needs a session "SHOULD send an HTTP DELETE").
     pub async fn stop(self) -> Vec<Entry> {
-        match self.link {
-            Link::Stdio(driver) => {
-                let (transport, log) = driver.into_parts();
-                transport.shutdown(Duration::from_millis(200)).await;
-                log
-            }
-            Link::Http(driver) => {
-                let (mut transport, log) = driver.into_parts();
-                if transport.session_id().is_some() {
-                    // A server may refuse (405): the session then ends on
-                    // its own terms, and that is no finding here.
-                    let _ = transport.delete_session().await;
-                }
-                log
-            }
-        }
+        let (wire, log) = self.driver.into_parts();
+        // A server may refuse the DELETE (405): the session then ends on its
+        // own terms, and that is no finding here.
+        wire.close(Duration::from_millis(200)).await;
+        log
     }
 }
 

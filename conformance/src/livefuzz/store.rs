@@ -42,7 +42,7 @@ pub fn parse_name(path: &Path) -> Option<(Kind, Revision)> {
 
 /// The frames a finding's transcript sent, without the session's own
 /// traffic: the handshake and the liveness pings (ids from
-/// [`super::peer::FIRST_ID`] up), and our cancellations.
+/// [`super::ids::FIRST_ID`] up), and our cancellations.
 ///
 /// # Errors
 /// The file does not read as a transcript.
@@ -85,7 +85,7 @@ fn ours(bytes: &[u8]) -> bool {
     match m.id() {
         Some(harness::Id::Number(n)) => {
             matches!(method.as_str(), "ping" | "initialize" | "server/discover")
-                && n.parse::<i64>().is_ok_and(|n| n >= super::peer::FIRST_ID)
+                && n.parse::<i64>().is_ok_and(|n| n >= super::ids::FIRST_ID)
         }
         None => {
             method == "notifications/cancelled"

@@ -40,9 +40,8 @@ use harness::session::Finding as SessionFinding;
 use harness::{Direction, Revision};
 use tokio::time::Instant;
 
-use crate::livefuzz::Target;
 use crate::transcript::{Entry, Frame};
-use crate::transport::Limits;
+use crate::transport::{Limits, Target};
 use crate::watch::Watch;
 pub use judge::{Finding, Findings};
 pub use stats::Stats;

@@ -51,8 +51,9 @@ use tokio::net::TcpListener;
 use tokio::sync::mpsc;
 
 use super::Seen;
-use crate::sse::Splitter;
 use crate::sync::lock;
+use crate::transport::error::error_chain;
+use crate::transport::event_stream::Splitter;
 
 /// The session header of Streamable HTTP (2025-03-26 on, basic/transports
 /// §Session Management).
@@ -263,18 +264,6 @@ fn own_answer(status: StatusCode, text: String) -> Response {
         .into_response()
 }
 
-/// An error and its causes, one line (reqwest's own text is only the top).
-fn chain(e: &dyn std::error::Error) -> String {
-    let mut text = e.to_string();
-    let mut source = e.source();
-    while let Some(s) = source {
-        text.push_str(": ");
-        text.push_str(&s.to_string());
-        source = s.source();
-    }
-    text
-}
-
 /// A request's body: whole when it is at most the bound, else what was read
 /// and the rest still to stream.
 enum RequestBody {
@@ -393,7 +382,7 @@ async fn forward(State(app): State<Arc<App>>, request: Request) -> Response {
             let why = format!(
                 "{} {url}: the upstream did not answer: {}",
                 parts.method,
-                chain(&e)
+                error_chain(&e)
             );
             app.tell(Observed::Note(why.clone())).await;
             return own_answer(StatusCode::BAD_GATEWAY, format!("wirecheck proxy: {why}\n"));
@@ -497,7 +486,7 @@ fn judged(
                         }
                     }
                     Some(Err(e)) => {
-                        let why = format!("the upstream's body broke off: {}", chain(&e));
+                        let why = format!("the upstream's body broke off: {}", error_chain(&e));
                         reading.app.tell(Observed::Note(why.clone())).await;
                         return Some((Err(std::io::Error::other(why)), None));
                     }

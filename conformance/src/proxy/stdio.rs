@@ -15,8 +15,7 @@
 //! sees, so a client's bug reaches the server as it would without it.
 
 use std::io::{self, Read, Write};
-use std::os::unix::process::CommandExt as _;
-use std::process::{Child, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
+use std::process::{ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, SyncSender};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -24,6 +23,7 @@ use std::time::{Duration, Instant};
 use harness::Direction;
 
 use crate::lines::{Accumulator, Line};
+use crate::transport::process::Supervised;
 
 use super::Seen;
 
@@ -64,6 +64,9 @@ pub struct Ended {
     pub interrupted: bool,
 }
 
+/// How long the server has between SIGTERM and SIGKILL to its group.
+const TERMINATE_GRACE: Duration = Duration::from_secs(1);
+
 /// A chunk one direction read, or its end, or Ctrl-C.
 enum Chunk {
     Data(Direction, Vec<u8>, Instant),
@@ -100,24 +103,26 @@ pub fn stdio(
             let _ = interrupt.send(Chunk::Interrupted);
         })?;
     }
-    // Its own process group, as the runner's peers (transport/stdio.rs): a
-    // Ctrl-C at the terminal then reaches wirecheck alone, which ends the
-    // server itself after judging, rather than racing the server's own death
-    // (whose closed output would be judged as a close).
-    let mut child = Command::new(program)
-        .args(args)
-        .process_group(0)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .map_err(|e| format!("cannot start `{program}`: {e}"))?;
+    // Its own process group, as the runner's peers: a Ctrl-C at the
+    // terminal then reaches wirecheck alone, which ends the server itself
+    // after judging, rather than racing the server's own death (whose closed
+    // output would be judged as a close); and ending it ends its group.
+    let mut child = Supervised::spawn(
+        Command::new(program)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit()),
+    )
+    .map_err(|e| format!("cannot start `{program}`: {e}"))?;
     let start = Instant::now();
     let to_server = child
+        .child()
         .stdin
         .take()
         .ok_or("the server's stdin is not piped")?;
     let from_server = child
+        .child()
         .stdout
         .take()
         .ok_or("the server's stdout is not piped")?;
@@ -127,9 +132,7 @@ pub fn stdio(
         observe_until_server_closes(&rx, start, options, &mut child, &mut observe);
     if interrupted {
         // Ctrl-C stops the proxy now: the server is not waited for.
-        terminate(&mut child);
-        // SIGTERM was heeded or SIGKILL sent: this wait is short.
-        let status = child.wait().ok();
+        let status = child.stop(TERMINATE_GRACE);
         return Ok(Ended {
             status,
             terminated: true,
@@ -139,18 +142,13 @@ pub fn stdio(
     // A server that closed its output but keeps running (its input may still
     // be open, held by a forwarding thread) gets the grace, then the signals:
     // the proxy never waits on it for ever.
-    let deadline = Instant::now() + options.shutdown_grace;
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(status)) => break Some(status),
-            Ok(None) if Instant::now() < deadline => thread::sleep(Duration::from_millis(10)),
-            Ok(None) => {
-                terminate(&mut child);
-                terminated = true;
-                break child.wait().ok();
-            }
-            Err(_) => break None,
+    let status = match child.wait_for(options.shutdown_grace) {
+        Ok(Some(status)) => Some(status),
+        Ok(None) => {
+            terminated = true;
+            child.stop(TERMINATE_GRACE)
         }
+        Err(_) => None,
     };
     Ok(Ended {
         status,
@@ -226,7 +224,7 @@ fn observe_until_server_closes(
     rx: &Receiver<Chunk>,
     start: Instant,
     options: &Options,
-    child: &mut Child,
+    child: &mut Supervised,
     observe: &mut impl FnMut(Seen),
 ) -> (bool, bool) {
     let mut client = Framer::new(Direction::ClientToServer, options.max_frame);
@@ -245,14 +243,14 @@ fn observe_until_server_closes(
                 match rx.recv_timeout(left) {
                     Ok(c) => c,
                     Err(mpsc::RecvTimeoutError::Timeout) if !terminated => {
-                        terminate(child);
+                        child.stop(TERMINATE_GRACE);
                         terminated = true;
                         continue;
                     }
                     Err(mpsc::RecvTimeoutError::Timeout) => {
                         // Terminated and still silent: the output pipe is
                         // held by something else; stop waiting for it.
-                        let _ = child.kill();
+                        child.kill();
                         break;
                     }
                     Err(mpsc::RecvTimeoutError::Disconnected) => break,
@@ -279,24 +277,6 @@ fn observe_until_server_closes(
         }
     }
     (terminated, false)
-}
-
-/// SIGTERM, then SIGKILL a second later if the child is still there.
-fn terminate(child: &mut Child) {
-    use nix::sys::signal::{kill, Signal};
-    use nix::unistd::Pid;
-    let asked = i32::try_from(child.id())
-        .ok()
-        .is_some_and(|pid| kill(Pid::from_raw(pid), Signal::SIGTERM).is_ok());
-    if asked {
-        for _ in 0..20 {
-            if matches!(child.try_wait(), Ok(Some(_))) {
-                return;
-            }
-            thread::sleep(Duration::from_millis(50));
-        }
-    }
-    let _ = child.kill();
 }
 
 /// One direction's frames, cut from its chunks.

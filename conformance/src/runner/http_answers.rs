@@ -7,8 +7,8 @@
 
 use harness::Revision;
 
-use super::wire::Wire;
 use crate::transport::http::HttpFact;
+use crate::transport::wire::Wire;
 use crate::transport::{HttpKind, Kind};
 
 /// When a notification's POST was refused with an HTTP error status whose

@@ -47,11 +47,11 @@ use tokio::sync::watch;
 use super::filer::{Filer, Seen};
 use super::fixtures::Allowed;
 use super::trace::Trace;
-use super::wire::Wire;
 use super::Config;
 use crate::driver::{Driver, DriverConfig};
 use crate::report::{Check, CheckId, Place, Record, Subject};
 use crate::transport::http::{FindingKind, GetStream, HttpFact, HttpFinding, StreamableHttpPeer};
+use crate::transport::wire::Wire;
 use crate::transport::{HttpKind, Kind, Limits};
 
 /// A finding as one line of a record's notes.

@@ -42,7 +42,6 @@ pub mod sessions;
 mod stdio_shutdown;
 pub mod stdout_text;
 pub mod trace;
-pub mod wire;
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -55,6 +54,7 @@ use harness::{Direction, Outcome, Revision};
 use crate::driver::{Class, Driver, Handshake, HandshakeError, Live, Wants};
 use crate::report::{Check, Place, Record, Subject};
 use crate::transcript::Entry;
+pub use crate::transport::wire::Wire;
 pub use crate::transport::HttpKind;
 use crate::transport::{Kind, Target, Transport as _};
 use crate::vectors::Vector;
@@ -64,7 +64,6 @@ use learn::learn;
 use peers::{Experiments, Gathered, Peers};
 pub use records::negotiation_id;
 use records::{negotiation_record, wire_since};
-pub use wire::Wire;
 
 /// How many sessions (peer processes) of one revision run at once.
 const SESSIONS_AT_ONCE: usize = 4;

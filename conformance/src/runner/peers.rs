@@ -13,17 +13,14 @@ use super::observe::observe;
 use super::plan;
 use super::records::{answer_record, place, vector_record, wire_since};
 use super::trace::Trace;
-use super::{
-    never_started, said_nothing, slow_start_note, unanswered_because, HttpKind, Wire, CHECK_EXITED,
-};
+use super::{never_started, said_nothing, slow_start_note, unanswered_because, Wire, CHECK_EXITED};
 use crate::driver::{Driver, Handshake, HandshakeError, Live, ProbeReport};
 use crate::judge::{self};
 use crate::report::{Check, CheckId, Record, Subject};
 use crate::sync::lock;
 use crate::transcript::Entry;
 use crate::transcript::Frame;
-use crate::transport::http::{HttpFact, HttpFinding, JsonRpcHttpPeer, SsePeer, StreamableHttpPeer};
-use crate::transport::stdio::StdioPeer;
+use crate::transport::http::{HttpFact, HttpFinding, HttpOptions};
 use crate::transport::{Kind, Target, Transport as _};
 use crate::vectors::Vector;
 
@@ -190,45 +187,38 @@ impl Peers<'_> {
     /// HTTP+SSE stream.
     pub(super) async fn spawn(&self, revision: Option<Revision>) -> Result<Driver<Wire>, RunError> {
         let limits = self.config.limits;
-        let start = |e: &dyn std::fmt::Display| RunError::Start(e.to_string());
-        let wire = match (&self.config.peer, self.url) {
+        let target = match (&self.config.peer, self.url) {
             (
                 Peer::Given(Target::Http { kind, .. }) | Peer::ReferenceHttp { kind, .. },
                 Some(url),
-            ) => match kind {
-                HttpKind::Streamable => {
-                    let mut peer =
-                        StreamableHttpPeer::connect(url, limits).map_err(|e| start(&e))?;
-                    if let Some(bearer) = self.config.bearer() {
-                        peer.set_header(reqwest::header::AUTHORIZATION, bearer);
-                    }
-                    if revision == Some(Revision::Mcp2026_07_28) {
-                        // 2026-07-28 has no handshake to learn the header's
-                        // version from, and basic/transports/streamable-http
-                        // §Protocol Version Header says the client MUST send
-                        // it on every request. Without it a dual-era server
-                        // "MAY treat a request that omits the header as
-                        // protocol version 2025-03-26", and every probe of a
-                        // body's missing `_meta` would meet legacy semantics.
-                        // A frame naming its own version still sends that one.
-                        peer.set_protocol_version(Some(Revision::Mcp2026_07_28.name().into()));
-                    }
-                    Wire::Streamable(peer)
-                }
-                HttpKind::Sse => {
-                    Wire::Sse(SsePeer::connect(url, limits).await.map_err(|e| start(&e))?)
-                }
-                HttpKind::JsonRpc => {
-                    Wire::JsonRpc(JsonRpcHttpPeer::connect(url, limits).map_err(|e| start(&e))?)
-                }
+            ) => Target::Http {
+                url: url.to_owned(),
+                kind: *kind,
             },
-            (peer, _) => {
-                let command = peer
-                    .command(revision)
-                    .ok_or_else(|| RunError::Start("an HTTP peer without a URL".into()))?;
-                Wire::Stdio(StdioPeer::spawn(&command, limits).map_err(|e| start(&e))?)
-            }
+            (peer, _) => Target::Stdio(
+                peer.command(revision)
+                    .ok_or_else(|| RunError::Start("an HTTP peer without a URL".into()))?,
+            ),
         };
+        let mut wire = Wire::open(&target, limits, HttpOptions::default())
+            .await
+            .map_err(RunError::Start)?;
+        if let Wire::Streamable(peer) = &mut wire {
+            if let Some(bearer) = self.config.bearer() {
+                peer.set_header(reqwest::header::AUTHORIZATION, bearer);
+            }
+            if revision == Some(Revision::Mcp2026_07_28) {
+                // 2026-07-28 has no handshake to learn the header's
+                // version from, and basic/transports/streamable-http
+                // §Protocol Version Header says the client MUST send
+                // it on every request. Without it a dual-era server
+                // "MAY treat a request that omits the header as
+                // protocol version 2025-03-26", and every probe of a
+                // body's missing `_meta` would meet legacy semantics.
+                // A frame naming its own version still sends that one.
+                peer.set_protocol_version(Some(Revision::Mcp2026_07_28.name().into()));
+            }
+        }
         Ok(Driver::new(wire, self.config.driver.clone()))
     }
 

@@ -3,9 +3,9 @@
 //! The transport judge ([`super::http_judge`]) and the stdio shutdown check
 //! ([`super::stdio_shutdown`]) read them once a revision's sessions closed.
 
-use super::wire::Wire;
 use crate::transport::http::{HttpFact, HttpFinding};
 use crate::transport::stdio::EndedBy;
+use crate::transport::wire::Wire;
 
 /// What one closed connection showed.
 #[derive(Debug, Clone, Default)]

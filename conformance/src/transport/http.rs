@@ -3,8 +3,8 @@
 //! over HTTP.
 //!
 //! Each implements [`Transport`](super::Transport), so the runner drives them
-//! unchanged. HTTP moves the bytes (reqwest, no TLS: loopback only) and
-//! `eventsource-stream` splits SSE; every JSON-RPC body and every SSE `data`
+//! unchanged. HTTP moves the bytes (reqwest, no TLS: loopback only) and the
+//! one SSE parser ([`events`]) splits SSE; every JSON-RPC body and every SSE `data`
 //! is surfaced as an [`Event::Frame`](super::Event::Frame) for the codec to
 //! judge byte for byte.
 //!
@@ -22,10 +22,12 @@
 //!
 //! [`Limits::max_frame`]: super::Limits::max_frame
 
+pub(crate) mod events;
 mod exchange;
 mod first_event;
 mod jsonrpc;
 pub(crate) mod mirror;
+pub(crate) mod pipelined;
 mod post;
 mod session_id;
 mod sse;

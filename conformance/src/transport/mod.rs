@@ -16,11 +16,15 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
+pub(crate) mod error;
+pub(crate) mod event_stream;
 pub mod http;
 mod kind;
 pub mod lines;
+pub mod process;
 pub mod stdio;
 mod target;
+pub mod wire;
 
 pub use kind::{HttpKind, Kind};
 pub use target::Target;

@@ -19,8 +19,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use nix::sys::signal::{killpg, Signal};
-use nix::unistd::Pid;
+use nix::sys::signal::Signal;
 use tokio::io::{AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::process::{Child, ChildStderr, ChildStdin, ChildStdout};
 use tokio::sync::mpsc;
@@ -28,6 +27,7 @@ use tokio::task::JoinHandle;
 use tokio::time::{sleep_until, timeout, Instant};
 
 use super::lines::{read_line, Line};
+use super::process::Group;
 use super::{Event, Limits, SendError, Transport};
 
 /// The program a peer runs, and its arguments.
@@ -151,7 +151,7 @@ enum Read {
 #[derive(Debug)]
 pub struct StdioPeer {
     child: Child,
-    pgid: Option<Pid>,
+    group: Group,
     stdin: Option<ChildStdin>,
     lines: mpsc::Receiver<Read>,
     dropped: Arc<AtomicU64>,
@@ -182,10 +182,7 @@ impl StdioPeer {
             program: command.program.to_string_lossy().into_owned(),
             error: e.to_string(),
         })?;
-        let pgid = child
-            .id()
-            .and_then(|id| i32::try_from(id).ok())
-            .map(Pid::from_raw);
+        let group = Group::led_by(child.id());
         let stdin = child.stdin.take();
         let stdout = child.stdout.take().expect("stdout is piped");
         let stderr_pipe = child.stderr.take().expect("stderr is piped");
@@ -205,7 +202,7 @@ impl StdioPeer {
         ));
         Ok(StdioPeer {
             child,
-            pgid,
+            group,
             stdin,
             lines,
             dropped,
@@ -327,10 +324,6 @@ impl StdioPeer {
         }
     }
 
-    fn signal_group(&self, signal: Option<Signal>) -> bool {
-        self.pgid.is_some_and(|pgid| killpg(pgid, signal).is_ok())
-    }
-
     /// Ends the peer: closes its input and waits up to `grace`, then SIGTERM to
     /// its process group and up to `grace` more, then SIGKILL; reaps it, and
     /// kills whatever of its group outlived it.
@@ -341,10 +334,10 @@ impl StdioPeer {
         let mut ended_by = EndedBy::Exited;
         if self.exit.is_none() && self.exit_status_by(started + grace).await.is_none() {
             ended_by = EndedBy::Sigterm;
-            self.signal_group(Some(Signal::SIGTERM));
+            self.group.signal(Some(Signal::SIGTERM));
             if self.exit_status_by(Instant::now() + grace).await.is_none() {
                 ended_by = EndedBy::Sigkill;
-                self.signal_group(Some(Signal::SIGKILL));
+                self.group.signal(Some(Signal::SIGKILL));
                 if self
                     .exit_status_by(Instant::now() + Duration::from_secs(2))
                     .await
@@ -354,11 +347,9 @@ impl StdioPeer {
                 }
             }
         }
-        // A group id stays reserved while any member lives, so probing it
-        // (signal 0) right after the leader is reaped cannot hit a stranger.
-        let group_outlived = self.signal_group(None);
+        let group_outlived = self.group.alive();
         if group_outlived {
-            self.signal_group(Some(Signal::SIGKILL));
+            self.group.signal(Some(Signal::SIGKILL));
         }
         // With the group gone its pipes close; a process that left the group
         // (setsid) could hold them forever, so the drains get a short bound.
@@ -383,8 +374,8 @@ impl StdioPeer {
 impl Drop for StdioPeer {
     fn drop(&mut self) {
         // `shutdown` is the orderly way; this is for a runner that bails out.
-        if self.exit.is_none() || self.signal_group(None) {
-            self.signal_group(Some(Signal::SIGKILL));
+        if self.exit.is_none() || self.group.alive() {
+            self.group.signal(Some(Signal::SIGKILL));
         }
         self.reader.abort();
         self.stderr_task.abort();

@@ -11,15 +11,15 @@
 
 use std::collections::VecDeque;
 use std::net::{Ipv4Addr, TcpListener, TcpStream};
-use std::os::unix::process::CommandExt as _;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::sync::{mpsc, Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use super::document::{could_not_run_cells, Cell, Fuzz, Matrix, Run, ServerRow, FORMAT};
 use super::manifest::{Manifest, Profile, Server};
 use crate::report::Report;
+use crate::transport::process::Supervised;
 use crate::transport::{HttpKind, Kind};
 
 /// What a matrix run is asked to do.
@@ -237,54 +237,16 @@ fn for_people(line: &str, port: u16) -> String {
         .replace("{port}", &port.to_string())
 }
 
-/// A child in its own process group, so stopping it stops what it started.
-struct Group(Child);
+/// How long a child that ran past its bound gets between SIGTERM and SIGKILL.
+const STOP_GRACE: Duration = Duration::from_millis(500);
 
-impl Group {
-    fn spawn(command: &mut Command) -> std::io::Result<Group> {
-        command.process_group(0).spawn().map(Group)
-    }
-
-    /// Waits at most `bound`; `None` when it had to be killed.
-    fn wait(&mut self, bound: Duration) -> Option<std::process::ExitStatus> {
-        let start = Instant::now();
-        loop {
-            match self.0.try_wait() {
-                Ok(Some(status)) => return Some(status),
-                Ok(None) if start.elapsed() < bound => {
-                    std::thread::sleep(Duration::from_millis(25));
-                }
-                _ => {
-                    self.stop();
-                    return None;
-                }
-            }
-        }
-    }
-
-    fn stop(&mut self) {
-        use nix::sys::signal::{killpg, Signal};
-        if let Ok(pid) = i32::try_from(self.0.id()) {
-            let pgid = nix::unistd::Pid::from_raw(pid);
-            let _ = killpg(pgid, Signal::SIGTERM);
-            let start = Instant::now();
-            while start.elapsed() < Duration::from_millis(500) {
-                if matches!(self.0.try_wait(), Ok(Some(_))) {
-                    break;
-                }
-                std::thread::sleep(Duration::from_millis(20));
-            }
-            let _ = killpg(pgid, Signal::SIGKILL);
-        }
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-impl Drop for Group {
-    fn drop(&mut self) {
-        if matches!(self.0.try_wait(), Ok(None)) {
-            self.stop();
+/// Waits at most `bound` for `child`; `None` when it had to be stopped.
+fn wait_or_stop(child: &mut Supervised, bound: Duration) -> Option<std::process::ExitStatus> {
+    match child.wait_for(bound) {
+        Ok(Some(status)) => Some(status),
+        _ => {
+            child.stop(STOP_GRACE);
+            None
         }
     }
 }
@@ -310,7 +272,7 @@ fn free_port() -> Result<u16, String> {
 }
 
 /// Waits until something listens on `port`, or the server exits, or `bound`.
-fn wait_listening(server: &mut Group, port: u16, bound: Duration) -> Result<(), String> {
+fn wait_listening(server: &mut Supervised, port: u16, bound: Duration) -> Result<(), String> {
     let start = Instant::now();
     loop {
         if TcpStream::connect_timeout(
@@ -321,7 +283,7 @@ fn wait_listening(server: &mut Group, port: u16, bound: Duration) -> Result<(), 
         {
             return Ok(());
         }
-        if let Ok(Some(status)) = server.0.try_wait() {
+        if let Ok(Some(status)) = server.try_wait() {
             return Err(format!(
                 "the server exited ({status}) before listening on 127.0.0.1:{port}"
             ));
@@ -380,9 +342,9 @@ fn setup(manifest: &Manifest, server: &Server, fill: &Fill, log: &Path) -> Resul
         let mut cmd = command(&line, &manifest.dir)?;
         let err = log_file(log)?;
         cmd.stdout(Stdio::null()).stderr(err);
-        let mut child =
-            Group::spawn(&mut cmd).map_err(|e| format!("setup `{line}` does not start: {e}"))?;
-        match child.wait(Duration::from_secs(60)) {
+        let mut child = Supervised::spawn(&mut cmd)
+            .map_err(|e| format!("setup `{line}` does not start: {e}"))?;
+        match wait_or_stop(&mut child, Duration::from_secs(60)) {
             Some(status) if status.success() => {}
             Some(status) => return Err(format!("setup `{line}` failed ({status})")),
             None => return Err(format!("setup `{line}` ran past 60s")),
@@ -398,7 +360,7 @@ fn start_http(
     fill: &Fill,
     log: &Path,
     bound: Duration,
-) -> Result<(Group, String), String> {
+) -> Result<(Supervised, String), String> {
     let http = server.http.as_ref().ok_or("no http command")?;
     let port = fill.port.ok_or("no port")?;
     let line = fill.apply(&http.command);
@@ -406,7 +368,8 @@ fn start_http(
     let file = log_file(log)?;
     let err = file.try_clone().map_err(|e| e.to_string())?;
     cmd.stdout(file).stderr(err);
-    let mut group = Group::spawn(&mut cmd).map_err(|e| format!("`{line}` does not start: {e}"))?;
+    let mut group =
+        Supervised::spawn(&mut cmd).map_err(|e| format!("`{line}` does not start: {e}"))?;
     wait_listening(&mut group, port, bound.min(Duration::from_secs(30)))?;
     Ok((group, format!("http://127.0.0.1:{port}{}", http.path)))
 }
@@ -584,8 +547,8 @@ fn play(
         .stdout(Stdio::null())
         .stderr(log_file(log)?);
     let mut child =
-        Group::spawn(&mut cmd).map_err(|e| format!("cannot start wirecheck run: {e}"))?;
-    let status = child.wait(options.run_timeout).ok_or_else(|| {
+        Supervised::spawn(&mut cmd).map_err(|e| format!("cannot start wirecheck run: {e}"))?;
+    let status = wait_or_stop(&mut child, options.run_timeout).ok_or_else(|| {
         format!(
             "the run did not finish within {}s and was stopped",
             options.run_timeout.as_secs()
@@ -722,11 +685,11 @@ fn fuzz(manifest: &Manifest, options: &Options, server: &Server) -> Fuzz {
             .stdout(Stdio::null())
             .stderr(log_file(&log)?);
         let mut child =
-            Group::spawn(&mut cmd).map_err(|e| format!("cannot start wirecheck fuzz: {e}"))?;
+            Supervised::spawn(&mut cmd).map_err(|e| format!("cannot start wirecheck fuzz: {e}"))?;
         // Its budget (`--duration` is the whole fuzz's, confirming and
         // shrinking included), and the run bound on top.
         let bound = Duration::from_secs(seconds) + options.run_timeout;
-        let status = child.wait(bound).ok_or_else(|| {
+        let status = wait_or_stop(&mut child, bound).ok_or_else(|| {
             format!(
                 "the fuzz did not finish within {}s and was stopped",
                 bound.as_secs()

@@ -29,7 +29,7 @@ use super::{Filer, Target, HEADER_MISMATCH};
 use crate::opening::discover_meta;
 use crate::report::HttpExchange;
 use crate::runner::fixtures::Allowed;
-use crate::sse::{Splitter, SseEvent};
+use crate::transport::event_stream::{Splitter, SseEvent};
 use crate::transport::http::{header_safe, shown_exchange};
 
 /// The one revision with custom headers (basic/transports §Custom Headers).
@@ -345,7 +345,7 @@ impl Filer {
 /// transport learns the tools' `x-mcp-header` parameters and mirrors them on
 /// the session's `tools/call`s, as a client must.
 pub(super) async fn learn_tools(
-    driver: &mut crate::driver::Driver<crate::runner::wire::Wire>,
+    driver: &mut crate::driver::Driver<crate::transport::wire::Wire>,
     timeout: Duration,
 ) {
     let mut cursor: Option<Value> = None;

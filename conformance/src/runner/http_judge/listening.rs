@@ -14,8 +14,8 @@ use super::{
     server_frames, snippet, streamable, Filer, SessionsClosed, Target, GET_LISTEN,
 };
 use crate::driver::Driver;
-use crate::runner::wire::Wire;
 use crate::transport::http::GetStream;
+use crate::transport::wire::Wire;
 use crate::transport::Transport as _;
 
 impl Filer {

@@ -14,8 +14,6 @@
 
 use std::collections::BTreeMap;
 
-use eventsource_stream::Eventsource as _;
-use futures_util::StreamExt as _;
 use harness::rules::RuleId;
 use harness::Revision;
 use serde_json::Value;
@@ -25,6 +23,7 @@ use super::{
     answer_pings, busy, essence, handshaken, is_response, snippet, streamable, Filer, Target,
     GET_LISTEN,
 };
+use crate::transport::http::events::Events;
 use crate::transport::http::{GetStream, OpenGet, StreamEvent, MAX_GET_EVENTS};
 
 /// The `ping` the probe POSTs while both GET streams are open.
@@ -323,7 +322,9 @@ async fn post_ping(
             _ => Err(format!("answered {status} with no body read")),
         };
     }
-    let mut events = response.bytes_stream().eventsource();
+    // The transports' bound: a stream that dispatches nothing is dropped.
+    let bound = target.limits.max_frame.saturating_add(4096);
+    let mut events = Events::new(Box::pin(response.bytes_stream()), bound);
     let mut frames = Vec::new();
     while frames.len() < MAX_GET_EVENTS {
         match tokio::time::timeout_at(deadline, events.next()).await {

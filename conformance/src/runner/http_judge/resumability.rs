@@ -11,10 +11,10 @@ use serde_json::Value;
 
 use super::{answered_ping, essence, is_response, plural, snippet, streamable, Filer, Target};
 use crate::driver::Driver;
-use crate::runner::wire::Wire;
 use crate::transcript::{Entry, Frame};
 use crate::transport::http::GetStream;
 use crate::transport::http::HttpFact;
+use crate::transport::wire::Wire;
 
 impl Filer {
     /// `mcp.http.event-id-unique` over each session's event ids.

@@ -3,11 +3,10 @@
 //! or an SSE stream — within [`Limits::max_frame`] and a deadline.
 
 use std::collections::BTreeSet;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use eventsource_stream::{EventStreamError, Eventsource};
 use futures_util::StreamExt;
 use reqwest::header::HeaderMap;
 use reqwest::Response;
@@ -15,7 +14,9 @@ use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 use tokio::time::{timeout_at, Instant};
 
+use super::events::{Events, SseEvent, StreamError};
 use crate::sync::lock;
+use crate::transport::error::error_chain;
 use crate::transport::{Event, Limits};
 
 /// Bounds the HTTP transports add to [`Limits`].
@@ -570,18 +571,6 @@ pub(crate) async fn read_bounded(
     }
 }
 
-/// An error with its causes, which is where reqwest puts the useful part.
-pub(crate) fn error_chain(error: &dyn std::error::Error) -> String {
-    let mut text = error.to_string();
-    let mut source = error.source();
-    while let Some(cause) = source {
-        text.push_str(": ");
-        text.push_str(&cause.to_string());
-        source = cause.source();
-    }
-    text
-}
-
 /// What a report shows of an exchange a probe made with its own client
 /// (no transport recorded it): the request as sent, and of the response its
 /// status, `Content-Type` and the headers a rule reads (as for a recorded
@@ -638,30 +627,6 @@ fn text_start(body: &[u8], max: usize) -> String {
     text
 }
 
-/// An SSE stream's bytes, bounded per event.
-#[derive(Debug)]
-pub(crate) enum StreamError {
-    Transport(String),
-    TooLong(usize),
-}
-
-impl std::fmt::Display for StreamError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            StreamError::Transport(why) => f.write_str(why),
-            StreamError::TooLong(n) => write!(f, "{n} bytes without a complete event"),
-        }
-    }
-}
-
-/// One SSE event the transport read.
-pub(crate) struct SseEvent {
-    pub event: String,
-    pub data: String,
-    /// The event's `id` field (empty: none).
-    pub id: String,
-}
-
 /// How an SSE stream ended.
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) enum StreamEnd {
@@ -684,28 +649,15 @@ pub(crate) async fn read_sse(
     status: u16,
     mut on_event: impl FnMut(SseEvent) -> bool,
 ) -> StreamEnd {
-    // Bytes received since the last dispatched event: the parser buffers them.
-    let pending = Arc::new(AtomicUsize::new(0));
-    let bound = max.saturating_add(4096);
-    let counter = Arc::clone(&pending);
     let mut first = fact.map(|index| (index, super::first_event::FirstBlock::default()));
-    let bytes = response.bytes_stream().map(move |chunk| match chunk {
-        Ok(chunk) => {
-            if let Some((index, block)) = &mut first {
-                if let Some(event) = block.feed(&chunk) {
-                    update_fact(shared, *index, |f| f.first_event = Some(event));
-                }
-            }
-            let now = counter.fetch_add(chunk.len(), Ordering::Relaxed) + chunk.len();
-            if now > bound {
-                Err(StreamError::TooLong(now))
-            } else {
-                Ok(chunk)
+    let bytes = response.bytes_stream().inspect(|chunk| {
+        if let (Some((index, block)), Ok(chunk)) = (&mut first, chunk) {
+            if let Some(event) = block.feed(chunk) {
+                update_fact(shared, *index, |f| f.first_event = Some(event));
             }
         }
-        Err(e) => Err(StreamError::Transport(error_chain(&e))),
     });
-    let mut events = bytes.eventsource();
+    let mut events = Events::new(Box::pin(bytes), max.saturating_add(4096));
     loop {
         let next = match deadline {
             Some(deadline) => match timeout_at(deadline, events.next()).await {
@@ -723,7 +675,7 @@ pub(crate) async fn read_sse(
         };
         match next {
             None => {
-                let left = pending.load(Ordering::Relaxed);
+                let left = events.undispatched();
                 if left > 0 {
                     shared.finding(
                         FindingKind::MalformedSse,
@@ -734,16 +686,11 @@ pub(crate) async fn read_sse(
                 return StreamEnd::Ended;
             }
             Some(Ok(event)) => {
-                pending.store(0, Ordering::Relaxed);
-                if !on_event(SseEvent {
-                    event: event.event,
-                    data: event.data,
-                    id: event.id,
-                }) {
+                if !on_event(event) {
                     return StreamEnd::Ended;
                 }
             }
-            Some(Err(EventStreamError::Transport(StreamError::TooLong(n)))) => {
+            Some(Err(StreamError::TooLong(n))) => {
                 shared.finding(
                     FindingKind::BodyTooLong,
                     Some(status),
@@ -751,7 +698,7 @@ pub(crate) async fn read_sse(
                 );
                 return StreamEnd::Failed;
             }
-            Some(Err(EventStreamError::Transport(StreamError::Transport(why)))) => {
+            Some(Err(StreamError::Transport(why))) => {
                 shared.finding(
                     FindingKind::BodyCut,
                     Some(status),
@@ -759,7 +706,7 @@ pub(crate) async fn read_sse(
                 );
                 return StreamEnd::Failed;
             }
-            Some(Err(other)) => {
+            Some(Err(other @ StreamError::Utf8(_))) => {
                 shared.finding(
                     FindingKind::MalformedSse,
                     Some(status),

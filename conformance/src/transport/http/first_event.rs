@@ -3,11 +3,14 @@
 //! 2025-11-25 basic/transports §Sending Messages to the Server 6: a server
 //! that initiates an SSE stream "SHOULD immediately send an SSE event
 //! consisting of an event ID and an empty `data` field". An SSE parser that
-//! follows the HTML standard (as `eventsource-stream` does) dispatches no
+//! follows the HTML standard (as [`crate::transport::event_stream`] does) dispatches no
 //! event whose data is empty and carries the last id forward to the next
 //! event, so neither what the parser hands over nor the ids it reports can
 //! show that event. This reads the first event block from the bytes
-//! themselves, bounded: at most [`MAX_FIRST_BLOCK`] bytes are kept, once.
+//! themselves (through the one SSE parser's raw blocks), bounded: at most
+//! [`MAX_FIRST_BLOCK`] bytes are kept, once.
+
+use crate::transport::event_stream::Splitter;
 
 /// The fields of the first event block of a stream that carried an `id` or
 /// a `data` field (blocks of comments, `event` or `retry` alone come first
@@ -53,47 +56,16 @@ impl FirstBlock {
 /// The first complete event block of `bytes`, if it is there.
 fn parse(bytes: &[u8]) -> Option<FirstEvent> {
     let bytes = bytes.strip_prefix("\u{feff}".as_bytes()).unwrap_or(bytes);
-    let (mut id, mut data): (Option<String>, Option<String>) = (None, None);
-    let mut rest = bytes;
-    loop {
-        // A line ends at CRLF, LF or CR; a CR last in the buffer may be the
-        // first half of a CRLF, so it ends nothing yet.
-        let end = rest.iter().position(|&b| b == b'\n' || b == b'\r')?;
-        let terminator = match (rest[end], rest.get(end + 1)) {
-            (b'\r', Some(b'\n')) => 2,
-            (b'\r', None) => return None,
-            _ => 1,
-        };
-        let line = &rest[..end];
-        rest = &rest[end + terminator..];
-        if line.is_empty() {
-            if id.is_some() || data.is_some() {
-                return Some(FirstEvent { id, data });
-            }
-            continue;
-        }
-        if line.starts_with(b":") {
-            continue;
-        }
-        let (name, value) = match line.iter().position(|&b| b == b':') {
-            Some(colon) => {
-                let value = &line[colon + 1..];
-                (&line[..colon], value.strip_prefix(b" ").unwrap_or(value))
-            }
-            None => (line, &[][..]),
-        };
-        let value = String::from_utf8_lossy(value).into_owned();
-        match name {
-            b"id" => id = Some(value),
-            b"data" => {
-                data = Some(match data {
-                    Some(before) => format!("{before}\n{value}"),
-                    None => value,
-                });
-            }
-            _ => {}
-        }
-    }
+    // A CR last in the buffer may be the first half of a CRLF, so it ends
+    // nothing yet.
+    let bytes = bytes.strip_suffix(b"\r").unwrap_or(bytes);
+    let first = Splitter::blocks(bytes, MAX_FIRST_BLOCK)
+        .into_iter()
+        .next()?;
+    Some(FirstEvent {
+        id: first.id,
+        data: first.data,
+    })
 }
 
 #[cfg(test)]

@@ -8,9 +8,10 @@ use reqwest::Client;
 use tokio::time::Instant;
 
 use super::exchange::{
-    count_frame, error_chain, essence, excerpt, note_event_id, read_bounded, read_sse, record,
-    snippet, update_fact, Exhibit, FindingKind, Sink, StreamEnd,
+    count_frame, essence, excerpt, note_event_id, read_bounded, read_sse, record, snippet,
+    update_fact, Exhibit, FindingKind, Sink, StreamEnd,
 };
+use crate::transport::error::error_chain;
 use crate::transport::Event;
 
 /// The detail of the [`FindingKind::NoAnswer`] a POST's SSE stream gets when

@@ -11,12 +11,13 @@ use tokio::sync::oneshot;
 use tokio::time::{timeout_at, Instant};
 
 use super::exchange::{
-    count_frame, error_chain, essence, read_bounded, read_sse, record, snippet, Exhibit,
-    FindingKind, HttpFact, HttpFinding, HttpOptions, Queue, StreamEnd,
+    count_frame, essence, read_bounded, read_sse, record, snippet, Exhibit, FindingKind, HttpFact,
+    HttpFinding, HttpOptions, Queue, StreamEnd,
 };
 use super::streamable::client;
 use super::ConnectError;
 use crate::sync::lock;
+use crate::transport::error::error_chain;
 use crate::transport::{Event, Limits, SendError, Transport};
 
 /// A peer reached over HTTP+SSE.

@@ -108,7 +108,7 @@ impl StreamableHttpPeer {
         let response = request
             .send()
             .await
-            .map_err(|e| super::exchange::error_chain(&e))?;
+            .map_err(|e| crate::transport::error::error_chain(&e))?;
         let shared = self.queue.shared();
         let status = super::exchange::record(
             shared, "DELETE", &self.url, exhibit, &response, false, false, None,
@@ -146,7 +146,7 @@ impl StreamableHttpPeer {
         let sent = self.client.get(&self.url).headers(headers).send();
         let response = match tokio::time::timeout_at(deadline, sent).await {
             Err(_) => return Err(format!("no response headers within {within:?}")),
-            Ok(Err(e)) => return Err(super::exchange::error_chain(&e)),
+            Ok(Err(e)) => return Err(crate::transport::error::error_chain(&e)),
             Ok(Ok(response)) => response,
         };
         let shared = Arc::clone(&self.queue.sink().shared);
@@ -199,13 +199,7 @@ impl StreamableHttpPeer {
     }
 
     fn headers(&self, outline: &Outline) -> HeaderMap {
-        let mut headers = HeaderMap::new();
-        headers.insert("content-type", HeaderValue::from_static("application/json"));
-        // §Sending Messages 2: "listing both application/json and text/event-stream".
-        headers.insert(
-            "accept",
-            HeaderValue::from_static("application/json, text/event-stream"),
-        );
+        let mut headers = post_headers();
         let session = lock(&self.session);
         if let Some(id) = session
             .id
@@ -384,6 +378,22 @@ pub struct StreamEvent {
     pub id: Option<String>,
     /// The event's data: a JSON-RPC message, for the codec to judge.
     pub data: Vec<u8>,
+}
+
+/// The headers every POST of a JSON-RPC message carries: its
+/// `Content-Type`, and the `Accept` §Sending Messages to the Server 2 asks
+/// for ("MUST include an Accept header, listing both application/json and
+/// text/event-stream"). The runner's transport and `load`'s client both
+/// start from these.
+#[must_use]
+pub(crate) fn post_headers() -> HeaderMap {
+    let mut headers = HeaderMap::new();
+    headers.insert("content-type", HeaderValue::from_static("application/json"));
+    headers.insert(
+        "accept",
+        HeaderValue::from_static("application/json, text/event-stream"),
+    );
+    headers
 }
 
 /// 2026-07-28 basic/transports/streamable-http §Standard Request Headers

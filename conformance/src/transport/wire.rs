@@ -1,15 +1,17 @@
-//! The transports a run drives, as one type: the runner is written once over
-//! [`Wire`], and what only one transport has (a process's stderr and exit, an
-//! HTTP exchange's facts) is asked of it here.
+//! The transports a command drives, as one type built from a [`Target`]:
+//! `run`, `fuzz`, `diff` and `replay` are written once over [`Wire`], and
+//! what only one transport has (a process's stderr and exit, an HTTP
+//! exchange's facts) is asked of it here.
 
 use std::time::Duration;
 
 use tokio::time::Instant;
 
-use crate::transport::http::{HttpFact, HttpFinding, JsonRpcHttpPeer, SsePeer, StreamableHttpPeer};
-use crate::transport::stdio::{EndedBy, StdioPeer};
-use crate::transport::HttpKind;
-use crate::transport::{Event, Kind, SendError, Transport};
+use super::http::{
+    HttpFact, HttpFinding, HttpOptions, JsonRpcHttpPeer, SsePeer, StreamableHttpPeer,
+};
+use super::stdio::{EndedBy, StdioPeer};
+use super::{Event, HttpKind, Kind, Limits, SendError, Target, Transport};
 
 /// How many of the last lines of a silent process's stderr its run's error
 /// quotes.
@@ -32,6 +34,39 @@ pub enum Wire {
 }
 
 impl Wire {
+    /// A fresh connection to `target`: its command started as a child, or
+    /// the HTTP transport its kind names, bounded by `limits` and `options`
+    /// (the HTTP+SSE stream is opened and its `endpoint` event awaited).
+    ///
+    /// # Errors
+    /// The process does not start, the URL is no `http://` URL, or the
+    /// HTTP+SSE stream does not open.
+    pub async fn open(
+        target: &Target,
+        limits: Limits,
+        options: HttpOptions,
+    ) -> Result<Wire, String> {
+        let text = |e: &dyn std::fmt::Display| e.to_string();
+        Ok(match target {
+            Target::Stdio(command) => {
+                Wire::Stdio(StdioPeer::spawn(command, limits).map_err(|e| text(&e))?)
+            }
+            Target::Http { url, kind } => match kind {
+                HttpKind::Streamable => Wire::Streamable(
+                    StreamableHttpPeer::with_options(url, limits, options).map_err(|e| text(&e))?,
+                ),
+                HttpKind::Sse => Wire::Sse(
+                    SsePeer::with_options(url, limits, options)
+                        .await
+                        .map_err(|e| text(&e))?,
+                ),
+                HttpKind::JsonRpc => Wire::JsonRpc(
+                    JsonRpcHttpPeer::with_options(url, limits, options).map_err(|e| text(&e))?,
+                ),
+            },
+        })
+    }
+
     /// Which transport it is.
     #[must_use]
     pub fn kind(&self) -> Kind {

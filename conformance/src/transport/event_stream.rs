@@ -1,16 +1,20 @@
 //! Server-sent events cut from a byte stream chunk by chunk, with a bound: the
-//! one hand-written SSE reader, for the HTTP proxy's judging copy (the
-//! forwarded bytes never pass through here), `load`'s answers and the custom
-//! header probes' answers. (`transport::http::first_event` reads the raw
-//! fields of a stream's first block, which no dispatched event shows.)
+//! one SSE parser, for the HTTP transports' response streams (through
+//! [`super::http::events`], which adds their byte bound and text rules), the
+//! HTTP proxy's judging copy (the forwarded bytes never pass through here),
+//! `load`'s answers, the custom header probes' answers, and the raw fields of
+//! a stream's first block, which no dispatched event shows
+//! ([`Splitter::blocks`], for `transport::http::first_event`).
 //!
 //! The rules are the WHATWG HTML Living Standard's §9.2.6 "Interpreting an
 //! event stream": a line ends at CRLF, LF or CR; `field:value` loses one
 //! space after the colon; a line starting with `:` is a comment; `data`
-//! lines are joined with LF; a blank line dispatches the event, and an event
-//! with an empty data buffer is not dispatched. `eventsource-stream`, which
-//! the runner uses, keeps any line however long; here a field value past the
-//! bound is counted, not kept, so an endless event costs nothing.
+//! lines are joined with LF; `id` sets the last event ID, which every later
+//! event carries until another `id` (one holding NUL is ignored); a blank
+//! line dispatches the event, and an event with an empty data buffer is not
+//! dispatched. A field value past the bound is counted, not kept, so an
+//! endless event costs nothing (the `eventsource-stream` crate, which the
+//! transports once used, kept any line however long).
 
 /// One dispatched event.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -19,6 +23,8 @@ pub(crate) struct SseEvent {
     pub(crate) name: String,
     /// The joined `data`, or its length when it went past the bound.
     pub(crate) data: Result<Vec<u8>, usize>,
+    /// The last event ID when the event was dispatched (empty: none yet).
+    pub(crate) id: String,
     /// Where in the chunk just fed the event's dispatching blank line ended.
     pub(crate) end: usize,
 }
@@ -30,6 +36,17 @@ impl SseEvent {
     pub(crate) fn is_message(&self) -> bool {
         self.name.is_empty() || self.name == "message"
     }
+}
+
+/// The raw fields of one event block, as the blank line that ended it found
+/// them: what no dispatched event shows (a block of an `id` and an empty
+/// `data` dispatches none, and a dispatched event's id is carried forward).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Block {
+    /// The block's last `id` field, as sent.
+    pub(crate) id: Option<String>,
+    /// The block's `data` fields joined with LF, if it had any.
+    pub(crate) data: Option<String>,
 }
 
 /// The splitter's state between chunks.
@@ -45,6 +62,12 @@ pub(crate) struct Splitter {
     data_len: usize,
     has_data: bool,
     name: String,
+    /// The last event ID buffer: not reset by a dispatch.
+    last_id: String,
+    /// The blocks ended so far, when they are asked for ([`Splitter::blocks`]).
+    blocks: Option<Vec<Block>>,
+    /// The current block's last `id` field, kept only when blocks are.
+    block_id: Option<Vec<u8>>,
 }
 
 impl Splitter {
@@ -58,7 +81,20 @@ impl Splitter {
             data_len: 0,
             has_data: false,
             name: String::new(),
+            last_id: String::new(),
+            blocks: None,
+            block_id: None,
         }
+    }
+
+    /// The blocks of `bytes` that carried an `id` or a `data` field, in
+    /// order, each as raw as a blank line ended it (blocks of comments,
+    /// `event` or `retry` alone make none). Values past `max` are cut.
+    pub(crate) fn blocks(bytes: &[u8], max: usize) -> Vec<Block> {
+        let mut splitter = Splitter::new(max);
+        splitter.blocks = Some(Vec::new());
+        splitter.feed(bytes);
+        splitter.blocks.unwrap_or_default()
     }
 
     /// Feeds a chunk; the events that ended in it, in order.
@@ -97,6 +133,17 @@ impl Splitter {
         let line = std::mem::take(&mut self.line);
         let len = std::mem::replace(&mut self.line_len, 0);
         if len == 0 {
+            let id = self.block_id.take();
+            if let Some(blocks) = &mut self.blocks {
+                if id.is_some() || self.has_data {
+                    blocks.push(Block {
+                        id: id.map(|id| String::from_utf8_lossy(&id).into_owned()),
+                        data: self
+                            .has_data
+                            .then(|| String::from_utf8_lossy(&self.data).into_owned()),
+                    });
+                }
+            }
             return self.dispatch();
         }
         if line.first() == Some(&b':') {
@@ -124,6 +171,14 @@ impl Splitter {
                 }
             }
             b"event" => self.name = String::from_utf8_lossy(value).into_owned(),
+            b"id" => {
+                if self.blocks.is_some() {
+                    self.block_id = Some(value.to_vec());
+                }
+                if value_len == value.len() && !value.contains(&0) {
+                    self.last_id = String::from_utf8_lossy(value).into_owned();
+                }
+            }
             _ => {}
         }
         None
@@ -149,6 +204,7 @@ impl Splitter {
             } else {
                 Err(len)
             },
+            id: self.last_id.clone(),
             end: 0,
         })
     }
@@ -205,6 +261,35 @@ mod tests {
             vec![
                 (String::new(), Err(102)),
                 (String::new(), Ok(b"ok".to_vec()))
+            ]
+        );
+    }
+
+    #[test]
+    fn the_last_event_id_carries_forward_and_a_nul_one_is_ignored() {
+        let mut s = Splitter::new(64);
+        let ids: Vec<String> = s
+            .feed(b"id: 1\ndata: a\n\ndata: b\n\nid: x\0y\ndata: c\n\nid\ndata: d\n\n")
+            .into_iter()
+            .map(|e| e.id)
+            .collect();
+        assert_eq!(ids, ["1", "1", "1", ""]);
+    }
+
+    #[test]
+    fn blocks_are_raw_where_events_are_not() {
+        let blocks = Splitter::blocks(b": c\n\nevent: x\n\nid: 7\ndata:\n\nid: a\0b\n\n", 64);
+        assert_eq!(
+            blocks,
+            [
+                Block {
+                    id: Some("7".into()),
+                    data: Some(String::new())
+                },
+                Block {
+                    id: Some("a\0b".into()),
+                    data: None
+                },
             ]
         );
     }
