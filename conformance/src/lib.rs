@@ -5,17 +5,17 @@ pub mod auth;
 pub mod baseline;
 pub mod clientcheck;
 pub mod cmd;
-pub mod driver;
 pub mod judge;
 pub mod livefuzz;
 pub mod load;
 pub mod peer;
 pub mod proxy;
 pub mod runner;
-pub mod transport;
 pub mod vectors;
 
 // The ground floor, a crate of its own (its modules keep their paths here).
 pub use ground::{interrupt, lines, opening, sync, transcript, watch};
 // The report model and its views, a crate above the ground floor only.
 pub use report;
+// The live-session stack: transports and the driver, a crate of its own.
+pub use wire::{driver, transport};

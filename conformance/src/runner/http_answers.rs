@@ -273,7 +273,7 @@ mod tests {
             expected_answer: false,
             exchange: Some(exchange),
             ended_after_answer: None,
-            ..HttpFact::sse_answer()
+            ..crate::runner::facts_for_tests::sse_answer()
         }
     }
 

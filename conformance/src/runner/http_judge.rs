@@ -787,7 +787,7 @@ mod tests {
     fn stream(ended_after_answer: Option<bool>) -> HttpFact {
         HttpFact {
             ended_after_answer,
-            ..HttpFact::sse_answer()
+            ..crate::runner::facts_for_tests::sse_answer()
         }
     }
 
@@ -816,14 +816,14 @@ mod tests {
     #[test]
     fn an_exhibit_never_carries_over_to_another_record() {
         let mut j = judge_of(Revision::Mcp2025_03_26, HttpKind::Streamable);
-        j.exhibit([&HttpFact::sse_answer()]);
+        j.exhibit([&crate::runner::facts_for_tests::sse_answer()]);
         // 403 is a rule of 2025-11-25 on: no record under 2025-03-26.
         j.verdict(RuleId::McpHttpOrigin403, vec!["x".into()], Vec::new());
         j.verdict(RuleId::McpHttpOriginValidate, Vec::new(), Vec::new());
         assert_eq!(j.records.len(), 1);
         assert!(j.records[0].http.is_empty(), "{:?}", j.records[0].http);
         // Shown with the next record filed, it is that record's.
-        j.exhibit([&HttpFact::sse_answer()]);
+        j.exhibit([&crate::runner::facts_for_tests::sse_answer()]);
         j.verdict(RuleId::McpHttpOriginValidate, Vec::new(), Vec::new());
         assert_eq!(j.records[1].http.len(), 1);
     }
@@ -839,7 +839,7 @@ mod tests {
         assert!(unseen(&outcome_of(&j, RuleId::JsonRpcHttpEmptyArrayBody)));
         let body = HttpFact {
             content_type: Some("application/json".into()),
-            ..HttpFact::sse_answer()
+            ..crate::runner::facts_for_tests::sse_answer()
         };
         let mut j = judge_of(Revision::JsonRpc2, HttpKind::JsonRpc);
         j.jsonrpc_bodies(&[&body], &[]);
@@ -849,7 +849,7 @@ mod tests {
         let endpoint_only = HttpFact {
             method: "GET".into(),
             frames: 0,
-            ..HttpFact::sse_answer()
+            ..crate::runner::facts_for_tests::sse_answer()
         };
         j.sse_message_events(&[&endpoint_only], &[]);
         assert!(unseen(&outcome_of(&j, RuleId::McpHttpSseMessageEvent)));
@@ -868,7 +868,7 @@ mod tests {
         let refused = HttpFact {
             status: 400,
             content_type: Some("text/html".into()),
-            ..HttpFact::sse_answer()
+            ..crate::runner::facts_for_tests::sse_answer()
         };
         j.streamable_facts(&[&refused], &[]);
         assert!(unseen(&outcome_of(&j, RuleId::McpHttpRequestContentType)));
@@ -891,7 +891,7 @@ mod tests {
             content_type: None,
             frames: 0,
             holds_request: false,
-            ..HttpFact::sse_answer()
+            ..crate::runner::facts_for_tests::sse_answer()
         };
         let mut j = judge_of(Revision::Mcp2025_06_18, HttpKind::Streamable);
         j.streamable_facts(&[&accepted_empty], &[]);

@@ -25,6 +25,8 @@
 pub mod batch;
 pub mod case_probe;
 mod config;
+#[cfg(test)]
+mod facts_for_tests;
 mod filer;
 pub mod fixtures;
 pub mod http_answers;

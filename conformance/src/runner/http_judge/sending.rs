@@ -287,7 +287,7 @@ mod tests {
     fn fact(first_event: Option<FirstEvent>) -> HttpFact {
         HttpFact {
             first_event,
-            ..HttpFact::sse_answer()
+            ..crate::runner::facts_for_tests::sse_answer()
         }
     }
 

@@ -115,7 +115,7 @@ mod tests {
             frames: error_codes.len().max(1),
             ended_after_answer: None,
             error_codes,
-            ..HttpFact::sse_answer()
+            ..crate::runner::facts_for_tests::sse_answer()
         }
     }
 

@@ -19,7 +19,7 @@ use crate::transport::event_stream::Splitter;
 
 /// Why a stream's events stopped before its end.
 #[derive(Debug)]
-pub(crate) enum StreamError {
+pub enum StreamError {
     /// The connection failed (the text is its error chain).
     Transport(String),
     /// This many bytes arrived without a complete event, past the bound.
@@ -40,7 +40,7 @@ impl std::fmt::Display for StreamError {
 
 /// One dispatched event.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct SseEvent {
+pub struct SseEvent {
     /// The event type: `message` when the stream named none.
     pub event: String,
     /// The joined `data` fields.
@@ -54,7 +54,7 @@ pub(crate) struct SseEvent {
 const BOM: &[u8] = "\u{feff}".as_bytes();
 
 /// The events of `stream`, bounded.
-pub(crate) struct Events<S> {
+pub struct Events<S> {
     stream: S,
     bound: usize,
     /// Bytes received since the chunk that completed the last event handed out.

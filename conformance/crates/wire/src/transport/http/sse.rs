@@ -16,9 +16,9 @@ use super::exchange::{
 };
 use super::streamable::client;
 use super::ConnectError;
-use crate::sync::lock;
 use crate::transport::error::error_chain;
 use crate::transport::{Event, Limits, SendError, Transport};
+use ground::sync::lock;
 
 /// A peer reached over HTTP+SSE.
 pub struct SsePeer {

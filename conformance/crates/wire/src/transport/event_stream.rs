@@ -18,22 +18,22 @@
 
 /// One dispatched event.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct SseEvent {
+pub struct SseEvent {
     /// The `event` field, empty when absent (the type is then `message`).
-    pub(crate) name: String,
+    pub name: String,
     /// The joined `data`, or its length when it went past the bound.
-    pub(crate) data: Result<Vec<u8>, usize>,
+    pub data: Result<Vec<u8>, usize>,
     /// The last event ID when the event was dispatched (empty: none yet).
-    pub(crate) id: String,
+    pub id: String,
     /// Where in the chunk just fed the event's dispatching blank line ended.
-    pub(crate) end: usize,
+    pub end: usize,
 }
 
 impl SseEvent {
     /// Whether this event carries a JSON-RPC message: an unnamed or
     /// `message` event (2025-11-25 basic/transports §Sending Messages; the
     /// 2024-11-05 HTTP+SSE transport's "message events").
-    pub(crate) fn is_message(&self) -> bool {
+    pub fn is_message(&self) -> bool {
         self.name.is_empty() || self.name == "message"
     }
 }
@@ -42,16 +42,16 @@ impl SseEvent {
 /// them: what no dispatched event shows (a block of an `id` and an empty
 /// `data` dispatches none, and a dispatched event's id is carried forward).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Block {
+pub struct Block {
     /// The block's last `id` field, as sent.
-    pub(crate) id: Option<String>,
+    pub id: Option<String>,
     /// The block's `data` fields joined with LF, if it had any.
-    pub(crate) data: Option<String>,
+    pub data: Option<String>,
 }
 
 /// The splitter's state between chunks.
 #[derive(Debug)]
-pub(crate) struct Splitter {
+pub struct Splitter {
     max: usize,
     /// The current line, or its length once past the bound.
     line: Vec<u8>,
@@ -71,7 +71,9 @@ pub(crate) struct Splitter {
 }
 
 impl Splitter {
-    pub(crate) fn new(max: usize) -> Self {
+    /// A parser that keeps at most `max` bytes of an event not yet ended.
+    #[must_use]
+    pub fn new(max: usize) -> Self {
         Self {
             max,
             line: Vec::new(),
@@ -90,7 +92,7 @@ impl Splitter {
     /// The blocks of `bytes` that carried an `id` or a `data` field, in
     /// order, each as raw as a blank line ended it (blocks of comments,
     /// `event` or `retry` alone make none). Values past `max` are cut.
-    pub(crate) fn blocks(bytes: &[u8], max: usize) -> Vec<Block> {
+    pub fn blocks(bytes: &[u8], max: usize) -> Vec<Block> {
         let mut splitter = Splitter::new(max);
         splitter.blocks = Some(Vec::new());
         splitter.feed(bytes);
@@ -98,7 +100,7 @@ impl Splitter {
     }
 
     /// Feeds a chunk; the events that ended in it, in order.
-    pub(crate) fn feed(&mut self, chunk: &[u8]) -> Vec<SseEvent> {
+    pub fn feed(&mut self, chunk: &[u8]) -> Vec<SseEvent> {
         let mut events = Vec::new();
         for (i, &b) in chunk.iter().enumerate() {
             if self.after_cr {

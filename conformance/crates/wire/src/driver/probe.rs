@@ -249,11 +249,7 @@ pub fn request_ids(frame: &[u8]) -> Vec<Id<'static>> {
 }
 
 /// What `bytes` is to a probe with `probe_ids` and a liveness request `live`.
-pub(crate) fn classify(
-    bytes: &[u8],
-    probe_ids: &[Id<'static>],
-    live: Option<&Id<'static>>,
-) -> Class {
+pub fn classify(bytes: &[u8], probe_ids: &[Id<'static>], live: Option<&Id<'static>>) -> Class {
     let Ok(frame) = lift(bytes) else {
         return Class::Unreadable;
     };

@@ -22,18 +22,18 @@
 //!
 //! [`Limits::max_frame`]: super::Limits::max_frame
 
-pub(crate) mod events;
+pub mod events;
 mod exchange;
 mod first_event;
 mod jsonrpc;
-pub(crate) mod mirror;
-pub(crate) mod pipelined;
+pub mod mirror;
+pub mod pipelined;
 mod post;
 mod session_id;
 mod sse;
 mod streamable;
 
-pub(crate) use exchange::shown_exchange;
+pub use exchange::shown_exchange;
 pub use exchange::{Exhibit, FindingKind, HttpFact, HttpFinding, HttpOptions, EXCERPT};
 pub use first_event::{FirstEvent, MAX_FIRST_BLOCK};
 pub use jsonrpc::JsonRpcHttpPeer;
@@ -64,13 +64,13 @@ pub fn why_unanswered(findings: &[HttpFinding]) -> String {
         Some(f) if f.kind == FindingKind::Connect => {
             format!(
                 "; no HTTP response: {}",
-                crate::report::text::printable_str(&f.detail)
+                report::text::printable_str(&f.detail)
             )
         }
         // The detail names the status and content type itself.
         Some(f) => {
             let detail: String = f.detail.chars().take(200).collect();
-            format!("; {}", crate::report::text::printable_str(&detail))
+            format!("; {}", report::text::printable_str(&detail))
         }
         None => String::new(),
     }

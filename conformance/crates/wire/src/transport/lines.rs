@@ -1,13 +1,13 @@
-//! The async twin of [`crate::lines::read_line`], over the same
-//! [`Accumulator`](crate::lines): a line longer than the bound is drained and counted, never buffered whole, so a peer writing 100 MB
+//! The async twin of [`ground::lines::read_line`], over the same
+//! [`Accumulator`](ground::lines::Accumulator): a line longer than the bound is drained and counted, never buffered whole, so a peer writing 100 MB
 //! without a newline costs one read buffer, not 100 MB.
 
 use std::io;
 
 use tokio::io::{AsyncBufRead, AsyncBufReadExt};
 
-use crate::lines::Accumulator;
-pub use crate::lines::Line;
+use ground::lines::Accumulator;
+pub use ground::lines::Line;
 
 /// Reads the next line (up to `\n`, not included; a final line without one
 /// counts), keeping at most `max` bytes. `Ok(None)` at end of input.

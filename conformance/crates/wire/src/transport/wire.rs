@@ -142,7 +142,7 @@ impl Wire {
             out.push_str("; its stderr ends:");
             for line in &lines[lines.len().saturating_sub(STDERR_LINES)..] {
                 out.push_str("\n    | ");
-                out.push_str(&crate::report::text::printable_str(line));
+                out.push_str(&report::text::printable_str(line));
             }
             return out;
         }

@@ -15,9 +15,9 @@ use tokio::task::JoinHandle;
 use tokio::time::{timeout_at, Instant};
 
 use super::events::{Events, SseEvent, StreamError};
-use crate::sync::lock;
 use crate::transport::error::error_chain;
 use crate::transport::{Event, Limits};
+use ground::sync::lock;
 
 /// Bounds the HTTP transports add to [`Limits`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -114,7 +114,7 @@ const REDACTED: &[&str] = &["authorization", "cookie", "proxy-authorization"];
 
 impl Exhibit {
     /// The exhibit of a request about to be sent with `headers` and `body`.
-    pub(crate) fn of_request(headers: &HeaderMap, body: Option<&[u8]>) -> Exhibit {
+    pub fn of_request(headers: &HeaderMap, body: Option<&[u8]>) -> Exhibit {
         let request_headers = headers
             .iter()
             .take(MAX_EXHIBIT_HEADERS)
@@ -198,7 +198,7 @@ pub struct HttpFinding {
 
 /// What a request task sends the transport, tagged with its exchange (`None`
 /// for the HTTP+SSE stream, which is no one request's).
-pub(crate) enum Msg {
+pub enum Msg {
     Event(Option<u64>, Event),
     /// The exchange is over; nothing more comes from it.
     Done(u64),
@@ -206,7 +206,7 @@ pub(crate) enum Msg {
 
 /// The side channels and counters a transport and its tasks share.
 #[derive(Debug, Default)]
-pub(crate) struct Shared {
+pub struct Shared {
     pub facts: Mutex<Vec<HttpFact>>,
     pub findings: Mutex<Vec<HttpFinding>>,
     pub dropped: AtomicU64,
@@ -226,7 +226,7 @@ impl Shared {
 
 /// Where a request task puts what it read, tagged with its exchange.
 #[derive(Clone)]
-pub(crate) struct Sink {
+pub struct Sink {
     tx: mpsc::Sender<Msg>,
     pub shared: Arc<Shared>,
     pub exchange: Option<u64>,
@@ -256,7 +256,7 @@ impl Sink {
 /// whose answer a frame is: the exchange does (2025-11-25 basic/transports
 /// §Sending Messages 5: the SSE stream answers "the JSON-RPC request sent in
 /// the POST body"). [`origin`](Self::origin) names it.
-pub(crate) struct Queue {
+pub struct Queue {
     rx: mpsc::Receiver<Msg>,
     sink: Sink,
     /// Exchanges spawned whose `Done` has not been read yet. One task sends
@@ -378,7 +378,7 @@ impl Drop for Queue {
 }
 
 /// The media type of a `Content-Type`, lowercase, parameters dropped.
-pub(crate) fn essence(content_type: Option<&str>) -> Option<String> {
+pub fn essence(content_type: Option<&str>) -> Option<String> {
     content_type.map(|ct| {
         ct.split(';')
             .next()
@@ -389,7 +389,7 @@ pub(crate) fn essence(content_type: Option<&str>) -> Option<String> {
 }
 
 /// What [`record`] learnt of a response.
-pub(crate) struct Recorded {
+pub struct Recorded {
     pub status: u16,
     pub content_type: Option<String>,
     /// Where the fact sits in [`Shared::facts`], for [`count_frame`]:
@@ -399,7 +399,7 @@ pub(crate) struct Recorded {
 
 /// Records the fact of a response to the request `sent`.
 #[allow(clippy::too_many_arguments)] // each a fact of the exchange, named at the call
-pub(crate) fn record(
+pub fn record(
     shared: &Shared,
     method: &str,
     url: &str,
@@ -443,7 +443,7 @@ pub(crate) fn record(
 }
 
 /// Notes an SSE event id against the fact at `index`.
-pub(crate) fn note_event_id(shared: &Shared, index: usize, id: &str) {
+pub fn note_event_id(shared: &Shared, index: usize, id: &str) {
     if let Some(fact) = lock(&shared.facts).get_mut(index) {
         // Bounded like everything a peer sends: a stream of ids is counted
         // up to a point, not kept without end.
@@ -454,7 +454,7 @@ pub(crate) fn note_event_id(shared: &Shared, index: usize, id: &str) {
 }
 
 /// Changes the fact at `index`: what its SSE stream showed as it ended.
-pub(crate) fn update_fact(shared: &Shared, index: usize, change: impl FnOnce(&mut HttpFact)) {
+pub fn update_fact(shared: &Shared, index: usize, change: impl FnOnce(&mut HttpFact)) {
     if let Some(fact) = lock(&shared.facts).get_mut(index) {
         change(fact);
     }
@@ -468,7 +468,7 @@ pub const MAX_ERROR_CODES: usize = 64;
 
 /// Counts a frame against the fact at `index`, noting the error codes of the
 /// responses it holds.
-pub(crate) fn count_frame(shared: &Shared, index: usize, frame: &[u8]) {
+pub fn count_frame(shared: &Shared, index: usize, frame: &[u8]) {
     let codes = error_codes(frame);
     if let Some(fact) = lock(&shared.facts).get_mut(index) {
         if fact.exhibit.response_body.is_none() {
@@ -501,7 +501,7 @@ fn header_text(headers: &HeaderMap, name: &str) -> Option<String> {
 
 /// How reading a body ended, when it did not end with the whole body.
 #[derive(Debug)]
-pub(crate) enum BodyError {
+pub enum BodyError {
     /// Longer than the bound: `read` bytes were read (or declared) before
     /// reading stopped.
     TooLong { read: u64 },
@@ -537,7 +537,7 @@ impl BodyError {
 /// Reads a whole body, never more than `max` bytes of it: a longer one is
 /// abandoned (the connection dropped), not drained, so a 1 GiB body costs
 /// `max` bytes of memory and the time to read them.
-pub(crate) async fn read_bounded(
+pub async fn read_bounded(
     mut response: Response,
     max: usize,
     deadline: Instant,
@@ -584,7 +584,7 @@ pub fn shown_exchange(
     status: u16,
     headers: &HeaderMap,
     body_start: &[u8],
-) -> crate::report::HttpExchange {
+) -> report::HttpExchange {
     let response_headers = std::iter::once("content-type")
         .chain(HEADERS_OF_INTEREST.iter().copied())
         .flat_map(|name| {
@@ -596,7 +596,7 @@ pub fn shown_exchange(
             })
         })
         .collect();
-    crate::report::HttpExchange {
+    report::HttpExchange {
         method: method.to_owned(),
         url: url.to_owned(),
         request_headers,
@@ -608,12 +608,12 @@ pub fn shown_exchange(
 }
 
 /// The first [`EXCERPT`] bytes of a body, as text for an [`Exhibit`].
-pub(crate) fn excerpt(body: &[u8]) -> String {
+pub fn excerpt(body: &[u8]) -> String {
     text_start(body, EXCERPT)
 }
 
 /// The first bytes of a body, as text for a finding's one line.
-pub(crate) fn snippet(body: &[u8]) -> String {
+pub fn snippet(body: &[u8]) -> String {
     text_start(body, 160)
 }
 
@@ -629,7 +629,7 @@ fn text_start(body: &[u8], max: usize) -> String {
 
 /// How an SSE stream ended.
 #[derive(Debug, PartialEq, Eq)]
-pub(crate) enum StreamEnd {
+pub enum StreamEnd {
     /// The server ended the stream (or the handler asked to stop).
     Ended,
     /// A finding was filed and reading stopped.
@@ -641,7 +641,7 @@ pub(crate) enum StreamEnd {
 /// take more than `max` bytes (plus its field names) to arrive, so a stream
 /// that never dispatches one costs bounded memory. With `fact`, the stream's
 /// first event block is kept raw in that fact ([`HttpFact::first_event`]).
-pub(crate) async fn read_sse(
+pub async fn read_sse(
     response: Response,
     max: usize,
     deadline: Option<Instant>,
@@ -714,31 +714,6 @@ pub(crate) async fn read_sse(
                 );
                 return StreamEnd::Failed;
             }
-        }
-    }
-}
-
-/// A POST of one request answered 200 with an SSE stream that carried its
-/// response and then ended: the fact the transport judge's tests vary one
-/// field of at a time.
-#[cfg(test)]
-impl HttpFact {
-    pub(crate) fn sse_answer() -> Self {
-        Self {
-            method: "POST".into(),
-            url: "http://127.0.0.1/mcp".into(),
-            status: 200,
-            content_type: Some("text/event-stream".into()),
-            headers: Vec::new(),
-            expected_answer: true,
-            holds_request: true,
-            frames: 1,
-            exchange: Some(1),
-            event_ids: Vec::new(),
-            ended_after_answer: Some(true),
-            first_event: None,
-            error_codes: Vec::new(),
-            exhibit: Exhibit::default(),
         }
     }
 }

@@ -32,14 +32,14 @@ use tokio::time::Instant;
 
 pub use answers::{Answered, Handshake, HandshakeError, RequestError};
 pub use ids::{Bucket, IdHistory};
-pub(crate) use probe::classify;
+pub use probe::classify;
 use probe::{dispatched, opens_stream};
 pub use probe::{
     liveness_rule, request_ids, Class, Live, Liveness, ProbeReport, Received, Wants, STREAM_OPENING,
 };
 
-use crate::transcript::{self, Entry};
 use crate::transport::{Event, SendError, Transport};
+use ground::transcript::{self, Entry};
 
 /// The frames of a wire log as a record shows them (who sent each, its
 /// bytes, when): what is not a frame (a close, a wait run out) is the log's,
@@ -377,12 +377,12 @@ impl<T: Transport> Driver<T> {
         let (method, params) = match revision {
             Revision::JsonRpc2 => return Err(HandshakeError::NotApplicable(revision)),
             Revision::Mcp2026_07_28 => {
-                self.request_meta = Some(crate::opening::discover_meta(revision));
+                self.request_meta = Some(ground::opening::discover_meta(revision));
                 ("server/discover", None)
             }
             _ => (
                 "initialize",
-                Some(Raw::from_value(&crate::opening::initialize_params(
+                Some(Raw::from_value(&ground::opening::initialize_params(
                     revision,
                 ))),
             ),

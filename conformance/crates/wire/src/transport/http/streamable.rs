@@ -11,8 +11,8 @@ use tokio::time::Instant;
 use super::exchange::{FindingKind, HttpFact, HttpFinding, HttpOptions, Queue};
 use super::post::{self, Flavor, Outline, Post};
 use super::ConnectError;
-use crate::sync::lock;
 use crate::transport::{Event, Limits, SendError, Transport};
+use ground::sync::lock;
 
 /// What the client has learnt of the session.
 #[derive(Debug, Default)]
@@ -386,7 +386,7 @@ pub struct StreamEvent {
 /// text/event-stream"). The runner's transport and `load`'s client both
 /// start from these.
 #[must_use]
-pub(crate) fn post_headers() -> HeaderMap {
+pub fn post_headers() -> HeaderMap {
     let mut headers = HeaderMap::new();
     headers.insert("content-type", HeaderValue::from_static("application/json"));
     headers.insert(
@@ -439,7 +439,7 @@ pub fn header_safe(value: &str) -> String {
 
 /// The HTTP client the transports share: no redirects followed, bounded
 /// connects, `http://` only.
-pub(crate) fn client(url: &str, options: &HttpOptions) -> Result<Client, ConnectError> {
+pub fn client(url: &str, options: &HttpOptions) -> Result<Client, ConnectError> {
     if !url.starts_with("http://") {
         return Err(ConnectError::BadUrl(format!(
             "`{url}`: only plain http:// is supported (no TLS; serve the endpoint over http:// on a host you can reach, loopback or not)"

@@ -13,12 +13,12 @@ use serde_json::Value;
 use super::header_safe;
 
 /// Per tool name, each annotated parameter's property path and header name.
-pub(crate) type Mirrors = BTreeMap<String, Vec<(Vec<String>, String)>>;
+pub type Mirrors = BTreeMap<String, Vec<(Vec<String>, String)>>;
 
 /// The `x-mcp-header` annotations of `schema` reachable through
 /// `properties` alone (§Schema Extension: "reachable via a chain consisting
 /// solely of `properties` keys"), each with its property path.
-pub(crate) fn annotations(schema: &Value) -> Vec<(Vec<String>, String)> {
+pub fn annotations(schema: &Value) -> Vec<(Vec<String>, String)> {
     fn walk(schema: &Value, path: &mut Vec<String>, out: &mut Vec<(Vec<String>, String)>) {
         let header = schema.get("x-mcp-header").and_then(Value::as_str);
         if let (false, Some(header)) = (path.is_empty(), header) {
@@ -40,7 +40,7 @@ pub(crate) fn annotations(schema: &Value) -> Vec<(Vec<String>, String)> {
 
 /// What a received frame teaches: the annotations of each tool its
 /// `result.tools` lists (a `tools/list` page).
-pub(crate) fn learn(frame: &[u8], mirrors: &mut Mirrors) {
+pub fn learn(frame: &[u8], mirrors: &mut Mirrors) {
     // Every frame the client reads passes here: most are no listing.
     if !frame.windows(7).any(|w| w == b"\"tools\"") {
         return;
@@ -71,7 +71,7 @@ pub(crate) fn learn(frame: &[u8], mirrors: &mut Mirrors) {
 /// `mirrors`: one per annotated parameter whose value is present and not
 /// `null` (§Schema Extension: "If no value is present at that path in the
 /// call arguments, the header is omitted"), encoded per §Value Encoding.
-pub(crate) fn headers(frame: &[u8], mirrors: &Mirrors) -> Vec<(HeaderName, HeaderValue)> {
+pub fn headers(frame: &[u8], mirrors: &Mirrors) -> Vec<(HeaderName, HeaderValue)> {
     if mirrors.is_empty() {
         return Vec::new();
     }

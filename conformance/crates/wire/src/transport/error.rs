@@ -5,7 +5,7 @@
 //! upstream) reports a failure through this one function.
 
 /// `error` and each of its causes, joined with `: `.
-pub(crate) fn error_chain(error: &dyn std::error::Error) -> String {
+pub fn error_chain(error: &dyn std::error::Error) -> String {
     let mut text = error.to_string();
     let mut source = error.source();
     while let Some(cause) = source {

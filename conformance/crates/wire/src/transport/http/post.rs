@@ -20,7 +20,7 @@ pub const SSE_ENDED_UNANSWERED: &str = "SSE stream ended without a JSON-RPC resp
 
 /// Which transport's rules judge the response.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Flavor {
+pub enum Flavor {
     /// MCP Streamable HTTP: JSON or SSE; 202 for notifications and responses.
     Streamable,
     /// JSON-RPC 2.0 over HTTP: JSON only; 204 or an empty 200 for notifications.
@@ -28,10 +28,10 @@ pub(crate) enum Flavor {
 }
 
 /// Sees each frame before it is queued.
-pub(crate) type OnFrame = Arc<dyn Fn(&[u8]) + Send + Sync>;
+pub type OnFrame = Arc<dyn Fn(&[u8]) + Send + Sync>;
 
 /// Everything one POST needs, moved onto its task.
-pub(crate) struct Post {
+pub struct Post {
     pub client: Client,
     pub url: String,
     pub headers: HeaderMap,
@@ -47,7 +47,7 @@ pub(crate) struct Post {
 /// Runs the POST and queues every frame its response carries; `on_response`
 /// sees the headers first (to keep a session id) and `on_frame` each frame
 /// before it is queued (to learn the negotiated version).
-pub(crate) async fn run(
+pub async fn run(
     post: Post,
     sink: Sink,
     on_response: impl FnOnce(&HeaderMap, u16) + Send,
@@ -260,7 +260,7 @@ fn is_response(frame: &[u8]) -> bool {
 /// What the transport needs to know of a frame it sends: whether it holds a
 /// request, and its method, `_meta` version and name for the headers.
 #[derive(Debug, Default)]
-pub(crate) struct Outline {
+pub struct Outline {
     /// How many answers are due: requests, and frames a server refuses with
     /// an error (not JSON, `[]`, a non-object element).
     pub requests: usize,

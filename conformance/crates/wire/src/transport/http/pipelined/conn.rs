@@ -66,7 +66,7 @@ impl Endpoint {
 /// next (RFC 9112 §9.3, persistent connections) and made again when the
 /// server closed it or a body was left unread.
 #[derive(Default)]
-pub(crate) struct Conn {
+pub struct Conn {
     sender: Option<Sender>,
     /// The task that reads and writes it.
     io: Option<Io>,

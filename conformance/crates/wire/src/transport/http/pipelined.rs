@@ -27,28 +27,28 @@ use harness::Revision;
 use super::streamable::{post_headers, standard_headers};
 use crate::transport::error::error_chain;
 use crate::transport::event_stream::{Splitter, SseEvent};
-pub(crate) use conn::Conn;
+pub use conn::Conn;
 use conn::Endpoint;
 
 /// What one POST brought back.
 #[derive(Debug, Default)]
-pub(crate) struct Answer {
+pub struct Answer {
     /// The response status; 0 when no response came.
-    pub(crate) status: u16,
+    pub status: u16,
     /// The response's `Content-Type`, lowercase (empty: none).
-    pub(crate) content_type: String,
+    pub content_type: String,
     /// The `Mcp-Session-Id` the response carried.
-    pub(crate) session_id: Option<String>,
+    pub session_id: Option<String>,
     /// The JSON-RPC messages read, in order, up to and including the first
     /// response.
-    pub(crate) frames: Vec<Vec<u8>>,
+    pub frames: Vec<Vec<u8>>,
     /// Why the body ended without a response, if it did.
-    pub(crate) trouble: Option<String>,
+    pub trouble: Option<String>,
 }
 
 impl Answer {
     /// The status and content type, as a person reads them.
-    pub(crate) fn described(&self) -> String {
+    pub fn described(&self) -> String {
         match self.status {
             0 => "no HTTP response".to_owned(),
             status if self.content_type.is_empty() => format!("HTTP {status} (no content type)"),
@@ -71,7 +71,7 @@ impl Answer {
 /// proxy layers and URL handling cost about half the client's time per
 /// request (conformance/book/load.md). Redirects are not followed: a 3xx
 /// is an answer without a response, judged as such.
-pub(crate) struct Client {
+pub struct Client {
     endpoint: Endpoint,
     /// Host, Content-Type and Accept, and the bearer token with `--auth`;
     /// the session id and protocol version once the session is open.
@@ -81,11 +81,11 @@ pub(crate) struct Client {
 
 /// The headers one request carries besides its session's: 2026-07-28's
 /// `Mcp-Method` and `Mcp-Name`; none before that revision.
-pub(crate) type Stamp = Vec<(HeaderName, HeaderValue)>;
+pub type Stamp = Vec<(HeaderName, HeaderValue)>;
 
 /// The request metadata headers of a request of `method` with `params`
 /// under `revision` ([`standard_headers`]): none before 2026-07-28.
-pub(crate) fn stamp(revision: Revision, method: &str, params: Option<&serde_json::Value>) -> Stamp {
+pub fn stamp(revision: Revision, method: &str, params: Option<&serde_json::Value>) -> Stamp {
     if revision < Revision::Mcp2026_07_28 {
         return Stamp::new();
     }
@@ -98,7 +98,7 @@ pub(crate) fn stamp(revision: Revision, method: &str, params: Option<&serde_json
 impl Client {
     /// The client of the endpoint at `url`, with the headers every request
     /// carries from the start.
-    pub(crate) fn new(url: &str, max: usize, bearer: Option<&str>) -> Result<Self, String> {
+    pub fn new(url: &str, max: usize, bearer: Option<&str>) -> Result<Self, String> {
         let endpoint = Endpoint::parse(url)?;
         let mut headers = HeaderMap::new();
         headers.insert(HOST, endpoint.authority.clone());
@@ -120,14 +120,14 @@ impl Client {
 
     /// Sends `name: value` on every later request (the protocol version
     /// header, once known).
-    pub(crate) fn set_header(&mut self, name: &'static str, value: HeaderValue) {
+    pub fn set_header(&mut self, name: &'static str, value: HeaderValue) {
         self.headers.insert(name, value);
     }
 
     /// Joins the session the server issued at `initialize`: its id on every
     /// later request (§Session Management 2: the client "MUST include it in
     /// the `Mcp-Session-Id` header on all of its subsequent HTTP requests").
-    pub(crate) fn join_session(&mut self, id: &str) -> Result<(), String> {
+    pub fn join_session(&mut self, id: &str) -> Result<(), String> {
         let value = HeaderValue::from_str(id)
             .map_err(|_| format!("the Mcp-Session-Id {id:?} is not a header value"))?;
         self.headers.insert("mcp-session-id", value);
@@ -149,7 +149,7 @@ impl Client {
 
     /// POSTs `body` with `stamp` on `conn` and reads its answer until the
     /// first response, the end, the size bound or `deadline`.
-    pub(crate) async fn post(
+    pub async fn post(
         &self,
         conn: &mut Conn,
         body: Bytes,
@@ -285,7 +285,7 @@ impl Client {
 
     /// §Session Management 5: a client that no longer needs the session
     /// SHOULD end it with DELETE. Best effort: its answer is not judged.
-    pub(crate) async fn delete(&self, conn: &mut Conn, wait: Duration) {
+    pub async fn delete(&self, conn: &mut Conn, wait: Duration) {
         let request = self.request(Method::DELETE, Bytes::new(), &Stamp::new());
         let _ = tokio::time::timeout(wait, conn.send(&self.endpoint, request)).await;
     }
@@ -319,7 +319,7 @@ fn take(events: Vec<SseEvent>, frames: &mut Vec<Vec<u8>>) -> bool {
 
 /// Whether `frame` is one response (a success or an error, not a batch):
 /// what ends the reading of a POST's answer.
-pub(crate) fn is_response(frame: &[u8]) -> bool {
+pub fn is_response(frame: &[u8]) -> bool {
     use harness::ir::{Frame, Message};
     matches!(
         harness::lift(frame),

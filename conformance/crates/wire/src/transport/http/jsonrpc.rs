@@ -18,8 +18,8 @@ use super::exchange::{HttpFact, HttpFinding, HttpOptions, Queue};
 use super::post::{self, Flavor, Outline, Post};
 use super::streamable::client;
 use super::ConnectError;
-use crate::sync::lock;
 use crate::transport::{Event, Limits, SendError, Transport};
+use ground::sync::lock;
 
 /// A JSON-RPC 2.0 service reached over HTTP.
 pub struct JsonRpcHttpPeer {

@@ -16,8 +16,8 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
-pub(crate) mod error;
-pub(crate) mod event_stream;
+pub mod error;
+pub mod event_stream;
 pub mod http;
 mod kind;
 pub mod lines;

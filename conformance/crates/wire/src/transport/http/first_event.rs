@@ -30,7 +30,7 @@ pub const MAX_FIRST_BLOCK: usize = 1024;
 
 /// Collects a stream's first bytes until its first event block ends.
 #[derive(Debug, Default)]
-pub(crate) struct FirstBlock {
+pub struct FirstBlock {
     buf: Vec<u8>,
     finished: bool,
 }
