@@ -421,7 +421,6 @@ impl Book {
     /// session judge, the pair to the reply rules ([`judge::lifted`]). An
     /// answer like one already judged in this session state gets that
     /// verdict instead ([`memo`]), its request never fed.
-    #[allow(clippy::too_many_arguments)]
     pub fn answered(
         &mut self,
         (method, call): (&str, usize),

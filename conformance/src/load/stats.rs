@@ -44,7 +44,10 @@ impl Latencies {
                 .map(|p| {
                     // Nearest rank: the smallest value with at least p of
                     // the answers at or below it.
-                    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+                    #[expect(
+                        clippy::cast_possible_truncation,
+                        reason = "a rank within n, which is a usize: the ceiling of p·n fits"
+                    )]
                     let rank = ((p * n as f64).ceil() as usize).clamp(1, n);
                     Duration::from_micros(u64::from(sorted[rank - 1]))
                 })
@@ -86,7 +89,6 @@ impl Stats {
     pub fn rate(&self) -> f64 {
         let secs = self.elapsed.as_secs_f64();
         if secs > 0.0 {
-            #[allow(clippy::cast_precision_loss)]
             let answered = self.answered as f64;
             answered / secs
         } else {

@@ -317,7 +317,10 @@ async fn load(
 /// Takes one frame from the peer: an answer to a request in flight (timed
 /// and judged), a late one, a second one, or one to no request. Returns the
 /// refusal to send back when the frame is a request from the server.
-#[allow(clippy::too_many_arguments)]
+#[expect(
+    clippy::too_many_arguments,
+    reason = "each a fact of the answer being judged, named at the one call"
+)]
 fn answer(
     book: &mut Book,
     shared: &Shared,

@@ -504,7 +504,10 @@ fn run(manifest: &Manifest, options: &Options, server: &Server, t: Kind) -> Run 
     made
 }
 
-#[allow(clippy::too_many_arguments)]
+#[expect(
+    clippy::too_many_arguments,
+    reason = "the cell's server, transport, revision and the run's options, named at the one call"
+)]
 fn play(
     manifest: &Manifest,
     options: &Options,

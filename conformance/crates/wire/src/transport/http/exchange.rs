@@ -398,7 +398,10 @@ pub struct Recorded {
 }
 
 /// Records the fact of a response to the request `sent`.
-#[allow(clippy::too_many_arguments)] // each a fact of the exchange, named at the call
+#[expect(
+    clippy::too_many_arguments,
+    reason = "each a fact of the exchange, named at the call"
+)]
 pub fn record(
     shared: &Shared,
     method: &str,
