@@ -7,6 +7,7 @@
 //! and shrunk ([`minimize`]), folded into defects, and saved as a transcript
 //! ([`store`]) a replay can play again.
 
+mod budget;
 pub mod ids;
 pub mod invariant;
 pub mod memory;
@@ -30,6 +31,8 @@ use crate::driver::{Class, ProbeReport};
 use crate::transcript::Entry;
 use crate::transport::{Limits, Target};
 use crate::vectors::Vector;
+use budget::attempt_floor;
+pub use budget::{confirm_share, fuzzing_time, minimizing_ends, PER_FINDING};
 use invariant::{expect, judge, shape, Breach, Expect, Kind};
 use peer::{Live, Waits};
 use source::Source;
@@ -267,68 +270,6 @@ async fn start_again(config: &Config, waits: &Waits) -> Result<Live, String> {
         }
     }
     Err(format!("a fresh peer would not start, three times: {last}"))
-}
-
-/// The most time one finding's confirmation and shrinking may take.
-pub const PER_FINDING: Duration = Duration::from_secs(10);
-
-/// The least time a finding's confirmation is given while there is that much
-/// left: a fresh peer must start, take the handshake and the frames, and be
-/// listened to (a Node server starts in about a third of a second). A peer
-/// seen to start slower in this run gets twice its slowest start and half a
-/// second more ([`confirm_share`]).
-const SHARE_AT_LEAST: Duration = Duration::from_secs(1);
-
-/// The least time worth giving an attempt on fresh peers, for a peer that
-/// took up to `slowest_start` to start and open its session.
-fn attempt_floor(slowest_start: Duration) -> Duration {
-    SHARE_AT_LEAST.max(slowest_start * 2 + Duration::from_millis(500))
-}
-
-/// The time the confirmation of the next of `remaining` findings is given
-/// when `left` is left: an equal share, at most [`PER_FINDING`], but never
-/// less than one confirmation takes (two starts of a peer that took up to
-/// `slowest_start` to start and open its session in this run, and the
-/// frames): with little time the first findings are confirmed and the rest
-/// said to be suspected, rather than none confirmed (equal shares of one
-/// second each left a Python server, two seconds to start on a loaded
-/// machine, with no finding confirmed at all).
-#[must_use]
-pub fn confirm_share(left: Duration, remaining: usize, slowest_start: Duration) -> Duration {
-    let floor = attempt_floor(slowest_start);
-    (left / u32::try_from(remaining.max(1)).unwrap_or(u32::MAX))
-        .clamp(floor.min(left).min(PER_FINDING), PER_FINDING)
-}
-
-/// The part of `--duration` kept for confirming and shrinking once the
-/// fuzzing has found something: a third (issue 30: `--duration 20s` used to
-/// fuzz 20 s and then shrink for up to 20 s more).
-const MINIMIZE_SHARE: f64 = 1.0 / 3.0;
-
-/// How long the fuzzing of a run of `duration` may go on: all of it while
-/// nothing is found (or nothing is to be confirmed), else all but the share
-/// kept for confirming and shrinking, at most `cap` (`--minimize-budget`).
-#[must_use]
-pub fn fuzzing_time(duration: Duration, minimize: bool, found: bool, cap: Duration) -> Duration {
-    if minimize && found {
-        duration.saturating_sub(duration.mul_f64(MINIMIZE_SHARE).min(cap))
-    } else {
-        duration
-    }
-}
-
-/// When confirming and shrinking, begun at `minimizing`, must end: after
-/// `cap` (`--minimize-budget`), and never past the run's `duration` from
-/// `started`.
-#[must_use]
-pub fn minimizing_ends(
-    started: Instant,
-    duration: Option<Duration>,
-    minimizing: Instant,
-    cap: Duration,
-) -> Instant {
-    let capped = minimizing + cap;
-    duration.map_or(capped, |d| capped.min(started + d))
 }
 
 /// Frames per session before the peer is started afresh: a long session
@@ -1046,49 +987,4 @@ pub async fn replay(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Issue 30 (first hour): `--duration` is the whole run's. Nothing
-    /// found, the fuzzing has all of it; something found, it leaves a third
-    /// (at most `--minimize-budget`) for confirming and shrinking.
-    #[test]
-    fn fuzzing_leaves_a_share_of_the_duration_once_something_is_found() {
-        let s = Duration::from_secs;
-        assert_eq!(fuzzing_time(s(30), true, false, s(60)), s(30));
-        assert_eq!(fuzzing_time(s(30), true, true, s(60)), s(20));
-        assert_eq!(fuzzing_time(s(30), true, true, s(4)), s(26));
-        assert_eq!(fuzzing_time(s(30), false, true, s(60)), s(30));
-    }
-
-    /// Each confirmation gets an equal share of what is left, but at least
-    /// what two starts of the peer take: a Python server that took 1.5 s to
-    /// start got 1 s shares (119 findings in 20 s), and no finding of it was
-    /// ever confirmed.
-    #[test]
-    fn a_confirmation_gets_the_time_a_fresh_peer_takes() {
-        let ms = Duration::from_millis;
-        let s = Duration::from_secs;
-        assert_eq!(confirm_share(s(20), 119, ms(1500)), ms(3500));
-        assert_eq!(confirm_share(s(20), 119, ms(200)), s(1));
-        assert_eq!(confirm_share(s(20), 4, ms(200)), s(5));
-        assert_eq!(confirm_share(s(60), 2, s(1)), s(10), "at most PER_FINDING");
-        assert_eq!(
-            confirm_share(ms(700), 119, ms(1500)),
-            ms(700),
-            "never past the end"
-        );
-    }
-
-    /// Confirming and shrinking end at `--minimize-budget` after they
-    /// begin, and never past the run's `--duration`.
-    #[test]
-    fn minimizing_ends_within_the_duration() {
-        let s = Duration::from_secs;
-        let started = Instant::now();
-        let at = |secs| started + s(secs);
-        assert_eq!(minimizing_ends(started, Some(s(30)), at(20), s(60)), at(30));
-        assert_eq!(minimizing_ends(started, Some(s(30)), at(20), s(4)), at(24));
-        assert_eq!(minimizing_ends(started, None, at(20), s(60)), at(80));
-    }
-}
+mod tests;
