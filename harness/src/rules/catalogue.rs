@@ -13,7 +13,6 @@
 //! the checks.
 
 use super::facts::{CheckedBy, Level, Revisions};
-use super::info::RuleInfo;
 use crate::codes::{INVALID_REQUEST, PARSE_ERROR};
 use crate::profile::Revision;
 

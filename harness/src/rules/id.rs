@@ -23,8 +23,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::catalogue::{RuleId, INFOS};
-use super::info::RuleInfo;
+use super::catalogue::{RuleId, RuleInfo, INFOS};
 
 impl RuleId {
     /// The rule's facts: level, citation, quote, revisions, check.

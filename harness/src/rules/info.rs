@@ -1,33 +1,11 @@
-//! What the model knows of one rule ([`RuleInfo`]): its level, citation,
-//! sentence, revisions and how it is checked, and the words drawn from them
-//! (the citation under a revision, the sentence without commentary).
+//! The words drawn from what the model knows of one rule ([`RuleInfo`], a
+//! row of the catalogue's table): whether it applies under a revision, its
+//! citation under a revision, the sentence without commentary.
 
 use std::sync::OnceLock;
 
-use super::catalogue::{RuleId, INFOS};
-use super::facts::{CheckedBy, Level, Revisions};
+use super::catalogue::{RuleInfo, INFOS};
 use crate::profile::Revision;
-
-/// One rule the model knows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct RuleInfo {
-    /// Stable id, namespaced: `jsonrpc.…`, `mcp.base.…`, `mcp.lifecycle.…`
-    /// ([`RuleId::as_str`]).
-    pub id: RuleId,
-    /// How binding it is.
-    pub level: Level,
-    /// Where it is written, without the revision: `JSON-RPC 2.0 §4`,
-    /// `MCP basic/index §Messages › Requests`. A revision that words it elsewhere
-    /// follows after ` | `: `… | 2024-11-05: MCP basic/messages §Requests`. See
-    /// [`RuleInfo::cite`].
-    pub spec: &'static str,
-    /// The sentence that says it, verbatim (or the schema fact, marked so).
-    pub quote: &'static str,
-    /// The revisions it applies to.
-    pub revisions: Revisions,
-    /// How it is checked.
-    pub check: CheckedBy,
-}
 
 impl RuleInfo {
     /// Whether the rule applies under `revision`.

@@ -43,10 +43,9 @@ use crate::ir::Frame;
 use crate::profile::{Profile, Revision};
 
 pub use answers::LOG_LEVELS;
-pub use catalogue::RuleId;
+pub use catalogue::{RuleId, RuleInfo};
 pub use facts::{CheckedBy, Level, Revisions};
 pub use id::UnknownRule;
-pub use info::RuleInfo;
 pub use schema::{Kind, Member, MethodDef, Sender};
 
 /// Every rule the model knows: the codec's refusal rules first, then the

@@ -1,5 +1,6 @@
 //! `rule_table!`, which expands the catalogue's one table
-//! ([`super::catalogue`]) into [`RuleId`](super::RuleId) and its facts.
+//! ([`super::catalogue`]) into [`RuleId`](super::RuleId), the type of its
+//! rows ([`RuleInfo`](super::RuleInfo)) and the rows themselves.
 
 /// Expands the rule table. Two blocks, codec rules first (they are reported
 /// first, in [`crate::Rule`]'s order):
@@ -15,6 +16,27 @@ macro_rules! rule_table {
         codec { $( $cv:ident = $cid:literal, $code:expr, $clevel:expr, $cspec:literal, $cquote:literal; )* }
         rules { $( $v:ident = $id:literal, $level:expr, $spec:literal, $quote:literal, $revs:expr, $check:expr; )* }
     ) => {
+        /// One rule the model knows.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        pub struct RuleInfo {
+            /// Stable id, namespaced: `jsonrpc.…`, `mcp.base.…`, `mcp.lifecycle.…`
+            /// ([`RuleId::as_str`]).
+            pub id: RuleId,
+            /// How binding it is.
+            pub level: Level,
+            /// Where it is written, without the revision: `JSON-RPC 2.0 §4`,
+            /// `MCP basic/index §Messages › Requests`. A revision that words it elsewhere
+            /// follows after ` | `: `… | 2024-11-05: MCP basic/messages §Requests`. See
+            /// [`RuleInfo::cite`].
+            pub spec: &'static str,
+            /// The sentence that says it, verbatim (or the schema fact, marked so).
+            pub quote: &'static str,
+            /// The revisions it applies to.
+            pub revisions: Revisions,
+            /// How it is checked.
+            pub check: CheckedBy,
+        }
+
         /// A rule the model knows, by name. Its stable wire spelling is
         /// [`RuleId::as_str`] (also `Display`, `FromStr` and serde); its facts are
         /// [`RuleId::info`].

@@ -10,8 +10,8 @@
 //! stopped.
 //!
 //! Each frame is lifted by the codec and judged on its own by
-//! [`rules::validate_frame`]; each request and the answer paired with it by
-//! [`rules::validate_reply`]. The judge adds the state: requests in flight per
+//! [`crate::rules::validate_frame`]; each request and the answer paired with it by
+//! [`crate::rules::validate_reply`]. The judge adds the state: requests in flight per
 //! direction, progress tokens, cancellations, the handshake (2024-11-05 to
 //! 2025-11-25: `initialize` first, then `notifications/initialized`, the
 //! capabilities both sides declared, and the modes and options inside them) and,
