@@ -57,8 +57,13 @@ const BOM: &[u8] = "\u{feff}".as_bytes();
 pub struct Events<S> {
     stream: S,
     bound: usize,
-    /// Bytes received since the chunk that completed the last event handed out.
+    /// Bytes received that are no part of an event handed out yet: the
+    /// bound's count, from the first byte after the last event's blank line.
     pending: usize,
+    /// Bytes received since the chunk that completed the last event: what
+    /// the stream's end reports as never dispatched. A comment or a blank
+    /// line sent with the last event is part of its chunk, not a fault.
+    since_last_chunk: usize,
     splitter: Splitter,
     ready: std::collections::VecDeque<SseEvent>,
     /// Bytes from the first that is not (yet) UTF-8 on: an incomplete
@@ -83,6 +88,7 @@ where
             stream,
             bound,
             pending: 0,
+            since_last_chunk: 0,
             // No event can outgrow the byte bound, so the parser's own
             // bound never cuts one.
             splitter: Splitter::new(bound),
@@ -97,7 +103,7 @@ where
     /// How many bytes arrived since the last event handed out: at the
     /// stream's end, bytes no blank line ever dispatched.
     pub fn undispatched(&self) -> usize {
-        self.pending
+        self.since_last_chunk
     }
 
     /// The next event, `None` at the stream's end, or why reading stopped.
@@ -113,13 +119,23 @@ where
                 Some(Ok(chunk)) => {
                     let chunk = chunk.as_ref();
                     self.pending += chunk.len();
+                    self.since_last_chunk += chunk.len();
                     if self.pending > self.bound {
                         self.ended = true;
                         return Some(Err(StreamError::TooLong(self.pending)));
                     }
-                    self.decode(chunk);
-                    if !self.ready.is_empty() {
-                        self.pending = 0;
+                    match self.decode(chunk) {
+                        // What follows the chunk's last event is the next
+                        // event's first bytes: they count from there.
+                        Ok(Some(after)) => {
+                            self.pending = after;
+                            self.since_last_chunk = 0;
+                        }
+                        Ok(None) => {}
+                        Err(len) => {
+                            self.ended = true;
+                            return Some(Err(StreamError::TooLong(len)));
+                        }
                     }
                 }
                 Some(Err(e)) => {
@@ -141,14 +157,18 @@ where
     }
 
     /// Parses what of `chunk` is UTF-8 text, keeping the rest undecoded.
-    fn decode(&mut self, chunk: &[u8]) {
+    /// When it completed an event: how many bytes received are not part of
+    /// one yet (after the last event's blank line, a held CR, an incomplete
+    /// character). `Err` with an event's length when it outgrew the parser's
+    /// bound.
+    fn decode(&mut self, chunk: &[u8]) -> Result<Option<usize>, usize> {
         self.undecoded.extend_from_slice(chunk);
         let valid = match std::str::from_utf8(&self.undecoded) {
             Ok(text) => text.len(),
             Err(e) => e.valid_up_to(),
         };
         if valid == 0 {
-            return;
+            return Ok(None);
         }
         let rest = self.undecoded.split_off(valid);
         let mut text = std::mem::replace(&mut self.undecoded, rest);
@@ -162,12 +182,20 @@ where
             text.pop();
             self.held_cr = true;
         }
+        let mut after = None;
         for event in self.splitter.feed(&text) {
+            // A CR dispatched the event; the LF of its CRLF ends nothing more.
+            let mut tail = &text[event.end..];
+            if text[..event.end].ends_with(b"\r") && tail.starts_with(b"\n") {
+                tail = &tail[1..];
+            }
+            after = Some(tail.len() + usize::from(self.held_cr) + self.undecoded.len());
             let data = match event.data {
                 Ok(data) => String::from_utf8_lossy(&data).into_owned(),
-                // Not reached: the byte bound holds every event within the
-                // parser's.
-                Err(_) => continue,
+                // The byte bound counts every event from its first byte, so
+                // this is not reached; were it, the event is too long, never
+                // dropped in silence.
+                Err(len) => return Err(len),
             };
             let event_type = if event.name.is_empty() {
                 "message".to_owned()
@@ -180,6 +208,7 @@ where
                 id: event.id,
             });
         }
+        Ok(after)
     }
 }
 
@@ -249,5 +278,37 @@ mod tests {
         // A character cut between chunks is whole again.
         let (got, _) = read(&[b"data: \xC3", b"\xA9\n\n"], 1024);
         assert_eq!(got, [event("message", "\u{e9}", "")]);
+    }
+
+    /// The bytes of an event that began in the chunk that completed the one
+    /// before count towards the bound: an event past it is abandoned as too
+    /// long, never dropped in silence with the stream read on.
+    #[test]
+    fn an_event_begun_beside_the_last_one_counts_from_its_first_byte() {
+        let (got, _) = read(&[b"data: a\n\ndata: 0123", b"45678901234567890\n\n"], 20);
+        assert_eq!(
+            got,
+            [
+                event("message", "a", ""),
+                Err("29 bytes without a complete event".to_owned())
+            ]
+        );
+        // Within the bound, the same split delivers both.
+        let (got, left) = read(&[b"data: a\n\ndata: 0123", b"456\n\n"], 20);
+        assert_eq!(
+            got,
+            [event("message", "a", ""), event("message", "0123456", "")]
+        );
+        assert_eq!(left, 0);
+    }
+
+    /// What the stream's end reports undispatched is what came in chunks
+    /// after the one that completed the last event, as it always was: a
+    /// comment sent with the last event is no fault.
+    #[test]
+    fn undispatched_bytes_are_those_of_later_chunks() {
+        let (got, left) = read(&[b"data: a\n\n: keep-alive\n\n"], 1024);
+        assert_eq!(got, [event("message", "a", "")]);
+        assert_eq!(left, 0);
     }
 }
