@@ -122,8 +122,10 @@ impl Supervised {
 
 impl Drop for Supervised {
     fn drop(&mut self) {
-        // `stop` is the orderly way; this is for a caller that bails out.
-        if matches!(self.child.try_wait(), Ok(None)) {
+        // `stop` is the orderly way; this is for a caller that bails out. A
+        // leader that exited may leave its group running (a shell's
+        // background job, a server's workers): those are stopped too.
+        if matches!(self.child.try_wait(), Ok(None)) || self.group.alive() {
             self.stop(DROP_GRACE);
         }
     }
@@ -152,6 +154,29 @@ mod tests {
             std::thread::sleep(POLL);
         }
         assert!(!running(job), "the shell's job outlived the stop");
+    }
+
+    /// A leader that exited, leaving a job of its group running, is not the
+    /// end of the group: dropping the supervisor stops the job too.
+    #[test]
+    fn dropping_stops_a_group_whose_leader_has_exited() {
+        let mut command = Command::new("sh");
+        command.args(["-c", "sleep 30 & echo $!"]);
+        command.stdout(std::process::Stdio::piped());
+        let mut supervised = Supervised::spawn(&mut command).unwrap();
+        let mut line = String::new();
+        let stdout = supervised.child().stdout.take().unwrap();
+        std::io::BufRead::read_line(&mut std::io::BufReader::new(stdout), &mut line).unwrap();
+        let job: u32 = line.trim().parse().unwrap();
+        // The shell exits at once; its job stays in its group.
+        let _ = supervised.wait_for(Duration::from_secs(2));
+        assert!(running(job), "the job should still be running");
+        drop(supervised);
+        let deadline = Instant::now() + Duration::from_secs(2);
+        while running(job) && Instant::now() < deadline {
+            std::thread::sleep(POLL);
+        }
+        assert!(!running(job), "the job outlived the supervisor");
     }
 
     /// Whether `pid` is a live process (not gone, not a zombie).
