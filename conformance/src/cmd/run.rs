@@ -69,7 +69,8 @@ pub struct Args {
     /// verdicts, slower).
     #[arg(long, value_name = "N")]
     parallel_revisions: Option<std::num::NonZeroUsize>,
-    /// `jsonrpc-2.0` for a plain JSON-RPC 2.0 server (no handshake).
+    /// `jsonrpc-2.0` for a plain JSON-RPC 2.0 server (no handshake); `mcp`, the
+    /// default, for an MCP server.
     #[arg(long, value_enum, value_name = "PROFILE")]
     profile: Option<ProfileName>,
     /// Another set of vectors on disk instead of the built-in ones.

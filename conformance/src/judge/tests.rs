@@ -319,7 +319,7 @@ fn any_of_is_kept_by_one_alternative() {
     assert!(j.mismatches.is_empty(), "{:?}", j.mismatches);
 }
 
-/// False finding 9: a reply the codec refuses is weighed at its rule's
+/// A false finding once seen: a reply the codec refuses is weighed at its rule's
 /// level: duplicate names (RFC 8259 §4, SHOULD) warn, a nesting past the
 /// codec's own limit (RFC 8259 §9, MAY) is a note beside a pass (a
 /// warning under `--strict`), and a reply that breaks a MUST still fails.

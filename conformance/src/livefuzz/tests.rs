@@ -2,7 +2,7 @@
 
 use super::*;
 
-/// Issue 30 (first hour): `--duration` is the whole run's. Nothing
+/// `--duration` is the whole run's. Nothing
 /// found, the fuzzing has all of it; something found, it leaves a third
 /// (at most `--minimize-budget`) for confirming and shrinking.
 #[test]

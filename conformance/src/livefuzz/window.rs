@@ -228,7 +228,7 @@ pub fn attribute(frames: &[Vec<u8>], liveness_id: &Id<'_>, observed: Observed) -
 mod tests {
     use super::*;
 
-    /// Review of issue 27: a malformed frame whose id a server can read uses
+    /// A malformed frame whose id a server can read uses
     /// that id, so it never shares a window with a request of the same id.
     #[test]
     fn a_malformed_frames_readable_id_is_one_of_its_ids() {

@@ -228,7 +228,7 @@ mod tests {
         }
     }
 
-    /// False finding 12: a record's heading is the rule whose level gave its
+    /// A false finding once seen: a record's heading is the rule whose level gave its
     /// verdict. A batch vector whose answer a SHOULD mandates, failed by a
     /// MUST that rides along, is headed by that MUST, not by a SHOULD row
     /// "failing"; a departure from the SHOULD answer alone is headed by it.

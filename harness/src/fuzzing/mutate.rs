@@ -696,7 +696,7 @@ mod tests {
         }
     }
 
-    /// The mutations the issue names reach the shapes a lossy codec gets wrong.
+    /// These mutations reach the shapes a lossy codec gets wrong.
     #[test]
     fn mutations_reach_the_interesting_shapes() {
         let outputs: Vec<String> = (0..4000)

@@ -821,7 +821,7 @@ mod tests {
         }
     }
 
-    /// False finding 12: one missing field on every result is one finding,
+    /// A false finding once seen: one missing field on every result is one finding,
     /// listed once with its count and every place, not once per check; a
     /// check with a finding of its own is still listed.
     #[test]

@@ -47,29 +47,20 @@ fn mcp_names() -> impl Iterator<Item = &'static str> {
     Revision::MCP.into_iter().map(Revision::name)
 }
 
-/// The name of `revision` back into it; only names offered by a
-/// [`PossibleValuesParser`] of [`Revision`] names reach it.
-fn named(name: &str) -> Revision {
-    Revision::ALL
-        .into_iter()
-        .find(|r| r.name() == name)
-        .unwrap_or(Revision::JsonRpc2)
-}
-
 /// One MCP revision (`2025-06-18`): the live commands that play one.
 #[must_use]
 pub fn mcp_revision() -> impl TypedValueParser<Value = Revision> {
-    PossibleValuesParser::new(mcp_names()).map(|name| named(&name))
+    PossibleValuesParser::new(mcp_names()).try_map(|name| name.parse::<Revision>())
 }
 
 /// An MCP revision, `auto` or `all` (`run --revision`).
 #[must_use]
 pub fn revision_choice() -> impl TypedValueParser<Value = RevisionChoice> {
     let names = mcp_names().chain(["auto", "all"]);
-    PossibleValuesParser::new(names).map(|name| match name.as_str() {
-        "all" => RevisionChoice::All,
-        "auto" => RevisionChoice::Auto,
-        name => RevisionChoice::Given(named(name)),
+    PossibleValuesParser::new(names).try_map(|name| match name.as_str() {
+        "all" => Ok(RevisionChoice::All),
+        "auto" => Ok(RevisionChoice::Auto),
+        name => name.parse().map(RevisionChoice::Given),
     })
 }
 
@@ -101,9 +92,9 @@ pub fn revision_or_auto() -> impl TypedValueParser<Value = ReadRevision> {
         .into_iter()
         .map(Revision::name)
         .chain(["auto"]);
-    PossibleValuesParser::new(names).map(|name| match name.as_str() {
-        "auto" => ReadRevision::Auto,
-        name => ReadRevision::Fixed(named(name)),
+    PossibleValuesParser::new(names).try_map(|name| match name.as_str() {
+        "auto" => Ok(ReadRevision::Auto),
+        name => name.parse().map(ReadRevision::Fixed),
     })
 }
 

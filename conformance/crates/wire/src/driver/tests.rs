@@ -343,7 +343,7 @@ fn assert_theirs(report: &ProbeReport) {
     );
 }
 
-/// False finding 12: a plain JSON-RPC server (or a 2026-07-28 one, which
+/// A false finding once seen: a plain JSON-RPC server (or a 2026-07-28 one, which
 /// has no `ping`) that stops answering breaks JSON-RPC 2.0 §5, not MCP's
 /// ping rule, which its revision does not have.
 #[test]

@@ -8,6 +8,10 @@
 //! group ([`Group`]), so what the child started (a shell's job, a server's
 //! workers) goes with it, as cargo-nextest does per test; and a Ctrl-C at the
 //! terminal reaches wirecheck alone, which then ends the child itself.
+//!
+//! [`Supervised`]'s waits block the thread (its callers are threads, not
+//! tasks: `proxy`, `run-client`, `matrix`); the async stdio transport signals
+//! through [`Group`] and waits on its own.
 
 use std::os::unix::process::CommandExt as _;
 use std::process::{Child, Command, ExitStatus};

@@ -1,8 +1,8 @@
 //! Plain JSON-RPC 2.0 over HTTP, the client side: one POST per frame or
 //! batch, the answer in the body.
 //!
-//! JSON-RPC 2.0 defines no HTTP binding; this follows the common practice the
-//! issue names: `Content-Type: application/json` both ways, a notification or
+//! JSON-RPC 2.0 defines no HTTP binding; this follows common practice:
+//! `Content-Type: application/json` both ways, a notification or
 //! an all-notification batch answered with 204 or an empty 200 (reported as
 //! facts), and a body of `null` or `[]` reported as the finding it is (§4.1:
 //! "The Server MUST NOT reply to a Notification"; §6: "the Server MUST NOT

@@ -248,7 +248,7 @@ fn is_modern(version: &str) -> bool {
 mod tests {
     use super::*;
 
-    /// Issue 27, false finding 8: in a 2026-07-28 run every POST carries
+    /// A false finding once seen: in a 2026-07-28 run every POST carries
     /// `MCP-Protocol-Version: 2026-07-28`, but a legacy `initialize` goes
     /// out as a legacy client sends it, without a modern version header.
     #[test]
@@ -453,7 +453,7 @@ pub fn client(url: &str, options: &HttpOptions) -> Result<Client, ConnectError> 
         // keep-alive while a `subscriptions/listen` stream stayed open, or
         // closed after one request) resets the POST written into it, and a
         // POST cannot be retried safely, so the probe would read as "got no
-        // reply" (issue 27, false finding 7). Loopback connects are cheap.
+        // reply" (a false finding once seen). Loopback connects are cheap.
         .pool_max_idle_per_host(0)
         .build()
         .map_err(|e| ConnectError::Client(e.to_string()))
