@@ -139,48 +139,48 @@ impl Drop for Supervised {
 mod tests {
     use super::*;
 
-    /// A shell's background job is in the shell's group: stopping the shell
-    /// stops the job too, which a signal to the shell's pid alone would not.
-    #[test]
-    fn stopping_the_leader_stops_what_it_started() {
+    /// A shell running `script` in a group of its own, and the pid of the
+    /// background job it prints.
+    fn shell_with_job(script: &str) -> (Supervised, u32) {
         let mut command = Command::new("sh");
-        command.args(["-c", "sleep 30 & echo $!; wait"]);
+        command.args(["-c", script]);
         command.stdout(std::process::Stdio::piped());
         let mut supervised = Supervised::spawn(&mut command).unwrap();
         let mut line = String::new();
         let stdout = supervised.child().stdout.take().unwrap();
         std::io::BufRead::read_line(&mut std::io::BufReader::new(stdout), &mut line).unwrap();
-        let job: u32 = line.trim().parse().unwrap();
-        assert!(supervised.stop(Duration::from_secs(2)).is_some());
-        // Gone, or a zombie that whoever adopted it has not reaped yet.
+        (supervised, line.trim().parse().unwrap())
+    }
+
+    /// Whether `job` is gone (or a zombie not yet reaped by whoever adopted
+    /// it) within two seconds.
+    fn gone(job: u32) -> bool {
         let deadline = Instant::now() + Duration::from_secs(2);
         while running(job) && Instant::now() < deadline {
             std::thread::sleep(POLL);
         }
-        assert!(!running(job), "the shell's job outlived the stop");
+        !running(job)
+    }
+
+    /// A shell's background job is in the shell's group: stopping the shell
+    /// stops the job too, which a signal to the shell's pid alone would not.
+    #[test]
+    fn stopping_the_leader_stops_what_it_started() {
+        let (mut supervised, job) = shell_with_job("sleep 30 & echo $!; wait");
+        assert!(supervised.stop(Duration::from_secs(2)).is_some());
+        assert!(gone(job), "the shell's job outlived the stop");
     }
 
     /// A leader that exited, leaving a job of its group running, is not the
     /// end of the group: dropping the supervisor stops the job too.
     #[test]
     fn dropping_stops_a_group_whose_leader_has_exited() {
-        let mut command = Command::new("sh");
-        command.args(["-c", "sleep 30 & echo $!"]);
-        command.stdout(std::process::Stdio::piped());
-        let mut supervised = Supervised::spawn(&mut command).unwrap();
-        let mut line = String::new();
-        let stdout = supervised.child().stdout.take().unwrap();
-        std::io::BufRead::read_line(&mut std::io::BufReader::new(stdout), &mut line).unwrap();
-        let job: u32 = line.trim().parse().unwrap();
+        let (mut supervised, job) = shell_with_job("sleep 30 & echo $!");
         // The shell exits at once; its job stays in its group.
         let _ = supervised.wait_for(Duration::from_secs(2));
         assert!(running(job), "the job should still be running");
         drop(supervised);
-        let deadline = Instant::now() + Duration::from_secs(2);
-        while running(job) && Instant::now() < deadline {
-            std::thread::sleep(POLL);
-        }
-        assert!(!running(job), "the job outlived the supervisor");
+        assert!(gone(job), "the job outlived the supervisor");
     }
 
     /// Whether `pid` is a live process (not gone, not a zombie).
