@@ -213,6 +213,7 @@ fn quick() -> HttpOptions {
     HttpOptions {
         request_timeout: Duration::from_secs(2),
         connect_timeout: Duration::from_secs(2),
+        ..HttpOptions::default()
     }
 }
 

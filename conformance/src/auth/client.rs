@@ -55,9 +55,11 @@ pub const OTHER_ISSUER: &str = "https://wirecheck-other-issuer.invalid";
 /// The scope an insufficient token carries.
 pub const INSUFFICIENT_SCOPE: &str = "wirecheck:insufficient";
 
+/// The authorization probes' client: the one builder, Mozilla's roots for
+/// an `https://` server (a private CA's server is reached by the run's own
+/// transports, not yet by these probes).
 fn client(timeout: Duration) -> Result<reqwest::Client, String> {
-    reqwest::Client::builder()
-        .redirect(reqwest::redirect::Policy::none())
+    crate::transport::http::builder(&crate::transport::http::HttpOptions::default())
         .timeout(timeout)
         .pool_max_idle_per_host(0)
         .build()

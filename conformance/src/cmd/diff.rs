@@ -31,6 +31,9 @@ pub struct Args {
     /// A server's MCP endpoint over Streamable HTTP (repeatable).
     #[arg(long, value_name = "URL")]
     pub http: Vec<String>,
+    /// TLS trust and the user's headers, for every --http server.
+    #[command(flatten)]
+    pub reach: super::args::ReachArgs,
     /// The revision the sessions open with.
     #[arg(long, default_value = "2025-11-25", value_name = "R", value_parser = super::args::mcp_revision())]
     pub revision: Revision,
@@ -188,13 +191,15 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
             Target::Stdio(super::args::peer_command(None)?),
         ));
     }
-    let config = crate::livefuzz::Config::new(
+    let mut config = crate::livefuzz::Config::new(
         commands[0].1.clone(),
         revision,
         args.timeout,
         false,
         Vec::new(),
     )?;
+    args.reach.need_http(!args.http.is_empty())?;
+    config.http = args.reach.options()?;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -210,7 +215,7 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
         let mut peers = Vec::new();
         for (_, command) in &commands {
             peers.push(Some(
-                Live::start(command, revision, &waits, config.limits).await?,
+                Live::start(command, revision, &waits, config.limits, &config.http).await?,
             ));
         }
         let mut source = Source::new(args.seed, revision, &config.vectors, &[], false);
@@ -240,9 +245,15 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
                     if let Some(dead) = slot.take() {
                         dead.stop().await;
                     }
-                    *slot = Live::start(&commands[i].1, revision, &waits, config.limits)
-                        .await
-                        .ok();
+                    *slot = Live::start(
+                        &commands[i].1,
+                        revision,
+                        &waits,
+                        config.limits,
+                        &config.http,
+                    )
+                    .await
+                    .ok();
                 }
                 raws.push(
                     probe

@@ -221,6 +221,7 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
         tools.extend(crate::peer::tool_names().into_iter().map(String::from));
     }
     let mut config = Config::new(target, revision, args.timeout, args.strict, tools)?;
+    config.http = args.peer.http_options()?;
     config.jobs = args.jobs.max(1);
     config.echo = !args.no_echo;
     config.seed = args.seed;

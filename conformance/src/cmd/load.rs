@@ -143,6 +143,7 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
         stop_at: None,
         only: args.only.clone(),
         bearer: None,
+        http: args.peer.http_options()?,
     };
     let quiet = args.output.quiet;
     if !quiet {

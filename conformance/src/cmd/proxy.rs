@@ -105,6 +105,13 @@ pub struct Args {
     /// where the client is expected to post: requests keep their own path).
     #[arg(long, value_name = "URL", requires = "listen")]
     upstream: Option<String>,
+    /// How the upstream is reached over `https://`, and headers added to
+    /// every request forwarded to it.
+    #[command(flatten)]
+    reach: super::args::ReachArgs,
+    /// Serve HTTPS on --listen.
+    #[command(flatten)]
+    tls: super::args::ServeTlsArgs,
     /// Let --listen bind a non-loopback address. The proxy has no
     /// authentication of its own: anyone who reaches it reaches the upstream.
     #[arg(long, requires = "listen")]
@@ -128,15 +135,13 @@ pub fn run(args: &Args) -> super::Exit {
     let fixed = args.revision.fixed();
     // A bad address or URL is a usage error before anything is opened.
     let http = match (&args.listen, &args.upstream) {
-        (Some(listen), Some(upstream)) => {
-            match http_options(listen, upstream, args.allow_remote, args.max_frame) {
-                Ok(o) => Some(o),
-                Err(e) => {
-                    eprintln!("wirecheck proxy: {e}");
-                    return super::Exit::Trouble;
-                }
+        (Some(listen), Some(upstream)) => match http_options(listen, upstream, args) {
+            Ok(o) => Some(o),
+            Err(e) => {
+                eprintln!("wirecheck proxy: {e}");
+                return super::Exit::Trouble;
             }
-        }
+        },
         _ => None,
     };
     let (log, tty): (Box<dyn Write>, bool) = match &args.log {
@@ -178,32 +183,30 @@ pub fn run(args: &Args) -> super::Exit {
 /// Checks `--listen` (loopback unless `allow_remote`: 2025-11-25
 /// basic/transports §Security Warning 2, SHOULD: "When running locally,
 /// servers SHOULD bind only to localhost (127.0.0.1)"; the proxy is such a
-/// server to its client) and `--upstream` (plain `http://`: loopback traffic
-/// needs no TLS, and the workspace's reqwest has none).
-fn http_options(
-    listen: &str,
-    upstream: &str,
-    allow_remote: bool,
-    max_frame: usize,
-) -> Result<HttpOptions, String> {
+/// server to its client) and `--upstream` (`http://` or `https://`).
+fn http_options(listen: &str, upstream: &str, args: &Args) -> Result<HttpOptions, String> {
     let addr: SocketAddr = listen
         .parse()
         .map_err(|e| format!("--listen {listen}: expected IP:PORT ({e})"))?;
-    if !addr.ip().is_loopback() && !allow_remote {
+    if !addr.ip().is_loopback() && !args.allow_remote {
         return Err(format!(
-            "--listen {listen} is not a loopback address; servers running locally SHOULD              bind only to localhost, and the proxy has no authentication: pass --allow-remote              to listen on it anyway"
+            "--listen {listen} is not a loopback address; servers running locally SHOULD \
+             bind only to localhost, and the proxy has no authentication: pass --allow-remote \
+             to listen on it anyway"
         ));
     }
     let url = Url::parse(upstream).map_err(|e| format!("--upstream {upstream}: {e}"))?;
-    if url.scheme() != "http" || url.host_str().is_none() {
+    if !matches!(url.scheme(), "http" | "https") || url.host_str().is_none() {
         return Err(format!(
-            "--upstream {upstream}: expected an http:// URL with a host"
+            "--upstream {upstream}: expected an http:// or https:// URL with a host"
         ));
     }
     Ok(HttpOptions {
         listen: addr,
         upstream: url,
-        max_frame,
+        max_frame: args.max_frame,
+        reach: args.reach.options()?,
+        tls: args.tls.certified()?,
     })
 }
 
@@ -317,8 +320,13 @@ fn proxy_http(
     let upstream = options.upstream.clone();
     proxy::http::http(options, |observed| match observed {
         Observed::Listening(addr) => {
+            let scheme = if options.tls.is_some() {
+                "https"
+            } else {
+                "http"
+            };
             eprintln!(
-                "listening on http://{addr} (forwarding to {}; point the client at http://{addr}{})",
+                "listening on {scheme}://{addr} (forwarding to {}; point the client at {scheme}://{addr}{})",
                 upstream.origin().ascii_serialization(),
                 upstream.path()
             );

@@ -96,6 +96,7 @@ fn replay_load(
             stop_at: None,
             only: saved.only.clone(),
             bearer: None,
+            http: args.peer.http_options()?,
         };
         let base = load::Config {
             bearer: args
@@ -186,13 +187,14 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
             ));
         };
         let frames = store::load_frames(&path)?;
-        let config = crate::livefuzz::Config::new(
+        let mut config = crate::livefuzz::Config::new(
             target.clone(),
             revision,
             args.timeout,
             args.strict,
             args.allow_tool.clone(),
         )?;
+        config.http = args.peer.http_options()?;
         if frames
             .iter()
             .any(|f| !livefuzz::source::safe(f, &config.tools))

@@ -6,7 +6,8 @@ use std::time::Duration;
 use harness::{Outcome, Profile, Revision};
 
 use super::args::{
-    answer_timeout, duration, positive_duration, ProfileName, ReportFiles, RevisionChoice,
+    answer_timeout, duration, positive_duration, redacted_argv, ProfileName, ReachArgs,
+    ReportFiles, RevisionChoice,
 };
 use super::OutputArgs;
 use crate::baseline::Baseline;
@@ -43,8 +44,8 @@ pub struct Args {
     /// no shell runs it. Default: this binary's own `serve`.
     #[arg(long, value_name = "CMD ARGS…", conflicts_with_all = ["http", "reference_http"])]
     stdio: Option<String>,
-    /// The server's HTTP endpoint (`http://127.0.0.1:3001/mcp`); loopback or
-    /// any host, plain `http://` only.
+    /// The server's HTTP endpoint (`http://127.0.0.1:3001/mcp`,
+    /// `https://mcp.example.com/mcp`); loopback or any host.
     // Boxed, like `--transport` parsed to a byte: `run::Args` stays within
     // clippy's bound on the size gap between `Command` variants.
     #[arg(long, value_name = "URL", conflicts_with = "reference_http", value_parser = boxed)]
@@ -114,6 +115,8 @@ pub struct Args {
     /// The arguments for the allowed tools, as a JSON object.
     #[arg(long, value_name = "JSON")]
     tool_args: Option<String>,
+    #[command(flatten)]
+    reach: ReachArgs,
     #[command(flatten)]
     files: ReportFiles,
     /// The largest frame accepted from the peer, in bytes.
@@ -204,16 +207,22 @@ fn boxed(s: &str) -> Result<Box<str>, std::convert::Infallible> {
 pub fn run(args: &Args) -> Report {
     let started = std::time::SystemTime::now();
     let clock = std::time::Instant::now();
-    let mut report = judge(args);
+    let (mut report, tls) = match tls_seen(args) {
+        Ok(tls) => (judge(args), tls),
+        Err(e) => {
+            let mut report = Report::new(Command::Run);
+            report.error = Some(e);
+            (report, None)
+        }
+    };
+    let secrets = args.reach.headers();
     report.run = Some(RunInfo {
         tool_version: env!("CARGO_PKG_VERSION").into(),
-        // `args_os`: a path argument need not be Unicode (`args` would panic).
-        argv: std::env::args_os()
-            .map(|a| a.to_string_lossy().into_owned())
-            .collect(),
+        argv: redacted_argv(&secrets),
         peer: ReportPeer {
-            target: target(args),
+            target: secrets.redact(&target(args)),
             transport: transport(args).name().into(),
+            tls,
         },
         // A revision the peer declined has only not-applicable records.
         revisions: report
@@ -234,6 +243,34 @@ pub fn run(args: &Args) -> Report {
         duration: clock.elapsed(),
     });
     report
+}
+
+/// Over `https://`, what the server's TLS showed, from a handshake of its
+/// own before the run: a certificate the run would refuse is said once, with
+/// its cause and the two ways past it, instead of as every probe's failure.
+fn tls_seen(args: &Args) -> Result<Option<crate::report::TlsSeen>, String> {
+    let Some(url) = args.http.as_deref().filter(|u| u.starts_with("https://")) else {
+        return Ok(None);
+    };
+    let options = args.reach.options()?;
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("tokio runtime: {e}"))?;
+    runtime
+        .block_on(crate::transport::tls::inspect(
+            url,
+            &options.trust,
+            options.connect_timeout,
+        ))
+        .map(Some)
+        .map_err(|e| {
+            if options.trust.verifies() {
+                format!("{e} (a server whose certificate a private CA signed: --cacert FILE; a self-signed test server: --insecure)")
+            } else {
+                e
+            }
+        })
 }
 
 /// The peer judged, as a person names it: its command line, its URL, or the
@@ -366,6 +403,10 @@ fn prepare(args: &Args) -> Result<(Config, Vec<vectors::Vector>), String> {
             kind.name()
         ));
     }
+    args.reach.need_http(args.http.is_some())?;
+    if args.auth && args.reach.headers().has("authorization") {
+        return Err("--auth sends its own tokens as `Authorization`; drop the --header or --header-env that sets it".into());
+    }
     if args.transport.is_some() && args.http.is_none() && !args.reference_http {
         return Err("--transport needs --http URL or --reference-http".into());
     }
@@ -456,6 +497,7 @@ fn prepare(args: &Args) -> Result<(Config, Vec<vectors::Vector>), String> {
             },
             transcripts: args.transcripts.clone(),
             parallel_revisions: args.parallel_revisions,
+            http: args.reach.options()?,
             auth: args.auth.then(|| runner::Auth {
                 issuer: args.auth_issuer.clone(),
                 ready: None,

@@ -50,6 +50,15 @@ pub struct Args {
     /// Allow --http on a non-loopback address (and accept an Origin equal to Host).
     #[arg(long, requires = "http")]
     pub allow_remote: bool,
+    /// With --http, serve HTTPS.
+    #[command(flatten)]
+    pub tls: super::args::ServeTlsArgs,
+    /// With --http, answer 401 to every request that does not carry this
+    /// header with the value of ENVVAR (`Authorization=TOKEN_VAR`), as a
+    /// deployed server with a static API key or bearer token does: to try
+    /// a client's, or `run --header-env`'s, way of sending it.
+    #[arg(long, value_name = "NAME=ENVVAR", requires = "http", value_parser = crate::transport::headers::UserHeader::from_env)]
+    pub require_header_env: Option<crate::transport::headers::UserHeader>,
     /// Judge the client: feed every frame to the session judge and play the
     /// scenarios (over stdio, or Streamable HTTP with --http).
     #[arg(long)]
@@ -99,6 +108,10 @@ pub struct Args {
 
 /// Runs `wirecheck serve` with its arguments.
 pub fn run(args: &Args) -> Exit {
+    if args.tls.tls_cert.is_some() && args.http.is_none() {
+        eprintln!("wirecheck serve: --tls-cert and --tls-key serve HTTPS, with --http ADDR");
+        return Exit::Trouble;
+    }
     match super::args::served(args.profile, args.revision) {
         Ok(Serve::JsonRpc) if args.judge && args.http.is_some() => {
             // The JSON-RPC service over HTTP keeps no sessions to judge.
@@ -118,10 +131,19 @@ pub fn run(args: &Args) -> Exit {
                 issuer: args.auth_issuer.clone(),
                 defect: args.auth_defect,
             });
+            let tls = match args.tls.certified() {
+                Ok(tls) => tls,
+                Err(e) => {
+                    eprintln!("wirecheck serve: {e}");
+                    return Exit::Trouble;
+                }
+            };
             match crate::peer::http::run(
                 config,
                 args.http.as_deref().unwrap_or_default(),
                 auth.as_ref(),
+                tls,
+                args.require_header_env.clone(),
             ) {
                 Ok(()) => Exit::Clean,
                 Err(e) => {
@@ -201,6 +223,9 @@ fn judged_http(serve: Serve, args: &Args) -> Exit {
                 crate::peer::http::Server::bind_judged(addr, config, selected(&args.scenario))
                     .await
                     .map_err(|e| format!("--http {addr}: {e}"))?;
+            if let Some(certified) = args.tls.certified()? {
+                server.serve_tls(certified);
+            }
             // Before anything is said on stderr: a signal sent as soon as a
             // line is read ends the run with its report.
             let stop = clientcheck::http::signalled()?;
@@ -213,8 +238,8 @@ fn judged_http(serve: Serve, args: &Args) -> Exit {
             } else {
                 None
             };
-            eprintln!("listening on http://{}", server.addr);
-            let url = format!("http://{}/mcp", server.addr);
+            eprintln!("listening on {}", server.origin());
+            let url = server.mcp_url();
             let (mut records, ended) = clientcheck::http::serve(server, stop, true).await;
             // The authorization records are there whether or not a client
             // came (not observed when it did not): a client that opened no

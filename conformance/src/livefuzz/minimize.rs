@@ -97,9 +97,15 @@ async fn attempt(
         answer_timeout: config.timeout,
         grace: config.confirm_grace,
     };
-    let mut live = Live::start(&config.target, config.revision, &waits, config.limits)
-        .await
-        .ok()?;
+    let mut live = Live::start(
+        &config.target,
+        config.revision,
+        &waits,
+        config.limits,
+        &config.http,
+    )
+    .await
+    .ok()?;
     let (last, before) = frames.split_last()?;
     for frame in before {
         // A shrunk frame may have taken an id of the prefix: sent fresh.

@@ -63,6 +63,8 @@ pub struct Config {
     pub strict: bool,
     /// The transport's bounds.
     pub limits: Limits,
+    /// How an HTTP peer is reached: TLS trust, the user's headers.
+    pub http: crate::transport::http::HttpOptions,
     /// Confirm and shrink each finding (off: report it as found).
     pub minimize: bool,
     /// The most time spent confirming and shrinking all findings (inside
@@ -112,6 +114,7 @@ impl Config {
                 write_timeout: timeout,
                 ..Limits::default()
             },
+            http: crate::transport::http::HttpOptions::default(),
             minimize: true,
             minimize_budget: Duration::from_secs(60),
             vectors,
@@ -264,7 +267,15 @@ impl Stats {
 async fn start_again(config: &Config, waits: &Waits) -> Result<Live, String> {
     let mut last = String::new();
     for _ in 0..3 {
-        match Live::start(&config.target, config.revision, waits, config.limits).await {
+        match Live::start(
+            &config.target,
+            config.revision,
+            waits,
+            config.limits,
+            &config.http,
+        )
+        .await
+        {
             Ok(live) => return Ok(live),
             Err(e) => last = e,
         }
@@ -635,7 +646,14 @@ async fn fuzz_job(
         grace: Duration::ZERO,
     };
     let starting = Instant::now();
-    let mut live = Live::start(&config.target, config.revision, &waits, config.limits).await?;
+    let mut live = Live::start(
+        &config.target,
+        config.revision,
+        &waits,
+        config.limits,
+        &config.http,
+    )
+    .await?;
     let slowest_start = starting.elapsed();
     let jobs = config.jobs.max(1) as u64;
     let mut source = Dealt {
@@ -964,7 +982,14 @@ pub async fn replay(
         answer_timeout: config.timeout,
         grace: config.confirm_grace,
     };
-    let mut live = Live::start(&config.target, config.revision, &waits, config.limits).await?;
+    let mut live = Live::start(
+        &config.target,
+        config.revision,
+        &waits,
+        config.limits,
+        &config.http,
+    )
+    .await?;
     let mut found = Vec::new();
     for frame in frames {
         // Sent as saved unless that would reuse an id of this session.

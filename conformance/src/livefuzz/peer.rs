@@ -80,6 +80,7 @@ impl Live {
         revision: Revision,
         waits: &Waits,
         limits: Limits,
+        reach: &HttpOptions,
     ) -> Result<Live, String> {
         let config = DriverConfig {
             answer_timeout: waits.answer_timeout,
@@ -95,7 +96,7 @@ impl Live {
         // reported as timed out), so a hung POST cannot hold a window.
         let options = HttpOptions {
             request_timeout: waits.answer_timeout + Duration::from_millis(500),
-            ..HttpOptions::default()
+            ..reach.clone()
         };
         let wire = Wire::open(target, limits, options).await?;
         let mut driver = Driver::new(wire, config);

@@ -39,8 +39,13 @@ pub async fn session(
     index: usize,
     shared: &Shared,
 ) -> Result<(Stats, Findings), String> {
-    let mut client = Client::new(url, config.limits.max_frame, config.bearer.as_deref())
-        .map_err(|why| format!("session {} at {url}: {why}", index + 1))?;
+    let mut client = Client::new(
+        url,
+        config.limits.max_frame,
+        config.bearer.as_deref(),
+        &config.http,
+    )
+    .map_err(|why| format!("session {} at {url}: {why}", index + 1))?;
     // The handshake's connection, kept for the DELETE at the end.
     let mut conn = Conn::default();
     let book = Mutex::new(Book::new(config, index, false));

@@ -79,6 +79,8 @@ pub struct Config {
     /// The access token every HTTP request carries as `Authorization:
     /// Bearer` (`--auth`).
     pub bearer: Option<String>,
+    /// How the endpoint is reached: TLS trust, the user's headers.
+    pub http: crate::transport::http::HttpOptions,
 }
 
 /// A finding a run looks for, and stops sending at once it shows: its rule
@@ -744,6 +746,7 @@ mod tests {
             stop_at: None,
             only: Vec::new(),
             bearer: None,
+            http: crate::transport::http::HttpOptions::default(),
         }
     }
 

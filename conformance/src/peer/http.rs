@@ -45,6 +45,7 @@ use super::{Peer, Serve};
 use crate::auth::resource::{Denial, Protection, PRM_PREFIX};
 use crate::report::Record;
 use crate::sync::lock;
+use crate::transport::headers::UserHeader;
 use crate::transport::Kind;
 pub use judged::{Conversation, Conversations};
 
@@ -329,6 +330,10 @@ pub struct Server {
     pub addr: SocketAddr,
     listener: TcpListener,
     app: Arc<App>,
+    /// HTTPS with this certificate (`--tls-cert`), or plain HTTP.
+    tls: Option<crate::transport::tls::Certified>,
+    /// A header every request must carry (`--require-header-env`).
+    required: Option<UserHeader>,
 }
 
 impl Server {
@@ -358,6 +363,8 @@ impl Server {
         Ok(Server {
             addr: listener.local_addr()?,
             listener,
+            tls: None,
+            required: None,
             app: Arc::new(App {
                 config,
                 sessions: Mutex::default(),
@@ -378,12 +385,32 @@ impl Server {
         }
     }
 
+    /// Serves HTTPS with `certified` instead of HTTP. Before
+    /// [`Server::serve`] only.
+    pub fn serve_tls(&mut self, certified: crate::transport::tls::Certified) {
+        self.tls = Some(certified);
+    }
+
+    /// Answers 401 to every request without `required` (its name and exact
+    /// value): a deployed server's static API key or bearer token, which
+    /// `run --header-env` must bring. Before [`Server::serve`] only.
+    pub fn require(&mut self, required: UserHeader) {
+        self.required = Some(required);
+    }
+
+    /// `https://ADDR` over TLS, else `http://ADDR`.
+    #[must_use]
+    pub fn origin(&self) -> String {
+        let scheme = if self.tls.is_some() { "https" } else { "http" };
+        format!("{scheme}://{}", self.addr)
+    }
+
     /// The URL of its Streamable HTTP endpoint, `http://ADDR/mcp`.
     #[must_use]
     pub fn mcp_url(&self) -> String {
         match self.app.config.serve {
-            Serve::JsonRpc => format!("http://{}", self.addr),
-            _ => format!("http://{}/mcp", self.addr),
+            Serve::JsonRpc => self.origin(),
+            _ => format!("{}/mcp", self.origin()),
         }
     }
 
@@ -398,8 +425,42 @@ impl Server {
 
     /// Serves until the process ends (or the future is dropped).
     pub async fn serve(self) -> std::io::Result<()> {
-        axum::serve(self.listener, router(self.app)).await
+        let mut router = router(self.app);
+        if let Some(required) = self.required {
+            router = requiring(router, required);
+        }
+        match &self.tls {
+            Some(certified) => {
+                let listener = crate::transport::tls::TlsListener::new(self.listener, certified)?;
+                axum::serve(listener, router).await
+            }
+            None => axum::serve(self.listener, router).await,
+        }
     }
+}
+
+/// `router` answering 401 to a request without `required`, before any
+/// route: nothing of the server is reached without the key.
+fn requiring(router: Router, required: UserHeader) -> Router {
+    router.layer(axum::middleware::from_fn(
+        move |request: Request, next: Next| {
+            let carried = request
+                .headers()
+                .get(required.name())
+                .is_some_and(|v| v.as_bytes() == required.value());
+            async move {
+                if carried {
+                    next.run(request).await
+                } else {
+                    (
+                        axum::http::StatusCode::UNAUTHORIZED,
+                        "this server requires a header the request did not carry (or carried with another value)\n",
+                    )
+                        .into_response()
+                }
+            }
+        },
+    ))
 }
 
 /// A judged server's records, from outside it.
@@ -461,10 +522,17 @@ pub struct AuthOptions {
     pub defect: Option<crate::auth::resource::Defect>,
 }
 
-/// `wirecheck serve --http ADDR`: binds, prints `listening on http://ADDR` on
-/// stderr (so a caller that asked for port 0 learns the port), and serves.
-/// With `auth`, protected: `authorization server ISSUER` on stderr too.
-pub fn run(config: Config, addr: &str, auth: Option<&AuthOptions>) -> Result<(), String> {
+/// `wirecheck serve --http ADDR`: binds, prints `listening on http://ADDR`
+/// (`https://` with `tls`) on stderr (so a caller that asked for port 0
+/// learns the port), and serves. With `auth`, protected: `authorization
+/// server ISSUER` on stderr too.
+pub fn run(
+    config: Config,
+    addr: &str,
+    auth: Option<&AuthOptions>,
+    tls: Option<crate::transport::tls::Certified>,
+    required: Option<UserHeader>,
+) -> Result<(), String> {
     let addr = check_addr(addr, config.allow_remote)?;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -474,6 +542,12 @@ pub fn run(config: Config, addr: &str, auth: Option<&AuthOptions>) -> Result<(),
         let mut server = Server::bind(addr, config)
             .await
             .map_err(|e| format!("--http {addr}: {e}"))?;
+        if let Some(certified) = tls {
+            server.serve_tls(certified);
+        }
+        if let Some(required) = required {
+            server.require(required);
+        }
         let mut issuing = None;
         if let Some(auth) = auth {
             let (issuer, keys) = match &auth.issuer {
@@ -493,7 +567,7 @@ pub fn run(config: Config, addr: &str, auth: Option<&AuthOptions>) -> Result<(),
                 }
             };
             let audience = server.mcp_url();
-            let origin = format!("http://{}", server.addr);
+            let origin = server.origin();
             let path = audience.strip_prefix(&origin).unwrap_or_default();
             eprintln!("authorization server {issuer}");
             server.protect(Protection {
@@ -505,7 +579,7 @@ pub fn run(config: Config, addr: &str, auth: Option<&AuthOptions>) -> Result<(),
                 judging: None,
             });
         }
-        eprintln!("listening on http://{}", server.addr);
+        eprintln!("listening on {}", server.origin());
         match issuing {
             Some(local) => tokio::select! {
                 served = server.serve() => served.map_err(|e| format!("serving: {e}")),

@@ -68,6 +68,10 @@ pub struct HttpOptions {
     pub upstream: Url,
     /// The longest message kept for judging; a longer one is still forwarded.
     pub max_frame: usize,
+    /// How the upstream is reached: TLS trust, the user's own headers.
+    pub reach: crate::transport::http::HttpOptions,
+    /// Serve HTTPS with this certificate instead of HTTP.
+    pub tls: Option<crate::transport::tls::Certified>,
 }
 
 /// Which conversation a message belongs to.
@@ -138,9 +142,9 @@ impl App {
 /// # Errors
 /// The runtime cannot start, the address cannot be bound, or serving fails.
 pub fn http(options: &HttpOptions, mut observe: impl FnMut(Observed)) -> Result<(), String> {
-    let client = reqwest::Client::builder()
-        // A redirect is the upstream's answer, for the client to see.
-        .redirect(reqwest::redirect::Policy::none())
+    // A redirect is the upstream's answer, for the client to see: the one
+    // builder follows none.
+    let client = crate::transport::http::builder(&options.reach)
         .no_proxy()
         .tcp_nodelay(true)
         .connect_timeout(Duration::from_secs(10))
@@ -165,7 +169,14 @@ pub fn http(options: &HttpOptions, mut observe: impl FnMut(Observed)) -> Result<
             let app = Arc::new(App {
                 client,
                 upstream: options.upstream,
-                own_origin: format!("http://{addr}"),
+                own_origin: format!(
+                    "{}://{addr}",
+                    if options.tls.is_some() {
+                        "https"
+                    } else {
+                        "http"
+                    }
+                ),
                 max_frame: options.max_frame,
                 tx: tx.clone(),
                 endpoints: Mutex::default(),
@@ -177,14 +188,28 @@ pub fn http(options: &HttpOptions, mut observe: impl FnMut(Observed)) -> Result<
             let _ = tx.send(Observed::Listening(addr)).await;
             drop(tx);
             let router = Router::new().fallback(forward).with_state(app);
-            // Without TCP_NODELAY a streamed answer (its head, then its body,
-            // written apart) waits on Nagle's algorithm for the client's
-            // delayed ACK: hundreds of µs a round trip on loopback.
-            let listener = listener.tap_io(|tcp| {
-                let _ = tcp.set_nodelay(true);
-            });
+            let served = async move {
+                match &options.tls {
+                    Some(certified) => {
+                        let listener = crate::transport::tls::TlsListener::new(listener, certified)
+                            .map_err(|e| format!("--listen {}: {e}", options.listen))?;
+                        axum::serve(listener, router).await
+                    }
+                    // Without TCP_NODELAY a streamed answer (its head, then
+                    // its body, written apart) waits on Nagle's algorithm
+                    // for the client's delayed ACK: hundreds of µs a round
+                    // trip on loopback.
+                    None => {
+                        let listener = listener.tap_io(|tcp| {
+                            let _ = tcp.set_nodelay(true);
+                        });
+                        axum::serve(listener, router).await
+                    }
+                }
+                .map_err(|e| format!("serving: {e}"))
+            };
             tokio::select! {
-                served = axum::serve(listener, router) => served.map_err(|e| format!("serving: {e}")),
+                served = served => served,
                 () = stop => Ok(()),
             }
         })

@@ -50,6 +50,9 @@ pub struct Config {
     /// play at once (`None`: all of them). Each opens up to about eleven MCP
     /// sessions at a time; a server that caps its sessions needs fewer.
     pub parallel_revisions: Option<std::num::NonZeroUsize>,
+    /// How every HTTP client of the run reaches the server: TLS trust and
+    /// the user's headers (timeouts come from `driver` and `limits`).
+    pub http: crate::transport::http::HttpOptions,
 }
 
 /// `--auth`: what the run learns of the server's authorization before its

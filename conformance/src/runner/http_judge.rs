@@ -80,6 +80,8 @@ pub(super) struct Target<'a> {
     pub(super) auth: Option<&'a crate::auth::client::Ready>,
     /// `Authorization: Bearer <valid token>` under `--auth`, on every request.
     pub(super) bearer: Option<HeaderValue>,
+    /// How the probes' clients reach the server: TLS trust, the user's headers.
+    pub(super) http: &'a crate::transport::http::HttpOptions,
 }
 
 impl<'a> Target<'a> {
@@ -92,6 +94,7 @@ impl<'a> Target<'a> {
             allowed: &config.allowed,
             auth: config.auth.as_ref().and_then(|a| a.ready.as_ref()),
             bearer: config.bearer(),
+            http: &config.http,
         }
     }
 
@@ -102,9 +105,11 @@ impl<'a> Target<'a> {
         if let Some(bearer) = &self.bearer {
             headers.insert(reqwest::header::AUTHORIZATION, bearer.clone());
         }
-        reqwest::Client::builder()
-            .redirect(reqwest::redirect::Policy::none())
-            .default_headers(headers)
+        let mut client = crate::transport::http::builder(self.http);
+        if !headers.is_empty() {
+            client = client.default_headers(headers);
+        }
+        client
     }
 }
 
@@ -689,8 +694,8 @@ pub(super) fn streamable(driver: &mut Driver<Wire>) -> &mut StreamableHttpPeer {
 /// A driver of a fresh Streamable HTTP connection, nothing sent yet, the
 /// `Origin` header set when given.
 pub(super) fn connected(target: &Target<'_>, origin: Option<&str>) -> Result<Driver<Wire>, String> {
-    let mut peer =
-        StreamableHttpPeer::connect(target.url, target.limits).map_err(|e| e.to_string())?;
+    let mut peer = StreamableHttpPeer::with_options(target.url, target.limits, target.http.clone())
+        .map_err(|e| e.to_string())?;
     if let Some(bearer) = &target.bearer {
         peer.set_header(reqwest::header::AUTHORIZATION, bearer.clone());
     }

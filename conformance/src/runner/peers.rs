@@ -20,7 +20,7 @@ use crate::report::{Check, CheckId, Record, Subject};
 use crate::sync::lock;
 use crate::transcript::Entry;
 use crate::transcript::Frame;
-use crate::transport::http::{HttpFact, HttpFinding, HttpOptions};
+use crate::transport::http::{HttpFact, HttpFinding};
 use crate::transport::{Kind, Target, Transport as _};
 use crate::vectors::Vector;
 
@@ -200,7 +200,7 @@ impl Peers<'_> {
                     .ok_or_else(|| RunError::Start("an HTTP peer without a URL".into()))?,
             ),
         };
-        let mut wire = Wire::open(&target, limits, HttpOptions::default())
+        let mut wire = Wire::open(&target, limits, self.config.http.clone())
             .await
             .map_err(RunError::Start)?;
         if let Wire::Streamable(peer) = &mut wire {

@@ -23,7 +23,7 @@ use ground::transcript::Frame;
 
 use super::{
     Check, CheckId, Command, HttpExchange, Level, Outcome, Payload, Peer, Place, Record, Refusal,
-    Report, RunInfo, Subject, Tally, Violation,
+    Report, RunInfo, Subject, Tally, TlsSeen, Violation,
 };
 
 /// The document format's version: bumped when a member changes meaning.
@@ -163,6 +163,8 @@ struct RunDoc {
 struct PeerDoc {
     target: String,
     transport: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    tls: Option<TlsSeen>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -385,6 +387,7 @@ impl From<&Report> for Doc {
                 peer: PeerDoc {
                     target: r.peer.target.clone(),
                     transport: r.peer.transport.clone(),
+                    tls: r.peer.tls.clone(),
                 },
                 revisions: r.revisions.iter().map(|r| r.name().to_owned()).collect(),
                 asked: r.asked.clone(),
@@ -547,6 +550,7 @@ impl Doc {
                     peer: Peer {
                         target: r.peer.target,
                         transport: r.peer.transport,
+                        tls: r.peer.tls,
                     },
                     revisions: r
                         .revisions

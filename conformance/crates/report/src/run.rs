@@ -12,6 +12,41 @@ pub struct Peer {
     pub target: String,
     /// The transport spoken (`stdio`, `streamable-http`).
     pub transport: String,
+    /// What its TLS looked like, over `https://`.
+    pub tls: Option<TlsSeen>,
+}
+
+/// A server's TLS as one handshake saw it: enough to tell which server and
+/// which certificate were judged, and whether that certificate was checked.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TlsSeen {
+    /// The protocol version agreed (`TLSv1_3`).
+    pub version: String,
+    /// The cipher suite agreed (`TLS13_AES_256_GCM_SHA384`).
+    pub cipher_suite: String,
+    /// The SHA-256 of the server's certificate (DER), lowercase hex.
+    pub certificate_sha256: String,
+    /// Whether the certificate was verified against the trusted roots;
+    /// `false` only under `--insecure`.
+    pub verified: bool,
+}
+
+impl TlsSeen {
+    /// The TLS in a few words, for the run's line and the terminal.
+    #[must_use]
+    pub fn line(&self) -> String {
+        let short: String = self.certificate_sha256.chars().take(16).collect();
+        let checked = if self.verified {
+            "verified"
+        } else {
+            "NOT verified (--insecure)"
+        };
+        format!(
+            "{} {}, certificate sha256:{short}… {checked}",
+            self.version, self.cipher_suite
+        )
+    }
 }
 
 /// What a run document says about the run besides its records.
@@ -63,6 +98,9 @@ impl RunInfo {
             self.duration.as_secs_f64(),
             self.tool_version
         ));
+        if let Some(tls) = &self.peer.tls {
+            out.push_str(&format!("; TLS {}", tls.line()));
+        }
         if let Some(digest) = &self.vectors_digest {
             // By characters: a document read back may hold any text here.
             let short: String = digest.chars().take(12).collect();

@@ -1,18 +1,21 @@
 //! The arguments commands share, parsed in one place so that no command
 //! imports another: where frames come from and where the report goes, the
 //! live peer, durations, revisions and profiles, the report files, a bearer
-//! token, client scenarios, and the one parser of a sender (`client` /
+//! token, how HTTP reaches a server (TLS trust, the user's headers), client
+//! scenarios, and the one parser of a sender (`client` /
 //! `server`) into [`harness::Direction`].
 
 mod auth;
 mod durations;
 mod files;
+mod reach;
 mod revision;
 mod scenario;
 
 pub use auth::AuthArgs;
 pub(crate) use durations::{answer_timeout, duration, positive_duration};
 pub use files::ReportFiles;
+pub use reach::{redacted_argv, ReachArgs, ServeTlsArgs};
 pub use revision::{
     mcp_revision, revision_choice, revision_or_auto, served, ProfileName, ReadRevision,
     RevisionChoice,
@@ -63,6 +66,9 @@ pub struct PeerArgs {
     /// `--stdio`: each session a new one, ended with DELETE.
     #[arg(long, value_name = "URL")]
     pub http: Option<String>,
+    /// TLS trust and the user's headers for --http.
+    #[command(flatten)]
+    pub reach: ReachArgs,
 }
 
 impl PeerArgs {
@@ -70,6 +76,15 @@ impl PeerArgs {
     #[must_use]
     pub fn is_reference(&self) -> bool {
         self.stdio.is_none() && self.http.is_none()
+    }
+
+    /// How every HTTP client reaches `--http`'s server.
+    ///
+    /// # Errors
+    /// A `--cacert` that does not load, or these given without `--http`.
+    pub fn http_options(&self) -> Result<crate::transport::http::HttpOptions, String> {
+        self.reach.need_http(self.http.is_some())?;
+        self.reach.options()
     }
 
     /// The peer: `--http URL`, `--stdio CMD`, or this binary's own `serve`.

@@ -85,8 +85,8 @@ pub(super) async fn streamable_origin(
 /// The HTTP+SSE stream's GET with a foreign `Origin` (an SSE connection
 /// refused at the GET never reaches the `endpoint` event).
 pub(super) async fn sse_origin(target: &Target<'_>) -> Result<HttpExchange, String> {
-    let client = reqwest::Client::builder()
-        .redirect(reqwest::redirect::Policy::none())
+    let client = target
+        .client()
         .timeout(target.limits.write_timeout)
         .build()
         .map_err(|e| e.to_string())?;

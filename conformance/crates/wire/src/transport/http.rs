@@ -3,7 +3,8 @@
 //! over HTTP.
 //!
 //! Each implements [`Transport`](super::Transport), so the runner drives them
-//! unchanged. HTTP moves the bytes (reqwest, no TLS: loopback only) and the
+//! unchanged. HTTP moves the bytes (reqwest; over `https://` with the one
+//! [`Trust`](super::tls::Trust)) and the
 //! one SSE parser ([`events`]) splits SSE; every JSON-RPC body and every SSE `data`
 //! is surfaced as an [`Event::Frame`](super::Event::Frame) for the codec to
 //! judge byte for byte.
@@ -41,8 +42,8 @@ pub use post::SSE_ENDED_UNANSWERED;
 pub use session_id::session_id_concerns;
 pub use sse::SsePeer;
 pub use streamable::{
-    header_safe, standard_headers, GetStream, OpenGet, StreamEvent, StreamableHttpPeer,
-    MAX_GET_EVENTS,
+    builder, client, header_safe, standard_headers, GetStream, OpenGet, StreamEvent,
+    StreamableHttpPeer, MAX_GET_EVENTS,
 };
 
 /// What HTTP said instead of an answer, for a "could not run" line: the

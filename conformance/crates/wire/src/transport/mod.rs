@@ -18,12 +18,14 @@ use tokio::time::Instant;
 
 pub mod error;
 pub mod event_stream;
+pub mod headers;
 pub mod http;
 mod kind;
 pub mod lines;
 pub mod process;
 pub mod stdio;
 mod target;
+pub mod tls;
 pub mod wire;
 
 pub use kind::{HttpKind, Kind};

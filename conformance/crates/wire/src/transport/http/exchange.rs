@@ -16,11 +16,14 @@ use tokio::time::{timeout_at, Instant};
 
 use super::events::{Events, SseEvent, StreamError};
 use crate::transport::error::error_chain;
+use crate::transport::headers::UserHeaders;
+use crate::transport::tls::Trust;
 use crate::transport::{Event, Limits};
 use ground::sync::lock;
 
-/// Bounds the HTTP transports add to [`Limits`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Bounds the HTTP transports add to [`Limits`], and how every client here
+/// reaches the server: whom it trusts over TLS and the user's own headers.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HttpOptions {
     /// How long one HTTP exchange may take, from sending the request to the
     /// end of its body or SSE stream; past it the exchange is abandoned and
@@ -28,6 +31,12 @@ pub struct HttpOptions {
     pub request_timeout: Duration,
     /// How long opening a TCP connection may take.
     pub connect_timeout: Duration,
+    /// Whom `https://` trusts (`--cacert`, `--insecure`).
+    pub trust: Trust,
+    /// The user's headers (`--header`, `--header-env`), sent on every
+    /// request unless the request sets the header itself (the
+    /// authorization probes set their own `Authorization`).
+    pub headers: UserHeaders,
 }
 
 impl Default for HttpOptions {
@@ -35,6 +44,8 @@ impl Default for HttpOptions {
         HttpOptions {
             request_timeout: Duration::from_secs(30),
             connect_timeout: Duration::from_secs(5),
+            trust: Trust::default(),
+            headers: UserHeaders::default(),
         }
     }
 }
@@ -120,7 +131,7 @@ impl Exhibit {
             .take(MAX_EXHIBIT_HEADERS)
             .map(|(name, value)| {
                 let name = name.as_str().to_owned();
-                let value = if REDACTED.contains(&name.as_str()) {
+                let value = if REDACTED.contains(&name.as_str()) || value.is_sensitive() {
                     "(redacted)".to_owned()
                 } else {
                     excerpt(value.as_bytes())

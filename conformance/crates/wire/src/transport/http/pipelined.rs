@@ -97,10 +97,16 @@ pub fn stamp(revision: Revision, method: &str, params: Option<&serde_json::Value
 
 impl Client {
     /// The client of the endpoint at `url`, with the headers every request
-    /// carries from the start.
-    pub fn new(url: &str, max: usize, bearer: Option<&str>) -> Result<Self, String> {
-        let endpoint = Endpoint::parse(url)?;
-        let mut headers = HeaderMap::new();
+    /// carries from the start: the user's own (`reach`'s) among them, and
+    /// TLS with `reach`'s trust over `https://`.
+    pub fn new(
+        url: &str,
+        max: usize,
+        bearer: Option<&str>,
+        reach: &super::HttpOptions,
+    ) -> Result<Self, String> {
+        let endpoint = Endpoint::parse(url, &reach.trust)?;
+        let mut headers = reach.headers.header_map();
         headers.insert(HOST, endpoint.authority.clone());
         headers.extend(post_headers());
         if let Some(token) = bearer {

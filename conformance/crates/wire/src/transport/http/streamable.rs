@@ -11,6 +11,7 @@ use tokio::time::Instant;
 use super::exchange::{FindingKind, HttpFact, HttpFinding, HttpOptions, Queue};
 use super::post::{self, Flavor, Outline, Post};
 use super::ConnectError;
+use crate::transport::error::error_chain;
 use crate::transport::{Event, Limits, SendError, Transport};
 use ground::sync::lock;
 
@@ -105,10 +106,7 @@ impl StreamableHttpPeer {
         let exhibit = super::exchange::Exhibit::of_request(&sent, None);
         let mut request = self.client.delete(&self.url).headers(sent);
         request = request.timeout(self.options.request_timeout);
-        let response = request
-            .send()
-            .await
-            .map_err(|e| crate::transport::error::error_chain(&e))?;
+        let response = request.send().await.map_err(|e| error_chain(&e))?;
         let shared = self.queue.shared();
         let status = super::exchange::record(
             shared, "DELETE", &self.url, exhibit, &response, false, false, None,
@@ -146,7 +144,7 @@ impl StreamableHttpPeer {
         let sent = self.client.get(&self.url).headers(headers).send();
         let response = match tokio::time::timeout_at(deadline, sent).await {
             Err(_) => return Err(format!("no response headers within {within:?}")),
-            Ok(Err(e)) => return Err(crate::transport::error::error_chain(&e)),
+            Ok(Err(e)) => return Err(error_chain(&e)),
             Ok(Ok(response)) => response,
         };
         let shared = Arc::clone(&self.queue.sink().shared);
@@ -438,16 +436,14 @@ pub fn header_safe(value: &str) -> String {
 }
 
 /// The HTTP client the transports share: no redirects followed, bounded
-/// connects, `http://` only.
+/// connects, `http://` or `https://`, built on [`builder`].
 pub fn client(url: &str, options: &HttpOptions) -> Result<Client, ConnectError> {
-    if !url.starts_with("http://") {
+    if !(url.starts_with("http://") || url.starts_with("https://")) {
         return Err(ConnectError::BadUrl(format!(
-            "`{url}`: only plain http:// is supported (no TLS; serve the endpoint over http:// on a host you can reach, loopback or not)"
+            "`{url}`: not an http:// or https:// URL"
         )));
     }
-    Client::builder()
-        .redirect(reqwest::redirect::Policy::none())
-        .connect_timeout(options.connect_timeout)
+    builder(options)
         // A fresh connection per request, as curl makes one per run: a
         // kept-alive connection the server gave up on (idle past its
         // keep-alive while a `subscriptions/listen` stream stayed open, or
@@ -456,7 +452,20 @@ pub fn client(url: &str, options: &HttpOptions) -> Result<Client, ConnectError> 
         // reply" (a false finding once seen). Loopback connects are cheap.
         .pool_max_idle_per_host(0)
         .build()
-        .map_err(|e| ConnectError::Client(e.to_string()))
+        .map_err(|e| ConnectError::Client(error_chain(&e)))
+}
+
+/// The start of every HTTP client of the tool (the transports, the runner's
+/// own probes, the authorization client, the proxy's upstream): redirects
+/// are the server's answer and never followed, connects are bounded, TLS
+/// trusts [`HttpOptions::trust`], and the user's headers go on every
+/// request that does not set them itself.
+pub fn builder(options: &HttpOptions) -> reqwest::ClientBuilder {
+    Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .connect_timeout(options.connect_timeout)
+        .use_preconfigured_tls(options.trust.client_config())
+        .default_headers(options.headers.header_map())
 }
 
 impl Transport for StreamableHttpPeer {

@@ -9,10 +9,16 @@ use hyper::header::HeaderValue;
 use hyper::{Request, Response, Uri};
 
 use crate::transport::error::error_chain;
+use crate::transport::tls::Trust;
+use rustls::pki_types::ServerName;
 
 /// Where a session's requests go, parsed once.
-#[derive(Debug)]
 pub(super) struct Endpoint {
+    /// Over `https://`, the connector of the run's one [`Trust`] and the name
+    /// the certificate must carry.
+    ///
+    /// [`Trust`]: crate::transport::tls::Trust
+    pub(super) tls: Option<(tokio_rustls::TlsConnector, ServerName<'static>)>,
     /// What a connection is made to: an IP address as written (bare for
     /// IPv6), or a name resolved at each connection.
     pub(super) host: String,
@@ -24,14 +30,23 @@ pub(super) struct Endpoint {
     pub(super) authority: HeaderValue,
 }
 
+impl std::fmt::Debug for Endpoint {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Endpoint")
+            .field("tls", &self.tls.is_some())
+            .field("host", &self.host)
+            .field("port", &self.port)
+            .field("target", &self.target)
+            .finish_non_exhaustive()
+    }
+}
+
 impl Endpoint {
-    /// `url`, which must be `http:` (the load client speaks no TLS).
-    pub(super) fn parse(url: &str) -> Result<Self, String> {
+    /// `url`, `http:` or `https:` (trusting `trust`).
+    pub(super) fn parse(url: &str, trust: &Trust) -> Result<Self, String> {
         let parsed = reqwest::Url::parse(url).map_err(|e| format!("{url}: not a URL: {e}"))?;
-        if parsed.scheme() != "http" {
-            return Err(format!(
-                "{url}: `load` speaks plain http:// only (no TLS: it loads local servers)"
-            ));
+        if !matches!(parsed.scheme(), "http" | "https") {
+            return Err(format!("{url}: not an http:// or https:// URL"));
         }
         let (Some(host), Some(port)) = (parsed.host_str(), parsed.port_or_known_default()) else {
             return Err(format!("{url}: no host to connect to"));
@@ -50,7 +65,15 @@ impl Endpoint {
             .trim_start_matches('[')
             .trim_end_matches(']')
             .to_owned();
+        let tls = if parsed.scheme() == "https" {
+            let name = ServerName::try_from(host.clone())
+                .map_err(|e| format!("{url}: not a server name for TLS: {e}"))?;
+            Some((trust.connector(), name))
+        } else {
+            None
+        };
         Ok(Endpoint {
+            tls,
             host,
             port,
             target: target
@@ -150,6 +173,17 @@ async fn connect(to: &Endpoint) -> Result<(Sender, Io), String> {
     stream
         .set_nodelay(true)
         .map_err(|e| format!("cannot set TCP_NODELAY: {e}"))?;
+    if let Some((connector, name)) = &to.tls {
+        let stream = connector
+            .connect(name.clone(), stream)
+            .await
+            .map_err(|e| format!("TLS with {}:{}: {}", to.host, to.port, error_chain(&e)))?;
+        let (sender, connection) =
+            hyper::client::conn::http1::handshake(hyper_util::rt::TokioIo::new(stream))
+                .await
+                .map_err(|e| error_chain(&e))?;
+        return Ok((sender, tokio::spawn(connection)));
+    }
     let (sender, connection) =
         hyper::client::conn::http1::handshake(hyper_util::rt::TokioIo::new(stream))
             .await
@@ -163,21 +197,26 @@ mod tests {
 
     #[test]
     fn an_endpoint_is_parsed_once_into_what_a_request_needs() {
-        let e = Endpoint::parse("http://127.0.0.1:8080/mcp?x=1").unwrap();
+        let trust = Trust::default();
+        let e = Endpoint::parse("http://127.0.0.1:8080/mcp?x=1", &trust).unwrap();
         assert_eq!((e.host.as_str(), e.port), ("127.0.0.1", 8080));
         assert_eq!(e.target, "/mcp?x=1");
         assert_eq!(e.authority, "127.0.0.1:8080");
-        let v6 = Endpoint::parse("http://[::1]/mcp").unwrap();
+        let v6 = Endpoint::parse("http://[::1]/mcp", &trust).unwrap();
         assert_eq!(
             (v6.host.as_str(), v6.port),
             ("::1", 80),
             "bare to connect to"
         );
         assert_eq!(v6.authority, "[::1]", "the default port is not named");
-        assert!(Endpoint::parse("https://example.com/mcp")
+        assert!(e.tls.is_none());
+        let secure = Endpoint::parse("https://example.com/mcp", &trust).unwrap();
+        assert_eq!((secure.host.as_str(), secure.port), ("example.com", 443));
+        assert!(secure.tls.is_some());
+        assert!(Endpoint::parse("ftp://example.com/mcp", &trust)
             .unwrap_err()
-            .contains("plain http:// only"));
-        assert!(Endpoint::parse("not a url")
+            .contains("not an http:// or https://"));
+        assert!(Endpoint::parse("not a url", &trust)
             .unwrap_err()
             .contains("not a URL"));
     }
