@@ -53,6 +53,7 @@ fn run_report() -> Report {
         peer: Peer {
             target: format!("node evil.js {IMG}"),
             transport: "stdio".into(),
+            ..Peer::default()
         },
         revisions: vec![Revision::Mcp2025_06_18, Revision::Mcp2025_11_25],
         asked: Some("all".into()),

@@ -23,7 +23,7 @@ use ground::transcript::Frame;
 
 use super::{
     Check, CheckId, Command, HttpExchange, Level, Outcome, Payload, Peer, Place, Record, Refusal,
-    Report, RunInfo, Subject, Tally, Violation,
+    Report, RunInfo, Stderr, Subject, Tally, Violation,
 };
 
 /// The document format's version: bumped when a member changes meaning.
@@ -163,6 +163,28 @@ struct RunDoc {
 struct PeerDoc {
     target: String,
     transport: String,
+    // Each skipped when empty, so a document of a run without them reads
+    // as it did before they existed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    env: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    cwd: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    stderr: Option<StderrDoc>,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StderrDoc {
+    text: String,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    dropped_bytes: u64,
+}
+
+/// Whether a count is nothing (serde's `skip_serializing_if` passes a
+/// reference).
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 #[derive(Serialize, Deserialize)]
@@ -385,6 +407,12 @@ impl From<&Report> for Doc {
                 peer: PeerDoc {
                     target: r.peer.target.clone(),
                     transport: r.peer.transport.clone(),
+                    env: r.peer.env.clone(),
+                    cwd: r.peer.cwd.clone(),
+                    stderr: r.peer.stderr.as_ref().map(|e| StderrDoc {
+                        text: e.text.clone(),
+                        dropped_bytes: e.dropped,
+                    }),
                 },
                 revisions: r.revisions.iter().map(|r| r.name().to_owned()).collect(),
                 asked: r.asked.clone(),
@@ -547,6 +575,12 @@ impl Doc {
                     peer: Peer {
                         target: r.peer.target,
                         transport: r.peer.transport,
+                        env: r.peer.env,
+                        cwd: r.peer.cwd,
+                        stderr: r.peer.stderr.map(|e| Stderr {
+                            text: e.text,
+                            dropped: e.dropped_bytes,
+                        }),
                     },
                     revisions: r
                         .revisions

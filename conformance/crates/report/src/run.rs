@@ -6,12 +6,46 @@ use std::time::Duration;
 use harness::Revision;
 
 /// The peer a live run judged.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Peer {
     /// The command line that started it (stdio), or its URL (HTTP).
     pub target: String,
     /// The transport spoken (`stdio`, `streamable-http`).
     pub transport: String,
+    /// The keys of the variables `--env` added to its environment: never
+    /// their values, which may be secrets.
+    pub env: Vec<String>,
+    /// The directory it was started in (`--cwd`), when one was given.
+    pub cwd: Option<String>,
+    /// What its processes wrote to stderr, as much as the run keeps; `None`
+    /// when they wrote nothing (or it is no process).
+    pub stderr: Option<Stderr>,
+}
+
+/// The start of what a peer's processes wrote to stderr, bounded.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Stderr {
+    /// The bytes kept, as text: a byte sequence that is not UTF-8 is
+    /// replaced by U+FFFD, so the document stays JSON whatever was written.
+    pub text: String,
+    /// The bytes written past what was kept, counted and dropped.
+    pub dropped: u64,
+}
+
+impl Stderr {
+    /// The most a run keeps of its peer's stderr, across all its
+    /// processes.
+    pub const CAP: usize = 16 << 10;
+
+    /// `bytes` as kept text and `dropped` as counted; `None` when nothing
+    /// was written at all.
+    #[must_use]
+    pub fn of(bytes: &[u8], dropped: u64) -> Option<Stderr> {
+        (!bytes.is_empty() || dropped > 0).then(|| Stderr {
+            text: String::from_utf8_lossy(bytes).into_owned(),
+            dropped,
+        })
+    }
 }
 
 /// What a run document says about the run besides its records.

@@ -1,7 +1,8 @@
 //! The arguments commands share, parsed in one place so that no command
 //! imports another: where frames come from and where the report goes, the
 //! live peer, durations, revisions and profiles, the report files, a bearer
-//! token, client scenarios, and the one parser of a sender (`client` /
+//! token, client scenarios, a stdio server's environment and directory
+//! ([`ServerEnv`]), and the one parser of a sender (`client` /
 //! `server`) into [`harness::Direction`].
 
 mod auth;
@@ -9,6 +10,7 @@ mod durations;
 mod files;
 mod revision;
 mod scenario;
+mod server_env;
 
 pub use auth::AuthArgs;
 pub(crate) use durations::{answer_timeout, duration, positive_duration};
@@ -19,6 +21,7 @@ pub use revision::{
 };
 pub(crate) use scenario::scenario_names;
 pub use scenario::{selected, ScenarioChoice};
+pub use server_env::{redact_argv, ServerEnv};
 
 use std::path::PathBuf;
 
@@ -51,8 +54,9 @@ impl InputArgs {
     }
 }
 
-/// The live peer `fuzz`, `load` and `replay` talk to: a command over stdio,
-/// a Streamable HTTP endpoint, or by default this binary's own `serve`.
+/// The live peer `fuzz`, `load` and `replay` talk to: a command over stdio
+/// (in the environment and directory `--env` and `--cwd` give), a
+/// Streamable HTTP endpoint, or by default this binary's own `serve`.
 #[derive(Debug, Clone, Default, clap::Args)]
 pub struct PeerArgs {
     /// The server, as one shell-like line, started afresh for each session;
@@ -61,8 +65,11 @@ pub struct PeerArgs {
     pub stdio: Option<String>,
     /// The MCP endpoint of a running server (Streamable HTTP), instead of
     /// `--stdio`: each session a new one, ended with DELETE.
-    #[arg(long, value_name = "URL")]
+    #[arg(long, value_name = "URL", conflicts_with = "server_env")]
     pub http: Option<String>,
+    /// The stdio server's environment and directory.
+    #[command(flatten)]
+    pub server: ServerEnv,
 }
 
 impl PeerArgs {
@@ -75,11 +82,15 @@ impl PeerArgs {
     /// The peer: `--http URL`, `--stdio CMD`, or this binary's own `serve`.
     ///
     /// # Errors
-    /// `--stdio`'s line does not parse, or this binary cannot be found.
+    /// `--stdio`'s line does not parse, this binary cannot be found, or
+    /// `--cwd` names no directory.
     pub fn target(&self) -> Result<Target, String> {
         match &self.http {
             Some(url) => Ok(Target::streamable(url)),
-            None => peer_command(self.stdio.as_deref()).map(Target::Stdio),
+            None => self
+                .server
+                .apply(peer_command(self.stdio.as_deref())?)
+                .map(Target::Stdio),
         }
     }
 }
@@ -91,10 +102,7 @@ pub(crate) fn peer_command(stdio: Option<&str>) -> Result<PeerCommand, String> {
         None => {
             let exe = std::env::current_exe()
                 .map_err(|e| format!("cannot find this binary to start `serve`: {e}"))?;
-            Ok(PeerCommand {
-                program: exe.into_os_string(),
-                args: vec!["serve".into()],
-            })
+            Ok(PeerCommand::new(exe, vec!["serve".into()]))
         }
     }
 }
