@@ -23,18 +23,22 @@ use crate::transport::stdio::PeerCommand;
 #[derive(Clone, Default, clap::Args)]
 #[group(id = "server_env", multiple = true)]
 pub struct ServerEnv {
-    /// Set KEY to VALUE in the stdio server's environment (repeatable; the
-    /// last of one KEY wins). The server also inherits wirecheck's own
-    /// environment. VALUE may be a secret: wirecheck never prints it: its
-    /// reports, run documents, transcripts and errors name KEY only. What
-    /// the server itself prints is kept as it printed it (its stderr goes
-    /// into the run document), so a server that echoes its secrets puts
-    /// them there.
+    /// Add KEY=VALUE to the stdio server's environment (repeatable); only
+    /// KEY is ever shown.
+    ///
+    /// The server inherits wirecheck's own environment, plus these (a KEY
+    /// given twice takes its last VALUE). VALUE may be a secret, and
+    /// wirecheck never prints it: its reports, run documents, transcripts
+    /// and errors name KEY only. What the server itself prints is kept as
+    /// it printed it (its stderr goes into the run document), so a server
+    /// that echoes a secret puts it there.
     #[arg(long = "env", value_name = "KEY=VALUE", value_parser = EnvPair)]
     pub env: Vec<(OsString, OsString)>,
-    /// The directory to start the stdio server in (it must exist; checked
-    /// before anything starts). A program named by a relative path
-    /// (`./server`) is found from there. Default: the current directory.
+    /// The directory to start the stdio server in (default: the current
+    /// one).
+    ///
+    /// It must be a directory, checked before anything starts. A program
+    /// named by a relative path (`./server`) is found from there.
     #[arg(long, value_name = "DIR")]
     pub cwd: Option<PathBuf>,
 }
