@@ -790,4 +790,37 @@ mod tests {
             .unwrap_err()
             .contains("mcp.future.rule"));
     }
+
+    /// The peer's environment keys, directory and stderr read back as
+    /// written; a peer with none of them is written as before they existed.
+    #[test]
+    fn a_peer_s_environment_directory_and_stderr_round_trip_and_are_absent_when_empty() {
+        let mut report = Report::new(Command::Run);
+        report.run = Some(RunInfo {
+            tool_version: "0".into(),
+            argv: Vec::new(),
+            peer: Peer {
+                target: "srv".into(),
+                transport: "stdio".into(),
+                ..Peer::default()
+            },
+            revisions: Vec::new(),
+            asked: None,
+            vectors_digest: None,
+            started: "2026-12-01T08:00:00Z".into(),
+            duration: Duration::ZERO,
+        });
+        let plain = String::from_utf8(to_vec(&report)).unwrap();
+        for member in ["\"env\"", "\"cwd\"", "\"stderr\""] {
+            assert!(!plain.contains(member), "{plain}");
+        }
+        let run = report.run.as_mut().unwrap();
+        run.peer.env = vec!["API_KEY".into()];
+        run.peer.cwd = Some("/srv".into());
+        run.peer.stderr = Stderr::of(b"up \xff\n", 7);
+        let back = from_slice(&to_vec(&report)).unwrap();
+        let peer = &back.run.as_ref().unwrap().peer;
+        assert_eq!(peer, &report.run.as_ref().unwrap().peer);
+        assert_eq!(peer.stderr.as_ref().unwrap().text, "up \u{fffd}\n");
+    }
 }
