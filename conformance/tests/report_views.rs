@@ -53,7 +53,7 @@ fn run_report() -> Report {
         peer: Peer {
             target: format!("node evil.js {IMG}"),
             transport: "stdio".into(),
-            tls: None,
+            ..Peer::default()
         },
         revisions: vec![Revision::Mcp2025_06_18, Revision::Mcp2025_11_25],
         asked: Some("all".into()),

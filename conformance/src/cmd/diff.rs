@@ -22,6 +22,11 @@ use crate::transport::Target;
 /// are named A, B, … (the legend on standard error). Exit 0 when every
 /// answer is one the text allows (they may still disagree), 1 when a
 /// disagreement shows a peer breaking a MUST, 2 when a peer cannot be run.
+///
+/// `--env` and `--cwd` apply alike to every peer started over stdio (each
+/// `--stdio`, and the reference peer when it is the second); HTTP peers are
+/// already running. To compare one server in two environments, give each
+/// its own line (`--stdio "env MODE=a server"`).
 #[derive(Debug, Clone, clap::Args)]
 #[command(mut_arg("format", |a| a.default_value("terminal")))]
 pub struct Args {
@@ -34,6 +39,9 @@ pub struct Args {
     /// TLS trust and the user's headers, for every --http server.
     #[command(flatten)]
     pub reach: super::args::ReachArgs,
+    /// The environment and directory of every stdio peer.
+    #[command(flatten)]
+    pub server: super::args::ServerEnv,
     /// The revision the sessions open with.
     #[arg(long, default_value = "2025-11-25", value_name = "R", value_parser = super::args::mcp_revision())]
     pub revision: Revision,
@@ -176,20 +184,24 @@ pub fn run(args: &Args) -> Report {
 fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
     let revision = args.revision;
     let mut commands = Vec::new();
+    let stdio = |line: Option<&str>| -> Result<Target, String> {
+        let command = super::args::peer_command(line)?;
+        args.server.apply(command).map(Target::Stdio)
+    };
     for line in &args.stdio {
-        commands.push((
-            line.clone(),
-            Target::Stdio(super::args::peer_command(Some(line))?),
-        ));
+        commands.push((line.clone(), stdio(Some(line))?));
     }
     for url in &args.http {
         commands.push((url.clone(), Target::streamable(url.clone())));
     }
     if commands.len() == 1 {
-        commands.push((
-            "wirecheck serve".into(),
-            Target::Stdio(super::args::peer_command(None)?),
-        ));
+        commands.push(("wirecheck serve".into(), stdio(None)?));
+    }
+    if !args.server.is_empty() && commands.iter().all(|(_, t)| !matches!(t, Target::Stdio(_))) {
+        return Err(
+            "--env and --cwd apply to peers started over stdio; every peer here is over HTTP"
+                .into(),
+        );
     }
     let mut config = crate::livefuzz::Config::new(
         commands[0].1.clone(),

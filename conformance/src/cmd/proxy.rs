@@ -27,6 +27,7 @@ use crate::proxy::{self, Seen};
 use crate::report::sink::Sink;
 use crate::report::{Command, Place, Record, Report, Subject};
 use crate::transcript::{self, Entry, Transport};
+use crate::transport::stdio::PeerCommand;
 use crate::watch::{self, Watch};
 
 /// Stand between a client and a server, forward every byte unchanged, and
@@ -98,7 +99,7 @@ pub struct Args {
         long,
         value_name = "IP:PORT",
         requires = "upstream",
-        conflicts_with = "server"
+        conflicts_with_all = ["server", "server_env"]
     )]
     listen: Option<String>,
     /// The HTTP server to forward to (`http://HOST:PORT`, any path is only
@@ -125,6 +126,9 @@ pub struct Args {
     max_conversations: u32,
     #[command(flatten)]
     output: OutputArgs,
+    /// The stdio server's environment and directory.
+    #[command(flatten)]
+    server_env: super::args::ServerEnv,
     /// The stdio server and its arguments (no shell runs them).
     #[arg(last = true, required_unless_present = "listen", value_name = "SERVER")]
     server: Vec<String>,
@@ -243,8 +247,13 @@ fn proxy_and_judge(
         shutdown_grace: args.shutdown_grace,
         interruptible: true,
     };
+    let command = match args.server.split_first() {
+        Some((program, rest)) => PeerCommand::new(program, rest.iter().map(Into::into).collect()),
+        None => PeerCommand::default(),
+    };
+    let command = args.server_env.apply(command)?;
     let ended = proxy::stdio(
-        &args.server,
+        &command,
         std::io::stdin(),
         std::io::stdout(),
         &options,

@@ -1,20 +1,21 @@
 //! `wirecheck run`: the golden vectors against a live peer over stdio or HTTP.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
 use harness::{Outcome, Profile, Revision};
 
 use super::args::{
     answer_timeout, duration, positive_duration, redacted_argv, ProfileName, ReachArgs,
-    ReportFiles, RevisionChoice,
+    ReportFiles, RevisionChoice, ServerEnv,
 };
 use super::OutputArgs;
 use crate::baseline::Baseline;
 use crate::driver::{DriverConfig, Liveness};
 use crate::judge::Strictness;
 use crate::report::{Command, Peer as ReportPeer, Place, Record, Report, RunInfo, Subject};
-use crate::runner::{self, fixtures::Allowed, Config, Peer, Revisions};
+use crate::runner::{self, fixtures::Allowed, Config, KeptStderr, Peer, Revisions};
 use crate::transport::stdio::PeerCommand;
 use crate::transport::Limits;
 use crate::transport::{HttpKind, Kind, Target};
@@ -48,12 +49,16 @@ pub struct Args {
     /// `https://mcp.example.com/mcp`); loopback or any host.
     // Boxed, like `--transport` parsed to a byte: `run::Args` stays within
     // clippy's bound on the size gap between `Command` variants.
-    #[arg(long, value_name = "URL", conflicts_with = "reference_http", value_parser = boxed)]
+    #[arg(long, value_name = "URL", conflicts_with_all = ["reference_http", "server_env"], value_parser = boxed)]
     http: Option<Box<str>>,
     /// Start the reference peer over HTTP (`serve --http 127.0.0.1:0`, one
     /// per revision) and run over it.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "server_env")]
     reference_http: bool,
+    /// The stdio server's environment and directory (`--stdio`'s, or the
+    /// reference peer's).
+    #[command(flatten)]
+    server: ServerEnv,
     /// `streamable-http`, `sse` or `jsonrpc-http`; default `streamable-http`
     /// for MCP, `jsonrpc-http` under `--profile jsonrpc-2.0`.
     #[arg(long, value_name = "T", value_parser = str::parse::<HttpKind>)]
@@ -207,8 +212,9 @@ fn boxed(s: &str) -> Result<Box<str>, std::convert::Infallible> {
 pub fn run(args: &Args) -> Report {
     let started = std::time::SystemTime::now();
     let clock = std::time::Instant::now();
+    let stderr = Arc::new(KeptStderr::default());
     let (mut report, tls) = match tls_seen(args) {
-        Ok(tls) => (judge(args), tls),
+        Ok(tls) => (judge(args, &stderr), tls),
         Err(e) => {
             let mut report = Report::new(Command::Run);
             report.error = Some(e);
@@ -218,11 +224,15 @@ pub fn run(args: &Args) -> Report {
     let secrets = args.reach.headers();
     report.run = Some(RunInfo {
         tool_version: env!("CARGO_PKG_VERSION").into(),
+        // The values of --header, --header-env and --env are secrets.
         argv: redacted_argv(&secrets),
         peer: ReportPeer {
             target: secrets.redact(&target(args)),
             transport: transport(args).name().into(),
             tls,
+            env: args.server.keys(),
+            cwd: args.server.cwd_text(),
+            stderr: stderr.get(),
         },
         // A revision the peer declined has only not-applicable records.
         revisions: report
@@ -298,7 +308,7 @@ fn transport(args: &Args) -> Kind {
     })
 }
 
-fn judge(args: &Args) -> Report {
+fn judge(args: &Args, stderr: &Arc<KeptStderr>) -> Report {
     let mut report = Report::new(Command::Run);
     report.strict = args.strict;
     // A baseline that does not load is said before anything is played: a
@@ -328,7 +338,7 @@ fn judge(args: &Args) -> Report {
             return report;
         }
     };
-    let played = match prepare(args) {
+    let played = match prepare(args, stderr) {
         Ok((config, vectors)) => execute(&config, &vectors),
         Err(e) => Err(Interrupted::Not(e)),
     };
@@ -373,7 +383,10 @@ fn jsonrpc(args: &Args) -> bool {
     args.profile == Some(ProfileName::JsonRpc2)
 }
 
-fn prepare(args: &Args) -> Result<(Config, Vec<vectors::Vector>), String> {
+fn prepare(
+    args: &Args,
+    stderr: &Arc<KeptStderr>,
+) -> Result<(Config, Vec<vectors::Vector>), String> {
     let jsonrpc = jsonrpc(args);
     let revisions = match args.revision {
         RevisionChoice::All => Revisions::All,
@@ -417,7 +430,8 @@ fn prepare(args: &Args) -> Result<(Config, Vec<vectors::Vector>), String> {
     };
     let peer = match (&args.stdio, &args.http) {
         (Some(line), _) => Peer::Given(Target::Stdio(
-            PeerCommand::parse(line).map_err(|e| e.to_string())?,
+            args.server
+                .apply(PeerCommand::parse(line).map_err(|e| e.to_string())?)?,
         )),
         (None, Some(url)) => Peer::Given(Target::Http {
             url: url.to_string(),
@@ -427,7 +441,9 @@ fn prepare(args: &Args) -> Result<(Config, Vec<vectors::Vector>), String> {
             program: this()?,
             kind,
         },
-        (None, None) => Peer::Reference { program: this()? },
+        (None, None) => Peer::Reference {
+            base: args.server.apply(PeerCommand::new(this()?, Vec::new()))?,
+        },
     };
     let (vectors, errors) = match &args.vectors {
         Some(dir) => vectors::load_all(dir),
@@ -498,6 +514,7 @@ fn prepare(args: &Args) -> Result<(Config, Vec<vectors::Vector>), String> {
             transcripts: args.transcripts.clone(),
             parallel_revisions: args.parallel_revisions,
             http: args.reach.options()?,
+            stderr: Arc::clone(stderr),
             auth: args.auth.then(|| runner::Auth {
                 issuer: args.auth_issuer.clone(),
                 ready: None,

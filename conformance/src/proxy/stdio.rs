@@ -15,7 +15,7 @@
 //! sees, so a client's bug reaches the server as it would without it.
 
 use std::io::{self, Read, Write};
-use std::process::{ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
+use std::process::{ChildStdin, ChildStdout, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, SyncSender};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -24,6 +24,7 @@ use harness::Direction;
 
 use crate::lines::{Accumulator, Line};
 use crate::transport::process::Supervised;
+use crate::transport::stdio::{PeerCommand, SpawnError};
 
 use super::Seen;
 
@@ -74,7 +75,8 @@ enum Chunk {
     Interrupted,
 }
 
-/// Starts `command` (program and arguments, no shell) and proxies between
+/// Starts `command` (program and arguments, no shell, in its environment
+/// and directory) and proxies between
 /// `client_in`/`client_out` and its standard input/output until the server
 /// closes its output; `observe` is called on this thread with each frame
 /// and end, in order per side. The server's standard error is inherited.
@@ -82,15 +84,15 @@ enum Chunk {
 /// # Errors
 /// The command is empty or cannot be started.
 pub fn stdio(
-    command: &[String],
+    command: &PeerCommand,
     client_in: impl Read + Send + 'static,
     client_out: impl Write + Send + 'static,
     options: &Options,
     mut observe: impl FnMut(Seen),
 ) -> Result<Ended, String> {
-    let (program, args) = command
-        .split_first()
-        .ok_or("no server command (give it after `--`)")?;
+    if command.program.is_empty() {
+        return Err("no server command (give it after `--`)".into());
+    }
     // Bounded: a side that floods faster than frames are judged is slowed to
     // the judge's pace rather than held in memory (at most this many 64 KiB
     // chunks wait).
@@ -108,13 +110,16 @@ pub fn stdio(
     // after judging, rather than racing the server's own death (whose closed
     // output would be judged as a close); and ending it ends its group.
     let mut child = Supervised::spawn(
-        Command::new(program)
-            .args(args)
+        command
+            .command()
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit()),
     )
-    .map_err(|e| format!("cannot start `{program}`: {e}"))?;
+    .map_err(|e| match command.start_error(&e) {
+        SpawnError::Start { program, error } => format!("cannot start `{program}`: {error}"),
+        other => other.to_string(),
+    })?;
     let start = Instant::now();
     let to_server = child
         .child()

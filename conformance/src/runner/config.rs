@@ -53,6 +53,9 @@ pub struct Config {
     /// How every HTTP client of the run reaches the server: TLS trust and
     /// the user's headers (timeouts come from `driver` and `limits`).
     pub http: crate::transport::http::HttpOptions,
+    /// What the server's processes wrote to stderr, kept as sessions end
+    /// (shared: a clone of the configuration adds to the same).
+    pub stderr: std::sync::Arc<super::KeptStderr>,
 }
 
 /// `--auth`: what the run learns of the server's authorization before its
@@ -88,8 +91,9 @@ pub enum Peer {
     /// revision (a server that also speaks 2025-11-25 may rightly answer a
     /// 2026-07-28 `initialize`, which a 2026-only server must refuse).
     Reference {
-        /// This program.
-        program: std::ffi::OsString,
+        /// This program, in the environment and directory the user gave
+        /// (`--env`, `--cwd`); each session adds `serve` and its revision.
+        base: PeerCommand,
     },
     /// The reference peer over HTTP (`--reference-http`): `serve --http
     /// 127.0.0.1:0` started once per revision, as [`Peer::Reference`] is.
@@ -109,8 +113,10 @@ impl Peer {
         Some(match self {
             Peer::Given(Target::Stdio(c)) => c.clone(),
             Peer::Given(Target::Http { .. }) | Peer::ReferenceHttp { .. } => return None,
-            Peer::Reference { program } => {
-                let mut args = vec!["serve".into()];
+            Peer::Reference { base } => {
+                let mut command = base.clone();
+                let args = &mut command.args;
+                args.push("serve".into());
                 match revision {
                     Some(Revision::JsonRpc2) => {
                         args.extend(["--profile".into(), "jsonrpc-2.0".into()])
@@ -118,10 +124,7 @@ impl Peer {
                     Some(r) => args.extend(["--revision".into(), r.name().into()]),
                     None => {}
                 }
-                PeerCommand {
-                    program: program.clone(),
-                    args,
-                }
+                command
             }
         })
     }

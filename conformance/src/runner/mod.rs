@@ -41,6 +41,7 @@ mod records;
 pub mod reference;
 mod revision;
 pub mod sessions;
+mod stderr;
 mod stdio_shutdown;
 pub mod stdout_text;
 pub mod trace;
@@ -66,6 +67,7 @@ use learn::learn;
 use peers::{Experiments, Gathered, Peers};
 pub use records::negotiation_id;
 use records::{negotiation_record, wire_since};
+pub use stderr::KeptStderr;
 
 /// How many sessions (peer processes) of one revision run at once.
 const SESSIONS_AT_ONCE: usize = 4;

@@ -243,7 +243,11 @@ impl Peers<'_> {
         let (wire, log) = driver.into_parts();
         let mut trace = Trace::of(&wire);
         trace.stdio_never_heard = never_heard;
-        (trace.delete_status, trace.stdio_ended_by) = wire.close_reporting(self.exit_grace).await;
+        let closed = wire.close_reporting(self.exit_grace).await;
+        (trace.delete_status, trace.stdio_ended_by) = (closed.delete_status, closed.ended_by);
+        self.config
+            .stderr
+            .add(&closed.stderr, closed.stderr_dropped);
         (trace, log)
     }
 

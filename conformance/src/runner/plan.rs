@@ -831,10 +831,7 @@ mod tests {
     /// exit (2026-07-28 judges how it ends).
     #[test]
     fn an_opening_frame_several_revisions_send_is_played_once() {
-        let given = PeerCommand {
-            program: "server".into(),
-            args: vec!["--stdio".into()],
-        };
+        let given = PeerCommand::new("server", vec!["--stdio".into()]);
         let grace = |r: Revision| {
             if RuleId::McpR5StdioExitOnEof.info().revisions.contains(r) {
                 Duration::from_secs(2)
@@ -855,9 +852,11 @@ mod tests {
         // 2026-07-28's `initialize` is 2025-11-25's byte for byte, but its
         // process is given longer to exit, and how it ends is judged there.
         assert!(shared.iter().all(|(r, _)| *r != Revision::Mcp2026_07_28));
-        let reference = |r: Revision| PeerCommand {
-            program: "wirecheck".into(),
-            args: vec!["serve".into(), "--revision".into(), r.name().into()],
+        let reference = |r: Revision| {
+            PeerCommand::new(
+                "wirecheck",
+                vec!["serve".into(), "--revision".into(), r.name().into()],
+            )
         };
         assert_eq!(replayed(reference, grace), Vec::new());
     }
@@ -869,10 +868,7 @@ mod tests {
         let mut silent = v.clone();
         silent.answer = Some(Answer::Nothing);
         let vectors = [&v, &silent];
-        let command = PeerCommand {
-            program: "server".into(),
-            args: Vec::new(),
-        };
+        let command = PeerCommand::new("server", Vec::new());
         let grace = Duration::from_millis(500);
         let session = |opening, vectors: Vec<usize>| Session {
             opening,
@@ -900,10 +896,7 @@ mod tests {
             of(&session(true, vec![0]), Some(command.clone()), longer),
             base
         );
-        let other = PeerCommand {
-            program: "other".into(),
-            args: Vec::new(),
-        };
+        let other = PeerCommand::new("other", Vec::new());
         assert_ne!(of(&session(true, vec![0]), Some(other), grace), base);
     }
 

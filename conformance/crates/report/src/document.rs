@@ -23,7 +23,7 @@ use ground::transcript::Frame;
 
 use super::{
     Check, CheckId, Command, HttpExchange, Level, Outcome, Payload, Peer, Place, Record, Refusal,
-    Report, RunInfo, Subject, Tally, TlsSeen, Violation,
+    Report, RunInfo, Stderr, Subject, Tally, TlsSeen, Violation,
 };
 
 /// The document format's version: bumped when a member changes meaning.
@@ -165,6 +165,28 @@ struct PeerDoc {
     transport: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     tls: Option<TlsSeen>,
+    // Each skipped when empty, so a document of a run without them reads
+    // as it did before they existed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    env: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    cwd: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    stderr: Option<StderrDoc>,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StderrDoc {
+    text: String,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    dropped_bytes: u64,
+}
+
+/// Whether a count is nothing (serde's `skip_serializing_if` passes a
+/// reference).
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 #[derive(Serialize, Deserialize)]
@@ -388,6 +410,12 @@ impl From<&Report> for Doc {
                     target: r.peer.target.clone(),
                     transport: r.peer.transport.clone(),
                     tls: r.peer.tls.clone(),
+                    env: r.peer.env.clone(),
+                    cwd: r.peer.cwd.clone(),
+                    stderr: r.peer.stderr.as_ref().map(|e| StderrDoc {
+                        text: e.text.clone(),
+                        dropped_bytes: e.dropped,
+                    }),
                 },
                 revisions: r.revisions.iter().map(|r| r.name().to_owned()).collect(),
                 asked: r.asked.clone(),
@@ -551,6 +579,12 @@ impl Doc {
                         target: r.peer.target,
                         transport: r.peer.transport,
                         tls: r.peer.tls,
+                        env: r.peer.env,
+                        cwd: r.peer.cwd,
+                        stderr: r.peer.stderr.map(|e| Stderr {
+                            text: e.text,
+                            dropped: e.dropped_bytes,
+                        }),
                     },
                     revisions: r
                         .revisions
@@ -759,5 +793,38 @@ mod tests {
         assert!(rule_id("mcp.future.rule")
             .unwrap_err()
             .contains("mcp.future.rule"));
+    }
+
+    /// The peer's environment keys, directory and stderr read back as
+    /// written; a peer with none of them is written as before they existed.
+    #[test]
+    fn a_peer_s_environment_directory_and_stderr_round_trip_and_are_absent_when_empty() {
+        let mut report = Report::new(Command::Run);
+        report.run = Some(RunInfo {
+            tool_version: "0".into(),
+            argv: Vec::new(),
+            peer: Peer {
+                target: "srv".into(),
+                transport: "stdio".into(),
+                ..Peer::default()
+            },
+            revisions: Vec::new(),
+            asked: None,
+            vectors_digest: None,
+            started: "2026-12-01T08:00:00Z".into(),
+            duration: Duration::ZERO,
+        });
+        let plain = String::from_utf8(to_vec(&report)).unwrap();
+        for member in ["\"env\"", "\"cwd\"", "\"stderr\""] {
+            assert!(!plain.contains(member), "{plain}");
+        }
+        let run = report.run.as_mut().unwrap();
+        run.peer.env = vec!["API_KEY".into()];
+        run.peer.cwd = Some("/srv".into());
+        run.peer.stderr = Stderr::of(b"up \xff\n", 7);
+        let back = from_slice(&to_vec(&report)).unwrap();
+        let peer = &back.run.as_ref().unwrap().peer;
+        assert_eq!(peer, &report.run.as_ref().unwrap().peer);
+        assert_eq!(peer.stderr.as_ref().unwrap().text, "up \u{fffd}\n");
     }
 }

@@ -6,7 +6,7 @@ use std::time::Duration;
 use harness::Revision;
 
 /// The peer a live run judged.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Peer {
     /// The command line that started it (stdio), or its URL (HTTP).
     pub target: String,
@@ -14,6 +14,14 @@ pub struct Peer {
     pub transport: String,
     /// What its TLS looked like, over `https://`.
     pub tls: Option<TlsSeen>,
+    /// The keys of the variables `--env` added to its environment: never
+    /// their values, which may be secrets.
+    pub env: Vec<String>,
+    /// The directory it was started in (`--cwd`), when one was given.
+    pub cwd: Option<String>,
+    /// What its processes wrote to stderr, as much as the run keeps; `None`
+    /// when they wrote nothing (or it is no process).
+    pub stderr: Option<Stderr>,
 }
 
 /// A server's TLS as one handshake saw it: enough to tell which server and
@@ -46,6 +54,32 @@ impl TlsSeen {
             "{} {}, certificate sha256:{short}… {checked}",
             self.version, self.cipher_suite
         )
+    }
+}
+
+/// The start of what a peer's processes wrote to stderr, bounded.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Stderr {
+    /// The bytes kept, as text: a byte sequence that is not UTF-8 is
+    /// replaced by U+FFFD, so the document stays JSON whatever was written.
+    pub text: String,
+    /// The bytes written past what was kept, counted and dropped.
+    pub dropped: u64,
+}
+
+impl Stderr {
+    /// The most a run keeps of its peer's stderr, across all its
+    /// processes.
+    pub const CAP: usize = 16 << 10;
+
+    /// `bytes` as kept text and `dropped` as counted; `None` when nothing
+    /// was written at all.
+    #[must_use]
+    pub fn of(bytes: &[u8], dropped: u64) -> Option<Stderr> {
+        (!bytes.is_empty() || dropped > 0).then(|| Stderr {
+            text: String::from_utf8_lossy(bytes).into_owned(),
+            dropped,
+        })
     }
 }
 

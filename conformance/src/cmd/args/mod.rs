@@ -1,7 +1,8 @@
 //! The arguments commands share, parsed in one place so that no command
 //! imports another: where frames come from and where the report goes, the
 //! live peer, durations, revisions and profiles, the report files, a bearer
-//! token, how HTTP reaches a server (TLS trust, the user's headers), client
+//! token, how HTTP reaches a server (TLS trust, the user's headers), a
+//! stdio server's environment and directory ([`ServerEnv`]), client
 //! scenarios, and the one parser of a sender (`client` /
 //! `server`) into [`harness::Direction`].
 
@@ -11,6 +12,7 @@ mod files;
 mod reach;
 mod revision;
 mod scenario;
+mod server_env;
 
 pub use auth::AuthArgs;
 pub(crate) use durations::{answer_timeout, duration, positive_duration};
@@ -22,6 +24,7 @@ pub use revision::{
 };
 pub(crate) use scenario::scenario_names;
 pub use scenario::{selected, ScenarioChoice};
+pub use server_env::ServerEnv;
 
 use std::path::PathBuf;
 
@@ -54,8 +57,9 @@ impl InputArgs {
     }
 }
 
-/// The live peer `fuzz`, `load` and `replay` talk to: a command over stdio,
-/// a Streamable HTTP endpoint, or by default this binary's own `serve`.
+/// The live peer `fuzz`, `load` and `replay` talk to: a command over stdio
+/// (in the environment and directory `--env` and `--cwd` give), a
+/// Streamable HTTP endpoint, or by default this binary's own `serve`.
 #[derive(Debug, Clone, Default, clap::Args)]
 pub struct PeerArgs {
     /// The server, as one shell-like line, started afresh for each session;
@@ -64,11 +68,14 @@ pub struct PeerArgs {
     pub stdio: Option<String>,
     /// The MCP endpoint of a running server (Streamable HTTP), instead of
     /// `--stdio`: each session a new one, ended with DELETE.
-    #[arg(long, value_name = "URL")]
+    #[arg(long, value_name = "URL", conflicts_with = "server_env")]
     pub http: Option<String>,
     /// TLS trust and the user's headers for --http.
     #[command(flatten)]
     pub reach: ReachArgs,
+    /// The stdio server's environment and directory.
+    #[command(flatten)]
+    pub server: ServerEnv,
 }
 
 impl PeerArgs {
@@ -90,11 +97,15 @@ impl PeerArgs {
     /// The peer: `--http URL`, `--stdio CMD`, or this binary's own `serve`.
     ///
     /// # Errors
-    /// `--stdio`'s line does not parse, or this binary cannot be found.
+    /// `--stdio`'s line does not parse, this binary cannot be found, or
+    /// `--cwd` names no directory.
     pub fn target(&self) -> Result<Target, String> {
         match &self.http {
             Some(url) => Ok(Target::streamable(url)),
-            None => peer_command(self.stdio.as_deref()).map(Target::Stdio),
+            None => self
+                .server
+                .apply(peer_command(self.stdio.as_deref())?)
+                .map(Target::Stdio),
         }
     }
 }
@@ -106,10 +117,7 @@ pub(crate) fn peer_command(stdio: Option<&str>) -> Result<PeerCommand, String> {
         None => {
             let exe = std::env::current_exe()
                 .map_err(|e| format!("cannot find this binary to start `serve`: {e}"))?;
-            Ok(PeerCommand {
-                program: exe.into_os_string(),
-                args: vec!["serve".into()],
-            })
+            Ok(PeerCommand::new(exe, vec!["serve".into()]))
         }
     }
 }

@@ -14,6 +14,7 @@
 //! stderr is drained concurrently so a chatty peer never stalls on a full pipe.
 
 use std::ffi::OsString;
+use std::path::PathBuf;
 use std::process::{ExitStatus, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -30,16 +31,50 @@ use super::lines::{read_line, Line};
 use super::process::Group;
 use super::{Event, Limits, SendError, Transport};
 
-/// The program a peer runs, and its arguments.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// The program a peer runs, its arguments, and what it starts with besides:
+/// the variables added to its environment and its working directory (the
+/// user's `--env` and `--cwd`). Every spawner builds its process from
+/// [`PeerCommand::command`], so these are applied in one place.
+///
+/// The environment's values may be secrets: `Debug` names only their keys,
+/// and so does everything this crate says about a command.
+#[derive(Clone, PartialEq, Eq, Default)]
 pub struct PeerCommand {
     /// The program, looked up on `PATH` as `execvp` does.
     pub program: OsString,
     /// Its arguments, passed as they are: no shell sees them.
     pub args: Vec<OsString>,
+    /// Variables set in its environment on top of this process's own, which
+    /// it inherits whole (a server needs `PATH` and `HOME` as much as its
+    /// API key); later pairs win over earlier ones with the same key.
+    pub env: Vec<(OsString, OsString)>,
+    /// The directory it starts in; `None`, this process's own.
+    pub cwd: Option<PathBuf>,
+}
+
+impl std::fmt::Debug for PeerCommand {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Keys only: a value may be a token, and a `{:?}` ends up in logs.
+        f.debug_struct("PeerCommand")
+            .field("program", &self.program)
+            .field("args", &self.args)
+            .field("env", &self.env_keys())
+            .field("cwd", &self.cwd)
+            .finish()
+    }
 }
 
 impl PeerCommand {
+    /// `program` with `args`, in this process's environment and directory.
+    #[must_use]
+    pub fn new(program: impl Into<OsString>, args: Vec<OsString>) -> PeerCommand {
+        PeerCommand {
+            program: program.into(),
+            args,
+            ..PeerCommand::default()
+        }
+    }
+
     /// Splits `line` the way a POSIX shell splits words (quotes and
     /// backslashes), without running a shell: `--stdio "node server.js --x"`.
     pub fn parse(line: &str) -> Result<PeerCommand, SpawnError> {
@@ -49,18 +84,56 @@ impl PeerCommand {
         })?;
         let mut words = words.into_iter().map(OsString::from);
         let program = words.next().ok_or(SpawnError::Empty)?;
-        Ok(PeerCommand {
-            program,
-            args: words.collect(),
-        })
+        Ok(PeerCommand::new(program, words.collect()))
     }
 
     /// Runs `script` with `sh -c`, for a user who asks for a shell.
     #[must_use]
     pub fn shell(script: &str) -> PeerCommand {
-        PeerCommand {
-            program: "sh".into(),
-            args: vec!["-c".into(), script.into()],
+        PeerCommand::new("sh", vec!["-c".into(), script.into()])
+    }
+
+    /// The keys of [`PeerCommand::env`], in order, each once, as text: all
+    /// that may be said of the environment (its values may be secrets).
+    #[must_use]
+    pub fn env_keys(&self) -> Vec<String> {
+        let mut keys: Vec<String> = Vec::new();
+        for (key, _) in &self.env {
+            let key = key.to_string_lossy().into_owned();
+            if !keys.contains(&key) {
+                keys.push(key);
+            }
+        }
+        keys
+    }
+
+    /// The process to start: the program and its arguments, the
+    /// environment added to this process's own (not cleared), the working
+    /// directory. The one place `env` and `cwd` are applied; the caller sets
+    /// the pipes and the process group.
+    #[must_use]
+    pub fn command(&self) -> std::process::Command {
+        let mut cmd = std::process::Command::new(&self.program);
+        cmd.args(&self.args);
+        cmd.envs(self.env.iter().map(|(k, v)| (k, v)));
+        if let Some(dir) = &self.cwd {
+            cmd.current_dir(dir);
+        }
+        cmd
+    }
+
+    /// Why the process could not start, naming the directory it was to
+    /// start in (a program given by a relative path is looked up there);
+    /// for any spawner of [`PeerCommand::command`].
+    #[must_use]
+    pub fn start_error(&self, error: &std::io::Error) -> SpawnError {
+        let error = match &self.cwd {
+            Some(dir) => format!("{error} (in {})", dir.display()),
+            None => error.to_string(),
+        };
+        SpawnError::Start {
+            program: self.program.to_string_lossy().into_owned(),
+            error,
         }
     }
 }
@@ -169,19 +242,15 @@ impl StdioPeer {
     /// Starts `command` in a new process group with piped stdin, stdout and
     /// stderr. Must be called inside a tokio runtime.
     pub fn spawn(command: &PeerCommand, limits: Limits) -> Result<StdioPeer, SpawnError> {
-        let mut cmd = tokio::process::Command::new(&command.program);
-        cmd.args(&command.args)
-            .stdin(Stdio::piped())
+        let mut cmd = tokio::process::Command::from(command.command());
+        cmd.stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             // Its own group: SIGTERM and SIGKILL reach every process it starts.
             .process_group(0)
             // A peer is never left running if the runner unwinds past it.
             .kill_on_drop(true);
-        let mut child = cmd.spawn().map_err(|e| SpawnError::Start {
-            program: command.program.to_string_lossy().into_owned(),
-            error: e.to_string(),
-        })?;
+        let mut child = cmd.spawn().map_err(|e| command.start_error(&e))?;
         let group = Group::led_by(child.id());
         let stdin = child.stdin.take();
         let stdout = child.stdout.take().expect("stdout is piped");
@@ -461,5 +530,46 @@ mod tests {
             PeerCommand::parse("node 'unclosed"),
             Err(SpawnError::Parse { .. })
         ));
+    }
+
+    #[test]
+    fn debug_names_the_environment_s_keys_never_its_values() {
+        let mut cmd = PeerCommand::shell("true");
+        cmd.env = vec![
+            ("API_KEY".into(), "sk-secret-1".into()),
+            ("MODE".into(), "a".into()),
+            ("API_KEY".into(), "sk-secret-2".into()),
+        ];
+        assert_eq!(cmd.env_keys(), ["API_KEY", "MODE"]);
+        let shown = format!("{cmd:?}");
+        assert!(shown.contains("API_KEY"), "{shown}");
+        assert!(!shown.contains("sk-secret"), "{shown}");
+    }
+
+    /// The environment is this process's plus the pairs (later ones win),
+    /// and the directory is the one given: both applied by the transport.
+    #[tokio::test]
+    async fn a_peer_starts_with_its_environment_and_directory() {
+        let dir = std::env::temp_dir();
+        let mut cmd =
+            PeerCommand::shell(r#"echo "$WIRECHECK_T_A|$WIRECHECK_T_B|${PATH:+path}|$(pwd -P)""#);
+        cmd.env = vec![
+            ("WIRECHECK_T_A".into(), "1".into()),
+            ("WIRECHECK_T_B".into(), "x".into()),
+            ("WIRECHECK_T_B".into(), "y".into()),
+        ];
+        cmd.cwd = Some(dir.clone());
+        let mut peer = StdioPeer::spawn(&cmd, Limits::default()).unwrap();
+        let line = match peer.recv(Instant::now() + Duration::from_secs(10)).await {
+            Event::Frame(bytes) => String::from_utf8(bytes).unwrap(),
+            other => panic!("{other:?}"),
+        };
+        let real = dir.canonicalize().unwrap();
+        assert_eq!(line, format!("1|y|path|{}", real.display()));
+        peer.shutdown(Duration::from_millis(200)).await;
+        // A directory that is not there is named in the error.
+        cmd.cwd = Some("/nonexistent/wirecheck-cwd".into());
+        let e = StdioPeer::spawn(&cmd, Limits::default()).unwrap_err();
+        assert!(e.to_string().contains("/nonexistent/wirecheck-cwd"), "{e}");
     }
 }

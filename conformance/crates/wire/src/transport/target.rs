@@ -65,10 +65,7 @@ mod tests {
             kind: HttpKind::Sse,
         };
         assert_eq!(sse.transport(), "sse");
-        let stdio = Target::Stdio(PeerCommand {
-            program: "x".into(),
-            args: Vec::new(),
-        });
+        let stdio = Target::Stdio(PeerCommand::new("x", Vec::new()));
         assert_eq!(stdio.transport(), "stdio");
     }
 }

@@ -154,20 +154,43 @@ impl Wire {
     /// longer needs it SHOULD (2025-11-25 basic/transports §Session
     /// Management 5), and its status is returned for the transport judge.
     pub async fn close(self, grace: Duration) -> Option<u16> {
-        self.close_reporting(grace).await.0
+        self.close_reporting(grace).await.delete_status
     }
 
     /// [`Wire::close`], with what it took to end a stdio process (its input
-    /// closed, then signals), for the transport judge.
-    pub async fn close_reporting(self, grace: Duration) -> (Option<u16>, Option<EndedBy>) {
+    /// closed, then signals) for the transport judge, and what the process
+    /// wrote to stderr, for the run document.
+    pub async fn close_reporting(self, grace: Duration) -> Closed {
         match self {
-            Wire::Stdio(p) => (None, Some(p.shutdown(grace).await.ended_by)),
-            Wire::Streamable(mut p) if p.session_id().is_some() => {
-                (p.delete_session().await.ok(), None)
+            Wire::Stdio(p) => {
+                let ended = p.shutdown(grace).await;
+                Closed {
+                    delete_status: None,
+                    ended_by: Some(ended.ended_by),
+                    stderr: ended.stderr,
+                    stderr_dropped: ended.stderr_dropped,
+                }
             }
-            _ => (None, None),
+            Wire::Streamable(mut p) if p.session_id().is_some() => Closed {
+                delete_status: p.delete_session().await.ok(),
+                ..Closed::default()
+            },
+            _ => Closed::default(),
         }
     }
+}
+
+/// What [`Wire::close_reporting`] saw as the connection ended.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Closed {
+    /// The status of the Streamable HTTP session's DELETE.
+    pub delete_status: Option<u16>,
+    /// What it took to end a stdio process.
+    pub ended_by: Option<EndedBy>,
+    /// The first [`Limits::stderr_cap`] bytes the process wrote to stderr.
+    pub stderr: Vec<u8>,
+    /// Its stderr bytes past the cap, counted and dropped.
+    pub stderr_dropped: u64,
 }
 
 impl Transport for Wire {
