@@ -10,7 +10,7 @@ use super::args::AuthArgs;
 use super::{OutputArgs, PeerArgs};
 use crate::load::{self, judge, Config, Findings, Stats};
 use crate::report::{Check, CheckId, Command, Place, Record, Report, Subject};
-use crate::transport::{Limits, Target};
+use crate::transport::{Kind, Limits, Target};
 
 /// Load a live peer with concurrent sessions and judge every answer: that it
 /// answers its own request (id), exactly once, with the result shape of its
@@ -116,7 +116,7 @@ pub fn run(args: &Args) -> Report {
 
 fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
     let target = args.peer.target()?;
-    let transport = target.transport();
+    let transport = target.kind();
     let revision = args.revision;
     if matches!(target, Target::Http { .. }) && revision == Revision::Mcp2024_11_05 {
         return Err("--http speaks Streamable HTTP, which starts with 2025-03-26".into());
@@ -311,7 +311,7 @@ fn cost(judged: &Stats, plain: &Stats) -> String {
 }
 
 /// The figures, for standard error.
-fn summary(stats: &Stats, config: &Config, transport: &str) -> String {
+fn summary(stats: &Stats, config: &Config, transport: Kind) -> String {
     format!(
         "wirecheck load: {} sent, {} answered in {:.1}s: {:.0} {} req/s over {transport} ({} session(s) × {}); {} errors, {} unanswered, {} late, {} lines past --max-frame skipped{}\n{}",
         stats.sent,
@@ -356,7 +356,7 @@ fn records(
     config: &Config,
     stats: &Stats,
     findings: &Findings,
-    transport: &str,
+    transport: Kind,
 ) {
     for f in findings.iter() {
         report
@@ -408,7 +408,7 @@ fn records(
             Place {
                 vector: Some(format!("load/{check}")),
                 revision: Some(config.revision),
-                transport: Some(transport.to_owned()),
+                transport: Some(transport.into()),
                 ..Place::default()
             },
             Subject::Frame(Vec::new()),

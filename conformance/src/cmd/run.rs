@@ -213,7 +213,7 @@ pub fn run(args: &Args) -> Report {
             .collect(),
         peer: ReportPeer {
             target: target(args),
-            transport: transport(args).name().into(),
+            transport: transport(args).into(),
         },
         // A revision the peer declined has only not-applicable records.
         revisions: report

@@ -5,11 +5,12 @@ use harness::{Outcome, Revision};
 
 use super::{Confirmation, Finding};
 use crate::report::{Check, Place, Record, Subject};
+use crate::transport::Kind;
 
 impl Finding {
     /// This finding as a report record.
     #[must_use]
-    pub fn record(&self, revision: Revision, transport: &str, file: Option<String>) -> Record {
+    pub fn record(&self, revision: Revision, transport: Kind, file: Option<String>) -> Record {
         let breach = &self.breach;
         let outcome = match &self.confirmation {
             // Listed, with why, and never counted: not the exit code, not the

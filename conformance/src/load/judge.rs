@@ -23,6 +23,7 @@ use harness::{Direction, Profile, Revision};
 
 use crate::report::{Check, CheckId, Place, Record, Subject};
 use crate::transcript::Frame;
+use crate::transport::Kind;
 
 /// The check for a request with no answer within `--timeout`: reported as
 /// not observed, never as a verdict. No sentence bounds how long a server
@@ -273,7 +274,7 @@ pub fn id_rule(revision: Revision) -> RuleId {
 /// A finding as a report record: failed at MUST, warned at SHOULD, with its
 /// count, the first exchange that showed it, and the sentence.
 #[must_use]
-pub fn record(f: &Finding, revision: Revision, transport: &str) -> Record {
+pub fn record(f: &Finding, revision: Revision, transport: Kind) -> Record {
     // As the session judge's records: a MAY breaks no keyword, so it is a
     // pass with a note, never a warning.
     let outcome = match f.level {
@@ -292,7 +293,7 @@ pub fn record(f: &Finding, revision: Revision, transport: &str) -> Record {
         Place {
             vector: Some(format!("load/{}/{}", f.method, f.rule)),
             revision: Some(revision),
-            transport: Some(transport.to_owned()),
+            transport: Some(transport.into()),
             ..Place::default()
         },
         Subject::Frame(f.answer.clone()),
@@ -379,7 +380,7 @@ mod tests {
             (f.count, f.first, f.detail.as_str()),
             (3, (0, Some(9)), "session 0")
         );
-        let record = record(f, R, "stdio");
+        let record = record(f, R, Kind::Stdio);
         assert!(
             matches!(&record.outcome, harness::Outcome::NotObserved { why } if why.starts_with("3 request(s)")),
             "silence is no verdict: {:?}",

@@ -570,7 +570,7 @@ fn exchanges(judge: &mut Filer, findings: &[&HttpFinding]) {
         Place {
             vector: Some(format!("run/{}/http/exchanges", judge.revision)),
             revision: Some(judge.revision),
-            transport: Some(judge.kind.name().into()),
+            transport: Some(judge.kind.into()),
             ..Place::default()
         },
         Subject::Frame(Vec::new()),

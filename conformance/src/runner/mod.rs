@@ -354,7 +354,7 @@ impl Runner<'_, '_, '_> {
         let gathered = Gathered::default();
         let peers = Peers::over(self.config, endpoint.url.as_deref(), &gathered);
         let frame = REUSE_PROBE.as_bytes();
-        let transport = self.config.peer.transport();
+        let transport = self.config.peer.kind();
         let answered = |report: &crate::driver::ProbeReport| {
             report.frames.iter().any(|r| {
                 r.class == Class::ProbeAnswer
@@ -569,7 +569,7 @@ impl Runner<'_, '_, '_> {
             ),
             (None, other) => (Outcome::Fail, None, other.to_string().into_bytes()),
         };
-        let transport = self.config.peer.transport();
+        let transport = self.config.peer.kind();
         // An unanswered handshake request breaks JSON-RPC 2.0 §5 ("the Server
         // MUST reply with a Response") whatever the revision; the lifecycle's
         // "respond with its own capabilities" is about the answer that came.
@@ -641,7 +641,7 @@ impl Runner<'_, '_, '_> {
             outcome.clone(),
             handshake.answer.clone(),
             RULE_NEGOTIATION,
-            self.config.peer.transport(),
+            self.config.peer.kind(),
         );
         let mut violations = harness::rules::validate(
             &handshake.answer,
@@ -690,7 +690,7 @@ impl Runner<'_, '_, '_> {
                     Outcome::Fail,
                     v.clone().into_bytes(),
                     RULE_NEGOTIATION,
-                    self.config.peer.transport(),
+                    self.config.peer.kind(),
                 );
                 record.violations = Some(vec![Violation {
                     rule: RULE_NEGOTIATION,

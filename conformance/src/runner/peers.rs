@@ -369,7 +369,7 @@ impl Peers<'_> {
             Outcome::NotObserved {
                 why: "the peer could not be restarted after it failed".into(),
             },
-            self.config.peer.transport(),
+            self.config.peer.kind(),
         )
     }
 
@@ -549,7 +549,7 @@ impl Peers<'_> {
         revision: Revision,
         records: &mut Vec<Record>,
     ) {
-        let transport = self.config.peer.transport();
+        let transport = self.config.peer.kind();
         for vector in alike {
             // Observe: what the exchange showed, read before the judge gives a
             // verdict (over HTTP, how its answer is read; and whether what was
@@ -634,7 +634,7 @@ impl Peers<'_> {
         revision: Revision,
         records: &mut Vec<Record>,
     ) {
-        let transport = self.config.peer.transport();
+        let transport = self.config.peer.kind();
         for vector in alike {
             let mut crash = Record::new(
                 place(vector, revision, transport),

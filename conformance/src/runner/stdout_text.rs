@@ -39,7 +39,7 @@ pub(super) fn record(revision: Revision, logs: &[Vec<crate::transcript::Entry>])
         crate::report::Place {
             vector: Some(format!("run/{}/stdio/stdout-text", revision.name())),
             revision: Some(revision),
-            transport: Some(Kind::Stdio.name().into()),
+            transport: Some(Kind::Stdio.into()),
             ..crate::report::Place::default()
         },
         // The lines are quoted in the notes; the record answers no probe.

@@ -122,7 +122,7 @@ impl DefectDoc {
             sentence: d.sentence().map(str::to_owned),
             fix: d.fix(),
             revisions: d.revisions.iter().map(|r| r.name().to_owned()).collect(),
-            transports: d.transports.clone(),
+            transports: d.transports.iter().map(ToString::to_string).collect(),
             records: d.checks.clone(),
         }
     }
@@ -384,7 +384,7 @@ impl From<&Report> for Doc {
                 argv: r.argv.clone(),
                 peer: PeerDoc {
                     target: r.peer.target.clone(),
-                    transport: r.peer.transport.clone(),
+                    transport: r.peer.transport.to_string(),
                 },
                 revisions: r.revisions.iter().map(|r| r.name().to_owned()).collect(),
                 asked: r.asked.clone(),
@@ -445,7 +445,7 @@ impl From<&Record> for RecordDoc {
             vector: r.place.vector.clone(),
             frame_index: r.place.frame,
             revision: r.place.revision.map(|v| v.name().to_owned()),
-            transport: r.place.transport.clone(),
+            transport: r.place.transport.as_ref().map(ToString::to_string),
             check: r.check.as_ref().map(|c| CheckDoc {
                 rule: c.rule.to_string(),
                 level: c.level,
@@ -546,7 +546,7 @@ impl Doc {
                     argv: r.argv,
                     peer: Peer {
                         target: r.peer.target,
-                        transport: r.peer.transport,
+                        transport: crate::Transport::parse(&r.peer.transport),
                     },
                     revisions: r
                         .revisions
@@ -622,7 +622,7 @@ impl RecordDoc {
             vector: self.vector,
             frame: self.frame_index,
             revision: self.revision.map(|r| r.parse()).transpose()?,
-            transport: self.transport,
+            transport: self.transport.as_deref().map(crate::Transport::parse),
         };
         let mut record = Record::new(place, subject, outcome);
         record.check = self.check.map(|c| Check {

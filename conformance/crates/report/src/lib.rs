@@ -20,6 +20,7 @@ mod model; // the report as a whole, and its exit code
 mod record; // the judgement of one subject and its parts
 mod run; // what a run document says of the run besides its records
 mod tally; // counts by outcome, and one rule's checks over a conversation
+mod transport; // the transport a subject travelled over
 
 // The views, and what they share.
 pub mod document;
@@ -45,3 +46,4 @@ pub use record::{
 };
 pub use run::{rfc3339, Peer, RunInfo};
 pub use tally::{RuleTally, Tally};
+pub use transport::Transport;

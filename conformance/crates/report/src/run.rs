@@ -11,7 +11,7 @@ pub struct Peer {
     /// The command line that started it (stdio), or its URL (HTTP).
     pub target: String,
     /// The transport spoken (`stdio`, `streamable-http`).
-    pub transport: String,
+    pub transport: crate::Transport,
 }
 
 /// What a run document says about the run besides its records.

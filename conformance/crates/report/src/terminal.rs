@@ -217,7 +217,14 @@ fn where_held(defect: &super::Defect) -> String {
         let _ = write!(
             out,
             " over {}",
-            printable_str(&defect.transports.join(", "))
+            printable_str(
+                &defect
+                    .transports
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
         );
     }
     out
@@ -696,7 +703,7 @@ fn where_(place: &Place) -> String {
         let _ = write!(out, " [{revision}]");
     }
     if let Some(transport) = &place.transport {
-        let _ = write!(out, " over {}", printable_str(transport));
+        let _ = write!(out, " over {}", printable_str(&transport.to_string()));
     }
     out
 }

@@ -361,7 +361,7 @@ pub struct Defect {
     /// The revisions it holds under, oldest first.
     pub revisions: Vec<Revision>,
     /// The transports it holds over, in the order met.
-    pub transports: Vec<String>,
+    pub transports: Vec<crate::Transport>,
     /// The error codes the probes expected, where the answer was an error
     /// with another code (`-32602 (Invalid params)`).
     pub expected_codes: Option<String>,
