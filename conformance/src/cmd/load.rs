@@ -9,7 +9,7 @@ use harness::{Outcome, Revision};
 use super::args::AuthArgs;
 use super::{OutputArgs, PeerArgs};
 use crate::load::{self, judge, Config, Findings, Stats};
-use crate::report::{Check, CheckId, Command, Place, Record, Report, Subject};
+use crate::report::{Check, CheckId, Command, OwnCheck, Place, Record, Report, Subject};
 use crate::transport::{Kind, Limits, Target};
 
 /// Load a live peer with concurrent sessions and judge every answer: that it
@@ -347,7 +347,7 @@ fn judged_checks(revision: Revision) -> Vec<CheckId> {
         RuleId::McpPingRespond.into(),
         RuleId::SessionResponseDuplicate.into(),
         RuleId::SessionResponseUnknownId.into(),
-        CheckId::Other(judge::UNANSWERED.to_owned()),
+        OwnCheck::LoadUnanswered.into(),
     ]
 }
 
@@ -399,7 +399,7 @@ fn records(
             ),
             // The sentence it would judge is JSON-RPC 2.0 §5's MUST, as its
             // findings say ([`judge::check`]); it is never a verdict.
-            CheckId::Other(_) => (
+            CheckId::Own(_) | CheckId::Vector(_) | CheckId::Other(_) => (
                 harness::rules::Level::Must,
                 judge::unanswered_spec(config.revision),
             ),

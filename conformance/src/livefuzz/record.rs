@@ -34,8 +34,8 @@ impl Finding {
             outcome,
         );
         record.check = Some(Check {
-            rule: breach.rule.map_or_else(
-                || crate::report::CheckId::Other(breach.kind.name().to_owned()),
+            rule: breach.rule.map_or(
+                crate::report::OwnCheck::Fuzz(breach.kind).into(),
                 crate::report::CheckId::Rule,
             ),
             level: breach.level,

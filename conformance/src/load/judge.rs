@@ -21,7 +21,7 @@ use std::collections::BTreeMap;
 use harness::rules::{Level, RuleId, Violation};
 use harness::{Direction, Profile, Revision};
 
-use crate::report::{Check, CheckId, Place, Record, Subject};
+use crate::report::{Check, CheckId, OwnCheck, Place, Record, Subject};
 use crate::transcript::Frame;
 use crate::transport::Kind;
 
@@ -34,7 +34,7 @@ use crate::transport::Kind;
 /// citing §Timeouts until the review found that sentence binds no server;
 /// one such "warning" was a server whose answers were only longer than
 /// `--max-frame`.)
-pub const UNANSWERED: &str = "load.unanswered";
+pub const UNANSWERED: &str = OwnCheck::LoadUnanswered.name();
 
 /// Where the sentence [`UNANSWERED`] cannot judge is written.
 pub fn unanswered_spec(_revision: Revision) -> String {
@@ -186,12 +186,12 @@ pub fn check(rule: &str, revision: Revision) -> Option<Check> {
                 spec: info.cite(revision).to_owned(),
             })
         }
-        CheckId::Other(name) if name == UNANSWERED => Some(Check {
-            rule: CheckId::Other(name),
+        CheckId::Own(OwnCheck::LoadUnanswered) => Some(Check {
+            rule: OwnCheck::LoadUnanswered.into(),
             level: Level::Must,
             spec: unanswered_spec(revision),
         }),
-        CheckId::Other(_) => None,
+        CheckId::Own(_) | CheckId::Vector(_) | CheckId::Other(_) => None,
     }
 }
 
@@ -199,7 +199,7 @@ pub fn check(rule: &str, revision: Revision) -> Option<Check> {
 #[must_use]
 pub fn unanswered(revision: Revision, detail: String) -> Finding {
     Finding {
-        rule: CheckId::Other(UNANSWERED.to_owned()),
+        rule: OwnCheck::LoadUnanswered.into(),
         level: Level::Must,
         spec: unanswered_spec(revision),
         method: String::new(),
@@ -315,7 +315,7 @@ pub fn record(f: &Finding, revision: Revision, transport: Kind) -> Record {
     ));
     let quote = match &f.rule {
         CheckId::Rule(rule) => rule.info().quote,
-        CheckId::Other(_) => UNANSWERED_QUOTE,
+        CheckId::Own(_) | CheckId::Vector(_) | CheckId::Other(_) => UNANSWERED_QUOTE,
     };
     record.notes.push(format!("spec: \"{quote}\""));
     for (from, bytes) in [

@@ -77,10 +77,6 @@ pub type Progress<'a> = dyn FnMut(usize, usize, &Record) + 'a;
 // The runner's own checks name rules of the one catalogue.
 const RULE_NEGOTIATION: RuleId = RuleId::McpLifecycleVersionServer;
 const RULE_HANDSHAKE: RuleId = RuleId::McpLifecycleServerResponds;
-/// Not a rule: a stdio server may exit (MCP basic/lifecycle §Shutdown), so
-/// its exit is recorded as a warning for a person to read, never as a
-/// violation; the requests it left unanswered fail in their own records.
-const CHECK_EXITED: &str = "stdio.peer-exited";
 
 /// Whether `vector` is a probe: a frame a server receives, with the answer a
 /// conforming server gives.

@@ -13,10 +13,10 @@ use super::observe::observe;
 use super::plan;
 use super::records::{answer_record, place, vector_record, wire_since};
 use super::trace::Trace;
-use super::{never_started, said_nothing, slow_start_note, unanswered_because, Wire, CHECK_EXITED};
+use super::{never_started, said_nothing, slow_start_note, unanswered_because, Wire};
 use crate::driver::{Driver, Handshake, HandshakeError, Live, ProbeReport};
 use crate::judge::{self};
-use crate::report::{Check, CheckId, Record, Subject};
+use crate::report::{Check, CheckId, OwnCheck, Record, Subject};
 use crate::sync::lock;
 use crate::transcript::Entry;
 use crate::transcript::Frame;
@@ -644,7 +644,7 @@ impl Peers<'_> {
             crash.check = Some(Check {
                 rule: failure
                     .rule
-                    .map_or_else(|| CheckId::Other(CHECK_EXITED.into()), CheckId::Rule),
+                    .map_or(OwnCheck::PeerExited.into(), CheckId::Rule),
                 level: failure.level,
                 spec: failure.spec.into(),
             });

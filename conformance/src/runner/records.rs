@@ -163,7 +163,7 @@ pub(super) fn vector_check(vector: &Vector) -> Check {
             spec: rule.spec.clone(),
         },
         None => Check {
-            rule: CheckId::Other(vector.id.clone()),
+            rule: CheckId::Vector(vector.id.clone()),
             level: Level::Must,
             spec: vector.description.clone(),
         },

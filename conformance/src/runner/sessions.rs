@@ -26,7 +26,7 @@ use harness::rules::CheckedBy;
 use harness::session::{self, Finding};
 use harness::{Direction, Revision};
 
-use crate::report::{CheckId, Record};
+use crate::report::{OwnCheck, Record};
 use crate::transcript::Entry;
 use crate::transport::Kind;
 use crate::watch::{self, Watch};
@@ -151,7 +151,7 @@ fn left_unjudged(revision: Revision, f: &Finding, entries: usize) -> Record {
     // Not a rule (like the runner's `stdio.peer-exited`): the record says
     // how far the session judge went, for a person to read.
     record.check = Some(crate::report::Check {
-        rule: CheckId::Other(CHECK_UNJUDGED.into()),
+        rule: OwnCheck::SessionUnjudged.into(),
         level: harness::rules::Level::May,
         spec: "wirecheck: the session judge over the runner's live sessions".into(),
     });
@@ -160,7 +160,7 @@ fn left_unjudged(revision: Revision, f: &Finding, entries: usize) -> Record {
 }
 
 /// The check id of a session left unjudged from a point on.
-pub const CHECK_UNJUDGED: &str = "run.session-unjudged";
+pub const CHECK_UNJUDGED: &str = OwnCheck::SessionUnjudged.name();
 
 /// Judges a session's wire log and, when `dir` is given, writes it there as
 /// `<revision>.<n>.jsonl` first, so its records name the file that

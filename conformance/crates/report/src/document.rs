@@ -625,8 +625,13 @@ impl RecordDoc {
             transport: self.transport.as_deref().map(crate::Transport::parse),
         };
         let mut record = Record::new(place, subject, outcome);
+        // A vector judged by no rule names itself as its check.
+        let vector = record.place.vector.clone();
         record.check = self.check.map(|c| Check {
-            rule: CheckId::parse(&c.rule),
+            rule: match CheckId::parse(&c.rule) {
+                CheckId::Other(name) if vector.as_ref() == Some(&name) => CheckId::Vector(name),
+                read => read,
+            },
             level: c.level,
             spec: c.spec,
         });

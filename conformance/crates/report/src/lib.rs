@@ -34,16 +34,14 @@ pub mod sink;
 pub mod terminal;
 pub mod text;
 
-pub use check::{Check, CheckId};
+pub use check::{Check, CheckId, Invariant, OwnCheck};
 pub use command::{Command, Exit};
 pub use defect::{breach, defects, defects_of, family, held, Defect, Shape, Standing, Weight};
 pub use findings::{findings, repeated, repeats_reason, rule_id, Repeated};
 pub use harness::rules::{Level, Violation};
 pub use harness::Outcome;
 pub use model::Report;
-pub use record::{
-    HttpExchange, Payload, Place, Record, Refusal, Subject, ID_REWRITE_NOTE, STDOUT_TEXT_CHECK,
-};
+pub use record::{HttpExchange, Payload, Place, Record, Refusal, Subject, ID_REWRITE_NOTE};
 pub use run::{rfc3339, Peer, RunInfo};
 pub use tally::{RuleTally, Tally};
 pub use transport::Transport;

@@ -136,11 +136,6 @@ pub enum Payload {
 /// the request as sent, leaves it out.
 pub const ID_REWRITE_NOTE: &str = "sent with request id ";
 
-/// The check id of a stdio server's text on stdout (the runner's
-/// `stdout_text` files it): the terminal view leads with it, since text on
-/// stdout explains the other findings of the run.
-pub const STDOUT_TEXT_CHECK: &str = "stdio.stdout-text";
-
 /// One HTTP exchange a transport record rests on, as a person reads it:
 /// the request as sent and the response as it came, bodies bounded.
 #[derive(Debug, Clone, PartialEq, Eq)]

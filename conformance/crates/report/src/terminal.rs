@@ -766,7 +766,7 @@ mod tests {
         }
         report
             .records
-            .push(fail(CheckId::parse(super::super::STDOUT_TEXT_CHECK)));
+            .push(fail(crate::OwnCheck::StdoutText.into()));
         let text = to_fix(&report, false);
         let stdout_at = text.find("stdio.stdout-text").expect("listed");
         let other_at = text.find("jsonrpc.response.required").expect("listed");

@@ -15,7 +15,7 @@
 use harness::rules::{Level, RuleId};
 use harness::{Outcome, Revision};
 
-use super::check::CheckId;
+use super::check::{CheckId, OwnCheck};
 use super::model::Report;
 use super::record::{Record, Subject};
 
@@ -276,7 +276,7 @@ pub fn breach(record: &Record) -> Option<(CheckId, Level)> {
     if let Some(r) = &record.refusal {
         return Some((r.rule.into(), Level::Must));
     }
-    Some((CheckId::Other(String::new()), Level::Must))
+    Some((OwnCheck::Unnamed.into(), Level::Must))
 }
 
 /// The rule a defect is filed under for `rule`: the sentence that the
@@ -602,7 +602,7 @@ pub fn defects(report: &Report) -> Vec<Defect> {
     let key = |d: &Defect| {
         (
             d.standing,
-            d.rule != super::STDOUT_TEXT_CHECK,
+            d.rule != CheckId::Own(OwnCheck::StdoutText),
             d.weight,
             std::cmp::Reverse(d.checks.len()),
             d.fingerprint(),
