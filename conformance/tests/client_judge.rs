@@ -589,9 +589,13 @@ mod over_http {
         let records = j.finish(true).await;
         assert_eq!(scenario(&records, "server-requests"), &Outcome::Pass);
         assert!(rules(&records).is_empty(), "{:?}", rules(&records));
-        assert!(records
-            .iter()
-            .all(|r| r.place.transport.as_deref() == Some("streamable-http")));
+        assert!(records.iter().all(|r| r
+            .place
+            .transport
+            .as_ref()
+            .map(ToString::to_string)
+            .as_deref()
+            == Some("streamable-http")));
     }
 
     #[tokio::test]

@@ -50,11 +50,10 @@ fn run_report() -> Report {
             "--".into(),
             "node srv.js".into(),
         ],
-        peer: Peer {
-            target: format!("node evil.js {IMG}"),
-            transport: "stdio".into(),
-            ..Peer::default()
-        },
+        peer: Peer::new(
+            format!("node evil.js {IMG}"),
+            wirecheck::transport::Kind::Stdio,
+        ),
         revisions: vec![Revision::Mcp2025_06_18, Revision::Mcp2025_11_25],
         asked: Some("all".into()),
         vectors_digest: Some("ab".repeat(32)),
@@ -88,7 +87,7 @@ fn run_report() -> Report {
                     vector: Some(format!("mcp/{revision}/lifecycle/case-{i}{SCRIPT}")),
                     frame: Some(i),
                     revision: Some(revision),
-                    transport: Some("stdio".into()),
+                    transport: Some(wirecheck::transport::Kind::Stdio.into()),
                     ..Place::default()
                 },
                 Subject::Frame(frame.clone()),
@@ -458,7 +457,7 @@ fn sarif_results_are_located_and_fingerprinted_for_code_scanning() {
             Place {
                 vector: Some(vector.into()),
                 frame: Some(0),
-                transport: Some(transport.into()),
+                transport: Some(wirecheck::report::Transport::parse(transport)),
                 ..Place::default()
             },
             Subject::Frame(b"{}".to_vec()),
@@ -900,12 +899,20 @@ fn a_transport_rules_record_names_its_transport() {
     let record = Record::of_transport_rule(
         "http/notification-202".into(),
         Revision::Mcp2025_06_18,
-        "streamable-http",
+        Some(wirecheck::transport::Kind::STREAMABLE_HTTP),
         harness::rules::RuleId::McpHttpNotification202,
         Outcome::Fail,
         vec!["answered 200".into()],
     );
-    assert_eq!(record.place.transport.as_deref(), Some("streamable-http"));
+    assert_eq!(
+        record
+            .place
+            .transport
+            .as_ref()
+            .map(ToString::to_string)
+            .as_deref(),
+        Some("streamable-http")
+    );
     assert_eq!(
         record.place.vector.as_deref(),
         Some("http/notification-202")
@@ -1001,7 +1008,7 @@ fn the_terminal_groups_what_to_fix_by_rule_most_severe_first() {
             Place {
                 vector: Some(vector.into()),
                 revision: Some(revision),
-                transport: Some("stdio".into()),
+                transport: Some(wirecheck::transport::Kind::Stdio.into()),
                 ..Place::default()
             },
             Subject::Frame(

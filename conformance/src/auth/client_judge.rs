@@ -673,7 +673,7 @@ fn record(rule: RuleId, revision: Revision, verdict: Verdict) -> crate::report::
     let mut record = crate::report::Record::of_transport_rule(
         format!("auth/{suffix}"),
         revision,
-        crate::transport::Kind::STREAMABLE_HTTP.name(),
+        Some(crate::transport::Kind::STREAMABLE_HTTP),
         rule,
         outcome,
         broken,

@@ -158,12 +158,11 @@ impl Cursors {
             let mut record = Record::of_transport_rule(
                 format!("client/{}", rule.as_str()),
                 revision,
-                "",
+                None,
                 rule,
                 outcome,
                 broken,
             );
-            record.place.transport = None;
             record.place.file = Some(name.to_owned());
             record
                 .notes

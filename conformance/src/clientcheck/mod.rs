@@ -52,7 +52,7 @@ pub fn report(records: Vec<Record>, transport: Kind, error: Option<String>) -> R
             direction: Direction::ClientToServer,
         });
     for mut record in records {
-        record.place.transport = Some(transport.name().into());
+        record.place.transport = Some(transport.into());
         report.records.push(record);
     }
     report.error = error;

@@ -11,7 +11,7 @@ use crate::driver::{Class, ProbeReport};
 use crate::livefuzz::invariant::{expect, judge, shape, Breach, Expect};
 use crate::livefuzz::peer::{Live, Waits};
 use crate::livefuzz::source::Source;
-use crate::report::{Command, Place, Record, Report, Subject};
+use crate::report::{Command, Place, Record, Report, Subject, Transport};
 use crate::transport::Target;
 
 /// Send the same frames to each peer (`--stdio` and `--http` repeated, stdio
@@ -299,9 +299,9 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
         }
         Ok::<(), String>(())
     })?;
-    let mut kinds: Vec<&str> = commands.iter().map(|(_, t)| t.transport()).collect();
-    kinds.dedup();
-    let transports = kinds.join("+");
+    // Stdio peers come first, so each transport is named once
+    // (`stdio+streamable-http`).
+    let transports = Transport::of(commands.iter().map(|(_, t)| t.kind()));
     let legend: Vec<String> = commands
         .iter()
         .enumerate()

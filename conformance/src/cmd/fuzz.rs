@@ -206,7 +206,7 @@ fn default_out_dir(cwd: &std::path::Path, temp: &std::path::Path, name: &str) ->
 
 fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
     let target = args.peer.target()?;
-    let transport = target.transport();
+    let transport = target.kind();
     let revision = args.revision;
     let out_dir = args.out_dir.clone().unwrap_or_else(|| {
         default_out_dir(
@@ -519,7 +519,7 @@ mod tests {
                 replayed: true,
             },
         );
-        let record = suspected.record(Revision::Mcp2025_11_25, "stdio", None);
+        let record = suspected.record(Revision::Mcp2025_11_25, crate::transport::Kind::Stdio, None);
         assert!(
             matches!(&record.outcome, Outcome::NotObserved { why } if why.contains("suspected, not counted: no fresh peer showed it again")),
             "{:?}",
@@ -533,9 +533,11 @@ mod tests {
             "crash|-|died",
             Confirmation::AsFound("no fresh peer showed it again".into()),
         );
-        report
-            .records
-            .push(crash.record(Revision::Mcp2025_11_25, "stdio", None));
+        report.records.push(crash.record(
+            Revision::Mcp2025_11_25,
+            crate::transport::Kind::Stdio,
+            None,
+        ));
         assert_eq!(report.exit_code(), crate::report::Exit::Findings);
     }
 

@@ -9,8 +9,8 @@ use harness::{Outcome, Revision};
 use super::args::AuthArgs;
 use super::{OutputArgs, PeerArgs};
 use crate::load::{self, judge, Config, Findings, Stats};
-use crate::report::{Check, CheckId, Command, Place, Record, Report, Subject};
-use crate::transport::{Limits, Target};
+use crate::report::{Check, CheckId, Command, OwnCheck, Place, Record, Report, Subject};
+use crate::transport::{Kind, Limits, Target};
 
 /// Load a live peer with concurrent sessions and judge every answer: that it
 /// answers its own request (id), exactly once, with the result shape of its
@@ -116,7 +116,7 @@ pub fn run(args: &Args) -> Report {
 
 fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
     let target = args.peer.target()?;
-    let transport = target.transport();
+    let transport = target.kind();
     let revision = args.revision;
     if matches!(target, Target::Http { .. }) && revision == Revision::Mcp2024_11_05 {
         return Err("--http speaks Streamable HTTP, which starts with 2025-03-26".into());
@@ -312,7 +312,7 @@ fn cost(judged: &Stats, plain: &Stats) -> String {
 }
 
 /// The figures, for standard error.
-fn summary(stats: &Stats, config: &Config, transport: &str) -> String {
+fn summary(stats: &Stats, config: &Config, transport: Kind) -> String {
     format!(
         "wirecheck load: {} sent, {} answered in {:.1}s: {:.0} {} req/s over {transport} ({} session(s) × {}); {} errors, {} unanswered, {} late, {} lines past --max-frame skipped{}\n{}",
         stats.sent,
@@ -348,7 +348,7 @@ fn judged_checks(revision: Revision) -> Vec<CheckId> {
         RuleId::McpPingRespond.into(),
         RuleId::SessionResponseDuplicate.into(),
         RuleId::SessionResponseUnknownId.into(),
-        CheckId::Other(judge::UNANSWERED.to_owned()),
+        OwnCheck::LoadUnanswered.into(),
     ]
 }
 
@@ -357,7 +357,7 @@ fn records(
     config: &Config,
     stats: &Stats,
     findings: &Findings,
-    transport: &str,
+    transport: Kind,
 ) {
     for f in findings.iter() {
         report
@@ -400,7 +400,7 @@ fn records(
             ),
             // The sentence it would judge is JSON-RPC 2.0 §5's MUST, as its
             // findings say ([`judge::check`]); it is never a verdict.
-            CheckId::Other(_) => (
+            CheckId::Own(_) | CheckId::Vector(_) | CheckId::Other(_) => (
                 harness::rules::Level::Must,
                 judge::unanswered_spec(config.revision),
             ),
@@ -409,7 +409,7 @@ fn records(
             Place {
                 vector: Some(format!("load/{check}")),
                 revision: Some(config.revision),
-                transport: Some(transport.to_owned()),
+                transport: Some(transport.into()),
                 ..Place::default()
             },
             Subject::Frame(Vec::new()),

@@ -72,7 +72,7 @@ fn replay_load(
         .filter(|p| load::saved::is_load_file(p))
         .collect();
     files.sort();
-    let transport = target.transport();
+    let transport = target.kind();
     for path in files {
         let file = Some(path.display().to_string());
         let saved = load::saved::Reproducer::load(&path)?;
@@ -154,7 +154,7 @@ fn replay_load(
 
 fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
     let target = args.peer.target()?;
-    let transport = target.transport();
+    let transport = target.kind();
     let mut files: Vec<PathBuf> = std::fs::read_dir(&args.dir)
         .map_err(|e| format!("cannot read {}: {e}", args.dir.display()))?
         .filter_map(|e| e.ok().map(|e| e.path()))

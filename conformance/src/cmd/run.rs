@@ -228,7 +228,7 @@ pub fn run(args: &Args) -> Report {
         argv: redacted_argv(&secrets),
         peer: ReportPeer {
             target: secrets.redact(&target(args)),
-            transport: transport(args).name().into(),
+            transport: transport(args).into(),
             tls,
             env: args.server.keys(),
             cwd: args.server.cwd_text(),

@@ -154,7 +154,7 @@ fn judged(args: &Args) -> Result<Report, String> {
     let mut report = read.map_err(|e| {
         format!("the client never ran the judged peer to its end ({status}): no report ({e})")
     })?;
-    client_ended(&mut report, &status, Kind::Stdio.name());
+    client_ended(&mut report, &status, Kind::Stdio);
     Ok(report)
 }
 
@@ -175,7 +175,7 @@ fn report_once_written(path: &std::path::Path, grace: Duration) -> Result<Report
 }
 
 /// A client that did not exit 0 stopped somewhere: one record says so.
-fn client_ended(report: &mut Report, status: &str, transport: &str) {
+fn client_ended(report: &mut Report, status: &str, transport: Kind) {
     if status.starts_with("exit status: 0") {
         return;
     }
@@ -267,7 +267,7 @@ fn judged_http(args: &Args) -> Result<Report, String> {
     };
     let mut report = crate::clientcheck::report(records, Kind::STREAMABLE_HTTP, error);
     if let Ok(status) = &ran {
-        client_ended(&mut report, status, Kind::STREAMABLE_HTTP.name());
+        client_ended(&mut report, status, Kind::STREAMABLE_HTTP);
     }
     Ok(report)
 }
@@ -306,7 +306,7 @@ mod tests {
             std::env::temp_dir().join(format!("wirecheck-report-late-{}.json", std::process::id()));
         let _ = std::fs::remove_file(&path);
         let mut report = Report::new(Command::RunClient);
-        client_ended(&mut report, "exit status: 1", "stdio");
+        client_ended(&mut report, "exit status: 1", Kind::Stdio);
         let bytes = crate::report::document::to_vec(&report);
         let writer = {
             let path = path.clone();

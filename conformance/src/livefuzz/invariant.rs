@@ -12,78 +12,9 @@ use harness::{lift, Direction, Message, Profile, Revision, Rule};
 
 use crate::driver::{Class, Live, ProbeReport};
 
-/// What kind of invariant a peer broke.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Kind {
-    /// A request got no answer (JSON-RPC 2.0 §5: "the Server MUST reply").
-    Unanswered,
-    /// A request got more than one answer.
-    AnsweredTwice,
-    /// The answer's id is not the request's (type and value, exactly).
-    IdNotEchoed,
-    /// A notification was answered (JSON-RPC 2.0 §4.1 MUST NOT).
-    NotificationAnswered,
-    /// Another rule of the exchange (a result missing a required member).
-    Reply,
-    /// A frame the peer sent breaks a rule on its own (does not lift, or
-    /// breaks its revision's rules).
-    PeerFrame,
-    /// An unreadable or invalid frame got nothing back (JSON-RPC 2.0 §5, §7).
-    SilentDrop,
-    /// An unreadable frame's error does not carry `"id": null`.
-    ErrorIdNotNull,
-    /// The peer exited, or stopped reading.
-    Crash,
-    /// The peer stopped answering the liveness ping.
-    Hang,
-    /// The peer's resident memory kept growing over the run.
-    MemoryGrowth,
-    /// Over HTTP, HTTP itself failed: a 5xx, a reset, a body or stream cut
-    /// short, malformed SSE, an exchange past the timeout.
-    HttpFailure,
-}
-
-impl Kind {
-    /// The kind's stable name (file names, report ids).
-    #[must_use]
-    pub fn name(self) -> &'static str {
-        match self {
-            Kind::Unanswered => "unanswered",
-            Kind::AnsweredTwice => "answered-twice",
-            Kind::IdNotEchoed => "id-not-echoed",
-            Kind::NotificationAnswered => "notification-answered",
-            Kind::Reply => "reply-rule",
-            Kind::PeerFrame => "peer-frame-invalid",
-            Kind::SilentDrop => "silent-drop",
-            Kind::ErrorIdNotNull => "error-id-not-null",
-            Kind::Crash => "crash",
-            Kind::Hang => "hang",
-            Kind::MemoryGrowth => "memory-growth",
-            Kind::HttpFailure => "http-failure",
-        }
-    }
-
-    /// The kind named `name`.
-    #[must_use]
-    pub fn from_name(name: &str) -> Option<Kind> {
-        ALL.into_iter().find(|k| k.name() == name)
-    }
-}
-
-const ALL: [Kind; 12] = [
-    Kind::Unanswered,
-    Kind::AnsweredTwice,
-    Kind::IdNotEchoed,
-    Kind::NotificationAnswered,
-    Kind::Reply,
-    Kind::PeerFrame,
-    Kind::SilentDrop,
-    Kind::ErrorIdNotNull,
-    Kind::Crash,
-    Kind::Hang,
-    Kind::MemoryGrowth,
-    Kind::HttpFailure,
-];
+/// What kind of invariant a peer broke: the report model's, below the
+/// fuzzer, so a record names a rule-less one as its check.
+pub use crate::report::Invariant as Kind;
 
 /// One invariant broken by one exchange.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -5,11 +5,12 @@ use harness::{Outcome, Revision};
 
 use super::{Confirmation, Finding};
 use crate::report::{Check, Place, Record, Subject};
+use crate::transport::Kind;
 
 impl Finding {
     /// This finding as a report record.
     #[must_use]
-    pub fn record(&self, revision: Revision, transport: &str, file: Option<String>) -> Record {
+    pub fn record(&self, revision: Revision, transport: Kind, file: Option<String>) -> Record {
         let breach = &self.breach;
         let outcome = match &self.confirmation {
             // Listed, with why, and never counted: not the exit code, not the
@@ -33,8 +34,8 @@ impl Finding {
             outcome,
         );
         record.check = Some(Check {
-            rule: breach.rule.map_or_else(
-                || crate::report::CheckId::Other(breach.kind.name().to_owned()),
+            rule: breach.rule.map_or(
+                crate::report::OwnCheck::Fuzz(breach.kind).into(),
                 crate::report::CheckId::Rule,
             ),
             level: breach.level,

@@ -21,8 +21,9 @@ use std::collections::BTreeMap;
 use harness::rules::{Level, RuleId, Violation};
 use harness::{Direction, Profile, Revision};
 
-use crate::report::{Check, CheckId, Place, Record, Subject};
+use crate::report::{Check, CheckId, OwnCheck, Place, Record, Subject};
 use crate::transcript::Frame;
+use crate::transport::Kind;
 
 /// The check for a request with no answer within `--timeout`: reported as
 /// not observed, never as a verdict. No sentence bounds how long a server
@@ -33,7 +34,7 @@ use crate::transcript::Frame;
 /// citing §Timeouts until the review found that sentence binds no server;
 /// one such "warning" was a server whose answers were only longer than
 /// `--max-frame`.)
-pub const UNANSWERED: &str = "load.unanswered";
+pub const UNANSWERED: &str = OwnCheck::LoadUnanswered.name();
 
 /// Where the sentence [`UNANSWERED`] cannot judge is written.
 pub fn unanswered_spec(_revision: Revision) -> String {
@@ -185,12 +186,12 @@ pub fn check(rule: &str, revision: Revision) -> Option<Check> {
                 spec: info.cite(revision).to_owned(),
             })
         }
-        CheckId::Other(name) if name == UNANSWERED => Some(Check {
-            rule: CheckId::Other(name),
+        CheckId::Own(OwnCheck::LoadUnanswered) => Some(Check {
+            rule: OwnCheck::LoadUnanswered.into(),
             level: Level::Must,
             spec: unanswered_spec(revision),
         }),
-        CheckId::Other(_) => None,
+        CheckId::Own(_) | CheckId::Vector(_) | CheckId::Other(_) => None,
     }
 }
 
@@ -198,7 +199,7 @@ pub fn check(rule: &str, revision: Revision) -> Option<Check> {
 #[must_use]
 pub fn unanswered(revision: Revision, detail: String) -> Finding {
     Finding {
-        rule: CheckId::Other(UNANSWERED.to_owned()),
+        rule: OwnCheck::LoadUnanswered.into(),
         level: Level::Must,
         spec: unanswered_spec(revision),
         method: String::new(),
@@ -273,7 +274,7 @@ pub fn id_rule(revision: Revision) -> RuleId {
 /// A finding as a report record: failed at MUST, warned at SHOULD, with its
 /// count, the first exchange that showed it, and the sentence.
 #[must_use]
-pub fn record(f: &Finding, revision: Revision, transport: &str) -> Record {
+pub fn record(f: &Finding, revision: Revision, transport: Kind) -> Record {
     // As the session judge's records: a MAY breaks no keyword, so it is a
     // pass with a note, never a warning.
     let outcome = match f.level {
@@ -292,7 +293,7 @@ pub fn record(f: &Finding, revision: Revision, transport: &str) -> Record {
         Place {
             vector: Some(format!("load/{}/{}", f.method, f.rule)),
             revision: Some(revision),
-            transport: Some(transport.to_owned()),
+            transport: Some(transport.into()),
             ..Place::default()
         },
         Subject::Frame(f.answer.clone()),
@@ -314,7 +315,7 @@ pub fn record(f: &Finding, revision: Revision, transport: &str) -> Record {
     ));
     let quote = match &f.rule {
         CheckId::Rule(rule) => rule.info().quote,
-        CheckId::Other(_) => UNANSWERED_QUOTE,
+        CheckId::Own(_) | CheckId::Vector(_) | CheckId::Other(_) => UNANSWERED_QUOTE,
     };
     record.notes.push(format!("spec: \"{quote}\""));
     for (from, bytes) in [
@@ -379,7 +380,7 @@ mod tests {
             (f.count, f.first, f.detail.as_str()),
             (3, (0, Some(9)), "session 0")
         );
-        let record = record(f, R, "stdio");
+        let record = record(f, R, Kind::Stdio);
         assert!(
             matches!(&record.outcome, harness::Outcome::NotObserved { why } if why.starts_with("3 request(s)")),
             "silence is no verdict: {:?}",

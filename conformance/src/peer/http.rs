@@ -507,7 +507,7 @@ impl JudgeHandle {
         let mut records: Vec<Record> = ended.into_iter().flat_map(|(_, r)| r).collect();
         records.extend(lock(&judging.headers).records());
         for record in &mut records {
-            record.place.transport = Some(Kind::STREAMABLE_HTTP.name().into());
+            record.place.transport = Some(Kind::STREAMABLE_HTTP.into());
         }
         records
     }

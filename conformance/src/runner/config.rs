@@ -138,12 +138,6 @@ impl Peer {
             Peer::ReferenceHttp { kind, .. } => Kind::Http(*kind),
         }
     }
-
-    /// The `transport` every record of the run names.
-    #[must_use]
-    pub fn transport(&self) -> &'static str {
-        self.kind().name()
-    }
 }
 
 /// Why the run could not be made (exit 2).

@@ -104,7 +104,7 @@ impl Filer {
         let mut record = Record::of_transport_rule(
             format!("run/{}/{area}/{suffix}", self.revision),
             self.revision,
-            self.kind.name(),
+            Some(self.kind),
             rule,
             outcome,
             violations,

@@ -49,7 +49,7 @@ use super::fixtures::Allowed;
 use super::trace::Trace;
 use super::Config;
 use crate::driver::{Driver, DriverConfig};
-use crate::report::{Check, CheckId, Place, Record, Subject};
+use crate::report::{Check, CheckId, OwnCheck, Place, Record, Subject};
 use crate::transport::http::{FindingKind, GetStream, HttpFact, HttpFinding, StreamableHttpPeer};
 use crate::transport::wire::Wire;
 use crate::transport::{HttpKind, Kind, Limits};
@@ -575,14 +575,14 @@ fn exchanges(judge: &mut Filer, findings: &[&HttpFinding]) {
         Place {
             vector: Some(format!("run/{}/http/exchanges", judge.revision)),
             revision: Some(judge.revision),
-            transport: Some(judge.kind.name().into()),
+            transport: Some(judge.kind.into()),
             ..Place::default()
         },
         Subject::Frame(Vec::new()),
         Outcome::Pass,
     );
     record.check = Some(Check {
-        rule: CheckId::Other(CHECK_EXCHANGES.into()),
+        rule: OwnCheck::HttpExchanges.into(),
         level: harness::rules::Level::May,
         spec: "not a rule: HTTP trouble no transport sentence names, for a person to read".into(),
     });
@@ -594,9 +594,6 @@ fn exchanges(judge: &mut Filer, findings: &[&HttpFinding]) {
     }
     judge.records.push(record);
 }
-
-/// Not a rule: HTTP trouble the transport rules do not name.
-const CHECK_EXCHANGES: &str = "http.exchanges";
 
 pub(super) fn essence(content_type: Option<&str>) -> String {
     content_type

@@ -79,10 +79,6 @@ pub type Progress<'a> = dyn FnMut(usize, usize, &Record) + 'a;
 // The runner's own checks name rules of the one catalogue.
 const RULE_NEGOTIATION: RuleId = RuleId::McpLifecycleVersionServer;
 const RULE_HANDSHAKE: RuleId = RuleId::McpLifecycleServerResponds;
-/// Not a rule: a stdio server may exit (MCP basic/lifecycle §Shutdown), so
-/// its exit is recorded as a warning for a person to read, never as a
-/// violation; the requests it left unanswered fail in their own records.
-const CHECK_EXITED: &str = "stdio.peer-exited";
 
 /// Whether `vector` is a probe: a frame a server receives, with the answer a
 /// conforming server gives.
@@ -356,7 +352,7 @@ impl Runner<'_, '_, '_> {
         let gathered = Gathered::default();
         let peers = Peers::over(self.config, endpoint.url.as_deref(), &gathered);
         let frame = REUSE_PROBE.as_bytes();
-        let transport = self.config.peer.transport();
+        let transport = self.config.peer.kind();
         let answered = |report: &crate::driver::ProbeReport| {
             report.frames.iter().any(|r| {
                 r.class == Class::ProbeAnswer
@@ -571,7 +567,7 @@ impl Runner<'_, '_, '_> {
             ),
             (None, other) => (Outcome::Fail, None, other.to_string().into_bytes()),
         };
-        let transport = self.config.peer.transport();
+        let transport = self.config.peer.kind();
         // An unanswered handshake request breaks JSON-RPC 2.0 §5 ("the Server
         // MUST reply with a Response") whatever the revision; the lifecycle's
         // "respond with its own capabilities" is about the answer that came.
@@ -643,7 +639,7 @@ impl Runner<'_, '_, '_> {
             outcome.clone(),
             handshake.answer.clone(),
             RULE_NEGOTIATION,
-            self.config.peer.transport(),
+            self.config.peer.kind(),
         );
         let mut violations = harness::rules::validate(
             &handshake.answer,
@@ -692,7 +688,7 @@ impl Runner<'_, '_, '_> {
                     Outcome::Fail,
                     v.clone().into_bytes(),
                     RULE_NEGOTIATION,
-                    self.config.peer.transport(),
+                    self.config.peer.kind(),
                 );
                 record.violations = Some(vec![Violation {
                     rule: RULE_NEGOTIATION,

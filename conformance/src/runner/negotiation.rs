@@ -248,7 +248,7 @@ impl Runner<'_, '_, '_> {
                 Vec::new(),
             ),
         };
-        let transport = self.config.peer.transport();
+        let transport = self.config.peer.kind();
         let mut record = negotiation_record(newest, outcome, subject, RULE_LATEST, transport);
         record.place.vector = Some(latest_id(newest));
         record.notes.push(format!(

@@ -13,10 +13,10 @@ use super::observe::observe;
 use super::plan;
 use super::records::{answer_record, place, vector_record, wire_since};
 use super::trace::Trace;
-use super::{never_started, said_nothing, slow_start_note, unanswered_because, Wire, CHECK_EXITED};
+use super::{never_started, said_nothing, slow_start_note, unanswered_because, Wire};
 use crate::driver::{Driver, Handshake, HandshakeError, Live, ProbeReport};
 use crate::judge::{self};
-use crate::report::{Check, CheckId, Record, Subject};
+use crate::report::{Check, CheckId, OwnCheck, Record, Subject};
 use crate::sync::lock;
 use crate::transcript::Entry;
 use crate::transcript::Frame;
@@ -373,7 +373,7 @@ impl Peers<'_> {
             Outcome::NotObserved {
                 why: "the peer could not be restarted after it failed".into(),
             },
-            self.config.peer.transport(),
+            self.config.peer.kind(),
         )
     }
 
@@ -553,7 +553,7 @@ impl Peers<'_> {
         revision: Revision,
         records: &mut Vec<Record>,
     ) {
-        let transport = self.config.peer.transport();
+        let transport = self.config.peer.kind();
         for vector in alike {
             // Observe: what the exchange showed, read before the judge gives a
             // verdict (over HTTP, how its answer is read; and whether what was
@@ -638,7 +638,7 @@ impl Peers<'_> {
         revision: Revision,
         records: &mut Vec<Record>,
     ) {
-        let transport = self.config.peer.transport();
+        let transport = self.config.peer.kind();
         for vector in alike {
             let mut crash = Record::new(
                 place(vector, revision, transport),
@@ -648,7 +648,7 @@ impl Peers<'_> {
             crash.check = Some(Check {
                 rule: failure
                     .rule
-                    .map_or_else(|| CheckId::Other(CHECK_EXITED.into()), CheckId::Rule),
+                    .map_or(OwnCheck::PeerExited.into(), CheckId::Rule),
                 level: failure.level,
                 spec: failure.spec.into(),
             });

@@ -11,6 +11,7 @@ use crate::driver::Driver;
 use crate::judge;
 use crate::report::{Check, CheckId, Place, Record, Subject};
 use crate::transcript::Frame;
+use crate::transport::Kind;
 use crate::vectors::{Basis, Vector};
 
 /// The record of `vector`'s answer: the verdict `seen` decided, else the
@@ -22,7 +23,7 @@ use crate::vectors::{Basis, Vector};
 pub(super) fn answer_record(
     vector: &Vector,
     revision: Revision,
-    transport: &str,
+    transport: Kind,
     seen: Observation,
     judgement: &judge::Judgement,
     slow: Option<String>,
@@ -74,7 +75,7 @@ pub(super) fn vector_record(
     vector: &Vector,
     revision: Revision,
     outcome: Outcome,
-    transport: &str,
+    transport: Kind,
 ) -> Record {
     let mut record = Record::new(
         place(vector, revision, transport),
@@ -162,14 +163,14 @@ pub(super) fn vector_check(vector: &Vector) -> Check {
             spec: rule.spec.clone(),
         },
         None => Check {
-            rule: CheckId::Other(vector.id.clone()),
+            rule: CheckId::Vector(vector.id.clone()),
             level: Level::Must,
             spec: vector.description.clone(),
         },
     }
 }
 
-pub(super) fn place(vector: &Vector, revision: Revision, transport: &str) -> Place {
+pub(super) fn place(vector: &Vector, revision: Revision, transport: Kind) -> Place {
     Place {
         vector: Some(vector.id.clone()),
         revision: Some(revision),
@@ -189,7 +190,7 @@ pub(super) fn negotiation_record(
     outcome: Outcome,
     subject: Vec<u8>,
     rule: RuleId,
-    transport: &str,
+    transport: Kind,
 ) -> Record {
     let mut record = Record::new(
         Place {

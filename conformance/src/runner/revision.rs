@@ -211,7 +211,7 @@ impl Runner<'_, '_, '_> {
                 &case_probe::record_vector(revision),
                 revision,
                 Outcome::NotObserved { why },
-                self.config.peer.transport(),
+                self.config.peer.kind(),
             );
             self.push(record);
         }
@@ -229,7 +229,7 @@ impl Runner<'_, '_, '_> {
         catalogue: &Catalogue,
     ) -> Bound<'v> {
         let kind = self.config.peer.kind();
-        let transport = self.config.peer.transport();
+        let transport = self.config.peer.kind();
         let mut bound = Bound::default();
         for vector in probes {
             let fit = match plan::unfit(kind, vector) {
@@ -345,7 +345,7 @@ impl Runner<'_, '_, '_> {
     /// [`super::sessions`]), each written as a transcript under `--transcripts`.
     fn judge_sessions(&mut self, revision: Revision, logs: &[Vec<Entry>]) -> Result<(), RunError> {
         let dir = self.config.transcripts.as_deref();
-        let transport = self.config.peer.transport();
+        let transport = self.config.peer.kind();
         for (n, log) in logs.iter().enumerate() {
             let judged = super::sessions::judge_log(revision, n, log, dir, transport)
                 .map_err(RunError::Transcripts)?;

@@ -26,7 +26,7 @@ use harness::rules::CheckedBy;
 use harness::session::{self, Finding};
 use harness::{Direction, Revision};
 
-use crate::report::{CheckId, Record};
+use crate::report::{OwnCheck, Record};
 use crate::transcript::Entry;
 use crate::transport::Kind;
 use crate::watch::{self, Watch};
@@ -63,18 +63,18 @@ pub fn judge(
     n: usize,
     file: Option<&str>,
     entries: &[Entry],
-    transport: &str,
+    transport: Kind,
 ) -> Vec<Record> {
     let place = |record: &mut Record, check: &str| {
         record.place.vector = Some(format!("run/{}/session/{check}", revision.name()));
         record.place.file = file.map(str::to_owned);
-        record.place.transport = Some(transport.to_owned());
+        record.place.transport = Some(transport.into());
         record
             .notes
             .push(format!("session {n} of the run's {revision} sessions"));
     };
     // HTTP's POSTs and streams are no single ordered stream each way.
-    let ordered = transport.parse().is_ok_and(Kind::is_ordered);
+    let ordered = transport.is_ordered();
     let mut watch = Watch::new(Some(revision))
         .session_rules_only()
         .ordered(ordered);
@@ -151,7 +151,7 @@ fn left_unjudged(revision: Revision, f: &Finding, entries: usize) -> Record {
     // Not a rule (like the runner's `stdio.peer-exited`): the record says
     // how far the session judge went, for a person to read.
     record.check = Some(crate::report::Check {
-        rule: CheckId::Other(CHECK_UNJUDGED.into()),
+        rule: OwnCheck::SessionUnjudged.into(),
         level: harness::rules::Level::May,
         spec: "wirecheck: the session judge over the runner's live sessions".into(),
     });
@@ -160,7 +160,7 @@ fn left_unjudged(revision: Revision, f: &Finding, entries: usize) -> Record {
 }
 
 /// The check id of a session left unjudged from a point on.
-pub const CHECK_UNJUDGED: &str = "run.session-unjudged";
+pub const CHECK_UNJUDGED: &str = OwnCheck::SessionUnjudged.name();
 
 /// Judges a session's wire log and, when `dir` is given, writes it there as
 /// `<revision>.<n>.jsonl` first, so its records name the file that
@@ -173,7 +173,7 @@ pub fn judge_log(
     n: usize,
     log: &[Entry],
     dir: Option<&Path>,
-    transport: &str,
+    transport: Kind,
 ) -> Result<Judged, String> {
     let entries = log;
     let saved = match dir {
@@ -230,14 +230,14 @@ mod tests {
         entries.push(frame(C, r#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#));
         entries.push(frame(S, r#"{"jsonrpc":"2.0","id":2,"result":{}}"#));
         entries.push(frame(S, r#"{"jsonrpc":"2.0","id":2,"result":{}}"#));
-        let records = judge(Revision::Mcp2025_06_18, 0, None, &entries, "stdio");
+        let records = judge(Revision::Mcp2025_06_18, 0, None, &entries, Kind::Stdio);
         let rules: Vec<&str> = records
             .iter()
             .filter_map(|r| r.check.as_ref().map(|c| c.rule.as_str()))
             .collect();
         assert_eq!(rules, ["session.response.duplicate"], "{records:?}");
         assert_eq!(records[0].place.frame, Some(5));
-        assert_eq!(records[0].place.transport.as_deref(), Some("stdio"));
+        assert_eq!(records[0].place.transport, Some(Kind::Stdio.into()));
         assert_eq!(
             records[0].place.vector.as_deref(),
             Some("run/2025-06-18/session/session.response.duplicate")
@@ -249,7 +249,7 @@ mod tests {
         let mut entries = handshake();
         entries.push(frame(C, r#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#));
         entries.push(frame(S, r#"{"jsonrpc":"2.0","id":2,"result":{}}"#));
-        assert!(judge(Revision::Mcp2025_06_18, 0, None, &entries, "stdio").is_empty());
+        assert!(judge(Revision::Mcp2025_06_18, 0, None, &entries, Kind::Stdio).is_empty());
     }
 
     #[test]
@@ -261,7 +261,7 @@ mod tests {
         entries.push(frame(C, r#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#));
         entries.push(frame(S, r#"{"jsonrpc":"2.0","id":2,"result":{}}"#));
         entries.push(frame(S, r#"{"jsonrpc":"2.0","id":2,"result":{}}"#));
-        let records = judge(Revision::Mcp2025_06_18, 0, None, &entries, "stdio");
+        let records = judge(Revision::Mcp2025_06_18, 0, None, &entries, Kind::Stdio);
         assert_eq!(records.len(), 1, "{records:?}");
         assert!(
             matches!(&records[0].outcome, harness::Outcome::NotApplicable { why }
@@ -366,12 +366,18 @@ mod tests {
             answer(2),
             answer(1),
         ];
-        let stdio = judge(Revision::Mcp2026_07_28, 0, None, &entries, "stdio");
+        let stdio = judge(Revision::Mcp2026_07_28, 0, None, &entries, Kind::Stdio);
         assert!(
             rules(&stdio).contains(&"mcp.r5.stdio.cancel-no-further"),
             "{stdio:?}"
         );
-        let http = judge(Revision::Mcp2026_07_28, 0, None, &entries, "http");
+        let http = judge(
+            Revision::Mcp2026_07_28,
+            0,
+            None,
+            &entries,
+            Kind::STREAMABLE_HTTP,
+        );
         assert!(
             !rules(&http).contains(&"mcp.r5.stdio.cancel-no-further"),
             "{http:?}"
@@ -386,7 +392,13 @@ mod tests {
         entries.push(frame(C, r#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#));
         entries.push(frame(S, r#"{"jsonrpc":"2.0","id":2,"result":"#));
         assert_eq!(
-            rules(&judge(Revision::Mcp2025_06_18, 0, None, &entries, "stdio")),
+            rules(&judge(
+                Revision::Mcp2025_06_18,
+                0,
+                None,
+                &entries,
+                Kind::Stdio
+            )),
             Vec::<&str>::new()
         );
     }
@@ -402,7 +414,13 @@ mod tests {
         entries.push(frame(S, r#"{"jsonrpc":"2.0","id":2,"result":{}}"#));
         entries.push(frame(S, r#"{"jsonrpc":"2.0","id":2,"result":{}}"#));
         assert_eq!(
-            rules(&judge(Revision::Mcp2025_06_18, 0, None, &entries, "stdio")),
+            rules(&judge(
+                Revision::Mcp2025_06_18,
+                0,
+                None,
+                &entries,
+                Kind::Stdio
+            )),
             ["session.response.duplicate"]
         );
     }
@@ -416,7 +434,13 @@ mod tests {
         entries.push(frame(C, r#"[{"jsonrpc":"2.0","id":2,"method":"ping"}"#));
         entries.push(frame(S, r#"{"jsonrpc":"2.0","id":2,"result":{}}"#));
         assert_eq!(
-            rules(&judge(Revision::Mcp2025_06_18, 0, None, &entries, "stdio")),
+            rules(&judge(
+                Revision::Mcp2025_06_18,
+                0,
+                None,
+                &entries,
+                Kind::Stdio
+            )),
             [CHECK_UNJUDGED]
         );
     }
@@ -447,7 +471,7 @@ mod tests {
             "wirecheck-sessions-judge-log-{}",
             std::process::id()
         ));
-        let judged = judge_log(Revision::JsonRpc2, 3, &log, Some(&dir), "stdio")
+        let judged = judge_log(Revision::JsonRpc2, 3, &log, Some(&dir), Kind::Stdio)
             .expect("the transcript is written");
         let saved = judged.saved.clone().expect("a file was written");
         assert_eq!(saved, dir.join("jsonrpc-2.0.003.jsonl"));
@@ -461,7 +485,7 @@ mod tests {
         );
 
         let unsaved =
-            judge_log(Revision::JsonRpc2, 3, &log, None, "stdio").expect("nothing to write");
+            judge_log(Revision::JsonRpc2, 3, &log, None, Kind::Stdio).expect("nothing to write");
         assert_eq!(unsaved.saved, None);
         assert_eq!(rules(&unsaved.records), ["session.response.duplicate"]);
         assert_eq!(unsaved.records[0].place.file, None);

@@ -7,10 +7,8 @@
 use harness::rules::Level;
 use harness::{Outcome, Revision};
 
-use crate::report::{Check, CheckId, Record, Subject};
+use crate::report::{Check, OwnCheck, Record, Subject};
 use crate::transport::Kind;
-
-use crate::report::STDOUT_TEXT_CHECK as CHECK_STDOUT_TEXT;
 
 /// Lines of a server's stdout text the record quotes.
 const STDOUT_TEXT_QUOTED: usize = 3;
@@ -39,7 +37,7 @@ pub(super) fn record(revision: Revision, logs: &[Vec<crate::transcript::Entry>])
         crate::report::Place {
             vector: Some(format!("run/{}/stdio/stdout-text", revision.name())),
             revision: Some(revision),
-            transport: Some(Kind::Stdio.name().into()),
+            transport: Some(Kind::Stdio.into()),
             ..crate::report::Place::default()
         },
         // The lines are quoted in the notes; the record answers no probe.
@@ -52,7 +50,7 @@ pub(super) fn record(revision: Revision, logs: &[Vec<crate::transcript::Entry>])
         "basic/transports §stdio"
     };
     record.check = Some(Check {
-        rule: CheckId::Other(CHECK_STDOUT_TEXT.into()),
+        rule: OwnCheck::StdoutText.into(),
         level: Level::MustNot,
         spec: format!(
             "MCP {revision} {page}: \"The server MUST NOT write anything to its stdout that is not a valid MCP message.\""

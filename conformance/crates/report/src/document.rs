@@ -122,7 +122,7 @@ impl DefectDoc {
             sentence: d.sentence().map(str::to_owned),
             fix: d.fix(),
             revisions: d.revisions.iter().map(|r| r.name().to_owned()).collect(),
-            transports: d.transports.clone(),
+            transports: d.transports.iter().map(ToString::to_string).collect(),
             records: d.checks.clone(),
         }
     }
@@ -408,7 +408,7 @@ impl From<&Report> for Doc {
                 argv: r.argv.clone(),
                 peer: PeerDoc {
                     target: r.peer.target.clone(),
-                    transport: r.peer.transport.clone(),
+                    transport: r.peer.transport.to_string(),
                     tls: r.peer.tls.clone(),
                     env: r.peer.env.clone(),
                     cwd: r.peer.cwd.clone(),
@@ -476,7 +476,7 @@ impl From<&Record> for RecordDoc {
             vector: r.place.vector.clone(),
             frame_index: r.place.frame,
             revision: r.place.revision.map(|v| v.name().to_owned()),
-            transport: r.place.transport.clone(),
+            transport: r.place.transport.as_ref().map(ToString::to_string),
             check: r.check.as_ref().map(|c| CheckDoc {
                 rule: c.rule.to_string(),
                 level: c.level,
@@ -577,7 +577,7 @@ impl Doc {
                     argv: r.argv,
                     peer: Peer {
                         target: r.peer.target,
-                        transport: r.peer.transport,
+                        transport: crate::Transport::parse(&r.peer.transport),
                         tls: r.peer.tls,
                         env: r.peer.env,
                         cwd: r.peer.cwd,
@@ -660,11 +660,16 @@ impl RecordDoc {
             vector: self.vector,
             frame: self.frame_index,
             revision: self.revision.map(|r| r.parse()).transpose()?,
-            transport: self.transport,
+            transport: self.transport.as_deref().map(crate::Transport::parse),
         };
         let mut record = Record::new(place, subject, outcome);
+        // A vector judged by no rule names itself as its check.
+        let vector = record.place.vector.clone();
         record.check = self.check.map(|c| Check {
-            rule: CheckId::parse(&c.rule),
+            rule: match CheckId::parse(&c.rule) {
+                CheckId::Other(name) if vector.as_ref() == Some(&name) => CheckId::Vector(name),
+                read => read,
+            },
             level: c.level,
             spec: c.spec,
         });
@@ -803,11 +808,7 @@ mod tests {
         report.run = Some(RunInfo {
             tool_version: "0".into(),
             argv: Vec::new(),
-            peer: Peer {
-                target: "srv".into(),
-                transport: "stdio".into(),
-                ..Peer::default()
-            },
+            peer: Peer::new("srv", crate::Transport::parse("stdio")),
             revisions: Vec::new(),
             asked: None,
             vectors_digest: None,

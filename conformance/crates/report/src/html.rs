@@ -87,7 +87,7 @@ pub fn render_many(runs: &[(String, &Report)]) -> String {
             format!(
                 "{} over {}",
                 printable_str(&r.peer.target),
-                printable_str(&r.peer.transport)
+                printable_str(&r.peer.transport.to_string())
             )
         });
         let _ = write!(
@@ -272,7 +272,7 @@ fn describe(out: &mut String, report: &Report) {
             out,
             "Peer <code>{}</code> over {}, started {}, {} ms, wirecheck {}.<br>",
             escape(&printable_str(&run.peer.target)),
-            escape(&printable_str(&run.peer.transport)),
+            escape(&printable_str(&run.peer.transport.to_string())),
             escape(&printable_str(&run.started)),
             run.duration.as_millis(),
             escape(&printable_str(&run.tool_version))
@@ -504,7 +504,7 @@ fn place(record: &Record) -> String {
         let _ = write!(s, " #{frame}");
     }
     if let Some(t) = &p.transport {
-        let _ = write!(s, " over {}", printable_str(t));
+        let _ = write!(s, " over {}", printable_str(&t.to_string()));
     }
     s
 }

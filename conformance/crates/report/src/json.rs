@@ -43,7 +43,7 @@ pub fn write_record(record: &Record, out: &mut Vec<u8>) -> io::Result<()> {
         members.json("revision", revision.name())?;
     }
     if let Some(transport) = &place.transport {
-        members.json("transport", transport)?;
+        members.json("transport", &transport.to_string())?;
     }
     if let Some(check) = &record.check {
         // Rule-by-rule records say which rule and what became of it; the

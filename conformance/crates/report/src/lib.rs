@@ -20,6 +20,7 @@ mod model; // the report as a whole, and its exit code
 mod record; // the judgement of one subject and its parts
 mod run; // what a run document says of the run besides its records
 mod tally; // counts by outcome, and one rule's checks over a conversation
+mod transport; // the transport a subject travelled over
 
 // The views, and what they share.
 pub mod document;
@@ -33,15 +34,14 @@ pub mod sink;
 pub mod terminal;
 pub mod text;
 
-pub use check::{Check, CheckId};
+pub use check::{Check, CheckId, Invariant, OwnCheck};
 pub use command::{Command, Exit};
 pub use defect::{breach, defects, defects_of, family, held, Defect, Shape, Standing, Weight};
 pub use findings::{findings, repeated, repeats_reason, rule_id, Repeated};
 pub use harness::rules::{Level, Violation};
 pub use harness::Outcome;
 pub use model::Report;
-pub use record::{
-    HttpExchange, Payload, Place, Record, Refusal, Subject, ID_REWRITE_NOTE, STDOUT_TEXT_CHECK,
-};
+pub use record::{HttpExchange, Payload, Place, Record, Refusal, Subject, ID_REWRITE_NOTE};
 pub use run::{rfc3339, Peer, RunInfo, Stderr, TlsSeen};
 pub use tally::{RuleTally, Tally};
+pub use transport::Transport;

@@ -6,6 +6,7 @@ use harness::rules::{Level, Violation};
 use harness::{Outcome, Revision};
 
 use super::check::Check;
+use super::transport::Transport;
 use ground::transcript::Frame;
 
 /// Where a subject came from. Every member is optional because each command
@@ -25,7 +26,7 @@ pub struct Place {
     /// The revision the subject was judged under, when records differ in it.
     pub revision: Option<Revision>,
     /// The transport it travelled over (`stdio`, `streamable-http`).
-    pub transport: Option<String>,
+    pub transport: Option<Transport>,
 }
 
 impl Place {
@@ -134,11 +135,6 @@ pub enum Payload {
 /// under a fresh id: the long form says it; the grouped view, which shows
 /// the request as sent, leaves it out.
 pub const ID_REWRITE_NOTE: &str = "sent with request id ";
-
-/// The check id of a stdio server's text on stdout (the runner's
-/// `stdout_text` files it): the terminal view leads with it, since text on
-/// stdout explains the other findings of the run.
-pub const STDOUT_TEXT_CHECK: &str = "stdio.stdout-text";
 
 /// One HTTP exchange a transport record rests on, as a person reads it:
 /// the request as sent and the response as it came, bodies bounded.
@@ -265,7 +261,8 @@ impl Record {
             .skip(1)
             .filter_map(|w| id(&w.bytes))
             .collect();
-        let stdio_mcp = self.place.transport.as_deref() == Some("stdio")
+        let stdio_mcp = self.place.transport.as_ref().and_then(Transport::kind)
+            == Some(ground::transport::Kind::Stdio)
             && self.place.revision.is_some_and(Revision::is_mcp);
         self.wire
             .iter()
@@ -279,12 +276,13 @@ impl Record {
     /// The record of one catalogue `rule` judged on a transport rather than
     /// on a frame (the runner's transport judge, the HTTP client judge): at
     /// `vector`, with each of `broken` as a violation at the rule's level and
-    /// the reference it has in `revision`.
+    /// the reference it has in `revision`, over `transport` when one was
+    /// spoken (a client's cursor tally spans the transports it used).
     #[must_use]
     pub fn of_transport_rule(
         vector: String,
         revision: Revision,
-        transport: &str,
+        transport: Option<ground::transport::Kind>,
         rule: harness::rules::RuleId,
         outcome: Outcome,
         broken: Vec<String>,
@@ -295,7 +293,7 @@ impl Record {
             Place {
                 vector: Some(vector),
                 revision: Some(revision),
-                transport: Some(transport.into()),
+                transport: transport.map(Transport::One),
                 ..Place::default()
             },
             Subject::Frame(Vec::new()),
@@ -346,7 +344,7 @@ mod http_exchange_tests {
         let mut record = Record::of_transport_rule(
             "run/2025-11-25/http/origin-403".into(),
             Revision::Mcp2025_11_25,
-            "streamable-http",
+            Some(ground::transport::Kind::STREAMABLE_HTTP),
             harness::rules::RuleId::McpHttpOrigin403,
             Outcome::Fail,
             vec!["a request with a foreign Origin was answered 200, not 403 Forbidden".into()],

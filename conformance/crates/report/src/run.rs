@@ -6,12 +6,12 @@ use std::time::Duration;
 use harness::Revision;
 
 /// The peer a live run judged.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Peer {
     /// The command line that started it (stdio), or its URL (HTTP).
     pub target: String,
     /// The transport spoken (`stdio`, `streamable-http`).
-    pub transport: String,
+    pub transport: crate::Transport,
     /// What its TLS looked like, over `https://`.
     pub tls: Option<TlsSeen>,
     /// The keys of the variables `--env` added to its environment: never
@@ -22,6 +22,21 @@ pub struct Peer {
     /// What its processes wrote to stderr, as much as the run keeps; `None`
     /// when they wrote nothing (or it is no process).
     pub stderr: Option<Stderr>,
+}
+
+impl Peer {
+    /// `target` over `transport`, nothing else said of it.
+    #[must_use]
+    pub fn new(target: impl Into<String>, transport: impl Into<crate::Transport>) -> Peer {
+        Peer {
+            target: target.into(),
+            transport: transport.into(),
+            tls: None,
+            env: Vec::new(),
+            cwd: None,
+            stderr: None,
+        }
+    }
 }
 
 /// A server's TLS as one handshake saw it: enough to tell which server and

@@ -222,7 +222,7 @@ fn run(report: &Report) -> Value {
             .collect::<Vec<_>>());
         run["properties"] = json!({
             "peer": printable_str(&info.peer.target),
-            "transport": printable_str(&info.peer.transport),
+            "transport": printable_str(&info.peer.transport.to_string()),
         });
     }
     if let Some(error) = &report.error {
@@ -526,8 +526,9 @@ fn fingerprint(report: &Report, record: &Record, finding: &Finding<'_>) -> Strin
     let p = &record.place;
     let transport = p
         .transport
-        .clone()
-        .or_else(|| report.run.as_ref().map(|r| r.peer.transport.clone()))
+        .as_ref()
+        .or_else(|| report.run.as_ref().map(|r| &r.peer.transport))
+        .map(ToString::to_string)
         .unwrap_or_default();
     let parts = [
         finding.rule.clone(),

@@ -217,7 +217,14 @@ fn where_held(defect: &super::Defect) -> String {
         let _ = write!(
             out,
             " over {}",
-            printable_str(&defect.transports.join(", "))
+            printable_str(
+                &defect
+                    .transports
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
         );
     }
     out
@@ -696,7 +703,7 @@ fn where_(place: &Place) -> String {
         let _ = write!(out, " [{revision}]");
     }
     if let Some(transport) = &place.transport {
-        let _ = write!(out, " over {}", printable_str(transport));
+        let _ = write!(out, " over {}", printable_str(&transport.to_string()));
     }
     out
 }
@@ -759,7 +766,7 @@ mod tests {
         }
         report
             .records
-            .push(fail(CheckId::parse(super::super::STDOUT_TEXT_CHECK)));
+            .push(fail(crate::OwnCheck::StdoutText.into()));
         let text = to_fix(&report, false);
         let stdout_at = text.find("stdio.stdout-text").expect("listed");
         let other_at = text.find("jsonrpc.response.required").expect("listed");

@@ -132,7 +132,7 @@ fn record(rule: RuleId, tally: &Tally, what: &str) -> Record {
     let mut record = Record::of_transport_rule(
         format!("http/{suffix}"),
         revision,
-        crate::transport::Kind::STREAMABLE_HTTP.name(),
+        Some(crate::transport::Kind::STREAMABLE_HTTP),
         rule,
         outcome,
         broken,

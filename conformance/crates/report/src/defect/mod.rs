@@ -15,7 +15,7 @@
 use harness::rules::{Level, RuleId};
 use harness::{Outcome, Revision};
 
-use super::check::CheckId;
+use super::check::{CheckId, OwnCheck};
 use super::model::Report;
 use super::record::{Record, Subject};
 
@@ -276,7 +276,7 @@ pub fn breach(record: &Record) -> Option<(CheckId, Level)> {
     if let Some(r) = &record.refusal {
         return Some((r.rule.into(), Level::Must));
     }
-    Some((CheckId::Other(String::new()), Level::Must))
+    Some((OwnCheck::Unnamed.into(), Level::Must))
 }
 
 /// The rule a defect is filed under for `rule`: the sentence that the
@@ -361,7 +361,7 @@ pub struct Defect {
     /// The revisions it holds under, oldest first.
     pub revisions: Vec<Revision>,
     /// The transports it holds over, in the order met.
-    pub transports: Vec<String>,
+    pub transports: Vec<crate::Transport>,
     /// The error codes the probes expected, where the answer was an error
     /// with another code (`-32602 (Invalid params)`).
     pub expected_codes: Option<String>,
@@ -602,7 +602,7 @@ pub fn defects(report: &Report) -> Vec<Defect> {
     let key = |d: &Defect| {
         (
             d.standing,
-            d.rule != super::STDOUT_TEXT_CHECK,
+            d.rule != CheckId::Own(OwnCheck::StdoutText),
             d.weight,
             std::cmp::Reverse(d.checks.len()),
             d.fingerprint(),

@@ -24,7 +24,7 @@ fn probe(
         Place {
             vector: Some(vector.into()),
             revision: Some(revision),
-            transport: Some("stdio".into()),
+            transport: Some(ground::transport::Kind::Stdio.into()),
             ..Place::default()
         },
         Subject::Frame(sent.as_bytes().to_vec()),

@@ -39,13 +39,6 @@ impl Target {
             Target::Http { kind, .. } => Kind::Http(*kind),
         }
     }
-
-    /// The `transport` every record of the peer names: [`Kind::name`], the
-    /// same word in every command (`stdio`, `streamable-http`, …).
-    #[must_use]
-    pub fn transport(&self) -> &'static str {
-        self.kind().name()
-    }
 }
 
 #[cfg(test)]
@@ -57,15 +50,15 @@ mod tests {
     #[test]
     fn every_command_names_a_transport_alike() {
         assert_eq!(
-            Target::streamable("http://h/mcp").transport(),
+            Target::streamable("http://h/mcp").kind().name(),
             "streamable-http"
         );
         let sse = Target::Http {
             url: "http://h/sse".into(),
             kind: HttpKind::Sse,
         };
-        assert_eq!(sse.transport(), "sse");
+        assert_eq!(sse.kind().name(), "sse");
         let stdio = Target::Stdio(PeerCommand::new("x", Vec::new()));
-        assert_eq!(stdio.transport(), "stdio");
+        assert_eq!(stdio.kind().name(), "stdio");
     }
 }
