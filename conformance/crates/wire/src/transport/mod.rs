@@ -21,6 +21,7 @@ pub mod event_stream;
 pub mod http;
 mod kind;
 pub mod lines;
+pub mod pacer;
 pub mod process;
 pub mod stdio;
 mod target;
@@ -88,6 +89,8 @@ pub enum SendError {
     /// The peer did not read the frame within [`Limits::write_timeout`]; the
     /// frame may be half written, so the input is closed and no more is sent.
     TimedOut(Duration),
+    /// The run's [`pacer::Pacer`] admits no more frames: nothing was sent.
+    Held(pacer::Halt),
 }
 
 impl std::fmt::Display for SendError {
@@ -97,6 +100,7 @@ impl std::fmt::Display for SendError {
             SendError::TimedOut(after) => {
                 write!(f, "peer did not read the frame within {after:?}")
             }
+            SendError::Held(halt) => write!(f, "not sent: {halt}"),
         }
     }
 }
@@ -146,5 +150,12 @@ pub trait Transport {
     /// frame, unless it handles frames concurrently.
     fn one_stream_each_way(&self) -> bool {
         false
+    }
+
+    /// Hands the transport the run's pacer, to tell of each answer that
+    /// says the server is busy (429, 503 over HTTP); a transport with no
+    /// such answers ignores it.
+    fn pace(&mut self, pacer: &pacer::Pacer) {
+        let _ = pacer;
     }
 }

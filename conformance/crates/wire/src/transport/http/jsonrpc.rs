@@ -34,6 +34,11 @@ pub struct JsonRpcHttpPeer {
 }
 
 impl JsonRpcHttpPeer {
+    /// Tells `pacer` of every 429 or 503 the server answers from now on.
+    pub fn pace(&self, pacer: &crate::transport::pacer::Pacer) {
+        self.queue.pace(pacer);
+    }
+
     /// A transport to the service at `url`; nothing is sent yet.
     pub fn connect(url: &str, limits: Limits) -> Result<Self, ConnectError> {
         Self::with_options(url, limits, HttpOptions::default())

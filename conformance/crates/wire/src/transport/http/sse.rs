@@ -30,6 +30,11 @@ pub struct SsePeer {
 }
 
 impl SsePeer {
+    /// Tells `pacer` of every 429 or 503 the server answers from now on.
+    pub fn pace(&self, pacer: &crate::transport::pacer::Pacer) {
+        self.queue.pace(pacer);
+    }
+
     /// Opens the SSE stream at `url` and waits, until `limits.write_timeout`,
     /// for its `endpoint` event (§HTTP with SSE: "When a client connects, the
     /// server MUST send an endpoint event").

@@ -44,6 +44,11 @@ pub struct StreamableHttpPeer {
 }
 
 impl StreamableHttpPeer {
+    /// Tells `pacer` of every 429 or 503 the server answers from now on.
+    pub fn pace(&self, pacer: &crate::transport::pacer::Pacer) {
+        self.queue.pace(pacer);
+    }
+
     /// A transport to the MCP endpoint at `url`; nothing is sent yet.
     pub fn connect(url: &str, limits: Limits) -> Result<Self, ConnectError> {
         Self::with_options(url, limits, HttpOptions::default())
