@@ -6,7 +6,7 @@ use std::time::Duration;
 use harness::{Outcome, Profile, Revision};
 
 use super::args::{
-    answer_timeout, duration, positive_duration, ProfileName, ReportFiles, RevisionChoice,
+    answer_timeout, duration, positive_duration, PaceArgs, ProfileName, ReportFiles, RevisionChoice,
 };
 use super::OutputArgs;
 use crate::baseline::Baseline;
@@ -108,6 +108,8 @@ pub struct Args {
     /// sentence: replace it by why, once read against the text by hand.
     #[arg(long, value_name = "FILE")]
     write_baseline: Option<PathBuf>,
+    #[command(flatten)]
+    pace: PaceArgs,
     /// A tool the runner may call (repeatable); never one the user did not name.
     #[arg(long = "allow-tool", value_name = "NAME")]
     allow_tool: Vec<String>,
@@ -204,8 +206,19 @@ fn boxed(s: &str) -> Result<Box<str>, std::convert::Infallible> {
 pub fn run(args: &Args) -> Report {
     let started = std::time::SystemTime::now();
     let clock = std::time::Instant::now();
-    let mut report = judge(args);
+    let pacer = args.pace.pacer();
+    let mut report = judge(args, &pacer);
+    let paced = pacer.report();
+    let pace = pacer.pace();
     report.run = Some(RunInfo {
+        pace: Some(crate::report::PaceInfo {
+            mode: args.pace.mode().name().into(),
+            rate: pace.rate,
+            budget: pace.budget,
+            requests: paced.sent,
+            peak_per_second: paced.peak_per_second,
+            stopped: paced.halted.map(|h| h.to_string()),
+        }),
         tool_version: env!("CARGO_PKG_VERSION").into(),
         // `args_os`: a path argument need not be Unicode (`args` would panic).
         argv: std::env::args_os()
@@ -261,7 +274,7 @@ fn transport(args: &Args) -> Kind {
     })
 }
 
-fn judge(args: &Args) -> Report {
+fn judge(args: &Args, pacer: &crate::transport::pacer::Pacer) -> Report {
     let mut report = Report::new(Command::Run);
     report.strict = args.strict;
     // A baseline that does not load is said before anything is played: a
@@ -291,7 +304,7 @@ fn judge(args: &Args) -> Report {
             return report;
         }
     };
-    let played = match prepare(args) {
+    let played = match prepare(args, pacer) {
         Ok((config, vectors)) => execute(&config, &vectors),
         Err(e) => Err(Interrupted::Not(e)),
     };
@@ -336,7 +349,10 @@ fn jsonrpc(args: &Args) -> bool {
     args.profile == Some(ProfileName::JsonRpc2)
 }
 
-fn prepare(args: &Args) -> Result<(Config, Vec<vectors::Vector>), String> {
+fn prepare(
+    args: &Args,
+    pacer: &crate::transport::pacer::Pacer,
+) -> Result<(Config, Vec<vectors::Vector>), String> {
     let jsonrpc = jsonrpc(args);
     let revisions = match args.revision {
         RevisionChoice::All => Revisions::All,
@@ -398,6 +414,20 @@ fn prepare(args: &Args) -> Result<(Config, Vec<vectors::Vector>), String> {
             errors.len()
         ));
     }
+    if let Some(url) = &args.http {
+        let asked = |v: &&vectors::Vector| match revisions {
+            _ if jsonrpc => v.profile.revision == Revision::JsonRpc2,
+            Revisions::Given(r) => v.profile.revision == r,
+            Revisions::All => v.profile.revision.is_mcp(),
+            Revisions::Auto => v.profile.revision == Revision::Mcp2025_11_25,
+        };
+        // Each probe is its frame and a liveness request.
+        let probes = vectors.iter().filter(|v| runner::is_probe(v)).filter(asked);
+        let requests = probes.count() * 2;
+        if let Some(line) = super::args::notice(url, args.pace.mode.is_some(), requests) {
+            eprintln!("{line}");
+        }
+    }
     let arguments = match &args.tool_args {
         None => None,
         Some(text) => {
@@ -456,6 +486,8 @@ fn prepare(args: &Args) -> Result<(Config, Vec<vectors::Vector>), String> {
             },
             transcripts: args.transcripts.clone(),
             parallel_revisions: args.parallel_revisions,
+            mode: args.pace.mode(),
+            pacer: pacer.clone(),
             auth: args.auth.then(|| runner::Auth {
                 issuer: args.auth_issuer.clone(),
                 ready: None,

@@ -43,5 +43,5 @@ pub use model::Report;
 pub use record::{
     HttpExchange, Payload, Place, Record, Refusal, Subject, ID_REWRITE_NOTE, STDOUT_TEXT_CHECK,
 };
-pub use run::{rfc3339, Peer, RunInfo};
+pub use run::{rfc3339, PaceInfo, Peer, RunInfo};
 pub use tally::{RuleTally, Tally};

@@ -7,12 +7,14 @@
 mod auth;
 mod durations;
 mod files;
+mod pace;
 mod revision;
 mod scenario;
 
 pub use auth::AuthArgs;
 pub(crate) use durations::{answer_timeout, duration, positive_duration};
 pub use files::ReportFiles;
+pub use pace::{is_loopback, notice, PaceArgs, POLITE_RATE, RETRY_CAP};
 pub use revision::{
     mcp_revision, revision_choice, revision_or_auto, served, ProfileName, ReadRevision,
     RevisionChoice,

@@ -128,6 +128,8 @@ pub struct Pacer {
 struct State {
     /// The earliest time the next frame may go.
     next: Option<Instant>,
+    /// When the last frame went.
+    last: Option<Instant>,
     /// Frames admitted (budget spent).
     sent: u64,
     /// When the frames of the last second went, for the peak.
@@ -163,7 +165,12 @@ impl Pacer {
     /// # Errors
     /// Why nothing more is sent.
     pub async fn admit(&self) -> Result<(), Halt> {
-        let at = {
+        let interval = self
+            .pace
+            .rate
+            .filter(|r| *r > 0.0)
+            .map(|r| Duration::from_secs_f64(1.0 / r));
+        let mut at = {
             let mut state = lock(&self.state);
             if let Some(halt) = &state.halted {
                 return Err(halt.clone());
@@ -178,26 +185,40 @@ impl Pacer {
             if let Some(until) = state.retry_until {
                 at = at.max(until);
             }
-            if let Some(rate) = self.pace.rate.filter(|r| *r > 0.0) {
-                state.next = Some(at + Duration::from_secs_f64(1.0 / rate));
+            if let Some(interval) = interval {
+                state.next = Some(at + interval);
             }
             state.sent += 1;
             at
         };
-        tokio::time::sleep_until(at).await;
-        let mut state = lock(&self.state);
-        // A frame admitted before a halt still goes: it was already counted.
-        let now = Instant::now();
-        state.window.push_back(now);
-        while state
-            .window
-            .front()
-            .is_some_and(|t| now.duration_since(*t) >= Duration::from_secs(1))
-        {
-            state.window.pop_front();
+        loop {
+            tokio::time::sleep_until(at).await;
+            let mut state = lock(&self.state);
+            let now = Instant::now();
+            // Spaced by when frames really went, not by when they were
+            // due: a waiter woken late must not bring the next one closer.
+            if let (Some(interval), Some(last)) = (interval, state.last) {
+                if now < last + interval {
+                    at = last + interval;
+                    continue;
+                }
+            }
+            state.last = Some(now);
+            if let Some(interval) = interval {
+                state.next = Some(state.next.map_or(now + interval, |n| n.max(now + interval)));
+            }
+            // A frame admitted before a halt still goes: it was already counted.
+            state.window.push_back(now);
+            while state
+                .window
+                .front()
+                .is_some_and(|t| now.duration_since(*t) >= Duration::from_secs(1))
+            {
+                state.window.pop_front();
+            }
+            state.peak = state.peak.max(state.window.len() as u64);
+            return Ok(());
         }
-        state.peak = state.peak.max(state.window.len() as u64);
-        Ok(())
     }
 
     /// The server answered `status`; when it is 429 or 503 and the pace
