@@ -34,11 +34,6 @@ pub struct JsonRpcHttpPeer {
 }
 
 impl JsonRpcHttpPeer {
-    /// Tells `pacer` of every 429 or 503 the server answers from now on.
-    pub fn pace(&self, pacer: &crate::transport::pacer::Pacer) {
-        self.queue.pace(pacer);
-    }
-
     /// A transport to the service at `url`; nothing is sent yet.
     pub fn connect(url: &str, limits: Limits) -> Result<Self, ConnectError> {
         Self::with_options(url, limits, HttpOptions::default())
@@ -80,6 +75,10 @@ impl JsonRpcHttpPeer {
 }
 
 impl Transport for JsonRpcHttpPeer {
+    fn pace(&mut self, pacer: &crate::transport::pacer::Pacer) {
+        self.queue.pace(pacer);
+    }
+
     async fn send(&mut self, frame: &[u8]) -> Result<(), SendError> {
         let mut headers = HeaderMap::new();
         headers.insert("content-type", HeaderValue::from_static("application/json"));

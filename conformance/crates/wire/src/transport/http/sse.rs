@@ -30,11 +30,6 @@ pub struct SsePeer {
 }
 
 impl SsePeer {
-    /// Tells `pacer` of every 429 or 503 the server answers from now on.
-    pub fn pace(&self, pacer: &crate::transport::pacer::Pacer) {
-        self.queue.pace(pacer);
-    }
-
     /// Opens the SSE stream at `url` and waits, until `limits.write_timeout`,
     /// for its `endpoint` event (§HTTP with SSE: "When a client connects, the
     /// server MUST send an endpoint event").
@@ -182,6 +177,10 @@ impl SsePeer {
 }
 
 impl Transport for SsePeer {
+    fn pace(&mut self, pacer: &crate::transport::pacer::Pacer) {
+        self.queue.pace(pacer);
+    }
+
     /// POSTs the frame and waits (within the write timeout) for the server to
     /// accept it; the answer comes on the stream.
     async fn send(&mut self, frame: &[u8]) -> Result<(), SendError> {

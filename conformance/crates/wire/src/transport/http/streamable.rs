@@ -44,11 +44,6 @@ pub struct StreamableHttpPeer {
 }
 
 impl StreamableHttpPeer {
-    /// Tells `pacer` of every 429 or 503 the server answers from now on.
-    pub fn pace(&self, pacer: &crate::transport::pacer::Pacer) {
-        self.queue.pace(pacer);
-    }
-
     /// A transport to the MCP endpoint at `url`; nothing is sent yet.
     pub fn connect(url: &str, limits: Limits) -> Result<Self, ConnectError> {
         Self::with_options(url, limits, HttpOptions::default())
@@ -465,6 +460,10 @@ pub fn client(url: &str, options: &HttpOptions) -> Result<Client, ConnectError> 
 }
 
 impl Transport for StreamableHttpPeer {
+    fn pace(&mut self, pacer: &crate::transport::pacer::Pacer) {
+        self.queue.pace(pacer);
+    }
+
     async fn send(&mut self, frame: &[u8]) -> Result<(), SendError> {
         let outline = Outline::of(frame);
         let initialize = outline.method.as_deref() == Some("initialize") && outline.requests == 1;
