@@ -192,7 +192,11 @@ impl Pacer {
             at
         };
         loop {
-            tokio::time::sleep_until(at).await;
+            // Due now: no sleep, which would still yield and cost a timer
+            // tick to every frame of an unbounded run.
+            if at > Instant::now() {
+                tokio::time::sleep_until(at).await;
+            }
             let mut state = lock(&self.state);
             let now = Instant::now();
             // Spaced by when frames really went, not by when they were
