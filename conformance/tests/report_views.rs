@@ -59,6 +59,7 @@ fn run_report() -> Report {
         vectors_digest: Some("ab".repeat(32)),
         started: "2026-12-01T08:00:00Z".into(),
         duration: Duration::from_micros(1_234_567),
+        pace: None,
     });
     let frames = hostile_frames();
     let outcomes = [

@@ -7,7 +7,7 @@ use std::time::Duration;
 use harness::{Outcome, Profile, Revision};
 
 use super::args::{
-    answer_timeout, duration, positive_duration, redacted_argv, ProfileName, ReachArgs,
+    answer_timeout, duration, positive_duration, redacted_argv, PaceArgs, ProfileName, ReachArgs,
     ReportFiles, RevisionChoice, ServerEnv,
 };
 use super::OutputArgs;
@@ -114,6 +114,8 @@ pub struct Args {
     /// sentence: replace it by why, once read against the text by hand.
     #[arg(long, value_name = "FILE")]
     write_baseline: Option<PathBuf>,
+    #[command(flatten)]
+    pace: PaceArgs,
     /// A tool the runner may call (repeatable); never one the user did not name.
     #[arg(long = "allow-tool", value_name = "NAME")]
     allow_tool: Vec<String>,
@@ -213,16 +215,27 @@ pub fn run(args: &Args) -> Report {
     let started = std::time::SystemTime::now();
     let clock = std::time::Instant::now();
     let stderr = Arc::new(KeptStderr::default());
+    let pacer = args.pace.pacer();
     let (mut report, tls) = match tls_seen(args) {
-        Ok(tls) => (judge(args, &stderr), tls),
+        Ok(tls) => (judge(args, &stderr, &pacer), tls),
         Err(e) => {
             let mut report = Report::new(Command::Run);
             report.error = Some(e);
             (report, None)
         }
     };
+    let paced = pacer.report();
+    let pace = pacer.pace();
     let secrets = args.reach.headers();
     report.run = Some(RunInfo {
+        pace: Some(crate::report::PaceInfo {
+            mode: args.pace.mode().name().into(),
+            rate: pace.rate,
+            budget: pace.budget,
+            requests: paced.sent,
+            peak_per_second: paced.peak_per_second,
+            stopped: paced.halted.map(|h| h.to_string()),
+        }),
         tool_version: env!("CARGO_PKG_VERSION").into(),
         // The values of --header, --header-env and --env are secrets.
         argv: redacted_argv(&secrets),
@@ -308,7 +321,7 @@ fn transport(args: &Args) -> Kind {
     })
 }
 
-fn judge(args: &Args, stderr: &Arc<KeptStderr>) -> Report {
+fn judge(args: &Args, stderr: &Arc<KeptStderr>, pacer: &crate::transport::pacer::Pacer) -> Report {
     let mut report = Report::new(Command::Run);
     report.strict = args.strict;
     // A baseline that does not load is said before anything is played: a
@@ -338,7 +351,7 @@ fn judge(args: &Args, stderr: &Arc<KeptStderr>) -> Report {
             return report;
         }
     };
-    let played = match prepare(args, stderr) {
+    let played = match prepare(args, stderr, pacer) {
         Ok((config, vectors)) => execute(&config, &vectors),
         Err(e) => Err(Interrupted::Not(e)),
     };
@@ -386,6 +399,7 @@ fn jsonrpc(args: &Args) -> bool {
 fn prepare(
     args: &Args,
     stderr: &Arc<KeptStderr>,
+    pacer: &crate::transport::pacer::Pacer,
 ) -> Result<(Config, Vec<vectors::Vector>), String> {
     let jsonrpc = jsonrpc(args);
     let revisions = match args.revision {
@@ -455,6 +469,20 @@ fn prepare(
             errors.len()
         ));
     }
+    if let Some(url) = &args.http {
+        let asked = |v: &&vectors::Vector| match revisions {
+            _ if jsonrpc => v.profile.revision == Revision::JsonRpc2,
+            Revisions::Given(r) => v.profile.revision == r,
+            Revisions::All => v.profile.revision.is_mcp(),
+            Revisions::Auto => v.profile.revision == Revision::Mcp2025_11_25,
+        };
+        // Each probe is its frame and a liveness request.
+        let probes = vectors.iter().filter(|v| runner::is_probe(v)).filter(asked);
+        let requests = probes.count() * 2;
+        if let Some(line) = super::args::notice(url, args.pace.mode.is_some(), requests) {
+            eprintln!("{line}");
+        }
+    }
     let arguments = match &args.tool_args {
         None => None,
         Some(text) => {
@@ -515,6 +543,8 @@ fn prepare(
             parallel_revisions: args.parallel_revisions,
             http: args.reach.options()?,
             stderr: Arc::clone(stderr),
+            mode: args.pace.mode(),
+            pacer: pacer.clone(),
             auth: args.auth.then(|| runner::Auth {
                 issuer: args.auth_issuer.clone(),
                 ready: None,

@@ -6,8 +6,10 @@ use std::time::Duration;
 use harness::Revision;
 
 use super::fixtures::Allowed;
+use super::polite::Mode;
 use crate::driver::DriverConfig;
 use crate::judge::Strictness;
+use crate::transport::pacer::Pacer;
 use crate::transport::stdio::PeerCommand;
 use crate::transport::{HttpKind, Kind, Limits, Target};
 
@@ -56,6 +58,12 @@ pub struct Config {
     /// What the server's processes wrote to stderr, kept as sessions end
     /// (shared: a clone of the configuration adds to the same).
     pub stderr: std::sync::Arc<super::KeptStderr>,
+    /// `--mode`: the whole suite, or only what a well-behaved client sends
+    /// ([`super::polite`]).
+    pub mode: Mode,
+    /// The pace every session of the run shares (`--rate`, `--budget`, and
+    /// under polite mode the stop on 429 or 503): one pacer, cloned into each.
+    pub pacer: Pacer,
 }
 
 /// `--auth`: what the run learns of the server's authorization before its
@@ -70,6 +78,18 @@ pub struct Auth {
 }
 
 impl Config {
+    /// Whether the run is polite (`--mode polite`).
+    #[must_use]
+    pub fn polite(&self) -> bool {
+        self.mode == Mode::Polite
+    }
+
+    /// Why the run sends nothing more, when its pacer stopped admitting.
+    #[must_use]
+    pub fn halted(&self) -> Option<crate::transport::pacer::Halt> {
+        self.pacer.halted()
+    }
+
     /// `Authorization: Bearer <valid token>` when the run is prepared with one.
     #[must_use]
     pub fn bearer(&self) -> Option<reqwest::header::HeaderValue> {

@@ -503,16 +503,33 @@ pub(super) async fn judge(
         .iter()
         .filter(|p| p.kind == kind && p.applies.to(revision, &target))
         .collect();
-    let requested = futures::future::join_all(entries.iter().map(|probe| async {
-        let run = match probe.run {
-            Run::Reads(_) => return None,
-            Run::Requests(run) => run,
-        };
-        let mut own = Filer::new(revision, Kind::Http(kind));
-        let probed = run(&mut own, &target, sessions).await;
-        Some((own.records, probed))
-    }))
-    .await;
+    let entries = &entries;
+    let target = &target;
+    let requested =
+        futures::future::join_all(entries.iter().enumerate().map(|(n, probe)| async move {
+            let run = match probe.run {
+                Run::Reads(_) => return None,
+                Run::Requests(run) => run,
+            };
+            let mut own = Filer::new(revision, Kind::Http(kind));
+            if config.polite() {
+                // Left out, each rule said once (an entry may file a rule an
+                // earlier one files too), with why (`polite::HTTP_PROBES_LEFT_OUT`).
+                let why = super::polite::http_probe_left_out(probe.rules);
+                let earlier = |rule: &RuleId| {
+                    entries[..n]
+                        .iter()
+                        .any(|e| matches!(e.run, Run::Requests(_)) && e.rules.contains(rule))
+                };
+                for rule in probe.rules.iter().filter(|r| !earlier(r)) {
+                    own.not_applicable(*rule, why.clone());
+                }
+                return Some((own.records, Vec::new()));
+            }
+            let probed = run(&mut own, target, sessions).await;
+            Some((own.records, probed))
+        }))
+        .await;
     let traces = sessions.traces().await;
     let mut judge = Filer::new(revision, Kind::Http(kind));
     let mut evidence = Evidence {
@@ -521,7 +538,7 @@ pub(super) async fn judge(
         findings: traces.iter().flat_map(|t| &t.findings).collect(),
         probed: Vec::new(),
     };
-    for (probe, requested) in entries.into_iter().zip(requested) {
+    for (probe, requested) in entries.iter().zip(requested) {
         let before = judge.records.len();
         match (&probe.run, requested) {
             (Run::Reads(read), _) => read(&mut judge, &evidence),
@@ -545,6 +562,16 @@ pub(super) async fn judge(
     }
     exchanges(&mut judge, &evidence.findings);
     judge.records
+}
+
+/// The rules each table entry that makes requests of its own files, in the
+/// table's order: what polite mode leaves out.
+#[cfg(test)]
+pub(super) fn requesting() -> impl Iterator<Item = &'static [RuleId]> {
+    PROBES
+        .iter()
+        .filter(|p| matches!(p.run, Run::Requests(_)))
+        .map(|p| p.rules)
 }
 
 /// What HTTP did wrong that no rule above covers (a redirect, an HTML

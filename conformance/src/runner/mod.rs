@@ -36,6 +36,7 @@ pub mod negotiation;
 mod observe;
 mod peers;
 pub mod plan;
+pub mod polite;
 mod pool;
 mod records;
 pub mod reference;
@@ -230,7 +231,17 @@ pub async fn run(
 /// opening frame another revision played ([`plan::opening_experiment`]),
 /// and its processes cost CPU, not waits: kept one after another.
 fn revisions_at_once(config: &Config) -> bool {
-    config.peer.kind() == Kind::Http(HttpKind::Streamable)
+    // Polite mode is one client: one revision, one session at a time.
+    config.peer.kind() == Kind::Http(HttpKind::Streamable) && !config.polite()
+}
+
+/// How many sessions of one revision run at once: one in polite mode.
+fn sessions_at_once(config: &Config) -> usize {
+    if config.polite() {
+        1
+    } else {
+        SESSIONS_AT_ONCE
+    }
 }
 
 fn probes_of(vectors: &[Vector], revision: Revision) -> Vec<&Vector> {
@@ -333,7 +344,14 @@ impl Runner<'_, '_, '_> {
         endpoint(self.config, revision).await
     }
 
-    fn push(&mut self, record: Record) {
+    fn push(&mut self, mut record: Record) {
+        // Once the pacer stopped, what is judged may rest on a conversation
+        // cut short: not run, never a verdict (see `polite::after_halt`).
+        if let Some(halt) = self.config.halted() {
+            if let Some(outcome) = polite::after_halt(&record.outcome, &halt) {
+                record.outcome = outcome;
+            }
+        }
         self.done += 1;
         (self.progress)(self.done, self.total, &record);
         self.records.push(record);
@@ -348,6 +366,28 @@ impl Runner<'_, '_, '_> {
     /// was answered; a server that drops the second fails.
     async fn id_reused_after_answer(&mut self) -> Result<(), RunError> {
         let revision = Revision::JsonRpc2;
+        if self.config.polite() {
+            let mut record = Record::new(
+                Place {
+                    vector: Some(REUSE_RECORD.into()),
+                    revision: Some(revision),
+                    transport: Some(self.config.peer.kind().into()),
+                    ..Place::default()
+                },
+                Subject::Frame(REUSE_PROBE.as_bytes().to_vec()),
+                Outcome::NotApplicable {
+                    why: polite::ID_REUSE.into(),
+                },
+            );
+            let rule = RuleId::JsonrpcResponseRequired;
+            record.check = Some(Check {
+                rule: rule.into(),
+                level: Level::Must,
+                spec: rule.info().cite(revision).to_owned(),
+            });
+            self.push(record);
+            return Ok(());
+        }
         let endpoint = self.endpoint(Some(revision)).await?;
         let gathered = Gathered::default();
         let peers = Peers::over(self.config, endpoint.url.as_deref(), &gathered);

@@ -77,6 +77,10 @@ pub(super) struct Exchange {
     slow: Option<String>,
     /// The end of the peer's standard error, read when the peer failed.
     tail: Vec<u8>,
+    /// Under a pace that stops on them: whether a 429 or 503 came while
+    /// the probe ran. The server said it was busy, so what the probe saw is
+    /// no verdict on how it answers.
+    busy: bool,
 }
 
 /// An opening session played and closed: its exchange, and what its
@@ -219,7 +223,7 @@ impl Peers<'_> {
                 peer.set_protocol_version(Some(Revision::Mcp2026_07_28.name().into()));
             }
         }
-        Ok(Driver::new(wire, self.config.driver.clone()))
+        Ok(Driver::new(wire, self.config.driver.clone()).paced(&self.config.pacer))
     }
 
     /// Ends a connection, keeping what HTTP showed for the transport judge.
@@ -299,6 +303,13 @@ impl Peers<'_> {
         let vectors: Vec<&Vector> = session.vectors.iter().map(|i| playable[*i]).collect();
         let twins: Vec<&Vector> = session.twins.iter().map(|i| playable[*i]).collect();
         let alike: Vec<&Vector> = vectors.iter().chain(&twins).copied().collect();
+        if self.config.halted().is_some() {
+            if let Some(d) = reuse {
+                self.close(d).await;
+            }
+            records.extend(alike.iter().filter_map(|v| self.not_run(v, revision)));
+            return Ok(records);
+        }
         if session.opening {
             // One vector, judged for its twins too, whose own frame opens a
             // fresh process (no handshake first); an exchange a revision
@@ -349,6 +360,10 @@ impl Peers<'_> {
             None => self.reopen(revision).await?,
         };
         for vector in vectors {
+            if let Some(record) = self.not_run(vector, revision) {
+                records.push(record);
+                continue;
+            }
             let Some(d) = driver.take() else {
                 records.push(self.unrestarted(vector, revision));
                 continue;
@@ -362,6 +377,20 @@ impl Peers<'_> {
             self.close(d).await;
         }
         Ok(records)
+    }
+
+    /// The record of a vector not played because the run's pacer stopped
+    /// admitting frames; `None` while it admits them.
+    fn not_run(&self, vector: &Vector, revision: Revision) -> Option<Record> {
+        let halt = self.config.halted()?;
+        let why = super::polite::not_run(&halt);
+        let outcome = Outcome::NotObserved { why };
+        Some(vector_record(
+            vector,
+            revision,
+            outcome,
+            self.config.peer.kind(),
+        ))
     }
 
     /// The record of a vector left unplayed: its session's process could
@@ -442,6 +471,12 @@ impl Peers<'_> {
         let Some(failure) = self.failure(&exchange, revision) else {
             return Ok(Some(driver));
         };
+        if exchange.busy || self.config.halted().is_some() {
+            // A busy server's silence, or a liveness request the pacer held
+            // back, is no failure of the peer; its session ends here.
+            self.close_serving(driver, alike.len()).await;
+            return Ok(None);
+        }
         self.close_serving(driver, alike.len()).await;
         self.crash_records(&failure, &exchange, alike, revision, records);
         Ok(None)
@@ -479,7 +514,11 @@ impl Peers<'_> {
         records: &mut Vec<Record>,
     ) {
         self.judge_exchange(&played.exchange, alike, revision, records);
-        if let Some(failure) = self.failure(&played.exchange, revision) {
+        let unjudged = played.exchange.busy || self.config.halted().is_some();
+        if let Some(failure) = self
+            .failure(&played.exchange, revision)
+            .filter(|_| !unjudged)
+        {
             self.crash_records(&failure, &played.exchange, alike, revision, records);
         }
         self.gather(played.trace.clone(), played.log.clone(), alike.len());
@@ -495,6 +534,7 @@ impl Peers<'_> {
         revision: Revision,
     ) -> Result<(Exchange, Driver<Wire>), RunError> {
         let before = driver.log().len();
+        let busy_before = self.config.pacer.busy_answers();
         let facts_before = driver.transport().http_facts().len();
         let findings_before = driver.transport().http_findings().len();
         let expects_answer = plan::expects_answer(vector);
@@ -540,6 +580,8 @@ impl Peers<'_> {
             wire,
             slow,
             tail,
+            busy: self.config.pacer.pace().stop_when_busy
+                && self.config.pacer.busy_answers() > busy_before,
         };
         Ok((exchange, driver))
     }
@@ -554,6 +596,17 @@ impl Peers<'_> {
         records: &mut Vec<Record>,
     ) {
         let transport = self.config.peer.kind();
+        if exchange.busy {
+            for vector in alike {
+                let outcome = Outcome::NotObserved {
+                    why: "not judged: the server answered 429 or 503 while the probe ran, so it said it was busy, not how it answers".into(),
+                };
+                let mut record = vector_record(vector, revision, outcome, transport);
+                record.wire = exchange.wire.clone();
+                records.push(record);
+            }
+            return;
+        }
         for vector in alike {
             // Observe: what the exchange showed, read before the judge gives a
             // verdict (over HTTP, how its answer is read; and whether what was

@@ -16,9 +16,9 @@ use super::peers::{Gathered, Peers, Session, EXIT_ON_EOF_GRACE};
 use super::records::vector_record;
 use super::trace::Trace;
 use super::{
-    case_probe, fixtures, http_judge, learn, never_started, no_jsonrpc_answer, plan, pool,
+    case_probe, fixtures, http_judge, learn, never_started, no_jsonrpc_answer, plan, polite, pool,
     slow_start_note, stdio_shutdown, stdout_text, unanswered_because, Accepted, Catalogue, Opened,
-    Peer, RunError, Runner, Wire, SESSIONS_AT_ONCE,
+    Peer, RunError, Runner, Wire,
 };
 use crate::driver::Driver;
 use crate::report::Record;
@@ -97,11 +97,12 @@ impl Runner<'_, '_, '_> {
         opened: Opened,
     ) -> Result<Accepted, RunError> {
         let Opened { endpoint, first } = opened;
+        let busy_before = self.config.pacer.busy_answers();
         let gathered = Gathered::default();
         let experiments = Arc::clone(&self.experiments);
         let peers = Peers::for_revision(self.config, endpoint.url.as_deref(), &gathered, revision)
             .sharing(&experiments);
-        let mut first = match self.open(revision, probes.len(), &peers, first).await? {
+        let mut first = match self.open(revision, probes, &peers, first).await? {
             Open::Ended(accepted) => return Ok(accepted),
             Open::Session(session) => *session,
         };
@@ -126,6 +127,12 @@ impl Runner<'_, '_, '_> {
                 return Err(RunError::NoJsonRpc(why));
             }
         }
+        // A 429 or 503 waited out leaves a request unanswered in its
+        // session: the judges over whole conversations say so, and judge
+        // nothing of what a busy server did.
+        let busy = self.config.pacer.pace().stop_when_busy
+            && self.config.pacer.busy_answers() > busy_before;
+        let before = self.records.len();
         self.judge_sessions(revision, &logs)?;
         let traces = lock(&gathered.traces);
         self.conversation(&Conversation {
@@ -139,6 +146,15 @@ impl Runner<'_, '_, '_> {
         for record in played.transport_records {
             self.push(record);
         }
+        if busy {
+            for record in &mut self.records[before..] {
+                if matches!(record.outcome, Outcome::Fail | Outcome::Warning) {
+                    record.outcome = Outcome::NotObserved {
+                        why: "not judged: the server answered 429 or 503 during these sessions, so what they show was cut short by a busy server".into(),
+                    };
+                }
+            }
+        }
         Ok(Accepted::Yes)
     }
 
@@ -147,12 +163,20 @@ impl Runner<'_, '_, '_> {
     async fn open(
         &mut self,
         revision: Revision,
-        probes: usize,
+        vectors: &[&Vector],
         peers: &Peers<'_>,
         first: Result<Session, (Driver<Wire>, crate::driver::HandshakeError)>,
     ) -> Result<Open, RunError> {
+        let probes = vectors.len();
         let mut first = match first {
             Ok(session) => session,
+            // The pacer stopped before or during the handshake: nothing of
+            // this revision is judged, and each of its checks says so.
+            Err((driver, _)) if self.config.halted().is_some() => {
+                peers.close(driver).await;
+                self.not_run(revision, vectors);
+                return Ok(Open::Ended(Accepted::No));
+            }
             Err((mut driver, e)) => {
                 let because = unanswered_because(&mut driver, &e).await;
                 if let Some(why) = never_started(&driver, &e, self.config) {
@@ -199,6 +223,20 @@ impl Runner<'_, '_, '_> {
         Ok(Open::Session(Box::new(first)))
     }
 
+    /// Each of `vectors` recorded as not run: the pacer stopped before
+    /// `revision` could be played.
+    fn not_run(&mut self, revision: Revision, vectors: &[&Vector]) {
+        let Some(halt) = self.config.halted() else {
+            return;
+        };
+        let transport = self.config.peer.kind();
+        for vector in vectors {
+            let why = polite::not_run(&halt);
+            let outcome = Outcome::NotObserved { why };
+            self.push(vector_record(vector, revision, outcome, transport));
+        }
+    }
+
     /// The runner's own probes of what the peer offers: the case probes
     /// first (a server that ignores case answers them by running the tool,
     /// so they go before the calls of the tools themselves, after which a
@@ -206,11 +244,22 @@ impl Runner<'_, '_, '_> {
     fn own_probes(&mut self, revision: Revision, catalogue: &Catalogue) -> Vec<Vector> {
         let allowed = &self.config.allowed;
         let mut own = case_probe::probes(revision, catalogue, allowed);
-        if let Some(why) = case_probe::unprobed(revision, catalogue, allowed) {
+        let unprobed = if self.config.polite() && !own.is_empty() {
+            own.clear();
+            Some(polite::CASE_PROBE.to_owned())
+        } else {
+            case_probe::unprobed(revision, catalogue, allowed)
+        };
+        if let Some(why) = unprobed {
+            let outcome = if why.starts_with(polite::LEFT_OUT) {
+                Outcome::NotApplicable { why }
+            } else {
+                Outcome::NotObserved { why }
+            };
             let record = vector_record(
                 &case_probe::record_vector(revision),
                 revision,
-                Outcome::NotObserved { why },
+                outcome,
                 self.config.peer.kind(),
             );
             self.push(record);
@@ -232,7 +281,8 @@ impl Runner<'_, '_, '_> {
         let transport = self.config.peer.kind();
         let mut bound = Bound::default();
         for vector in probes {
-            let fit = match plan::unfit(kind, vector) {
+            let polite = self.config.polite().then(|| polite::left_out(vector));
+            let fit = match plan::unfit(kind, vector).or(polite.flatten()) {
                 Some(why) => Err(why),
                 None => fixtures::bind(vector, catalogue, &self.config.allowed),
             };
@@ -249,7 +299,7 @@ impl Runner<'_, '_, '_> {
         bound
     }
 
-    /// Play: the planned sessions, up to [`SESSIONS_AT_ONCE`] at a time (the
+    /// Play: the planned sessions, up to [`super::SESSIONS_AT_ONCE`] at a time (the
     /// first reusing the handshake's process), beside the transport judge's
     /// probes, which make their requests while the sessions play (each its
     /// own fresh session) and read the sessions once all have closed.
@@ -292,18 +342,19 @@ impl Runner<'_, '_, '_> {
         };
         let rewritten = &plan.rewritten;
         let playing = async {
-            let played = pool::in_order(sessions, SESSIONS_AT_ONCE, |records| {
-                for mut record in records {
-                    let note = record
-                        .place
-                        .vector
-                        .as_deref()
-                        .and_then(|v| rewritten.get(v));
-                    record.notes.extend(note.cloned());
-                    self.push(record);
-                }
-            })
-            .await;
+            let played =
+                pool::in_order(sessions, super::sessions_at_once(self.config), |records| {
+                    for mut record in records {
+                        let note = record
+                            .place
+                            .vector
+                            .as_deref()
+                            .and_then(|v| rewritten.get(v));
+                        record.notes.extend(note.cloned());
+                        self.push(record);
+                    }
+                })
+                .await;
             // What HTTP said instead of answers, for a run that may prove
             // unmade (a plain JSON-RPC peer that never answered), before
             // the traces go to the transport judge.

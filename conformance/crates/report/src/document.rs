@@ -22,8 +22,8 @@ use serde::{Deserialize, Serialize};
 use ground::transcript::Frame;
 
 use super::{
-    Check, CheckId, Command, HttpExchange, Level, Outcome, Payload, Peer, Place, Record, Refusal,
-    Report, RunInfo, Stderr, Subject, Tally, TlsSeen, Violation,
+    Check, CheckId, Command, HttpExchange, Level, Outcome, PaceInfo, Payload, Peer, Place, Record,
+    Refusal, Report, RunInfo, Stderr, Subject, Tally, TlsSeen, Violation,
 };
 
 /// The document format's version: bumped when a member changes meaning.
@@ -156,6 +156,23 @@ struct RunDoc {
     vectors_digest: Option<String>,
     started: String,
     duration_us: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pace: Option<PaceDoc>,
+}
+
+/// `run.pace`: the run's mode, its bounds, and what it sent.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PaceDoc {
+    mode: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    rate: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    budget: Option<u64>,
+    requests: u64,
+    peak_per_second: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    stopped: Option<String>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -422,6 +439,14 @@ impl From<&Report> for Doc {
                 vectors_digest: r.vectors_digest.clone(),
                 started: r.started.clone(),
                 duration_us: micros(r.duration),
+                pace: r.pace.as_ref().map(|p| PaceDoc {
+                    mode: p.mode.clone(),
+                    rate: p.rate,
+                    budget: p.budget,
+                    requests: p.requests,
+                    peak_per_second: p.peak_per_second,
+                    stopped: p.stopped.clone(),
+                }),
             }),
             profile: report.profile.map(|p| ProfileDoc {
                 revision: p.revision.name().into(),
@@ -595,6 +620,14 @@ impl Doc {
                     vectors_digest: r.vectors_digest,
                     started: r.started,
                     duration: Duration::from_micros(r.duration_us),
+                    pace: r.pace.map(|p| PaceInfo {
+                        mode: p.mode,
+                        rate: p.rate,
+                        budget: p.budget,
+                        requests: p.requests,
+                        peak_per_second: p.peak_per_second,
+                        stopped: p.stopped,
+                    }),
                 })
             })
             .transpose()?;

@@ -42,6 +42,6 @@ pub use harness::rules::{Level, Violation};
 pub use harness::Outcome;
 pub use model::Report;
 pub use record::{HttpExchange, Payload, Place, Record, Refusal, Subject, ID_REWRITE_NOTE};
-pub use run::{rfc3339, Peer, RunInfo, Stderr, TlsSeen};
+pub use run::{rfc3339, PaceInfo, Peer, RunInfo, Stderr, TlsSeen};
 pub use tally::{RuleTally, Tally};
 pub use transport::Transport;

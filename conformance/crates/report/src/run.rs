@@ -120,6 +120,54 @@ pub struct RunInfo {
     pub started: String,
     /// How long it took.
     pub duration: Duration,
+    /// How much of the suite was played and at what pace (`run --mode`),
+    /// when the document says it.
+    pub pace: Option<PaceInfo>,
+}
+
+/// How a live run paced what it sent: its mode, its bounds, and what it
+/// sent.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct PaceInfo {
+    /// `full` (every probe) or `polite` (only what a well-behaved client sends).
+    pub mode: String,
+    /// `--rate`: at most this many requests a second, when bounded.
+    pub rate: Option<f64>,
+    /// `--budget`: at most this many requests in all, when bounded.
+    pub budget: Option<u64>,
+    /// The requests the run's sessions sent (frames: one HTTP request each
+    /// over HTTP, one line over stdio).
+    pub requests: u64,
+    /// The most of them sent within any one second.
+    pub peak_per_second: u64,
+    /// Why the run stopped sending before its end, if it did.
+    pub stopped: Option<String>,
+}
+
+// `rate` is a positive finite number (`--rate` refuses anything else, and
+// a document's is read as JSON, which has no NaN): equality is total.
+impl Eq for PaceInfo {}
+
+impl PaceInfo {
+    /// The pace in words (`polite mode, 2/s, 74 requests, peak 2/s`).
+    #[must_use]
+    pub fn line(&self) -> String {
+        let mut out = format!("{} mode", self.mode);
+        if let Some(rate) = self.rate {
+            out.push_str(&format!(", at most {rate}/s"));
+        }
+        if let Some(budget) = self.budget {
+            out.push_str(&format!(", budget {budget}"));
+        }
+        out.push_str(&format!(
+            ", {} requests sent, peak {}/s",
+            self.requests, self.peak_per_second
+        ));
+        if let Some(why) = &self.stopped {
+            out.push_str(&format!("; stopped: {why}"));
+        }
+        out
+    }
 }
 
 impl RunInfo {
@@ -140,6 +188,9 @@ impl RunInfo {
         );
         if let Some(asked) = &self.asked {
             out.push_str(&format!(" (--revision {asked})"));
+        }
+        if let Some(pace) = &self.pace {
+            out.push_str(&format!("; {}", pace.line()));
         }
         out.push_str(&format!(
             "; started {}, {:.1} s; wirecheck {}",

@@ -9,6 +9,7 @@
 mod auth;
 mod durations;
 mod files;
+mod pace;
 mod reach;
 mod revision;
 mod scenario;
@@ -17,6 +18,7 @@ mod server_env;
 pub use auth::AuthArgs;
 pub(crate) use durations::{answer_timeout, duration, positive_duration};
 pub use files::ReportFiles;
+pub use pace::{is_loopback, notice, PaceArgs, POLITE_RATE, RETRY_CAP};
 pub use reach::{redacted_argv, ReachArgs, ServeTlsArgs};
 pub use revision::{
     mcp_revision, revision_choice, revision_or_auto, served, ProfileName, ReadRevision,

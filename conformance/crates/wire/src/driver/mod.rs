@@ -38,6 +38,7 @@ pub use probe::{
     liveness_rule, request_ids, Class, Live, Liveness, ProbeReport, Received, Wants, STREAM_OPENING,
 };
 
+use crate::transport::pacer::Pacer;
 use crate::transport::{Event, SendError, Transport};
 use ground::transcript::{self, Entry};
 
@@ -130,6 +131,8 @@ pub struct Driver<T> {
     /// fixture's) whose wait ended before their answer came: a late answer
     /// is theirs, never the next probe's.
     owed_to_us: Vec<Id<'static>>,
+    /// The run's pace, asked before each frame goes out.
+    pacer: Option<Pacer>,
 }
 
 /// The most unanswered requests of ours remembered: a peer that stopped
@@ -151,8 +154,19 @@ impl<T: Transport> Driver<T> {
             first_heard: None,
             slow_start_told: false,
             owed_to_us: Vec::new(),
+            pacer: None,
             config,
         }
+    }
+
+    /// This driver, asking `pacer` before each frame it sends (and its
+    /// transport telling it of busy answers): every connection of a run
+    /// handed the same pacer shares one rate and one budget.
+    #[must_use]
+    pub fn paced(mut self, pacer: &Pacer) -> Driver<T> {
+        self.transport.pace(pacer);
+        self.pacer = Some(pacer.clone());
+        self
     }
 
     /// Whether the peer has sent anything yet (a frame, even an unreadable
@@ -249,6 +263,11 @@ impl<T: Transport> Driver<T> {
     }
 
     async fn send_logged(&mut self, frame: &[u8]) -> Result<(), SendError> {
+        // Asked first: a frame the pacer holds back was never sent, so the
+        // wire log (and a transcript) does not show it.
+        if let Some(pacer) = &self.pacer {
+            pacer.admit().await.map_err(SendError::Held)?;
+        }
         self.note_frame(Direction::ClientToServer, frame);
         self.transport.send(frame).await
     }

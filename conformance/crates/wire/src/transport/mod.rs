@@ -22,6 +22,7 @@ pub mod headers;
 pub mod http;
 mod kind;
 pub mod lines;
+pub mod pacer;
 pub mod process;
 pub mod stdio;
 mod target;
@@ -90,6 +91,8 @@ pub enum SendError {
     /// The peer did not read the frame within [`Limits::write_timeout`]; the
     /// frame may be half written, so the input is closed and no more is sent.
     TimedOut(Duration),
+    /// The run's [`pacer::Pacer`] admits no more frames: nothing was sent.
+    Held(pacer::Halt),
 }
 
 impl std::fmt::Display for SendError {
@@ -99,6 +102,7 @@ impl std::fmt::Display for SendError {
             SendError::TimedOut(after) => {
                 write!(f, "peer did not read the frame within {after:?}")
             }
+            SendError::Held(halt) => write!(f, "not sent: {halt}"),
         }
     }
 }
@@ -148,5 +152,12 @@ pub trait Transport {
     /// frame, unless it handles frames concurrently.
     fn one_stream_each_way(&self) -> bool {
         false
+    }
+
+    /// Hands the transport the run's pacer, to tell of each answer that
+    /// says the server is busy (429, 503 over HTTP); a transport with no
+    /// such answers ignores it.
+    fn pace(&mut self, pacer: &pacer::Pacer) {
+        let _ = pacer;
     }
 }

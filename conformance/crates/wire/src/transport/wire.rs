@@ -244,6 +244,15 @@ impl Transport for Wire {
         matches!(self, Wire::Stdio(_))
     }
 
+    fn pace(&mut self, pacer: &super::pacer::Pacer) {
+        match self {
+            Wire::Stdio(_) => {}
+            Wire::Streamable(p) => p.pace(pacer),
+            Wire::Sse(p) => p.pace(pacer),
+            Wire::JsonRpc(p) => p.pace(pacer),
+        }
+    }
+
     fn dropped(&self) -> u64 {
         match self {
             Wire::Stdio(p) => p.dropped(),

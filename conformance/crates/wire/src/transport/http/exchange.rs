@@ -223,6 +223,8 @@ pub struct Shared {
     pub dropped: AtomicU64,
     /// Woken each time a fact is recorded (a response's headers came).
     pub recorded: tokio::sync::Notify,
+    /// The run's pacer, told of every busy answer ([`record`]).
+    pub pacer: std::sync::OnceLock<crate::transport::pacer::Pacer>,
 }
 
 impl Shared {
@@ -304,6 +306,12 @@ impl Queue {
 
     pub fn shared(&self) -> &Shared {
         &self.sink.shared
+    }
+
+    /// Tells `pacer` of every busy answer this transport's exchanges get
+    /// from now on (the first pacer given stays).
+    pub fn pace(&self, pacer: &crate::transport::pacer::Pacer) {
+        let _ = self.sink.shared.pacer.set(pacer.clone());
     }
 
     /// Runs one exchange on its own task, handing it a sink tagged with its
@@ -424,6 +432,12 @@ pub fn record(
     exchange: Option<u64>,
 ) -> Recorded {
     let status = response.status().as_u16();
+    if let Some(pacer) = shared.pacer.get() {
+        let retry_after = header_text(response.headers(), "retry-after")
+            .as_deref()
+            .and_then(crate::transport::pacer::retry_after);
+        pacer.answered(status, retry_after);
+    }
     let content_type = header_text(response.headers(), "content-type");
     let headers = HEADERS_OF_INTEREST
         .iter()

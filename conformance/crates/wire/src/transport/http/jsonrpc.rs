@@ -75,6 +75,10 @@ impl JsonRpcHttpPeer {
 }
 
 impl Transport for JsonRpcHttpPeer {
+    fn pace(&mut self, pacer: &crate::transport::pacer::Pacer) {
+        self.queue.pace(pacer);
+    }
+
     async fn send(&mut self, frame: &[u8]) -> Result<(), SendError> {
         let mut headers = HeaderMap::new();
         headers.insert("content-type", HeaderValue::from_static("application/json"));

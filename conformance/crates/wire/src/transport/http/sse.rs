@@ -177,6 +177,10 @@ impl SsePeer {
 }
 
 impl Transport for SsePeer {
+    fn pace(&mut self, pacer: &crate::transport::pacer::Pacer) {
+        self.queue.pace(pacer);
+    }
+
     /// POSTs the frame and waits (within the write timeout) for the server to
     /// accept it; the answer comes on the stream.
     async fn send(&mut self, frame: &[u8]) -> Result<(), SendError> {

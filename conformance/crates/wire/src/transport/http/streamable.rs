@@ -469,6 +469,10 @@ pub fn builder(options: &HttpOptions) -> reqwest::ClientBuilder {
 }
 
 impl Transport for StreamableHttpPeer {
+    fn pace(&mut self, pacer: &crate::transport::pacer::Pacer) {
+        self.queue.pace(pacer);
+    }
+
     async fn send(&mut self, frame: &[u8]) -> Result<(), SendError> {
         let outline = Outline::of(frame);
         let initialize = outline.method.as_deref() == Some("initialize") && outline.requests == 1;
