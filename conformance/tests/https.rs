@@ -309,3 +309,65 @@ fn collect(dir: &Path, into: &mut Vec<(String, String)>) {
         }
     }
 }
+
+/// The proxy serves TLS to its client and speaks TLS to its upstream, each
+/// with its own trust, and the conversation through it is judged as direct.
+#[test]
+fn the_proxy_serves_and_forwards_https() {
+    use std::io::BufRead as _;
+    let minted = Minted::new("proxy");
+    let upstream = serve(
+        &[
+            "--tls-cert",
+            &minted.path("cert.pem"),
+            "--tls-key",
+            &minted.path("key.pem"),
+        ],
+        &[],
+    );
+    let mut proxy = Command::new(env!("CARGO_BIN_EXE_wirecheck"))
+        .args([
+            "proxy",
+            "--listen",
+            "127.0.0.1:0",
+            "--upstream",
+            &upstream.url,
+            "--cacert",
+            &minted.path("ca.pem"),
+            "--tls-cert",
+            &minted.path("cert.pem"),
+            "--tls-key",
+            &minted.path("key.pem"),
+            "--quiet",
+        ])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufReader::new(proxy.stderr.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let origin = line
+        .strip_prefix("listening on ")
+        .and_then(|rest| rest.split_whitespace().next())
+        .unwrap_or_else(|| panic!("unexpected: {line}"))
+        .to_owned();
+    assert!(origin.starts_with("https://127.0.0.1:"), "{line}");
+    let through = wirecheck(
+        &[
+            "run",
+            "--revision",
+            "2025-11-25",
+            "--http",
+            &format!("{origin}/mcp"),
+            "--cacert",
+            &minted.path("ca.pem"),
+        ],
+        &[],
+    );
+    let _ = proxy.kill();
+    let _ = proxy.wait();
+    assert_eq!(through.status.code(), Some(0), "{}", text(&through));
+}
