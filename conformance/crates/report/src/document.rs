@@ -842,6 +842,7 @@ mod tests {
             tool_version: "0".into(),
             argv: Vec::new(),
             peer: Peer::new("srv", crate::Transport::parse("stdio")),
+            pace: None,
             revisions: Vec::new(),
             asked: None,
             vectors_digest: None,
