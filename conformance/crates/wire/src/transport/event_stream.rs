@@ -253,6 +253,32 @@ mod tests {
     }
 
     #[test]
+    fn only_unnamed_and_message_events_carry_messages() {
+        let event = |name: &str| SseEvent {
+            name: name.into(),
+            data: Ok(Vec::new()),
+            id: String::new(),
+            end: 0,
+        };
+        assert!(event("").is_message());
+        assert!(event("message").is_message());
+        assert!(!event("endpoint").is_message());
+        assert!(!event("messages").is_message());
+    }
+
+    /// A line that never ends holds at most the bound and a field name's
+    /// room, however long it runs: the memory a hostile stream can cost.
+    #[test]
+    fn an_endless_line_is_held_to_the_bound() {
+        let mut s = Splitter::new(64);
+        for _ in 0..20 {
+            assert!(s.feed(&[b'x'; 64]).is_empty());
+        }
+        assert_eq!(s.line.len(), 64 + 16);
+        assert_eq!(s.line_len, 64 * 20);
+    }
+
+    #[test]
     fn data_past_the_bound_is_counted_not_kept() {
         let mut long = b"data: ".to_vec();
         long.extend(std::iter::repeat_n(b'x', 100));
