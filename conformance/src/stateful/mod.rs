@@ -157,17 +157,23 @@ pub async fn run(
     let total = config.duration;
     let keep = total.map(|d| (d / 3).min(config.minimize_budget));
     let fuzz_until = total.map(|d| started + d.saturating_sub(keep.unwrap_or_default()));
+    let run_until = total.map(|d| started + d);
     let mut stats = Stats::default();
-    let mut first: BTreeMap<RuleId, (Vec<Op>, Played, u64, usize)> = BTreeMap::new();
+    let mut first: BTreeMap<RuleId, (Vec<Op>, u64, usize)> = BTreeMap::new();
     let mut told = Instant::now();
     loop {
         if stop.load(Ordering::Relaxed) {
             stats.interrupted = true;
             break;
         }
-        if fuzz_until.is_some_and(|t| Instant::now() >= t)
-            || max_ops.is_some_and(|m| stats.ops >= m)
-        {
+        // As in `fuzz`: a third of the time is kept for shrinking only once
+        // something was found.
+        let until = if first.is_empty() {
+            run_until
+        } else {
+            fuzz_until
+        };
+        if until.is_some_and(|t| Instant::now() >= t) || max_ops.is_some_and(|m| stats.ops >= m) {
             break;
         }
         let opened = match open(config).await {
@@ -198,10 +204,11 @@ pub async fn run(
         stats.sessions += played.sessions as u64;
         for found in &played.found {
             let rule = found.breach.rule;
-            if !first.contains_key(&rule) {
-                let cut = ops[..=found.op].to_vec();
-                first.insert(rule, (cut, Played::default(), seed, ops.len()));
-            }
+            // The sequence cut after the operation that broke it: nothing
+            // later can have been needed.
+            first
+                .entry(rule)
+                .or_insert_with(|| (ops[..=found.op].to_vec(), seed, ops.len()));
         }
         if told.elapsed() >= Duration::from_secs(2) {
             stats.fuzz_time = started.elapsed();
@@ -214,7 +221,7 @@ pub async fn run(
     let shrink_until =
         total.map_or_else(|| Instant::now() + config.minimize_budget, |d| started + d);
     let mut findings = Vec::new();
-    for (rule, (ops, _, seed, found_after)) in first {
+    for (rule, (ops, seed, found_after)) in first {
         findings.push(settle(config, rule, ops, seed, found_after, shrink_until, stop).await);
     }
     stats.shrink_time = shrinking.elapsed();
