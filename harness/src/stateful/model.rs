@@ -98,6 +98,9 @@ pub struct Walk {
     cursors: BTreeSet<String>,
     pages: usize,
     complete: bool,
+    /// The list's changes announced when the walk began: a list announced
+    /// changed during the walk may repeat or drop a name legitimately.
+    changes_at_start: u64,
 }
 
 impl Walk {
@@ -185,6 +188,7 @@ impl Model {
             cursors: BTreeSet::new(),
             pages: 0,
             complete: false,
+            changes_at_start: self.lists.get(&list).map_or(0, |s| s.changes),
         }
     }
 
@@ -217,11 +221,13 @@ impl Model {
             Answer::Missing(_) => return (Vec::new(), None, answer.brief()),
         };
         let names = names(list, result);
+        let changed_meanwhile =
+            self.lists.get(&list).map_or(0, |s| s.changes) != walk.changes_at_start;
         let mut breaches = Vec::new();
         let mut repeated = Vec::new();
         for name in &names {
             if let Some(first) = walk.seen.get(name) {
-                if list != List::Templates {
+                if list != List::Templates && !changed_meanwhile {
                     repeated.push(name.clone());
                     breaches.extend(self.breach(
                         RuleId::McpListsItemsUnique,

@@ -32,6 +32,19 @@ fn a_name_repeated_across_pages_of_one_walk_warns() {
 }
 
 #[test]
+fn a_repeat_after_a_list_change_announced_during_the_walk_is_not_judged() {
+    let mut m = model(
+        Revision::Mcp2025_11_25,
+        json!({"tools": {"listChanged": true}}),
+    );
+    let mut walk = m.walk(List::Tools);
+    let _ = m.page(&mut walk, None, &page(&["echo", "add"], Some("c1")));
+    let _ = m.notification("notifications/tools/list_changed", None);
+    let (b, _, _) = m.page(&mut walk, Some("c1"), &page(&["echo"], None));
+    assert!(b.is_empty(), "{b:?}");
+}
+
+#[test]
 fn a_refused_issued_cursor_and_a_taken_bogus_one_warn() {
     let mut m = model(Revision::Mcp2025_06_18, json!({"tools": {}}));
     let mut walk = m.walk(List::Tools);
