@@ -92,8 +92,17 @@ fn finds(defect: &str, http: bool, rule: &str, outcome: &str, story: &[&str]) {
         Some(server) => ["--http", server.url.as_str()],
         None => ["--stdio", stdio.as_str()],
     };
+    let dir = std::env::temp_dir().join(format!(
+        "wirecheck-stateful-{}-{defect}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out_dir = dir.display().to_string();
     let started = std::time::Instant::now();
-    let (out, records) = stateful(&peer, &["--ops", "2000", "--duration", "60s"]);
+    let (out, records) = stateful(
+        &peer,
+        &["--ops", "2000", "--duration", "60s", "--out-dir", &out_dir],
+    );
     assert!(started.elapsed().as_secs() < 60);
     // A warning fails the run only under --strict, as in `fuzz`.
     assert_eq!(
@@ -119,6 +128,45 @@ fn finds(defect: &str, http: bool, rule: &str, outcome: &str, story: &[&str]) {
     }
     // Only the planted defect's rule: nothing else of the peer is wrong.
     assert!(records.iter().all(|r| r["rule"] == rule), "{records:?}");
+    replays(&dir, &peer, rule, outcome, http);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The saved finding, replayed: it still breaks its rule on the defective
+/// peer, and no longer on the reference peer as it is.
+fn replays(dir: &std::path::Path, peer: &[&str], rule: &str, outcome: &str, http: bool) {
+    let dir = dir.display().to_string();
+    let replay = |peer: &[&str]| {
+        let mut args = vec![
+            "replay",
+            dir.as_str(),
+            "--timeout",
+            "10s",
+            "--format",
+            "json",
+        ];
+        args.extend_from_slice(peer);
+        let out = wirecheck(&args);
+        (out.status.code(), common::records(&out))
+    };
+    let (code, records) = replay(peer);
+    assert_eq!(code, Some(i32::from(outcome == "fail")), "{records:?}");
+    assert_eq!(records.len(), 1, "{records:?}");
+    assert_eq!(records[0]["rule"], rule, "{records:?}");
+    assert_eq!(records[0]["outcome"]["outcome"], outcome, "{records:?}");
+    let clean = http.then(|| {
+        let mut serve = Command::new(env!("CARGO_BIN_EXE_wirecheck"));
+        serve.args(["serve", "--http", "127.0.0.1:0"]);
+        common::listening(serve)
+    });
+    let clean_peer: Vec<&str> = clean
+        .as_ref()
+        .map_or_else(Vec::new, |s| vec!["--http", s.url.as_str()]);
+    let (code, records) = replay(&clean_peer);
+    assert_eq!(code, Some(0), "{records:?}");
+    assert_eq!(records.len(), 1, "{records:?}");
+    assert_eq!(records[0]["rule"], rule, "{records:?}");
+    assert_eq!(records[0]["outcome"]["outcome"], "pass", "{records:?}");
 }
 
 #[test]

@@ -249,7 +249,13 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
         if args.ops.is_some() && args.duration.is_none() {
             config.duration = None;
         }
-        return crate::stateful::command::execute(&config, args.ops, args.output.quiet, report);
+        return crate::stateful::command::execute(
+            &config,
+            args.ops,
+            args.output.quiet,
+            &out_dir,
+            report,
+        );
     }
     if !args.output.quiet {
         eprintln!(

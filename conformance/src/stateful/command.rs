@@ -11,7 +11,8 @@ use crate::livefuzz::Config;
 use crate::report::{Place, Record, Report, Subject};
 
 /// Plays sequences against `config`'s peer (at most `max_ops` operations)
-/// and files what broke into `report`.
+/// and files what broke into `report`; each confirmed finding is saved
+/// under `out_dir` for `wirecheck replay` ([`super::saved`]).
 ///
 /// # Errors
 /// No session could be opened, or nothing could be exercised.
@@ -19,6 +20,7 @@ pub fn execute(
     config: &Config,
     max_ops: Option<u64>,
     quiet: bool,
+    out_dir: &std::path::Path,
     report: &mut Report,
 ) -> Result<(), String> {
     let runtime = tokio::runtime::Builder::new_current_thread()
@@ -56,7 +58,18 @@ pub fn execute(
         findings.len() - counted
     );
     for finding in &findings {
-        report.records.push(finding.record(revision, transport));
+        let mut record = finding.record(revision, transport);
+        if finding.counts() {
+            let path = super::saved::Saved::of(finding, revision).save(out_dir)?;
+            record.place.file = Some(path.display().to_string());
+        }
+        report.records.push(record);
+    }
+    if counted > 0 {
+        eprintln!(
+            "wirecheck fuzz --stateful: the confirmed findings are saved under {} (`wirecheck replay` plays them again)",
+            out_dir.display()
+        );
     }
     let whole_run = |outcome: Outcome, note: String| {
         let mut r = Record::new(

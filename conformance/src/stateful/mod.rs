@@ -24,6 +24,7 @@
 pub mod command;
 mod play;
 mod record;
+pub mod saved;
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};

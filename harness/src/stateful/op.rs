@@ -4,7 +4,10 @@
 
 /// A paginated list (server/utilities/pagination §Operations Supporting
 /// Pagination).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "kebab-case")]
 pub enum List {
     /// `tools/list`.
     Tools,
@@ -77,7 +80,8 @@ impl List {
 /// One step of a sequence. Indices into what the session has learnt (the
 /// resources listed so far) are taken modulo its length when the step runs,
 /// so any sequence runs whatever was dropped from it by shrinking.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Op {
     /// Every page of the list, from the first, each `nextCursor` followed.
     Walk(List),
