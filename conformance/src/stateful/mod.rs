@@ -198,7 +198,15 @@ pub async fn run(
             );
             break;
         }
-        let played = play(config, &ops, Some(opened)).await?;
+        let played = match play(config, &ops, Some(opened)).await {
+            Ok(played) => played,
+            // A later session of the sequence did not open: what was found
+            // so far is kept, and the run says why it ended.
+            Err(e) => {
+                stats.ended_early = Some(format!("a session could not be opened: {e}"));
+                break;
+            }
+        };
         stats.sequences += 1;
         stats.ops += ops.len() as u64;
         stats.requests += played.requests;
