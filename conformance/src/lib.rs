@@ -11,6 +11,7 @@ pub mod load;
 pub mod peer;
 pub mod proxy;
 pub mod runner;
+pub mod stateful;
 pub mod vectors;
 
 // The ground floor, a crate of its own (its modules keep their paths here).

@@ -42,6 +42,7 @@ pub mod rules;
 mod scan;
 pub mod schema_check;
 pub mod session;
+pub mod stateful;
 
 pub use error::{Refusal, Rule};
 pub use ir::{Frame, Id, Message, MessageKind, Raw};

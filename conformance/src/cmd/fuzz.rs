@@ -41,6 +41,17 @@ pub struct Args {
     /// Stop after this many frames (at least 1).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub frames: Option<u64>,
+    /// Fuzz sequences instead of frames: well-formed operations (walks of
+    /// every page of the lists the server declares, cursors sent again,
+    /// resource subscriptions and their end, over Streamable HTTP a session
+    /// ended with DELETE and its id sent again), judged against what the
+    /// spec says the state must be after each step; a failing sequence is
+    /// shrunk and told as a numbered story.
+    #[arg(long, conflicts_with_all = ["frames", "window", "jobs", "no_echo", "allow_tool"])]
+    pub stateful: bool,
+    /// With --stateful, stop after this many operations (at least 1).
+    #[arg(long, value_name = "N", requires = "stateful", value_parser = clap::value_parser!(u64).range(1..))]
+    pub ops: Option<u64>,
     /// The whole run's time (`60s`, `10m`), confirming and shrinking
     /// findings included: once something is found, the fuzzing stops a
     /// third of it early (at most --minimize-budget) to leave that time for
@@ -234,6 +245,18 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
     config.minimize = !args.no_minimize;
     config.window = args.window.max(1);
     config.minimize_budget = args.minimize_budget.unwrap_or(MINIMIZE_BUDGET_MAX);
+    if args.stateful {
+        if args.ops.is_some() && args.duration.is_none() {
+            config.duration = None;
+        }
+        return crate::stateful::command::execute(
+            &config,
+            args.ops,
+            args.output.quiet,
+            &out_dir,
+            report,
+        );
+    }
     if !args.output.quiet {
         eprintln!(
             "wirecheck fuzz: {}; findings go to {}",

@@ -13,7 +13,8 @@ use crate::livefuzz::{self, store, Finding};
 use crate::load;
 use crate::report::{Command, Place, Record, Report, Subject};
 
-/// Replay saved findings (`DIR/*.jsonl`) against a peer over stdio or
+/// Replay saved findings (`DIR/*.jsonl`; `load.*.json` of `load`,
+/// `stateful.*.json` of `fuzz --stateful`) against a peer over stdio or
 /// Streamable HTTP (a fresh session per finding); each one
 /// that still breaks fails, each fixed one passes. Exit codes as `run`.
 #[derive(Debug, Clone, clap::Args)]
@@ -175,6 +176,18 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
     // keeps its record), never as "no longer shows".
     let stop = crate::interrupt::stop_flag(&runtime);
     replay_load(args, &target, (&runtime, &stop), report)?;
+    let stateful = |revision| {
+        let mut config = crate::livefuzz::Config::new(
+            target.clone(),
+            revision,
+            args.timeout,
+            args.strict,
+            args.allow_tool.clone(),
+        )?;
+        config.http = args.peer.http_options()?;
+        Ok(config)
+    };
+    crate::stateful::saved::replay(&args.dir, &stateful, &runtime, report)?;
     for path in files {
         if stop.load(Ordering::Relaxed) {
             return Err(crate::interrupt::INTERRUPTED.to_owned());

@@ -104,10 +104,17 @@ pub struct Args {
         hide = true
     )]
     pub auth_defect: Option<crate::auth::resource::Defect>,
+    /// Be wrong in exactly this one way only a sequence shows (for tests):
+    /// `repeating-cursor`, `subscription-leak`, `zombie-session`.
+    #[arg(long, value_name = "NAME", conflicts_with = "judge", hide = true)]
+    pub state_defect: Option<crate::peer::defect::StateDefect>,
 }
 
 /// Runs `wirecheck serve` with its arguments.
 pub fn run(args: &Args) -> Exit {
+    if let Some(defect) = args.state_defect {
+        crate::peer::defect::plant(defect);
+    }
     if args.tls.tls_cert.is_some() && args.http.is_none() {
         eprintln!("wirecheck serve: --tls-cert and --tls-key serve HTTPS, with --http ADDR");
         return Exit::Trouble;

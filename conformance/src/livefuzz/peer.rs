@@ -59,6 +59,8 @@ pub struct Live {
     http_seen: usize,
     /// HTTP facts already read.
     facts_seen: usize,
+    /// The server's side of the handshake: what it declared.
+    handshake: crate::driver::Handshake,
 }
 
 impl std::fmt::Debug for Live {
@@ -100,15 +102,18 @@ impl Live {
         };
         let wire = Wire::open(target, limits, options).await?;
         let mut driver = Driver::new(wire, config);
-        if let Err(e) = driver.handshake(revision).await {
-            // Over HTTP, what the server said instead (a refused connection,
-            // an HTML 501), as `run` says it.
-            let said = match driver.transport() {
-                Wire::Stdio(_) => String::new(),
-                http => crate::transport::http::why_unanswered(&http.http_findings()),
-            };
-            return Err(format!("{revision}: {e}{said}"));
-        }
+        let handshake = match driver.handshake(revision).await {
+            Ok(handshake) => handshake,
+            Err(e) => {
+                // Over HTTP, what the server said instead (a refused
+                // connection, an HTML 501), as `run` says it.
+                let said = match driver.transport() {
+                    Wire::Stdio(_) => String::new(),
+                    http => crate::transport::http::why_unanswered(&http.http_findings()),
+                };
+                return Err(format!("{revision}: {e}{said}"));
+            }
+        };
         if !matches!(driver.transport(), Wire::Stdio(_)) {
             // `notifications/initialized` is a POST of its own, and POSTs run
             // at once: the first fuzzed frame could reach the server before
@@ -133,11 +138,24 @@ impl Live {
             answer_timeout: waits.answer_timeout,
             http_seen: 0,
             facts_seen: 0,
+            handshake,
         };
         // The handshake's own exchanges are nobody's finding.
         live.http_seen = live.http_findings().len();
         live.facts_seen = live.http_facts().len();
         Ok(live)
+    }
+
+    /// The server's side of the handshake that opened the session.
+    #[must_use]
+    pub fn handshake(&self) -> &crate::driver::Handshake {
+        &self.handshake
+    }
+
+    /// The session's driver, for a caller that sends well-formed requests
+    /// of its own (stateful fuzzing) rather than fuzzed frames.
+    pub fn driver_mut(&mut self) -> &mut Driver<Wire> {
+        &mut self.driver
     }
 
     /// Whether the session is over HTTP.

@@ -73,6 +73,9 @@ pub(crate) struct Session {
     /// The level `logging/setLevel` set, as an index into [`LEVELS`].
     log_level: Option<usize>,
     subscriptions: BTreeSet<String>,
+    /// Resources unsubscribed from that a planted `subscription-leak` goes
+    /// on announcing ([`super::defect`]); always empty otherwise.
+    leaked: BTreeSet<String>,
     /// 2025-11-25's tasks.
     tasks: Tasks,
     /// The ids (as sent) of the `subscriptions/listen` requests still open.
@@ -100,6 +103,7 @@ impl Session {
             phase: Phase::Fresh,
             log_level: None,
             subscriptions: BTreeSet::new(),
+            leaked: BTreeSet::new(),
             tasks: Tasks::default(),
             listening: Vec::new(),
             opened_modern: false,
@@ -410,6 +414,13 @@ impl Session {
         log_level: Option<usize>,
         out: &mut Vec<Vec<u8>>,
     ) -> Result<Value, Failure> {
+        for uri in &self.leaked {
+            let params = json!({"uri": uri}).to_string();
+            out.push(notification_document(
+                "notifications/resources/updated",
+                Raw::parse(&params).map(Raw::into_owned).ok(),
+            ));
+        }
         // basic/utilities/progress §Progress Flow: "Progress tokens MUST be a
         // string or integer value".
         let progress = meta(params, "progressToken");
@@ -488,6 +499,9 @@ impl Session {
                 if method == "resources/subscribe" {
                     self.subscriptions.insert(uri);
                 } else {
+                    if super::defect::planted(super::defect::StateDefect::SubscriptionLeak) {
+                        self.leaked.insert(uri.clone());
+                    }
                     self.subscriptions.remove(&uri);
                 }
                 Ok(json!({}))
@@ -669,11 +683,11 @@ fn page(items: Vec<Value>, key: &str, cursor: Option<String>) -> Result<Value, F
             .filter(|n| (2..=pages).contains(n))
             .ok_or_else(|| Failure::invalid_params(format!("Invalid cursor: {c}")))?,
     };
-    let slice: Vec<Value> = items
-        .into_iter()
-        .skip((number - 1) * PAGE_SIZE)
-        .take(PAGE_SIZE)
-        .collect();
+    let mut skip = (number - 1) * PAGE_SIZE;
+    if number > 1 && super::defect::planted(super::defect::StateDefect::RepeatingCursor) {
+        skip -= 1;
+    }
+    let slice: Vec<Value> = items.into_iter().skip(skip).take(PAGE_SIZE).collect();
     let mut result = Map::new();
     result.insert(key.to_owned(), Value::Array(slice));
     if number < pages {

@@ -13,6 +13,7 @@
 
 mod catalogue;
 pub mod cursor;
+pub mod defect;
 pub mod http;
 mod jsonrpc;
 mod mcp;

@@ -30,6 +30,8 @@ const R1_R4: Revisions = Revisions::range(Revision::Mcp2024_11_05, Revision::Mcp
 /// Streamable HTTP with sessions (2026-07-28 dropped them).
 const R2_R4: Revisions = Revisions::range(Revision::Mcp2025_03_26, Revision::Mcp2025_11_25);
 const R2_R5: Revisions = Revisions::range(Revision::Mcp2025_03_26, Revision::Mcp2026_07_28);
+/// The revisions whose schema page describes `resources/unsubscribe`.
+const R3_R4: Revisions = Revisions::range(Revision::Mcp2025_06_18, Revision::Mcp2025_11_25);
 const R3_R5: Revisions = Revisions::range(Revision::Mcp2025_06_18, Revision::Mcp2026_07_28);
 const R4_R5: Revisions = Revisions::range(Revision::Mcp2025_11_25, Revision::Mcp2026_07_28);
 /// Plain JSON-RPC 2.0 and 2025-03-26: the profiles where batches exist.
@@ -200,7 +202,7 @@ rule_table! {
           "If the requested resource does not exist, servers MUST return a JSON-RPC error with code `-32602` (Invalid Params). (Checked on the exchange: a `resources/read` answered with the retired `-32002`.)",
           R5, Reply;
         McpErrorInvalidCursor = "mcp.error.invalid-cursor", Should, "MCP server/utilities/pagination §Error Handling",
-          "Invalid cursors SHOULD result in an error with code -32602 (Invalid params). (Checked by the live runner, which alone knows a cursor no server issued: `tools/list`, `prompts/list` and `resources/list`, each only when the server declared that capability, sent with the cursor `wirecheck-never-issued`; anything but a -32602 error warns, a page included: the server ignored the cursor or took it. A capture cannot show it: a cursor may come from an earlier connection.)",
+          "Invalid cursors SHOULD result in an error with code -32602 (Invalid params). (Checked by the live runner, which alone knows a cursor no server issued: `tools/list`, `prompts/list` and `resources/list`, each only when the server declared that capability, sent with the cursor `wirecheck-never-issued`; anything but a -32602 error warns, a page included: the server ignored the cursor or took it. A capture cannot show it: a cursor may come from an earlier connection. `wirecheck fuzz --stateful` sends such cursors inside sequences too, on every list the server declared, `resources/templates/list` included.)",
           MCP, Runner;
 
         // ---- MCP batching -----------------------------------------------------------
@@ -537,7 +539,7 @@ rule_table! {
           "Servers that require a session ID SHOULD respond to requests without an `Mcp-Session-Id` header (other than initialization) with HTTP 400 Bad Request.",
           R2_R4, Transport;
         McpHttpSessionTerminated404 = "mcp.http.session-terminated-404", Must, "MCP basic/transports §Streamable HTTP › Session Management 3",
-          "The server MAY terminate the session at any time, after which it MUST respond to requests containing that session ID with HTTP 404 Not Found. (Probed after the runner's DELETE of §Session Management 5; a 405 to the DELETE makes it not applicable.)",
+          "The server MAY terminate the session at any time, after which it MUST respond to requests containing that session ID with HTTP 404 Not Found. (Probed after the runner's DELETE of §Session Management 5; a 405 to the DELETE makes it not applicable. `wirecheck fuzz --stateful` ends sessions inside sequences and sends the ended id again.)",
           R2_R4, Transport;
         McpHttpProtocolVersion400 = "mcp.http.protocol-version-400", Must, "MCP basic/transports §Streamable HTTP › Protocol Version Header | 2026-07-28: MCP basic/transports/streamable-http §Protocol Version Header",
           "If the server receives a request with an invalid or unsupported `MCP-Protocol-Version`, it MUST respond with `400 Bad Request`. (2026-07-28: \"If the server does not implement the requested protocol version […], it MUST respond with `400 Bad Request` and an `UnsupportedProtocolVersionError`\".)",
@@ -743,11 +745,17 @@ rule_table! {
           "Servers that emit log message notifications MUST declare the `logging` capability (Checked by the session judge against the capabilities of the `server/discover` answer; a log message before any such answer is not judged. 2024-11-05 to 2025-11-25: mcp.lifecycle.operation-respect against `initialize`.)",
           R5, Session;
         McpPaginationStableCursor = "mcp.pagination.stable-cursor", Should, "MCP server/utilities/pagination §Implementation Guidelines",
-          "Servers SHOULD: Provide stable cursors; Handle invalid cursors gracefully (Checked by the session judge: a list request whose `cursor` is a `nextCursor` the server issued earlier in the session, answered with an error: that cursor did not stay valid. A cursor the server never issued is mcp.error.invalid-cursor's, judged by the live runner.)",
+          "Servers SHOULD: Provide stable cursors; Handle invalid cursors gracefully (Checked by the session judge: a list request whose `cursor` is a `nextCursor` the server issued earlier in the session, answered with an error: that cursor did not stay valid. A cursor the server never issued is mcp.error.invalid-cursor's, judged by the live runner. `wirecheck fuzz --stateful` sends an issued cursor again later in a sequence, or follows it in a walk, with no list change announced since.)",
           MCP, Session;
         McpPaginationCursorOpaque = "mcp.pagination.cursor-opaque", Must, "MCP server/utilities/pagination §Implementation Guidelines",
           "Clients MUST treat cursors as opaque tokens: Don't make assumptions about cursor format; Don't attempt to parse or modify cursors; Don't persist cursors across sessions (2024-11-05 to 2025-11-25; 2026-07-28, which has no sessions, drops this item). (Judged by the client judge, `serve --judge`, which alone knows every cursor the reference peer issues: its cursors check themselves, so each cursor a client sends on `tools/list`, `prompts/list`, `resources/list` or `resources/templates/list` must be, byte for byte, one the peer issues for that list, and before 2026-07-28 one it issued in this session. A cursor parsed, modified, made up, taken from another list or kept from an earlier session breaks it. Not observed when the client sent no cursor. A capture cannot show it: whose cursor it is is the issuer's knowledge.)",
           MCP, Runner;
+        McpListsItemsUnique = "mcp.lists.items-unique", Should, "MCP server/tools, server/prompts, server/resources (opening; §Data Types)",
+          "Each tool is uniquely identified by a name and includes metadata describing its schema. (No keyword: server/prompts says of a prompt's `name` \"Unique identifier for the prompt\", server/resources \"Each resource is uniquely identified by a URI\"; from 2025-11-25 server/tools adds \"Tool names SHOULD be unique within a server.\" Checked by `wirecheck fuzz --stateful`: one walk of `tools/list`, `prompts/list` or `resources/list` in one session, each `nextCursor` followed to the end (server/utilities/pagination: the cursor is \"an opaque string token, representing a position in the result set\"), that yields one name (a URI for resources) twice is reported at SHOULD, a warning, never a failure. Resource templates are not judged: no sentence makes a `uriTemplate` unique.)",
+          MCP, Runner;
+        McpResourcesNoUpdateAfterUnsubscribe = "mcp.resources.no-update-after-unsubscribe", ShouldNot, "MCP schema §resources/unsubscribe",
+          "Sent from the client to request cancellation of resources/updated notifications from the server. (No keyword: the schema's description of `UnsubscribeRequest`; server/resources says nothing of unsubscribing, and no sentence forbids a notification after it. Checked by `wirecheck fuzz --stateful`: a `notifications/resources/updated` for a URI the client subscribed to and then unsubscribed from, received after the server answered the `resources/unsubscribe` with a result and after the client's next request was sent, while the client held no other subscription (an update \"might be a sub-resource of the one that the client actually subscribed to\"), is reported at SHOULD NOT, a warning, never a failure. 2024-11-05 and 2025-03-26 publish no schema page; 2026-07-28 replaced `resources/subscribe` with `subscriptions/listen`.)",
+          R3_R4, Runner;
         McpTasksCursorOpaque = "mcp.tasks.cursor-opaque", Must, "MCP basic/utilities/tasks §Task Listing",
           "Requestors MUST treat cursors as opaque tokens and not attempt to parse or modify them. (Judged by the client judge, `serve --judge`, for a client as requestor: each `tasks/list` cursor it sends must be, byte for byte, one the reference peer issues for its task list; one kept from an earlier connection is allowed, since this page, unlike server/utilities/pagination, does not forbid keeping a cursor. Not observed when the client sent no cursor. A server as requestor pages a client's tasks only if the client declared `tasks.list`, which the runner's client never does.)",
           R4, Runner;

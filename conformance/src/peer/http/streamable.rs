@@ -799,6 +799,11 @@ pub(super) async fn delete(State(app): State<Arc<App>>, headers: HeaderMap) -> R
         }
         Err(refused) => return refused,
     };
+    if crate::peer::defect::planted(crate::peer::defect::StateDefect::ZombieSession)
+        && lock(&app.sessions).contains_key(id)
+    {
+        return StatusCode::NO_CONTENT.into_response();
+    }
     lock(&app.streams).remove(id);
     let removed = lock(&app.sessions).remove(id);
     if let Some(session) = removed {
