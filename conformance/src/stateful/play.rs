@@ -152,7 +152,15 @@ impl Player<'_> {
     /// Sends `method` with `params` on the current session; every
     /// notification that came meanwhile goes to the model.
     async fn request(&mut self, method: &str, params: Option<Value>) -> Result<Answer, String> {
-        self.model.request_sent();
+        // Only one ordered stream shows that a notification was written
+        // after the server answered an unsubscription. Over HTTP the
+        // updates may come on the GET stream while the answer came on a
+        // POST's: one written before the answer can be read after it, and a
+        // warning then would be the tool's error. So the fence is armed
+        // over stdio only, and over HTTP the rule is never judged.
+        if matches!(self.config.target, crate::transport::Target::Stdio(_)) {
+            self.model.request_sent();
+        }
         let timeout = self.config.timeout;
         let live = self.session().await?;
         let raw = params.as_ref().map(Raw::from_value);

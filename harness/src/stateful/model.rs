@@ -394,9 +394,11 @@ impl Model {
         }
     }
 
-    /// A request is being sent: every unsubscription answered before it is
-    /// now surely behind the server (its notifications after this point
-    /// were written after it answered the unsubscription).
+    /// A request is being sent on the one ordered stream the server writes
+    /// to (stdio): every unsubscription answered before it is now surely
+    /// behind the server (its notifications after this point were written
+    /// after it answered the unsubscription). Not called where streams are
+    /// several (HTTP), where that order cannot be seen.
     pub fn request_sent(&mut self) {
         for fence in self.unsubscribed.values_mut() {
             *fence = Fence::Armed;
