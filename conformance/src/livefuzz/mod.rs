@@ -14,9 +14,12 @@ pub mod memory;
 pub mod minimize;
 pub mod peer;
 mod record;
+mod replay;
 pub mod source;
 pub mod store;
 pub mod window;
+
+pub use replay::replay;
 
 use std::cell::{Cell, RefCell};
 use std::collections::BTreeSet;
@@ -970,45 +973,6 @@ fn cancellable_ids(frame: &[u8]) -> Vec<Id<'static>> {
         .filter_map(|m| m.id().cloned().map(Id::into_owned))
         .filter(|id| !matches!(id, Id::Null))
         .collect()
-}
-
-/// Replays each finding's frames against a fresh peer: which still break.
-pub async fn replay(
-    config: &Config,
-    frames: &[Vec<u8>],
-    kind: Kind,
-) -> Result<(Vec<Breach>, Vec<Entry>), String> {
-    let waits = Waits {
-        answer_timeout: config.timeout,
-        grace: config.confirm_grace,
-    };
-    let mut live = Live::start(
-        &config.target,
-        config.revision,
-        &waits,
-        config.limits,
-        &config.http,
-    )
-    .await?;
-    let mut found = Vec::new();
-    for frame in frames {
-        // Sent as saved unless that would reuse an id of this session.
-        let Some(frame) = live.own_ids(frame) else {
-            break;
-        };
-        let report = live
-            .exchange(&frame, expect(&frame) != Expect::Nothing)
-            .await;
-        found.extend(
-            live.judge(&frame, &report, config.revision, config.strict)
-                .into_iter()
-                .filter(|b| b.kind == kind),
-        );
-        if !matches!(report.live, crate::driver::Live::Answered(_)) {
-            break;
-        }
-    }
-    Ok((found, live.stop().await))
 }
 
 #[cfg(test)]
