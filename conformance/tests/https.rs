@@ -9,8 +9,6 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-use serde_json::Value;
-
 /// A private CA and a server certificate it signed, as PEM files in a
 /// directory of their own.
 struct Minted {
@@ -146,7 +144,7 @@ fn the_reference_peer_over_https_is_judged_as_over_http() {
     let (http, https) = (verdicts(&over_http), verdicts(&over_https));
     assert!(http.len() > 100, "{} records", http.len());
     assert_eq!(http, https, "the same checks with the same outcomes");
-    let run: Value = serde_json::from_str(&std::fs::read_to_string(&doc).unwrap()).unwrap();
+    let run = common::run_document(Path::new(&doc));
     let seen = &run["run"]["peer"]["tls"];
     assert!(
         seen["version"].as_str().unwrap().starts_with("TLSv1_"),
@@ -206,7 +204,7 @@ fn an_untrusted_certificate_is_refused_unless_insecure_is_named() {
         "the terminal says so: {}",
         text(&insecure)
     );
-    let run: Value = serde_json::from_str(&std::fs::read_to_string(&doc).unwrap()).unwrap();
+    let run = common::run_document(Path::new(&doc));
     assert_eq!(run["run"]["peer"]["tls"]["verified"], false);
 
     // A --cacert that is no certificate is named, before anything is sent.
@@ -288,8 +286,7 @@ fn a_static_header_from_the_environment_is_sent_and_shown_nowhere() {
         assert!(!content.contains(SECRET), "the token is in {name}");
         assert!(!content.contains(OTHER), "the --header value is in {name}");
     }
-    let run: Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.join("run.json")).unwrap()).unwrap();
+    let run = common::run_document(&dir.join("run.json"));
     let argv = run["run"]["argv"].to_string();
     assert!(argv.contains("X-Other: (redacted)"), "{argv}");
     let _ = std::fs::remove_dir_all(&dir);

@@ -67,27 +67,7 @@ fn text(out: &std::process::Output) -> String {
 }
 
 fn document(path: &Path) -> Value {
-    let bytes = std::fs::read(path).unwrap();
-    let doc: Value = serde_json::from_slice(&bytes).unwrap();
-    let schema = |name: &str| -> Value {
-        let path = format!("{}/schemas/{name}", env!("CARGO_MANIFEST_DIR"));
-        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
-    };
-    let registry = jsonschema::Registry::new()
-        .add(
-            "https://wirecheck.invalid/schemas/record.schema.json",
-            schema("record.schema.json"),
-        )
-        .unwrap()
-        .prepare()
-        .unwrap();
-    let validator = jsonschema::options()
-        .with_registry(&registry)
-        .build(&schema("report.schema.json"))
-        .unwrap();
-    let errors: Vec<String> = validator.iter_errors(&doc).map(|e| e.to_string()).collect();
-    assert!(errors.is_empty(), "{errors:?}");
-    doc
+    common::run_document(path)
 }
 
 #[test]

@@ -105,24 +105,31 @@ pub struct Args {
     pub output: OutputArgs,
 }
 
-/// A folder name for a peer: see [`peer_name`]; for an HTTP endpoint, `http-`
-/// and its host and port (`http://127.0.0.1:8080/mcp` → `http-127_0_0_1_8080`).
+/// A folder name for a peer: see [`peer_name`]; for an HTTP endpoint, its
+/// scheme, host and port (`http://127.0.0.1:8080/mcp` → `http-127_0_0_1_8080`,
+/// `https://mcp.example.com/mcp` → `https-mcp_example_com_443`).
 #[must_use]
 pub fn target_name(target: &Target) -> String {
     match target {
         Target::Stdio(command) => peer_name(command),
         Target::Http { url, .. } => {
-            let authority = url
-                .strip_prefix("http://")
-                .unwrap_or(url)
-                .split('/')
-                .next()
-                .unwrap_or("");
+            // The host and port only: never a password or a query's key.
+            let (scheme, authority) = match reqwest::Url::parse(url) {
+                Ok(parsed) => (
+                    parsed.scheme().to_owned(),
+                    format!(
+                        "{}_{}",
+                        parsed.host_str().unwrap_or_default(),
+                        parsed.port_or_known_default().unwrap_or_default()
+                    ),
+                ),
+                Err(_) => ("http".to_owned(), String::new()),
+            };
             let safe: String = authority
                 .chars()
                 .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
                 .collect();
-            format!("http-{safe}")
+            format!("{scheme}-{safe}")
         }
     }
 }
@@ -446,6 +453,21 @@ fn saved(finding: &Finding) -> Vec<crate::transcript::Entry> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A folder per endpoint: the scheme kept, no credential in the name.
+    #[test]
+    fn an_endpoint_names_its_folder_by_scheme_host_and_port() {
+        assert_eq!(
+            target_name(&Target::streamable("http://127.0.0.1:8080/mcp")),
+            "http-127_0_0_1_8080"
+        );
+        assert_eq!(
+            target_name(&Target::streamable(
+                "https://user:pa55@mcp.example.com/mcp?key=s3cret"
+            )),
+            "https-mcp_example_com_443"
+        );
+    }
 
     /// `--duration` is the whole run's, shrinking included (`--duration 20s`
     /// once ran 81 s), and the plan said at the start says so.

@@ -138,6 +138,14 @@ pub struct Args {
 pub fn run(args: &Args) -> super::Exit {
     let fixed = args.revision.fixed();
     // A bad address or URL is a usage error before anything is opened.
+    if let Err(e) = args.reach.need_http(args.listen.is_some()) {
+        eprintln!("wirecheck proxy: {e}");
+        return super::Exit::Trouble;
+    }
+    if args.tls.tls_cert.is_some() && args.listen.is_none() {
+        eprintln!("wirecheck proxy: --tls-cert and --tls-key serve HTTPS on --listen");
+        return super::Exit::Trouble;
+    }
     let http = match (&args.listen, &args.upstream) {
         (Some(listen), Some(upstream)) => match http_options(listen, upstream, args) {
             Ok(o) => Some(o),

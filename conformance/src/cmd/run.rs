@@ -240,7 +240,7 @@ pub fn run(args: &Args) -> Report {
         // The values of --header, --header-env and --env are secrets.
         argv: redacted_argv(&secrets),
         peer: ReportPeer {
-            target: secrets.redact(&target(args)),
+            target: secrets.redact(&super::args::shown_url(&target(args))),
             transport: transport(args).into(),
             tls,
             env: args.server.keys(),
@@ -379,8 +379,21 @@ fn judge(args: &Args, stderr: &Arc<KeptStderr>, pacer: &crate::transport::pacer:
             report.records = records;
         }
     }
+    // A polite run leaves checks out and a halted one stops short: a known
+    // failure they did not play again is not stale.
+    let whole = report.error.is_none()
+        && args.pace.mode() == crate::runner::polite::Mode::Full
+        && pacer.halted().is_none();
     if let Some(baseline) = &baseline {
-        apply(baseline, &mut report.records, report.error.is_none());
+        apply(baseline, &mut report.records, whole);
+    }
+    // Stopped by the server's 429 or 503, or by --budget, before any check
+    // was judged: nothing was observed, and that is no clean run.
+    if report.error.is_none() && pacer.halted().is_some() && !report.records.iter().any(judged) {
+        report.error = Some(format!(
+            "the run stopped before any check was judged: {}",
+            pacer.halted().map(|h| h.to_string()).unwrap_or_default()
+        ));
     }
     if jsonrpc(args) {
         report.profile = Some(Profile {
@@ -389,6 +402,15 @@ fn judge(args: &Args, stderr: &Arc<KeptStderr>, pacer: &crate::transport::pacer:
         });
     }
     report
+}
+
+/// Whether `record` is a verdict (pass, fail, warning, or a baseline's):
+/// something was observed and judged.
+fn judged(record: &Record) -> bool {
+    !matches!(
+        record.outcome,
+        Outcome::NotObserved { .. } | Outcome::NotApplicable { .. }
+    )
 }
 
 /// Whether the run is of a plain JSON-RPC 2.0 server (`--profile jsonrpc-2.0`).

@@ -57,7 +57,7 @@ pub struct Args {
     /// header with the value of ENVVAR (`Authorization=TOKEN_VAR`), as a
     /// deployed server with a static API key or bearer token does: to try
     /// a client's, or `run --header-env`'s, way of sending it.
-    #[arg(long, value_name = "NAME=ENVVAR", requires = "http", value_parser = crate::transport::headers::UserHeader::from_env)]
+    #[arg(long, value_name = "NAME=ENVVAR", requires = "http", conflicts_with = "judge", value_parser = super::args::HeaderArg { from_env: true })]
     pub require_header_env: Option<crate::transport::headers::UserHeader>,
     /// Judge the client: feed every frame to the session judge and play the
     /// scenarios (over stdio, or Streamable HTTP with --http).

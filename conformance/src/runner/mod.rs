@@ -260,6 +260,9 @@ enum Accepted {
     Other(String),
     /// It refused the handshake, or broke the negotiation rule.
     No,
+    /// Nothing is known: the pacer stopped the run (`--budget`, a 429 or
+    /// 503) before the revision's handshake was judged.
+    NotRun,
 }
 
 struct Runner<'c, 'p, 'q> {
@@ -739,7 +742,7 @@ impl Runner<'_, '_, '_> {
                         "answered {v} to {asked}, but did not accept {v} when asked for it"
                     ),
                 }]);
-                self.records.push(record);
+                self.push(record);
             }
         }
     }

@@ -174,7 +174,9 @@ fn known_newest(
         match answered.get(ask) {
             Some(Accepted::Yes) => return (Some(*ask), declined, Vec::new()),
             Some(Accepted::Other(_)) => declined.push(*ask),
-            Some(Accepted::No) | None => return (None, declined, asked[n..].to_vec()),
+            Some(Accepted::No | Accepted::NotRun) | None => {
+                return (None, declined, asked[n..].to_vec())
+            }
         }
     }
     (None, declined, Vec::new())

@@ -175,7 +175,7 @@ impl Runner<'_, '_, '_> {
             Err((driver, _)) if self.config.halted().is_some() => {
                 peers.close(driver).await;
                 self.not_run(revision, vectors);
-                return Ok(Open::Ended(Accepted::No));
+                return Ok(Open::Ended(Accepted::NotRun));
             }
             Err((mut driver, e)) => {
                 let because = unanswered_because(&mut driver, &e).await;

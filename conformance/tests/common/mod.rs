@@ -119,3 +119,29 @@ pub fn listening(mut command: Command) -> Listening {
         url: format!("{base}/mcp"),
     }
 }
+
+/// The run document at `path`, checked against the committed report
+/// schema (and the record schema it refers to).
+pub fn run_document(path: &std::path::Path) -> serde_json::Value {
+    let bytes = std::fs::read(path).unwrap();
+    let doc: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+    let schema = |name: &str| -> serde_json::Value {
+        let path = format!("{}/schemas/{name}", env!("CARGO_MANIFEST_DIR"));
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+    };
+    let registry = jsonschema::Registry::new()
+        .add(
+            "https://wirecheck.invalid/schemas/record.schema.json",
+            schema("record.schema.json"),
+        )
+        .unwrap()
+        .prepare()
+        .unwrap();
+    let validator = jsonschema::options()
+        .with_registry(&registry)
+        .build(&schema("report.schema.json"))
+        .unwrap();
+    let errors: Vec<String> = validator.iter_errors(&doc).map(|e| e.to_string()).collect();
+    assert!(errors.is_empty(), "{errors:?}");
+    doc
+}

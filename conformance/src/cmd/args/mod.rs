@@ -19,7 +19,7 @@ pub use auth::AuthArgs;
 pub(crate) use durations::{answer_timeout, duration, positive_duration};
 pub use files::ReportFiles;
 pub use pace::{is_loopback, notice, PaceArgs, POLITE_RATE, RETRY_CAP};
-pub use reach::{redacted_argv, ReachArgs, ServeTlsArgs};
+pub use reach::{redacted_argv, shown_url, HeaderArg, ReachArgs, ServeTlsArgs};
 pub use revision::{
     mcp_revision, revision_choice, revision_or_auto, served, ProfileName, ReadRevision,
     RevisionChoice,

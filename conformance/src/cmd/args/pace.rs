@@ -2,7 +2,7 @@
 //! fast, parsed into the one [`Pacer`] its sessions share; and the notice a
 //! run against a server off this machine gives before it sends anything.
 
-use std::net::{Ipv4Addr, Ipv6Addr};
+use std::net::IpAddr;
 use std::time::Duration;
 
 use crate::runner::polite::Mode;
@@ -29,11 +29,13 @@ pub struct PaceArgs {
     #[arg(long, value_enum, value_name = "MODE")]
     pub mode: Option<Mode>,
     /// At most N requests a second, across every session of the run (`2`,
-    /// `0.5`). Default: 2 under --mode polite, no bound otherwise.
+    /// `0.5`). Default: 2 under --mode polite, no bound otherwise. In a full
+    /// run the transport probes' own requests are not paced.
     #[arg(long, value_name = "N", value_parser = rate)]
     pub rate: Option<f64>,
-    /// At most N requests in all. Once spent, nothing more is sent: the
-    /// checks left are reported as not run (not observed), never failed.
+    /// At most N requests of the sessions in all. Once spent, no session
+    /// sends more: the checks left are reported as not run (not observed),
+    /// never failed.
     #[arg(long, value_name = "N")]
     pub budget: Option<u64>,
 }
@@ -59,33 +61,37 @@ impl PaceArgs {
     }
 }
 
-/// `--rate`: a positive, finite number of requests a second.
+/// `--rate`: requests a second, from one an hour to a million: the pacer
+/// waits `1 / rate` seconds between requests, which a rate near zero would
+/// make longer than any duration can hold.
 fn rate(s: &str) -> Result<f64, String> {
     let rate: f64 = s
         .parse()
         .map_err(|_| format!("`{s}` is no number of requests a second"))?;
-    if rate.is_finite() && rate > 0.0 {
+    if rate.is_finite() && (1.0 / 3600.0..=1e6).contains(&rate) {
         Ok(rate)
     } else {
-        Err(format!("`{s}`: a rate must be a positive number"))
+        Err(format!(
+            "`{s}`: a rate is a number of requests a second from 0.0003 (one an hour) to 1000000"
+        ))
     }
 }
 
-/// Whether `url`'s host is this machine: `localhost`, 127.0.0.0/8 or ::1.
-/// A URL whose host cannot be read counts as elsewhere.
+/// Whether `url`'s host is this machine: `localhost`, 127.0.0.0/8 or ::1,
+/// as the HTTP client will read the URL (WHATWG's parser, so a URL that a
+/// hand split would read otherwise is judged by where it really goes). A
+/// URL whose host cannot be read counts as elsewhere.
 #[must_use]
 pub fn is_loopback(url: &str) -> bool {
-    let rest = url.split_once("://").map_or(url, |(_, rest)| rest);
-    let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
-    let host_port = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
-    let host = if let Some(bracketed) = host_port.strip_prefix('[') {
-        bracketed.split(']').next().unwrap_or_default()
-    } else {
-        host_port.split(':').next().unwrap_or_default()
+    let Ok(parsed) = reqwest::Url::parse(url) else {
+        return false;
     };
+    let Some(host) = parsed.host_str() else {
+        return false;
+    };
+    let host = host.trim_start_matches('[').trim_end_matches(']');
     host.eq_ignore_ascii_case("localhost")
-        || host.parse::<Ipv4Addr>().is_ok_and(|ip| ip.is_loopback())
-        || host.parse::<Ipv6Addr>().is_ok_and(|ip| ip.is_loopback())
+        || host.parse::<IpAddr>().is_ok_and(|ip| ip.is_loopback())
 }
 
 /// The one line said before a full run against `url` when no `--mode` was
@@ -95,7 +101,8 @@ pub fn is_loopback(url: &str) -> bool {
 pub fn notice(url: &str, mode_given: bool, requests: usize) -> Option<String> {
     (!mode_given && !is_loopback(url)).then(|| {
         format!(
-            "wirecheck run: about to send {url} the full suite, malformed frames and forged headers included, about {requests} requests, several sessions at once; for a server serving users pass --mode polite (only what a well-behaved client sends, 2 requests a second, stopping at the first 429 or 503)"
+            "wirecheck run: about to send {} the full suite, malformed frames and forged headers included, about {requests} requests, several sessions at once; for a server serving users pass --mode polite (only what a well-behaved client sends, 2 requests a second, stopping at the first 429 or 503)",
+            super::shown_url(url)
         )
     })
 }
@@ -137,7 +144,7 @@ mod tests {
     #[test]
     fn a_rate_is_positive_and_polite_has_one_by_default() {
         assert_eq!(rate("0.5"), Ok(0.5));
-        for bad in ["0", "-1", "inf", "NaN", "fast"] {
+        for bad in ["0", "-1", "inf", "NaN", "fast", "1e-20", "1e9"] {
             assert!(rate(bad).is_err(), "{bad}");
         }
         let polite = PaceArgs {

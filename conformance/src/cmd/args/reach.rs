@@ -16,22 +16,59 @@ pub struct ReachArgs {
     /// (repeatable): an API key, a bearer token. Its value is never shown
     /// in any output; prefer --header-env, which keeps it off the command
     /// line.
-    #[arg(long = "header", value_name = "NAME: VALUE", value_parser = UserHeader::parse)]
+    #[arg(long = "header", value_name = "NAME: VALUE", value_parser = HeaderArg { from_env: false })]
     pub header: Vec<UserHeader>,
     /// A header whose value is the environment variable ENVVAR's, read at
     /// start (repeatable): `--header-env Authorization=MCP_AUTH` with
     /// `MCP_AUTH='Bearer …'`. Never shown in any output.
-    #[arg(long = "header-env", value_name = "NAME=ENVVAR", value_parser = UserHeader::from_env)]
+    #[arg(long = "header-env", value_name = "NAME=ENVVAR", value_parser = HeaderArg { from_env: true })]
     pub header_env: Vec<UserHeader>,
     /// Also trust the CA certificates in this PEM file for `https://`
     /// (repeatable): a private CA. Mozilla's roots are always trusted.
     #[arg(long, value_name = "FILE")]
     pub cacert: Vec<PathBuf>,
     /// Do not verify the server's certificate over `https://` (a
-    /// self-signed test server). Only ever by name, and said on every
-    /// report it touches.
+    /// self-signed test server). Only ever by name; `run` says so on its
+    /// `judged:` line and in the run document.
     #[arg(long)]
     pub insecure: bool,
+}
+
+/// Parses `--header` or `--header-env` into a [`UserHeader`]. Not a plain
+/// function parser: clap would repeat the rejected text, a token among it,
+/// in its error.
+#[derive(Clone)]
+pub struct HeaderArg {
+    /// `--header-env NAME=ENVVAR` rather than `--header 'NAME: VALUE'`.
+    pub from_env: bool,
+}
+
+impl clap::builder::TypedValueParser for HeaderArg {
+    type Value = UserHeader;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        _arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<UserHeader, clap::Error> {
+        let flag = if self.from_env {
+            "--header-env"
+        } else {
+            "--header"
+        };
+        let parsed = match value.to_str() {
+            None => Err("is not Unicode".to_owned()),
+            Some(text) if self.from_env => UserHeader::from_env(text),
+            Some(text) => UserHeader::parse(text),
+        };
+        parsed.map_err(|why| {
+            cmd.clone().error(
+                clap::error::ErrorKind::ValueValidation,
+                format!("{flag}: {why} (the value given is not shown: it may hold a secret)"),
+            )
+        })
+    }
 }
 
 impl ReachArgs {
@@ -81,7 +118,7 @@ impl ReachArgs {
     pub fn need_http(&self, http: bool) -> Result<(), String> {
         if self.given() && !http {
             return Err(
-                "--header, --header-env, --cacert and --insecure apply to a server reached with --http URL"
+                "--header, --header-env, --cacert and --insecure apply to a server reached over HTTP (--http URL; proxy's --upstream)"
                     .into(),
             );
         }
@@ -104,7 +141,7 @@ fn redact_argv(argv: &[String], headers: &UserHeaders) -> Vec<String> {
     let mut out = Vec::with_capacity(argv.len());
     let mut next_is = None;
     for arg in argv {
-        let arg = headers.redact(arg);
+        let arg = headers.redact(&shown_url(arg));
         let redacted = match (next_is.take(), arg.split_once('=')) {
             (Some("--header"), _) => header_redacted(&arg),
             (Some("--env"), _) => env_redacted(&arg),
@@ -122,6 +159,31 @@ fn redact_argv(argv: &[String], headers: &UserHeaders) -> Vec<String> {
         out.push(redacted);
     }
     out
+}
+
+/// `text` as a run document may show it: a URL's password and the values
+/// of its query (`?api_key=…`) replaced by `(redacted)`, where hosted
+/// servers put a key when they take none in a header. Any other text is
+/// returned as it is.
+#[must_use]
+pub fn shown_url(text: &str) -> String {
+    if !(text.starts_with("http://") || text.starts_with("https://")) {
+        return text.to_owned();
+    }
+    let Ok(mut url) = reqwest::Url::parse(text) else {
+        return text.to_owned();
+    };
+    if url.password().is_some() {
+        let _ = url.set_password(Some("(redacted)"));
+    }
+    if url.query().is_some() {
+        let pairs: Vec<(String, String)> = url
+            .query_pairs()
+            .map(|(k, _)| (k.into_owned(), "(redacted)".to_owned()))
+            .collect();
+        url.query_pairs_mut().clear().extend_pairs(pairs);
+    }
+    url.to_string()
 }
 
 fn header_redacted(given: &str) -> String {
@@ -144,7 +206,7 @@ mod tests {
 
     #[test]
     fn secrets_leave_the_command_line() {
-        let headers = UserHeaders(vec![UserHeader::parse("X-Env-Key: fromenv").unwrap()]);
+        let headers = UserHeaders(vec![UserHeader::parse("X-Env-Key: fromenv-secret").unwrap()]);
         let argv: Vec<String> = [
             "wirecheck",
             "run",
@@ -157,12 +219,14 @@ mod tests {
             "--header-env",
             "X-Env-Key=VAR",
             "--stdio",
-            "server --key fromenv",
+            "server --key fromenv-secret",
+            "--http",
+            "https://user:pa55word@example.com/mcp?api_key=k3y-value",
         ]
         .map(String::from)
         .to_vec();
         let out = redact_argv(&argv, &headers).join(" ");
-        for secret in ["tok", "k1", "k2", "k3", "fromenv"] {
+        for secret in ["tok", "k1", "k2", "k3", "fromenv", "pa55word", "k3y-value"] {
             assert!(!out.contains(secret), "{secret} in {out}");
         }
         assert!(out.contains("Authorization: (redacted)"), "{out}");
@@ -211,5 +275,32 @@ impl ServeTlsArgs {
                 .map_err(|e| e.to_string()),
             _ => Ok(None),
         }
+    }
+}
+
+#[cfg(test)]
+mod clap_tests {
+    use super::*;
+    use clap::Parser as _;
+
+    #[derive(clap::Parser, Debug)]
+    struct Probe {
+        #[command(flatten)]
+        reach: ReachArgs,
+    }
+
+    /// clap's own error never shows what was given: a header typed without
+    /// its colon is all secret.
+    #[test]
+    fn a_refused_header_is_not_echoed() {
+        let error = Probe::try_parse_from(["p", "--header", "Authorization Bearer s3cret-tok"])
+            .unwrap_err()
+            .to_string();
+        assert!(!error.contains("s3cret"), "{error}");
+        assert!(error.contains("NAME: VALUE"), "{error}");
+        let error = Probe::try_parse_from(["p", "--header-env", "Authorization"])
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("NAME=ENVVAR"), "{error}");
     }
 }

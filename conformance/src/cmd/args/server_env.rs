@@ -5,7 +5,7 @@
 //!
 //! An `--env` value may be a secret (an API key): nothing wirecheck says
 //! shows it. Its usage errors do not echo the argument, `Debug` shows keys
-//! only, and [`redact_argv`] hides the values in the command line a run
+//! only, and [`super::redacted_argv`] hides the values in the command line a run
 //! document records.
 
 use std::ffi::{OsStr, OsString};

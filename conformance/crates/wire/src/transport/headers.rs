@@ -7,6 +7,28 @@ use std::fmt;
 
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 
+/// Headers the transports and probes set themselves, some left out or
+/// forged on purpose: a user's default would be added where a probe omits
+/// one, and the probe's verdict would be about the user's header.
+const PROTOCOL: &[&str] = &[
+    "host",
+    "content-type",
+    "content-length",
+    "accept",
+    "origin",
+    "mcp-session-id",
+    "mcp-protocol-version",
+    "mcp-method",
+    "mcp-name",
+    "last-event-id",
+    "transfer-encoding",
+    "connection",
+];
+
+/// Values shorter than this are not looked for inside other text: `1` or
+/// `on` would be found in every port and word. A token is longer.
+const REDACT_FROM: usize = 8;
+
 /// One header the user asked for, its value marked sensitive.
 #[derive(Clone, PartialEq, Eq)]
 pub struct UserHeader {
@@ -37,13 +59,25 @@ impl UserHeader {
         let (name, var) = given.split_once('=').ok_or_else(|| {
             "expected `NAME=ENVVAR` (the header, `=`, the variable holding its value)".to_owned()
         })?;
-        let value = std::env::var(var.trim()).map_err(|e| format!("${}: {e}", var.trim()))?;
+        // Not `VarError`'s own text: a value that is not Unicode is shown
+        // in it.
+        let value = std::env::var(var.trim()).map_err(|e| match e {
+            std::env::VarError::NotPresent => format!("${} is not set", var.trim()),
+            std::env::VarError::NotUnicode(_) => format!("${} is not Unicode", var.trim()),
+        })?;
         Self::new(name.trim(), value.trim())
     }
 
     fn new(name: &str, value: &str) -> Result<UserHeader, String> {
+        // The name is not repeated: a value typed without its colon would
+        // be all name.
         let name = HeaderName::from_bytes(name.as_bytes())
-            .map_err(|_| format!("`{name}` is not an HTTP header name"))?;
+            .map_err(|_| "the text before the first colon is not an HTTP header name".to_owned())?;
+        if PROTOCOL.contains(&name.as_str()) {
+            return Err(format!(
+                "`{name}` is the protocol's own header: the transports and probes set it, each as the probe needs (a probe that leaves it out on purpose must be able to)"
+            ));
+        }
         let mut value = HeaderValue::from_str(value).map_err(|_| {
             format!("the value of `{name}` holds a character HTTP does not allow in a header")
         })?;
@@ -98,16 +132,21 @@ impl UserHeaders {
         self.0.is_empty()
     }
 
-    /// `text` with every value replaced by `(redacted)`: for what the tool
-    /// writes that a server may have echoed (an error body quoting the
-    /// token) or that holds the command line.
+    /// `text` with every value of at least [`REDACT_FROM`] characters, and
+    /// the credential after an auth scheme (`Bearer tok…`), replaced by
+    /// `(redacted)`: for the command line and the target a run document
+    /// records, where a value may sit in some other argument.
     #[must_use]
     pub fn redact(&self, text: &str) -> String {
         let mut out = text.to_owned();
         for header in &self.0 {
-            if let Ok(secret) = std::str::from_utf8(header.value()) {
-                if !secret.is_empty() {
-                    out = out.replace(secret, "(redacted)");
+            let Ok(secret) = std::str::from_utf8(header.value()) else {
+                continue;
+            };
+            let credential = secret.split_once(' ').map(|(_, c)| c.trim());
+            for part in std::iter::once(secret).chain(credential) {
+                if part.len() >= REDACT_FROM {
+                    out = out.replace(part, "(redacted)");
                 }
             }
         }
@@ -137,7 +176,10 @@ mod tests {
         assert!(!no_colon.contains("s3cret"));
         let bad_value = UserHeader::parse("X-Key: s3cret\u{7f}").unwrap_err();
         assert!(!bad_value.contains("s3cret"), "{bad_value}");
-        assert!(UserHeader::parse("Bad Name: v").is_err());
+        let bad_name = UserHeader::parse("Bearer s3cret-token: v").unwrap_err();
+        assert!(!bad_name.contains("s3cret"), "{bad_name}");
+        let protocol = UserHeader::parse("Mcp-Session-Id: abc").unwrap_err();
+        assert!(protocol.contains("protocol"), "{protocol}");
     }
 
     #[test]
@@ -157,12 +199,18 @@ mod tests {
     #[test]
     fn redaction_removes_every_value() {
         let headers = UserHeaders(vec![
-            UserHeader::parse("Authorization: Bearer tok").unwrap(),
-            UserHeader::parse("X-Key: k1").unwrap(),
+            UserHeader::parse("Authorization: Bearer token-1234").unwrap(),
+            UserHeader::parse("X-Key: key-56789").unwrap(),
+            UserHeader::parse("X-Debug: 1").unwrap(),
         ]);
         assert_eq!(
-            headers.redact("--header Authorization: Bearer tok --header X-Key: k1"),
+            headers.redact("--header Authorization: Bearer token-1234 --header X-Key: key-56789"),
             "--header Authorization: (redacted) --header X-Key: (redacted)"
+        );
+        // The credential alone, wherever it appears; a short value nowhere.
+        assert_eq!(
+            headers.redact("http://127.0.0.1:3001/mcp?t=token-1234"),
+            "http://127.0.0.1:3001/mcp?t=(redacted)"
         );
         assert!(headers.has("x-key"));
         assert!(!headers.has("cookie"));

@@ -335,6 +335,10 @@ const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
 /// How many handshaken connections wait for the server to take them.
 const WAITING: usize = 64;
 
+/// How many handshakes run at once: a connection past them is closed at
+/// once, so a flood of idle connections costs a bounded number of tasks.
+const HANDSHAKING: usize = 256;
+
 /// A TCP listener that hands out TLS connections. Each handshake runs in a
 /// task of its own, bounded by a timeout, so a client that connects and says
 /// nothing holds up no one else.
@@ -353,6 +357,7 @@ impl TlsListener {
         let addr = tcp.local_addr()?;
         let tls = TlsAcceptor::from(Arc::clone(&certified.config));
         let (tx, ready) = mpsc::channel(WAITING);
+        let handshaking = Arc::new(tokio::sync::Semaphore::new(HANDSHAKING));
         let acceptor = tokio::spawn(async move {
             loop {
                 let Ok((tcp, peer)) = tcp.accept().await else {
@@ -363,14 +368,20 @@ impl TlsListener {
                 // As the plain listeners do: a streamed answer's head and body,
                 // written apart, must not wait on Nagle's algorithm.
                 let _ = tcp.set_nodelay(true);
+                let Ok(permit) = Arc::clone(&handshaking).try_acquire_owned() else {
+                    continue; // dropped: closed
+                };
                 let (tls, tx) = (tls.clone(), tx.clone());
                 tokio::spawn(async move {
                     // A failed handshake is the client's business: nothing
-                    // reaches the server.
+                    // reaches the server. The wait for the server to take
+                    // the connection is bounded too.
                     if let Ok(Ok(stream)) =
                         tokio::time::timeout(HANDSHAKE_TIMEOUT, tls.accept(tcp)).await
                     {
-                        let _ = tx.send((stream, peer)).await;
+                        drop(permit);
+                        let _ =
+                            tokio::time::timeout(HANDSHAKE_TIMEOUT, tx.send((stream, peer))).await;
                     }
                 });
             }
