@@ -232,6 +232,21 @@ fn a_budget_stops_the_run_and_the_rest_is_reported_as_not_run() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// A budget spent before anything was judged leaves nothing observed: no
+/// clean run (exit 0) but one that could not be made (exit 2), and across
+/// revisions no negotiation failure for the revisions never tried.
+#[test]
+fn a_budget_spent_before_any_verdict_is_a_run_not_made() {
+    let dir = temp("budget-one");
+    let (out, records, doc) = run(&dir, &["--budget", "1"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("before any check was judged"), "{stderr}");
+    assert!(findings(&records).is_empty(), "{:#?}", findings(&records));
+    assert_eq!(doc["run"]["pace"]["requests"], 1, "{}", doc["run"]["pace"]);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 /// A relay to `upstream` that answers the connections numbered in `busy`
 /// (from 1) itself with `429 Too Many Requests` and `Retry-After:
 /// retry_after`: the runner opens one connection per request, so the nth

@@ -275,6 +275,15 @@ fn tls_seen(args: &Args) -> Result<Option<crate::report::TlsSeen>, String> {
     let Some(url) = args.http.as_deref().filter(|u| u.starts_with("https://")) else {
         return Ok(None);
     };
+    // Behind a proxy the transports connect through it (reqwest reads these)
+    // and a handshake of our own straight to the server could not be made:
+    // the run goes on and its document says nothing of TLS.
+    let proxied = ["HTTPS_PROXY", "https_proxy", "ALL_PROXY", "all_proxy"]
+        .iter()
+        .any(|v| std::env::var_os(v).is_some_and(|p| !p.is_empty()));
+    if proxied {
+        return Ok(None);
+    }
     let options = args.reach.options()?;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
