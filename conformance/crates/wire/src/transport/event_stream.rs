@@ -278,6 +278,18 @@ mod tests {
         assert_eq!(s.line_len, 64 * 20);
     }
 
+    /// Data past the bound is not held while its event is still open.
+    #[test]
+    fn data_past_the_bound_is_not_held_before_dispatch() {
+        let mut s = Splitter::new(16);
+        let mut line = b"data: ".to_vec();
+        line.extend([b'x'; 100]);
+        line.push(b'\n');
+        assert!(s.feed(&line).is_empty());
+        assert!(s.data.len() <= 16, "{} bytes held", s.data.len());
+        assert_eq!(s.feed(b"\n")[0].data, Err(100));
+    }
+
     #[test]
     fn data_past_the_bound_is_counted_not_kept() {
         let mut long = b"data: ".to_vec();

@@ -164,6 +164,36 @@ mod tests {
 
     /// A shell's background job is in the shell's group: stopping the shell
     /// stops the job too, which a signal to the shell's pid alone would not.
+    fn sleeper() -> Supervised {
+        Supervised::spawn(Command::new("sleep").arg("30")).unwrap()
+    }
+
+    /// A running child is not reported as exited, by a look or by a bounded
+    /// wait, and the wait lasts its bound; an exited one is, with its status.
+    #[test]
+    fn waits_say_whether_the_child_exited() {
+        let mut running = sleeper();
+        assert!(running.try_wait().unwrap().is_none());
+        let start = Instant::now();
+        assert!(running
+            .wait_for(Duration::from_millis(150))
+            .unwrap()
+            .is_none());
+        assert!(start.elapsed() >= Duration::from_millis(150));
+        assert!(running.group.alive());
+        let killed = running.kill().expect("reaped");
+        assert!(!killed.success(), "killed by a signal: {killed:?}");
+        assert!(!running.group.alive());
+
+        let mut done = Supervised::spawn(&mut Command::new("true")).unwrap();
+        let status = done
+            .wait_for(Duration::from_secs(10))
+            .unwrap()
+            .expect("exited");
+        assert!(status.success());
+        assert!(done.try_wait().unwrap().is_some_and(|s| s.success()));
+    }
+
     #[test]
     fn stopping_the_leader_stops_what_it_started() {
         let (mut supervised, job) = shell_with_job("sleep 30 & echo $!; wait");
