@@ -8,7 +8,7 @@ use harness::{Outcome, Revision};
 
 use super::{OutputArgs, PeerArgs};
 use crate::livefuzz::{self, store, Config, Confirmation, Finding, Stats};
-use crate::report::{Command, Place, Record, Report, Subject};
+use crate::report::{Command, Report};
 use crate::transport::stdio::PeerCommand;
 use crate::transport::Target;
 
@@ -325,18 +325,13 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
     // One record for the run as a whole when no finding stands for it: a run
     // cut short is not a clean bill, so it says what it could not reach.
     let whole_run = |outcome: Outcome, note: String| {
-        let mut r = Record::new(
-            Place {
-                vector: Some(format!("fuzz/{revision}")),
-                revision: Some(revision),
-                transport: Some(transport.into()),
-                ..Place::default()
-            },
-            Subject::Frame(Vec::new()),
+        crate::livefuzz::whole_run(
+            format!("fuzz/{revision}"),
+            revision,
+            transport,
             outcome,
-        );
-        r.notes.push(note);
-        r
+            note,
+        )
     };
     // Memory is read from /proc of a child this run started; a peer over
     // HTTP is nobody's child here, so its growth is not observed, and said so.

@@ -14,6 +14,7 @@ pub mod memory;
 pub mod minimize;
 pub mod peer;
 mod record;
+pub use record::whole_run;
 mod replay;
 pub mod source;
 pub mod store;

@@ -75,3 +75,28 @@ impl Finding {
         record
     }
 }
+
+/// The record of a fuzz run as a whole (`vector`, e.g. `fuzz/2025-11-25`),
+/// for when no finding stands for it: a run cut short is no clean bill, so
+/// it says what it could not reach in `note`.
+#[must_use]
+pub fn whole_run(
+    vector: String,
+    revision: Revision,
+    transport: Kind,
+    outcome: Outcome,
+    note: String,
+) -> Record {
+    let mut record = Record::new(
+        Place {
+            vector: Some(vector),
+            revision: Some(revision),
+            transport: Some(transport.into()),
+            ..Place::default()
+        },
+        Subject::Frame(Vec::new()),
+        outcome,
+    );
+    record.notes.push(note);
+    record
+}

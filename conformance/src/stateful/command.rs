@@ -8,7 +8,7 @@ use harness::Outcome;
 
 use super::{run, Stats};
 use crate::livefuzz::Config;
-use crate::report::{Place, Record, Report, Subject};
+use crate::report::Report;
 
 /// Plays sequences against `config`'s peer (at most `max_ops` operations)
 /// and files what broke into `report`; each confirmed finding is saved
@@ -72,18 +72,13 @@ pub fn execute(
         );
     }
     let whole_run = |outcome: Outcome, note: String| {
-        let mut r = Record::new(
-            Place {
-                vector: Some(format!("fuzz/stateful/{revision}")),
-                revision: Some(revision),
-                transport: Some(transport.into()),
-                ..Place::default()
-            },
-            Subject::Frame(Vec::new()),
+        crate::livefuzz::whole_run(
+            format!("fuzz/stateful/{revision}"),
+            revision,
+            transport,
             outcome,
-        );
-        r.notes.push(note);
-        r
+            note,
+        )
     };
     if stats.ops == 0 {
         // Nothing exercised is no clean bill.
