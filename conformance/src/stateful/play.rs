@@ -84,10 +84,17 @@ pub async fn play(
     ops: &[Op],
     first: Option<(Live, Caps)>,
 ) -> Result<Played, String> {
-    let (live, caps) = match first {
+    let (live, mut caps) = match first {
         Some(opened) => opened,
         None => open(config).await?,
     };
+    if !matches!(config.target, crate::transport::Target::Stdio(_)) {
+        // Over HTTP a server sends `list_changed` on the GET stream, which
+        // no sequence opens: a change it announced there would read as one
+        // never announced, a warning that is the tool's error. Judged over
+        // stdio only, where every notification comes on the one stream.
+        caps.list_changed.clear();
+    }
     let mut player = Player {
         config,
         model: Model::new(config.revision, caps),
