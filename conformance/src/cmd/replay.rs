@@ -176,7 +176,8 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
     // keeps its record), never as "no longer shows".
     let stop = crate::interrupt::stop_flag(&runtime);
     replay_load(args, &target, (&runtime, &stop), report)?;
-    let stateful = |revision| {
+    // The one configuration of a replayed finding, frame or stateful.
+    let fuzz_config = |revision| -> Result<crate::livefuzz::Config, String> {
         let mut config = crate::livefuzz::Config::new(
             target.clone(),
             revision,
@@ -187,7 +188,7 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
         config.http = args.peer.http_options()?;
         Ok(config)
     };
-    crate::stateful::saved::replay(&args.dir, &stateful, &runtime, report)?;
+    crate::stateful::saved::replay(&args.dir, &fuzz_config, &runtime, report)?;
     for path in files {
         if stop.load(Ordering::Relaxed) {
             return Err(crate::interrupt::INTERRUPTED.to_owned());
@@ -200,14 +201,7 @@ fn execute(args: &Args, report: &mut Report) -> Result<(), String> {
             ));
         };
         let frames = store::load_frames(&path)?;
-        let mut config = crate::livefuzz::Config::new(
-            target.clone(),
-            revision,
-            args.timeout,
-            args.strict,
-            args.allow_tool.clone(),
-        )?;
-        config.http = args.peer.http_options()?;
+        let config = fuzz_config(revision)?;
         if frames
             .iter()
             .any(|f| !livefuzz::source::safe(f, &config.tools))
